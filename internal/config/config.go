@@ -1,0 +1,220 @@
+// Package config loads nb's configuration: the user's config.json (JSON with
+// comments), defaults for every key, validation with errors that name the
+// file, the key and the problem, and a project's .nb/config.json, which may
+// only tighten approval.
+package config
+
+// Config is the whole user configuration. Zero values never reach callers:
+// Default fills every key and Load decodes the file on top of it.
+type Config struct {
+	ActiveProvider      string               `json:"activeProvider"`
+	Providers           map[string]Provider  `json:"providers"`
+	MaxToolCalls        int                  `json:"maxToolCalls"`
+	TerminalIntegration TerminalIntegration  `json:"terminalIntegration"`
+	Approval            Approval             `json:"approval"`
+	Terminal            Terminal             `json:"terminal"`
+	MCPServers          map[string]MCPServer `json:"mcpServers"`
+	Servers             map[string]MCPServer `json:"servers"`
+	MCP                 MCPOptions           `json:"mcp"`
+	Render              Render               `json:"render"`
+
+	// Path is the file this configuration came from ("" for defaults only).
+	Path string `json:"-"`
+}
+
+// Provider configures one model backend.
+type Provider struct {
+	// Type is openai, azure, anthropic, gemini, or openai-compatible.
+	Type  string `json:"type"`
+	Model string `json:"model"`
+	// APIKey is the key itself; APIKeyEnv names an environment variable
+	// holding it (preferred: keeps secrets out of the file).
+	APIKey    string `json:"apiKey"`
+	APIKeyEnv string `json:"apiKeyEnv"`
+	// BaseURL overrides the endpoint (OpenAI-compatible servers, proxies).
+	BaseURL string `json:"baseUrl"`
+	// Endpoint and APIVersion are for Azure OpenAI; Model is the deployment.
+	Endpoint   string            `json:"endpoint"`
+	APIVersion string            `json:"apiVersion"`
+	MaxTokens  int               `json:"maxTokens"`
+	Headers    map[string]string `json:"headers"`
+	// MaxRetries bounds retries of rate limits and transient failures.
+	MaxRetries int `json:"maxRetries"`
+}
+
+// TerminalIntegration is seed 000's block.
+type TerminalIntegration struct {
+	Enabled bool `json:"enabled"`
+	// Shell is "auto" (bash when present, else /bin/sh) or a path.
+	Shell string `json:"shell"`
+	// DefaultTimeout and MaxTimeout are seconds.
+	DefaultTimeout       int      `json:"defaultTimeout"`
+	MaxTimeout           int      `json:"maxTimeout"`
+	OutputThresholdBytes int      `json:"outputThresholdBytes"`
+	OutputThresholdLines int      `json:"outputThresholdLines"`
+	SandwichHeadLines    int      `json:"sandwichHeadLines"`
+	SandwichTailLines    int      `json:"sandwichTailLines"`
+	MaxLineBytes         int      `json:"maxLineBytes"`
+	DetectTools          []string `json:"detectTools"`
+	WarnPatterns         []string `json:"warnPatterns"`
+	// SavedOutputs bounds the full outputs kept in the state directory.
+	SavedOutputsMax      int   `json:"savedOutputsMax"`
+	SavedOutputsMaxBytes int64 `json:"savedOutputsMaxBytes"`
+}
+
+// Approval configures the policy.
+type Approval struct {
+	AutoApproveSafe      bool `json:"autoApproveSafe"`
+	AutoApproveInSandbox bool `json:"autoApproveInSandbox"`
+	// Allow and Deny are rules in --approve pattern syntax.
+	Allow []string `json:"allow"`
+	Deny  []string `json:"deny"`
+	// SafeCommands and DangerousCommands extend (or, with a leading "!",
+	// remove from) the built-in lists.
+	SafeCommands      []string `json:"safeCommands"`
+	DangerousCommands []string `json:"dangerousCommands"`
+	SensitivePaths    []string `json:"sensitivePaths"`
+	// TrustClientApproval makes `nb mcp serve` run "ask" calls when the
+	// client cannot elicit, trusting the client's own approval UI.
+	TrustClientApproval bool `json:"trustClientApproval"`
+}
+
+// Terminal configures where commands run and persistent sessions.
+type Terminal struct {
+	// Provider names the active entry of Providers ("local" by default).
+	Provider   string              `json:"provider"`
+	Providers  map[string]HostSpec `json:"providers"`
+	Persistent Persistent          `json:"persistent"`
+	// MaxSessions bounds concurrent persistent sessions.
+	MaxSessions int `json:"maxSessions"`
+}
+
+// HostSpec configures one terminal provider.
+type HostSpec struct {
+	// Type is local, sandbox, container or ssh.
+	Type string `json:"type"`
+	// Sandbox: mechanism auto, bwrap or landlock; network; extra paths.
+	Mechanism     string   `json:"mechanism"`
+	AllowNetwork  bool     `json:"allowNetwork"`
+	WritablePaths []string `json:"writablePaths"`
+	HiddenPaths   []string `json:"hiddenPaths"`
+	// Container: exec into Container when set, else docker run --rm Image.
+	Container string `json:"container"`
+	Image     string `json:"image"`
+	Docker    string `json:"docker"`
+	// SSH.
+	Host         string `json:"host"`
+	User         string `json:"user"`
+	Port         int    `json:"port"`
+	IdentityFile string `json:"identityFile"`
+	KnownHosts   string `json:"knownHosts"`
+	Shell        string `json:"shell"`
+}
+
+// Persistent holds seed 002's output-collection intervals, in seconds.
+type Persistent struct {
+	MinInterval    float64 `json:"minInterval"`
+	SettleInterval float64 `json:"settleInterval"`
+	MaxInterval    float64 `json:"maxInterval"`
+	BufferBytes    int     `json:"bufferBytes"`
+	Rows           int     `json:"rows"`
+	Cols           int     `json:"cols"`
+}
+
+// MCPServer configures one MCP server nb connects to. Both the common
+// "mcpServers" form and nb's "servers" form (with type and url/endpoint)
+// decode into it.
+type MCPServer struct {
+	Type          string                  `json:"type"` // stdio, http
+	Command       string                  `json:"command"`
+	Args          []string                `json:"args"`
+	Env           map[string]string       `json:"env"`
+	URL           string                  `json:"url"`
+	Endpoint      string                  `json:"endpoint"`
+	Headers       map[string]string       `json:"headers"`
+	AlwaysAllow   []string                `json:"alwaysAllow"`
+	ApprovalHints map[string]ApprovalHint `json:"approvalHints"`
+	Disabled      bool                    `json:"disabled"`
+	// Timeout is the per-call timeout in seconds.
+	Timeout int `json:"timeout"`
+}
+
+// ApprovalHint is seed 001's per-tool prompt shaping.
+type ApprovalHint struct {
+	DisplayArgs  []string `json:"displayArgs"`
+	Truncate     int      `json:"truncate"`
+	WarnPatterns []string `json:"warnPatterns"`
+	AlwaysWarn   bool     `json:"alwaysWarn"`
+}
+
+// MCPOptions configures nb's MCP client behaviour.
+type MCPOptions struct {
+	// StartTimeout is seconds allowed for a server to initialize.
+	StartTimeout int `json:"startTimeout"`
+}
+
+// Render configures the terminal display.
+type Render struct {
+	// Markdown turns terminal markdown rendering on (default) or off.
+	Markdown bool `json:"markdown"`
+	// LiveLines is how many lines of a running command are shown.
+	LiveLines int `json:"liveLines"`
+}
+
+// DefaultDetectTools is seed 000's default detection list.
+var DefaultDetectTools = []string{
+	"python3", "python", "node", "dotnet", "ruby",
+	"git", "docker", "kubectl",
+	"ffmpeg", "magick", "curl", "jq", "aws", "az", "gcloud",
+}
+
+// DefaultWarnPatterns is seed 000's warning list. The policy detects these
+// from the parsed command, not by substring.
+var DefaultWarnPatterns = []string{
+	"rm -rf", "rm -r", "sudo", "dd", "> /", ">> /", "chmod 777", "chmod -R",
+	"curl | sh", "wget | sh", "mkfs", "fdisk",
+}
+
+// Default returns the configuration used when no file sets a key.
+func Default() *Config {
+	return &Config{
+		Providers:    map[string]Provider{},
+		MaxToolCalls: 25,
+		TerminalIntegration: TerminalIntegration{
+			Enabled:              true,
+			Shell:                "auto",
+			DefaultTimeout:       30,
+			MaxTimeout:           600,
+			OutputThresholdBytes: 10240,
+			OutputThresholdLines: 200,
+			SandwichHeadLines:    50,
+			SandwichTailLines:    20,
+			MaxLineBytes:         2048,
+			DetectTools:          append([]string(nil), DefaultDetectTools...),
+			WarnPatterns:         append([]string(nil), DefaultWarnPatterns...),
+			SavedOutputsMax:      50,
+			SavedOutputsMaxBytes: 256 << 20,
+		},
+		Approval: Approval{
+			AutoApproveSafe:      true,
+			AutoApproveInSandbox: true,
+		},
+		Terminal: Terminal{
+			Provider:  "local",
+			Providers: map[string]HostSpec{},
+			Persistent: Persistent{
+				MinInterval:    0.2,
+				SettleInterval: 0.5,
+				MaxInterval:    30,
+				BufferBytes:    1 << 20,
+				Rows:           40,
+				Cols:           120,
+			},
+			MaxSessions: 8,
+		},
+		MCPServers: map[string]MCPServer{},
+		Servers:    map[string]MCPServer{},
+		MCP:        MCPOptions{StartTimeout: 30},
+		Render:     Render{Markdown: true, LiveLines: 5},
+	}
+}

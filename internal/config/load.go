@@ -1,0 +1,284 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Error is a configuration problem: which file, which key, what is wrong.
+type Error struct {
+	File    string
+	Key     string // dotted path, "" for file-level problems
+	Problem string
+}
+
+func (e *Error) Error() string {
+	s := "config " + e.File
+	if e.Key != "" {
+		s += ": " + e.Key
+	}
+	return s + ": " + e.Problem
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/nb/config.json (~/.config/nb/config.json).
+func DefaultPath(getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "nb", "config.json")
+	}
+	return filepath.Join(getenv("HOME"), ".config", "nb", "config.json")
+}
+
+// Load reads path on top of the defaults. A missing file is not an error
+// unless required (the user named it with --config).
+func Load(path string, required bool) (*Config, error) {
+	cfg := Default()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !required {
+			return cfg, nil
+		}
+		return nil, &Error{File: path, Problem: "cannot read: " + unwrapPathErr(err)}
+	}
+	if err := Decode(path, data, cfg); err != nil {
+		return nil, err
+	}
+	cfg.Path = path
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Decode parses JSON-with-comments data into v, rejecting unknown keys.
+func Decode(file string, data []byte, v any) error {
+	clean := StripComments(data)
+	if len(bytes.TrimSpace(clean)) == 0 {
+		return nil
+	}
+	var raw any
+	if err := json.Unmarshal(clean, &raw); err != nil {
+		return &Error{File: file, Problem: syntaxProblem(clean, err)}
+	}
+	if _, ok := raw.(map[string]any); !ok {
+		return &Error{File: file, Problem: "must be a JSON object"}
+	}
+	if key, problem := unknownKey(raw, reflect.TypeOf(v).Elem(), ""); key != "" {
+		return &Error{File: file, Key: key, Problem: problem}
+	}
+	if err := json.Unmarshal(clean, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return &Error{File: file, Key: te.Field, Problem: fmt.Sprintf("must be %s, not %s", typeName(te.Type), te.Value)}
+		}
+		return &Error{File: file, Problem: err.Error()}
+	}
+	return nil
+}
+
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func syntaxProblem(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := 1, 1
+		for _, b := range data[:min(int(se.Offset), len(data))] {
+			if b == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return "invalid JSON: " + err.Error()
+}
+
+func typeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(typeName(t.Elem()), "a ") + "s"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return t.String()
+}
+
+// unknownKey walks decoded JSON against the struct type and returns the
+// first key the type does not have, with a suggestion.
+func unknownKey(v any, t reflect.Type, path string) (string, string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return "", ""
+	}
+	join := func(k string) string {
+		if path == "" {
+			return k
+		}
+		return path + "." + k
+	}
+	switch t.Kind() {
+	case reflect.Map:
+		keys := sortedKeys(obj)
+		for _, k := range keys {
+			if key, p := unknownKey(obj[k], t.Elem(), join(k)); key != "" {
+				return key, p
+			}
+		}
+	case reflect.Struct:
+		fields := map[string]reflect.Type{}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			fields[name] = f.Type
+		}
+		for _, k := range sortedKeys(obj) {
+			ft, ok := fields[k]
+			if !ok {
+				problem := "unknown key"
+				if s := suggest(k, fields); s != "" {
+					problem += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				return join(k), problem
+			}
+			if key, p := unknownKey(obj[k], ft, join(k)); key != "" {
+				return key, p
+			}
+		}
+	case reflect.Slice:
+		// Lists of objects are not used in the config; nothing to check.
+	}
+	return "", ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// suggest returns the known name closest to k, if close enough.
+func suggest(k string, fields map[string]reflect.Type) string {
+	best, bestD := "", 4
+	for name := range fields {
+		if strings.EqualFold(name, k) {
+			return name
+		}
+		if d := editDistance(strings.ToLower(k), strings.ToLower(name)); d < bestD || (d == bestD && name < best) {
+			best, bestD = name, d
+		}
+	}
+	if bestD > len(k)/3+1 {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// StripComments blanks // and /* */ comments and trailing commas outside
+// strings, keeping every byte offset so that error positions stay true.
+func StripComments(data []byte) []byte {
+	out := bytes.Clone(data)
+	scanJSON(out, func(i int) int {
+		switch {
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+			return i
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '*':
+			out[i], out[i+1] = ' ', ' '
+			for i += 2; i < len(out); i++ {
+				if out[i] == '*' && i+1 < len(out) && out[i+1] == '/' {
+					out[i], out[i+1] = ' ', ' '
+					return i + 1
+				}
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
+			}
+			return i
+		}
+		return i
+	})
+	scanJSON(out, func(i int) int {
+		if out[i] != ',' {
+			return i
+		}
+		j := i + 1
+		for j < len(out) && (out[j] == ' ' || out[j] == '\t' || out[j] == '\n' || out[j] == '\r') {
+			j++
+		}
+		if j < len(out) && (out[j] == '}' || out[j] == ']') {
+			out[i] = ' '
+		}
+		return i
+	})
+	return out
+}
+
+// scanJSON calls f for every byte outside string literals; f returns the
+// index of the last byte it consumed.
+func scanJSON(b []byte, f func(i int) int) {
+	inStr := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inStr && c == '\\':
+			i++
+		case inStr && c == '"':
+			inStr = false
+		case inStr:
+		case c == '"':
+			inStr = true
+		default:
+			i = f(i)
+		}
+	}
+}

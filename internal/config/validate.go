@@ -1,0 +1,200 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ProviderTypes lists the accepted provider types.
+var ProviderTypes = []string{"openai", "azure", "anthropic", "gemini", "openai-compatible"}
+
+// HostTypes lists the accepted terminal provider types.
+var HostTypes = []string{"local", "sandbox", "container", "ssh"}
+
+// Validate checks values the decoder cannot: ranges, enums, references.
+func (c *Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &Error{File: c.Path, Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
+	for _, name := range sortedNames(c.Providers) {
+		p := c.Providers[name]
+		key := "providers." + name
+		if !contains(ProviderTypes, p.Type) {
+			return bad(key+".type", "must be one of %s (got %q)", strings.Join(ProviderTypes, ", "), p.Type)
+		}
+		if p.Type == "azure" && p.Endpoint == "" && p.BaseURL == "" {
+			return bad(key+".endpoint", "is required for azure (https://NAME.openai.azure.com)")
+		}
+		if p.Type == "openai-compatible" && p.BaseURL == "" {
+			return bad(key+".baseUrl", "is required for openai-compatible providers (e.g. http://localhost:11434/v1)")
+		}
+		if p.MaxTokens < 0 || p.MaxRetries < 0 {
+			return bad(key, "maxTokens and maxRetries must not be negative")
+		}
+	}
+	if c.ActiveProvider != "" {
+		if _, ok := c.Providers[c.ActiveProvider]; !ok && !contains(ProviderTypes, c.ActiveProvider) {
+			return bad("activeProvider", "names no configured provider (have: %s)", strings.Join(sortedNames(c.Providers), ", "))
+		}
+	}
+	if c.MaxToolCalls < 1 {
+		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)
+	}
+	t := c.TerminalIntegration
+	positive := []struct {
+		key string
+		v   int
+	}{
+		{"defaultTimeout", t.DefaultTimeout}, {"maxTimeout", t.MaxTimeout},
+		{"outputThresholdBytes", t.OutputThresholdBytes}, {"outputThresholdLines", t.OutputThresholdLines},
+		{"sandwichHeadLines", t.SandwichHeadLines}, {"sandwichTailLines", t.SandwichTailLines},
+		{"maxLineBytes", t.MaxLineBytes}, {"savedOutputsMax", t.SavedOutputsMax},
+	}
+	for _, p := range positive {
+		if p.v < 1 {
+			return bad("terminalIntegration."+p.key, "must be a positive number (got %d)", p.v)
+		}
+	}
+	if t.MaxTimeout < t.DefaultTimeout {
+		return bad("terminalIntegration.maxTimeout", "must not be below defaultTimeout (%d < %d)", t.MaxTimeout, t.DefaultTimeout)
+	}
+	if t.SandwichHeadLines+t.SandwichTailLines > t.OutputThresholdLines {
+		return bad("terminalIntegration.sandwichHeadLines", "head plus tail lines (%d) must not exceed outputThresholdLines (%d)", t.SandwichHeadLines+t.SandwichTailLines, t.OutputThresholdLines)
+	}
+	if t.Shell != "auto" && t.Shell != "" && !filepath.IsAbs(t.Shell) {
+		return bad("terminalIntegration.shell", "must be \"auto\" or an absolute path (got %q)", t.Shell)
+	}
+	for _, name := range sortedNames(c.Terminal.Providers) {
+		h := c.Terminal.Providers[name]
+		key := "terminal.providers." + name
+		if !contains(HostTypes, h.Type) {
+			return bad(key+".type", "must be one of %s (got %q)", strings.Join(HostTypes, ", "), h.Type)
+		}
+		if h.Type == "ssh" && h.Host == "" {
+			return bad(key+".host", "is required for ssh")
+		}
+		if h.Type == "container" && h.Container == "" && h.Image == "" {
+			return bad(key, "a container provider needs \"container\" (docker exec) or \"image\" (docker run)")
+		}
+		if h.Mechanism != "" && !contains([]string{"auto", "bwrap", "landlock"}, h.Mechanism) {
+			return bad(key+".mechanism", "must be auto, bwrap or landlock (got %q)", h.Mechanism)
+		}
+		if h.Port < 0 || h.Port > 65535 {
+			return bad(key+".port", "must be a TCP port (got %d)", h.Port)
+		}
+	}
+	if p := c.Terminal.Provider; p != "" && !contains(HostTypes, p) {
+		if _, ok := c.Terminal.Providers[p]; !ok {
+			return bad("terminal.provider", "names no configured terminal provider (got %q)", p)
+		}
+	}
+	ps := c.Terminal.Persistent
+	if ps.MinInterval < 0 || ps.SettleInterval <= 0 || ps.MaxInterval <= 0 || ps.MinInterval > ps.MaxInterval {
+		return bad("terminal.persistent", "intervals must satisfy 0 <= minInterval <= maxInterval and settleInterval > 0")
+	}
+	if ps.BufferBytes < 4096 || ps.Rows < 2 || ps.Cols < 10 {
+		return bad("terminal.persistent", "bufferBytes must be at least 4096, rows at least 2 and cols at least 10")
+	}
+	if c.Terminal.MaxSessions < 1 {
+		return bad("terminal.maxSessions", "must be at least 1 (got %d)", c.Terminal.MaxSessions)
+	}
+	for _, set := range []struct {
+		key     string
+		servers map[string]MCPServer
+	}{{"mcpServers", c.MCPServers}, {"servers", c.Servers}} {
+		for _, name := range sortedNames(set.servers) {
+			s := set.servers[name]
+			key := set.key + "." + name
+			if strings.ContainsAny(name, " /") || name == "" {
+				return bad(key, "server names may not contain spaces or slashes")
+			}
+			switch s.Type {
+			case "", "stdio", "http", "streamable-http", "streamableHttp", "sse":
+			default:
+				return bad(key+".type", "must be stdio or http (got %q)", s.Type)
+			}
+			if s.Command == "" && s.URL == "" && s.Endpoint == "" {
+				return bad(key, "needs \"command\" (stdio) or \"url\" (streamable HTTP)")
+			}
+			if s.Timeout < 0 {
+				return bad(key+".timeout", "must not be negative")
+			}
+		}
+	}
+	return nil
+}
+
+// AllMCPServers merges the "mcpServers" and "servers" forms.
+func (c *Config) AllMCPServers() map[string]MCPServer {
+	all := map[string]MCPServer{}
+	for k, v := range c.Servers {
+		all[k] = v
+	}
+	for k, v := range c.MCPServers {
+		all[k] = v
+	}
+	return all
+}
+
+// Project is the subset of configuration a project directory may set in
+// .nb/config.json. It can only tighten approval: add deny rules, turn off
+// auto-approval. Anything else in the file is an error, so a cloned
+// repository cannot quietly loosen nb.
+type Project struct {
+	Approval struct {
+		Deny                 []string `json:"deny"`
+		AutoApproveSafe      *bool    `json:"autoApproveSafe"`
+		AutoApproveInSandbox *bool    `json:"autoApproveInSandbox"`
+	} `json:"approval"`
+}
+
+// LoadProject reads dir/.nb/config.json (absent is fine) and applies it to c.
+func LoadProject(c *Config, dir string) error {
+	path := filepath.Join(dir, ".nb", "config.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		return &Error{File: path, Problem: "cannot read: " + unwrapPathErr(err)}
+	}
+	var p Project
+	if err := Decode(path, data, &p); err != nil {
+		return err
+	}
+	if v := p.Approval.AutoApproveSafe; v != nil && *v {
+		return &Error{File: path, Key: "approval.autoApproveSafe", Problem: "a project may only turn auto-approval off"}
+	}
+	if v := p.Approval.AutoApproveInSandbox; v != nil && *v {
+		return &Error{File: path, Key: "approval.autoApproveInSandbox", Problem: "a project may only turn auto-approval off"}
+	}
+	if p.Approval.AutoApproveSafe != nil {
+		c.Approval.AutoApproveSafe = false
+	}
+	if p.Approval.AutoApproveInSandbox != nil {
+		c.Approval.AutoApproveInSandbox = false
+	}
+	c.Approval.Deny = append(c.Approval.Deny, p.Approval.Deny...)
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

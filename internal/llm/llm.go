@@ -1,0 +1,117 @@
+// Package llm defines the provider-neutral conversation model shared by every
+// language-model backend: messages, tool calls, streaming events and errors.
+//
+// Providers (internal/llm/openai, anthropic, gemini) translate these types to
+// and from their wire formats; the agent loop only ever sees this package.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role says who authored a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	// RoleTool carries the result of one tool call back to the model.
+	RoleTool Role = "tool"
+)
+
+// Image is an inline picture attached to a user message.
+type Image struct {
+	MediaType string `json:"mediaType"` // e.g. "image/png"
+	Data      []byte `json:"data"`      // raw bytes; JSON-encoded as base64
+	Name      string `json:"name,omitempty"`
+}
+
+// ToolCall is one request by the model to run a tool.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the raw JSON text the model produced. It may be invalid
+	// JSON; tools report that back to the model as an error it can correct.
+	Arguments string `json:"arguments"`
+}
+
+// Message is one entry of the conversation.
+type Message struct {
+	Role   Role    `json:"role"`
+	Text   string  `json:"text,omitempty"`
+	Images []Image `json:"images,omitempty"`
+	// ToolCalls is set on assistant messages that request tools.
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// ToolCallID, ToolName and IsError are set on RoleTool messages.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	ToolName   string `json:"toolName,omitempty"`
+	IsError    bool   `json:"isError,omitempty"`
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"` // JSON Schema of the arguments object
+}
+
+// Request is one model call.
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []ToolSpec
+	MaxTokens int
+}
+
+// EventType names a streaming event.
+type EventType int
+
+const (
+	// EventText carries a chunk of answer text in Event.Text.
+	EventText EventType = iota
+	// EventToolCallStart says the model began a tool call (Event.ToolCall has
+	// ID and Name; Arguments still streaming).
+	EventToolCallStart
+	// EventToolCallDelta carries a chunk of tool-call arguments in Event.Text
+	// for the call at Event.Index.
+	EventToolCallDelta
+	// EventRetry says a transient failure is being retried (Event.Err, Event.Text
+	// holds a human-readable "retrying in 2s" note).
+	EventRetry
+)
+
+// Event is one streaming notification.
+type Event struct {
+	Type     EventType
+	Text     string
+	Index    int
+	ToolCall ToolCall
+	Err      error
+}
+
+// Usage reports token counts when the provider gives them.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Response is the complete assistant turn assembled from the stream.
+type Response struct {
+	Message    Message // Role is RoleAssistant
+	StopReason string
+	Usage      Usage
+}
+
+// Provider is one configured model backend.
+type Provider interface {
+	// Name is the configured provider name ("openai", "work-azure", ...).
+	Name() string
+	// Model is the model that Stream uses.
+	Model() string
+	// Stream sends req and calls onEvent for every streaming event, in order,
+	// from the calling goroutine. It returns the assembled response, or an
+	// *Error. Cancelling ctx aborts the request promptly.
+	Stream(ctx context.Context, req *Request, onEvent func(Event)) (*Response, error)
+}

@@ -1,0 +1,66 @@
+// Package store keeps nb's files: the conversation history in the launch
+// directory, and in nb's own state directory the per-project grants, saved
+// full outputs and the audit log. Writes are atomic (temporary file and
+// rename).
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// StateDir is $XDG_STATE_HOME/nb, or ~/.local/state/nb.
+func StateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "nb")
+	}
+	return filepath.Join(getenv("HOME"), ".local", "state", "nb")
+}
+
+// ProjectDir is the state directory for one launch directory. It lives in
+// nb's state, never in the project tree, so a cloned repository cannot plant
+// grants.
+func ProjectDir(state, launchDir string) string {
+	sum := sha256.Sum256([]byte(launchDir))
+	return filepath.Join(state, "projects", filepath.Base(launchDir)+"-"+hex.EncodeToString(sum[:6]))
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so readers never see a partial file.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

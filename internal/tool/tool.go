@@ -1,0 +1,143 @@
+// Package tool defines what a model-facing tool is, the registry the agent
+// loop consults, and the working-directory state shared by the shell tools.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+)
+
+// Call is one invocation of a tool by the model (or by `nb tool`).
+type Call struct {
+	ID   string
+	Name string
+	// Args is the raw argument JSON from the model; it may be malformed.
+	Args json.RawMessage
+	// Live, when non-nil, receives output as it is produced so the user can
+	// watch a running command. It is never what the model sees.
+	Live func(stream string, chunk []byte)
+}
+
+// Result is what a tool returns.
+type Result struct {
+	// Content is exactly the text the model receives.
+	Content string
+	// IsError marks a failed call (bad arguments, refused, crashed).
+	IsError bool
+	// Fields for the one-line transcript summary.
+	ExitCode *int
+	Duration time.Duration
+	Note     string // short human note: first stderr line, "timed out", ...
+}
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	Spec() llm.ToolSpec
+	// Review validates the arguments and says what approval the call needs.
+	// An error means the arguments are unusable; it is sent to the model.
+	Review(ctx context.Context, call *Call) (*policy.Decision, error)
+	// Run performs an approved call.
+	Run(ctx context.Context, call *Call) (*Result, error)
+}
+
+// Errorf builds an error result the model can act on.
+func Errorf(format string, args ...any) *Result {
+	return &Result{Content: "error: " + fmt.Sprintf(format, args...), IsError: true}
+}
+
+// DecodeArgs unmarshals model-provided arguments strictly, with an error
+// message written for the model.
+func DecodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("invalid arguments JSON: %w", err)
+	}
+	return nil
+}
+
+// Registry holds the tools offered to the model, by name.
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string]Tool
+}
+
+// NewRegistry returns a registry holding tools.
+func NewRegistry(tools ...Tool) *Registry {
+	r := &Registry{tools: map[string]Tool{}}
+	for _, t := range tools {
+		r.Add(t)
+	}
+	return r
+}
+
+// Add registers t, replacing any tool of the same name.
+func (r *Registry) Add(t Tool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.tools[t.Spec().Name] = t
+}
+
+// Remove drops the named tool.
+func (r *Registry) Remove(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.tools, name)
+}
+
+// Get returns the named tool.
+func (r *Registry) Get(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Specs lists the tool specs sorted by name, for a model request.
+func (r *Registry) Specs() []llm.ToolSpec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	specs := make([]llm.ToolSpec, 0, len(r.tools))
+	for _, t := range r.tools {
+		specs = append(specs, t.Spec())
+	}
+	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
+	return specs
+}
+
+// Workdir holds the two directories of seed 000: the launch directory, where
+// history and project config live and which never changes, and the shell
+// working directory, where commands run and which the model may change.
+type Workdir struct {
+	launch string
+	mu     sync.Mutex
+	cwd    string
+}
+
+// NewWorkdir starts with the shell in the launch directory.
+func NewWorkdir(launch string) *Workdir { return &Workdir{launch: launch, cwd: launch} }
+
+// Launch is the launch directory.
+func (w *Workdir) Launch() string { return w.launch }
+
+// Cwd is the current shell working directory.
+func (w *Workdir) Cwd() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cwd
+}
+
+// SetCwd changes the shell working directory.
+func (w *Workdir) SetCwd(dir string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.cwd = dir
+}
