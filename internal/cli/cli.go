@@ -1,0 +1,34 @@
+// Package cli turns nb's command line into a run: flag parsing, the chat
+// modes, slash commands and the subcommands (mcp, policy, tool). It is the
+// one place where errors become messages and exit codes.
+package cli
+
+import (
+	"fmt"
+
+	"github.com/nb-cli/nb/internal/iostreams"
+)
+
+// Exit codes (SPEC §1).
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// Main runs nb with args (without the program name) and returns the exit code.
+func Main(args []string, io *iostreams.IO) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "mcp":
+			return runMCP(args[1:], io)
+		case "policy":
+			return runPolicy(args[1:], io)
+		case "tool":
+			return runTool(args[1:], io)
+		}
+	}
+	fmt.Fprintln(io.Err, "nb: chat is not wired yet")
+	return ExitError
+}
