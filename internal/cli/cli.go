@@ -4,10 +4,14 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nb-cli/nb/internal/iostreams"
 )
+
+// Version is nb's version, set at build time with -ldflags "-X ...".
+var Version = "0.1.0-dev"
 
 // Exit codes (SPEC §1).
 const (
@@ -29,6 +33,19 @@ func Main(args []string, io *iostreams.IO) int {
 			return runTool(args[1:], io)
 		}
 	}
-	fmt.Fprintln(io.Err, "nb: chat is not wired yet")
+	opts, err := parseFlags(args)
+	if err != nil {
+		return reportError(io, err)
+	}
+	return runChat(opts, io)
+}
+
+// reportError prints err as one "nb: ..." message and returns its exit code.
+func reportError(io *iostreams.IO, err error) int {
+	fmt.Fprintln(io.Err, "nb: "+err.Error())
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
 	return ExitError
 }

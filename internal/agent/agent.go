@@ -1,0 +1,359 @@
+// Package agent runs the conversation's turn loop: it sends the
+// conversation to the model, streams the answer to the UI, reviews every
+// tool call with the policy, asks the user about the ones that need it (all
+// at once), runs the approved ones and feeds the results back until the
+// model answers without tools or the per-message tool-call budget is spent.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+// Granter saves "always" and "this session" approvals.
+type Granter interface {
+	Grant(d *policy.Decision, scope policy.Scope) error
+}
+
+// Record is one audited tool call.
+type Record struct {
+	Call     *tool.Call
+	Decision *policy.Decision
+	// Outcome is "ran", "denied" (policy), "declined" (user) or "skipped".
+	Outcome   string
+	DecidedBy string
+	Result    *tool.Result
+}
+
+// Options configures an Agent.
+type Options struct {
+	Provider llm.Provider
+	// Tools may be nil (--no-tools).
+	Tools *tool.Registry
+	UI    UI
+	// System builds the system prompt for each request, so that dynamic
+	// context (the shell's working directory) is always current.
+	System func(ctx context.Context) string
+	// MaxToolCalls caps tool calls per user message.
+	MaxToolCalls int
+	MaxTokens    int
+	// Interactive is false when there is no terminal to ask at: calls that
+	// need approval are refused with a remedy instead.
+	Interactive bool
+	Grants      Granter
+	// Audit, when set, receives every tool call's outcome.
+	Audit func(Record)
+	// Remedy, when set, receives the human remedy line of a refused call
+	// (printed to stderr in headless runs).
+	Remedy func(line string)
+	Now    func() time.Time
+}
+
+// Agent holds a conversation and runs turns on it.
+type Agent struct {
+	opts     Options
+	Messages []llm.Message
+}
+
+// New returns an agent continuing messages.
+func New(opts Options, messages []llm.Message) *Agent {
+	if opts.MaxToolCalls <= 0 {
+		opts.MaxToolCalls = 25
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Agent{opts: opts, Messages: messages}
+}
+
+// SetProvider switches the model backend (/provider).
+func (a *Agent) SetProvider(p llm.Provider) { a.opts.Provider = p }
+
+// Provider returns the current model backend.
+func (a *Agent) Provider() llm.Provider { return a.opts.Provider }
+
+// ErrToolLimit is reported when a message used up maxToolCalls.
+var ErrToolLimit = errors.New("tool call limit reached")
+
+// Turn sends the user message and runs the loop until the model answers
+// without tool calls. Messages that completed are kept even when the turn
+// fails, so a provider error or Ctrl+C never loses the conversation; a user
+// message that got no answer at all is removed again (the caller keeps it in
+// the input history for a retry). The returned bool reports whether the
+// conversation changed.
+func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err error) {
+	start := len(a.Messages)
+	a.Messages = append(a.Messages, user)
+	defer func() {
+		if len(a.Messages) == start+1 {
+			a.Messages = a.Messages[:start]
+			changed = false
+		}
+	}()
+	used := 0
+	for {
+		resp, err := a.request(ctx)
+		if resp != nil && (resp.Message.Text != "" || len(resp.Message.ToolCalls) > 0) {
+			a.Messages = append(a.Messages, resp.Message)
+		}
+		if err != nil {
+			return len(a.Messages) > start+1, err
+		}
+		calls := resp.Message.ToolCalls
+		if len(calls) == 0 {
+			return true, nil
+		}
+		results, stop := a.runCalls(ctx, calls, &used)
+		a.Messages = append(a.Messages, results...)
+		if ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		if stop {
+			a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("stopped after %d tool calls (maxToolCalls); reply \"continue\" to let the model go on", a.opts.MaxToolCalls))
+			return true, ErrToolLimit
+		}
+	}
+}
+
+func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+	req := &llm.Request{
+		Model:     a.opts.Provider.Model(),
+		Messages:  a.Messages,
+		MaxTokens: a.opts.MaxTokens,
+	}
+	if a.opts.System != nil {
+		req.System = a.opts.System(ctx)
+	}
+	if a.opts.Tools != nil {
+		req.Tools = a.opts.Tools.Specs()
+	}
+	a.opts.UI.Waiting()
+	var shown strings.Builder
+	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.Event) {
+		switch ev.Type {
+		case llm.EventText:
+			shown.WriteString(ev.Text)
+			a.opts.UI.Text(ev.Text)
+		case llm.EventRetry:
+			a.opts.UI.Notice(NoticeWarn, ev.Text)
+		}
+	})
+	if shown.Len() > 0 {
+		a.opts.UI.EndText()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		if resp == nil && shown.Len() > 0 {
+			// Keep what the user already saw; drop half-streamed tool calls.
+			resp = &llm.Response{Message: llm.Message{Text: shown.String()}}
+		}
+		if resp != nil {
+			resp.Message.Role = llm.RoleAssistant
+			resp.Message.ToolCalls = nil
+		}
+		return resp, err
+	}
+	resp.Message.Role = llm.RoleAssistant
+	return resp, nil
+}
+
+// runCalls reviews, approves and runs one assistant message's tool calls and
+// returns one tool message per call, in order.
+func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, used *int) ([]llm.Message, bool) {
+	results := make([]*tool.Result, len(calls))
+	pending := make([]*Pending, len(calls))
+	tools := make([]tool.Tool, len(calls))
+	limit := false
+	for i, c := range calls {
+		call := &tool.Call{ID: c.ID, Name: c.Name, Args: []byte(c.Arguments)}
+		if *used >= a.opts.MaxToolCalls {
+			limit = true
+			results[i] = tool.Errorf("not run: the limit of %d tool calls for this message was reached; summarise what you found and tell the user how to continue", a.opts.MaxToolCalls)
+			continue
+		}
+		*used++
+		t, ok := a.lookup(c.Name)
+		if !ok {
+			results[i] = tool.Errorf("unknown tool %q; available tools: %s", c.Name, a.toolNames())
+			continue
+		}
+		d, err := t.Review(ctx, call)
+		if err != nil {
+			results[i] = tool.Errorf("%v", err)
+			continue
+		}
+		tools[i] = t
+		pending[i] = &Pending{Call: call, Decision: d, Description: description(call.Args)}
+	}
+
+	// Ask about every call that needs it, together.
+	var ask []*Pending
+	for _, p := range pending {
+		if p != nil && p.Decision.Decision == policy.Ask {
+			ask = append(ask, p)
+		}
+	}
+	answers := map[*Pending]Answer{}
+	if len(ask) > 0 {
+		if a.opts.Interactive {
+			got, err := a.opts.UI.Approve(ctx, ask)
+			if err != nil && ctx.Err() == nil {
+				a.opts.UI.Notice(NoticeError, "approval failed: "+err.Error())
+			}
+			for i, p := range ask {
+				var ans Answer // not approved unless the user said so
+				if err == nil && i < len(got) {
+					ans = got[i]
+				}
+				answers[p] = ans
+			}
+		}
+	}
+
+	for i, p := range pending {
+		if p == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			results[i] = tool.Errorf("not run: the user interrupted (Ctrl+C) before this call ran")
+			a.audit(p, "skipped", "user", results[i])
+			continue
+		}
+		d := p.Decision
+		switch d.Decision {
+		case policy.Deny:
+			results[i] = a.refuse(p, d.DecidedBy)
+			continue
+		case policy.Ask:
+			ans, asked := answers[p]
+			if !asked {
+				results[i] = a.refuseHeadless(p)
+				continue
+			}
+			if !ans.Approved {
+				msg := "the user declined to run this call"
+				if ans.Reason != "" {
+					msg += "; their reason: " + ans.Reason
+				}
+				results[i] = &tool.Result{Content: msg, IsError: true}
+				a.opts.UI.Refused(p, "declined")
+				a.audit(p, "declined", "user", results[i])
+				continue
+			}
+			if a.opts.Grants != nil && (ans.Always || ans.Session) {
+				scope := policy.ScopeSession
+				if ans.Always {
+					scope = policy.ScopeProject
+				}
+				if err := a.opts.Grants.Grant(d, scope); err != nil {
+					a.opts.UI.Notice(NoticeError, "could not save approval: "+err.Error())
+				}
+			}
+			d.DecidedBy = "user"
+		}
+		results[i] = a.run(ctx, tools[i], p)
+		a.audit(p, "ran", d.DecidedBy, results[i])
+	}
+
+	msgs := make([]llm.Message, len(calls))
+	for i, c := range calls {
+		msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Text: results[i].Content, IsError: results[i].IsError}
+	}
+	return msgs, limit
+}
+
+func (a *Agent) run(ctx context.Context, t tool.Tool, p *Pending) *tool.Result {
+	view := a.opts.UI.ToolStart(p)
+	p.Call.Live = view.Output
+	started := a.opts.Now()
+	res, err := t.Run(ctx, p.Call)
+	if err != nil {
+		res = tool.Errorf("%v", err)
+	}
+	if res.Duration == 0 {
+		res.Duration = a.opts.Now().Sub(started)
+	}
+	view.Done(res)
+	return res
+}
+
+func (a *Agent) refuse(p *Pending, by string) *tool.Result {
+	reason := strings.Join(p.Decision.Reasons, "; ")
+	if reason == "" {
+		reason = "denied by policy"
+	}
+	res := &tool.Result{Content: "not run: " + reason, IsError: true}
+	a.opts.UI.Refused(p, reason)
+	if p.Decision.Remedy != "" && a.opts.Remedy != nil {
+		a.opts.Remedy(p.Decision.Remedy)
+	}
+	a.audit(p, "denied", by, res)
+	return res
+}
+
+func (a *Agent) refuseHeadless(p *Pending) *tool.Result {
+	res := &tool.Result{
+		Content: "not run: this call needs the user's approval and nb has no terminal to ask at. " +
+			"Do not retry it; tell the user what you wanted to run and why, so they can approve it (for example with --approve).",
+		IsError: true,
+	}
+	a.opts.UI.Refused(p, "needs approval (no terminal)")
+	if a.opts.Remedy != nil {
+		rule := p.Decision.Rule
+		if rule == "" {
+			rule = p.Decision.Subject
+		}
+		if p.Decision.Remedy != "" {
+			a.opts.Remedy(p.Decision.Remedy)
+		} else if rule != "" {
+			a.opts.Remedy(fmt.Sprintf("nb: not run (needs approval): %s\n  re-run with --approve %s", p.Decision.Display, shellQuote(firstLine(rule))))
+		}
+	}
+	a.audit(p, "denied", "no-terminal", res)
+	return res
+}
+
+func (a *Agent) audit(p *Pending, outcome, by string, res *tool.Result) {
+	if a.opts.Audit != nil {
+		a.opts.Audit(Record{Call: p.Call, Decision: p.Decision, Outcome: outcome, DecidedBy: by, Result: res})
+	}
+}
+
+func (a *Agent) lookup(name string) (tool.Tool, bool) {
+	if a.opts.Tools == nil {
+		return nil, false
+	}
+	return a.opts.Tools.Get(name)
+}
+
+func (a *Agent) toolNames() string {
+	if a.opts.Tools == nil {
+		return "(none: tools are disabled)"
+	}
+	var names []string
+	for _, s := range a.opts.Tools.Specs() {
+		names = append(names, s.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// shellQuote quotes s for a POSIX shell command line.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/sysinfo"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+//go:embed prompt.md
+var basePrompt string
+
+// app is one nb run: configuration, state and the parts of a chat.
+type app struct {
+	io      *iostreams.IO
+	opts    *Options
+	cfg     *config.Config
+	launch  string
+	state   string
+	workdir *tool.Workdir
+	hosts   *host.Active
+	engine  *policy.Engine
+	tools   *tool.Registry
+
+	// userSystem is the user's extra system prompt (system.md or --system).
+	userSystem string
+
+	probeMu sync.Mutex
+	probes  map[host.Host]*sysinfo.Info
+
+	closers []func()
+}
+
+// loadConfig reads the user's and the project's configuration.
+func loadConfig(io *iostreams.IO, path string, launch string) (*config.Config, error) {
+	required := path != ""
+	if path == "" {
+		path = config.DefaultPath(io.Getenv)
+	}
+	cfg, err := config.Load(path, required)
+	if err != nil {
+		return nil, err
+	}
+	if err := config.LoadProject(cfg, launch); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// newApp builds everything a chat or a tool run needs, without network or
+// subprocesses: those happen when first needed.
+func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
+	launch, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	cfg, err := loadConfig(io, opts.Config, launch)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{
+		io: io, opts: opts, cfg: cfg, launch: launch,
+		state:   store.StateDir(io.Getenv),
+		workdir: tool.NewWorkdir(launch),
+		probes:  map[host.Host]*sysinfo.Info{},
+	}
+	if err := a.loadUserSystem(); err != nil {
+		return nil, err
+	}
+	a.engine, err = policy.New(policy.Options{
+		Approval:     cfg.Approval,
+		WarnPatterns: cfg.TerminalIntegration.WarnPatterns,
+		Approve:      opts.Approve,
+		StateDir:     a.state,
+		LaunchDir:    launch,
+		Headless:     headless,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := a.wire(); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *app) loadUserSystem() error {
+	path, required := a.opts.System, true
+	if path == "" {
+		path, required = filepath.Join(filepath.Dir(config.DefaultPath(a.io.Getenv)), "system.md"), false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !required && errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("system prompt: %w", err)
+	}
+	a.userSystem = strings.TrimSpace(string(data))
+	return nil
+}
+
+// systemPrompt is built for every request so the working directory in it is
+// always current.
+func (a *app) systemPrompt(ctx context.Context) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(basePrompt))
+	if a.tools != nil && a.cfg.TerminalIntegration.Enabled {
+		h := a.hosts.Get()
+		info := a.probe(ctx, h)
+		b.WriteString("\n\n")
+		if info != nil {
+			b.WriteString(sysinfo.Format(info, a.workdir.Cwd()))
+		} else {
+			fmt.Fprintf(&b, "## Session\n- Working directory: %s\n", a.workdir.Cwd())
+		}
+		if h.Isolation() != host.IsolationNone {
+			fmt.Fprintf(&b, "- Commands run on terminal provider %q (isolation: %s)\n", h.Name(), h.Isolation())
+		}
+	}
+	if a.userSystem != "" {
+		b.WriteString("\n\n")
+		b.WriteString(a.userSystem)
+	}
+	return b.String()
+}
+
+// probe describes the active host once per host.
+func (a *app) probe(ctx context.Context, h host.Host) *sysinfo.Info {
+	a.probeMu.Lock()
+	defer a.probeMu.Unlock()
+	if info, ok := a.probes[h]; ok {
+		return info
+	}
+	info, err := h.Probe(ctx, a.cfg.TerminalIntegration.DetectTools)
+	if err != nil {
+		fmt.Fprintf(a.io.Err, "nb: cannot describe %s: %v\n", h.Name(), err)
+		info = nil
+	}
+	a.probes[h] = info
+	return info
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// newAgent builds the turn loop for a chat.
+func (a *app) newAgent(p llm.Provider, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
+	var tools *tool.Registry
+	if !a.opts.NoTools {
+		tools = a.tools
+	}
+	return agent.New(agent.Options{
+		Provider:     p,
+		Tools:        tools,
+		UI:           ui,
+		System:       a.systemPrompt,
+		MaxToolCalls: a.cfg.MaxToolCalls,
+		Interactive:  interactive,
+		Grants:       a.engine,
+		Audit:        a.audit,
+		Remedy:       func(line string) { fmt.Fprintln(a.io.Err, line) },
+		Now:          a.io.Now,
+	}, msgs)
+}

@@ -1,0 +1,298 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/store"
+)
+
+// maxPipedInput bounds the piped stdin added to a message; the middle of
+// longer input is cut.
+const maxPipedInput = 256 << 10
+
+// chat is a running conversation, interactive or single-shot.
+type chat struct {
+	*app
+	ui      chatUI
+	agent   *agent.Agent
+	history *store.History
+
+	// pending holds /insert attachments for the next message.
+	pendingText   []string
+	pendingImages []llm.Image
+
+	mu     sync.Mutex
+	cancel context.CancelFunc // cancels the running turn
+	quit   bool
+}
+
+func runChat(opts *Options, io *iostreams.IO) int {
+	if opts.Help {
+		fmt.Fprint(io.Out, usageText)
+		return ExitOK
+	}
+	if opts.Version {
+		fmt.Fprintf(io.Out, "nb %s\n", Version)
+		return ExitOK
+	}
+	words := strings.Join(opts.Words, " ")
+	var piped string
+	if !io.InTTY {
+		data, err := readBounded(io.In, maxPipedInput)
+		if err != nil {
+			fmt.Fprintf(io.Err, "nb: read stdin: %v\n", err)
+			return ExitError
+		}
+		piped = data
+	}
+	singleShot := len(opts.Words) > 0 || !io.InTTY
+	if singleShot && strings.TrimSpace(words) == "" && strings.TrimSpace(piped) == "" {
+		fmt.Fprintln(io.Err, "nb: nothing to ask: give a message as arguments or on stdin (see nb --help)")
+		return ExitUsage
+	}
+
+	a, err := newApp(io, opts, !canPrompt(io))
+	if err != nil {
+		return reportError(io, err)
+	}
+	defer a.close()
+
+	c := &chat{app: a}
+	if code, ok := c.start(); !ok {
+		return code
+	}
+	defer c.history.Close()
+	defer c.ui.Close()
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	c.handleSignals(ctx, stop)
+
+	if singleShot {
+		return c.singleShot(ctx, words, piped)
+	}
+	return c.interactive(ctx)
+}
+
+// canPrompt reports whether approvals can be asked at a terminal.
+func canPrompt(io *iostreams.IO) bool { return io.InTTY }
+
+// start opens the history, the provider and the UI.
+func (c *chat) start() (int, bool) {
+	p, err := c.newProvider(c.opts.Provider, c.opts.Model)
+	if err != nil {
+		return reportError(c.io, err), false
+	}
+	h, err := store.OpenHistory(c.launch, c.state, c.io.Now)
+	if err != nil {
+		return reportError(c.io, err), false
+	}
+	msgs, warning, err := h.Load()
+	if err != nil {
+		h.Close()
+		return reportError(c.io, err), false
+	}
+	c.history = h
+	c.ui = c.newUI()
+	if warning != "" {
+		c.ui.Notice(agent.NoticeWarn, warning)
+	}
+	c.agent = c.newAgent(p, c.ui, canPrompt(c.io), msgs)
+	return 0, true
+}
+
+// handleSignals makes Ctrl+C cancel the running turn (not nb), and SIGTERM
+// or SIGHUP end nb cleanly.
+func (c *chat) handleSignals(ctx context.Context, stop context.CancelFunc) {
+	sigc := make(chan os.Signal, 4)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	c.closers = append(c.closers, func() {
+		signal.Stop(sigc)
+		close(done)
+	})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-sigc:
+				c.mu.Lock()
+				if sig != os.Interrupt {
+					c.quit = true
+					stop()
+				}
+				if c.cancel != nil {
+					c.cancel()
+				}
+				c.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// turn runs one user message and saves the conversation.
+func (c *chat) turn(ctx context.Context, text string) error {
+	msg := llm.Message{Role: llm.RoleUser, Text: text, Images: c.pendingImages}
+	if len(c.pendingText) > 0 {
+		msg.Text = strings.Join(append(c.pendingText, text), "\n\n")
+	}
+	c.pendingText, c.pendingImages = nil, nil
+
+	tctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.cancel = cancel
+	c.mu.Unlock()
+	changed, err := c.agent.Turn(tctx, msg)
+	c.mu.Lock()
+	c.cancel = nil
+	c.mu.Unlock()
+	cancel()
+	if changed {
+		if serr := c.history.Save(c.agent.Messages); serr != nil {
+			c.ui.Notice(agent.NoticeError, serr.Error())
+		}
+	}
+	switch {
+	case err == nil, errors.Is(err, agent.ErrToolLimit):
+		return nil
+	case errors.Is(err, context.Canceled):
+		c.ui.Notice(agent.NoticeWarn, "interrupted")
+	default:
+		c.ui.Notice(agent.NoticeError, err.Error())
+		if !changed {
+			c.ui.Notice(agent.NoticeInfo, "the message was not sent; the conversation is unchanged")
+		}
+	}
+	return err
+}
+
+func (c *chat) singleShot(ctx context.Context, words, piped string) int {
+	if strings.HasPrefix(words, "/") {
+		rest, handled, code := c.slashSingleShot(ctx, words)
+		if handled {
+			return code
+		}
+		words = rest
+	}
+	text := words
+	if strings.TrimSpace(piped) != "" {
+		text = fence(piped) + "\n\n" + words
+	}
+	if strings.TrimSpace(text) == "" && len(c.pendingText) == 0 && len(c.pendingImages) == 0 {
+		return ExitOK
+	}
+	err := c.turn(ctx, strings.TrimSpace(text))
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	default:
+		return ExitError
+	}
+}
+
+func (c *chat) interactive(ctx context.Context) int {
+	ed := newLineEditor(c.state)
+	defer ed.close()
+	ed.setCompleter(slashNames())
+	c.ui.Notice(agent.NoticeInfo, c.banner())
+	for {
+		if ctx.Err() != nil {
+			return ExitInterrupted
+		}
+		line, err := ed.readMessage(c.promptString())
+		if errors.Is(err, errAborted) {
+			continue
+		}
+		if err != nil {
+			return ExitOK // Ctrl+D
+		}
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			continue
+		case trimmed == "exit" || trimmed == "quit":
+			return ExitOK
+		case strings.HasPrefix(trimmed, "/"):
+			if c.slash(ctx, trimmed) {
+				return ExitOK
+			}
+			continue
+		}
+		c.turn(ctx, line)
+		if c.quit {
+			return ExitInterrupted
+		}
+	}
+}
+
+func (c *chat) banner() string {
+	p := c.agent.Provider()
+	return fmt.Sprintf("nb %s · %s (%s) · %s · /help for commands, Ctrl+D to leave", Version, p.Name(), p.Model(), c.launch)
+}
+
+func (c *chat) promptString() string {
+	h := c.hosts.Get()
+	if h.Name() != "local" {
+		return "nb [" + h.Name() + "]> "
+	}
+	return "nb> "
+}
+
+// readBounded reads r to the end, keeping at most max bytes: the head and
+// the tail, with a marker where the middle was cut.
+func readBounded(r io.Reader, max int) (string, error) {
+	headMax, tailMax := max*3/4, max/4
+	var head, tail []byte
+	total := 0
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		total += n
+		if k := min(headMax-len(head), n); k > 0 {
+			head = append(head, chunk[:k]...)
+			chunk = chunk[k:]
+		}
+		tail = append(tail, chunk...)
+		if len(tail) > 2*tailMax {
+			tail = tail[:copy(tail, tail[len(tail)-tailMax:])]
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	if total <= max {
+		return string(head) + string(tail), nil
+	}
+	if len(tail) > tailMax {
+		tail = tail[len(tail)-tailMax:]
+	}
+	return fmt.Sprintf("%s\n[... input cut: %d bytes in all, showing the first %d and the last %d ...]\n%s", head, total, len(head), len(tail), tail), nil
+}
+
+// fence wraps text in a Markdown code fence that its content cannot close.
+func fence(text string) string {
+	marker := "```"
+	for strings.Contains(text, marker) {
+		marker += "`"
+	}
+	return marker + "\n" + strings.TrimRight(text, "\n") + "\n" + marker
+}

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/llm"
+)
+
+type slashCmd struct {
+	name, args, help string
+	run              func(c *chat, ctx context.Context, args []string) error
+}
+
+// errLeave ends the chat (/quit).
+var errLeave = fmt.Errorf("leave")
+
+var slashCmds []slashCmd
+
+func init() {
+	slashCmds = []slashCmd{
+		{"/help", "", "show this list", (*chat).slashHelp},
+		{"/clear", "", "start a new conversation (ends terminal sessions)", (*chat).slashClear},
+		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
+		{"/providers", "", "list model providers", (*chat).slashProviders},
+		{"/provider", "NAME", "switch the model provider", (*chat).slashProvider},
+		{"/model", "NAME", "switch the model of the current provider", (*chat).slashModel},
+		{"/prompts", "", "list prompts offered by MCP servers", (*chat).slashPrompts},
+		{"/prompt", "NAME", "use an MCP server's prompt", (*chat).slashPrompt},
+		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
+		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
+		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
+		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
+		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
+	}
+}
+
+func slashNames() []string {
+	var names []string
+	for _, s := range slashCmds {
+		names = append(names, s.name)
+	}
+	return append(names, "/exit")
+}
+
+func findSlash(name string) *slashCmd {
+	if name == "/exit" {
+		name = "/quit"
+	}
+	for i := range slashCmds {
+		if slashCmds[i].name == name {
+			return &slashCmds[i]
+		}
+	}
+	return nil
+}
+
+// slash runs an interactive slash command; it reports whether to leave.
+func (c *chat) slash(ctx context.Context, line string) bool {
+	fields := strings.Fields(line)
+	cmd := findSlash(fields[0])
+	if cmd == nil {
+		c.ui.Notice(agent.NoticeError, unknownSlash(fields[0]))
+		return false
+	}
+	err := cmd.run(c, ctx, fields[1:])
+	if err == errLeave {
+		return true
+	}
+	if err != nil {
+		c.ui.Notice(agent.NoticeError, err.Error())
+	}
+	return false
+}
+
+// slashSingleShot runs a slash command given as nb's words. /insert
+// attaches its file and hands the remaining words back as the message.
+func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, handled bool, code int) {
+	fields := strings.Fields(words)
+	cmd := findSlash(fields[0])
+	if cmd == nil {
+		fmt.Fprintln(c.io.Err, "nb: "+unknownSlash(fields[0]))
+		return "", true, ExitUsage
+	}
+	if cmd.name == "/insert" {
+		if len(fields) < 2 {
+			fmt.Fprintln(c.io.Err, "nb: usage: /insert FILE [message]")
+			return "", true, ExitUsage
+		}
+		if err := c.slashInsert(ctx, fields[1:2]); err != nil {
+			fmt.Fprintln(c.io.Err, "nb: "+err.Error())
+			return "", true, ExitError
+		}
+		return strings.Join(fields[2:], " "), false, 0
+	}
+	if err := cmd.run(c, ctx, fields[1:]); err != nil && err != errLeave {
+		fmt.Fprintln(c.io.Err, "nb: "+err.Error())
+		return "", true, ExitError
+	}
+	return "", true, ExitOK
+}
+
+func unknownSlash(name string) string {
+	msg := "unknown command " + name
+	if s := closest(name, slashNames()); s != "" {
+		return msg + " (did you mean " + s + "?)"
+	}
+	return msg + " (type /help for the list)"
+}
+
+func (c *chat) println(format string, args ...any) {
+	fmt.Fprintf(c.io.Err, format+"\n", args...)
+}
+
+func (c *chat) slashHelp(context.Context, []string) error {
+	var b strings.Builder
+	for _, s := range slashCmds {
+		fmt.Fprintf(&b, "  %-22s %s\n", strings.TrimSpace(s.name+" "+s.args), s.help)
+	}
+	b.WriteString("  exit, quit             leave nb\n\n")
+	b.WriteString("Input: end a line with \\ to continue it; a line of \"\"\" starts and ends a block.\n")
+	b.WriteString("Ctrl+C stops the running answer or command; Ctrl+D leaves.")
+	c.println("%s", b.String())
+	return nil
+}
+
+func (c *chat) slashClear(context.Context, []string) error {
+	c.agent.Messages = nil
+	c.pendingText, c.pendingImages = nil, nil
+	c.endSessions()
+	if err := c.history.Save(nil); err != nil {
+		return err
+	}
+	c.ui.Notice(agent.NoticeInfo, "conversation cleared")
+	return nil
+}
+
+// maxInsert bounds a file attached with /insert.
+const maxInsert = 20 << 20
+
+func (c *chat) slashInsert(_ context.Context, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: /insert FILE")
+	}
+	path := args[0]
+	if strings.HasPrefix(path, "~/") {
+		path = filepath.Join(c.io.Getenv("HOME"), path[2:])
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.workdir.Cwd(), path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("insert: %w", err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("insert: %s is a directory", path)
+	}
+	if st.Size() > maxInsert {
+		return fmt.Errorf("insert: %s is %d bytes; the limit is %d", path, st.Size(), maxInsert)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("insert: %w", err)
+	}
+	switch mt := http.DetectContentType(data); mt {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		c.pendingImages = append(c.pendingImages, llm.Image{MediaType: mt, Data: data, Name: filepath.Base(path)})
+		c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("attached image %s (%d KiB) to the next message", filepath.Base(path), (len(data)+1023)/1024))
+		return nil
+	}
+	if !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
+		return fmt.Errorf("insert: %s is binary (%d bytes); only text files and PNG, JPEG, GIF or WebP images can be attached", path, len(data))
+	}
+	c.pendingText = append(c.pendingText, fmt.Sprintf("File %s:\n%s", args[0], fence(string(data))))
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("attached %s (%d lines) to the next message", args[0], strings.Count(string(data), "\n")+1))
+	return nil
+}
+
+func (c *chat) slashModel(_ context.Context, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: /model NAME (current: %s)", c.agent.Provider().Model())
+	}
+	p, err := c.newProvider(c.agent.Provider().Name(), args[0])
+	if err != nil {
+		return err
+	}
+	c.agent.SetProvider(p)
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
+	return nil
+}
+
+func (c *chat) slashProvider(_ context.Context, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("usage: /provider NAME (see /providers)")
+	}
+	p, err := c.newProvider(args[0], "")
+	if err != nil {
+		return err
+	}
+	c.agent.SetProvider(p)
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
+	return nil
+}
+
+func (c *chat) slashLast(_ context.Context, args []string) error {
+	n := 1
+	if len(args) == 1 {
+		if _, err := fmt.Sscanf(args[0], "%d", &n); err != nil || n < 1 {
+			return fmt.Errorf("usage: /last [N] (N counts back from the most recent call)")
+		}
+	}
+	return c.ui.ShowLast(n)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,120 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadDefaultsAndComments(t *testing.T) {
+	path := write(t, `{
+	// a comment with "quotes" and a // inside
+	"activeProvider": "local", /* block
+	comment */
+	"providers": {"local": {"type": "openai-compatible", "baseUrl": "http://127.0.0.1:1/v1", "model": "m",},},
+	"terminalIntegration": {"defaultTimeout": 60, "detectTools": ["git"]},
+	"note": "// not a comment"
+}`)
+	_, err := Load(path, true)
+	if err == nil || !strings.Contains(err.Error(), "note: unknown key") {
+		t.Fatalf("want unknown key error for note, got %v", err)
+	}
+	path = write(t, strings.Replace(string(mustRead(t, path)), `"note": "// not a comment"`, `"maxToolCalls": 7`, 1))
+	cfg, err := Load(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.MaxToolCalls != 7 || cfg.TerminalIntegration.DefaultTimeout != 60 || cfg.TerminalIntegration.OutputThresholdBytes != 10240 {
+		t.Errorf("cfg = %+v", cfg.TerminalIntegration)
+	}
+	if got := cfg.TerminalIntegration.DetectTools; len(got) != 1 || got[0] != "git" {
+		t.Errorf("detectTools = %v", got)
+	}
+	if cfg.Providers["local"].BaseURL != "http://127.0.0.1:1/v1" {
+		t.Errorf("providers = %+v", cfg.Providers)
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
+	cases := []struct{ content, want string }{
+		{`{"terminalIntegration": {"defualtTimeout": 5}}`, `terminalIntegration.defualtTimeout: unknown key (did you mean "defaultTimeout"?)`},
+		{`{"terminalIntegration": {"defaultTimeout": "5"}}`, `terminalIntegration.defaultTimeout: must be a number, not string`},
+		{`{"terminalIntegration": {"defaultTimeout": -1}}`, `terminalIntegration.defaultTimeout: must be a positive number (got -1)`},
+		{`{"maxToolCalls": 0}`, `maxToolCalls: must be at least 1`},
+		{`{"providers": {"x": {"type": "opneai"}}}`, `providers.x.type: must be one of`},
+		{`{"providers": {"x": {"type": "openai-compatible"}}}`, `providers.x.baseUrl: is required`},
+		{`{"activeProvider": "nope"}`, `activeProvider: names no configured provider`},
+		{"{\n  \"maxToolCalls\": 3\n  \"x\": 1\n}", `invalid JSON at line 3`},
+		{`[1]`, `must be a JSON object`},
+		{`{"mcpServers": {"fs": {"args": ["x"]}}}`, `mcpServers.fs: needs "command"`},
+		{`{"terminal": {"providers": {"box": {"type": "ssh"}}}}`, `terminal.providers.box.host: is required for ssh`},
+		{`{"approval": {"autoApproveSafe": "yes"}}`, `approval.autoApproveSafe: must be true or false, not string`},
+	}
+	for _, c := range cases {
+		path := write(t, c.content)
+		_, err := Load(path, true)
+		if err == nil {
+			t.Errorf("%s: no error", c.content)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s:\n got %v\nwant file %s and %q", c.content, err, path, c.want)
+		}
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.json")
+	if _, err := Load(missing, false); err != nil {
+		t.Errorf("optional missing file: %v", err)
+	}
+	if _, err := Load(missing, true); err == nil || !strings.Contains(err.Error(), "cannot read") {
+		t.Errorf("required missing file: %v", err)
+	}
+}
+
+func TestProjectMayOnlyTighten(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".nb"), 0o755)
+	put := func(s string) { os.WriteFile(filepath.Join(dir, ".nb", "config.json"), []byte(s), 0o600) }
+
+	put(`{"approval": {"allow": ["rm *"]}}`)
+	if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), "approval.allow: unknown key") {
+		t.Errorf("allow rule in project: %v", err)
+	}
+	put(`{"approval": {"autoApproveSafe": true}}`)
+	if err := LoadProject(Default(), dir); err == nil {
+		t.Error("project turned auto-approval on")
+	}
+	put(`{"approval": {"deny": ["git push *"], "autoApproveSafe": false}}`)
+	cfg := Default()
+	cfg.Approval.Deny = []string{"sudo *"}
+	if err := LoadProject(cfg, dir); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Approval.AutoApproveSafe || strings.Join(cfg.Approval.Deny, ",") != "sudo *,git push *" {
+		t.Errorf("approval = %+v", cfg.Approval)
+	}
+	put(`{"terminalIntegration": {"shell": "/bin/evil"}}`)
+	if err := LoadProject(Default(), dir); err == nil {
+		t.Error("project set a non-approval key")
+	}
+}

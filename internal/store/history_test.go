@@ -1,0 +1,115 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm"
+)
+
+func fixedNow() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+func TestHistoryRoundTrip(t *testing.T) {
+	launch, state := t.TempDir(), t.TempDir()
+	h, err := OpenHistory(launch, state, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	msgs, warn, err := h.Load()
+	if err != nil || warn != "" || len(msgs) != 0 {
+		t.Fatalf("empty Load = %v, %q, %v", msgs, warn, err)
+	}
+	in := []llm.Message{
+		{Role: llm.RoleUser, Text: "hi", Images: []llm.Image{{MediaType: "image/png", Data: []byte{0x89, 'P', 'N', 'G', 0}}}},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "run_cmd", Arguments: `{"command":"ls"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "run_cmd", Text: `{"exitCode":0}`},
+	}
+	if err := h.Save(in); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := h.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || string(got[0].Images[0].Data) != string(in[0].Images[0].Data) || got[1].ToolCalls[0].Arguments != in[1].ToolCalls[0].Arguments || got[2].ToolCallID != "c1" {
+		t.Errorf("round trip = %+v", got)
+	}
+	data, _ := os.ReadFile(filepath.Join(launch, HistoryFile))
+	if !strings.Contains(string(data), `"version": 1`) || !strings.Contains(string(data), `"format": "nb-conversation"`) {
+		t.Errorf("file lacks version/format: %s", data)
+	}
+	entries, _ := os.ReadDir(launch)
+	if len(entries) != 1 {
+		t.Errorf("launch dir holds %d entries, want only the history (no temp or lock files)", len(entries))
+	}
+}
+
+func TestHistoryLock(t *testing.T) {
+	launch, state := t.TempDir(), t.TempDir()
+	h, err := OpenHistory(launch, state, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenHistory(launch, state, fixedNow)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "another nb") {
+		t.Fatalf("second open = %v, want ErrLocked", err)
+	}
+	h.Close()
+	h2, err := OpenHistory(launch, state, fixedNow)
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	h2.Close()
+}
+
+func TestHistoryCorruptOrForeignIsSetAside(t *testing.T) {
+	for name, content := range map[string]string{
+		"truncated": `{"format":"nb-conversation","version":1,"messages":[{"ro`,
+		"foreign":   `[{"role":"user","content":"hi"}]`,
+		"future":    `{"format":"nb-conversation","version":99,"messages":[]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			launch, state := t.TempDir(), t.TempDir()
+			path := filepath.Join(launch, HistoryFile)
+			os.WriteFile(path, []byte(content), 0o600)
+			h, err := OpenHistory(launch, state, fixedNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			msgs, warn, err := h.Load()
+			if err != nil || len(msgs) != 0 || !strings.Contains(warn, "moved it to") {
+				t.Fatalf("Load = %v, %q, %v", msgs, warn, err)
+			}
+			aside := path + ".bad-20260102T030405"
+			if data, err := os.ReadFile(aside); err != nil || string(data) != content {
+				t.Errorf("set-aside file = %q, %v", data, err)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("original still present: %v", err)
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	for i := 0; i < 3; i++ {
+		if err := WriteFileAtomic(path, []byte("v"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("dir holds %d entries", len(entries))
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("perm = %v", st.Mode().Perm())
+	}
+}
