@@ -1,0 +1,494 @@
+// Package ptysession runs persistent terminal sessions (SPEC §7, seed 002):
+// programs on pseudo-terminals that the model starts, types into and reads
+// from across tool calls. Output is kept in a bounded buffer addressed by
+// absolute positions, collected with the seed's min/settle/max intervals,
+// returned early when the program waits for input, cleaned of escape
+// sequences, and rendered as a screen for full-screen programs.
+package ptysession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/host"
+)
+
+// promptQuiet is how long output must pause after a prompt appears before a
+// read returns early; it keeps a chunk that merely ends in "> " from ending
+// the read while the program is still printing.
+const promptQuiet = 25 * time.Millisecond
+
+// exitDrain is how long a read waits for the last output of an exited
+// program when something (a background job) still holds the terminal open.
+const exitDrain = 100 * time.Millisecond
+
+// firstOutputWait is the least quiet time that ends a read in which no
+// output has arrived at all.
+const firstOutputWait = time.Second
+
+// Options configures a Manager.
+type Options struct {
+	// Host returns the host sessions start on (the active one).
+	Host func() host.Host
+	// Dir returns the directory new sessions start in (the shell cwd).
+	Dir func() string
+	// Persistent holds the intervals, buffer size and terminal size.
+	Persistent config.Persistent
+	// MaxSessions bounds concurrent sessions (0: 8).
+	MaxSessions int
+	// Env is added to the environment of every session, after nb's own
+	// settings.
+	Env []string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Manager owns the sessions. It is safe for concurrent use.
+type Manager struct {
+	opts Options
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	next     int
+}
+
+// New returns a manager with no sessions.
+func New(opts Options) *Manager {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 8
+	}
+	p := &opts.Persistent
+	if p.MaxInterval <= 0 {
+		p.MaxInterval = 30
+	}
+	if p.BufferBytes <= 0 {
+		p.BufferBytes = 1 << 20
+	}
+	if p.Rows <= 0 {
+		p.Rows = 40
+	}
+	if p.Cols <= 0 {
+		p.Cols = 120
+	}
+	return &Manager{opts: opts, sessions: map[string]*session{}}
+}
+
+// Output is the result of one read of a session.
+type Output struct {
+	ID      string
+	Command string
+	// Position is the session's read position after this read: the
+	// absolute number of bytes the program has written so far.
+	Position int64
+	// Complete is set when the program has exited; ExitCode is valid then.
+	Complete bool
+	ExitCode int
+	// Text is the output since the previous read, cleaned.
+	Text string
+	// Lost counts bytes that were dropped from the bounded buffer before
+	// they could be read.
+	Lost int64
+	// Screen is set when Text is a rendering of a full-screen program's
+	// screen rather than its output stream.
+	Screen bool
+	// Prompt is set when the read ended because the program waits for
+	// input.
+	Prompt bool
+}
+
+// Info describes a session for listings.
+type Info struct {
+	ID, Command string
+	// Program is the program receiving input now; Shell says it reads
+	// shell command lines.
+	Program  string
+	Shell    bool
+	Position int64 // the model's read position
+	End      int64 // bytes written so far
+	Running  bool
+	ExitCode int
+	Started  time.Time
+	Uptime   time.Duration
+}
+
+// ErrNoSession is returned for an unknown session id.
+var ErrNoSession = errors.New("no such session")
+
+// ErrTooMany is returned when MaxSessions sessions are open.
+var ErrTooMany = errors.New("too many sessions")
+
+// sessionEnv is what every session gets on top of the host environment: a
+// capable terminal type, pagers that do not wait for keys, and REPLs in
+// their plain line mode.
+var sessionEnv = []string{
+	"TERM=xterm-256color",
+	"NB=1",
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"PYTHON_BASIC_REPL=1",
+	`PS1=\u@\h:\w\$ `,
+}
+
+// Start starts command on a new terminal, sends stdin when given, and
+// collects the first output.
+func (m *Manager) Start(ctx context.Context, command, stdin string) (*Output, error) {
+	return m.StartWatch(ctx, command, stdin, nil)
+}
+
+// StartWatch is Start that also passes the raw output to live (when not
+// nil) as it arrives, for the user to watch; live runs on the calling
+// goroutine.
+func (m *Manager) StartWatch(ctx context.Context, command, stdin string, live func(raw []byte)) (*Output, error) {
+	m.mu.Lock()
+	if len(m.sessions) >= m.opts.MaxSessions {
+		n := len(m.sessions)
+		m.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d of %d open; stop one with terminal_stop", ErrTooMany, n, m.opts.MaxSessions)
+	}
+	m.next++
+	id := "term-" + strconv.Itoa(m.next)
+	m.mu.Unlock()
+
+	h := m.opts.Host()
+	if h == nil {
+		return nil, errors.New("start session: no host")
+	}
+	dir := ""
+	if m.opts.Dir != nil {
+		dir = m.opts.Dir()
+	}
+	env := append(append([]string{}, sessionEnv...), m.opts.Env...)
+	p := m.opts.Persistent
+	term, err := h.StartPTY(ctx, &host.PTYCommand{Script: command, Dir: dir, Env: env, Rows: p.Rows, Cols: p.Cols})
+	if err != nil {
+		return nil, fmt.Errorf("start session: %w", err)
+	}
+	s := newSession(id, command, term, p.BufferBytes, p.Rows, p.Cols, m.opts.Now)
+
+	m.mu.Lock()
+	if len(m.sessions) >= m.opts.MaxSessions {
+		m.mu.Unlock()
+		_ = s.close()
+		return nil, fmt.Errorf("%w: %d open; stop one with terminal_stop", ErrTooMany, m.opts.MaxSessions)
+	}
+	m.sessions[id] = s
+	m.mu.Unlock()
+
+	return m.exchange(ctx, s, stdin, live)
+}
+
+// Continue sends stdin (when not empty) to session id and returns the
+// output since the previous read. A newline in stdin is the Enter key.
+func (m *Manager) Continue(ctx context.Context, id, stdin string) (*Output, error) {
+	return m.ContinueWatch(ctx, id, stdin, nil)
+}
+
+// ContinueWatch is Continue that also passes the raw output to live (when
+// not nil) as it arrives.
+func (m *Manager) ContinueWatch(ctx context.Context, id, stdin string, live func(raw []byte)) (*Output, error) {
+	s, err := m.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return m.exchange(ctx, s, stdin, live)
+}
+
+func (m *Manager) exchange(ctx context.Context, s *session, stdin string, live func([]byte)) (*Output, error) {
+	s.op.Lock()
+	defer s.op.Unlock()
+	s.mu.Lock()
+	from := s.cursor
+	// A prompt counts only in output that follows the input sent; with no
+	// input, unread output ending in a prompt also ends the read.
+	mark := s.ring.end()
+	if stdin == "" {
+		mark = from
+	}
+	s.mu.Unlock()
+	if stdin != "" {
+		if s.done() {
+			return nil, fmt.Errorf("send to %s: the program has exited", s.id)
+		}
+		if _, err := s.term.Write(keys(stdin)); err != nil {
+			return nil, fmt.Errorf("send to %s: %w", s.id, err)
+		}
+	}
+	prompt := m.collect(ctx, s, from, mark, live)
+	out := m.take(s, from)
+	out.Prompt = prompt
+	if out.Complete {
+		s.mu.Lock()
+		drained := s.cursor >= s.ring.end()
+		s.mu.Unlock()
+		if drained {
+			m.remove(s)
+		}
+	}
+	return out, nil
+}
+
+// collect waits for output following seed 002's strategy: at least
+// MinInterval, then until output has been quiet for SettleInterval, at most
+// MaxInterval; it returns as soon as the program exits, and early when
+// output written after mark ends in a prompt and has paused briefly. It
+// sleeps on channels and timers only. It reports whether a prompt ended it.
+func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, live func([]byte)) bool {
+	p := m.opts.Persistent
+	minI := seconds(p.MinInterval)
+	settle := seconds(p.SettleInterval)
+	maxI := seconds(p.MaxInterval)
+	start := time.Now()
+	timer := time.NewTimer(maxI)
+	defer timer.Stop()
+	exited := s.term.Done()
+	var doneAt time.Time
+	promptChecked := int64(-1)
+	promptSeen := false
+	sent := from
+	for {
+		s.mu.Lock()
+		end := s.ring.end()
+		var chunk []byte
+		if live != nil && end > sent {
+			chunk, _ = s.ring.read(sent)
+			sent = end
+		}
+		last := s.lastOut
+		eof := s.eof
+		changed := s.changed
+		if end > mark && end != promptChecked {
+			promptChecked = end
+			promptSeen = isPrompt(lastLine(cleanText(s.ring.tail(mark, 512))))
+		}
+		s.mu.Unlock()
+		if len(chunk) > 0 {
+			live(chunk)
+		}
+
+		now := time.Now()
+		elapsed := now.Sub(start)
+		if !doneAt.IsZero() && (eof || now.Sub(doneAt) >= exitDrain) {
+			return false
+		}
+		if elapsed >= maxI {
+			return false
+		}
+		// Quiet time counts from the later of the read's start and the
+		// last output; the wall clock of lastOut comes from Now, so
+		// compare through elapsed times.
+		sinceOut := m.opts.Now().Sub(last)
+		quiet := min(sinceOut, elapsed)
+		if promptSeen && end > mark && quiet >= promptQuiet {
+			return true
+		}
+		// Before the first output of a read (a program still starting, a
+		// command still thinking), silence is given a little longer.
+		settleNow := settle
+		if end <= from {
+			settleNow = max(settle, firstOutputWait)
+		}
+		if elapsed >= minI && quiet >= settleNow {
+			return false
+		}
+		// Sleep until the next moment a rule could fire, or new output.
+		wait := maxI - elapsed
+		wait = min(wait, max(minI-elapsed, settleNow-quiet))
+		if promptSeen {
+			wait = min(wait, promptQuiet-quiet)
+		}
+		if !doneAt.IsZero() {
+			wait = min(wait, exitDrain-now.Sub(doneAt))
+		}
+		wait = max(wait, time.Millisecond)
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-changed:
+		case <-exited:
+			exited = nil
+			doneAt = time.Now()
+		case <-timer.C:
+		}
+	}
+}
+
+// keys turns text into what a keyboard sends: a newline is the Enter key,
+// which terminals send as a carriage return (raw-mode programs such as
+// full-screen tools and line editors expect it; the terminal driver turns
+// it back into a newline for line-mode programs).
+func keys(text string) []byte {
+	text = strings.ReplaceAll(text, "\r\n", "\r")
+	return []byte(strings.ReplaceAll(text, "\n", "\r"))
+}
+
+func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+// take reads the session's output from position from to the end and moves
+// the read position there.
+func (m *Manager) take(s *session, from int64) *Output {
+	s.mu.Lock()
+	data, lost := s.ring.read(from)
+	end := s.ring.end()
+	s.cursor = end
+	s.mu.Unlock()
+	out := &Output{ID: s.id, Command: s.command, Position: end, Lost: lost}
+	if s.done() {
+		out.Complete = true
+		out.ExitCode = s.term.ExitCode()
+	}
+	screen, alt := s.screen()
+	const omitted = "[full-screen program output omitted]\n"
+	switch {
+	case alt:
+		out.Screen = true
+		out.Text = screen
+	case altEnter(data) || altExit(data) >= 0:
+		// A full-screen program ran and ended within this read: its
+		// drawing is noise; what follows it is the output.
+		rest := data
+		if i := altExit(data); i >= 0 {
+			rest = data[i:]
+		}
+		out.Text = omitted + limitText(cleanText(rest))
+	case lastAddressing(data) >= 0:
+		// A program drawing on the main screen (top): while it runs its
+		// screen is the output; once it has exited, what it wrote after
+		// its last drawing is.
+		if !out.Complete {
+			out.Screen = true
+			out.Text = screen
+			break
+		}
+		out.Text = omitted + limitText(cleanText(data[lastAddressing(data):]))
+	default:
+		out.Text = limitText(cleanText(data))
+	}
+	return out
+}
+
+// Stop ends session id and forgets it.
+func (m *Manager) Stop(id string) error {
+	s, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	m.remove(s)
+	return nil
+}
+
+func (m *Manager) get(id string) (*session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
+	}
+	return s, nil
+}
+
+// remove forgets s and ends its program.
+func (m *Manager) remove(s *session) {
+	m.mu.Lock()
+	if m.sessions[s.id] == s {
+		delete(m.sessions, s.id)
+	}
+	m.mu.Unlock()
+	_ = s.close()
+}
+
+// List describes the sessions, in start order.
+func (m *Manager) List() []Info {
+	m.mu.Lock()
+	ss := make([]*session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		ss = append(ss, s)
+	}
+	m.mu.Unlock()
+	sort.Slice(ss, func(i, j int) bool {
+		a, _ := strconv.Atoi(ss[i].id[len("term-"):])
+		b, _ := strconv.Atoi(ss[j].id[len("term-"):])
+		return a < b
+	})
+	now := m.opts.Now()
+	infos := make([]Info, 0, len(ss))
+	for _, s := range ss {
+		infos = append(infos, s.info(now))
+	}
+	return infos
+}
+
+// Get describes session id.
+func (m *Manager) Get(id string) (Info, error) {
+	s, err := m.get(id)
+	if err != nil {
+		return Info{}, err
+	}
+	return s.info(m.opts.Now()), nil
+}
+
+func (s *session) info(now time.Time) Info {
+	s.mu.Lock()
+	pos, end := s.cursor, s.ring.end()
+	s.mu.Unlock()
+	program, shell := s.foreground()
+	in := Info{
+		ID: s.id, Command: s.command, Program: program, Shell: shell,
+		Position: pos, End: end, Running: !s.done(), Started: s.started,
+		Uptime: now.Sub(s.started),
+	}
+	if !in.Running {
+		in.ExitCode = s.term.ExitCode()
+	}
+	return in
+}
+
+// Peek renders what session id's terminal shows now, for the user. It does
+// not move the model's read position.
+func (m *Manager) Peek(id string) (string, error) {
+	s, err := m.get(id)
+	if err != nil {
+		return "", err
+	}
+	text, _ := s.screen()
+	return text, nil
+}
+
+// CloseAll ends every session (nb exit, /clear) and waits until their
+// programs are gone. The manager stays usable.
+func (m *Manager) CloseAll() error {
+	m.mu.Lock()
+	ss := make([]*session, 0, len(m.sessions))
+	for id, s := range m.sessions {
+		ss = append(ss, s)
+		delete(m.sessions, id)
+	}
+	m.mu.Unlock()
+	errs := make([]error, len(ss))
+	var wg sync.WaitGroup
+	for i, s := range ss {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.close()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,158 @@
+package ptysession
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/nb-cli/nb/internal/host"
+)
+
+// foregrounder is implemented by terminals that can tell which program is
+// in the foreground (the local host's).
+type foregrounder interface {
+	Foreground() (name string, leader bool, ok bool)
+}
+
+// session is one program on a terminal.
+type session struct {
+	id, command string
+	program     string
+	shell       bool
+	started     time.Time
+	term        host.Terminal
+	now         func() time.Time
+
+	// op serialises Start/Continue on the session.
+	op sync.Mutex
+
+	mu      sync.Mutex
+	ring    *ring
+	cursor  int64     // the model's read position
+	lastOut time.Time // when output last arrived
+	eof     bool      // the reader has seen the end of the output
+	changed chan struct{}
+
+	emuMu sync.Mutex
+	emu   *vt.Emulator
+
+	readerDone chan struct{}
+	drainDone  chan struct{}
+	closeOnce  sync.Once
+}
+
+func newSession(id, command string, term host.Terminal, bufBytes, rows, cols int, now func() time.Time) *session {
+	program, shell := programOf(command)
+	emu := vt.NewEmulator(cols, rows)
+	emu.SetScrollbackSize(1)
+	s := &session{
+		id: id, command: command, program: program, shell: shell,
+		started: now(), term: term, now: now,
+		ring:       newRing(bufBytes),
+		changed:    make(chan struct{}),
+		emu:        emu,
+		readerDone: make(chan struct{}),
+		drainDone:  make(chan struct{}),
+	}
+	s.lastOut = s.started
+	go s.read()
+	go s.drain()
+	return s
+}
+
+// read is the only reader of the terminal: it feeds the screen emulator and
+// the ring buffer, and wakes collectors.
+func (s *session) read() {
+	defer close(s.readerDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.term.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			s.emuMu.Lock()
+			_, _ = s.emu.Write(chunk)
+			s.emuMu.Unlock()
+			s.mu.Lock()
+			s.ring.write(chunk)
+			s.lastOut = s.now()
+			s.broadcastLocked()
+			s.mu.Unlock()
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.eof = true
+			s.broadcastLocked()
+			s.mu.Unlock()
+			return
+		}
+	}
+}
+
+// drain sends the emulator's answers to terminal queries (cursor position,
+// device attributes) back to the program; without it the emulator blocks.
+func (s *session) drain() {
+	defer close(s.drainDone)
+	buf := make([]byte, 1024)
+	for {
+		n, err := s.emu.Read(buf)
+		if n > 0 {
+			_, _ = s.term.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *session) broadcastLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// close ends the program and waits for the session's goroutines.
+func (s *session) close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		err = s.term.Close()
+		<-s.readerDone
+		if pw, ok := s.emu.InputPipe().(io.Closer); ok {
+			_ = pw.Close()
+		}
+		<-s.drainDone
+	})
+	return err
+}
+
+// done reports whether the program has exited.
+func (s *session) done() bool {
+	select {
+	case <-s.term.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// foreground returns the program that receives typed input now and whether
+// that input is a shell command line: a shell session counts as a shell only
+// while the shell itself is in the foreground, not a job it started.
+func (s *session) foreground() (program string, shell bool) {
+	if f, ok := s.term.(foregrounder); ok {
+		if name, leader, ok := f.Foreground(); ok {
+			if !leader {
+				return name, false
+			}
+			return s.program, s.shell
+		}
+	}
+	return s.program, s.shell
+}
+
+// screen renders the emulator's current screen.
+func (s *session) screen() (text string, alt bool) {
+	s.emuMu.Lock()
+	defer s.emuMu.Unlock()
+	return s.emu.String(), s.emu.IsAltScreen()
+}

@@ -1,0 +1,363 @@
+// Package terminal provides the model-facing persistent session tools of
+// SPEC §7: terminal_start, terminal_continue, terminal_stop and
+// terminal_list, over a ptysession.Manager, with every command and every
+// input decided by the policy.
+package terminal
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+//go:embed descriptions/*.txt
+var descriptions embed.FS
+
+func description(name string) string {
+	b, err := descriptions.ReadFile("descriptions/" + name + ".txt")
+	if err != nil {
+		panic(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Policy decides session commands and input; *policy.Engine implements it.
+type Policy interface {
+	Command(command string, cc policy.CommandContext) *policy.Decision
+	Input(id, program string, isShell bool, text string, cc policy.CommandContext) *policy.Decision
+}
+
+var _ Policy = (*policy.Engine)(nil)
+
+// Options configures the tools.
+type Options struct {
+	Manager *ptysession.Manager
+	Policy  Policy
+	// Workdir gives the directory commands are decided for (and sessions
+	// start in, through the Manager's Dir).
+	Workdir *tool.Workdir
+	// Home is the user's home directory on the active host.
+	Home string
+	// Sandboxed reports whether the active host isolates commands; nil
+	// means never.
+	Sandboxed func() bool
+}
+
+// New returns the four session tools.
+func New(opts Options) []tool.Tool {
+	b := &base{opts: opts}
+	return []tool.Tool{&start{b}, &cont{b}, &stop{b}, &list{b}}
+}
+
+type base struct{ opts Options }
+
+func (b *base) context() policy.CommandContext {
+	cc := policy.CommandContext{Home: b.opts.Home}
+	if b.opts.Workdir != nil {
+		cc.Cwd = b.opts.Workdir.Cwd()
+	}
+	if b.opts.Sandboxed != nil {
+		cc.Sandboxed = b.opts.Sandboxed()
+	}
+	return cc
+}
+
+func spec(name, schema string) llm.ToolSpec {
+	return llm.ToolSpec{Name: name, Description: description(name), Schema: json.RawMessage(schema)}
+}
+
+// --- terminal_start
+
+type start struct{ *base }
+
+type startArgs struct {
+	Command string `json:"command"`
+	Stdin   string `json:"stdin"`
+}
+
+func (t *start) Spec() llm.ToolSpec {
+	return spec("terminal_start", `{"type":"object","properties":{"command":{"type":"string","description":"The shell command to run in the session, e.g. \"npm run dev\", \"python3\", \"bash\"."},"stdin":{"type":"string","description":"Input to type into the program once it has started; end lines with \\n."}},"required":["command"],"additionalProperties":false}`)
+}
+
+func (t *start) args(call *tool.Call) (*startArgs, error) {
+	var a startArgs
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return nil, fmt.Errorf("command is required")
+	}
+	return &a, nil
+}
+
+func (t *start) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+	a, err := t.args(call)
+	if err != nil {
+		return nil, err
+	}
+	cc := t.context()
+	d := t.opts.Policy.Command(a.Command, cc)
+	if a.Stdin == "" {
+		return d, nil
+	}
+	program, shell := ptysession.ProgramOf(a.Command)
+	return stricter(d, t.opts.Policy.Input("new session", program, shell, a.Stdin, cc)), nil
+}
+
+func (t *start) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	a, err := t.args(call)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	began := time.Now()
+	out, err := t.opts.Manager.StartWatch(ctx, a.Command, a.Stdin, watcher(call))
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	var b strings.Builder
+	b.WriteString("Terminal Session Started\n")
+	fmt.Fprintf(&b, "ID: %s\nCommand: %s\n", out.ID, a.Command)
+	writeOutput(&b, out)
+	return result(b.String(), out, time.Since(began), out.ID+" started"), nil
+}
+
+// --- terminal_continue
+
+type cont struct{ *base }
+
+type continueArgs struct {
+	SessionID string `json:"sessionId"`
+	Stdin     string `json:"stdin"`
+}
+
+func (t *cont) Spec() llm.ToolSpec {
+	return spec("terminal_continue", `{"type":"object","properties":{"sessionId":{"type":"string","description":"The session ID returned by terminal_start, e.g. \"term-1\"."},"stdin":{"type":"string","description":"Input to type into the program; end lines with \\n. Omit to only read new output."}},"required":["sessionId"],"additionalProperties":false}`)
+}
+
+func (t *cont) args(call *tool.Call) (*continueArgs, ptysession.Info, error) {
+	var a continueArgs
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return nil, ptysession.Info{}, err
+	}
+	if a.SessionID == "" {
+		return nil, ptysession.Info{}, fmt.Errorf("sessionId is required")
+	}
+	info, err := t.opts.Manager.Get(a.SessionID)
+	if err != nil {
+		return nil, info, fmt.Errorf("no open session %q; terminal_list shows the open sessions", a.SessionID)
+	}
+	return &a, info, nil
+}
+
+func (t *cont) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+	a, info, err := t.args(call)
+	if err != nil {
+		return nil, err
+	}
+	if a.Stdin == "" {
+		return policy.Allowed("read: " + a.SessionID + " (" + info.Program + ")"), nil
+	}
+	return t.opts.Policy.Input(a.SessionID, info.Program, info.Shell, a.Stdin, t.context()), nil
+}
+
+func (t *cont) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	a, _, err := t.args(call)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	began := time.Now()
+	out, err := t.opts.Manager.ContinueWatch(ctx, a.SessionID, a.Stdin, watcher(call))
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Terminal Session: %s\n", out.ID)
+	writeOutput(&b, out)
+	return result(b.String(), out, time.Since(began), ""), nil
+}
+
+// --- terminal_stop
+
+type stop struct{ *base }
+
+type stopArgs struct {
+	SessionID string `json:"sessionId"`
+}
+
+func (t *stop) Spec() llm.ToolSpec {
+	return spec("terminal_stop", `{"type":"object","properties":{"sessionId":{"type":"string","description":"The session ID to terminate, e.g. \"term-1\"."}},"required":["sessionId"],"additionalProperties":false}`)
+}
+
+func (t *stop) args(call *tool.Call) (*stopArgs, error) {
+	var a stopArgs
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return nil, err
+	}
+	if a.SessionID == "" {
+		return nil, fmt.Errorf("sessionId is required")
+	}
+	return &a, nil
+}
+
+func (t *stop) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+	a, err := t.args(call)
+	if err != nil {
+		return nil, err
+	}
+	return policy.Allowed("stop: " + a.SessionID), nil
+}
+
+func (t *stop) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	a, err := t.args(call)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	if err := t.opts.Manager.Stop(a.SessionID); err != nil {
+		return tool.Errorf("no open session %q; terminal_list shows the open sessions", a.SessionID), nil
+	}
+	return &tool.Result{Content: fmt.Sprintf("Terminal session %s terminated.", a.SessionID), Note: a.SessionID + " terminated"}, nil
+}
+
+// --- terminal_list
+
+type list struct{ *base }
+
+func (t *list) Spec() llm.ToolSpec {
+	return spec("terminal_list", `{"type":"object","properties":{},"additionalProperties":false}`)
+}
+
+func (t *list) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+	var a struct{}
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return nil, err
+	}
+	return policy.Allowed("list terminal sessions"), nil
+}
+
+func (t *list) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	infos := t.opts.Manager.List()
+	return &tool.Result{Content: Table(infos), Note: strconv.Itoa(len(infos)) + " sessions"}, nil
+}
+
+// Table formats sessions as seed 002's listing; the /sessions command can
+// show it too.
+func Table(infos []ptysession.Info) string {
+	if len(infos) == 0 {
+		return "No active terminal sessions."
+	}
+	var b strings.Builder
+	b.WriteString("Active Terminal Sessions:\n")
+	b.WriteString("ID           | Command                        | Position | Running | Uptime\n")
+	b.WriteString("-------------|--------------------------------|----------|---------|--------\n")
+	for _, in := range infos {
+		running := "Yes"
+		if !in.Running {
+			running = "No (exit " + strconv.Itoa(in.ExitCode) + ")"
+		}
+		fmt.Fprintf(&b, "%-12s | %-30s | %-8d | %-7s | %ds\n", in.ID, clip(oneLine(in.Command), 30), in.Position, running, int(in.Uptime.Seconds()))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// writeOutput appends the position, state and output of a read.
+func writeOutput(b *strings.Builder, out *ptysession.Output) {
+	fmt.Fprintf(b, "Position: %d\nComplete: %t\n", out.Position, out.Complete)
+	if out.Complete {
+		fmt.Fprintf(b, "Exit Code: %d\n", out.ExitCode)
+	}
+	b.WriteString("\nOutput:\n")
+	if out.Lost > 0 {
+		fmt.Fprintf(b, "[... %d bytes of earlier output were dropped from the session buffer before this read ...]\n", out.Lost)
+	}
+	text := out.Text
+	if out.Screen {
+		b.WriteString("[full-screen program: its current screen follows]\n")
+	}
+	if strings.TrimSpace(text) == "" {
+		text = "(no new output)"
+	}
+	b.WriteString(text)
+}
+
+// watcher passes a session's raw terminal output to the call's live view.
+func watcher(call *tool.Call) func([]byte) {
+	if call.Live == nil {
+		return nil
+	}
+	return func(raw []byte) { call.Live("stdout", raw) }
+}
+
+func result(content string, out *ptysession.Output, d time.Duration, note string) *tool.Result {
+	r := &tool.Result{Content: content, Duration: d, Note: note}
+	if out.Complete {
+		code := out.ExitCode
+		r.ExitCode = &code
+		if note == "" {
+			r.Note = out.ID + " exited"
+		}
+	}
+	return r
+}
+
+// stricter combines the decisions for a command and the input sent with
+// it: deny beats ask beats allow; unless both are allowed, both lines are
+// shown (the user sees what the input goes to) and "Always" is not offered
+// for the pair.
+func stricter(cmd, in *policy.Decision) *policy.Decision {
+	rank := map[policy.Verdict]int{policy.Allow: 0, policy.Ask: 1, policy.Deny: 2}
+	first := cmd
+	if rank[in.Decision] > rank[cmd.Decision] {
+		first = in
+	}
+	if first.Decision == policy.Allow {
+		return first
+	}
+	d := *first
+	d.Display = cmd.Display + "\n" + in.Display
+	d.Full = cmd.Full + "\n" + in.Full
+	d.Warn = cmd.Warn || in.Warn
+	if d.Warn {
+		d.DefaultAnswer = "no"
+	}
+	d.OfferAlways = false
+	d.Rule = ""
+	d.Reasons = append(append([]string{}, cmd.Reasons...), in.Reasons...)
+	if safetyRank(in.Safety) > safetyRank(d.Safety) {
+		d.Safety = in.Safety
+	}
+	if safetyRank(cmd.Safety) > safetyRank(d.Safety) {
+		d.Safety = cmd.Safety
+	}
+	return &d
+}
+
+func safetyRank(s policy.Safety) int {
+	switch s {
+	case policy.Dangerous:
+		return 2
+	case policy.Unknown:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,285 @@
+package terminal
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type inputCall struct {
+	id, program string
+	shell       bool
+	text        string
+}
+
+// recorder is a policy that allows everything and records what it was
+// asked to decide.
+type recorder struct {
+	mu       sync.Mutex
+	commands []string
+	inputs   []inputCall
+	verdict  policy.Verdict
+}
+
+func (r *recorder) Command(command string, cc policy.CommandContext) *policy.Decision {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.commands = append(r.commands, command)
+	return &policy.Decision{Decision: r.verdict, Safety: policy.Unknown, Display: "run: " + command, Full: command, Reasons: []string{"cmd"}}
+}
+
+func (r *recorder) Input(id, program string, isShell bool, text string, cc policy.CommandContext) *policy.Decision {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.inputs = append(r.inputs, inputCall{id, program, isShell, text})
+	return &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "input → " + id + " (" + program + "): " + text, Full: text, Reasons: []string{"input"}}
+}
+
+func setup(t *testing.T) (map[string]tool.Tool, *recorder, *ptysession.Manager) {
+	t.Helper()
+	dir := t.TempDir()
+	wd := tool.NewWorkdir(dir)
+	m := ptysession.New(ptysession.Options{
+		Host:       func() host.Host { return &host.Local{} },
+		Dir:        wd.Cwd,
+		Persistent: config.Persistent{MinInterval: 0.05, SettleInterval: 0.3, MaxInterval: 5, BufferBytes: 1 << 16, Rows: 24, Cols: 80},
+	})
+	t.Cleanup(func() { _ = m.CloseAll() })
+	rec := &recorder{verdict: policy.Allow}
+	tools := map[string]tool.Tool{}
+	for _, tl := range New(Options{Manager: m, Policy: rec, Workdir: wd, Home: "/root"}) {
+		tools[tl.Spec().Name] = tl
+	}
+	return tools, rec, m
+}
+
+func call(t *testing.T, tl tool.Tool, args string) (*policy.Decision, *tool.Result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := &tool.Call{ID: "1", Name: tl.Spec().Name, Args: json.RawMessage(args)}
+	d, err := tl.Review(ctx, c)
+	if err != nil {
+		return nil, &tool.Result{Content: "review: " + err.Error(), IsError: true}
+	}
+	r, err := tl.Run(ctx, c)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	return d, r
+}
+
+func TestSpecsGolden(t *testing.T) {
+	tools, _, _ := setup(t)
+	var specs []json.RawMessage
+	for _, name := range []string{"terminal_start", "terminal_continue", "terminal_stop", "terminal_list"} {
+		s := tools[name].Spec()
+		if !json.Valid(s.Schema) {
+			t.Fatalf("%s: invalid schema", name)
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, b)
+	}
+	got, err := json.MarshalIndent(specs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "specs.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
+		t.Fatalf("tool specs changed; run go test -update if intended\n%s", got)
+	}
+}
+
+var positionRe = regexp.MustCompile(`Position: \d+`)
+
+func TestShellSessionThroughTools(t *testing.T) {
+	tools, rec, _ := setup(t)
+	d, r := call(t, tools["terminal_start"], `{"command":"bash --norc --noprofile"}`)
+	if r.IsError || d.Decision != policy.Allow {
+		t.Fatalf("start: %+v %+v", d, r)
+	}
+	if len(rec.commands) != 1 || rec.commands[0] != "bash --norc --noprofile" {
+		t.Fatalf("policy saw %q", rec.commands)
+	}
+	head := positionRe.ReplaceAllString(r.Content, "Position: N")
+	if !strings.HasPrefix(head, "Terminal Session Started\nID: term-1\nCommand: bash --norc --noprofile\nPosition: N\nComplete: false\n\nOutput:\n") {
+		t.Fatalf("start result:\n%s", r.Content)
+	}
+
+	d, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"cd / && echo in $PWD\n"}`)
+	if d.Decision != policy.Ask || !strings.HasPrefix(d.Display, "input → term-1 (bash): ") {
+		t.Fatalf("continue decision: %+v", d)
+	}
+	if got := rec.inputs[0]; got != (inputCall{"term-1", "bash", true, "cd / && echo in $PWD\n"}) {
+		t.Fatalf("policy input: %+v", got)
+	}
+	body := positionRe.ReplaceAllString(r.Content, "Position: N")
+	if !strings.HasPrefix(body, "Terminal Session: term-1\nPosition: N\nComplete: false\n\nOutput:\n") || !strings.Contains(body, "\nin /\n") {
+		t.Fatalf("continue result:\n%s", r.Content)
+	}
+
+	// Input to a program started from the shell is not shell input.
+	_, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"python3 -q\n"}`)
+	if _, err := exec.LookPath("python3"); err == nil {
+		for i := 0; i < 50 && !strings.HasSuffix(r.Content, ">>> "); i++ {
+			_, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1"}`)
+		}
+		call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"print(6*7)\n"}`)
+		if got := rec.inputs[len(rec.inputs)-1]; got.shell || !strings.HasPrefix(got.program, "python") {
+			t.Fatalf("input to python inside bash decided as %+v", got)
+		}
+	}
+
+	d, r = call(t, tools["terminal_list"], `{}`)
+	if d.Decision != policy.Allow {
+		t.Fatalf("list decision: %+v", d)
+	}
+	lines := strings.Split(r.Content, "\n")
+	if len(lines) != 4 || lines[0] != "Active Terminal Sessions:" ||
+		!regexp.MustCompile(`^term-1       \| bash --norc --noprofile        \| \d+ +\| Yes     \| \d+s$`).MatchString(lines[3]) {
+		t.Fatalf("list:\n%s", r.Content)
+	}
+
+	d, r = call(t, tools["terminal_stop"], `{"sessionId":"term-1"}`)
+	if d.Decision != policy.Allow || r.Content != "Terminal session term-1 terminated." {
+		t.Fatalf("stop: %+v %+v", d, r)
+	}
+	_, r = call(t, tools["terminal_list"], `{}`)
+	if r.Content != "No active terminal sessions." {
+		t.Fatalf("list after stop: %q", r.Content)
+	}
+	_, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"ls\n"}`)
+	if !r.IsError || !strings.Contains(r.Content, "no open session") {
+		t.Fatalf("continue of a stopped session: %+v", r)
+	}
+	_, r = call(t, tools["terminal_stop"], `{"sessionId":"term-1"}`)
+	if !r.IsError {
+		t.Fatalf("second stop: %+v", r)
+	}
+}
+
+func TestStartWithStdinAsksForBoth(t *testing.T) {
+	tools, rec, _ := setup(t)
+	d, r := call(t, tools["terminal_start"], `{"command":"cat","stdin":"hello\n\u0004"}`)
+	if d.Decision != policy.Ask || d.Display != "run: cat\ninput → new session (cat): hello\n\x04" || d.OfferAlways {
+		t.Fatalf("decision: %+v", d)
+	}
+	if len(rec.inputs) != 1 || rec.inputs[0].shell || rec.inputs[0].program != "cat" {
+		t.Fatalf("input decided as %+v", rec.inputs)
+	}
+	if !strings.Contains(r.Content, "Complete: true\nExit Code: 0\n") || !strings.Contains(r.Content, "hello\nhello") {
+		t.Fatalf("result:\n%s", r.Content)
+	}
+	if r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("exit code: %v", r.ExitCode)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	tools, rec, _ := setup(t)
+	for name, args := range map[string]string{
+		"terminal_start":    `{"command":"  "}`,
+		"terminal_continue": `{"sessionId":"term-7"}`,
+		"terminal_stop":     `{}`,
+		"terminal_list":     `[1]`,
+	} {
+		_, r := call(t, tools[name], args)
+		if !r.IsError {
+			t.Errorf("%s %s: %+v", name, args, r)
+		}
+	}
+	if len(rec.commands)+len(rec.inputs) != 0 {
+		t.Fatal("policy consulted for unusable arguments")
+	}
+}
+
+func TestStricter(t *testing.T) {
+	allow := &policy.Decision{Decision: policy.Allow, Safety: policy.Safe, Display: "run: bash"}
+	deny := &policy.Decision{Decision: policy.Deny, Safety: policy.Dangerous, Display: "input: rm -rf /", Warn: true}
+	if got := stricter(allow, deny); got.Decision != policy.Deny || got.Display != "run: bash\ninput: rm -rf /" || !got.Warn {
+		t.Fatalf("allow+deny: %+v", got)
+	}
+	if got := stricter(allow, allow); got.Decision != policy.Allow || got.Display != "run: bash" {
+		t.Fatalf("allow+allow: %+v", got)
+	}
+	ask := &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "run: x", OfferAlways: true, Rule: "x"}
+	got := stricter(ask, deny)
+	if got.Decision != policy.Deny || got.Safety != policy.Dangerous || got.OfferAlways || got.Rule != "" || got.DefaultAnswer != "no" || got.Display != "run: x\ninput: rm -rf /" {
+		t.Fatalf("ask+deny: %+v", got)
+	}
+}
+
+func TestWithRealPolicy(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	tools, _, m := setup(t)
+	eng, err := policy.New(policy.Options{Headless: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range New(Options{Manager: m, Policy: eng, Workdir: tool.NewWorkdir(t.TempDir()), Home: "/root"}) {
+		tools[tl.Spec().Name] = tl
+	}
+	_, r := call(t, tools["terminal_start"], `{"command":"bash --norc --noprofile"}`)
+	if r.IsError {
+		t.Fatal(r.Content)
+	}
+	_, r = call(t, tools["terminal_start"], `{"command":"python3 -q"}`)
+	if r.IsError {
+		t.Fatal(r.Content)
+	}
+	review := func(args string) *policy.Decision {
+		t.Helper()
+		d, err := tools["terminal_continue"].Review(context.Background(), &tool.Call{Name: "terminal_continue", Args: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	// Shell input is a command: a deletion is never allowed unasked.
+	if d := review(`{"sessionId":"term-1","stdin":"rm -rf /tmp/nothing-here\n"}`); d.Decision == policy.Allow || !strings.Contains(d.Display, "term-1") {
+		t.Fatalf("rm into bash: %+v", d)
+	}
+	// Input to another program is shown with the program and asked.
+	d := review(`{"sessionId":"term-2","stdin":"import os\n"}`)
+	if d.Decision != policy.Ask || !strings.HasPrefix(d.Display, "input → term-2 (python3): import os") {
+		t.Fatalf("input to python: %+v", d)
+	}
+	// Reading without input needs no approval.
+	if d := review(`{"sessionId":"term-2"}`); d.Decision != policy.Allow {
+		t.Fatalf("read: %+v", d)
+	}
+}
