@@ -153,15 +153,8 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		}
-		if resp == nil && shown.Len() > 0 {
-			// Keep what the user already saw; drop half-streamed tool calls.
-			resp = &llm.Response{Message: llm.Message{Text: shown.String()}}
-		}
-		if resp != nil {
-			resp.Message.Role = llm.RoleAssistant
-			resp.Message.ToolCalls = nil
-		}
-		return resp, err
+		// Keep what the user already saw; drop half-streamed tool calls.
+		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: shown.String()}}, err
 	}
 	resp.Message.Role = llm.RoleAssistant
 	return resp, nil

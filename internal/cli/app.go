@@ -11,11 +11,13 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/audit"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -33,8 +35,13 @@ type app struct {
 	state   string
 	workdir *tool.Workdir
 	hosts   *host.Active
+	built   map[string]host.Host
 	engine  *policy.Engine
 	tools   *tool.Registry
+
+	sessions  *ptysession.Manager
+	auditLog  *audit.Log
+	auditOnce sync.Once
 
 	// userSystem is the user's extra system prompt (system.md or --system).
 	userSystem string

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/mcpclient"
 	"github.com/nb-cli/nb/internal/store"
 )
 
@@ -28,6 +28,12 @@ type chat struct {
 	ui      chatUI
 	agent   *agent.Agent
 	history *store.History
+
+	// ed is the line editor of an interactive chat (nil in single-shot).
+	ed *lineEditor
+	// mcp is the client of configured MCP servers (nil when none).
+	mcp      *mcpclient.Client
+	mcpReady chan struct{}
 
 	// pending holds /insert attachments for the next message.
 	pendingText   []string
@@ -79,6 +85,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	c.handleSignals(ctx, stop)
+	c.startMCP(ctx)
 
 	if singleShot {
 		return c.singleShot(ctx, words, piped)
@@ -155,6 +162,7 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.mu.Lock()
 	c.cancel = cancel
 	c.mu.Unlock()
+	c.waitMCP(tctx)
 	changed, err := c.agent.Turn(tctx, msg)
 	c.mu.Lock()
 	c.cancel = nil
@@ -208,6 +216,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 func (c *chat) interactive(ctx context.Context) int {
 	ed := newLineEditor(c.state)
 	defer ed.close()
+	c.ed = ed
 	ed.setCompleter(slashNames())
 	c.ui.Notice(agent.NoticeInfo, c.banner())
 	for {

@@ -217,7 +217,10 @@ func (c *chat) slashLast(_ context.Context, args []string) error {
 			return fmt.Errorf("usage: /last [N] (N counts back from the most recent call)")
 		}
 	}
-	return c.ui.ShowLast(n)
+	if !c.ui.ShowLast(n) {
+		return fmt.Errorf("no tool call to show (there have been fewer than %d)", n)
+	}
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,13 +1,84 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
 	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/tool"
 )
+
+const toolUsage = `usage: nb tool NAME [ARGS_JSON]
+
+Runs one of nb's native tools the way the model would and prints exactly the
+text the model would receive. You typed it, so nothing is asked.
+Example: nb tool run_cmd '{"command":"uname -a"}'`
 
 // runTool implements `nb tool NAME ARGS_JSON`.
 func runTool(args []string, io *iostreams.IO) int {
-	fmt.Fprintln(io.Err, "nb tool: not implemented yet")
-	return ExitError
+	opts := &Options{}
+	for len(args) > 0 && strings.HasPrefix(args[0], "--") {
+		name, val, ok := strings.Cut(args[0], "=")
+		if name == "--help" {
+			fmt.Fprintln(io.Out, toolUsage)
+			return ExitOK
+		}
+		if name != "--config" {
+			return reportError(io, usagef("unknown flag %s\n%s", args[0], toolUsage))
+		}
+		if !ok {
+			if len(args) < 2 {
+				return reportError(io, usagef("--config needs a value"))
+			}
+			val, args = args[1], args[1:]
+		}
+		opts.Config = val
+		args = args[1:]
+	}
+	if len(args) < 1 || len(args) > 2 {
+		return reportError(io, usagef("%s", toolUsage))
+	}
+	raw := "{}"
+	if len(args) == 2 {
+		raw = args[1]
+	}
+	if !json.Valid([]byte(raw)) {
+		return reportError(io, usagef("ARGS_JSON is not valid JSON: %s", raw))
+	}
+	a, err := newApp(io, opts, true)
+	if err != nil {
+		return reportError(io, err)
+	}
+	defer a.close()
+	t, ok := a.tools.Get(args[0])
+	if !ok {
+		var names []string
+		for _, s := range a.tools.Specs() {
+			names = append(names, s.Name)
+		}
+		return reportError(io, usagef("unknown tool %q (available: %s)", args[0], strings.Join(names, ", ")))
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	call := &tool.Call{ID: "nb-tool", Name: args[0], Args: json.RawMessage(raw)}
+	var res *tool.Result
+	if _, err := t.Review(ctx, call); err != nil {
+		res = tool.Errorf("%v", err)
+	} else if res, err = t.Run(ctx, call); err != nil {
+		res = tool.Errorf("%v", err)
+	}
+	fmt.Fprintln(io.Out, res.Content)
+	switch {
+	case ctx.Err() != nil:
+		return ExitInterrupted
+	case res.IsError:
+		return ExitError
+	}
+	return ExitOK
 }

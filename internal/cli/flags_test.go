@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseFlags(t *testing.T) {
+	o, err := parseFlags([]string{"--approve", "ls", "--approve=git log *", "--model", "m", "--no-tools", "explain", "ls", "-la", "--verbose"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(o.Approve, "|") != "ls|git log *" || o.Model != "m" || !o.NoTools || o.Verbose {
+		t.Errorf("opts = %+v", o)
+	}
+	if strings.Join(o.Words, " ") != "explain ls -la --verbose" {
+		t.Errorf("words = %q: flags after the first word belong to the message", o.Words)
+	}
+	o, err = parseFlags([]string{"--", "--help", "me"})
+	if err != nil || o.Help || strings.Join(o.Words, " ") != "--help me" {
+		t.Errorf("-- handling: %+v, %v", o, err)
+	}
+	for args, want := range map[string]string{
+		"--aprove x": "did you mean --approve?",
+		"--modle x":  "did you mean --model?",
+		"--model":    "needs a value",
+		"-x hi":      "unknown flag -x",
+		"--help=1":   "takes no value",
+	} {
+		_, err := parseFlags(strings.Fields(args))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", args, err, want)
+		}
+		if _, ok := err.(*usageError); !ok {
+			t.Errorf("%s: %T is not a usage error", args, err)
+		}
+	}
+}
+
+func TestReadBounded(t *testing.T) {
+	small := strings.Repeat("a", 100)
+	if got, _ := readBounded(strings.NewReader(small), 1000); got != small {
+		t.Errorf("small input changed")
+	}
+	big := "HEAD" + strings.Repeat("x", 1<<20) + "TAIL"
+	got, err := readBounded(strings.NewReader(big), 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "HEAD") || !strings.HasSuffix(got, "TAIL") || !strings.Contains(got, "input cut") || len(got) > 4096+200 {
+		t.Errorf("bounded read: len %d, head %q, tail %q", len(got), got[:10], got[len(got)-10:])
+	}
+}
+
+func TestFenceCannotBeClosedByContent(t *testing.T) {
+	got := fence("a\n```\nb")
+	if !strings.HasPrefix(got, "````\n") || !strings.HasSuffix(got, "\n````") {
+		t.Errorf("fence = %q", got)
+	}
+}
+
+func TestUnknownSlashSuggests(t *testing.T) {
+	if got := unknownSlash("/claer"); !strings.Contains(got, "/clear") {
+		t.Errorf("got %q", got)
+	}
+	if got := unknownSlash("/zzzzzzzz"); !strings.Contains(got, "/help") {
+		t.Errorf("got %q", got)
+	}
+}

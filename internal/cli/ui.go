@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/render"
+)
+
+// chatUI is what a chat needs from the terminal renderer.
+type chatUI interface {
+	agent.UI
+	// ShowLast prints the n-th most recent tool result in full.
+	ShowLast(n int) bool
+	Close() error
+}
+
+func (c *chat) newUI() chatUI {
+	return render.New(c.io, render.Options{
+		Verbose:     c.opts.Verbose,
+		Markdown:    c.cfg.Render.Markdown,
+		LiveLines:   c.cfg.Render.LiveLines,
+		OnInterrupt: c.cancelTurn,
+	})
+}
+
+// cancelTurn stops the running turn (Ctrl+C at an approval prompt).
+func (c *chat) cancelTurn() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel != nil {
+		c.cancel()
+	}
+}

@@ -1,0 +1,214 @@
+// Package e2e runs nb's end-to-end scripts: testscript (.txtar) files that
+// drive the real nb program against scripted fake model servers speaking
+// the providers' wire formats.
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/nb-cli/nb/internal/cli"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/llm/llmtest"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"nb": func() { os.Exit(cli.Main(os.Args[1:], iostreams.System())) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			home := env.WorkDir + "/home"
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
+			env.Setenv("XDG_STATE_HOME", home+"/.local/state")
+			env.Setenv("TERM", "xterm-256color")
+			if err := os.MkdirAll(home+"/.config/nb", 0o755); err != nil {
+				return err
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakemodel": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeModel(t, ts, neg, args) },
+			"ptyrun":    cmdPTYRun,
+		},
+	})
+}
+
+// fakemodel KIND SCRIPT starts a scripted model server of KIND (openai,
+// anthropic or gemini) playing the turns in SCRIPT, and points nb at it
+// through the usual environment variables. Unconsumed turns and malformed
+// requests fail the test when the script ends.
+func cmdFakeModel(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fakemodel KIND SCRIPT")
+	}
+	turns, err := llmtest.LoadScript([]byte(ts.ReadFile(args[1])))
+	ts.Check(err)
+	var mu sync.Mutex
+	var problems []string
+	srv, err := llmtest.Start(args[0], turns, func(msg string) {
+		mu.Lock()
+		problems = append(problems, msg)
+		mu.Unlock()
+	})
+	ts.Check(err)
+	ts.Defer(func() {
+		verr := srv.Verify()
+		srv.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		if verr != nil {
+			problems = append(problems, verr.Error())
+		}
+		if len(problems) > 0 {
+			// Fatalf cannot be used once the script has ended; fail the
+			// parent test instead, naming the script.
+			t.Errorf("%s: fake model: %s", ts.Getenv("WORK"), strings.Join(problems, "; "))
+		}
+	})
+	switch args[0] {
+	case "openai":
+		ts.Setenv("OPENAI_API_KEY", "sk-test")
+		ts.Setenv("OPENAI_BASE_URL", srv.URL())
+	case "anthropic":
+		ts.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+		ts.Setenv("ANTHROPIC_BASE_URL", srv.URL())
+	case "gemini":
+		ts.Setenv("GEMINI_API_KEY", "g-test")
+		ts.Setenv("GEMINI_BASE_URL", srv.URL())
+	default:
+		ts.Fatalf("unknown model kind %q", args[0])
+	}
+}
+
+// ptyrun [STEP...] -- nb ARGS... runs nb on a pseudo-terminal. Steps run in
+// order: wait:TEXT waits (up to 20s) until the output contains TEXT; send:KEYS
+// types KEYS (^C is Ctrl+C, ^D Ctrl+D, \r Enter); exit:N expects exit code N
+// (checked at the end; default 0). The terminal transcript, with escape
+// sequences removed, becomes the command's stdout.
+func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
+	sep := -1
+	for i, a := range args {
+		if a == "--" {
+			sep = i
+			break
+		}
+	}
+	if sep < 0 || sep+1 >= len(args) || args[sep+1] != "nb" {
+		ts.Fatalf("usage: ptyrun [wait:TEXT|send:KEYS|exit:N]... -- nb ARGS...")
+	}
+	// testscript puts a copy of the test binary named nb on PATH; it runs
+	// cli.Main when started under that name.
+	exe, err := exec.LookPath("nb")
+	ts.Check(err)
+	cmd := exec.Command(exe, args[sep+2:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 100})
+	ts.Check(err)
+	defer f.Close()
+
+	var mu sync.Mutex
+	var out bytes.Buffer
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	text := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return stripANSI(out.String())
+	}
+	wantExit := 0
+	for _, step := range args[:sep] {
+		kind, arg, _ := strings.Cut(step, ":")
+		switch kind {
+		case "wait":
+			deadline := time.Now().Add(20 * time.Second)
+			for !strings.Contains(text(), arg) {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					ts.Fatalf("timed out waiting for %q; screen so far:\n%s", arg, text())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		case "send":
+			keys := strings.NewReplacer(`^C`, "\x03", `^D`, "\x04", `\r`, "\r", `\n`, "\n").Replace(arg)
+			_, err := io.WriteString(f, keys)
+			ts.Check(err)
+		case "exit":
+			wantExit, err = strconv.Atoi(arg)
+			ts.Check(err)
+		default:
+			ts.Fatalf("unknown ptyrun step %q", step)
+		}
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	select {
+	case err = <-waitErr:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-waitErr
+		ts.Fatalf("nb did not exit; screen:\n%s", text())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	} else if err != nil {
+		ts.Fatalf("wait: %v", err)
+	}
+	f.Close()
+	<-readDone
+	fmt.Fprint(ts.Stdout(), text())
+	if code != wantExit {
+		ts.Fatalf("exit code %d, want %d; screen:\n%s", code, wantExit, text())
+	}
+}
+
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "TERM", "TMPDIR",
+		"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY", "GEMINI_BASE_URL", "NO_COLOR"} {
+		if v := ts.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]|\r`)
+
+func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
+# the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
+# python3, the MCP npm packages, staticcheck), then checks formatting, vet and
+# staticcheck, and runs every test with the race detector.
+#
+# Usage: scripts/test.sh [go test flags...]   e.g. scripts/test.sh -run TestE2E
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+need_apt=()
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+command -v ssh-keygen >/dev/null 2>&1 || need_apt+=(openssh-client)
+command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+command -v top >/dev/null 2>&1 || need_apt+=(procps)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+command -v git >/dev/null 2>&1 || need_apt+=(git)
+if [ ${#need_apt[@]} -gt 0 ]; then
+	log "installing ${need_apt[*]}"
+	sudo_cmd=()
+	[ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+	"${sudo_cmd[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if command -v npm >/dev/null 2>&1; then
+	log "MCP interop packages"
+	NB_TEST_NPM=$(sh internal/mcpserver/testdata/setup.sh)
+	export NB_TEST_NPM
+fi
+
+export PATH="$(go env GOPATH)/bin:$PATH"
+if ! command -v staticcheck >/dev/null 2>&1; then
+	log "installing staticcheck"
+	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+
+log "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+log "go vet"
+go vet ./...
+log "staticcheck"
+staticcheck ./...
+
+log "go test -race"
+go test -race -count=1 -timeout 15m "$@" ./...
