@@ -1,8 +1,391 @@
 package host
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Timing of Local.Run around the shell's exit.
+var (
+	// DefaultKillGrace is used when Command.KillGrace is zero.
+	DefaultKillGrace = 2 * time.Second
+	// DrainWindow is how long the output pipes may stay open after the
+	// shell exits before the processes holding them are ended.
+	DrainWindow = 150 * time.Millisecond
+	// OrphanGrace is the time between SIGTERM and SIGKILL for background
+	// processes left when the shell exits.
+	OrphanGrace = 100 * time.Millisecond
+)
+
+// RunIDEnv names the variable marking every process of one Run (value
+// "NBPID.INSTANCE.SEQ"); it finds processes that left the process group.
+const RunIDEnv = "NB_RUN_ID"
+
+// bashPrologue is sourced through BASH_ENV before the user's script. It
+// keeps the cwd file name in a shell (not exported) variable, restores the
+// user's BASH_ENV (sourcing it, as bash would have) or removes ours so nested
+// bash scripts do not source it, and writes the final directory on exit.
+const bashPrologue = `__nb_cwd_file=$NB_CWD_FILE
+unset NB_CWD_FILE
+if [ -n "${NB_USER_BASH_ENV+x}" ]; then
+	BASH_ENV=$NB_USER_BASH_ENV
+	unset NB_USER_BASH_ENV
+	if [ -n "$BASH_ENV" ]; then . "$BASH_ENV"; fi
+else
+	unset BASH_ENV
+fi
+trap 'builtin pwd >| "$__nb_cwd_file" 2>/dev/null' EXIT
+`
+
+// shWrapper runs the user's script ($1) under other shells, with the same
+// trap. The script stays one argv element and is evaluated unchanged.
+const shWrapper = `__nb_cwd_file=$NB_CWD_FILE
+unset NB_CWD_FILE
+__nb_script=$1
+shift
+trap 'pwd >| "$__nb_cwd_file" 2>/dev/null' EXIT
+eval "$__nb_script"`
+
+// HelperDir returns the directory holding nb's per-run helper files (the
+// bash prologue and the cwd files), creating it on first use. A Wrap that
+// isolates the filesystem must bind it read-write at the same path, or the
+// working directory cannot be measured (Exit.Cwd stays "").
+func (l *Local) HelperDir() (string, error) { return l.runtimeDir() }
+
+// runtimeDir returns the directory for helper files, creating it and the
+// bash prologue on first use.
+func (l *Local) runtimeDir() (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return "", errClosed
+	}
+	if l.rtDir != "" {
+		return l.rtDir, nil
+	}
+	dir := l.RuntimeDir
+	own := false
+	if dir == "" {
+		d, err := os.MkdirTemp("", "nb-run-")
+		if err != nil {
+			return "", fmt.Errorf("runtime dir: %w", err)
+		}
+		dir, own = d, true
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("runtime dir: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "prologue.bash"), []byte(bashPrologue), 0o600); err != nil {
+		if own {
+			os.RemoveAll(dir)
+		}
+		return "", fmt.Errorf("runtime dir: %w", err)
+	}
+	l.rtDir, l.ownRT = dir, own
+	return dir, nil
+}
+
+var instances atomic.Uint64
+
+// runID names one run: "NBPID.INSTANCE.SEQ".
+func (l *Local) runID() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.inst == 0 {
+		l.inst = instances.Add(1)
+	}
+	l.seq++
+	return fmt.Sprintf("%d.%d.%d", os.Getpid(), l.inst, l.seq)
+}
+
+func (l *Local) track(pgid int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		return errClosed
+	}
+	if l.running == nil {
+		l.running = map[int]struct{}{}
+	}
+	l.running[pgid] = struct{}{}
+	return nil
+}
+
+func (l *Local) untrack(pgid int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.running, pgid)
+}
+
+// isBash reports whether the shell binary is bash.
+func isBash(shell string) bool {
+	return strings.HasPrefix(filepath.Base(shell), "bash")
+}
 
 // Run implements Host.
 func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
-	return nil, errNotImplemented
+	start := time.Now()
+	if err := ctx.Err(); err != nil {
+		return &Exit{Code: 130, Interrupted: true}, nil
+	}
+	shell, err := l.shell()
+	if err != nil {
+		return nil, err
+	}
+	rt, err := l.runtimeDir()
+	if err != nil {
+		return nil, err
+	}
+	dir := c.Dir
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
+	runID := l.runID()
+	cwdFile := filepath.Join(rt, "cwd-"+runID)
+	defer os.Remove(cwdFile)
+
+	env := l.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(env[:len(env):len(env)], NonInteractiveEnv...)
+	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
+	var argv []string
+	if isBash(shell) {
+		if v, ok := lookupEnv(env, "BASH_ENV"); ok {
+			env = append(env, "NB_USER_BASH_ENV="+v)
+		}
+		env = append(env, "BASH_ENV="+filepath.Join(rt, "prologue.bash"))
+		argv = []string{shell, "-c", c.Script}
+	} else {
+		argv = []string{shell, "-c", shWrapper, filepath.Base(shell), c.Script}
+	}
+	env = append(env, c.Env...)
+	args0 := filepath.Base(shell)
+	if l.Wrap != nil {
+		if argv, err = l.Wrap(argv); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		args0 = argv[0]
+	}
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		if path, err = exec.LookPath(path); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
+	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	setPdeathsig(cmd.SysProcAttr)
+
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	growPipe(outW)
+	growPipe(errW)
+	cmd.Stdout, cmd.Stderr = outW, errW
+
+	// PR_SET_PDEATHSIG fires when the thread that started the child exits;
+	// keep this goroutine on one thread while starting.
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	pgid := cmd.Process.Pid
+	if err := l.track(pgid); err != nil {
+		cmd.Wait()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	defer l.untrack(pgid)
+
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go pump(&readers, outR, c.Stdout)
+	go pump(&readers, errR, c.Stderr)
+	readersDone := make(chan struct{})
+	go func() { readers.Wait(); close(readersDone) }()
+	waitDone := make(chan error, 1)
+	go func() { waitDone <- cmd.Wait() }()
+
+	ex := &Exit{}
+	grace := c.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	var timeoutC, graceC <-chan time.Time
+	if c.Timeout > 0 {
+		t := time.NewTimer(c.Timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	ctxDone := ctx.Done()
+	killing := false
+	startKill := func() {
+		killing = true
+		syscall.Kill(-pgid, syscall.SIGTERM)
+		t := time.NewTimer(grace)
+		graceC = t.C
+		timeoutC, ctxDone = nil, nil
+	}
+	var waitErr error
+wait:
+	for {
+		select {
+		case waitErr = <-waitDone:
+			break wait
+		case <-timeoutC:
+			ex.TimedOut = true
+			startKill()
+		case <-ctxDone:
+			ex.Interrupted = true
+			startKill()
+		case <-graceC:
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			graceC = nil
+		}
+	}
+	ex.Code = exitCode(cmd.ProcessState, waitErr)
+
+	// The shell is gone. Let the pipes drain; whatever still holds them, or
+	// still runs in the group, is ended.
+	drain := time.NewTimer(DrainWindow)
+	defer drain.Stop()
+	select {
+	case <-readersDone:
+	case <-drain.C:
+		if !killing {
+			ex.Orphans = true
+		}
+	}
+	if groupAlive(pgid) {
+		if !killing {
+			ex.Orphans = true
+			held := true
+			select {
+			case <-readersDone:
+				held = false
+			default:
+			}
+			syscall.Kill(-pgid, syscall.SIGTERM)
+			t := time.NewTimer(OrphanGrace)
+			if held {
+				// the pipes closing says the holders are gone
+				select {
+				case <-t.C:
+				case <-readersDone:
+					t.Stop()
+				}
+			} else {
+				<-t.C
+			}
+		}
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	select {
+	case <-readersDone:
+	case <-time.After(DrainWindow):
+		// a process that left the group (setsid) still holds the pipes:
+		// find it by its run id where the system can tell
+		ex.Orphans = true
+		killMarked(RunIDEnv + "=" + runID)
+		outR.SetReadDeadline(time.Now())
+		errR.SetReadDeadline(time.Now())
+		<-readersDone
+	}
+	outR.Close()
+	errR.Close()
+
+	if !killing {
+		if data, err := os.ReadFile(cwdFile); err == nil {
+			ex.Cwd = strings.TrimSuffix(string(data), "\n")
+		}
+	}
+	ex.Duration = time.Since(start)
+	return ex, nil
+}
+
+var pumpBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// pump copies a pipe to w until end of file or a forced deadline. A failing
+// writer does not stop the draining, so the command never blocks on a full
+// pipe.
+func pump(wg *sync.WaitGroup, r *os.File, w io.Writer) {
+	defer wg.Done()
+	bp := pumpBufs.Get().(*[]byte)
+	defer pumpBufs.Put(bp)
+	buf := *bp
+	for {
+		n, err := r.Read(buf)
+		if n > 0 && w != nil {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				w = nil
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func exitCode(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ps = ee.ProcessState
+		}
+	}
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+func lookupEnv(env []string, key string) (string, bool) {
+	v, found := "", false
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v, found = val, true
+		}
+	}
+	return v, found
+}
+
+// groupAlive reports whether process group pgid has a live (non-zombie)
+// member.
+func groupAlive(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); err != nil && err != syscall.EPERM {
+		return false
+	}
+	return groupHasLiveMember(pgid)
 }

@@ -1,0 +1,73 @@
+package host
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+func setPdeathsig(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
+
+// growPipe enlarges a pipe to 1 MiB (best effort): fewer wake-ups when a
+// command prints a lot.
+func growPipe(f *os.File) {
+	const fSetPipeSz = 1031
+	syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), fSetPipeSz, 1<<20)
+}
+
+// groupHasLiveMember looks through /proc for a process of group pgid that
+// is not a zombie.
+func groupHasLiveMember(pgid int) bool {
+	dirs, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		return true
+	}
+	want := []byte(strconv.Itoa(pgid))
+	for _, d := range dirs {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := bytes.Fields(data[i+1:])
+		if len(f) < 3 || !bytes.Equal(f[2], want) {
+			continue
+		}
+		if s := f[0]; len(s) == 1 && (s[0] == 'Z' || s[0] == 'X') {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// killMarked kills every process whose environment holds mark ("K=V").
+func killMarked(mark string) { killEnv(mark + "\x00") }
+
+// killMarkedPrefix kills every process with a variable starting with prefix.
+func killMarkedPrefix(prefix string) { killEnv(prefix) }
+
+func killEnv(mark string) {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	m := []byte(mark)
+	inner := append([]byte{0}, m...)
+	self := os.Getpid()
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(filepath.Base(d))
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile(d + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, m) || bytes.Contains(env, inner) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}

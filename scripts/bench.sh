@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs nb's run_cmd benchmarks and prints them as a table with their targets.
+# Usage: scripts/bench.sh [COUNT]   (COUNT runs of each; the best is shown)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-3}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtime 300x ./internal/tool/runcmd >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
+
+# metric NAME UNIT from benchmark lines: the value preceding UNIT
+awk -v OFS='\t' '
+function metric(unit,   i) { for (i = 3; i <= NF; i++) if ($i == unit) return $(i-1); return "" }
+function best(key, v, lower) {
+	if (v == "") return
+	if (!(key in B) || (lower && v+0 < B[key]+0) || (!lower && v+0 > B[key]+0)) B[key] = v
+}
+/^BenchmarkRunCmdOverhead/ {
+	best("ovmin", metric("overhead-min-ms"), 1); best("ovmed", metric("overhead-median-ms"), 1)
+	best("bare", metric("bare-median-ms"), 1); best("nb", metric("runcmd-median-ms"), 1)
+}
+/^Benchmark1GiBBaseline/ { best("base", metric("MB/s"), 0) }
+/^Benchmark1GiB-/ { best("gib", metric("MB/s"), 0); best("rss", metric("peak-rss-growth-MiB"), 1) }
+/^BenchmarkDetect/ { best("detect", metric("ns/op") / 1e6, 1) }
+/^BenchmarkCapture\/one-line/ { best("cap1", metric("MB/s"), 0) }
+/^BenchmarkCapture\/short-lines/ { best("cap2", metric("MB/s"), 0) }
+END {
+	printf "%-44s %14s %14s\n", "benchmark", "result", "target"
+	printf "%-44s %14s %14s\n", "--------------------------------------------", "--------------", "--------------"
+	printf "%-44s %11.2f ms %14s\n", "run_cmd overhead over bash -c true (median)", B["ovmed"], "< 3 ms"
+	printf "%-44s %11.2f ms %14s\n", "run_cmd overhead over bash -c true (min)", B["ovmin"], "< 3 ms"
+	printf "%-44s %11.2f ms %14s\n", "  bare bash -c true (median)", B["bare"], ""
+	printf "%-44s %11.2f ms %14s\n", "  run_cmd true (median)", B["nb"], ""
+	printf "%-44s %9.0f MB/s %14s\n", "1 GiB through run_cmd: throughput", B["gib"], ">= 500 MB/s"
+	printf "%-44s %9.0f MB/s %14s\n", "  same command into io.Discard (ceiling)", B["base"], ""
+	printf "%-44s %10.2f MiB %14s\n", "1 GiB through run_cmd: peak RSS growth", B["rss"], "< 32 MiB"
+	printf "%-44s %11.3f ms %14s\n", "capability detection, default tool list", B["detect"], "< 2 ms"
+	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
+	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""
+}' "$out"
