@@ -1,13 +1,118 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/mcpserver"
 )
+
+const mcpUsage = `usage: nb mcp serve [--http ADDR] [--root DIR]... [--config FILE] [--approve PATTERN]...
+
+Serves nb's tools (run_cmd, set_cwd, terminal sessions, read_file, write_file,
+list_dir, path_info, get_context) over the Model Context Protocol, on stdio by
+default or as streamable HTTP on a loopback address with --http.
+
+  --http ADDR        listen on ADDR (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
+  --root DIR         confine the file tools to DIR (repeatable; default: the current directory)
+  --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
+  --approve PATTERN  pre-approve commands matching PATTERN (repeatable)
+`
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // runMCP implements `nb mcp serve`.
 func runMCP(args []string, io *iostreams.IO) int {
-	fmt.Fprintln(io.Err, "nb mcp: not implemented yet")
-	return ExitError
+	if len(args) == 0 || args[0] != "serve" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprint(io.Out, mcpUsage)
+			return ExitOK
+		}
+		fmt.Fprint(io.Err, mcpUsage)
+		return ExitUsage
+	}
+	fs := flag.NewFlagSet("nb mcp serve", flag.ContinueOnError)
+	fs.SetOutput(io.Err)
+	fs.Usage = func() { fmt.Fprint(io.Err, mcpUsage) }
+	var roots, approve multiFlag
+	httpAddr := fs.String("http", "", "")
+	configPath := fs.String("config", "", "")
+	fs.Var(&roots, "root", "")
+	fs.Var(&approve, "approve", "")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(io.Err, "nb mcp serve: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprint(io.Err, mcpUsage)
+		return ExitUsage
+	}
+	if *httpAddr != "" {
+		if err := mcpserver.CheckLoopback(*httpAddr); err != nil {
+			fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
+			return ExitUsage
+		}
+	}
+	launch, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
+		return ExitError
+	}
+	// The user's config, tightened by the launch directory's .nb/config.json.
+	cfg, err := loadConfig(io, *configPath, launch)
+	if err != nil {
+		fmt.Fprintf(io.Err, "nb: %v\n", err)
+		return ExitError
+	}
+	for i, r := range roots {
+		if !filepath.IsAbs(r) {
+			roots[i] = filepath.Join(launch, r)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := mcpserver.Build(ctx, mcpserver.BuildOptions{
+		Config:    cfg,
+		LaunchDir: launch,
+		Roots:     roots,
+		Approve:   approve,
+		Getenv:    io.Getenv,
+		Version:   Version,
+		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Now:       io.Now,
+	})
+	if err != nil {
+		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
+		return ExitError
+	}
+	if *httpAddr != "" {
+		err = srv.ServeHTTP(ctx, *httpAddr, func(addr string) {
+			fmt.Fprintf(io.Err, "nb mcp serve: listening on http://%s/mcp\n", addr)
+		})
+	} else {
+		err = srv.ServeStdio(ctx, io.In, io.Out)
+	}
+	if err != nil {
+		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
+		return ExitError
+	}
+	if ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	return ExitOK
 }

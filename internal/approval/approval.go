@@ -1,0 +1,572 @@
+// Package approval asks the user whether the model's tool calls may run:
+// one prompt per call, or one list for a batch of calls, answered with a
+// single keypress in raw mode. Keystrokes typed before a prompt appeared
+// are discarded, so they never answer it.
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/render/style"
+)
+
+// ErrNoTerminal means there is no terminal to ask at; the call must be
+// refused with a remedy instead.
+var ErrNoTerminal = errors.New("no terminal to ask at")
+
+// ErrInterrupted means the user pressed Ctrl+C at a prompt. The answers
+// returned with it are valid: every call is declined.
+var ErrInterrupted = errors.New("interrupted at the approval prompt")
+
+// Prompter asks approval questions at a terminal.
+type Prompter struct {
+	// In delivers keystrokes.
+	In io.Reader
+	// Fd is the terminal file descriptor behind In, put in raw mode while
+	// asking and polled for input; -1 when In is not a terminal (tests).
+	Fd int
+	// Out receives the prompt (the terminal's stderr).
+	Out io.Writer
+	// Width returns the terminal width in columns.
+	Width func() int
+	// Palette styles the prompt.
+	Palette style.Palette
+	// EraseLimit is the largest prompt, in rows, that is erased after it
+	// is answered (0 means 12, negative never); larger or expanded prompts
+	// stay on screen followed by the answer.
+	EraseLimit int
+}
+
+// New returns a prompter reading keys from io.In and drawing on io.Err.
+func New(io *iostreams.IO) *Prompter {
+	fd := -1
+	if io.InTTY {
+		fd = io.InFd
+	}
+	return &Prompter{In: io.In, Fd: fd, Out: io.Err, Width: io.Width, Palette: style.Palette{Color: io.Color}}
+}
+
+// Approve asks about every pending call and returns one answer per call,
+// in order. A single call gets the single prompt; several get a numbered
+// list answered at once or one by one. Ctrl+C declines everything and
+// returns ErrInterrupted with the answers; a cancelled ctx declines
+// everything and returns ctx's error.
+func (p *Prompter) Approve(ctx context.Context, batch []*agent.Pending) ([]agent.Answer, error) {
+	if len(batch) == 0 {
+		return nil, nil
+	}
+	if p.In == nil || p.Out == nil {
+		return declineAll(len(batch), ""), ErrNoTerminal
+	}
+	if p.Fd >= 0 {
+		restore, err := rawMode(p.Fd)
+		if err != nil {
+			return declineAll(len(batch), ""), fmt.Errorf("approval: raw mode: %w", err)
+		}
+		defer restore()
+		discardInput(p.Fd)
+	}
+	s := &session{p: p, keys: &keyReader{r: p.In, fd: p.Fd}, w: crlfWriter{p.Out}}
+	if len(batch) == 1 {
+		a, err := s.single(ctx, batch[0], "")
+		return []agent.Answer{a}, err
+	}
+	return s.batch(ctx, batch)
+}
+
+func declineAll(n int, reason string) []agent.Answer {
+	out := make([]agent.Answer, n)
+	for i := range out {
+		out[i].Reason = reason
+	}
+	return out
+}
+
+// session is one Approve call: the screen state of the prompt being shown.
+type session struct {
+	p    *Prompter
+	keys *keyReader
+	w    io.Writer
+	// rows counts the rows drawn since the current prompt started, with
+	// the cursor on the last one; expanded is set once `?` printed text
+	// that should stay.
+	rows     int
+	expanded bool
+	// col is the width of the choice line the cursor is on.
+	col int
+}
+
+// termWidth is the terminal's width in columns.
+func (s *session) termWidth() int {
+	if s.p.Width != nil {
+		if v := s.p.Width(); v > 0 {
+			return v
+		}
+	}
+	return 80
+}
+
+// width is the layout width: one column is left free so the cursor never
+// sits in the pending-wrap position.
+func (s *session) width() int {
+	w := s.termWidth()
+	if w > 1 {
+		w--
+	}
+	return w
+}
+
+// rowsOf is how many rows text takes on the terminal. It must not
+// overcount: erasing goes up that many rows.
+func (s *session) rowsOf(text string) int { return style.Rows(text, s.termWidth()) }
+
+// line writes one full line (the cursor ends at the start of the next).
+func (s *session) line(text string) {
+	fmt.Fprint(s.w, text+"\n")
+	s.rows += s.rowsOf(text)
+}
+
+// ask writes the choice line without a newline.
+func (s *session) ask(text string) {
+	fmt.Fprint(s.w, text)
+	s.rows += s.rowsOf(text)
+	s.col = style.Width(text)
+}
+
+// finish removes the prompt from the screen when it is small and was not
+// expanded; otherwise it leaves it and writes the answer after the choices.
+func (s *session) finish(answer string) {
+	limit := s.p.EraseLimit
+	if limit == 0 {
+		limit = 12
+	}
+	if !s.expanded && s.rows > 0 && s.rows <= limit {
+		if s.rows > 1 {
+			fmt.Fprintf(s.w, "\x1b[%dA", s.rows-1)
+		}
+		fmt.Fprint(s.w, "\r\x1b[J")
+	} else {
+		if s.col <= 0 || s.col+style.Width(answer) >= s.width() {
+			fmt.Fprint(s.w, "\r\n  ")
+		}
+		fmt.Fprint(s.w, s.p.Palette.Muted(answer)+"\n")
+	}
+	s.col = 0
+	s.rows = 0
+	s.expanded = false
+}
+
+// Answers to the single prompt.
+const (
+	ansYes = iota
+	ansNo
+	ansAlways
+	ansSession
+)
+
+func (s *session) single(ctx context.Context, pd *agent.Pending, counter string) (agent.Answer, error) {
+	d := pd.Decision
+	if d == nil {
+		d = &policy.Decision{Display: pd.Call.Name}
+	}
+	pal := s.p.Palette
+	width := s.width()
+	warn := Warned(d)
+	always := OfferAlways(d)
+	defYes := DefaultYes(d)
+
+	head := pal.Accent(style.IconAsk) + " "
+	if counter != "" {
+		head += pal.Muted(counter) + " "
+	}
+	display := DisplayLine(d)
+	lines, cut := shape(display, width-2)
+	if pd.Description != "" {
+		// The intent is worth a few lines: wrap it rather than cut it.
+		desc := strings.Split(style.Wrap(oneLine(pd.Description), max(width-style.Width(head), 10)), "\n")
+		if len(desc) > 3 {
+			desc = append(desc[:2], style.Truncate(strings.Join(desc[2:], " "), width-style.Width(head)))
+		}
+		for i, l := range desc {
+			if i == 0 {
+				s.line(head + pal.Bold(l))
+			} else {
+				s.line(strings.Repeat(" ", style.Width(head)) + pal.Bold(l))
+			}
+		}
+		for _, l := range lines {
+			s.line("  " + l)
+		}
+	} else {
+		s.line(style.Truncate(head, width) + lines[0])
+		for _, l := range lines[1:] {
+			s.line("  " + l)
+		}
+	}
+	if warn {
+		if r := style.Sanitize(strings.Join(d.Reasons, "; ")); r != "" {
+			s.line("  " + pal.Warn(style.Truncate(r, width-2)))
+		}
+	}
+	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
+	s.ask(hints)
+	for {
+		k, err := s.keys.read(ctx)
+		if err != nil {
+			s.finish("no")
+			return agent.Answer{}, err
+		}
+		choice := -1
+		switch {
+		case k.kind == keyEnter:
+			choice = ansNo
+			if defYes {
+				choice = ansYes
+			}
+		case k.kind == keyCtrlC:
+			s.finish("no (interrupted)")
+			return agent.Answer{}, ErrInterrupted
+		case k.kind == keyEsc || k.kind == keyCtrlD:
+			s.finish("no")
+			return agent.Answer{}, nil
+		case k.r == 'y' || k.r == 'Y':
+			choice = ansYes
+		case k.r == 'n' || k.r == 'N':
+			choice = ansNo
+		case (k.r == 'a' || k.r == 'A') && always:
+			choice = ansAlways
+		case (k.r == 's' || k.r == 'S') && always:
+			choice = ansSession
+		case k.r == '?':
+			fmt.Fprint(s.w, "\n")
+			s.expand(d)
+			if always {
+				fmt.Fprint(s.w, "  "+pal.Muted("[a]lways saves ")+style.Sanitize(d.Rule)+pal.Muted(" for this project; [s] allows it for this session only")+"\n")
+			}
+			s.ask(hints)
+			continue
+		default:
+			continue // not an answer: ignored
+		}
+		switch choice {
+		case ansYes:
+			s.finish("yes")
+			return agent.Answer{Approved: true}, nil
+		case ansAlways:
+			s.finish("always")
+			fmt.Fprint(s.w, "  "+pal.Muted("saved rule: ")+style.Sanitize(d.Rule)+pal.Muted("  (/approvals to revoke)")+"\n")
+			return agent.Answer{Approved: true, Always: true}, nil
+		case ansSession:
+			s.finish("this session")
+			fmt.Fprint(s.w, "  "+pal.Muted("allowed for this session: ")+style.Sanitize(d.Rule)+"\n")
+			return agent.Answer{Approved: true, Session: true}, nil
+		default:
+			fmt.Fprint(s.w, "\n")
+			reason, err := s.reason(ctx)
+			s.finish("no")
+			return agent.Answer{Reason: reason}, err
+		}
+	}
+}
+
+// reason asks for an optional explanation of a rejection.
+func (s *session) reason(ctx context.Context) (string, error) {
+	prompt := "  " + s.p.Palette.Muted("reason (optional, Enter to skip): ")
+	text, err := s.readLine(ctx, prompt)
+	s.col = -1 // the answer goes on a line of its own
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(text), nil
+}
+
+// readLine reads one line with echo and minimal editing (Backspace,
+// Ctrl+U); Esc returns "" and Ctrl+C returns ErrInterrupted.
+func (s *session) readLine(ctx context.Context, prompt string) (string, error) {
+	var buf []rune
+	drawn := 1
+	redraw := func() {
+		if drawn > 1 {
+			fmt.Fprintf(s.w, "\x1b[%dA", drawn-1)
+		}
+		text := prompt + string(buf)
+		fmt.Fprint(s.w, "\r\x1b[J"+text)
+		drawn = s.rowsOf(text)
+	}
+	redraw()
+	for {
+		k, err := s.keys.read(ctx)
+		if err != nil {
+			s.rows += drawn
+			return "", err
+		}
+		switch k.kind {
+		case keyEnter:
+			s.rows += drawn
+			return string(buf), nil
+		case keyEsc:
+			s.rows += drawn
+			return "", nil
+		case keyCtrlC:
+			s.rows += drawn
+			return "", ErrInterrupted
+		case keyBackspace:
+			if len(buf) > 0 {
+				buf = buf[:len(buf)-1]
+				redraw()
+			}
+		case keyCtrlU:
+			buf = buf[:0]
+			redraw()
+		case keyRune:
+			if len(buf) < 2000 {
+				buf = append(buf, k.r)
+				fmt.Fprint(s.w, string(k.r))
+				drawn = s.rowsOf(prompt + string(buf))
+			}
+		}
+	}
+}
+
+// expand shows the whole text behind a display line (`?`).
+func (s *session) expand(d *policy.Decision) {
+	full := d.Full
+	if full == "" {
+		full = d.Display
+	}
+	label := "full command:"
+	if isWrite(d) {
+		label = "content:"
+	}
+	fmt.Fprint(s.w, "  "+s.p.Palette.Muted(label)+"\n")
+	for _, l := range strings.Split(strings.TrimRight(full, "\n"), "\n") {
+		fmt.Fprint(s.w, "    "+style.Sanitize(l)+"\n")
+	}
+	s.expanded = true
+}
+
+func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.Answer, error) {
+	pal := s.p.Palette
+	width := s.width()
+	anyWarn := false
+	for _, pd := range batch {
+		if pd.Decision == nil || Warned(pd.Decision) {
+			anyWarn = true
+		}
+	}
+	s.line(pal.Accent(style.IconAsk) + " " + pal.Bold(fmt.Sprintf("%d calls to approve", len(batch))))
+	numW := len(fmt.Sprint(len(batch)))
+	anyCut := false
+	for i, pd := range batch {
+		d := pd.Decision
+		if d == nil {
+			d = &policy.Decision{Display: pd.Call.Name}
+		}
+		num := fmt.Sprintf("  %*d  ", numW, i+1)
+		indent := strings.Repeat(" ", style.Width(num))
+		lines, cut := shape(DisplayLine(d), width-style.Width(num))
+		anyCut = anyCut || cut
+		first := num + lines[0]
+		if pd.Description != "" && len(lines) == 1 {
+			if room := width - style.Width(first) - 4; room >= 8 {
+				first += pal.Muted("  · " + style.Truncate(oneLine(pd.Description), room))
+			}
+		}
+		s.line(first)
+		for _, l := range lines[1:] {
+			s.line(indent + l)
+		}
+		if Warned(d) {
+			if r := style.Sanitize(strings.Join(d.Reasons, "; ")); r != "" {
+				s.line(indent + pal.Warn(style.Truncate(r, width-style.Width(indent))))
+			}
+		}
+	}
+	more := ""
+	if anyCut {
+		more = " show full"
+	}
+	hintLine := fitChoices(width, batchChoices(pal, anyWarn, more, false), batchChoices(pal, anyWarn, more, true))
+	s.ask(hintLine + " ")
+	for {
+		k, err := s.keys.read(ctx)
+		if err != nil {
+			s.finish("no to all")
+			return declineAll(len(batch), ""), err
+		}
+		switch {
+		case k.kind == keyCtrlC:
+			s.finish("no to all (interrupted)")
+			return declineAll(len(batch), ""), ErrInterrupted
+		case k.kind == keyEsc || k.kind == keyCtrlD:
+			s.finish("no to all")
+			return declineAll(len(batch), ""), nil
+		case k.r == 'y' || k.r == 'Y' || (k.kind == keyEnter && !anyWarn):
+			s.finish("yes to all")
+			out := make([]agent.Answer, len(batch))
+			for i := range out {
+				out[i].Approved = true
+			}
+			return out, nil
+		case k.r == 'n' || k.r == 'N' || (k.kind == keyEnter && anyWarn):
+			fmt.Fprint(s.w, "\n")
+			reason, err := s.reason(ctx)
+			s.finish("no to all")
+			return declineAll(len(batch), reason), err
+		case k.r == 'o' || k.r == 'O':
+			s.finish("one by one")
+			out := make([]agent.Answer, len(batch))
+			for i, pd := range batch {
+				a, err := s.single(ctx, pd, fmt.Sprintf("%d/%d", i+1, len(batch)))
+				if err != nil {
+					return declineAll(len(batch), ""), err
+				}
+				out[i] = a
+			}
+			return out, nil
+		case k.r == '?':
+			fmt.Fprint(s.w, "\n")
+			for i, pd := range batch {
+				if pd.Decision == nil {
+					continue
+				}
+				fmt.Fprint(s.w, "  "+pal.Muted(fmt.Sprintf("%d.", i+1))+"\n")
+				s.expand(pd.Decision)
+			}
+			s.ask(hintLine + " ")
+		}
+	}
+}
+
+// Warned reports whether d gets the warning treatment: ⚠️, default No and
+// no Always (SPEC §6.2).
+func Warned(d *policy.Decision) bool {
+	return d.Warn || d.Safety == policy.Dangerous
+}
+
+// DefaultYes reports whether Enter means Yes for d.
+func DefaultYes(d *policy.Decision) bool {
+	return !Warned(d) && d.DefaultAnswer != "no"
+}
+
+// OfferAlways reports whether "Always" is offered for d.
+func OfferAlways(d *policy.Decision) bool {
+	return d.OfferAlways && !Warned(d) && d.Rule != ""
+}
+
+// DisplayLine is d's display with ⚠️ after the verb for warned calls
+// ("delete ⚠️: /tmp/x", "run ⚠️ (3 lines):").
+func DisplayLine(d *policy.Decision) string {
+	disp := d.Display
+	if disp == "" {
+		disp = d.Subject
+	}
+	if !Warned(d) || strings.Contains(disp, style.IconWarn) {
+		return disp
+	}
+	i := 0
+	for i < len(disp) && (disp[i] >= 'a' && disp[i] <= 'z' || disp[i] == '_' || disp[i] == '-') {
+		i++
+	}
+	if i > 0 && i < len(disp) && (disp[i] == ':' || disp[i] == ' ' && i+1 < len(disp) && disp[i+1] == '(') {
+		return disp[:i] + " " + style.IconWarn + disp[i:]
+	}
+	return style.IconWarn + " " + disp
+}
+
+// isWrite reports whether d's `?` shows written content.
+func isWrite(d *policy.Decision) bool {
+	return strings.HasPrefix(d.Display, "write") || strings.HasPrefix(d.Display, "append")
+}
+
+func moreLabel(d *policy.Decision, cut bool) string {
+	switch {
+	case isWrite(d):
+		return " show content"
+	case cut:
+		return " show full"
+	}
+	return ""
+}
+
+// choices are "[Y]es [n]o [a]lways [?]" with the default in capitals.
+func choices(pal style.Palette, defYes, always bool, more string) []string {
+	y, n, a := "y", "N", "a"
+	if defYes {
+		y, n, a = "Y", "n", "a"
+	}
+	parts := []string{pal.KeyHint(y, "es"), pal.KeyHint(n, "o")}
+	if always {
+		parts = append(parts, pal.KeyHint(a, "lways"))
+	}
+	return append(parts, pal.KeyHint("?", more))
+}
+
+// batchChoices are the batch answers; short ones fit narrow terminals.
+func batchChoices(pal style.Palette, anyWarn bool, more string, short bool) []string {
+	y, n := "Y", "n"
+	if anyWarn {
+		y, n = "y", "N"
+	}
+	if short {
+		return []string{pal.KeyHint(y, " all"), pal.KeyHint(n, "one"), pal.KeyHint("o", "ne by one"), pal.KeyHint("?", "")}
+	}
+	return []string{pal.KeyHint(y, "es to all"), pal.KeyHint(n, "o to all"), pal.KeyHint("o", "ne by one"), pal.KeyHint("?", more)}
+}
+
+// fitChoices joins the first choice list that fits in width (leaving a
+// column for the cursor), trying wide spacing before narrow.
+func fitChoices(width int, lists ...[]string) string {
+	var line string
+	for _, parts := range lists {
+		for _, sep := range []string{"  ", " "} {
+			line = "  " + strings.Join(parts, sep)
+			if style.Width(line) < width {
+				return line
+			}
+		}
+	}
+	return line
+}
+
+// shape lays out a display for the prompt: a one-line display is cut to
+// width (cut reports it); a multi-line script is shown whole, its lines
+// indented under the first.
+func shape(display string, width int) (lines []string, cut bool) {
+	raw := strings.Split(strings.TrimRight(display, "\n"), "\n")
+	for i, l := range raw {
+		l = style.Sanitize(l)
+		if i > 0 && !strings.HasPrefix(l, " ") {
+			l = "  " + l
+		}
+		raw[i] = l
+	}
+	if len(raw) == 1 {
+		t := style.Truncate(raw[0], width)
+		return []string{t}, t != raw[0]
+	}
+	return raw, false
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(style.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+	return s
+}
+
+// crlfWriter turns "\n" into "\r\n": the terminal is in raw mode, where
+// output post-processing is off.
+type crlfWriter struct{ w io.Writer }
+
+func (c crlfWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(c.w, strings.ReplaceAll(string(b), "\n", "\r\n")); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -1,0 +1,394 @@
+package approval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/render/screentest"
+	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func pending(display, desc string, warn bool) *agent.Pending {
+	d := &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: display, DefaultAnswer: "yes", OfferAlways: true, Reasons: []string{"not on the safe list"}, Full: strings.TrimPrefix(display, "run: ")}
+	d.Rule = strings.Fields(d.Full + " x")[0] + " *"
+	if warn {
+		d.Warn, d.Safety, d.DefaultAnswer, d.OfferAlways, d.Rule = true, policy.Dangerous, "no", false, ""
+		d.Reasons = []string{"recursive delete (rm -r)"}
+	}
+	return &agent.Pending{Call: &tool.Call{ID: "c1", Name: "run_cmd"}, Decision: d, Description: desc}
+}
+
+// prompter returns a prompter reading keys and drawing on a screen.
+func prompter(keys string, width int) (*Prompter, *screentest.Screen) {
+	scr := screentest.New(width, 30, true)
+	return &Prompter{In: strings.NewReader(keys), Fd: -1, Out: scr, Width: func() int { return width }}, scr
+}
+
+func TestSingleYes(t *testing.T) {
+	p, scr := prompter("y", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("read: /etc/hosts", "", false)})
+	if err != nil || len(got) != 1 || !got[0].Approved || got[0].Always {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	raw := scr.Raw()
+	for _, want := range []string{"? read: /etc/hosts", "[Y]es  [n]o  [a]lways  [?]"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("prompt lacks %q:\n%q", want, raw)
+		}
+	}
+	// The answered prompt is erased: the transcript keeps one line per call.
+	if s := scr.String(); s != "" {
+		t.Errorf("screen after answer = %q, want empty", s)
+	}
+}
+
+func TestSingleNoWithReason(t *testing.T) {
+	p, scr := prompter("nnot now, use ss\r", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: netstat -tlnp", "List listening ports", false)})
+	if err != nil || got[0].Approved || got[0].Reason != "not now, use ss" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	raw := scr.Raw()
+	for _, want := range []string{"List listening ports", "run: netstat -tlnp", "reason (optional, Enter to skip): "} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("prompt lacks %q:\n%q", want, raw)
+		}
+	}
+}
+
+func TestReasonEditing(t *testing.T) {
+	p, scr := prompter("nabc\x7f\x7fx\r", 80)
+	defer scr.Close()
+	got, _ := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if got[0].Reason != "ax" {
+		t.Fatalf("reason = %q, want %q", got[0].Reason, "ax")
+	}
+}
+
+func TestAlwaysShowsRule(t *testing.T) {
+	p, scr := prompter("a", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: git status --short", "", false)})
+	if err != nil || !got[0].Approved || !got[0].Always {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if s := scr.String(); !strings.Contains(s, "saved rule: git *") {
+		t.Errorf("screen lacks the saved rule:\n%s", s)
+	}
+}
+
+func TestWarnedEnterIsNo(t *testing.T) {
+	// "a" is not offered for a warned call and must be ignored; Enter is No.
+	p, scr := prompter("a\r\r", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("delete: /tmp/cache", "Clear the cache", true)})
+	if err != nil || got[0].Approved || got[0].Always {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	raw := scr.Raw()
+	for _, want := range []string{"delete ⚠️: /tmp/cache", "recursive delete (rm -r)", "[y]es  [N]o  [?]"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("prompt lacks %q:\n%q", want, raw)
+		}
+	}
+	if strings.Contains(raw, "lways") {
+		t.Errorf("warned prompt offers Always:\n%q", raw)
+	}
+}
+
+func TestUnwarnedEnterIsYes(t *testing.T) {
+	p, scr := prompter("\r", 80)
+	defer scr.Close()
+	got, _ := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if !got[0].Approved {
+		t.Fatalf("Enter on an unwarned call: %+v", got)
+	}
+}
+
+func TestQuestionMarkExpands(t *testing.T) {
+	long := "run: find /var/log -name '*.log' -mtime +7 -exec gzip {} ; -print && echo done-with-the-logs-now"
+	p, scr := prompter("?y", 60)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending(long, "", false)})
+	if err != nil || !got[0].Approved {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	s := scr.String()
+	if !strings.Contains(s, "…") || !strings.Contains(s, "[?] show full") {
+		t.Errorf("long command not truncated with a hint:\n%s", s)
+	}
+	if !strings.Contains(s, "echo done-with-the-logs-now") {
+		t.Errorf("? did not show the full command:\n%s", s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if style.Width(l) > 60 {
+			t.Errorf("line wider than the terminal: %q", l)
+		}
+	}
+}
+
+func TestWriteShowsContent(t *testing.T) {
+	pd := pending("write: ~/.bashrc", "", true)
+	pd.Decision.Full = "export EDITOR=vim\nalias ll='ls -l'"
+	p, scr := prompter("?n\r", 80)
+	defer scr.Close()
+	got, _ := p.Approve(ctxT(t), []*agent.Pending{pd})
+	if got[0].Approved {
+		t.Fatal("approved")
+	}
+	s := scr.String()
+	for _, want := range []string{"write ⚠️: ~/.bashrc", "[?] show content", "content:", "alias ll='ls -l'"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestMultiLineScriptShownWhole(t *testing.T) {
+	pd := pending("run (4 lines):\n  mkdir -p /tmp/build\n  cd /tmp/build\n  cmake ..\n  make -j4", "", false)
+	p, scr := prompter("?y", 40)
+	defer scr.Close()
+	if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
+		t.Fatal(err)
+	}
+	s := scr.String()
+	for _, want := range []string{"? run (4 lines):", "    mkdir -p /tmp/build", "    make -j4"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestCtrlCIsNo(t *testing.T) {
+	p, scr := prompter("\x03", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if !errors.Is(err, ErrInterrupted) || len(got) != 1 || got[0].Approved {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	p, scr2 := prompter("\x03", 80)
+	defer scr2.Close()
+	got, err = p.Approve(ctxT(t), []*agent.Pending{pending("run: a", "", false), pending("run: b", "", false)})
+	if !errors.Is(err, ErrInterrupted) || len(got) != 2 || got[0].Approved || got[1].Approved {
+		t.Fatalf("batch: got %+v, %v", got, err)
+	}
+}
+
+func TestEscIsNoWithoutReason(t *testing.T) {
+	p, scr := prompter("\x1b", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if err != nil || got[0].Approved {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+func TestArrowKeysIgnored(t *testing.T) {
+	p, scr := prompter("\x1b[A\x1b[Bx y", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if err != nil || !got[0].Approved {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+func batchOf(warn bool) []*agent.Pending {
+	return []*agent.Pending{
+		pending("read: /etc/hosts", "Check hosts", false),
+		pending("run: ss -ltnp", "", false),
+		pending("delete: /tmp/x", "", warn),
+		pending("run: journalctl -u nginx --no-pager -n 50", "", false),
+	}
+}
+
+func TestBatchYesToAll(t *testing.T) {
+	p, scr := prompter("y", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), batchOf(true))
+	if err != nil || len(got) != 4 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	for i, a := range got {
+		if !a.Approved || a.Always {
+			t.Errorf("answer %d = %+v", i, a)
+		}
+	}
+	raw := scr.Raw()
+	for _, want := range []string{"4 calls to approve", "1  read: /etc/hosts", "· Check hosts", "3  delete ⚠️: /tmp/x", "[y]es to all  [N]o to all  [o]ne by one"} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("batch prompt lacks %q:\n%q", want, raw)
+		}
+	}
+	if s := scr.String(); s != "" {
+		t.Errorf("batch prompt left on screen:\n%s", s)
+	}
+}
+
+func TestBatchEnterDefaults(t *testing.T) {
+	p, scr := prompter("\r", 80)
+	defer scr.Close()
+	got, _ := p.Approve(ctxT(t), batchOf(false))
+	for i, a := range got {
+		if !a.Approved {
+			t.Errorf("unwarned batch, Enter: answer %d = %+v", i, a)
+		}
+	}
+	p, scr2 := prompter("\rtoo many\r", 80)
+	defer scr2.Close()
+	got, _ = p.Approve(ctxT(t), batchOf(true))
+	for i, a := range got {
+		if a.Approved || a.Reason != "too many" {
+			t.Errorf("warned batch, Enter: answer %d = %+v", i, a)
+		}
+	}
+}
+
+func TestBatchOneByOne(t *testing.T) {
+	p, scr := prompter("oyn\r\r\ra", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), batchOf(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []agent.Answer{{Approved: true}, {}, {}, {Approved: true, Always: true}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("answer %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	raw := scr.Raw()
+	if !strings.Contains(raw, "1/4") || !strings.Contains(raw, "4/4") {
+		t.Errorf("one-by-one prompts lack counters:\n%q", raw)
+	}
+	if !strings.Contains(scr.String(), "saved rule: journalctl *") {
+		t.Errorf("Always in one-by-one did not show the rule:\n%s", scr.String())
+	}
+}
+
+func TestNarrowBatch(t *testing.T) {
+	p, scr := prompter("n\r", 40)
+	defer scr.Close()
+	if _, err := p.Approve(ctxT(t), batchOf(true)); err != nil {
+		t.Fatal(err)
+	}
+	// Every line the prompt drew fits in 40 columns.
+	for _, l := range strings.Split(strings.ReplaceAll(style.Strip(scr.Raw()), "\r", ""), "\n") {
+		if style.Width(l) > 40 {
+			t.Errorf("line wider than 40 columns: %q", l)
+		}
+	}
+}
+
+var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+func TestColourOnlyWhenAsked(t *testing.T) {
+	var plain, coloured bytes.Buffer
+	p := &Prompter{In: strings.NewReader("y"), Fd: -1, Out: &plain, Width: func() int { return 80 }}
+	_, _ = p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if sgr.MatchString(plain.String()) {
+		t.Errorf("colour escapes with colour off: %q", plain.String())
+	}
+	p = &Prompter{In: strings.NewReader("y"), Fd: -1, Out: &coloured, Width: func() int { return 80 }, Palette: style.Palette{Color: true}}
+	_, _ = p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if !sgr.MatchString(coloured.String()) {
+		t.Errorf("no colour with colour on: %q", coloured.String())
+	}
+}
+
+func TestReaderEndsIsNo(t *testing.T) {
+	p, scr := prompter("", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: make", "", false)})
+	if err == nil || got[0].Approved {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+func TestDisplayLine(t *testing.T) {
+	cases := map[string]string{
+		"run: sudo rm -rf /tmp/cache": "run ⚠️: sudo rm -rf /tmp/cache",
+		"run (2 lines):\n  a\n  b":    "run ⚠️ (2 lines):\n  a\n  b",
+		"input → term-1 (bash): rm":   "⚠️ input → term-1 (bash): rm",
+	}
+	for in, want := range cases {
+		if got := DisplayLine(&policy.Decision{Display: in, Warn: true}); got != want {
+			t.Errorf("DisplayLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := DisplayLine(&policy.Decision{Display: "read: x"}); got != "read: x" {
+		t.Errorf("unwarned display changed: %q", got)
+	}
+}
+
+func TestHostileDisplayNeutralised(t *testing.T) {
+	var out bytes.Buffer
+	pd := pending("run: echo \x1b]0;pwned\x07\x1b[2Jhi", "intent \x1b[1A up", false)
+	pd.Decision.Reasons = []string{"\x1b[31mreason"}
+	pd.Decision.Full = "echo \x1b[2J full"
+	p := &Prompter{In: strings.NewReader("?y"), Fd: -1, Out: &out, Width: func() int { return 80 }}
+	if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\x1b]", "\x1b[2J", "\x1b[31m", "\x1b[1A", "\x07"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("prompt carries %q: %q", bad, out.String())
+		}
+	}
+}
+
+func TestEraseKeepsTheTranscript(t *testing.T) {
+	script := "run (3 lines):\n  " + strings.Repeat("echo wrapping-line ", 4) + "\n  cd /tmp\n  " + strings.Repeat("x", 36)
+	for _, keys := range []string{"y", "n" + strings.Repeat("a reason that wraps ", 2) + "\r", "\x1b"} {
+		scr := screentest.New(40, 30, true)
+		_, _ = scr.Write([]byte("KEEP ME\n"))
+		p := &Prompter{In: strings.NewReader(keys), Fd: -1, Out: scr, Width: func() int { return 40 }}
+		pd := pending(script, strings.Repeat("a description that wraps ", 4), false)
+		if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
+			t.Fatal(err)
+		}
+		if got := scr.String(); got != "KEEP ME" {
+			t.Errorf("keys %q: screen after the prompt:\n%s", keys, got)
+		}
+		scr.Close()
+	}
+}
+
+func TestSessionGrant(t *testing.T) {
+	p, scr := prompter("?s", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pending("run: make test", "", false)})
+	if err != nil || !got[0].Approved || !got[0].Session || got[0].Always {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	s := scr.String()
+	if !strings.Contains(s, "[s] allows it for this session only") || !strings.Contains(s, "allowed for this session: make *") {
+		t.Errorf("screen:\n%s", s)
+	}
+	// Not for warned calls.
+	p, scr2 := prompter("s\r", 80)
+	defer scr2.Close()
+	got, _ = p.Approve(ctxT(t), []*agent.Pending{pending("delete: x", "", true)})
+	if got[0].Approved || got[0].Session {
+		t.Fatalf("warned call: %+v", got)
+	}
+}

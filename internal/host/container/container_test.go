@@ -1,0 +1,101 @@
+package container
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/hosttest"
+)
+
+// engine skips the test when no Docker engine answers.
+func engine(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("docker"); err != nil {
+		t.Skip("container tests skipped: the docker CLI is not installed")
+	}
+	h, _ := New(Options{Image: "x", LaunchDir: "/"})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := h.Check(ctx); err != nil {
+		t.Skipf("container tests skipped: %v", err)
+	}
+}
+
+func TestArgv(t *testing.T) {
+	h, err := New(Options{Image: "alpine:3", LaunchDir: "/work/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(h.argv("nbX", "/work/p/sub", []string{"A=1"}, false, []string{"-c", "s"}), " ")
+	want := "docker run --rm -i --name nbX --init -v /work/p:/work/p -w /work/p/sub -e A=1 alpine:3 sh -c s"
+	if got != want {
+		t.Errorf("run argv:\n%s\nwant\n%s", got, want)
+	}
+	h, _ = New(Options{Container: "dev", Docker: "podman", Shell: "bash"})
+	got = strings.Join(h.argv("nbX", "/src", nil, true, []string{"-c", "s"}), " ")
+	want = "podman exec -i -t -w /src dev bash -c s"
+	if got != want {
+		t.Errorf("exec argv:\n%s\nwant\n%s", got, want)
+	}
+	if h.Isolation() != host.IsolationContainer {
+		t.Error(h.Isolation())
+	}
+	if _, err := New(Options{}); err == nil {
+		t.Error("no container or image accepted")
+	}
+}
+
+func TestNoEngine(t *testing.T) {
+	// A CLI that cannot reach an engine (the real docker CLI pointed at a
+	// socket nobody listens on).
+	if _, err := exec.LookPath("docker"); err != nil {
+		t.Skip("the docker CLI is not installed")
+	}
+	env := append(os.Environ(), "DOCKER_HOST=unix://"+t.TempDir()+"/none.sock")
+	h, _ := New(Options{Image: "alpine:3", LaunchDir: t.TempDir(), Env: env})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := h.Run(ctx, &host.Command{Script: "true"})
+	if err == nil || !strings.Contains(err.Error(), "container provider: no Docker engine answers") {
+		t.Fatalf("want a clear no-engine error, got %v", err)
+	}
+	if _, err := h.StartPTY(ctx, &host.PTYCommand{Script: "true"}); err == nil {
+		t.Fatal("pty started without an engine")
+	}
+	t.Log(err)
+}
+
+func TestConformanceRun(t *testing.T) {
+	engine(t)
+	image := os.Getenv("NB_TEST_IMAGE")
+	if image == "" {
+		image = "alpine:3"
+	}
+	hosttest.Run(t, func(t *testing.T, dir string) host.Host {
+		h, err := New(Options{Image: image, LaunchDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	})
+}
+
+func TestConformanceExec(t *testing.T) {
+	engine(t)
+	name := os.Getenv("NB_TEST_CONTAINER")
+	if name == "" {
+		t.Skip("set NB_TEST_CONTAINER to a running container sharing /tmp to test docker exec")
+	}
+	hosttest.Run(t, func(t *testing.T, dir string) host.Host {
+		h, err := New(Options{Container: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	})
+}

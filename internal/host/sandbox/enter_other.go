@@ -1,0 +1,13 @@
+//go:build !linux
+
+package sandbox
+
+import "errors"
+
+var errUnsupported = errors.New("sandbox unavailable: sandboxing needs Linux (bubblewrap or Landlock)")
+
+func enterLandlock(s helperSpec, argv []string) error { return errUnsupported }
+
+func landlockCheck(network bool) error { return errUnsupported }
+
+func landlockABI() int { return 0 }

@@ -1,0 +1,61 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// HelperArg is the hidden first argument with which nb re-executes itself
+// to enter a Landlock sandbox: nb __sandbox-exec SPEC -- argv...
+const HelperArg = "__sandbox-exec"
+
+// helperSpec is what the helper enforces, passed as JSON in its argv.
+type helperSpec struct {
+	Writable []string `json:"w"`
+	Hidden   []string `json:"h,omitempty"`
+	ReadOnly []string `json:"r,omitempty"`
+	Scratch  []string `json:"s,omitempty"`
+	Network  bool     `json:"n,omitempty"`
+	// Terminal allows terminal ioctls (PTY sessions); otherwise nb's
+	// controlling terminal is detached first.
+	Terminal bool `json:"t,omitempty"`
+}
+
+var lookPath = exec.LookPath
+
+// MaybeHelper runs the Landlock helper when args (nb's arguments without
+// the program name) start with HelperArg: it restricts the process and
+// executes the command, so it returns only on failure. handled is false for
+// every other command line. Call it first thing in main.
+func MaybeHelper(args []string) (handled bool, exitCode int) {
+	if len(args) == 0 || args[0] != HelperArg {
+		return false, 0
+	}
+	if len(args) < 4 || args[2] != "--" {
+		fmt.Fprintln(os.Stderr, "nb: sandbox helper: usage: nb "+HelperArg+" SPEC -- COMMAND...")
+		return true, 126
+	}
+	var s helperSpec
+	if err := json.Unmarshal([]byte(args[1]), &s); err != nil {
+		fmt.Fprintf(os.Stderr, "nb: sandbox helper: bad spec: %v\n", err)
+		return true, 126
+	}
+	if err := enterLandlock(s, args[3:]); err != nil {
+		fmt.Fprintf(os.Stderr, "nb: sandbox: %v\n", err)
+		return true, 126
+	}
+	return true, 0
+}
+
+// helperArgv is the argv that runs argv inside the Landlock sandbox.
+func helperArgv(self string, s helperSpec, argv []string) ([]string, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox spec: %w", err)
+	}
+	out := make([]string, 0, len(argv)+4)
+	out = append(out, self, HelperArg, string(b), "--")
+	return append(out, argv...), nil
+}

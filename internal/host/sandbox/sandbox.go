@@ -1,0 +1,415 @@
+// Package sandbox runs commands on this machine inside a sandbox: the
+// system read-only, the workspace writable (its .git/hooks and .git/config
+// excepted), a private temporary directory, secrets directories hidden and
+// the network off unless allowed. It uses bubblewrap when installed and
+// working, else Landlock through a re-execution of nb (MaybeHelper). When
+// neither works it refuses to start: there is no silent fallback to running
+// unsandboxed.
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/sysinfo"
+)
+
+// Mechanisms.
+const (
+	MechanismAuto     = "auto"
+	MechanismBwrap    = "bwrap"
+	MechanismLandlock = "landlock"
+)
+
+// ErrUnavailable is returned when no sandboxing mechanism works here.
+var ErrUnavailable = errors.New("sandbox unavailable: install bubblewrap (apt install bubblewrap) or use a kernel with Landlock")
+
+// Options configures a sandbox host.
+type Options struct {
+	// Name is the provider name ("sandbox" when empty).
+	Name string
+	// Mechanism is auto (default), bwrap or landlock.
+	Mechanism string
+	// LaunchDir is the workspace, writable inside the sandbox.
+	LaunchDir string
+	// Home is the user's home, whose secrets directories are hidden.
+	Home string
+	// Writable are extra writable trees; Hidden are extra hidden paths
+	// (nb's config and state directories belong here). "~/" is expanded.
+	Writable []string
+	Hidden   []string
+	// AllowNetwork leaves the network on.
+	AllowNetwork bool
+	// Shell and Env are as in host.Local.
+	Shell string
+	Env   []string
+	// Self is nb's executable, re-executed as the Landlock helper
+	// (os.Executable when empty).
+	Self string
+	// Bwrap is the bubblewrap binary ("bwrap" looked up when empty).
+	Bwrap string
+}
+
+// Host is a sandboxed host.Host.
+type Host struct {
+	name   string
+	mech   string
+	layout Layout
+	bwrap  string
+	self   string
+	base   string   // private directory: empty dir, empty file, tmp
+	env    []string // the environment before the sandbox's changes
+	run    *host.Local
+	pty    *host.Local
+
+	mu      sync.Mutex
+	created map[string]bool
+}
+
+var _ host.Host = (*Host)(nil)
+
+// New checks that a mechanism works and returns the host. The error wraps
+// ErrUnavailable when none does.
+func New(o Options) (*Host, error) {
+	if o.LaunchDir == "" {
+		return nil, errors.New("sandbox: no launch directory")
+	}
+	h := &Host{name: o.Name, created: map[string]bool{}}
+	if h.name == "" {
+		h.name = "sandbox"
+	}
+	mech := o.Mechanism
+	if mech == "" {
+		mech = MechanismAuto
+	}
+	var reasons []string
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("%w (not available on %s)", ErrUnavailable, runtime.GOOS)
+	}
+	if mech == MechanismAuto || mech == MechanismBwrap {
+		p, err := findBwrap(o.Bwrap)
+		if err == nil {
+			h.bwrap = p
+			h.mech = MechanismBwrap
+		} else if mech == MechanismBwrap {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		} else {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	if h.mech == "" && (mech == MechanismAuto || mech == MechanismLandlock) {
+		err := landlockCheck(o.AllowNetwork)
+		if err == nil {
+			h.mech = MechanismLandlock
+			h.self = o.Self
+			if h.self == "" {
+				if h.self, err = os.Executable(); err != nil {
+					return nil, fmt.Errorf("sandbox: %w", err)
+				}
+			}
+		} else if mech == MechanismLandlock {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		} else {
+			reasons = append(reasons, err.Error())
+		}
+	}
+	if h.mech == MechanismLandlock {
+		if err := checkHelper(h.self); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+	}
+	if h.mech == "" {
+		if mech != MechanismAuto {
+			return nil, fmt.Errorf("sandbox: unknown mechanism %q (auto, bwrap or landlock)", mech)
+		}
+		return nil, fmt.Errorf("%w (%s)", ErrUnavailable, strings.Join(reasons, "; "))
+	}
+	base, err := os.MkdirTemp("", "nb-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	h.base = base
+	if err := prepareBase(base); err != nil {
+		_ = os.RemoveAll(base)
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	h.layout = NewLayout(o.LaunchDir, o.Home, o.Writable, o.Hidden, o.AllowNetwork)
+	runDir := resolve(filepath.Join(base, "run"))
+	h.layout.Scratch = []string{runDir}
+	if h.mech == MechanismLandlock {
+		// Landlock cannot mount a private /tmp: a private TMPDIR instead.
+		h.layout.Scratch = append(h.layout.Scratch, resolve(filepath.Join(base, "tmp")))
+	}
+
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	h.env = env
+	// Agents and buses are ways out of the sandbox.
+	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
+	tmp := "/tmp"
+	if h.mech == MechanismLandlock {
+		tmp = filepath.Join(base, "tmp")
+	}
+	env = setEnv(env, "TMPDIR", tmp)
+	h.run = &host.Local{Shell: o.Shell, Env: env, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
+	h.pty = &host.Local{Shell: o.Shell, Env: env, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
+	return h, nil
+}
+
+// checkHelper runs the Landlock helper once on a command exiting 42: any
+// other status means self does not enter the sandbox (MaybeHelper is not
+// wired into its main) and nothing may run through it.
+func checkHelper(self string) error {
+	argv, err := helperArgv(self, helperSpec{Writable: []string{}}, []string{"/bin/sh", "-c", "exit 42"})
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 42 {
+		return nil
+	}
+	return fmt.Errorf("the landlock helper (%s %s) does not work: %v %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
+}
+
+func prepareBase(base string) error {
+	if err := os.Mkdir(filepath.Join(base, "empty"), 0o555); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(base, "empty-file"), nil, 0o444); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(base, "run"), 0o700); err != nil {
+		return err
+	}
+	return os.Mkdir(filepath.Join(base, "tmp"), 0o700)
+}
+
+// findBwrap locates bubblewrap and checks that it can create a sandbox
+// here (user namespaces may be disabled).
+func findBwrap(p string) (string, error) {
+	if p == "" {
+		p = "bwrap"
+	}
+	path, err := exec.LookPath(p)
+	if err != nil {
+		return "", errors.New("bubblewrap is not installed")
+	}
+	var out bytes.Buffer
+	cmd := exec.Command(path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true")
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("bubblewrap cannot create a sandbox here: %s", strings.TrimSpace(firstLine(out.String(), err)))
+	}
+	return path, nil
+}
+
+func firstLine(s string, err error) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return err.Error()
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func dropEnv(env []string, keys ...string) []string {
+	out := make([]string, 0, len(env))
+	for _, e := range env {
+		k, _, _ := strings.Cut(e, "=")
+		if !slices.Contains(keys, k) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func setEnv(env []string, k, v string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, e := range env {
+		if !strings.HasPrefix(e, k+"=") {
+			out = append(out, e)
+		}
+	}
+	return append(out, k+"="+v)
+}
+
+// wrap prefixes argv with the sandbox.
+func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
+	switch h.mech {
+	case MechanismBwrap:
+		h.mu.Lock()
+		plan := bwrapArgs(h.layout, filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
+		for _, c := range plan.Created {
+			h.created[c] = true
+		}
+		h.mu.Unlock()
+		out := make([]string, 0, len(plan.Args)+len(argv)+2)
+		out = append(out, h.bwrap)
+		out = append(out, plan.Args...)
+		out = append(out, "--")
+		return append(out, argv...), nil
+	case MechanismLandlock:
+		return helperArgv(h.self, helperSpec{
+			Writable: h.layout.Writable,
+			Hidden:   h.layout.Hidden,
+			ReadOnly: h.layout.ReadOnly,
+			Scratch:  h.layout.Scratch,
+			Network:  h.layout.Network,
+			Terminal: terminal,
+		}, argv)
+	}
+	return nil, errors.New("sandbox: no mechanism")
+}
+
+// Name implements host.Host.
+func (h *Host) Name() string { return h.name }
+
+// Unsandboxed returns a host running with the same shell and environment
+// outside the sandbox, for a re-run the user approved after Exit.Sandboxed.
+// The caller closes it.
+func (h *Host) Unsandboxed() host.Host {
+	return &host.Local{Shell: h.run.Shell, Env: h.env}
+}
+
+// Isolation implements host.Host.
+func (h *Host) Isolation() host.Isolation { return host.IsolationSandbox }
+
+// Mechanism is bwrap or landlock.
+func (h *Host) Mechanism() string { return h.mech }
+
+// Layout is the enforced filesystem policy.
+func (h *Host) Layout() Layout { return h.layout }
+
+// Describe is a one-line summary for the user.
+func (h *Host) Describe() string {
+	net := "network off"
+	if h.layout.Network {
+		net = "network on"
+	}
+	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
+	if h.mech == MechanismLandlock {
+		s += "; unix sockets refused; new entries directly in the workspace and its .git cannot be created (install bubblewrap to lift this)"
+	}
+	return s
+}
+
+// Run implements host.Host. A run whose stderr shows the sandbox refusing
+// an operation has Exit.Sandboxed set.
+func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
+	d := &denialWriter{w: c.Stderr}
+	cc := *c
+	cc.Stderr = d
+	ex, err := h.run.Run(ctx, &cc)
+	if ex != nil && ex.Code != 0 && d.seen() {
+		ex.Sandboxed = true
+	}
+	return ex, err
+}
+
+// StartPTY implements host.Host.
+func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal, error) {
+	return h.pty.StartPTY(ctx, c)
+}
+
+// Probe implements host.Host.
+func (h *Host) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error) {
+	return h.run.Probe(ctx, detect)
+}
+
+// Close implements host.Host: it removes the mount points bubblewrap had
+// to create for protected paths, when still empty, and the private files.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for p := range h.created {
+		removeIfEmpty(p)
+		delete(h.created, p)
+	}
+	_ = h.run.Close()
+	_ = h.pty.Close()
+	if h.base != "" {
+		_ = os.Chmod(filepath.Join(h.base, "empty"), 0o700)
+		_ = os.RemoveAll(h.base)
+		h.base = ""
+	}
+	return nil
+}
+
+func removeIfEmpty(p string) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return
+	}
+	if fi.IsDir() {
+		_ = os.Remove(p) // fails unless empty
+		return
+	}
+	if fi.Mode().IsRegular() && fi.Size() == 0 {
+		_ = os.Remove(p)
+	}
+}
+
+// denialPatterns are messages showing the sandbox refused something.
+var denialPatterns = [][]byte{
+	[]byte("Read-only file system"),
+	[]byte("Permission denied"),
+	[]byte("Network is unreachable"),
+	[]byte("Operation not permitted"),
+}
+
+// denialWriter passes output through and remembers whether a denial
+// message went by (across write boundaries).
+type denialWriter struct {
+	w    io.Writer
+	mu   sync.Mutex
+	tail []byte
+	hit  bool
+}
+
+func (d *denialWriter) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	if !d.hit {
+		buf := append(d.tail, p...)
+		for _, pat := range denialPatterns {
+			if bytes.Contains(buf, pat) {
+				d.hit = true
+				break
+			}
+		}
+		if n := 32; len(buf) > n {
+			buf = buf[len(buf)-n:]
+		}
+		d.tail = append(d.tail[:0], buf...)
+	}
+	d.mu.Unlock()
+	if d.w == nil {
+		return len(p), nil
+	}
+	return d.w.Write(p)
+}
+
+func (d *denialWriter) seen() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.hit
+}

@@ -1,0 +1,83 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// auditArch is the seccomp architecture of this build, 0 when nb has no
+// socket filter for it.
+func auditArch() uint32 {
+	switch runtime.GOARCH {
+	case "amd64":
+		return unix.AUDIT_ARCH_X86_64
+	case "arm64":
+		return unix.AUDIT_ARCH_AARCH64
+	}
+	return 0
+}
+
+// socketFilter is a seccomp program refusing (EACCES) the creation of
+// unix-domain sockets, which Landlock before ABI 9 cannot confine (the
+// docker socket, the session bus and ssh-agent are escapes), and, when
+// network is false, of IPv4 and IPv6 sockets (Landlock does not restrict
+// UDP before ABI 10). socketpair stays allowed. System calls of another
+// architecture are refused outright.
+func socketFilter(arch uint32, network bool) []unix.SockFilter {
+	const (
+		ldW  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		deny = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	)
+	families := []uint32{unix.AF_UNIX}
+	if !network {
+		families = append(families, unix.AF_INET, unix.AF_INET6)
+	}
+	// Layout: 0 ld arch; 1 jeq arch; 2 ld nr; 3 jge x32; 4 jeq socket;
+	// 5 ld args[0]; 6.. jeq family; allow; deny.
+	n := 6 + len(families)
+	allow, refuse := n, n+1
+	at := func(i, target int) uint8 { return uint8(target - i - 1) }
+	p := []unix.SockFilter{
+		{Code: ldW, K: 4},
+		{Code: jeq, K: arch, Jt: 0, Jf: at(1, refuse)},
+		{Code: ldW, K: 0},
+		{Code: jge, K: 0x40000000, Jt: at(3, refuse), Jf: 0},
+		{Code: jeq, K: uint32(unix.SYS_SOCKET), Jt: 0, Jf: at(4, allow)},
+		{Code: ldW, K: 16},
+	}
+	for i, f := range families {
+		p = append(p, unix.SockFilter{Code: jeq, K: f, Jt: at(6+i, refuse), Jf: 0})
+	}
+	p = append(p,
+		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		unix.SockFilter{Code: ret, K: deny},
+	)
+	return p
+}
+
+// applySocketFilter installs socketFilter on every thread of the process.
+func applySocketFilter(network bool) error {
+	arch := auditArch()
+	if arch == 0 {
+		return errors.New("no socket filter for " + runtime.GOARCH + ": unix sockets stay reachable; install bubblewrap")
+	}
+	prog := socketFilter(arch, network)
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&fprog)))
+	runtime.KeepAlive(prog)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}

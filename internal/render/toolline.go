@@ -1,0 +1,154 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+// summaryDisplay is the call's display on one line: a multi-line script
+// becomes "run (3 lines): a ↵ b ↵ c".
+func summaryDisplay(p *agent.Pending) string {
+	disp := ""
+	if p.Decision != nil {
+		disp = p.Decision.Display
+		if disp == "" {
+			disp = p.Decision.Subject
+		}
+	}
+	if disp == "" && p.Call != nil {
+		disp = p.Call.Name
+	}
+	// The warning belongs to the prompt; the transcript stays plain.
+	disp = strings.ReplaceAll(disp, " "+style.IconWarn, "")
+	disp = strings.ReplaceAll(disp, style.IconWarn+" ", "")
+	lines := strings.Split(strings.TrimRight(disp, "\n"), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(style.Sanitize(lines[i]))
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return lines[0] + " " + strings.Join(lines[1:], " ↵ ")
+}
+
+func autoApproved(p *agent.Pending) bool {
+	return p.Decision != nil && p.Decision.Decision == policy.Allow
+}
+
+// failed reports whether res is a failure.
+func failed(res *tool.Result) bool {
+	return res.IsError || (res.ExitCode != nil && *res.ExitCode != 0)
+}
+
+// toolLine is the one-line summary of a finished call:
+//
+//	✓ read: /etc/hosts  exit 0 · 12ms
+//	✗ run: make  exit 2 · 1.3s  make: *** No rule to make target
+//
+// Auto-approved calls have their display muted. width 0 means no limit.
+func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) string {
+	icon := pal.OK(style.IconOK)
+	if failed(res) {
+		icon = pal.Fail(style.IconFail)
+	}
+	var meta []string
+	if res.ExitCode != nil {
+		meta = append(meta, "exit "+strconv.Itoa(*res.ExitCode))
+	}
+	if res.Duration > 0 {
+		meta = append(meta, formatDuration(res.Duration))
+	}
+	note := res.Note
+	if note == "" && failed(res) && res.ExitCode == nil {
+		note = firstUseful(res.Content)
+	}
+	display := summaryDisplay(p)
+	dispStyle := func(s string) string { return s }
+	if autoApproved(p) {
+		dispStyle = pal.Muted
+	}
+	noteStyle := pal.Muted
+	if failed(res) {
+		noteStyle = pal.Fail
+	}
+	return layout(icon, display, dispStyle, strings.Join(meta, " · "), pal.Muted, oneLineNote(note), noteStyle, width)
+}
+
+// refusedLine is the line of a call that did not run:
+//
+//	⊘ delete: /tmp/x  declined
+func refusedLine(pal style.Palette, p *agent.Pending, why string, width int) string {
+	return layout(pal.Warn(style.IconRefused), summaryDisplay(p), func(s string) string { return s }, "", pal.Muted, oneLineNote(why), pal.Warn, width)
+}
+
+// layout fits "icon display  meta  note" in width: the meta always shows,
+// the display is cut before it, the note gets what is left.
+func layout(icon, display string, dispStyle func(string) string, meta string, metaStyle func(string) string, note string, noteStyle func(string) string, width int) string {
+	const gap = "  "
+	if width <= 0 {
+		s := icon + " " + dispStyle(display)
+		if meta != "" {
+			s += gap + metaStyle(meta)
+		}
+		if note != "" {
+			s += gap + noteStyle(note)
+		}
+		return s
+	}
+	room := width - style.Width(icon) - 1
+	metaW := 0
+	if meta != "" {
+		metaW = len(gap) + style.Width(meta)
+		if room-metaW < 8 {
+			meta, metaW = "", 0 // too narrow: the display matters more
+		}
+	}
+	dispRoom := room - metaW
+	if dispRoom < 1 {
+		dispRoom = 1
+	}
+	display = style.Truncate(display, dispRoom)
+	s := icon + " " + dispStyle(display)
+	if meta != "" {
+		s += gap + metaStyle(meta)
+	}
+	left := room - style.Width(display) - metaW - len(gap)
+	if note != "" && left >= 8 {
+		s += gap + noteStyle(style.Truncate(note, left))
+	}
+	return s
+}
+
+// firstUseful is the first non-empty line of s.
+func firstUseful(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+func oneLineNote(s string) string {
+	return strings.Join(strings.Fields(style.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+}
+
+// formatDuration is a short human duration: 12ms, 1.3s, 2m05s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}

@@ -1,0 +1,143 @@
+// Package files provides the file tools nb serves over MCP (read_file,
+// write_file, list_dir, path_info), confined to a set of root directories.
+// Every path is made absolute, cleaned, and has its symlinks resolved (for a
+// path that does not exist yet, those of its longest existing prefix) before
+// it is checked against the roots, so `..`, absolute paths and symlinks
+// cannot leave them.
+package files
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Roots is a set of directories file tools may touch.
+type Roots struct {
+	dirs []string // absolute, symlink-free, cleaned
+}
+
+// NewRoots resolves dirs (which must exist and be directories).
+func NewRoots(dirs ...string) (*Roots, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("roots: at least one root is needed")
+	}
+	r := &Roots{}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", d, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", d, err)
+		}
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", d, err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("root %s: not a directory", d)
+		}
+		r.dirs = append(r.dirs, filepath.Clean(real))
+	}
+	return r, nil
+}
+
+// Dirs lists the resolved roots.
+func (r *Roots) Dirs() []string { return append([]string(nil), r.dirs...) }
+
+// ErrOutside is returned for paths that resolve outside every root.
+var ErrOutside = errors.New("outside the allowed roots")
+
+// Resolve turns path (relative paths are taken from cwd) into an absolute,
+// symlink-free path inside one of the roots. Symlinks in the part of the path
+// that exists are resolved; the rest is appended as cleaned names.
+func (r *Roots) Resolve(path, cwd string) (string, error) {
+	if path == "" {
+		return "", errors.New("path is empty")
+	}
+	if strings.ContainsRune(path, 0) {
+		return "", errors.New("path contains a NUL byte")
+	}
+	p := path
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			cwd = r.dirs[0]
+		}
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.Clean(p)
+	real, err := evalExisting(p)
+	if err != nil {
+		return "", err
+	}
+	if !r.contains(real) {
+		return "", fmt.Errorf("%s: %w (%s)", path, ErrOutside, strings.Join(r.dirs, ", "))
+	}
+	return real, nil
+}
+
+// Contains reports whether the absolute, resolved path lies in a root.
+func (r *Roots) contains(p string) bool {
+	for _, d := range r.dirs {
+		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) || d == string(filepath.Separator) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalExisting resolves symlinks in the longest existing prefix of the clean
+// absolute path p and appends the remaining names. A dangling symlink is
+// followed as far as its target can be resolved, so it cannot point out of
+// the roots either.
+func evalExisting(p string) (string, error) {
+	for depth := 0; depth < 40; depth++ {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return real, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		// Find the longest existing prefix.
+		dir, rest := p, ""
+		for {
+			parent := filepath.Dir(dir)
+			name := filepath.Base(dir)
+			if rest == "" {
+				rest = name
+			} else {
+				rest = filepath.Join(name, rest)
+			}
+			dir = parent
+			if _, err := os.Lstat(dir); err == nil || parent == filepath.Dir(parent) {
+				break
+			}
+		}
+		realDir, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", err
+		}
+		first, more, _ := strings.Cut(rest, string(filepath.Separator))
+		next := filepath.Join(realDir, first)
+		if fi, err := os.Lstat(next); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// A dangling symlink: follow its target by hand.
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", err
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(realDir, target)
+			}
+			p = filepath.Clean(filepath.Join(target, more))
+			continue
+		}
+		return filepath.Join(realDir, rest), nil
+	}
+	return "", errors.New("too many levels of symbolic links")
+}

@@ -1,0 +1,541 @@
+package files
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+//go:embed descriptions/*.txt
+var descriptions embed.FS
+
+func description(name string) string {
+	b, err := descriptions.ReadFile("descriptions/" + name + ".txt")
+	if err != nil {
+		panic(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Defaults for Options.
+const (
+	DefaultMaxReadBytes  = 256 << 10
+	DefaultMaxWriteBytes = 10 << 20
+	DefaultMaxEntries    = 1000
+)
+
+// Options configures the file tools.
+type Options struct {
+	Roots *Roots
+	// Workdir supplies the directory relative paths start from; when it is
+	// nil or its cwd is outside the roots, the first root is used.
+	Workdir *tool.Workdir
+	// MaxReadBytes bounds what read_file returns in one call.
+	MaxReadBytes int
+	// MaxWriteBytes bounds the content write_file accepts.
+	MaxWriteBytes int
+	// MaxEntries bounds list_dir.
+	MaxEntries int
+	// Sensitive reports whether reading a resolved path needs approval
+	// (secrets such as ~/.ssh or .env). Nil uses IsSensitive.
+	Sensitive func(path string) bool
+	// Policy, when set, decides reads as the equivalent command (`cat PATH`,
+	// `ls -la PATH`) on the resolved path, so nb's sensitive paths, deny
+	// rules and grants apply to the file tools as they do to run_cmd.
+	Policy Policy
+	// Home is the home directory, for the policy's view of ~.
+	Home string
+}
+
+// Policy decides commands; *policy.Engine implements it.
+type Policy interface {
+	Command(command string, cc policy.CommandContext) *policy.Decision
+}
+
+// shellQuote quotes s as one shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// New returns the four file tools: read_file, write_file, list_dir, path_info.
+func New(opts Options) []tool.Tool {
+	if opts.MaxReadBytes <= 0 {
+		opts.MaxReadBytes = DefaultMaxReadBytes
+	}
+	if opts.MaxWriteBytes <= 0 {
+		opts.MaxWriteBytes = DefaultMaxWriteBytes
+	}
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = DefaultMaxEntries
+	}
+	if opts.Sensitive == nil {
+		opts.Sensitive = IsSensitive
+	}
+	b := &base{opts: opts}
+	return []tool.Tool{&readFile{b}, &writeFile{b}, &listDir{b}, &pathInfo{b}}
+}
+
+type base struct{ opts Options }
+
+func (b *base) cwd() string {
+	if b.opts.Workdir != nil {
+		return b.opts.Workdir.Cwd()
+	}
+	return ""
+}
+
+func (b *base) resolve(path string) (string, error) {
+	cwd := b.cwd()
+	if cwd != "" {
+		if _, err := b.opts.Roots.Resolve(cwd, ""); err != nil {
+			cwd = ""
+		}
+	}
+	return b.opts.Roots.Resolve(path, cwd)
+}
+
+// decideRead allows reads inside the roots, except of sensitive paths.
+func (b *base) decideRead(verb, path, resolved string) *policy.Decision {
+	display := verb + ": " + path
+	if b.opts.Policy != nil {
+		cmd := "cat " + shellQuote(resolved)
+		if verb == "list" {
+			cmd = "ls -la " + shellQuote(resolved)
+		}
+		d := b.opts.Policy.Command(cmd, policy.CommandContext{Cwd: b.cwdOrRoot(), Home: b.opts.Home})
+		if d.Decision != policy.Allow || b.opts.Sensitive(resolved) {
+			out := *d
+			if out.Decision == policy.Allow {
+				out.Decision, out.DecidedBy = policy.Ask, "sensitive-path"
+				out.Reasons = append(append([]string(nil), out.Reasons...), "sensitive path")
+			}
+			out.Display, out.OfferAlways, out.Rule = display, false, ""
+			out.Subject = verb + " " + resolved
+			return &out
+		}
+	}
+	if b.opts.Sensitive(resolved) {
+		return &policy.Decision{
+			Decision: policy.Ask, Safety: policy.Unknown, Display: display, Warn: true,
+			DefaultAnswer: "no", Reasons: []string{"sensitive path"}, Full: resolved,
+			DecidedBy: "sensitive-path", Subject: verb + " " + resolved,
+			Remedy: "read it with run_cmd where the user can approve it, or ask the user",
+		}
+	}
+	d := policy.Allowed(display)
+	d.Full, d.Subject = resolved, verb+" "+resolved
+	d.Reasons = []string{"inside the allowed roots"}
+	return d
+}
+
+var sensitiveNames = []string{".env", ".netrc", ".pgpass", "id_rsa", "id_ed25519", "id_ecdsa", "credentials", ".git-credentials", ".npmrc", ".pypirc"}
+var sensitiveDirs = []string{".ssh", ".gnupg", ".aws", ".kube", ".docker", ".password-store"}
+
+// IsSensitive reports paths that commonly hold secrets.
+func IsSensitive(p string) bool {
+	base := filepath.Base(p)
+	for _, n := range sensitiveNames {
+		if base == n || strings.HasPrefix(base, ".env.") {
+			return true
+		}
+	}
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		for _, d := range sensitiveDirs {
+			if part == d {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func schema(s string) json.RawMessage { return json.RawMessage(s) }
+
+// ---- read_file
+
+type readFile struct{ *base }
+
+type readArgs struct {
+	Path      string `json:"path"`
+	StartLine int    `json:"startLine"`
+	LineCount int    `json:"lineCount"`
+}
+
+func (t *readFile) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "read_file", Description: description("read_file"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"File to read"},"startLine":{"type":"integer","minimum":1,"description":"First line to return (1-based)"},"lineCount":{"type":"integer","minimum":1,"description":"Number of lines to return"}},"required":["path"],"additionalProperties":false}`)}
+}
+
+func (t *readFile) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+	var a readArgs
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return nil, err
+	}
+	if a.StartLine < 0 || a.LineCount < 0 {
+		return nil, errors.New("startLine and lineCount must be positive")
+	}
+	p, err := t.resolve(a.Path)
+	if err != nil {
+		return nil, err
+	}
+	return t.decideRead("read", a.Path, p), nil
+}
+
+func (t *readFile) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
+	var a readArgs
+	if err := tool.DecodeArgs(call.Args, &a); err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	p, err := t.resolve(a.Path)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+	}
+	if fi.IsDir() {
+		return tool.Errorf("read %s: is a directory (use list_dir)", a.Path), nil
+	}
+	max := t.opts.MaxReadBytes
+	head := make([]byte, 8192)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if isBinary(head, n < len(head)) {
+		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return tool.Errorf("read %s: %v", a.Path, err), nil
+	}
+	if a.StartLine == 0 && a.LineCount == 0 {
+		if fi.Size() > int64(max) {
+			return tool.Errorf("read %s: file is %s, over the %s limit; pass startLine and lineCount to read part of it, or use run_cmd with grep/head/tail", a.Path, humanSize(fi.Size()), humanSize(int64(max))), nil
+		}
+		data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+		if err != nil {
+			return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+		}
+		if len(data) > max {
+			return tool.Errorf("read %s: file grew over the %s limit while reading", a.Path, humanSize(int64(max))), nil
+		}
+		if !utf8.Valid(data) {
+			return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(int64(len(data))))}, nil
+		}
+		return &tool.Result{Content: string(data), Note: humanSize(int64(len(data)))}, nil
+	}
+	start := max1(a.StartLine)
+	count := a.LineCount
+	var out bytes.Buffer
+	r := bufio.NewReader(f)
+	line, got, truncated := 0, 0, false
+	for {
+		s, err := r.ReadString('\n')
+		if len(s) > 0 {
+			line++
+			if line >= start && (count == 0 || got < count) {
+				if out.Len()+len(s) > max {
+					truncated = true
+					break
+				}
+				out.WriteString(s)
+				got++
+			}
+			if count > 0 && got >= count {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if !utf8.Valid(out.Bytes()) {
+		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}, nil
+	}
+	if got == 0 && !truncated {
+		return &tool.Result{Content: fmt.Sprintf("[no lines: %s has %d lines]", a.Path, line)}, nil
+	}
+	if truncated {
+		fmt.Fprintf(&out, "\n[... stopped after line %d at the %s limit; continue with startLine %d ...]\n", start+got-1, humanSize(int64(max)), start+got)
+	}
+	return &tool.Result{Content: out.String()}, nil
+}
+
+func max1(n int) int {
+	if n < 1 {
+		return 1
+	}
+	return n
+}
+
+// isBinary reports NUL bytes or invalid UTF-8 in a file's first bytes. A
+// multi-byte character cut by the end of the sample is not counted.
+func isBinary(b []byte, whole bool) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	if !whole {
+		for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
+			if utf8.Valid(b) {
+				return false
+			}
+			b = b[:len(b)-1]
+		}
+	}
+	return !utf8.Valid(b)
+}
+
+// ---- write_file
+
+type writeFile struct{ *base }
+
+type writeArgs struct {
+	Path    string  `json:"path"`
+	Content *string `json:"content"`
+}
+
+func (t *writeFile) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "write_file", Description: description("write_file"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"File to write"},"content":{"type":"string","description":"The complete new content of the file"}},"required":["path","content"],"additionalProperties":false}`)}
+}
+
+func (t *writeFile) args(raw json.RawMessage) (writeArgs, string, error) {
+	var a writeArgs
+	if err := tool.DecodeArgs(raw, &a); err != nil {
+		return a, "", err
+	}
+	if a.Content == nil {
+		return a, "", errors.New("content is required")
+	}
+	if len(*a.Content) > t.opts.MaxWriteBytes {
+		return a, "", fmt.Errorf("content is %s, over the %s limit", humanSize(int64(len(*a.Content))), humanSize(int64(t.opts.MaxWriteBytes)))
+	}
+	p, err := t.resolve(a.Path)
+	if err != nil {
+		return a, "", err
+	}
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return a, "", fmt.Errorf("%s is a directory", a.Path)
+	}
+	return a, p, nil
+}
+
+func (t *writeFile) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+	a, p, err := t.args(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	return &policy.Decision{
+		Decision: policy.Ask, Safety: policy.Unknown, Display: "write: " + a.Path, Warn: true,
+		DefaultAnswer: "no", OfferAlways: false, Reasons: []string{"writes a file"},
+		Full:    fmt.Sprintf("write %s (%s):\n%s", p, humanSize(int64(len(*a.Content))), *a.Content),
+		Subject: "write " + p,
+		Remedy:  "approve the write in a client that supports elicitation, or set approval.trustClientApproval",
+	}, nil
+}
+
+func (t *writeFile) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
+	a, p, err := t.args(call.Args)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	perm := fs.FileMode(0o644)
+	existed := false
+	if fi, err := os.Stat(p); err == nil {
+		perm, existed = fi.Mode().Perm(), true
+	}
+	if err := store.WriteFileAtomic(p, []byte(*a.Content), perm); err != nil {
+		return tool.Errorf("%v", unwrap(err)), nil
+	}
+	verb := "created"
+	if existed {
+		verb = "overwrote"
+	}
+	return &tool.Result{Content: fmt.Sprintf("%s %s (%d bytes)", verb, p, len(*a.Content))}, nil
+}
+
+// ---- list_dir
+
+type listDir struct{ *base }
+
+type listArgs struct {
+	Path string `json:"path"`
+}
+
+func (t *listDir) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "list_dir", Description: description("list_dir"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"Directory to list (default: the current working directory)"}},"additionalProperties":false}`)}
+}
+
+func (t *listDir) path(raw json.RawMessage) (string, string, error) {
+	var a listArgs
+	if err := tool.DecodeArgs(raw, &a); err != nil {
+		return "", "", err
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	p, err := t.resolve(a.Path)
+	return a.Path, p, err
+}
+
+func (t *listDir) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+	shown, p, err := t.path(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	return t.decideRead("list", shown, p), nil
+}
+
+func (t *listDir) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
+	shown, p, err := t.path(call.Args)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return tool.Errorf("list %s: %v", shown, unwrap(err)), nil
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%d entries)\n", p, len(entries))
+	for i, e := range entries {
+		if i == t.opts.MaxEntries {
+			fmt.Fprintf(&b, "[... %d more entries not shown ...]\n", len(entries)-i)
+			break
+		}
+		name := e.Name()
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(filepath.Join(p, name))
+			fmt.Fprintf(&b, "%s -> %s\n", name, target)
+		case e.IsDir():
+			fmt.Fprintf(&b, "%s/\n", name)
+		default:
+			size := ""
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+				size = "\t" + humanSize(fi.Size())
+			}
+			fmt.Fprintf(&b, "%s%s\n", name, size)
+		}
+	}
+	return &tool.Result{Content: b.String()}, nil
+}
+
+// ---- path_info
+
+type pathInfo struct{ *base }
+
+func (t *pathInfo) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "path_info", Description: description("path_info"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"Path to describe"}},"required":["path"],"additionalProperties":false}`)}
+}
+
+func (t *pathInfo) path(raw json.RawMessage) (string, string, error) {
+	var a listArgs
+	if err := tool.DecodeArgs(raw, &a); err != nil {
+		return "", "", err
+	}
+	p, err := t.resolve(a.Path)
+	return a.Path, p, err
+}
+
+func (t *pathInfo) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+	shown, p, err := t.path(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	d := policy.Allowed("info: " + shown)
+	d.Full, d.Subject = p, "info "+p
+	return d, nil
+}
+
+// Info is path_info's answer.
+type Info struct {
+	Path     string `json:"path"`
+	Resolved string `json:"resolved"`
+	Exists   bool   `json:"exists"`
+	Type     string `json:"type,omitempty"`
+	Size     int64  `json:"size,omitempty"`
+	Mode     string `json:"mode,omitempty"`
+	Modified string `json:"modified,omitempty"`
+	// Symlink is the link's target when the path itself is a symlink.
+	Symlink string `json:"symlink,omitempty"`
+}
+
+func (t *pathInfo) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
+	shown, p, err := t.path(call.Args)
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	info := Info{Path: shown, Resolved: p}
+	abs := shown
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(t.cwdOrRoot(), abs)
+	}
+	if lfi, err := os.Lstat(abs); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
+		info.Symlink, _ = os.Readlink(abs)
+	}
+	if fi, err := os.Stat(p); err == nil {
+		info.Exists = true
+		info.Mode = fmt.Sprintf("%04o", fi.Mode().Perm())
+		info.Modified = fi.ModTime().UTC().Format(time.RFC3339)
+		switch {
+		case fi.IsDir():
+			info.Type = "dir"
+		case fi.Mode().IsRegular():
+			info.Type, info.Size = "file", fi.Size()
+		default:
+			info.Type = "other"
+		}
+	}
+	out, _ := json.Marshal(info)
+	return &tool.Result{Content: string(out)}, nil
+}
+
+func (b *base) cwdOrRoot() string {
+	cwd := b.cwd()
+	if cwd != "" {
+		if _, err := b.opts.Roots.Resolve(cwd, ""); err == nil {
+			return cwd
+		}
+	}
+	return b.opts.Roots.dirs[0]
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
