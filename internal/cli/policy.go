@@ -1,13 +1,131 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/store"
 )
+
+const policyUsage = `usage: nb policy check [--approve PATTERN]… [--config FILE] [--json] -- COMMAND
+
+Prints the approval decision nb would make for run_cmd with COMMAND (the
+words after -- joined by spaces). Nothing is run. Exit status is 0 whatever
+the decision.`
 
 // runPolicy implements `nb policy check`.
 func runPolicy(args []string, io *iostreams.IO) int {
-	fmt.Fprintln(io.Err, "nb policy: not implemented yet")
-	return ExitError
+	usage := func(msg string) int {
+		if msg != "" {
+			fmt.Fprintln(io.Err, "nb policy: "+msg)
+		}
+		fmt.Fprintln(io.Err, policyUsage)
+		return ExitUsage
+	}
+	if len(args) == 0 {
+		return usage("missing subcommand \"check\"")
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(io.Out, policyUsage)
+		return ExitOK
+	}
+	if args[0] != "check" {
+		return usage(fmt.Sprintf("unknown subcommand %q", args[0]))
+	}
+	var approve []string
+	configPath, asJSON := "", false
+	var command []string
+	found := false
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			command, found = rest[i+1:], true
+			break
+		}
+		name, val, hasVal := strings.Cut(a, "=")
+		switch name {
+		case "--approve", "--config":
+			if !hasVal {
+				if i+1 >= len(rest) {
+					return usage(name + " needs a value")
+				}
+				i++
+				val = rest[i]
+			}
+			if name == "--approve" {
+				approve = append(approve, val)
+			} else {
+				configPath = val
+			}
+		case "--json":
+			if hasVal {
+				return usage("--json takes no value")
+			}
+			asJSON = true
+		case "-h", "--help":
+			fmt.Fprintln(io.Out, policyUsage)
+			return ExitOK
+		default:
+			if strings.HasPrefix(a, "-") {
+				return usage(fmt.Sprintf("unknown flag %q", a))
+			}
+			return usage(fmt.Sprintf("unexpected %q: put the command after --", a))
+		}
+	}
+	if !found {
+		return usage("missing -- before the command")
+	}
+	cmd := strings.Join(command, " ")
+	if strings.TrimSpace(cmd) == "" {
+		return usage("no command given after --")
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(io.Err, "nb policy: working directory: "+err.Error())
+		return ExitError
+	}
+	cfg, err := loadConfig(io, configPath, cwd)
+	if err != nil {
+		fmt.Fprintln(io.Err, "nb: "+err.Error())
+		return ExitError
+	}
+	opts := policy.OptionsFromConfig(cfg)
+	opts.Approve = approve
+	opts.StateDir = store.StateDir(io.Getenv)
+	opts.LaunchDir = cwd
+	engine, err := policy.New(opts)
+	if err != nil {
+		fmt.Fprintln(io.Err, "nb: "+err.Error())
+		return ExitError
+	}
+	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: io.Getenv("HOME")})
+	if asJSON {
+		out, err := json.Marshal(d)
+		if err != nil {
+			fmt.Fprintln(io.Err, "nb policy: "+err.Error())
+			return ExitError
+		}
+		fmt.Fprintln(io.Out, string(out))
+		return ExitOK
+	}
+	fmt.Fprintf(io.Out, "decision: %s\n", d.Decision)
+	fmt.Fprintf(io.Out, "safety:   %s\n", d.Safety)
+	fmt.Fprintf(io.Out, "display:  %s\n", strings.ReplaceAll(d.Display, "\n", "\n          "))
+	fmt.Fprintf(io.Out, "default:  %s", d.DefaultAnswer)
+	if d.OfferAlways {
+		fmt.Fprintf(io.Out, " (Always would save: %s)", strings.ReplaceAll(d.Rule, "\n", ", "))
+	}
+	fmt.Fprintln(io.Out)
+	if d.DecidedBy != "" {
+		fmt.Fprintf(io.Out, "by:       %s\n", d.DecidedBy)
+	}
+	for _, r := range d.Reasons {
+		fmt.Fprintf(io.Out, "reason:   %s\n", r)
+	}
+	return ExitOK
 }

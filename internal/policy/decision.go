@@ -2,6 +2,67 @@
 // it is allowed, must be asked about, or is denied, how safe it is, and the
 // one line the user sees. Decisions are pure functions of the parsed command
 // and the rules; nothing here asks the user or runs anything.
+//
+// A command is parsed as bash (package shellparse) into simple commands
+// ("leaves"), including those inside substitutions, inner scripts (bash -c,
+// eval, trap, alias, a here-document fed to a shell) and behind wrappers
+// (env, timeout, nice, nohup, time, command, exec, stdbuf, xargs, sudo,
+// find -exec…). The decision order is SPEC §6.1:
+//
+//  1. A deny rule (approval.deny, or a project's .nb/config.json) matching
+//     any leaf denies. Deny rules match the base name of the command
+//     wherever it lives (/tmp/x/rm matches "rm *"), find their words and
+//     short options anywhere among the arguments (deny "git push *" denies
+//     git -C . push; "rm -rf *" denies rm -f -R x), and a leaf whose
+//     dynamic words might make it match is never pre-approved.
+//  2. Pre-approval: every leaf must be matched by a rule (--approve,
+//     approval.allow, "always" grants of the project, "this session"
+//     grants), be on the safe list (when autoApproveSafe), or be a harmless
+//     wrapper (timeout, nice, nohup, command, exec, stdbuf, ionice, setsid,
+//     env, xargs, time, watch: their inner command is a leaf of its own and
+//     must be covered itself, so "timeout *" never approves timeout 5 rm).
+//     Nothing may be unknown (dynamic command names, ${x@P}, arithmetic on
+//     variables…), no file may be written by redirection (other than
+//     /dev/null and the standard streams), no deny rule may possibly match
+//     a dynamic word. A dangerous or sensitive leaf, or one reading a file
+//     named at run time, is pre-approved only by an exact rule (no trailing
+//     *): "git push *" does not approve git push --force, "rm -rf build"
+//     approves exactly that. An exact rule matching a wrapper or shell
+//     (sudo apt update, bash -c 'make') also covers what it runs. Network
+//     data piped into an interpreter and commands run with a risky
+//     environment variable (PATH=, LD_PRELOAD=, GIT_*…) are never
+//     pre-approved.
+//  3. Safe (every leaf provably read-only with its flags checked, no
+//     sensitive path, no network tool, no write) → allow when
+//     autoApproveSafe.
+//  4. In a sandbox with autoApproveInSandbox, anything not dangerous →
+//     allow.
+//  5. Otherwise ask; headless, deny with Refusal and a Remedy.
+//
+// Rules (SPEC §6.1) are shell words parsed like commands: a final bare *
+// matches any remaining arguments (including none, and arguments appended
+// at run time by xargs); * ? [ inside a word glob within that word and do
+// not match "/"; a quoted '*' is a literal star; a dynamic word of the
+// command ($x, $(…)) is matched only by a bare * word. The command name
+// /usr/bin/git (any standard system bin directory) matches a rule "git";
+// ./git does not.
+//
+// "Always" (Decision.Rule) is the narrowest rule per leaf that needs one:
+// command + subcommand + * for tools with subcommands (git status *,
+// docker ps *, npm run build *), else command + * (make *). It is not
+// offered for shells, interpreters, wrappers, sudo, network tools that can
+// send data (curl, wget, nc, scp…), dynamic commands, writes and warned
+// commands. Several leaves give several rules, one per line; Grant saves
+// each.
+//
+// Configured lists (approval.safeCommands, approval.dangerousCommands,
+// terminalIntegration.warnPatterns) are matched against parsed leaves,
+// never against raw text; see feature for the syntax. Display (seed 000):
+// read/write/append/copy/move/delete/mkdir for a single simple command,
+// else "run: COMMAND" or "run (N lines):" with every line; ⚠️ follows the
+// category when the command is warned (dangerous, writes, deletes or
+// moves, or matches a warn pattern). Control and invisible characters are
+// shown escaped.
 package policy
 
 // Verdict is the outcome of a decision.

@@ -1,7 +1,13 @@
 package policy
 
 import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/shellparse"
 )
 
 // Options configures an Engine.
@@ -20,6 +26,16 @@ type Options struct {
 	Headless bool
 }
 
+// OptionsFromConfig fills the configuration part of Options from cfg
+// (after config.LoadProject, so project deny rules are included); nil
+// means the defaults.
+func OptionsFromConfig(cfg *config.Config) Options {
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	return Options{Approval: cfg.Approval, WarnPatterns: cfg.TerminalIntegration.WarnPatterns}
+}
+
 // CommandContext is what the engine needs to know about where a command runs.
 type CommandContext struct {
 	Cwd  string
@@ -32,22 +48,380 @@ type CommandContext struct {
 // Engine makes decisions. It is safe for concurrent use.
 type Engine struct {
 	opts Options
+
+	approve []*Pattern
+	allow   []*Pattern
+	deny    []*Pattern
+
+	sensitive     []string
+	safeNames     map[string]bool
+	safePatterns  []*Pattern
+	removedSafe   map[string]bool
+	danger        []*feature
+	removedDanger map[string]bool
+	warn          []*feature
+
+	mu         sync.Mutex
+	session    []string
+	project    []string
+	grantsPath string
 }
 
-// New returns an engine.
+// Refusal is the reason the model receives when a command is denied for
+// want of a terminal to ask at.
+const Refusal = "not run: this command needs approval and nb has no terminal to ask; do not retry it, explain to the user what you wanted to do"
+
+// New returns an engine. It fails on a rule or pattern it cannot parse,
+// on a safeCommands entry naming a network tool, shell or interpreter, and
+// on an unreadable grants file.
 func New(opts Options) (*Engine, error) {
-	return &Engine{opts: opts}, nil
+	e := &Engine{opts: opts, safeNames: map[string]bool{}, removedSafe: map[string]bool{}, removedDanger: map[string]bool{}}
+	parseAll := func(key string, srcs []string) ([]*Pattern, error) {
+		var out []*Pattern
+		for _, s := range srcs {
+			p, err := ParsePattern(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", key, err)
+			}
+			out = append(out, p)
+		}
+		return out, nil
+	}
+	var err error
+	if e.approve, err = parseAll("--approve", opts.Approve); err != nil {
+		return nil, err
+	}
+	if e.allow, err = parseAll("approval.allow", opts.Approval.Allow); err != nil {
+		return nil, err
+	}
+	if e.deny, err = parseAll("approval.deny", opts.Approval.Deny); err != nil {
+		return nil, err
+	}
+	e.sensitive = opts.Approval.SensitivePaths
+	for _, s := range opts.Approval.SafeCommands {
+		s = strings.TrimSpace(s)
+		if name, ok := strings.CutPrefix(s, "!"); ok {
+			e.removedSafe[strings.TrimSpace(name)] = true
+			continue
+		}
+		p, err := ParsePattern(s)
+		if err != nil {
+			return nil, fmt.Errorf("approval.safeCommands: %w", err)
+		}
+		base := path.Base(p.Words[0].Text)
+		if shellparse.IsNetworkTool(base) || isInterpreter(base) || noAlways[base] || base == "env" || base == "printenv" {
+			return nil, fmt.Errorf("approval.safeCommands: %q can never be safe (network tool, shell, interpreter or wrapper)", s)
+		}
+		if len(p.Words) == 1 && !strings.Contains(s, " ") {
+			e.safeNames[p.Words[0].Text] = true
+			continue
+		}
+		e.safePatterns = append(e.safePatterns, p)
+	}
+	for _, s := range opts.Approval.DangerousCommands {
+		f, err := parseFeature(s)
+		if err != nil {
+			return nil, fmt.Errorf("approval.dangerousCommands: %w", err)
+		}
+		if f.remove != "" {
+			e.removedDanger[f.remove] = true
+			continue
+		}
+		e.danger = append(e.danger, f)
+	}
+	for _, s := range opts.WarnPatterns {
+		f, err := parseFeature(s)
+		if err != nil {
+			return nil, fmt.Errorf("terminalIntegration.warnPatterns: %w", err)
+		}
+		if f.remove == "" {
+			e.warn = append(e.warn, f)
+		}
+	}
+	if opts.StateDir != "" && opts.LaunchDir != "" {
+		e.grantsPath = grantsFile(opts.StateDir, opts.LaunchDir)
+		rules, err := loadGrants(e.grantsPath)
+		if err != nil {
+			return nil, err
+		}
+		e.project = rules
+	}
+	return e, nil
+}
+
+// Headless reports whether ask decisions become deny.
+func (e *Engine) Headless() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.opts.Headless
+}
+
+// SetHeadless switches headless mode (e.g. an MCP client without
+// elicitation).
+func (e *Engine) SetHeadless(h bool) {
+	e.mu.Lock()
+	e.opts.Headless = h
+	e.mu.Unlock()
+}
+
+type ruleEntry struct {
+	p      *Pattern
+	source string
+}
+
+// rules returns every allow rule with its source, in priority order.
+func (e *Engine) rules() []ruleEntry {
+	var out []ruleEntry
+	for _, p := range e.approve {
+		out = append(out, ruleEntry{p, "flag"})
+	}
+	for _, p := range e.allow {
+		out = append(out, ruleEntry{p, "rule"})
+	}
+	e.mu.Lock()
+	grants := append(append([]string(nil), e.project...), e.session...)
+	e.mu.Unlock()
+	for _, g := range grants {
+		if p, err := ParsePattern(g); err == nil {
+			out = append(out, ruleEntry{p, "grant"})
+		}
+	}
+	return out
 }
 
 // Command decides a run_cmd (or terminal_start) command.
 func (e *Engine) Command(command string, cc CommandContext) *Decision {
-	return &Decision{Decision: Ask, Safety: Unknown, Display: "run: " + command, DefaultAnswer: "yes", OfferAlways: true, Reasons: []string{"not analysed yet"}, Full: command, Subject: command}
+	return e.command(command, cc, false)
+}
+
+func (e *Engine) command(command string, cc CommandContext, interactive bool) *Decision {
+	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Interactive: interactive})
+	as := e.assess(a, cc)
+	d := &Decision{
+		Safety:  as.safety,
+		Display: as.display,
+		Warn:    as.warn,
+		Reasons: as.reasons,
+		Full:    command,
+		Subject: command,
+	}
+	if d.Reasons == nil {
+		d.Reasons = []string{}
+	}
+	d.DefaultAnswer = "yes"
+	if d.Warn {
+		d.DefaultAnswer = "no"
+	}
+	d.Rule, d.OfferAlways = e.alwaysRule(a, as)
+
+	if a.Err != nil {
+		return e.ask(d, a, as)
+	}
+	for _, l := range a.Leaves {
+		for _, p := range e.deny {
+			if p.denies(l) {
+				d.Decision = Deny
+				d.DecidedBy = "deny-rule"
+				d.OfferAlways = false
+				d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, l.RawText()))
+				return d
+			}
+		}
+	}
+	if src, ok := e.preApproved(a, as); ok {
+		d.Decision = Allow
+		d.DecidedBy = src
+		return d
+	}
+	if e.opts.Approval.AutoApproveSafe && as.safety == Safe && len(as.maybeDenied) == 0 {
+		d.Decision = Allow
+		d.DecidedBy = "safe-list"
+		return d
+	}
+	if cc.Sandboxed && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 {
+		d.Decision = Allow
+		d.DecidedBy = "sandbox"
+		return d
+	}
+	return e.ask(d, a, as)
+}
+
+func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment) *Decision {
+	d.Decision = Ask
+	d.DecidedBy = "user"
+	e.mu.Lock()
+	headless := e.opts.Headless
+	e.mu.Unlock()
+	if headless {
+		d.Decision = Deny
+		d.DecidedBy = "headless"
+		d.Reasons = append(d.Reasons, Refusal)
+		d.Remedy = e.remedy(a, as)
+	}
+	return d
+}
+
+// remedy tells the human how to let the command run next time.
+func (e *Engine) remedy(a *shellparse.Analysis, as *assessment) string {
+	if a == nil || a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network {
+		return "run it yourself, or run nb in a terminal to approve it"
+	}
+	var rules []string
+	for _, l := range as.needRule {
+		r := narrowRule(l)
+		if r == "" || as.info[l].danger != "" || as.info[l].sensitive != "" {
+			r = exactRule(l)
+		}
+		if r == "" {
+			return "run it yourself, or run nb in a terminal to approve it"
+		}
+		if !contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	if len(rules) == 0 {
+		return "run it yourself, or run nb in a terminal to approve it"
+	}
+	var b strings.Builder
+	b.WriteString("re-run with")
+	for _, r := range rules {
+		b.WriteString(" --approve ")
+		b.WriteString(shellQuote(r))
+	}
+	return b.String()
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// alwaysRule is the narrowest rule set "Always" saves, one rule per line.
+func (e *Engine) alwaysRule(a *shellparse.Analysis, as *assessment) (string, bool) {
+	if a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.warn || len(as.needRule) == 0 {
+		return "", false
+	}
+	var rules []string
+	for _, l := range as.needRule {
+		if as.info[l].sensitive != "" {
+			return "", false
+		}
+		r := narrowRule(l)
+		if r == "" {
+			return "", false
+		}
+		if !contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	return strings.Join(rules, "\n"), true
+}
+
+// preApproved reports whether every leaf is covered by a rule (or is
+// safe, or a harmless wrapper), and returns the source of the rules.
+func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment) (string, bool) {
+	if len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(as.maybeDenied) > 0 || len(a.Recursive) > 0 {
+		return "", false
+	}
+	rules := e.rules()
+	if len(rules) == 0 {
+		return "", false
+	}
+	covered := map[*shellparse.Leaf]bool{}
+	var cover func(l *shellparse.Leaf)
+	cover = func(l *shellparse.Leaf) {
+		for _, in := range l.Inner {
+			covered[in] = true
+			cover(in)
+		}
+	}
+	source := ""
+	rank := map[string]int{"flag": 3, "rule": 2, "grant": 1}
+	for _, l := range a.Leaves {
+		if covered[l] {
+			continue
+		}
+		if len(l.Unknown) > 0 {
+			return "", false
+		}
+		info := as.info[l]
+		if info.noRule != "" {
+			return "", false
+		}
+		var hit *ruleEntry
+		for i := range rules {
+			r := &rules[i]
+			if !r.p.Match(l, matchAllow) {
+				continue
+			}
+			if (info.danger != "" || info.sensitive != "" || info.exactOnly) && !r.p.Exact() {
+				continue
+			}
+			hit = r
+			break
+		}
+		if hit != nil {
+			if rank[hit.source] > rank[source] {
+				source = hit.source
+			}
+			if hit.p.Exact() {
+				cover(l)
+			}
+			continue
+		}
+		if info.danger != "" {
+			return "", false
+		}
+		if info.harmlessWrapper {
+			continue
+		}
+		if e.opts.Approval.AutoApproveSafe && info.safe {
+			continue
+		}
+		return "", false
+	}
+	if source == "" {
+		return "", false
+	}
+	return source, true
 }
 
 // Input decides text typed into persistent session id running program.
 // isShell says the program is a shell, so the text is analysed as a command.
 func (e *Engine) Input(id, program string, isShell bool, text string, cc CommandContext) *Decision {
-	return &Decision{Decision: Ask, Safety: Unknown, Display: "input → " + id + " (" + program + "): " + text, DefaultAnswer: "yes", OfferAlways: false, Reasons: []string{"not analysed yet"}, Full: text, Subject: text}
+	subject := "input → " + id
+	if isShell {
+		cmd := strings.TrimRight(text, "\n")
+		d := e.command(cmd, cc, true)
+		d.Display = subject + " (" + program + ") " + d.Display
+		d.Full = text
+		d.Subject = subject
+		return d
+	}
+	rule := "input → " + id + " (" + program + ")"
+	shown := sanitize(strings.TrimRight(text, "\n"), false)
+	d := &Decision{Safety: Unknown, Display: rule + ": " + shown, DefaultAnswer: "yes", OfferAlways: true, Reasons: []string{}, Full: text, Subject: subject, Rule: rule}
+	if strings.TrimSpace(text) == "" || text == "\x03" {
+		d.Decision, d.DecidedBy, d.Safety = Allow, "safe-list", Safe
+		return d
+	}
+	e.mu.Lock()
+	granted := contains(e.session, rule) || contains(e.project, rule)
+	e.mu.Unlock()
+	if granted {
+		d.Decision, d.DecidedBy = Allow, "grant"
+		return d
+	}
+	d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
+	return e.ask(d, nil, &assessment{})
 }
 
 // ToolHint shapes the decision for an MCP tool call (seed 001 approvalHints).
@@ -62,30 +436,98 @@ type ToolHint struct {
 
 // Tool decides a call of an external (MCP) tool named name ("{server}_{tool}").
 func (e *Engine) Tool(name string, args map[string]any, hint ToolHint) *Decision {
-	return &Decision{Decision: Ask, Safety: Unknown, Display: name, DefaultAnswer: "yes", OfferAlways: true, Reasons: []string{"not analysed yet"}, Subject: name, Rule: name}
+	shown := toolArgs(args, hint.DisplayArgs)
+	full := name
+	if shown != "" {
+		full = name + ": " + shown
+	}
+	warn := hint.AlwaysWarn
+	var reasons []string
+	for _, p := range hint.WarnPatterns {
+		if p != "" && strings.Contains(shown, p) {
+			warn = true
+			reasons = append(reasons, fmt.Sprintf("arguments contain %q", p))
+			break
+		}
+	}
+	if hint.AlwaysWarn {
+		reasons = append(reasons, "this tool always warns")
+	}
+	display := sanitize(shown, false)
+	if hint.Truncate > 0 && len([]rune(display)) > hint.Truncate {
+		display = string([]rune(display)[:hint.Truncate]) + "…"
+	}
+	head := name
+	if warn {
+		head += " ⚠️"
+	}
+	if display != "" {
+		display = head + ": " + display
+	} else {
+		display = head
+	}
+	d := &Decision{Safety: Unknown, Display: display, Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
+	if warn {
+		d.DefaultAnswer = "no"
+		d.Rule = ""
+	}
+	if d.Reasons == nil {
+		d.Reasons = []string{}
+	}
+	leaf := &shellparse.Leaf{Words: []shellparse.Word{{Text: name, Raw: name}}}
+	for _, p := range e.deny {
+		if len(p.Words) == 1 && p.denies(leaf) {
+			d.Decision, d.DecidedBy, d.OfferAlways = Deny, "deny-rule", false
+			d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q", p.Src))
+			return d
+		}
+	}
+	if hint.AlwaysAllow {
+		d.Decision, d.DecidedBy = Allow, "rule"
+		return d
+	}
+	for _, r := range e.rules() {
+		if len(r.p.Words) == 1 && r.p.Match(leaf, matchAllow) && (!warn || r.p.Exact()) {
+			d.Decision, d.DecidedBy = Allow, r.source
+			return d
+		}
+	}
+	d.Decision, d.DecidedBy = Ask, "user"
+	e.mu.Lock()
+	headless := e.opts.Headless
+	e.mu.Unlock()
+	if headless {
+		d.Decision, d.DecidedBy = Deny, "headless"
+		d.Reasons = append(d.Reasons, Refusal)
+		d.Remedy = "re-run with --approve " + shellQuote(name)
+	}
+	return d
 }
 
-// Scope says how long a grant lasts.
-type Scope int
-
-const (
-	// ScopeSession lasts until nb exits.
-	ScopeSession Scope = iota
-	// ScopeProject is saved in nb's state directory for the launch directory.
-	ScopeProject
-)
-
-// Grant is one user approval rule.
-type Grant struct {
-	Rule  string `json:"rule"`
-	Scope Scope  `json:"-"`
+func toolArgs(args map[string]any, keys []string) string {
+	var parts []string
+	if len(keys) == 0 {
+		if len(args) == 0 {
+			return ""
+		}
+		return compactJSON(args)
+	}
+	for _, k := range keys {
+		v, ok := args[k]
+		if !ok || v == nil {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			parts = append(parts, x)
+		default:
+			parts = append(parts, compactJSON(x))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
-// Grant saves d.Rule for scope.
-func (e *Engine) Grant(d *Decision, scope Scope) error { return nil }
-
-// Grants lists session and project grants.
-func (e *Engine) Grants() []Grant { return nil }
-
-// Revoke removes a grant.
-func (e *Engine) Revoke(g Grant) error { return nil }
+// parse analyses command as the engine does (for tests and tools).
+func (e *Engine) parse(command string, cc CommandContext) *shellparse.Analysis {
+	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home})
+}

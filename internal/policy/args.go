@@ -1,0 +1,133 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+type word = shellparse.Word
+
+// shortFlags collects the letters of every short-option cluster before
+// "--", anywhere among the arguments (GNU tools permute options). A letter
+// in valueLetters ends its cluster (the rest is its value).
+func shortFlags(ws []word, valueLetters string) map[byte]bool {
+	m := map[byte]bool{}
+	skipNext := false
+	for _, w := range ws {
+		if skipNext {
+			skipNext = false
+			continue
+		}
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			m[t[j]] = true
+			if strings.IndexByte(valueLetters, t[j]) >= 0 {
+				if j == len(t)-1 {
+					skipNext = true
+				}
+				break
+			}
+		}
+	}
+	return m
+}
+
+// hasLong reports a long option --name (or any abbreviation of it, as GNU
+// getopt accepts, or --name=value) before "--".
+func hasLong(ws []word, names ...string) bool {
+	for _, w := range ws {
+		t := w.Text
+		if t == "--" {
+			return false
+		}
+		if !strings.HasPrefix(t, "--") || len(t) < 3 {
+			continue
+		}
+		n, _, _ := strings.Cut(t[2:], "=")
+		for _, name := range names {
+			if n == name || (n != "" && strings.HasPrefix(name, n)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// longValue returns the value of --name=value or --name value.
+func longValue(ws []word, name string) (string, bool) {
+	for i, w := range ws {
+		if w.Text == "--"+name && i+1 < len(ws) {
+			return ws[i+1].Text, true
+		}
+		if v, ok := strings.CutPrefix(w.Text, "--"+name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// positionals returns non-option words; valueShort and valueLong name
+// options whose separate value is skipped.
+func positionals(ws []word, valueShort string, valueLong ...string) []word {
+	var out []word
+	dashdash := false
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		t := w.Text
+		if dashdash || !w.Static() {
+			out = append(out, w)
+			continue
+		}
+		if t == "--" {
+			dashdash = true
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			n, _, eq := strings.Cut(t[2:], "=")
+			if !eq {
+				for _, l := range valueLong {
+					if n == l {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		if len(t) > 1 && t[0] == '-' {
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte(valueShort, t[j]) >= 0 {
+					if j == len(t)-1 {
+						i++
+					}
+					break
+				}
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// anyWord reports whether a static word equals one of values.
+func anyWord(ws []word, values ...string) bool {
+	for _, w := range ws {
+		if w.Text == "--" {
+			return false
+		}
+		for _, v := range values {
+			if w.Text == v {
+				return true
+			}
+		}
+	}
+	return false
+}

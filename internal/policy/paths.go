@@ -1,0 +1,199 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// absPath resolves p against cwd (when known) and cleans it.
+func absPath(p, cwd string) string {
+	if p == "" {
+		return ""
+	}
+	if !strings.HasPrefix(p, "/") {
+		if cwd == "" {
+			return path.Clean(p)
+		}
+		p = cwd + "/" + p
+	}
+	return path.Clean(p)
+}
+
+var sensitiveDirs = map[string]bool{
+	".ssh": true, ".aws": true, ".gnupg": true, ".kube": true, ".docker": true, ".password-store": true,
+	".azure": true, ".gcloud": true, ".vault-token": true, ".terraform.d": true, ".pki": true,
+	"keyrings": true, ".local/share/keyrings": true,
+}
+
+var sensitiveNames = map[string]bool{
+	".netrc": true, ".git-credentials": true, ".pgpass": true, ".npmrc": true, ".pypirc": true,
+	"credentials": true, "shadow": true, "gshadow": true, "shadow-": true, "gshadow-": true, "environ": true,
+	"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, ".bash_history": true,
+	".zsh_history": true, ".envrc": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "hosts.yml": false, ".python_history": true, ".mysql_history": true, ".psql_history": true,
+	"sudoers": true, ".Xauthority": true, "master.key": true, ".my.cnf": true, "secrets.yml": true,
+	"secrets.yaml": true, "secrets.json": true, ".htpasswd": true, "known_hosts": false,
+}
+
+var sensitiveExts = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg"}
+
+// samples are names a glob is tested against: if a glob could match one,
+// it could read a secret.
+var samples = []string{
+	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".env", ".env.local", "x.pem", "x.key", "id_rsa",
+	"id_ed25519", "shadow", "gshadow", "environ", ".netrc", ".git-credentials", "credentials",
+	".password-store", ".pgpass", ".npmrc", "sudoers", "x.p12", "mem",
+}
+
+// sensitiveSegment reports whether one path segment names a secret.
+func sensitiveSegment(seg string) bool {
+	if sensitiveDirs[seg] || sensitiveNames[seg] {
+		return true
+	}
+	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
+		return true
+	}
+	lower := seg
+	for i := 0; i < len(seg); i++ {
+		if seg[i] >= 'A' && seg[i] <= 'Z' {
+			lower = strings.ToLower(seg)
+			break
+		}
+	}
+	for _, w := range []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", ".tfstate", ".keytab"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	if strings.HasPrefix(seg, "id_") && (strings.HasPrefix(seg, "id_rsa") || strings.HasPrefix(seg, "id_ed25519") || strings.HasPrefix(seg, "id_ecdsa") || strings.HasPrefix(seg, "id_dsa")) {
+		return true
+	}
+	for _, e := range sensitiveExts {
+		if strings.HasSuffix(seg, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sensitivePath reports whether p (as written, already ~-expanded) names a
+// secret: a credentials directory or file, /etc/shadow, /proc/*/environ.
+// extra are user patterns (approval.sensitivePaths), matched against the
+// absolute path and the base name.
+func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
+	if p == "" {
+		return false
+	}
+	abs := absPath(p, cwd)
+	cands := []string{abs}
+	if p != abs {
+		cands = append(cands, p)
+	}
+	for _, cand := range cands {
+		for seg := range strings.SplitSeq(cand, "/") {
+			if seg == "" || seg == "." || seg == ".." {
+				continue
+			}
+			if glob && strings.ContainsAny(seg, "*?[") {
+				for _, s := range samples {
+					if ok, _ := path.Match(seg, s); ok {
+						return true
+					}
+				}
+				continue
+			}
+			if sensitiveSegment(seg) {
+				return true
+			}
+		}
+	}
+	for _, d := range []string{"/.config/gh/", "/.config/gcloud/", "/.config/hub", "/.local/share/keyrings/", "/.mozilla/", "/.config/google-chrome/", "/.config/chromium/"} {
+		if strings.Contains(abs+"/", d) {
+			return true
+		}
+	}
+	if strings.HasPrefix(abs, "/proc/") {
+		rest := strings.Split(strings.TrimPrefix(abs, "/proc/"), "/")
+		if len(rest) >= 2 {
+			switch rest[len(rest)-1] {
+			case "environ", "mem", "cmdline", "auxv", "maps", "fd", "root", "cwd":
+				return true
+			}
+		}
+		if glob {
+			return true
+		}
+	}
+	if strings.HasPrefix(abs, "/dev/") && !harmlessDevices[abs] && abs != "/dev/urandom" && abs != "/dev/random" && !strings.HasPrefix(abs, "/dev/tcp/") && !strings.HasPrefix(abs, "/dev/udp/") {
+		return true // raw disks and memory hold every secret
+	}
+	if abs == "/proc/kcore" || strings.HasPrefix(abs, "/sys/firmware/") {
+		return true
+	}
+	if strings.HasPrefix(abs, "/etc/ssh/") && strings.Contains(abs, "_key") {
+		return true
+	}
+	for _, pat := range e.sensitive {
+		if ok, _ := path.Match(pat, abs); ok {
+			return true
+		}
+		if ok, _ := path.Match(pat, path.Base(abs)); ok {
+			return true
+		}
+		if strings.HasSuffix(pat, "/") && strings.HasPrefix(abs+"/", pat) {
+			return true
+		}
+	}
+	return false
+}
+
+// broadDir reports whether reading dir recursively would reach secrets:
+// /, the home directory or an ancestor of it, /etc, /root, /proc.
+func broadDir(dir, home string) bool {
+	switch dir {
+	case "/", "/etc", "/root", "/proc", "/home", "/var", "/run", "/sys":
+		return true
+	}
+	if home != "" && (dir == home || strings.HasPrefix(home, dir+"/")) {
+		return true
+	}
+	return false
+}
+
+var harmlessDevices = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true, "/dev/fd/1": true,
+	"/dev/fd/2": true, "/dev/zero": true, "/dev/stdin": true, "/dev/fd/0": true,
+}
+
+// systemPath reports a path where writing is dangerous: system
+// directories, devices, kernel interfaces, shell startup files.
+func systemPath(abs, home string) bool {
+	if harmlessDevices[abs] {
+		return false
+	}
+	for _, p := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/dev", "/sys", "/proc", "/var/lib", "/var/spool", "/root", "/opt", "/srv", "/snap", "/System", "/Library", "/private/etc"} {
+		if abs == p || strings.HasPrefix(abs, p+"/") {
+			return true
+		}
+	}
+	if strings.Count(abs, "/") == 1 {
+		return true // a file directly in /
+	}
+	if home != "" && strings.HasPrefix(abs, home+"/") {
+		rel := strings.TrimPrefix(abs, home+"/")
+		switch rel {
+		case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+			".inputrc", ".gitconfig", ".bash_logout", ".xprofile", ".xinitrc", ".pam_environment":
+			return true
+		}
+		for _, d := range []string{".ssh/", ".config/autostart/", ".config/systemd/", ".gnupg/", ".aws/", ".kube/", ".local/bin/", "bin/", ".config/fish/", ".config/git/"} {
+			if strings.HasPrefix(rel, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func networkDevice(abs string) bool {
+	return strings.HasPrefix(abs, "/dev/tcp/") || strings.HasPrefix(abs, "/dev/udp/")
+}

@@ -1,0 +1,682 @@
+// Package shellparse analyses a shell command as bash would run it: it parses
+// the text with a real bash parser (mvdan.cc/sh), collects every simple
+// command ("leaf") wherever it appears — lists, pipelines, subshells,
+// functions, loops, substitutions, the inner scripts of bash -c and eval,
+// the commands behind wrappers such as env, timeout, sudo and xargs — with
+// its arguments resolved statically or marked dynamic, and records every
+// redirection. Anything it cannot resolve is reported, never guessed.
+// It is pure: it runs nothing and reads no files.
+package shellparse
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Options tune an analysis.
+type Options struct {
+	// Home expands ~ and ~/x.
+	Home string
+	// Interactive is set for text typed into an interactive shell, where
+	// history expansion (!) and aliases are live.
+	Interactive bool
+	// MaxDepth bounds nested inner scripts (bash -c 'bash -c …'); 0 means 4.
+	MaxDepth int
+}
+
+// Analysis is the result of analysing one command text.
+type Analysis struct {
+	Source string
+	// Err is the parse error, if any; then Leaves may be empty.
+	Err error
+	// Leaves are all simple commands, in source order of discovery. Inner
+	// commands of wrappers and inner scripts appear as their own leaves.
+	Leaves []*Leaf
+	// Redirs are all redirections, including those on compound commands.
+	Redirs []*Redir
+	// Unknown lists reasons the text cannot be fully analysed.
+	Unknown []string
+	// Functions are names of shell functions the text defines.
+	Functions []string
+	// Recursive lists defined functions that call themselves (fork bombs).
+	Recursive []string
+	// Stmts is the number of top-level statements.
+	Stmts int
+	// SingleCall is the leaf when the whole text is exactly one simple
+	// command (no lists, pipelines, substitutions or inner commands).
+	SingleCall *Leaf
+}
+
+// Leaf is one simple command.
+type Leaf struct {
+	// Words are the command name and its arguments.
+	Words []Word
+	// Redirs are the redirections written on this command.
+	Redirs []*Redir
+	// EnvAssigns are NAME=value prefixes (or env NAME=value) applied to the
+	// command.
+	EnvAssigns []string
+	// Via says how the leaf is reached: "" at top level, "$(…)", "<(…)",
+	// "bash -c", "eval", "trap", "alias", "xargs", "find -exec", or the
+	// name of a wrapper such as "timeout".
+	Via string
+	// Wrapper is the leaf whose argv contains this one (timeout 5 rm x →
+	// the timeout leaf), or the shell leaf of bash -c.
+	Wrapper *Leaf
+	// Inner are leaves run by this one (wrapped command, inner script).
+	Inner []*Leaf
+	// ArgsAppended is set when more arguments are appended at run time
+	// (xargs, find -exec … +).
+	ArgsAppended bool
+	// StdinFromNetwork is set when an earlier stage of a pipeline feeding
+	// this command runs a network tool.
+	StdinFromNetwork bool
+	// StdinFromPipe is set when the command reads an earlier pipeline
+	// stage.
+	StdinFromPipe bool
+	// Unknown lists reasons this leaf cannot be analysed statically.
+	Unknown []string
+	// Decl is set for declare/export/local/readonly/typeset.
+	Decl bool
+	// Test is set for [[ … ]].
+	Test bool
+	// Line is the 1-based line of the leaf in the top-level text.
+	Line int
+}
+
+// Name is the command name as written (after quote removal), or "" when
+// it is dynamic.
+func (l *Leaf) Name() string {
+	if len(l.Words) == 0 || !l.Words[0].Static() {
+		return ""
+	}
+	return l.Words[0].Text
+}
+
+// Base is the command name without a directory.
+func (l *Leaf) Base() string {
+	n := l.Name()
+	if strings.Contains(n, "/") {
+		return path.Base(n)
+	}
+	return n
+}
+
+// Args are the words after the command name.
+func (l *Leaf) Args() []Word {
+	if len(l.Words) == 0 {
+		return nil
+	}
+	return l.Words[1:]
+}
+
+// Text is the leaf's argv joined by spaces, with Raw for dynamic words.
+func (l *Leaf) Text() string {
+	parts := make([]string, len(l.Words))
+	for i, w := range l.Words {
+		if w.Static() {
+			parts[i] = w.Text
+		} else {
+			parts[i] = w.Raw
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// RawText is the leaf's words as written, joined by spaces.
+func (l *Leaf) RawText() string {
+	parts := make([]string, len(l.Words))
+	for i, w := range l.Words {
+		parts[i] = w.Raw
+		if parts[i] == "" {
+			parts[i] = w.Text
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Redir is one redirection.
+type Redir struct {
+	// Op is the operator as written: > >> < <> >& <& >| &> &>> << <<- <<<.
+	Op string
+	// Fd is the explicit file descriptor ("2" in 2>x), if any.
+	Fd string
+	// Target is the file word (for here-strings, the string).
+	Target Word
+	// Write and Append are set for output redirections to a file.
+	Write, Append bool
+	// Read is set for input from a file (<, <>).
+	Read bool
+	// Dup is set for fd duplication (2>&1, <&0, >&-).
+	Dup bool
+	// Heredoc is set for << and <<- and <<<; Body holds the text.
+	Heredoc bool
+	Body    string
+	// Leaf is the command the redirection is written on (nil for compound
+	// commands).
+	Leaf *Leaf
+}
+
+type walkCtx struct {
+	via     string
+	depth   int
+	line    int
+	wrapper *Leaf
+	netIn   bool
+	pipeIn  bool
+}
+
+func (c *walkCtx) child(via string) *walkCtx {
+	n := *c
+	n.via = via
+	return &n
+}
+
+type analyser struct {
+	opts    Options
+	src     string
+	res     *Analysis
+	visited map[syntax.Node]bool
+	funcs   map[string]*syntax.FuncDecl
+	parser  *syntax.Parser
+}
+
+// Analyse parses src as bash and collects its leaves and redirections.
+func Analyse(src string, opts Options) *Analysis {
+	if opts.MaxDepth == 0 {
+		opts.MaxDepth = 4
+	}
+	res := &Analysis{Source: src}
+	a := &analyser{opts: opts, res: res, funcs: map[string]*syntax.FuncDecl{}}
+	if strings.ContainsRune(src, '\r') {
+		res.Unknown = append(res.Unknown, "carriage return in the command (bash and the parser may disagree)")
+	}
+	for _, r := range src {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			res.Unknown = append(res.Unknown, fmt.Sprintf("control character %U in the command", r))
+			break
+		}
+	}
+	f, err := a.parse(src)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	res.Stmts = len(f.Stmts)
+	ctx := &walkCtx{}
+	a.file(f, src, ctx)
+	if len(f.Stmts) == 1 && len(res.Leaves) == 1 {
+		if _, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && !f.Stmts[0].Background && !f.Stmts[0].Negated {
+			res.SingleCall = res.Leaves[0]
+		}
+	}
+	for name, fd := range a.funcs {
+		res.Functions = append(res.Functions, name)
+		if callsName(fd.Body, name) {
+			res.Recursive = append(res.Recursive, name)
+		}
+	}
+	for _, l := range res.Leaves {
+		if _, ok := a.funcs[l.Name()]; ok && l.Name() != "" {
+			l.Unknown = append(l.Unknown, "calls the shell function "+l.Name())
+		}
+	}
+	return res
+}
+
+func (a *analyser) parse(src string) (*syntax.File, error) {
+	if a.parser == nil {
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	return a.parser.Parse(strings.NewReader(src), "")
+}
+
+// file analyses one parsed script (top level or inner) and checks that
+// every command node in it was reached.
+func (a *analyser) file(f *syntax.File, src string, ctx *walkCtx) {
+	saveSrc, saveVisited := a.src, a.visited
+	a.src, a.visited = src, map[syntax.Node]bool{}
+	a.stmts(f.Stmts, ctx)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CallExpr, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.DeclClause:
+			if !a.visited[n] {
+				a.unknown(ctx, fmt.Sprintf("a command at %s was not analysed", n.Pos()))
+			}
+		}
+		return true
+	})
+	a.src, a.visited = saveSrc, saveVisited
+}
+
+func (a *analyser) unknown(ctx *walkCtx, reason string) {
+	for _, r := range a.res.Unknown {
+		if r == reason {
+			return
+		}
+	}
+	a.res.Unknown = append(a.res.Unknown, reason)
+}
+
+func (a *analyser) raw(n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(a.src) || s > e {
+		return ""
+	}
+	return a.src[s:e]
+}
+
+func (a *analyser) stmts(list []*syntax.Stmt, ctx *walkCtx) {
+	for _, s := range list {
+		a.stmt(s, ctx)
+	}
+}
+
+func (a *analyser) lineOf(n syntax.Node, ctx *walkCtx) int {
+	if ctx.depth > 0 {
+		return ctx.line
+	}
+	return int(n.Pos().Line())
+}
+
+func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
+	if s == nil {
+		return
+	}
+	redirs := a.redirs(s.Redirs, ctx)
+	switch c := s.Cmd.(type) {
+	case nil:
+		// redirections only: > file
+	case *syntax.CallExpr:
+		a.call(c, redirs, ctx, a.lineOf(s, ctx))
+		return
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			start := len(a.res.Leaves)
+			a.stmt(c.X, ctx)
+			net := ctx.netIn
+			for _, l := range a.res.Leaves[start:] {
+				if IsNetworkTool(l.Base()) {
+					net = true
+				}
+			}
+			right := *ctx
+			right.netIn = net
+			right.pipeIn = true
+			a.stmt(c.Y, &right)
+		} else {
+			a.stmt(c.X, ctx)
+			a.stmt(c.Y, ctx)
+		}
+	case *syntax.Subshell:
+		a.stmts(c.Stmts, ctx)
+	case *syntax.Block:
+		a.stmts(c.Stmts, ctx)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			a.stmts(ic.Cond, ctx)
+			a.stmts(ic.Then, ctx)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, ctx)
+		a.stmts(c.Do, ctx)
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				a.word(w, ctx)
+			}
+		case *syntax.CStyleLoop:
+			a.arith(l.Init, ctx)
+			a.arith(l.Cond, ctx)
+			a.arith(l.Post, ctx)
+		}
+		a.stmts(c.Do, ctx)
+	case *syntax.CaseClause:
+		a.word(c.Word, ctx)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.word(p, ctx)
+			}
+			a.stmts(it.Stmts, ctx)
+		}
+	case *syntax.FuncDecl:
+		names := c.Names
+		if c.Name != nil {
+			names = append([]*syntax.Lit{c.Name}, names...)
+		}
+		for _, n := range names {
+			a.funcs[n.Value] = c
+		}
+		a.stmt(c.Body, ctx)
+	case *syntax.ArithmCmd:
+		a.arith(c.X, ctx)
+	case *syntax.TestClause:
+		l := &Leaf{Words: []Word{{Text: "[[", Raw: "[["}}, Test: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: a.lineOf(s, ctx), StdinFromNetwork: ctx.netIn}
+		a.test(c.X, ctx, l)
+		l.Words = append(l.Words, Word{Text: "]]", Raw: "]]"})
+		a.addLeaf(l, redirs)
+		return
+	case *syntax.DeclClause:
+		a.visited[c] = true
+		a.decl(c, redirs, ctx, a.lineOf(s, ctx))
+		return
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			a.arith(x, ctx)
+		}
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, ctx)
+	case *syntax.CoprocClause:
+		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
+			// bash takes no NAME before a simple command: "coproc curl x"
+			// runs curl.
+			call.Args = append([]*syntax.Word{c.Name}, call.Args...)
+		} else if c.Name != nil {
+			a.word(c.Name, ctx)
+		}
+		a.stmt(c.Stmt, ctx)
+	default:
+		a.unknown(ctx, "unsupported command "+nodeName(s.Cmd))
+	}
+	a.res.Redirs = append(a.res.Redirs, redirs...)
+}
+
+func (a *analyser) addLeaf(l *Leaf, redirs []*Redir) {
+	for _, r := range redirs {
+		r.Leaf = l
+		a.res.Redirs = append(a.res.Redirs, r)
+	}
+	l.Redirs = redirs
+	a.res.Leaves = append(a.res.Leaves, l)
+	if l.Wrapper != nil {
+		l.Wrapper.Inner = append(l.Wrapper.Inner, l)
+	}
+}
+
+func (a *analyser) test(x syntax.TestExpr, ctx *walkCtx, l *Leaf) {
+	switch e := x.(type) {
+	case nil:
+	case *syntax.BinaryTest:
+		a.test(e.X, ctx, l)
+		l.Words = append(l.Words, Word{Text: e.Op.String(), Raw: e.Op.String()})
+		a.test(e.Y, ctx, l)
+		switch e.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, side := range []syntax.TestExpr{e.X, e.Y} {
+				if w, ok := side.(*syntax.Word); ok && isNumber(w.Lit()) {
+					continue
+				}
+				a.unknown(ctx, "arithmetic comparison in [[ ]] evaluates its operands as code")
+			}
+		}
+	case *syntax.UnaryTest:
+		l.Words = append(l.Words, Word{Text: e.Op.String(), Raw: e.Op.String()})
+		a.test(e.X, ctx, l)
+		if e.Op == syntax.TsVarSet || e.Op == syntax.TsRefVar {
+			if w, ok := e.X.(*syntax.Word); ok && (w.Lit() == "" || strings.Contains(w.Lit(), "[")) {
+				a.unknown(ctx, "[[ -v ]] with a subscript evaluates it as code")
+			}
+		}
+	case *syntax.ParenTest:
+		a.test(e.X, ctx, l)
+	case *syntax.Word:
+		l.Words = append(l.Words, a.word(e, ctx))
+	default:
+		a.unknown(ctx, "unsupported test expression "+nodeName(x))
+	}
+}
+
+func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
+	var out []*Redir
+	for _, r := range list {
+		rd := &Redir{Op: r.Op.String()}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+			if strings.HasPrefix(rd.Fd, "{") {
+				a.unknown(ctx, "redirection to a named file descriptor variable")
+			}
+		}
+		if r.Word != nil {
+			rd.Target = a.word(r.Word, ctx)
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob:
+			rd.Write = true
+		case syntax.AppOut, syntax.AppAll, syntax.AppClob, syntax.AppAllClob:
+			rd.Write, rd.Append = true, true
+		case syntax.RdrIn:
+			rd.Read = true
+		case syntax.RdrInOut:
+			rd.Read, rd.Write = true, true
+		case syntax.DplIn, syntax.DplOut:
+			t := rd.Target.Text
+			if rd.Target.Static() && (t == "-" || isNumber(strings.TrimSuffix(t, "-"))) {
+				rd.Dup = true
+			} else if r.Op == syntax.DplOut {
+				rd.Write = true
+			} else {
+				rd.Read = true
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			rd.Heredoc = true
+			if r.Hdoc != nil {
+				w := a.word(r.Hdoc, ctx)
+				rd.Body = w.Text
+				if w.Dynamic {
+					rd.Body = a.raw(r.Hdoc)
+				}
+			}
+		case syntax.WordHdoc:
+			rd.Heredoc = true
+			rd.Body = rd.Target.Text
+		default:
+			a.unknown(ctx, "unsupported redirection "+r.Op.String())
+		}
+		out = append(out, rd)
+	}
+	return out
+}
+
+func (a *analyser) call(c *syntax.CallExpr, redirs []*Redir, ctx *walkCtx, line int) {
+	a.visited[c] = true
+	var env []string
+	for _, as := range c.Assigns {
+		name := a.assign(as, ctx)
+		if len(c.Args) == 0 {
+			if IsRiskyEnvName(name) {
+				a.unknown(ctx, "sets "+name+", which changes how later commands run")
+			}
+			continue
+		}
+		env = append(env, name)
+	}
+	if len(c.Args) == 0 {
+		a.res.Redirs = append(a.res.Redirs, redirs...)
+		return
+	}
+	words := make([]Word, len(c.Args))
+	for i, w := range c.Args {
+		words[i] = a.word(w, ctx)
+	}
+	if a.opts.Interactive {
+		for _, w := range c.Args {
+			if hasHistoryExpansion(a.raw(w)) {
+				a.unknown(ctx, "history expansion (!) in an interactive shell")
+			}
+		}
+	}
+	a.leaf(words, env, redirs, ctx, line)
+}
+
+// assign analyses NAME=value and returns NAME.
+func (a *analyser) assign(as *syntax.Assign, ctx *walkCtx) string {
+	name := ""
+	if as.Name != nil {
+		name = as.Name.Value
+	}
+	if as.Index != nil {
+		a.arith(as.Index, ctx)
+	}
+	if as.Value != nil {
+		a.word(as.Value, ctx)
+	}
+	if as.Array != nil {
+		for _, el := range as.Array.Elems {
+			if el.Index != nil {
+				a.arith(el.Index, ctx)
+			}
+			if el.Value != nil {
+				a.word(el.Value, ctx)
+			}
+		}
+	}
+	return name
+}
+
+func (a *analyser) decl(c *syntax.DeclClause, redirs []*Redir, ctx *walkCtx, line int) {
+	variant := c.Variant.Value
+	l := &Leaf{Words: []Word{{Text: variant, Raw: variant}}, Decl: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn}
+	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			w := a.word(as.Value, ctx)
+			l.Words = append(l.Words, w)
+			if !w.Static() && variant != "local" {
+				l.Unknown = append(l.Unknown, "dynamic argument to "+variant)
+			}
+			continue
+		}
+		name := a.assign(as, ctx)
+		text := name
+		if as.Value != nil || as.Array != nil {
+			text += "=…"
+		}
+		l.Words = append(l.Words, Word{Text: text, Raw: a.raw(as)})
+		if IsRiskyEnvName(name) {
+			a.unknown(ctx, variant+" "+name+" changes how later commands run")
+		}
+	}
+	for _, w := range l.Words[1:] {
+		if strings.HasPrefix(w.Text, "-") && strings.ContainsAny(w.Text, "i") && !strings.HasPrefix(w.Text, "--") {
+			a.unknown(ctx, variant+" -i evaluates assigned values as arithmetic")
+		}
+		if strings.HasPrefix(w.Text, "-") && strings.ContainsAny(w.Text, "n") && !strings.HasPrefix(w.Text, "--") {
+			a.unknown(ctx, variant+" -n makes a name reference, which can evaluate subscripts as code")
+		}
+	}
+	a.addLeaf(l, redirs)
+}
+
+// leaf adds a simple command with resolved words, looking through
+// wrappers and into inner scripts.
+func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCtx, line int) *Leaf {
+	l := &Leaf{Words: words, EnvAssigns: env, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, StdinFromPipe: ctx.pipeIn}
+	if !words[0].Static() {
+		l.Unknown = append(l.Unknown, "the command name is not static")
+	}
+	a.addLeaf(l, redirs)
+	if l.Name() == "" {
+		return l
+	}
+	a.unwrap(l, ctx)
+	return l
+}
+
+func (a *analyser) inner(l *Leaf, words []Word, via string, ctx *walkCtx, appended bool) {
+	if len(words) == 0 {
+		return
+	}
+	sub := ctx.child(via)
+	sub.wrapper = l
+	sub.depth = ctx.depth + 1
+	sub.line = l.Line
+	if sub.depth > a.opts.MaxDepth*4 {
+		l.Unknown = append(l.Unknown, "wrappers nested too deeply")
+		return
+	}
+	in := a.leaf(words, nil, nil, sub, l.Line)
+	in.ArgsAppended = appended
+}
+
+// script analyses an inner script (bash -c, eval, trap, alias) run by l.
+func (a *analyser) script(l *Leaf, w Word, via string, ctx *walkCtx) {
+	if !w.Static() {
+		l.Unknown = append(l.Unknown, via+" with a dynamic script")
+		return
+	}
+	if ctx.depth >= a.opts.MaxDepth {
+		l.Unknown = append(l.Unknown, via+" nested too deeply")
+		return
+	}
+	if strings.ContainsRune(w.Text, '\r') || strings.ContainsRune(w.Text, 0) {
+		l.Unknown = append(l.Unknown, via+" script contains a carriage return or NUL")
+	}
+	f, err := a.parse(w.Text)
+	if err != nil {
+		l.Unknown = append(l.Unknown, via+" script does not parse: "+err.Error())
+		return
+	}
+	sub := ctx.child(via)
+	sub.wrapper = l
+	sub.depth = ctx.depth + 1
+	sub.line = l.Line
+	sub.netIn = l.StdinFromNetwork
+	a.file(f, w.Text, sub)
+}
+
+func hasHistoryExpansion(raw string) bool {
+	inSingle := false
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '\\':
+			i++
+		case '\'':
+			inSingle = !inSingle
+		case '!':
+			if inSingle {
+				continue
+			}
+			if i+1 < len(raw) && !strings.ContainsRune(" \t\n=(", rune(raw[i+1])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func callsName(s *syntax.Stmt, name string) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func nodeName(n any) string {
+	return strings.TrimPrefix(fmt.Sprintf("%T", n), "*syntax.")
+}
+
+// leftmostCall is the first simple command of a statement made of simple
+// commands and pipelines or lists.
+func leftmostCall(s *syntax.Stmt) *syntax.CallExpr {
+	for s != nil {
+		switch c := s.Cmd.(type) {
+		case *syntax.CallExpr:
+			return c
+		case *syntax.BinaryCmd:
+			s = c.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,416 @@
+package shellparse
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Word is one argument of a simple command, resolved statically as far as
+// possible.
+type Word struct {
+	// Text is the word after quote removal and tilde expansion. For a
+	// dynamic word it is the best static approximation (substitutions
+	// removed) and must not be trusted.
+	Text string
+	// Raw is the word as written in the source.
+	Raw string
+	// Dynamic is set when the word's value is only known at run time:
+	// parameter expansion, command or process substitution, arithmetic,
+	// brace expansion, ~user.
+	Dynamic bool
+	// Glob is set when the word contains unquoted pattern characters
+	// (* ? [ or an extended glob) and so may expand to other words.
+	Glob bool
+	// Subs are the leaves of command and process substitutions inside the
+	// word.
+	Subs []*Leaf
+}
+
+// Static reports whether the word's Text is exactly what bash will pass.
+func (w Word) Static() bool { return !w.Dynamic && !w.Glob }
+
+func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
+	out := Word{Raw: a.raw(w)}
+	var sb strings.Builder
+	var unq strings.Builder // unquoted text, quoted parts as 'x', for brace detection
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				name, rest, _ := strings.Cut(v[1:], "/")
+				if name == "" && a.opts.Home != "" {
+					if strings.Contains(v, "/") {
+						v = a.opts.Home + "/" + rest
+					} else {
+						v = a.opts.Home
+					}
+				} else {
+					out.Dynamic = true
+				}
+			}
+			if hasGlobChars(p.Value) {
+				out.Glob = true
+			}
+			unq.WriteString(p.Value)
+			sb.WriteString(unescapeLit(v))
+		case *syntax.SglQuoted:
+			unq.WriteString("x")
+			if p.Dollar {
+				s, ok := decodeANSIC(p.Value)
+				if !ok {
+					out.Dynamic = true
+				}
+				sb.WriteString(s)
+			} else {
+				sb.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			unq.WriteString("x")
+			for _, dp := range p.Parts {
+				switch q := dp.(type) {
+				case *syntax.Lit:
+					sb.WriteString(unescapeDbl(q.Value))
+				default:
+					out.Dynamic = true
+					a.wordPart(dp, ctx, &out)
+				}
+			}
+		case *syntax.ExtGlob:
+			unq.WriteString("x")
+			out.Glob = true
+			sb.WriteString(p.Op.String() + p.Pattern.Value + ")")
+		default:
+			unq.WriteString("x")
+			out.Dynamic = true
+			a.wordPart(part, ctx, &out)
+		}
+	}
+	if hasBraceExpansion(unq.String()) {
+		out.Dynamic = true
+	}
+	out.Text = sb.String()
+	return out
+}
+
+// wordPart analyses a dynamic word part: substitutions are walked for
+// leaves, expansions that can run code are marked unknown.
+func (a *analyser) wordPart(part syntax.WordPart, ctx *walkCtx, out *Word) {
+	switch p := part.(type) {
+	case *syntax.CmdSubst:
+		a.visited[p] = true
+		sub := ctx.child("$(…)")
+		start := len(a.res.Leaves)
+		a.stmts(p.Stmts, sub)
+		out.Subs = append(out.Subs, a.res.Leaves[start:]...)
+	case *syntax.ProcSubst:
+		a.visited[p] = true
+		sub := ctx.child("<(…)")
+		start := len(a.res.Leaves)
+		a.stmts(p.Stmts, sub)
+		out.Subs = append(out.Subs, a.res.Leaves[start:]...)
+	case *syntax.ArithmExp:
+		a.arith(p.X, ctx)
+	case *syntax.ParamExp:
+		a.param(p, ctx, out)
+	case *syntax.ExtGlob:
+		out.Glob = true
+	default:
+		a.unknown(ctx, "unsupported word part "+nodeName(part))
+	}
+}
+
+func (a *analyser) param(p *syntax.ParamExp, ctx *walkCtx, out *Word) {
+	if p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
+		a.unknown(ctx, "unsupported parameter expansion")
+	}
+	if p.Excl && p.Names == 0 && !isAllIndex(p.Index) {
+		a.unknown(ctx, "indirect expansion ${!…} can run code through array subscripts")
+	}
+	if p.Index != nil && !isAllIndex(p.Index) {
+		a.arith(p.Index, ctx)
+	}
+	if p.Slice != nil {
+		if p.Slice.Offset != nil {
+			a.arith(p.Slice.Offset, ctx)
+		}
+		if p.Slice.Length != nil {
+			a.arith(p.Slice.Length, ctx)
+		}
+	}
+	if p.Repl != nil {
+		if p.Repl.Orig != nil {
+			a.word(p.Repl.Orig, ctx)
+		}
+		if p.Repl.With != nil {
+			a.word(p.Repl.With, ctx)
+		}
+	}
+	if p.Exp != nil {
+		if p.Exp.Op == syntax.OtherParamOps {
+			op := ""
+			if p.Exp.Word != nil {
+				op = p.Exp.Word.Lit()
+			}
+			switch op {
+			case "Q", "E", "A", "a", "U", "u", "L", "K", "k":
+			default:
+				a.unknown(ctx, "${…@"+op+"} prompt or unknown expansion can run code")
+			}
+		} else if p.Exp.Word != nil {
+			w := a.word(p.Exp.Word, ctx)
+			out.Subs = append(out.Subs, w.Subs...)
+		}
+	}
+}
+
+func isAllIndex(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := w.Lit()
+	return l == "@" || l == "*"
+}
+
+// arith checks an arithmetic expression. bash evaluates the value of every
+// variable named in arithmetic as an expression itself, and array
+// subscripts in those values can run command substitutions, so any
+// operand other than a number literal makes the command unknown.
+func (a *analyser) arith(x syntax.ArithmExpr, ctx *walkCtx) {
+	switch e := x.(type) {
+	case nil:
+	case *syntax.BinaryArithm:
+		a.arith(e.X, ctx)
+		a.arith(e.Y, ctx)
+	case *syntax.UnaryArithm:
+		a.arith(e.X, ctx)
+	case *syntax.ParenArithm:
+		a.arith(e.X, ctx)
+	case *syntax.Word:
+		lit := e.Lit()
+		if lit != "" && isNumber(lit) {
+			return
+		}
+		var w Word
+		a.wordPartsOnly(e, ctx, &w)
+		a.unknown(ctx, "arithmetic on a variable or expansion (its value is evaluated as code)")
+	default:
+		a.unknown(ctx, "unsupported arithmetic "+nodeName(x))
+	}
+}
+
+// wordPartsOnly walks the dynamic parts of w for substitutions.
+func (a *analyser) wordPartsOnly(w *syntax.Word, ctx *walkCtx, out *Word) {
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				if _, ok := dp.(*syntax.Lit); !ok {
+					a.wordPart(dp, ctx, out)
+				}
+			}
+		default:
+			a.wordPart(part, ctx, out)
+		}
+	}
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		_, err := strconv.ParseUint(s[2:], 16, 64)
+		return err == nil
+	}
+	if i := strings.IndexByte(s, '#'); i > 0 {
+		base, err := strconv.Atoi(s[:i])
+		if err != nil || base < 2 || base > 64 {
+			return false
+		}
+		for _, r := range s[i+1:] {
+			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '@' || r == '_') {
+				return false
+			}
+		}
+		return len(s) > i+1
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func hasGlobChars(lit string) bool {
+	esc := false
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if esc {
+			esc = false
+			continue
+		}
+		switch c {
+		case '\\':
+			esc = true
+		case '*', '?':
+			return true
+		case '[':
+			if strings.Contains(lit[i+1:], "]") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasBraceExpansion reports a {a,b} or {x..y} form in unquoted text.
+func hasBraceExpansion(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] != '{' {
+			continue
+		}
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '\\':
+				j++
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					inner := s[i+1 : j]
+					if strings.Contains(inner, ",") || strings.Contains(inner, "..") {
+						return true
+					}
+					j = len(s)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// unescapeLit removes backslash quoting from an unquoted literal.
+func unescapeLit(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeDbl removes the backslashes bash removes inside double quotes.
+func unescapeDbl(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// decodeANSIC decodes the body of a $'…' string. ok is false for escapes
+// it does not know.
+func decodeANSIC(s string) (string, bool) {
+	var b strings.Builder
+	ok := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(s[i])
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if s[i] == 'x' {
+				b.WriteByte(byte(n))
+			} else if utf8.ValidRune(rune(n)) {
+				b.WriteRune(rune(n))
+			} else {
+				ok = false
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'c':
+			ok = false
+			i++
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), ok
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
