@@ -34,6 +34,9 @@ type ToolCall struct {
 	// Arguments is the raw JSON text the model produced. It may be invalid
 	// JSON; tools report that back to the model as an error it can correct.
 	Arguments string `json:"arguments"`
+	// Signature is opaque provider data that must be sent back with the call
+	// in later requests (Gemini's thought signature). Callers keep it as is.
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // Message is one entry of the conversation.
@@ -91,6 +94,13 @@ type Event struct {
 	Err      error
 }
 
+// Normalised values of Response.StopReason.
+const (
+	StopEnd       = "end"        // the model finished its answer
+	StopToolUse   = "tool_use"   // the model wants tool results
+	StopMaxTokens = "max_tokens" // the answer was cut at the token limit
+)
+
 // Usage reports token counts when the provider gives them.
 type Usage struct {
 	InputTokens  int `json:"inputTokens"`
@@ -99,7 +109,9 @@ type Usage struct {
 
 // Response is the complete assistant turn assembled from the stream.
 type Response struct {
-	Message    Message // Role is RoleAssistant
+	Message Message // Role is RoleAssistant
+	// StopReason is StopEnd, StopToolUse, StopMaxTokens, or the provider's
+	// own word for anything else.
 	StopReason string
 	Usage      Usage
 }

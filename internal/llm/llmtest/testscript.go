@@ -1,0 +1,192 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Testscript support: a "fakellm" command that end-to-end scripts use to
+// start scripted model servers and point nb at them.
+//
+//	fakellm KIND SCRIPT.json   start a server (KIND: openai, azure, anthropic,
+//	                           gemini) playing the turns in SCRIPT.json and
+//	                           set the environment nb reads:
+//	                             openai:    OPENAI_BASE_URL, OPENAI_API_KEY
+//	                             azure:     AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY,
+//	                                        AZURE_OPENAI_DEPLOYMENT (if unset)
+//	                             anthropic: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY
+//	                             gemini:    GEMINI_BASE_URL, GEMINI_API_KEY
+//	                           and FAKELLM_URL (the server root).
+//	fakellm verify             fail unless every server of this script got
+//	                           exactly its turns with no problem.
+//	fakellm requests           print the requests received so far, one JSON
+//	                           object per line (kind, model, system, messages,
+//	                           tools), for stdout/cmp checks.
+//
+// With TestscriptSetup installed, servers are closed and verified when the
+// script ends, so a forgotten "fakellm verify" still fails the test.
+
+type scriptStateKey struct{}
+
+type scriptState struct {
+	mu       sync.Mutex
+	servers  []*Server
+	problems []string
+	// expectFailure is set by "! fakellm verify": the script checked that
+	// problems exist, so the end-of-script check stays quiet.
+	expectFailure bool
+}
+
+func (st *scriptState) fail(msg string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.problems = append(st.problems, msg)
+}
+
+// verify closes nothing; it gathers problems and unconsumed turns.
+func (st *scriptState) verify() error {
+	st.mu.Lock()
+	servers := append([]*Server(nil), st.servers...)
+	probs := append([]string(nil), st.problems...)
+	st.mu.Unlock()
+	for _, s := range servers {
+		if left := s.unconsumed(); left != "" {
+			probs = append(probs, left)
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(probs, "\n"))
+}
+
+// TestscriptSetup prepares a script for the fakellm command. Call it from
+// testscript.Params.Setup (together with any setup of your own).
+func TestscriptSetup(env *testscript.Env) error {
+	st := &scriptState{}
+	env.Values[scriptStateKey{}] = st
+	tb, canFail := env.T().(testing.TB)
+	env.Defer(func() {
+		st.mu.Lock()
+		servers := st.servers
+		st.mu.Unlock()
+		for _, s := range servers {
+			s.Close()
+		}
+		st.mu.Lock()
+		quiet := st.expectFailure
+		st.mu.Unlock()
+		if err := st.verify(); err != nil && canFail && !quiet {
+			tb.Errorf("fake model server:\n%v", err)
+		}
+	})
+	return nil
+}
+
+// TestscriptCommands returns the fakellm command for testscript.Params.Cmds.
+func TestscriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){"fakellm": fakellmCmd}
+}
+
+func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
+	st, _ := ts.Value(scriptStateKey{}).(*scriptState)
+	if st == nil {
+		ts.Fatalf("fakellm: llmtest.TestscriptSetup is not installed in testscript.Params.Setup")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: fakellm KIND SCRIPT.json | fakellm verify | fakellm requests")
+	}
+	switch args[0] {
+	case "verify":
+		err := st.verify()
+		if neg {
+			if err == nil {
+				ts.Fatalf("fakellm verify: no problem found")
+			}
+			ts.Logf("fakellm verify (expected to fail):\n%v", err)
+			st.mu.Lock()
+			st.expectFailure = true
+			st.mu.Unlock()
+			return
+		}
+		ts.Check(err)
+	case "requests":
+		st.mu.Lock()
+		servers := append([]*Server(nil), st.servers...)
+		st.mu.Unlock()
+		for _, s := range servers {
+			for _, r := range s.Requests() {
+				b, err := json.Marshal(summary(r))
+				ts.Check(err)
+				fmt.Fprintf(ts.Stdout(), "%s\n", b)
+			}
+		}
+	default:
+		if neg {
+			ts.Fatalf("fakellm: unsupported: ! fakellm %s", args[0])
+		}
+		if len(args) != 2 {
+			ts.Fatalf("usage: fakellm KIND SCRIPT.json")
+		}
+		kind := args[0]
+		wireKind := kind
+		if kind == "azure" {
+			wireKind = "openai"
+		}
+		turns, err := LoadScript([]byte(ts.ReadFile(args[1])))
+		ts.Check(err)
+		s, err := Start(wireKind, turns, st.fail)
+		ts.Check(err)
+		st.mu.Lock()
+		st.servers = append(st.servers, s)
+		st.mu.Unlock()
+		ts.Setenv("FAKELLM_URL", s.Root())
+		switch kind {
+		case "openai":
+			ts.Setenv("OPENAI_BASE_URL", s.URL())
+			ts.Setenv("OPENAI_API_KEY", "sk-fakellm")
+		case "azure":
+			ts.Setenv("AZURE_OPENAI_ENDPOINT", s.Root())
+			ts.Setenv("AZURE_OPENAI_API_KEY", "fakellm")
+			if ts.Getenv("AZURE_OPENAI_DEPLOYMENT") == "" {
+				ts.Setenv("AZURE_OPENAI_DEPLOYMENT", "fakellm-deployment")
+			}
+		case "anthropic":
+			ts.Setenv("ANTHROPIC_BASE_URL", s.URL())
+			ts.Setenv("ANTHROPIC_API_KEY", "sk-ant-fakellm")
+		case "gemini":
+			ts.Setenv("GEMINI_BASE_URL", s.URL())
+			ts.Setenv("GEMINI_API_KEY", "fakellm")
+		}
+	}
+}
+
+type requestSummary struct {
+	Kind     string           `json:"kind"`
+	Model    string           `json:"model"`
+	System   string           `json:"system,omitempty"`
+	Tools    []string         `json:"tools,omitempty"`
+	Messages []messageSummary `json:"messages"`
+}
+
+type messageSummary struct {
+	Role        string       `json:"role"`
+	Text        string       `json:"text,omitempty"`
+	Images      int          `json:"images,omitempty"`
+	ToolCalls   []ToolCall   `json:"toolCalls,omitempty"`
+	ToolResults []ToolResult `json:"toolResults,omitempty"`
+}
+
+func summary(r Request) requestSummary {
+	out := requestSummary{Kind: r.Kind, Model: r.Model, System: r.System, Tools: r.Tools}
+	for _, m := range r.Messages {
+		out.Messages = append(out.Messages, messageSummary{Role: m.Role, Text: m.Text, Images: len(m.Images), ToolCalls: m.ToolCalls, ToolResults: m.ToolResults})
+	}
+	return out
+}

@@ -1,0 +1,312 @@
+// Package openai is nb's provider for the OpenAI Chat Completions API, used
+// for OpenAI itself, for Azure OpenAI (see the azure subpackage) and for any
+// OpenAI-compatible server reached by base URL (Ollama, vLLM, llama.cpp,
+// LM Studio, OpenRouter).
+package openai
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/internal/apierr"
+)
+
+// Config configures a provider.
+type Config struct {
+	// Name is the provider's configured name ("openai" when empty).
+	Name  string
+	Model string
+	// APIKey is sent as a bearer token; local servers accept any value.
+	APIKey string
+	// BaseURL overrides https://api.openai.com/v1.
+	BaseURL string
+	Headers map[string]string
+	// MaxTokens bounds the answer; 0 leaves it to the server.
+	MaxTokens int
+	// Compatible marks an OpenAI-compatible server: max_tokens is sent
+	// instead of max_completion_tokens and usage is not requested.
+	Compatible bool
+	// HTTPClient replaces the default client.
+	HTTPClient *http.Client
+}
+
+// Provider streams chat completions.
+type Provider struct {
+	name       string
+	model      string
+	maxTokens  int
+	compatible bool
+	svc        oa.ChatCompletionService
+}
+
+// New builds a provider. It does no network I/O.
+func New(cfg Config) *Provider {
+	opts := []option.RequestOption{option.WithAPIKey(cfg.APIKey)}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	for k, v := range cfg.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	name := cfg.Name
+	if name == "" {
+		name = "openai"
+	}
+	return NewWithOptions(name, cfg.Model, cfg.MaxTokens, cfg.Compatible, opts...)
+}
+
+// NewWithOptions builds a provider from SDK options (the azure subpackage
+// uses it). Environment defaults of the SDK are not consulted and the SDK's
+// own retries are off: callers wrap the provider with llm.WithRetry.
+func NewWithOptions(name, model string, maxTokens int, compatible bool, opts ...option.RequestOption) *Provider {
+	base := []option.RequestOption{option.WithEnvironmentProduction(), option.WithMaxRetries(0)}
+	return &Provider{
+		name:       name,
+		model:      model,
+		maxTokens:  maxTokens,
+		compatible: compatible,
+		svc:        oa.NewChatCompletionService(append(base, opts...)...),
+	}
+}
+
+// Name implements llm.Provider.
+func (p *Provider) Name() string { return p.name }
+
+// Model implements llm.Provider.
+func (p *Provider) Model() string { return p.model }
+
+// Stream implements llm.Provider.
+func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	if onEvent == nil {
+		onEvent = func(llm.Event) {}
+	}
+	params, err := p.Params(req)
+	if err != nil {
+		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: err.Error(), Err: err}
+	}
+	capture := &apierr.Capture{}
+	mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(r)
+		if err == nil {
+			capture.Observe(resp)
+		}
+		return resp, err
+	})
+	stream := p.svc.NewStreaming(ctx, params, mw)
+	defer stream.Close()
+
+	var asm assembler
+	for stream.Next() {
+		asm.add(stream.Current(), onEvent)
+	}
+	if err := stream.Err(); err != nil {
+		return nil, p.classify(ctx, err, capture)
+	}
+	if ctx.Err() != nil {
+		return nil, p.classify(ctx, ctx.Err(), capture)
+	}
+	if !asm.finished {
+		return nil, apierr.StreamEnded(p.name)
+	}
+	return asm.response(), nil
+}
+
+func (p *Provider) classify(ctx context.Context, err error, c *apierr.Capture) error {
+	var ae *oa.Error
+	status, msg := 0, ""
+	if errors.As(err, &ae) {
+		status, msg = ae.StatusCode, ae.Message
+	}
+	var se *ssestream.StreamError
+	if status == 0 && errors.As(err, &se) && ctx.Err() == nil {
+		// An error event inside an otherwise healthy stream.
+		msg := apierr.Message(se.Event.Data)
+		if msg == "" {
+			msg = "the server reported an error in the middle of the answer"
+		}
+		return &llm.Error{Kind: llm.ErrServer, Provider: p.name, Message: msg, Err: err}
+	}
+	return apierr.Classify(ctx, p.name, err, c, status, msg)
+}
+
+// Params converts a request to the SDK's parameters.
+func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) {
+	model := req.Model
+	if model == "" {
+		model = p.model
+	}
+	params := oa.ChatCompletionNewParams{Model: shared.ChatModel(model)}
+	maxTokens := req.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = p.maxTokens
+	}
+	if maxTokens > 0 {
+		if p.compatible {
+			params.MaxTokens = param.NewOpt(int64(maxTokens))
+		} else {
+			params.MaxCompletionTokens = param.NewOpt(int64(maxTokens))
+		}
+	}
+	if !p.compatible {
+		params.StreamOptions = oa.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	}
+	if req.System != "" {
+		params.Messages = append(params.Messages, oa.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		if m.Role == llm.RoleAssistant && m.Text == "" && len(m.ToolCalls) == 0 {
+			// An interrupted, empty answer: the API rejects empty
+			// assistant messages.
+			continue
+		}
+		msg, err := message(m)
+		if err != nil {
+			return params, fmt.Errorf("message %d: %w", i+1, err)
+		}
+		params.Messages = append(params.Messages, msg)
+	}
+	for _, t := range req.Tools {
+		def := shared.FunctionDefinitionParam{Name: t.Name}
+		if t.Description != "" {
+			def.Description = param.NewOpt(t.Description)
+		}
+		if len(t.Schema) > 0 {
+			var schema map[string]any
+			if err := json.Unmarshal(t.Schema, &schema); err != nil {
+				return params, fmt.Errorf("tool %s: schema: %w", t.Name, err)
+			}
+			def.Parameters = shared.FunctionParameters(schema)
+		}
+		params.Tools = append(params.Tools, oa.ChatCompletionFunctionTool(def))
+	}
+	return params, nil
+}
+
+func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case llm.RoleUser:
+		if len(m.Images) == 0 {
+			return oa.UserMessage(m.Text), nil
+		}
+		var parts []oa.ChatCompletionContentPartUnionParam
+		if m.Text != "" {
+			parts = append(parts, oa.TextContentPart(m.Text))
+		}
+		for _, img := range m.Images {
+			url := "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
+			parts = append(parts, oa.ImageContentPart(oa.ChatCompletionContentPartImageImageURLParam{URL: url}))
+		}
+		return oa.UserMessage(parts), nil
+	case llm.RoleAssistant:
+		var a oa.ChatCompletionAssistantMessageParam
+		if m.Text != "" {
+			a.Content.OfString = param.NewOpt(m.Text)
+		}
+		for _, c := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &oa.ChatCompletionMessageFunctionToolCallParam{
+					ID: c.ID,
+					Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{
+						Name:      c.Name,
+						Arguments: c.Arguments,
+					},
+				},
+			})
+		}
+		return oa.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	case llm.RoleTool:
+		text := m.Text
+		if text == "" {
+			text = "(no output)"
+		}
+		return oa.ToolMessage(text, m.ToolCallID), nil
+	}
+	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
+}
+
+// assembler builds the response from chunks and emits events.
+type assembler struct {
+	text     []byte
+	calls    []llm.ToolCall
+	byIndex  map[int64]int
+	stop     string
+	usage    llm.Usage
+	finished bool
+}
+
+func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
+	if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
+		a.usage = llm.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+	}
+	for _, ch := range chunk.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		d := ch.Delta
+		if d.Content != "" {
+			a.text = append(a.text, d.Content...)
+			onEvent(llm.Event{Type: llm.EventText, Text: d.Content})
+		}
+		for _, tc := range d.ToolCalls {
+			if a.byIndex == nil {
+				a.byIndex = map[int64]int{}
+			}
+			pos, ok := a.byIndex[tc.Index]
+			if !ok {
+				pos = len(a.calls)
+				a.byIndex[tc.Index] = pos
+				id := tc.ID
+				if id == "" {
+					id = fmt.Sprintf("call_%d", pos+1)
+				}
+				a.calls = append(a.calls, llm.ToolCall{ID: id, Name: tc.Function.Name})
+				onEvent(llm.Event{Type: llm.EventToolCallStart, Index: pos, ToolCall: a.calls[pos]})
+			} else if tc.Function.Name != "" && a.calls[pos].Name == "" {
+				a.calls[pos].Name = tc.Function.Name
+			}
+			if args := tc.Function.Arguments; args != "" {
+				a.calls[pos].Arguments += args
+				onEvent(llm.Event{Type: llm.EventToolCallDelta, Index: pos, Text: args})
+			}
+		}
+		if ch.FinishReason != "" {
+			a.finished = true
+			a.stop = ch.FinishReason
+		}
+	}
+}
+
+func (a *assembler) response() *llm.Response {
+	stop := a.stop
+	switch stop {
+	case "stop":
+		stop = llm.StopEnd
+	case "tool_calls", "function_call":
+		stop = llm.StopToolUse
+	case "length":
+		stop = llm.StopMaxTokens
+	}
+	if len(a.calls) > 0 && stop == llm.StopEnd {
+		// Some compatible servers say "stop" after tool calls.
+		stop = llm.StopToolUse
+	}
+	return &llm.Response{
+		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls},
+		StopReason: stop,
+		Usage:      a.usage,
+	}
+}

@@ -1,0 +1,408 @@
+// Package providers builds nb's model provider from the configuration and
+// the environment. Building a provider does no network I/O.
+//
+// Selection (Resolve): an explicit name (--provider, /provider) naming a
+// configured provider or a type; else cfg.ActiveProvider; else the first
+// provider the environment enables, in this order; else the first configured
+// provider by name; else ErrNoProvider.
+//
+//	openai     OPENAI_API_KEY; OPENAI_BASE_URL makes it OpenAI-compatible
+//	           (a key is then optional); OPENAI_MODEL; OPENAI_ORG_ID and
+//	           OPENAI_PROJECT_ID become headers
+//	anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL
+//	gemini     GEMINI_API_KEY or GOOGLE_API_KEY, GEMINI_BASE_URL, GEMINI_MODEL
+//	azure      AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT,
+//	           AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION or
+//	           OPENAI_API_VERSION
+//
+// A configured provider takes its key from apiKey, else the variable named
+// by apiKeyEnv, else its type's usual variable above. Every provider is
+// wrapped with llm.WithRetry (maxRetries, default llm.DefaultMaxRetries).
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/anthropic"
+	"github.com/nb-cli/nb/internal/llm/gemini"
+	"github.com/nb-cli/nb/internal/llm/openai"
+	"github.com/nb-cli/nb/internal/llm/openai/azure"
+)
+
+// Default models per provider type.
+var DefaultModels = map[string]string{
+	"openai":            "gpt-4.1",
+	"azure":             "gpt-4.1",
+	"anthropic":         "claude-sonnet-4-5",
+	"gemini":            "gemini-2.5-flash",
+	"openai-compatible": "llama3.2",
+}
+
+// ErrNoProvider says that nothing is configured; its text tells the user
+// exactly what to set.
+var ErrNoProvider = errors.New(`no model provider configured. Set one of:
+  OPENAI_API_KEY=sk-...            (OpenAI; add OPENAI_BASE_URL=http://localhost:11434/v1 for a local server)
+  ANTHROPIC_API_KEY=...
+  GEMINI_API_KEY=...
+  AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com
+or add "providers" to ~/.config/nb/config.json (see README)`)
+
+// Entry describes one available provider, for /providers.
+type Entry struct {
+	Name  string
+	Type  string
+	Model string
+	// Source is "config" or "env" (the variables that enabled it).
+	Source string
+	// BaseURL is the endpoint when it is not the provider's default.
+	BaseURL string
+	// Active marks the provider New selects when no name is given.
+	Active bool
+}
+
+// Spec is a fully resolved provider configuration.
+type Spec struct {
+	Name       string
+	Type       string
+	Model      string
+	APIKey     string
+	BaseURL    string // also the Azure endpoint
+	APIVersion string
+	Headers    map[string]string
+	MaxTokens  int
+	MaxRetries int
+	Source     string
+	// HTTPClient, when set, is used for requests (tests).
+	HTTPClient *http.Client
+	// Sleep, when set, replaces the real wait between retries (tests).
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// envOrder is the order in which environment variables select a provider.
+var envOrder = []string{"openai", "anthropic", "gemini", "azure"}
+
+// fromEnv returns the provider the environment enables for typ, if any.
+func fromEnv(typ string, getenv func(string) string) (Spec, bool) {
+	switch typ {
+	case "openai", "openai-compatible":
+		key, base := getenv("OPENAI_API_KEY"), getenv("OPENAI_BASE_URL")
+		if key == "" && base == "" {
+			return Spec{}, false
+		}
+		s := Spec{Name: "openai", Type: "openai", APIKey: key, BaseURL: base, Model: getenv("OPENAI_MODEL"), Source: "env"}
+		for header, v := range map[string]string{"OpenAI-Organization": "OPENAI_ORG_ID", "OpenAI-Project": "OPENAI_PROJECT_ID"} {
+			if val := getenv(v); val != "" {
+				if s.Headers == nil {
+					s.Headers = map[string]string{}
+				}
+				s.Headers[header] = val
+			}
+		}
+		if base != "" {
+			s.Type = "openai-compatible"
+			if key == "" {
+				s.APIKey = "none"
+			}
+		}
+		return s, true
+	case "anthropic":
+		key := getenv("ANTHROPIC_API_KEY")
+		if key == "" {
+			return Spec{}, false
+		}
+		return Spec{Name: "anthropic", Type: "anthropic", APIKey: key, BaseURL: getenv("ANTHROPIC_BASE_URL"), Model: getenv("ANTHROPIC_MODEL"), Source: "env"}, true
+	case "gemini":
+		key := firstEnv(getenv, "GEMINI_API_KEY", "GOOGLE_API_KEY")
+		if key == "" {
+			return Spec{}, false
+		}
+		return Spec{Name: "gemini", Type: "gemini", APIKey: key, BaseURL: firstEnv(getenv, "GEMINI_BASE_URL", "GOOGLE_GEMINI_BASE_URL"), Model: getenv("GEMINI_MODEL"), Source: "env"}, true
+	case "azure":
+		key, endpoint := getenv("AZURE_OPENAI_API_KEY"), getenv("AZURE_OPENAI_ENDPOINT")
+		if key == "" || endpoint == "" {
+			return Spec{}, false
+		}
+		return Spec{
+			Name: "azure", Type: "azure", APIKey: key, BaseURL: endpoint,
+			Model:      firstEnv(getenv, "AZURE_OPENAI_DEPLOYMENT", "AZURE_OPENAI_MODEL"),
+			APIVersion: firstEnv(getenv, "AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION"),
+			Source:     "env",
+		}, true
+	}
+	return Spec{}, false
+}
+
+func firstEnv(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// standardKeyVar names the environment variables a type's key may come from.
+func standardKeyVars(typ string) []string {
+	switch typ {
+	case "openai":
+		return []string{"OPENAI_API_KEY"}
+	case "anthropic":
+		return []string{"ANTHROPIC_API_KEY"}
+	case "gemini":
+		return []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}
+	case "azure":
+		return []string{"AZURE_OPENAI_API_KEY"}
+	}
+	return nil
+}
+
+// fromConfig resolves a configured provider.
+func fromConfig(name string, p config.Provider, getenv func(string) string) (Spec, error) {
+	s := Spec{
+		Name: name, Type: p.Type, Model: p.Model, BaseURL: p.BaseURL, APIVersion: p.APIVersion,
+		Headers: p.Headers, MaxTokens: p.MaxTokens, MaxRetries: p.MaxRetries, Source: "config",
+	}
+	if s.Type == "" {
+		s.Type = "openai"
+	}
+	if s.Type == "azure" && p.Endpoint != "" {
+		s.BaseURL = p.Endpoint
+	}
+	switch {
+	case p.APIKey != "":
+		s.APIKey = p.APIKey
+	case p.APIKeyEnv != "":
+		s.APIKey = getenv(p.APIKeyEnv)
+		if s.APIKey == "" && s.Type != "openai-compatible" {
+			return s, fmt.Errorf("provider %q: environment variable %s (apiKeyEnv) is empty", name, p.APIKeyEnv)
+		}
+	default:
+		vars := standardKeyVars(s.Type)
+		s.APIKey = firstEnv(getenv, vars...)
+		if s.APIKey == "" && s.Type != "openai-compatible" {
+			return s, fmt.Errorf("provider %q: no API key: set apiKeyEnv in the config or %s", name, strings.Join(vars, " or "))
+		}
+	}
+	if s.Type == "openai-compatible" && s.APIKey == "" {
+		s.APIKey = "none"
+	}
+	if s.Type == "azure" && s.Model == "" {
+		s.Model = getenv("AZURE_OPENAI_DEPLOYMENT")
+	}
+	if s.Type == "azure" && s.APIVersion == "" {
+		s.APIVersion = firstEnv(getenv, "AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION")
+	}
+	return s, nil
+}
+
+// Resolve finds the provider New would build: name (from --provider or
+// /provider) may name a configured provider or a type ("anthropic"); empty
+// means cfg.ActiveProvider, then the first provider the environment enables
+// (OpenAI, Anthropic, Gemini, Azure), then the only configured provider.
+// model, when set, overrides the model.
+func Resolve(cfg *config.Config, name, model string, getenv func(string) string) (Spec, error) {
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	s, err := resolve(cfg, name, getenv)
+	if err != nil {
+		return s, err
+	}
+	if model != "" {
+		s.Model = model
+	}
+	if s.Model == "" {
+		s.Model = DefaultModels[s.Type]
+	}
+	if s.MaxRetries == 0 {
+		s.MaxRetries = llm.DefaultMaxRetries
+	}
+	return s, nil
+}
+
+func resolve(cfg *config.Config, name string, getenv func(string) string) (Spec, error) {
+	if name == "" {
+		name = cfg.ActiveProvider
+	}
+	if name != "" {
+		if p, ok := cfg.Providers[name]; ok {
+			return fromConfig(name, p, getenv)
+		}
+		if !isType(name) {
+			return Spec{}, fmt.Errorf("unknown provider %q; available: %s", name, availableNames(cfg, getenv))
+		}
+		// A type: the environment's provider of that type, else the first
+		// configured provider of that type.
+		if s, ok := fromEnv(name, getenv); ok {
+			if name == "openai-compatible" && s.Type != name {
+				return Spec{}, fmt.Errorf("provider openai-compatible needs OPENAI_BASE_URL (e.g. http://localhost:11434/v1)")
+			}
+			return s, nil
+		}
+		for _, n := range sortedNames(cfg.Providers) {
+			if cfg.Providers[n].Type == name {
+				return fromConfig(n, cfg.Providers[n], getenv)
+			}
+		}
+		return Spec{}, fmt.Errorf("provider %q is not configured: %s", name, howToSet(name))
+	}
+	for _, typ := range envOrder {
+		if s, ok := fromEnv(typ, getenv); ok {
+			return s, nil
+		}
+	}
+	if names := sortedNames(cfg.Providers); len(names) > 0 {
+		return fromConfig(names[0], cfg.Providers[names[0]], getenv)
+	}
+	return Spec{}, ErrNoProvider
+}
+
+func howToSet(typ string) string {
+	switch typ {
+	case "openai":
+		return "set OPENAI_API_KEY"
+	case "openai-compatible":
+		return "set OPENAI_BASE_URL (e.g. http://localhost:11434/v1)"
+	case "anthropic":
+		return "set ANTHROPIC_API_KEY"
+	case "gemini":
+		return "set GEMINI_API_KEY"
+	case "azure":
+		return "set AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT"
+	}
+	return "add it to \"providers\" in the config"
+}
+
+func isType(name string) bool {
+	for _, t := range config.ProviderTypes {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedNames(m map[string]config.Provider) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func availableNames(cfg *config.Config, getenv func(string) string) string {
+	var names []string
+	for _, e := range Available(cfg, getenv) {
+		names = append(names, e.Name)
+	}
+	if len(names) == 0 {
+		return "none (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or AZURE_OPENAI_API_KEY)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// New builds the selected provider (see Resolve), wrapped with retries.
+func New(cfg *config.Config, name, model string, getenv func(string) string) (llm.Provider, error) {
+	s, err := Resolve(cfg, name, model, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return Build(s)
+}
+
+// Build constructs the provider a Spec describes, wrapped with
+// llm.WithRetry(s.MaxRetries).
+func Build(s Spec) (llm.Provider, error) {
+	var p llm.Provider
+	switch s.Type {
+	case "openai", "openai-compatible":
+		p = openai.New(openai.Config{
+			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: s.BaseURL, Headers: s.Headers,
+			MaxTokens: s.MaxTokens, Compatible: s.Type == "openai-compatible", HTTPClient: s.HTTPClient,
+		})
+	case "azure":
+		if s.BaseURL == "" {
+			return nil, fmt.Errorf("provider %q: azure needs an endpoint (AZURE_OPENAI_ENDPOINT or \"endpoint\")", s.Name)
+		}
+		p = azure.New(azure.Config{
+			Name: s.Name, Endpoint: s.BaseURL, APIVersion: s.APIVersion, Deployment: s.Model, APIKey: s.APIKey,
+			Headers: s.Headers, MaxTokens: s.MaxTokens, HTTPClient: s.HTTPClient,
+		})
+	case "anthropic":
+		p = anthropic.New(anthropic.Config{
+			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: s.BaseURL, Headers: s.Headers,
+			MaxTokens: s.MaxTokens, HTTPClient: s.HTTPClient,
+		})
+	case "gemini":
+		g, err := gemini.New(gemini.Config{
+			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: s.BaseURL, Headers: s.Headers,
+			MaxTokens: s.MaxTokens, HTTPClient: s.HTTPClient,
+		})
+		if err != nil {
+			return nil, err
+		}
+		p = g
+	default:
+		return nil, fmt.Errorf("provider %q: unknown type %q (want %s)", s.Name, s.Type, strings.Join(config.ProviderTypes, ", "))
+	}
+	return llm.WithRetry(p, s.MaxRetries, s.Sleep), nil
+}
+
+// Available lists the configured providers (sorted by name) followed by
+// those the environment enables whose names are not taken, marking the one
+// New(cfg, "", "", getenv) would select.
+func Available(cfg *config.Config, getenv func(string) string) []Entry {
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	active, activeErr := resolve(cfg, "", getenv)
+	var out []Entry
+	for _, n := range sortedNames(cfg.Providers) {
+		p := cfg.Providers[n]
+		typ := p.Type
+		if typ == "" {
+			typ = "openai"
+		}
+		model := p.Model
+		if model == "" {
+			model = DefaultModels[typ]
+		}
+		base := p.BaseURL
+		if typ == "azure" && p.Endpoint != "" {
+			base = p.Endpoint
+		}
+		out = append(out, Entry{Name: n, Type: typ, Model: model, Source: "config", BaseURL: base,
+			Active: activeErr == nil && active.Source == "config" && active.Name == n})
+	}
+	for _, typ := range envOrder {
+		s, ok := fromEnv(typ, getenv)
+		if !ok {
+			continue
+		}
+		if _, taken := cfg.Providers[s.Name]; taken {
+			continue
+		}
+		model := s.Model
+		if model == "" {
+			model = DefaultModels[s.Type]
+		}
+		out = append(out, Entry{Name: s.Name, Type: s.Type, Model: model, Source: "env", BaseURL: s.BaseURL,
+			Active: activeErr == nil && active.Source == "env" && active.Name == s.Name})
+	}
+	return out
+}
