@@ -281,12 +281,30 @@ func (a *Agent) run(ctx context.Context, t tool.Tool, p *Pending) *tool.Result {
 }
 
 func (a *Agent) refuse(p *Pending, by string) *tool.Result {
-	reason := strings.Join(p.Decision.Reasons, "; ")
-	if reason == "" {
-		reason = "denied by policy"
+	headless := false
+	var reasons []string
+	for _, r := range p.Decision.Reasons {
+		if r == policy.Refusal {
+			headless = true
+			continue
+		}
+		reasons = append(reasons, r)
 	}
-	res := &tool.Result{Content: "not run: " + reason, IsError: true}
-	a.opts.UI.Refused(p, reason)
+	why := strings.Join(reasons, "; ")
+	var content, shown string
+	switch {
+	case headless:
+		content, shown = policy.Refusal, "needs approval (no terminal to ask)"
+		if why != "" {
+			content += " (" + why + ")"
+		}
+	case why == "":
+		content, shown = "not run: denied by policy", "denied by policy"
+	default:
+		content, shown = "not run: denied by policy: "+why, "denied: "+why
+	}
+	res := &tool.Result{Content: content, IsError: true}
+	a.opts.UI.Refused(p, shown)
 	if p.Decision.Remedy != "" && a.opts.Remedy != nil {
 		a.opts.Remedy(p.Decision.Remedy)
 	}

@@ -194,7 +194,7 @@ func TestBatchApproval(t *testing.T) {
 	if !strings.Contains(declined.Text, "too risky") || !declined.IsError {
 		t.Errorf("declined result = %+v", declined)
 	}
-	if !strings.HasPrefix(denied.Text, "not run: because") {
+	if denied.Text != "not run: denied by policy: because" {
 		t.Errorf("denied result = %+v", denied)
 	}
 }

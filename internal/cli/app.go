@@ -185,7 +185,7 @@ func (a *app) newAgent(p llm.Provider, ui agent.UI, interactive bool, msgs []llm
 		Interactive:  interactive,
 		Grants:       a.engine,
 		Audit:        a.audit,
-		Remedy:       func(line string) { fmt.Fprintln(a.io.Err, line) },
+		Remedy:       func(line string) { fmt.Fprintln(a.io.Err, "nb: "+line) },
 		Now:          a.io.Now,
 	}, msgs)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/mcpclient"
+	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/store"
 )
 
@@ -94,7 +95,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 }
 
 // canPrompt reports whether approvals can be asked at a terminal.
-func canPrompt(io *iostreams.IO) bool { return io.InTTY }
+func canPrompt(io *iostreams.IO) bool { return render.CanPrompt(io) }
 
 // start opens the history, the provider and the UI.
 func (c *chat) start() (int, bool) {

@@ -44,60 +44,18 @@ func TestScripts(t *testing.T) {
 			if err := os.MkdirAll(home+"/.config/nb", 0o755); err != nil {
 				return err
 			}
-			return nil
+			return llmtest.TestscriptSetup(env)
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"fakemodel": func(ts *testscript.TestScript, neg bool, args []string) { cmdFakeModel(t, ts, neg, args) },
-			"ptyrun":    cmdPTYRun,
-		},
+		Cmds: commands(),
 	})
 }
 
-// fakemodel KIND SCRIPT starts a scripted model server of KIND (openai,
-// anthropic or gemini) playing the turns in SCRIPT, and points nb at it
-// through the usual environment variables. Unconsumed turns and malformed
-// requests fail the test when the script ends.
-func cmdFakeModel(t *testing.T, ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: fakemodel KIND SCRIPT")
-	}
-	turns, err := llmtest.LoadScript([]byte(ts.ReadFile(args[1])))
-	ts.Check(err)
-	var mu sync.Mutex
-	var problems []string
-	srv, err := llmtest.Start(args[0], turns, func(msg string) {
-		mu.Lock()
-		problems = append(problems, msg)
-		mu.Unlock()
-	})
-	ts.Check(err)
-	ts.Defer(func() {
-		verr := srv.Verify()
-		srv.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		if verr != nil {
-			problems = append(problems, verr.Error())
-		}
-		if len(problems) > 0 {
-			// Fatalf cannot be used once the script has ended; fail the
-			// parent test instead, naming the script.
-			t.Errorf("%s: fake model: %s", ts.Getenv("WORK"), strings.Join(problems, "; "))
-		}
-	})
-	switch args[0] {
-	case "openai":
-		ts.Setenv("OPENAI_API_KEY", "sk-test")
-		ts.Setenv("OPENAI_BASE_URL", srv.URL())
-	case "anthropic":
-		ts.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-		ts.Setenv("ANTHROPIC_BASE_URL", srv.URL())
-	case "gemini":
-		ts.Setenv("GEMINI_API_KEY", "g-test")
-		ts.Setenv("GEMINI_BASE_URL", srv.URL())
-	default:
-		ts.Fatalf("unknown model kind %q", args[0])
-	}
+// commands are the script commands: fakellm (a scripted model server, see
+// package llmtest) and ptyrun.
+func commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := llmtest.TestscriptCommands()
+	cmds["ptyrun"] = cmdPTYRun
+	return cmds
 }
 
 // ptyrun [STEP...] -- nb ARGS... runs nb on a pseudo-terminal. Steps run in

@@ -28,7 +28,11 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("start pty: %w", err)
 	}
-	argv := []string{ptyShell(l.Shell), "-c", c.Script}
+	sh, err := l.shell()
+	if err != nil {
+		return nil, fmt.Errorf("start pty: %w", err)
+	}
+	argv := []string{sh, "-c", c.Script}
 	if l.Wrap != nil {
 		w, err := l.Wrap(argv)
 		if err != nil {
@@ -57,7 +61,8 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	if interactiveShell(c.Script) {
 		death = syscall.SIGHUP
 	}
-	attrs := &syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: death}
+	attrs := &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	setDeathSignal(attrs, death)
 	master, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}, attrs)
 	if err != nil {
 		return nil, fmt.Errorf("start pty: %w", err)
@@ -76,18 +81,6 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	t.f = f
 	go t.wait()
 	return t, nil
-}
-
-// ptyShell applies the shell auto rule: the configured shell, else bash when
-// present, else /bin/sh.
-func ptyShell(configured string) string {
-	if configured != "" && configured != "auto" {
-		return configured
-	}
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p
-	}
-	return "/bin/sh"
 }
 
 // interactiveShell reports whether script just starts an interactive shell

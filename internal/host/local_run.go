@@ -189,7 +189,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	}
 	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	setPdeathsig(cmd.SysProcAttr)
+	setDeathSignal(cmd.SysProcAttr, syscall.SIGKILL)
 
 	outR, outW, err := os.Pipe()
 	if err != nil {

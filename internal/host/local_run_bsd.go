@@ -7,7 +7,7 @@ import (
 	"syscall"
 )
 
-func setPdeathsig(*syscall.SysProcAttr) {}
+func setDeathSignal(*syscall.SysProcAttr, syscall.Signal) {}
 
 func growPipe(*os.File) {}
 

@@ -8,7 +8,8 @@ import (
 	"syscall"
 )
 
-func setPdeathsig(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
+// setDeathSignal makes the kernel send sig to the child when nb dies.
+func setDeathSignal(a *syscall.SysProcAttr, sig syscall.Signal) { a.Pdeathsig = sig }
 
 // growPipe enlarges a pipe to 1 MiB (best effort): fewer wake-ups when a
 // command prints a lot.
