@@ -100,7 +100,7 @@ func (r *recUI) Refused(p *Pending, why string) {
 
 type recView struct{ r *recUI }
 
-func (v *recView) Output(string, []byte)  {}
+func (v *recView) Output(string, []byte) {}
 func (v *recView) Done(res *tool.Result) { v.r.finished = append(v.r.finished, res.Content) }
 
 type grants struct{ got []string }

@@ -97,7 +97,7 @@ func children(pid int) []string {
 		s := string(stat)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
 		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-			kids = append(kids, e.Name()+" "+s[strings.IndexByte(s, '(') : strings.LastIndexByte(s, ')')+1])
+			kids = append(kids, e.Name()+" "+s[strings.IndexByte(s, '('):strings.LastIndexByte(s, ')')+1])
 		}
 	}
 	return kids
