@@ -121,7 +121,10 @@ func runPolicy(args []string, io *iostreams.IO) int {
 		fmt.Fprintf(io.Out, " (Always would save: %s)", strings.ReplaceAll(d.Rule, "\n", ", "))
 	}
 	fmt.Fprintln(io.Out)
-	if d.DecidedBy != "" {
+	switch {
+	case d.Decision == policy.Ask:
+		fmt.Fprintf(io.Out, "by:       the user, at a prompt\n")
+	case d.DecidedBy != "":
 		fmt.Fprintf(io.Out, "by:       %s\n", d.DecidedBy)
 	}
 	for _, r := range d.Reasons {
