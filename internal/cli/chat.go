@@ -138,17 +138,35 @@ func (c *chat) handleSignals(ctx context.Context, stop context.CancelFunc) {
 				return
 			case sig := <-sigc:
 				c.mu.Lock()
+				running := c.cancel != nil
+				if running {
+					c.cancel()
+				}
 				if sig != os.Interrupt {
 					c.quit = true
 					stop()
 				}
-				if c.cancel != nil {
-					c.cancel()
-				}
 				c.mu.Unlock()
+				if sig != os.Interrupt && !running {
+					// Waiting at the prompt, where nothing would notice
+					// the cancellation: end sessions and leave now.
+					c.shutdown()
+					os.Exit(ExitInterrupted)
+				}
 			}
 		}
 	}()
+}
+
+// shutdown restores the terminal and ends everything nb started, for a
+// SIGTERM or SIGHUP that arrives at the prompt.
+func (c *chat) shutdown() {
+	if c.ed != nil {
+		c.ed.close()
+	}
+	c.ui.Close()
+	c.history.Close()
+	c.close()
 }
 
 // turn runs one user message and saves the conversation.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/iostreams"
 )
 
@@ -23,6 +24,11 @@ const (
 
 // Main runs nb with args (without the program name) and returns the exit code.
 func Main(args []string, io *iostreams.IO) int {
+	// The Landlock sandbox re-executes nb as a helper that restricts itself
+	// and then runs the command; nothing else may happen before it.
+	if handled, code := sandbox.MaybeHelper(args); handled {
+		return code
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "mcp":

@@ -60,8 +60,9 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 
 // ptyrun [STEP...] -- nb ARGS... runs nb on a pseudo-terminal. Steps run in
 // order: wait:TEXT waits (up to 20s) until the output contains TEXT; send:KEYS
-// types KEYS (^C is Ctrl+C, ^D Ctrl+D, \r Enter); exit:N expects exit code N
-// (checked at the end; default 0). The terminal transcript, with escape
+// types KEYS (^C is Ctrl+C, ^D Ctrl+D, \r Enter); kill:SIG sends TERM, HUP or
+// INT; sleep:DURATION pauses; exit:N expects exit code N (checked at the end;
+// default 0). The terminal transcript, with escape
 // sequences removed, becomes the command's stdout.
 func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 	sep := -1
@@ -72,7 +73,7 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	if sep < 0 || sep+1 >= len(args) || args[sep+1] != "nb" {
-		ts.Fatalf("usage: ptyrun [wait:TEXT|send:KEYS|exit:N]... -- nb ARGS...")
+		ts.Fatalf("usage: ptyrun [wait:TEXT|send:KEYS|kill:SIG|sleep:D|exit:N]... -- nb ARGS...")
 	}
 	// testscript puts a copy of the test binary named nb on PATH; it runs
 	// cli.Main when started under that name.
@@ -123,6 +124,16 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 			keys := strings.NewReplacer(`^C`, "\x03", `^D`, "\x04", `\r`, "\r", `\n`, "\n").Replace(arg)
 			_, err := io.WriteString(f, keys)
 			ts.Check(err)
+		case "kill":
+			sig := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "INT": syscall.SIGINT}[arg]
+			if sig == 0 {
+				ts.Fatalf("kill: unknown signal %q", arg)
+			}
+			ts.Check(cmd.Process.Signal(sig))
+		case "sleep":
+			d, err := time.ParseDuration(arg)
+			ts.Check(err)
+			time.Sleep(d)
 		case "exit":
 			wantExit, err = strconv.Atoi(arg)
 			ts.Check(err)
