@@ -266,10 +266,29 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, used *int) (
 }
 
 func (a *Agent) run(ctx context.Context, t tool.Tool, p *Pending) *tool.Result {
+	res := a.runView(p, func() (*tool.Result, error) { return t.Run(ctx, p.Call) })
+	if res.Retry == nil || !a.opts.Interactive || ctx.Err() != nil {
+		return res
+	}
+	// The sandbox refused the call: offer the user a re-run outside it.
+	retry := &Pending{Call: p.Call, Decision: res.Retry.Decision, Description: "The sandbox refused this command; run it again outside the sandbox?"}
+	answers, err := a.opts.UI.Approve(ctx, []*Pending{retry})
+	if err != nil || len(answers) != 1 || !answers[0].Approved {
+		return res
+	}
+	retry.Decision.DecidedBy = "user"
+	again := a.runView(retry, func() (*tool.Result, error) { return res.Retry.Run(ctx) })
+	a.audit(retry, "ran", "user", again)
+	again.Content = "[first run refused by the sandbox; run again outside it with the user's approval]\n" + again.Content
+	return again
+}
+
+// runView runs one call under a transcript view.
+func (a *Agent) runView(p *Pending, run func() (*tool.Result, error)) *tool.Result {
 	view := a.opts.UI.ToolStart(p)
 	p.Call.Live = view.Output
 	started := a.opts.Now()
-	res, err := t.Run(ctx, p.Call)
+	res, err := run()
 	if err != nil {
 		res = tool.Errorf("%v", err)
 	}

@@ -283,3 +283,38 @@ func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 		t.Errorf("last message = %+v", got)
 	}
 }
+
+// retryTool fails once and offers a retry.
+type retryTool struct{ echoTool }
+
+func (r *retryTool) Run(_ context.Context, c *tool.Call) (*tool.Result, error) {
+	return &tool.Result{Content: "refused", Retry: &tool.Retry{
+		Decision: &policy.Decision{Decision: policy.Ask, Display: "run outside the sandbox: x"},
+		Run:      func(context.Context) (*tool.Result, error) { return &tool.Result{Content: "worked outside"}, nil },
+	}}, nil
+}
+
+func TestRetryOutsideSandboxNeedsApproval(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+			calls(call("1", "a", "allow")),
+			text("ok"),
+		}}
+		ui := &recUI{answers: []Answer{{Approved: approve}}}
+		a := New(Options{Provider: p, Tools: tool.NewRegistry(&retryTool{}), UI: ui, Interactive: true}, nil)
+		if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ui.asked) != 1 || ui.asked[0][0].Decision.Display != "run outside the sandbox: x" {
+			t.Fatalf("approve=%v: asked %+v", approve, ui.asked)
+		}
+		m := p.reqs[1].Messages
+		got := m[len(m)-1].Text
+		if approve && !strings.Contains(got, "worked outside") {
+			t.Errorf("approved retry result = %q", got)
+		}
+		if !approve && got != "refused" {
+			t.Errorf("declined retry result = %q", got)
+		}
+	}
+}

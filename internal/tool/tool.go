@@ -35,6 +35,15 @@ type Result struct {
 	ExitCode *int
 	Duration time.Duration
 	Note     string // short human note: first stderr line, "timed out", ...
+	// Retry, when set, offers to run the call again another way after the
+	// user agrees (outside the sandbox that refused it).
+	Retry *Retry
+}
+
+// Retry is a second attempt that needs the user's approval.
+type Retry struct {
+	Decision *policy.Decision
+	Run      func(ctx context.Context) (*Result, error)
 }
 
 // Tool is one capability offered to the model.

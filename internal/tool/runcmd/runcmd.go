@@ -194,6 +194,8 @@ type result struct {
 	DurationMs  int64  `json:"durationMs"`
 	TimedOut    bool   `json:"timedOut"`
 	Interrupted bool   `json:"interrupted,omitempty"`
+	// SandboxDenied says the sandbox refused an operation of the command.
+	SandboxDenied bool `json:"sandboxDenied,omitempty"`
 	OutputFile  string `json:"outputFile,omitempty"`
 	StderrFile  string `json:"stderrFile,omitempty"`
 	Note        string `json:"note,omitempty"`
@@ -202,6 +204,7 @@ type result struct {
 // Marker texts appended to stderr.
 const (
 	InterruptedMarker = "[Interrupted by the user (Ctrl+C)]"
+	sandboxNote       = "the sandbox refused part of this command (the system is read-only outside the workspace and /tmp, secrets are hidden, and the network may be off); the user may allow a re-run outside the sandbox"
 	orphanNote        = "background processes still running when the shell exited were ended; use terminal_start for servers and long-running programs"
 )
 
@@ -219,17 +222,45 @@ func formatSeconds(d time.Duration) string {
 
 // Run implements tool.Tool.
 func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
+	h := t.opts.Hosts.Get()
+	res, sandboxed, err := t.run(ctx, call, h)
+	if err != nil || !sandboxed {
+		return res, err
+	}
+	us, ok := h.(interface{ Unsandboxed() host.Host })
+	if !ok {
+		return res, nil
+	}
+	var a runArgs
+	tool.DecodeArgs(call.Args, &a)
+	res.Retry = &tool.Retry{
+		Decision: &policy.Decision{
+			Decision: policy.Ask, Safety: policy.Unknown, Display: "run outside the sandbox: " + a.Command,
+			Warn: true, DefaultAnswer: "no", Full: a.Command, Subject: a.Command,
+			Reasons: []string{"the sandbox refused it: " + res.Note},
+		},
+		Run: func(ctx context.Context) (*tool.Result, error) {
+			outside := us.Unsandboxed()
+			defer outside.Close()
+			res, _, err := t.run(ctx, call, outside)
+			return res, err
+		},
+	}
+	return res, nil
+}
+
+// run runs the call on h and reports whether the sandbox refused part of it.
+func (t *RunCmd) run(ctx context.Context, call *tool.Call, h host.Host) (*tool.Result, bool, error) {
 	p, err := t.parse(call)
 	if err != nil {
-		return tool.Errorf("%v", err), nil
+		return tool.Errorf("%v", err), false, nil
 	}
-	h := t.opts.Hosts.Get()
 	if h.Isolation() == host.IsolationNone || h.Isolation() == host.IsolationSandbox {
 		if fi, err := os.Stat(p.dir); err != nil || !fi.IsDir() {
 			if p.Cwd != "" {
-				return tool.Errorf("cwd %s is not an existing directory", p.dir), nil
+				return tool.Errorf("cwd %s is not an existing directory", p.dir), false, nil
 			}
-			return tool.Errorf("the working directory %s no longer exists; change it with set_cwd", p.dir), nil
+			return tool.Errorf("the working directory %s no longer exists; change it with set_cwd", p.dir), false, nil
 		}
 	}
 	limits := sandwich.Limits{
@@ -257,9 +288,9 @@ func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error)
 			}
 		}
 		if p.Cwd != "" {
-			return tool.Errorf("cannot run the command in %s: %v", p.dir, runErr), nil
+			return tool.Errorf("cannot run the command in %s: %v", p.dir, runErr), false, nil
 		}
-		return tool.Errorf("cannot run the command: %v", runErr), nil
+		return tool.Errorf("cannot run the command: %v", runErr), false, nil
 	}
 	if ex.Cwd != "" && ex.Cwd != p.dir {
 		t.opts.Workdir.SetCwd(ex.Cwd)
@@ -282,6 +313,10 @@ func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error)
 	case ex.Orphans:
 		notes = append(notes, orphanNote)
 	}
+	if ex.Sandboxed {
+		r.SandboxDenied = true
+		notes = append(notes, sandboxNote)
+	}
 	for _, res := range []sandwich.Result{outRes, errRes} {
 		if res.SpillTruncated {
 			notes = append(notes, fmt.Sprintf("%s holds only the first %s of the output", filepath.Base(res.SpillPath), sandwich.HumanSize(t.opts.Outputs.MaxFileBytes())))
@@ -298,7 +333,7 @@ func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error)
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(r); err != nil {
-		return nil, fmt.Errorf("run_cmd: %w", err)
+		return nil, false, fmt.Errorf("run_cmd: %w", err)
 	}
 	code := ex.Code
 	return &tool.Result{
@@ -306,7 +341,7 @@ func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error)
 		ExitCode: &code,
 		Duration: ex.Duration,
 		Note:     summary(ex, p.timeout, errRes.Text, outRes),
-	}, nil
+	}, ex.Sandboxed, nil
 }
 
 func (t *RunCmd) capture(l sandwich.Limits, kind string) *sandwich.Capture {
