@@ -195,10 +195,10 @@ type result struct {
 	TimedOut    bool   `json:"timedOut"`
 	Interrupted bool   `json:"interrupted,omitempty"`
 	// SandboxDenied says the sandbox refused an operation of the command.
-	SandboxDenied bool `json:"sandboxDenied,omitempty"`
-	OutputFile  string `json:"outputFile,omitempty"`
-	StderrFile  string `json:"stderrFile,omitempty"`
-	Note        string `json:"note,omitempty"`
+	SandboxDenied bool   `json:"sandboxDenied,omitempty"`
+	OutputFile    string `json:"outputFile,omitempty"`
+	StderrFile    string `json:"stderrFile,omitempty"`
+	Note          string `json:"note,omitempty"`
 }
 
 // Marker texts appended to stderr.
