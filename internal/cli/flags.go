@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/spelling"
 )
 
 // Options are the global flags of a chat run.
@@ -114,41 +116,7 @@ func suggestFlag(name string) string {
 	for _, f := range flagSpecs {
 		names = append(names, f.name)
 	}
-	return closest(name, names)
-}
-
-// closest returns the candidate nearest to s by edit distance, if near.
-func closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
-	for _, c := range candidates {
-		if strings.HasPrefix(c, s) && len(s) >= 2 {
-			return c
-		}
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return spelling.Suggest(name, names)
 }
 
 const usageText = `nb — a command-line AI assistant that can act on this machine

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/spelling"
 )
 
 type slashCmd struct {
@@ -108,7 +109,7 @@ func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, 
 
 func unknownSlash(name string) string {
 	msg := "unknown command " + name
-	if s := closest(name, slashNames()); s != "" {
+	if s := spelling.Suggest(name, slashNames()); s != "" {
 		return msg + " (did you mean " + s + "?)"
 	}
 	return msg + " (type /help for the list)"

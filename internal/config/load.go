@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/spelling"
 )
 
 // Error is a configuration problem: which file, which key, what is wrong.
@@ -176,50 +178,18 @@ func unknownKey(v any, t reflect.Type, path string) (string, string) {
 	return "", ""
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
 	sort.Strings(keys)
 	return keys
 }
 
-// suggest returns the known name closest to k, if close enough.
+// suggest returns the known key closest to k, if close enough.
 func suggest(k string, fields map[string]reflect.Type) string {
-	best, bestD := "", 4
+	names := make([]string, 0, len(fields))
 	for name := range fields {
-		if strings.EqualFold(name, k) {
-			return name
-		}
-		if d := editDistance(strings.ToLower(k), strings.ToLower(name)); d < bestD || (d == bestD && name < best) {
-			best, bestD = name, d
-		}
+		names = append(names, name)
 	}
-	if bestD > len(k)/3+1 {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	sort.Strings(names)
+	return spelling.Suggest(k, names)
 }
 
 // StripComments blanks // and /* */ comments and trailing commas outside

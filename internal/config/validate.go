@@ -2,9 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -19,10 +20,10 @@ func (c *Config) Validate() error {
 	bad := func(key, format string, args ...any) error {
 		return &Error{File: c.Path, Key: key, Problem: fmt.Sprintf(format, args...)}
 	}
-	for _, name := range sortedNames(c.Providers) {
+	for _, name := range sortedKeys(c.Providers) {
 		p := c.Providers[name]
 		key := "providers." + name
-		if !contains(ProviderTypes, p.Type) {
+		if !slices.Contains(ProviderTypes, p.Type) {
 			return bad(key+".type", "must be one of %s (got %q)", strings.Join(ProviderTypes, ", "), p.Type)
 		}
 		if p.Type == "azure" && p.Endpoint == "" && p.BaseURL == "" {
@@ -36,8 +37,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.ActiveProvider != "" {
-		if _, ok := c.Providers[c.ActiveProvider]; !ok && !contains(ProviderTypes, c.ActiveProvider) {
-			return bad("activeProvider", "names no configured provider (have: %s)", strings.Join(sortedNames(c.Providers), ", "))
+		if _, ok := c.Providers[c.ActiveProvider]; !ok && !slices.Contains(ProviderTypes, c.ActiveProvider) {
+			return bad("activeProvider", "names no configured provider (have: %s)", strings.Join(sortedKeys(c.Providers), ", "))
 		}
 	}
 	if c.MaxToolCalls < 1 {
@@ -67,10 +68,10 @@ func (c *Config) Validate() error {
 	if t.Shell != "auto" && t.Shell != "" && !filepath.IsAbs(t.Shell) {
 		return bad("terminalIntegration.shell", "must be \"auto\" or an absolute path (got %q)", t.Shell)
 	}
-	for _, name := range sortedNames(c.Terminal.Providers) {
+	for _, name := range sortedKeys(c.Terminal.Providers) {
 		h := c.Terminal.Providers[name]
 		key := "terminal.providers." + name
-		if !contains(HostTypes, h.Type) {
+		if !slices.Contains(HostTypes, h.Type) {
 			return bad(key+".type", "must be one of %s (got %q)", strings.Join(HostTypes, ", "), h.Type)
 		}
 		if h.Type == "ssh" && h.Host == "" {
@@ -79,14 +80,14 @@ func (c *Config) Validate() error {
 		if h.Type == "container" && h.Container == "" && h.Image == "" {
 			return bad(key, "a container provider needs \"container\" (docker exec) or \"image\" (docker run)")
 		}
-		if h.Mechanism != "" && !contains([]string{"auto", "bwrap", "landlock"}, h.Mechanism) {
+		if h.Mechanism != "" && !slices.Contains([]string{"auto", "bwrap", "landlock"}, h.Mechanism) {
 			return bad(key+".mechanism", "must be auto, bwrap or landlock (got %q)", h.Mechanism)
 		}
 		if h.Port < 0 || h.Port > 65535 {
 			return bad(key+".port", "must be a TCP port (got %d)", h.Port)
 		}
 	}
-	if p := c.Terminal.Provider; p != "" && !contains(HostTypes, p) {
+	if p := c.Terminal.Provider; p != "" && !slices.Contains(HostTypes, p) {
 		if _, ok := c.Terminal.Providers[p]; !ok {
 			return bad("terminal.provider", "names no configured terminal provider (got %q)", p)
 		}
@@ -105,7 +106,7 @@ func (c *Config) Validate() error {
 		key     string
 		servers map[string]MCPServer
 	}{{"mcpServers", c.MCPServers}, {"servers", c.Servers}} {
-		for _, name := range sortedNames(set.servers) {
+		for _, name := range sortedKeys(set.servers) {
 			s := set.servers[name]
 			key := set.key + "." + name
 			if strings.ContainsAny(name, " /") || name == "" {
@@ -181,20 +182,4 @@ func LoadProject(c *Config, dir string) error {
 	return nil
 }
 
-func sortedNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
