@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/spelling"
@@ -178,18 +177,9 @@ func unknownKey(v any, t reflect.Type, path string) (string, string) {
 	return "", ""
 }
 
-	sort.Strings(keys)
-	return keys
-}
-
 // suggest returns the known key closest to k, if close enough.
 func suggest(k string, fields map[string]reflect.Type) string {
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return spelling.Suggest(k, names)
+	return spelling.Suggest(k, sortedKeys(fields))
 }
 
 // StripComments blanks // and /* */ comments and trailing commas outside
