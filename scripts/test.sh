@@ -29,7 +29,8 @@ fi
 if command -v npm >/dev/null 2>&1; then
 	log "MCP interop packages"
 	NB_TEST_NPM=$(sh internal/mcpserver/testdata/setup.sh)
-	export NB_TEST_NPM
+	# The interop tests must run, not skip, when the packages are there.
+	export NB_TEST_NPM NB_REQUIRE_INTEROP=1
 fi
 
 export PATH="$(go env GOPATH)/bin:$PATH"
