@@ -41,12 +41,21 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", home+"/.config")
 			env.Setenv("XDG_STATE_HOME", home+"/.local/state")
 			env.Setenv("TERM", "xterm-256color")
+			env.Setenv("NB_TEST_NPM", os.Getenv("NB_TEST_NPM"))
 			if err := os.MkdirAll(home+"/.config/nb", 0o755); err != nil {
 				return err
 			}
 			return llmtest.TestscriptSetup(env)
 		},
 		Cmds: commands(),
+		Condition: func(cond string) (bool, error) {
+			if cond != "npm" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			// scripts/test.sh installs the MCP test packages and sets NB_TEST_NPM.
+			_, err := os.Stat(os.Getenv("NB_TEST_NPM") + "/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+			return os.Getenv("NB_TEST_NPM") != "" && err == nil, nil
+		},
 	})
 }
 
