@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs nb's run_cmd benchmarks and prints them as a table with their targets.
+# Runs nb's benchmarks and prints them as a table with their targets.
 # Usage: scripts/bench.sh [COUNT]   (COUNT runs of each; the best is shown)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,13 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtim
 go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt' -benchtime 20x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'ContinueEchoHi' -benchtime 20x ./internal/ptysession >>"$out"
+go test -run '^$' -count 1 -timeout 30m -bench 'IdleCPU' -benchtime 2x ./internal/ptysession >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
 
 # metric NAME UNIT from benchmark lines: the value preceding UNIT
 awk -v OFS='\t' '
@@ -28,6 +35,19 @@ function best(key, v, lower) {
 /^BenchmarkDetect/ { best("detect", metric("ns/op") / 1e6, 1) }
 /^BenchmarkCapture\/one-line/ { best("cap1", metric("MB/s"), 0) }
 /^BenchmarkCapture\/short-lines/ { best("cap2", metric("MB/s"), 0) }
+/^BenchmarkVersion/ { best("version", metric("ns/op") / 1e6, 1) }
+/^BenchmarkStartToPrompt/ { best("prompt", metric("ns/op") / 1e6, 1) }
+/^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
+/^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
+/^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
+/^BenchmarkIdleCPU/ { best("idle", metric("cpu-ms/idle-s"), 1) }
+/^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
+/^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/local/ { best("local", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/bwrap/ { best("bwrap", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
 END {
 	printf "%-44s %14s %14s\n", "benchmark", "result", "target"
 	printf "%-44s %14s %14s\n", "--------------------------------------------", "--------------", "--------------"
@@ -41,4 +61,17 @@ END {
 	printf "%-44s %11.3f ms %14s\n", "capability detection, default tool list", B["detect"], "< 2 ms"
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""
+	printf "%-44s %11.2f ms %14s\n", "nb --version (whole process)", B["version"], "< 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "start-up to the first prompt", B["prompt"], "< 10 ms"
+	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"
+	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"
+	printf "%-44s %8.2f ms/s %14s\n", "CPU of 8 idle sessions", B["idle"], "near 0"
+	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
+	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
+	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (bubblewrap)", B["bwrap"], "local + 15 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (Landlock)", B["landlock"], "local + 15 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: ssh over loopback, open connection", B["ssh"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "  bare ssh session running true", B["sshbare"], ""
 }' "$out"
