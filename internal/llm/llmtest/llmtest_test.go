@@ -11,11 +11,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-// opencensus, imported by genai (through the providers the script test
-// builds), starts a worker in its package init.
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"))
-}
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestLoadScript(t *testing.T) {
 	turns, err := LoadScript([]byte(`[
@@ -151,11 +147,10 @@ func TestServerReportsProblems(t *testing.T) {
 			want:  []string{"without x-api-key", "empty text block"},
 		},
 		{
-			kind: "gemini", path: "/v1beta/models/g:streamGenerateContent?alt=sse",
-			header: []string{"X-Goog-Api-Key", "k"},
-			body:   `{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"name":"run_cmd","args":{}}}]},{"role":"user","parts":[{"functionResponse":{"name":"run_cmd","response":{"output":"x"}}}]}]}`,
-			turns:  []Turn{{Text: "ok"}},
-			want:   []string{"without its thought signature"},
+			kind: "gemini", path: "/v1beta/openai/chat/completions",
+			body:  `{"model":"g","stream":true,"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"run_cmd","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`,
+			turns: []Turn{{Text: "ok"}},
+			want:  []string{"without its thought signature", "without a bearer API key"},
 		},
 	}
 	for _, tt := range tests {

@@ -16,10 +16,30 @@ func readBody(r *http.Request) ([]byte, error) {
 }
 
 // openaiWire speaks Chat Completions at /v1/chat/completions and at Azure's
-// /openai/deployments/{name}/chat/completions.
-type openaiWire struct{}
+// /openai/deployments/{name}/chat/completions, or, with gemini set, as
+// Gemini's OpenAI-compatible endpoint at /v1beta/openai/chat/completions.
+// The Gemini flavour attaches a thought signature to the first tool call of
+// each answer (tool_calls[].extra_content.google.thought_signature), leaves
+// the index out of tool call deltas and finishes with "stop" as Gemini may,
+// answers errors as a list of Google API errors, and reports a first call
+// sent back without a signature, which Gemini 3 rejects.
+type openaiWire struct {
+	gemini bool
+}
 
-func (openaiWire) basePath() string { return "/v1" }
+func (w openaiWire) basePath() string {
+	if w.gemini {
+		return "/v1beta/openai"
+	}
+	return "/v1"
+}
+
+func (w openaiWire) kind() string {
+	if w.gemini {
+		return "gemini"
+	}
+	return "openai"
+}
 
 type oaRequest struct {
 	Model         string      `json:"model"`
@@ -48,6 +68,11 @@ type oaToolCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	ExtraContent *struct {
+		Google struct {
+			ThoughtSignature string `json:"thought_signature"`
+		} `json:"google"`
+	} `json:"extra_content"`
 }
 
 type oaTool struct {
@@ -66,12 +91,15 @@ type oaPart struct {
 	} `json:"image_url"`
 }
 
-func (openaiWire) decode(r *http.Request, body []byte) (*Request, []string, error) {
+func (w openaiWire) decode(r *http.Request, body []byte) (*Request, []string, error) {
 	var probs []string
 	deployment := ""
 	switch {
-	case r.URL.Path == "/v1/chat/completions":
-	case strings.HasPrefix(r.URL.Path, "/openai/deployments/") && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case r.URL.Path == w.basePath()+"/chat/completions":
+		if w.gemini && !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+			probs = append(probs, "request without a bearer API key")
+		}
+	case !w.gemini && strings.HasPrefix(r.URL.Path, "/openai/deployments/") && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		deployment = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")
 		if r.URL.Query().Get("api-version") == "" {
 			probs = append(probs, "azure request without api-version")
@@ -80,7 +108,7 @@ func (openaiWire) decode(r *http.Request, body []byte) (*Request, []string, erro
 			probs = append(probs, "azure request without api-key header")
 		}
 	default:
-		return nil, nil, fmt.Errorf("unexpected path (want /v1/chat/completions)")
+		return nil, nil, fmt.Errorf("unexpected path (want %s/chat/completions)", w.basePath())
 	}
 	if r.Method != http.MethodPost {
 		return nil, nil, fmt.Errorf("method %s, want POST", r.Method)
@@ -89,7 +117,7 @@ func (openaiWire) decode(r *http.Request, body []byte) (*Request, []string, erro
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, nil, fmt.Errorf("request body is not chat completions JSON: %v", err)
 	}
-	req := &Request{Kind: "openai", Path: r.URL.Path, Header: r.Header.Clone(), Model: in.Model, Stream: in.Stream}
+	req := &Request{Kind: w.kind(), Path: r.URL.Path, Header: r.Header.Clone(), Model: in.Model, Stream: in.Stream}
 	req.MaxTokens = max(in.MaxTokens, in.MaxCompletion)
 	if req.Model == "" {
 		req.Model = deployment
@@ -127,9 +155,12 @@ func (openaiWire) decode(r *http.Request, body []byte) (*Request, []string, erro
 			req.Messages = append(req.Messages, Message{Role: "user", Text: text, Images: images})
 		case "assistant":
 			msg := Message{Role: "assistant", Text: text}
-			for _, c := range m.ToolCalls {
+			for n, c := range m.ToolCalls {
 				if c.Type != "function" {
 					probs = append(probs, fmt.Sprintf("message %d: tool call type %q", i+1, c.Type))
+				}
+				if w.gemini && n == 0 && (c.ExtraContent == nil || c.ExtraContent.Google.ThoughtSignature == "") {
+					probs = append(probs, fmt.Sprintf("message %d: tool call %q sent back without its thought signature", i+1, c.Function.Name))
 				}
 				msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 			}
@@ -197,7 +228,7 @@ func dataURL(u string) (Image, error) {
 	return Image{MediaType: mt, Data: b}, nil
 }
 
-func (openaiWire) writeError(w http.ResponseWriter, t *Turn) {
+func (wf openaiWire) writeError(w http.ResponseWriter, t *Turn) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(t.Status)
 	if t.Body != "" {
@@ -217,11 +248,35 @@ func (openaiWire) writeError(w http.ResponseWriter, t *Turn) {
 	if msg == "" {
 		msg = http.StatusText(t.Status)
 	}
+	if wf.gemini {
+		// Gemini answers with a list holding one Google API error.
+		b, _ := json.Marshal([]any{map[string]any{"error": map[string]any{"code": t.Status, "message": msg, "status": googleStatus(t.Status)}}})
+		w.Write(b)
+		return
+	}
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}})
 	w.Write(b)
 }
 
-func (openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn, n int) error {
+func googleStatus(code int) string {
+	switch code {
+	case 400:
+		return "INVALID_ARGUMENT"
+	case 401:
+		return "UNAUTHENTICATED"
+	case 403:
+		return "PERMISSION_DENIED"
+	case 404:
+		return "NOT_FOUND"
+	case 429:
+		return "RESOURCE_EXHAUSTED"
+	case 503:
+		return "UNAVAILABLE"
+	}
+	return "INTERNAL"
+}
+
+func (w openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn, n int) error {
 	id := fmt.Sprintf("chatcmpl-%d", n+1)
 	chunk := func(delta map[string]any, finish any) error {
 		b, _ := json.Marshal(map[string]any{
@@ -245,11 +300,25 @@ func (openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn, n
 		}
 		pieces := split(tc.Arguments, 2)
 		first := map[string]any{"index": i, "id": callID, "type": "function", "function": map[string]any{"name": tc.Name, "arguments": ""}}
+		if w.gemini {
+			delete(first, "index")
+		}
 		if err := chunk(map[string]any{"tool_calls": []any{first}}, nil); err != nil {
 			return err
 		}
 		for _, p := range pieces {
 			d := map[string]any{"index": i, "function": map[string]any{"arguments": p}}
+			if w.gemini {
+				delete(d, "index")
+			}
+			if err := chunk(map[string]any{"tool_calls": []any{d}}, nil); err != nil {
+				return err
+			}
+		}
+		if w.gemini && i == 0 {
+			// The signature may come in a delta of its own.
+			sig := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "sig-%d", n+1))
+			d := map[string]any{"extra_content": map[string]any{"google": map[string]any{"thought_signature": sig}}}
 			if err := chunk(map[string]any{"tool_calls": []any{d}}, nil); err != nil {
 				return err
 			}
@@ -259,7 +328,8 @@ func (openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn, n
 		return nil
 	}
 	finish := "stop"
-	if len(t.ToolCalls) > 0 {
+	if len(t.ToolCalls) > 0 && !w.gemini {
+		// Gemini says "stop" after tool calls too.
 		finish = "tool_calls"
 	}
 	if t.StopReason != "" {

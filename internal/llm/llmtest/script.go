@@ -1,6 +1,6 @@
 // Package llmtest provides scripted fake model servers that speak the real
 // wire formats of OpenAI Chat Completions (also Azure deployment paths),
-// Anthropic Messages and Gemini generateContent, so that nb's providers and
+// Anthropic Messages and Gemini's OpenAI-compatible endpoint, so that nb's providers and
 // the whole program can be tested through the official SDKs without a model.
 //
 // A script is a list of turns. Each request the server receives consumes the

@@ -14,7 +14,7 @@ import (
 
 // Request is a received request decoded into a provider-neutral shape.
 type Request struct {
-	Kind      string // "openai", "anthropic" or "gemini"
+	Kind      string // "openai", "anthropic" or "gemini" (the server's kind)
 	Path      string
 	Header    http.Header
 	Model     string
@@ -28,8 +28,8 @@ type Request struct {
 }
 
 // Message is one decoded conversation entry. Roles are the wire's own:
-// OpenAI tool results are role "tool", Anthropic's and Gemini's arrive in a
-// "user" message; Gemini's assistant role is mapped to "assistant".
+// OpenAI (and Gemini) tool results are role "tool", Anthropic's arrive in a
+// "user" message.
 type Message struct {
 	Role        string
 	Text        string
@@ -83,6 +83,7 @@ func (r *Request) lastUserImages() int {
 // Server is a scripted fake model server.
 type Server struct {
 	kind string
+	wire wire
 	srv  *httptest.Server
 	fail func(string)
 	// done is closed by Close so that hanging handlers return.
@@ -106,7 +107,8 @@ type wire interface {
 	basePath() string
 }
 
-// Start runs a fake server of kind "openai", "anthropic" or "gemini" on a
+// Start runs a fake server of kind "openai", "anthropic" or "gemini" (the
+// OpenAI format as Gemini's OpenAI-compatible endpoint speaks it) on a
 // loopback port. fail receives every problem as it is found (nil ignores
 // them; Verify still returns them).
 func Start(kind string, turns []Turn, fail func(string)) (*Server, error) {
@@ -117,14 +119,14 @@ func Start(kind string, turns []Turn, fail func(string)) (*Server, error) {
 	case "anthropic":
 		wf = anthropicWire{}
 	case "gemini":
-		wf = geminiWire{}
+		wf = openaiWire{gemini: true}
 	default:
 		return nil, fmt.Errorf("llmtest: unknown server kind %q (want openai, anthropic or gemini)", kind)
 	}
 	if fail == nil {
 		fail = func(string) {}
 	}
-	s := &Server{kind: kind, fail: fail, turns: append([]Turn(nil), turns...), done: make(chan struct{})}
+	s := &Server{kind: kind, wire: wf, fail: fail, turns: append([]Turn(nil), turns...), done: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.serve(wf, w, r)
 	}))
@@ -137,7 +139,7 @@ func NewOpenAI(t testing.TB, turns ...Turn) *Server { return newForTest(t, "open
 // NewAnthropic starts an Anthropic Messages fake for a test.
 func NewAnthropic(t testing.TB, turns ...Turn) *Server { return newForTest(t, "anthropic", turns) }
 
-// NewGemini starts a Gemini generateContent fake for a test.
+// NewGemini starts a fake of Gemini's OpenAI-compatible endpoint for a test.
 func NewGemini(t testing.TB, turns ...Turn) *Server { return newForTest(t, "gemini", turns) }
 
 func newForTest(t testing.TB, kind string, turns []Turn) *Server {
@@ -159,16 +161,12 @@ func newForTest(t testing.TB, kind string, turns []Turn) *Server {
 func (s *Server) Kind() string { return s.kind }
 
 // URL is the base URL to give the SDK: ".../v1" for OpenAI (OPENAI_BASE_URL),
-// the server root for Anthropic (ANTHROPIC_BASE_URL), Gemini and Azure
-// endpoints.
-func (s *Server) URL() string {
-	if s.kind == "openai" {
-		return s.srv.URL + "/v1"
-	}
-	return s.srv.URL
-}
+// ".../v1beta/openai" for Gemini (GEMINI_BASE_URL), the server root for
+// Anthropic (ANTHROPIC_BASE_URL).
+func (s *Server) URL() string { return s.srv.URL + s.wire.basePath() }
 
-// Root is the server's root URL (an Azure OpenAI endpoint, for example).
+// Root is the server's root URL (an Azure OpenAI endpoint, for example,
+// for a server of kind "openai").
 func (s *Server) Root() string { return s.srv.URL }
 
 // Requests returns the requests received so far.

@@ -16,9 +16,6 @@ import (
 
 // SuiteOptions adapts the conformance suite to a wire format.
 type SuiteOptions struct {
-	// NoMalformedArguments skips the malformed tool-argument case for wires
-	// that cannot carry invalid JSON (Gemini sends arguments as an object).
-	NoMalformedArguments bool
 	// Model is the model the provider is expected to send ("" skips).
 	Model string
 }
@@ -260,31 +257,29 @@ func RunProviderSuite(t *testing.T, newServer NewServerFunc, newProvider NewProv
 		}
 	})
 
-	if !opts.NoMalformedArguments {
-		t.Run("MalformedArgumentsVerbatim", func(t *testing.T) {
-			const bad = `{"command": "ls -la`
-			s := newServer(t,
-				Turn{ToolCalls: []ToolCall{{ID: "call_x", Name: "run_cmd", Arguments: bad}}},
-				Turn{Text: "Sorry, fixed.", Expect: Expect{ToolResult: "invalid JSON"}},
-			)
-			p := newProvider(t, s, TestClient(t))
-			ctx := ctxFor(t)
-			req := &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "list"}}, Tools: []llm.ToolSpec{runCmd}}
-			resp, err := p.Stream(ctx, req, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(resp.Message.ToolCalls) != 1 || resp.Message.ToolCalls[0].Arguments != bad {
-				t.Fatalf("tool calls = %+v, want arguments %q verbatim", resp.Message.ToolCalls, bad)
-			}
-			call := resp.Message.ToolCalls[0]
-			req.Messages = append(req.Messages, resp.Message,
-				llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: "arguments are invalid JSON: unexpected end", IsError: true})
-			if _, err := p.Stream(ctx, req, nil); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
+	t.Run("MalformedArgumentsVerbatim", func(t *testing.T) {
+		const bad = `{"command": "ls -la`
+		s := newServer(t,
+			Turn{ToolCalls: []ToolCall{{ID: "call_x", Name: "run_cmd", Arguments: bad}}},
+			Turn{Text: "Sorry, fixed.", Expect: Expect{ToolResult: "invalid JSON"}},
+		)
+		p := newProvider(t, s, TestClient(t))
+		ctx := ctxFor(t)
+		req := &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "list"}}, Tools: []llm.ToolSpec{runCmd}}
+		resp, err := p.Stream(ctx, req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Message.ToolCalls) != 1 || resp.Message.ToolCalls[0].Arguments != bad {
+			t.Fatalf("tool calls = %+v, want arguments %q verbatim", resp.Message.ToolCalls, bad)
+		}
+		call := resp.Message.ToolCalls[0]
+		req.Messages = append(req.Messages, resp.Message,
+			llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: "arguments are invalid JSON: unexpected end", IsError: true})
+		if _, err := p.Stream(ctx, req, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	t.Run("SendsImages", func(t *testing.T) {
 		s := newServer(t, Turn{Text: "A tiny picture.", Expect: Expect{Images: 1, LastUser: "what is this"}})

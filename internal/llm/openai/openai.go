@@ -1,7 +1,8 @@
 // Package openai is nb's provider for the OpenAI Chat Completions API, used
-// for OpenAI itself, for Azure OpenAI (see the azure subpackage) and for any
-// OpenAI-compatible server reached by base URL (Ollama, vLLM, llama.cpp,
-// LM Studio, OpenRouter).
+// for OpenAI itself, for Azure OpenAI (see the azure subpackage), for Gemini
+// through its OpenAI-compatible endpoint, and for any OpenAI-compatible
+// server reached by base URL (Ollama, vLLM, llama.cpp, LM Studio,
+// OpenRouter).
 package openai
 
 import (
@@ -11,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -35,8 +37,14 @@ type Config struct {
 	// MaxTokens bounds the answer; 0 leaves it to the server.
 	MaxTokens int
 	// Compatible marks an OpenAI-compatible server: max_tokens is sent
-	// instead of max_completion_tokens and usage is not requested.
+	// instead of max_completion_tokens, usage is not requested, and thought
+	// signatures received with tool calls are sent back with them.
 	Compatible bool
+	// ThoughtSignatures marks Gemini's OpenAI-compatible endpoint: the
+	// thought signature of every tool call is sent back with it, and an
+	// assistant message whose calls have none (a conversation begun with
+	// another model) gets the placeholder Gemini documents for that case.
+	ThoughtSignatures bool
 	// HTTPClient replaces the default client.
 	HTTPClient *http.Client
 }
@@ -47,6 +55,7 @@ type Provider struct {
 	model      string
 	maxTokens  int
 	compatible bool
+	signatures bool
 	svc        oa.ChatCompletionService
 }
 
@@ -66,7 +75,9 @@ func New(cfg Config) *Provider {
 	if name == "" {
 		name = "openai"
 	}
-	return NewWithOptions(name, cfg.Model, cfg.MaxTokens, cfg.Compatible, opts...)
+	p := NewWithOptions(name, cfg.Model, cfg.MaxTokens, cfg.Compatible, opts...)
+	p.signatures = cfg.ThoughtSignatures
+	return p
 }
 
 // NewWithOptions builds a provider from SDK options (the azure subpackage
@@ -173,7 +184,7 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 			// assistant messages.
 			continue
 		}
-		msg, err := message(m)
+		msg, err := p.message(m)
 		if err != nil {
 			return params, fmt.Errorf("message %d: %w", i+1, err)
 		}
@@ -196,7 +207,11 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 	return params, nil
 }
 
-func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
+// signaturePlaceholder is the value Gemini documents for tool calls whose
+// thought signature is unknown, such as calls made by another model.
+const signaturePlaceholder = "skip_thought_signature_validator"
+
+func (p *Provider) message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
 	switch m.Role {
 	case llm.RoleUser:
 		if len(m.Images) == 0 {
@@ -216,16 +231,27 @@ func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
 		if m.Text != "" {
 			a.Content.OfString = param.NewOpt(m.Text)
 		}
-		for _, c := range m.ToolCalls {
-			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
-				OfFunction: &oa.ChatCompletionMessageFunctionToolCallParam{
-					ID: c.ID,
-					Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{
-						Name:      c.Name,
-						Arguments: c.Arguments,
-					},
+		// Gemini validates the signature of the first call of each step.
+		placeholder := p.signatures && !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return len(c.Signature) > 0 })
+		for i, c := range m.ToolCalls {
+			call := &oa.ChatCompletionMessageFunctionToolCallParam{
+				ID: c.ID,
+				Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{
+					Name:      c.Name,
+					Arguments: c.Arguments,
 				},
-			})
+			}
+			sig := ""
+			switch {
+			case len(c.Signature) > 0 && (p.signatures || p.compatible):
+				sig = string(c.Signature)
+			case placeholder && i == 0:
+				sig = signaturePlaceholder
+			}
+			if sig != "" {
+				call.SetExtraFields(map[string]any{"extra_content": googleExtra{Google: googleSignature{ThoughtSignature: sig}}})
+			}
+			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{OfFunction: call})
 		}
 		return oa.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 	case llm.RoleTool:
@@ -238,10 +264,34 @@ func message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
 	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
 }
 
+// googleExtra is the extra_content Gemini attaches to a tool call.
+type googleExtra struct {
+	Google googleSignature `json:"google"`
+}
+
+type googleSignature struct {
+	ThoughtSignature string `json:"thought_signature,omitempty"`
+}
+
+// signatureOf returns the thought signature a tool call delta carries.
+func signatureOf(tc oa.ChatCompletionChunkChoiceDeltaToolCall) string {
+	raw := tc.JSON.ExtraFields["extra_content"].Raw()
+	if raw == "" {
+		return ""
+	}
+	var e googleExtra
+	if json.Unmarshal([]byte(raw), &e) != nil {
+		return ""
+	}
+	return e.Google.ThoughtSignature
+}
+
 // assembler builds the response from chunks and emits events.
 type assembler struct {
-	text     []byte
-	calls    []llm.ToolCall
+	text  []byte
+	calls []llm.ToolCall
+	// ids are the ids the server gave the calls ("" where it gave none).
+	ids      []string
 	byIndex  map[int64]int
 	stop     string
 	usage    llm.Usage
@@ -262,21 +312,27 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 			onEvent(llm.Event{Type: llm.EventText, Text: d.Content})
 		}
 		for _, tc := range d.ToolCalls {
-			if a.byIndex == nil {
-				a.byIndex = map[int64]int{}
-			}
-			pos, ok := a.byIndex[tc.Index]
-			if !ok {
+			pos := a.position(tc)
+			if pos < 0 {
 				pos = len(a.calls)
-				a.byIndex[tc.Index] = pos
+				if tc.JSON.Index.Valid() {
+					if a.byIndex == nil {
+						a.byIndex = map[int64]int{}
+					}
+					a.byIndex[tc.Index] = pos
+				}
 				id := tc.ID
 				if id == "" {
 					id = fmt.Sprintf("call_%d", pos+1)
 				}
 				a.calls = append(a.calls, llm.ToolCall{ID: id, Name: tc.Function.Name})
+				a.ids = append(a.ids, tc.ID)
 				onEvent(llm.Event{Type: llm.EventToolCallStart, Index: pos, ToolCall: a.calls[pos]})
 			} else if tc.Function.Name != "" && a.calls[pos].Name == "" {
 				a.calls[pos].Name = tc.Function.Name
+			}
+			if sig := signatureOf(tc); sig != "" {
+				a.calls[pos].Signature = []byte(sig)
 			}
 			if args := tc.Function.Arguments; args != "" {
 				a.calls[pos].Arguments += args
@@ -288,6 +344,23 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 			a.stop = ch.FinishReason
 		}
 	}
+}
+
+// position finds the call a delta continues, -1 for a new call. OpenAI
+// numbers calls by index and gives each id once; Gemini may leave the index
+// out, so a new id starts a new call and a delta with neither index nor id
+// continues the latest call.
+func (a *assembler) position(tc oa.ChatCompletionChunkChoiceDeltaToolCall) int {
+	if tc.ID != "" {
+		return slices.Index(a.ids, tc.ID)
+	}
+	if tc.JSON.Index.Valid() {
+		if pos, ok := a.byIndex[tc.Index]; ok {
+			return pos
+		}
+		return -1
+	}
+	return len(a.calls) - 1
 }
 
 func (a *assembler) response() *llm.Response {

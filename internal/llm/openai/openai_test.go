@@ -90,3 +90,98 @@ func TestToolResultsAsToolMessages(t *testing.T) {
 		t.Errorf("tool message %+v", last)
 	}
 }
+
+// sentSignatures returns the thought signature sent with each tool call of
+// the request's assistant messages ("" for none).
+func sentSignatures(t *testing.T, raw []byte) [][]string {
+	t.Helper()
+	var body struct {
+		Messages []struct {
+			Role      string `json:"role"`
+			ToolCalls []struct {
+				ExtraContent struct {
+					Google struct {
+						ThoughtSignature string `json:"thought_signature"`
+					} `json:"google"`
+				} `json:"extra_content"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, m := range body.Messages {
+		if m.Role != "assistant" {
+			continue
+		}
+		var sigs []string
+		for _, c := range m.ToolCalls {
+			sigs = append(sigs, c.ExtraContent.Google.ThoughtSignature)
+		}
+		out = append(out, sigs)
+	}
+	return out
+}
+
+func TestThoughtSignatures(t *testing.T) {
+	history := []llm.Message{
+		{Role: llm.RoleUser, Text: "a"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{
+			{ID: "c1", Name: "run_cmd", Arguments: "{}", Signature: []byte("Q2lnLTE=")},
+			{ID: "c2", Name: "run_cmd", Arguments: "{}"},
+		}},
+		{Role: llm.RoleTool, ToolCallID: "c1", Text: "x"},
+		{Role: llm.RoleTool, ToolCallID: "c2", Text: "y"},
+		// Calls made by another model: no signature.
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{
+			{ID: "c3", Name: "run_cmd", Arguments: "{}"},
+			{ID: "c4", Name: "run_cmd", Arguments: "{}"},
+		}},
+		{Role: llm.RoleTool, ToolCallID: "c3", Text: "z"},
+		{Role: llm.RoleTool, ToolCallID: "c4", Text: "w"},
+	}
+	tests := []struct {
+		name string
+		cfg  openai.Config
+		want string
+	}{
+		{"openai sends none", openai.Config{}, `[["",""],["",""]]`},
+		{"compatible sends them back", openai.Config{Compatible: true}, `[["Q2lnLTE=",""],["",""]]`},
+		{"gemini adds the placeholder", openai.Config{Compatible: true, ThoughtSignatures: true},
+			`[["Q2lnLTE=",""],["skip_thought_signature_validator",""]]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.NewOpenAI(t, llmtest.Turn{Text: "ok"})
+			cfg := tt.cfg
+			cfg.Model, cfg.APIKey, cfg.BaseURL, cfg.HTTPClient = "m", "k", s.URL(), llmtest.TestClient(t)
+			stream(t, openai.New(cfg), &llm.Request{Messages: history})
+			got, _ := json.Marshal(sentSignatures(t, s.Requests()[0].Raw))
+			if string(got) != tt.want {
+				t.Errorf("signatures sent %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestThoughtSignatureKeptVerbatim(t *testing.T) {
+	s := llmtest.NewGemini(t, llmtest.Turn{ToolCalls: []llmtest.ToolCall{
+		{Name: "run_cmd", Arguments: `{"command":"uptime"}`},
+		{Name: "run_cmd", Arguments: `{"command":"df"}`},
+	}})
+	p := openai.New(openai.Config{Name: "gemini", Model: "g", APIKey: "k", BaseURL: s.URL(), HTTPClient: llmtest.TestClient(t),
+		Compatible: true, ThoughtSignatures: true})
+	resp := stream(t, p, &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "load?"}}})
+	calls := resp.Message.ToolCalls
+	if len(calls) != 2 || calls[0].Arguments != `{"command":"uptime"}` || calls[1].Arguments != `{"command":"df"}` {
+		t.Fatalf("calls %+v: want two calls from index-less deltas", calls)
+	}
+	// The fake signs the first call of turn 1 with base64("sig-1").
+	if string(calls[0].Signature) != "c2lnLTE=" || calls[1].Signature != nil {
+		t.Errorf("signatures %q, %q", calls[0].Signature, calls[1].Signature)
+	}
+	if resp.StopReason != llm.StopToolUse {
+		t.Errorf("stop reason %q after tool calls", resp.StopReason)
+	}
+}

@@ -10,7 +10,8 @@
 //	           (a key is then optional); OPENAI_MODEL; OPENAI_ORG_ID and
 //	           OPENAI_PROJECT_ID become headers
 //	anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL
-//	gemini     GEMINI_API_KEY or GOOGLE_API_KEY, GEMINI_BASE_URL, GEMINI_MODEL
+//	gemini     GEMINI_API_KEY or GOOGLE_API_KEY, GEMINI_BASE_URL, GEMINI_MODEL;
+//	           spoken through Gemini's OpenAI-compatible endpoint
 //	azure      AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT,
 //	           AZURE_OPENAI_DEPLOYMENT, AZURE_OPENAI_API_VERSION or
 //	           OPENAI_API_VERSION
@@ -32,10 +33,13 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/anthropic"
-	"github.com/nb-cli/nb/internal/llm/gemini"
 	"github.com/nb-cli/nb/internal/llm/openai"
 	"github.com/nb-cli/nb/internal/llm/openai/azure"
 )
+
+// GeminiBaseURL is Gemini's OpenAI-compatible endpoint, which nb uses for
+// the gemini type (GEMINI_BASE_URL replaces it).
+const GeminiBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
 
 // Default models per provider type.
 var DefaultModels = map[string]string{
@@ -124,7 +128,7 @@ func fromEnv(typ string, getenv func(string) string) (Spec, bool) {
 		if key == "" {
 			return Spec{}, false
 		}
-		return Spec{Name: "gemini", Type: "gemini", APIKey: key, BaseURL: firstEnv(getenv, "GEMINI_BASE_URL", "GOOGLE_GEMINI_BASE_URL"), Model: getenv("GEMINI_MODEL"), Source: "env"}, true
+		return Spec{Name: "gemini", Type: "gemini", APIKey: key, BaseURL: getenv("GEMINI_BASE_URL"), Model: getenv("GEMINI_MODEL"), Source: "env"}, true
 	case "azure":
 		key, endpoint := getenv("AZURE_OPENAI_API_KEY"), getenv("AZURE_OPENAI_ENDPOINT")
 		if key == "" || endpoint == "" {
@@ -346,14 +350,14 @@ func Build(s Spec) (llm.Provider, error) {
 			MaxTokens: s.MaxTokens, HTTPClient: s.HTTPClient,
 		})
 	case "gemini":
-		g, err := gemini.New(gemini.Config{
-			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: s.BaseURL, Headers: s.Headers,
-			MaxTokens: s.MaxTokens, HTTPClient: s.HTTPClient,
-		})
-		if err != nil {
-			return nil, err
+		base := s.BaseURL
+		if base == "" {
+			base = GeminiBaseURL
 		}
-		p = g
+		p = openai.New(openai.Config{
+			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: base, Headers: s.Headers,
+			MaxTokens: s.MaxTokens, Compatible: true, ThoughtSignatures: true, HTTPClient: s.HTTPClient,
+		})
 	default:
 		return nil, fmt.Errorf("provider %q: unknown type %q (want %s)", s.Name, s.Type, strings.Join(config.ProviderTypes, ", "))
 	}

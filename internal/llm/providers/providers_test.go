@@ -3,7 +3,9 @@ package providers_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,9 +17,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm/providers"
 )
 
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"))
-}
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func envOf(kv ...string) func(string) string {
 	m := map[string]string{}
@@ -65,6 +65,10 @@ func TestResolveFromEnv(t *testing.T) {
 			providers.Spec{Name: "gemini", Type: "gemini", Model: "gemini-2.5-flash", APIKey: "g"}},
 		{"google key", envOf("GOOGLE_API_KEY", "g2"), "", "",
 			providers.Spec{Name: "gemini", Type: "gemini", Model: "gemini-2.5-flash", APIKey: "g2"}},
+		{"gemini key first", envOf("GOOGLE_API_KEY", "g2", "GEMINI_API_KEY", "g1"), "", "",
+			providers.Spec{Name: "gemini", Type: "gemini", Model: "gemini-2.5-flash", APIKey: "g1"}},
+		{"gemini base url and model", envOf("GEMINI_API_KEY", "g", "GEMINI_BASE_URL", "http://proxy/v1beta/openai/", "GEMINI_MODEL", "gemini-2.5-pro"), "", "",
+			providers.Spec{Name: "gemini", Type: "gemini", Model: "gemini-2.5-pro", APIKey: "g", BaseURL: "http://proxy/v1beta/openai/"}},
 		{"azure", envOf("AZURE_OPENAI_API_KEY", "z", "AZURE_OPENAI_ENDPOINT", "https://x.openai.azure.com", "AZURE_OPENAI_DEPLOYMENT", "dep", "OPENAI_API_VERSION", "2025-01-01-preview"), "", "",
 			providers.Spec{Name: "azure", Type: "azure", Model: "dep", APIKey: "z", BaseURL: "https://x.openai.azure.com", APIVersion: "2025-01-01-preview"}},
 	}
@@ -264,5 +268,71 @@ func BenchmarkNew(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestGeminiConformance runs the provider suite for the gemini type, built
+// as users configure it, against the fake of Gemini's OpenAI-compatible
+// endpoint (which checks that thought signatures come back).
+func TestGeminiConformance(t *testing.T) {
+	llmtest.RunProviderSuite(t, llmtest.NewGemini, func(t testing.TB, s *llmtest.Server, c *http.Client) llm.Provider {
+		spec, err := providers.Resolve(config.Default(), "", "", envOf("GEMINI_API_KEY", "gm-test", "GEMINI_BASE_URL", s.URL()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec.MaxRetries = 0 // the suite sees every failure itself
+		spec.HTTPClient = c
+		p, err := providers.Build(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}, llmtest.SuiteOptions{Model: "gemini-2.5-flash"})
+}
+
+// recordingTransport records requests and fails them without network I/O.
+type recordingTransport struct {
+	mu   sync.Mutex
+	reqs []*http.Request
+}
+
+func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rt.mu.Lock()
+	rt.reqs = append(rt.reqs, r)
+	rt.mu.Unlock()
+	return nil, errors.New("offline")
+}
+
+func TestGeminiDefaults(t *testing.T) {
+	rt := &recordingTransport{}
+	spec, err := providers.Resolve(config.Default(), "", "", envOf("GOOGLE_API_KEY", "AIza-test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.MaxRetries = 0
+	spec.HTTPClient = &http.Client{Transport: rt}
+	p, err := providers.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "gemini" || p.Model() != "gemini-2.5-flash" {
+		t.Errorf("provider %s/%s", p.Name(), p.Model())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = p.Stream(ctx, &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "hi"}}}, nil)
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.ErrNetwork {
+		t.Errorf("error %v, want a network error", err)
+	}
+	if len(rt.reqs) != 1 {
+		t.Fatalf("%d requests", len(rt.reqs))
+	}
+	r := rt.reqs[0]
+	if got, want := r.URL.String(), providers.GeminiBaseURL+"chat/completions"; got != want {
+		t.Errorf("request to %s, want %s", got, want)
+	}
+	if got := r.Header.Get("Authorization"); got != "Bearer AIza-test" {
+		t.Errorf("Authorization %q", got)
 	}
 }

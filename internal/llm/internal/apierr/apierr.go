@@ -2,7 +2,7 @@
 // with a kind and a one-line message, whatever SDK produced them.
 //
 // A Capture records the status, headers and (bounded) body of a failed HTTP
-// response as it passes through an SDK middleware or transport, so that the
+// response as it passes through an SDK middleware, so that the
 // classification does not depend on how each SDK parses error bodies.
 package apierr
 
@@ -29,22 +29,10 @@ const maxBody = 64 << 10
 
 // Capture holds what was seen of a failed HTTP response.
 type Capture struct {
-	mu      sync.Mutex
-	status  int
-	header  http.Header
-	body    []byte
-	readErr error
-}
-
-// ReadErr is the error that ended a successful response's body early, when
-// the Transport's Quiet mode hid it from the SDK.
-func (c *Capture) ReadErr() error {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.readErr
+	mu     sync.Mutex
+	status int
+	header http.Header
+	body   []byte
 }
 
 // Observe records resp when it is an error response, restoring its body.
@@ -78,49 +66,6 @@ func (c *Capture) get() (int, http.Header, []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.status, c.header, c.body
-}
-
-type captureKey struct{}
-
-// WithCapture returns a context carrying c, for Transport.
-func WithCapture(ctx context.Context, c *Capture) context.Context {
-	return context.WithValue(ctx, captureKey{}, c)
-}
-
-// Transport is an http.RoundTripper that records error responses into the
-// Capture carried by the request context.
-type Transport struct {
-	Base http.RoundTripper
-	// Quiet makes read errors of successful bodies look like a clean end
-	// of stream to the SDK, recording them in the Capture instead (for SDKs
-	// that log such errors).
-	Quiet bool
-}
-
-// RoundTrip implements http.RoundTripper.
-func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(req)
-	if err == nil {
-		if c, ok := req.Context().Value(captureKey{}).(*Capture); ok {
-			c.Observe(resp)
-			if t.Quiet && resp.StatusCode < 400 && resp.Body != nil {
-				resp.Body = &quietBody{ReadCloser: resp.Body, c: c}
-			}
-		}
-	}
-	return resp, err
-}
-
-// Status describes an HTTP failure independently of the SDK.
-type Status struct {
-	Code       int
-	Header     http.Header
-	Body       []byte
-	SDKMessage string // the message the SDK parsed, if any
 }
 
 // Classify maps err, raised by provider while streaming, to an error for the
@@ -231,7 +176,7 @@ func Message(body []byte) string {
 	}
 	var v any
 	if json.Unmarshal(body, &v) != nil {
-		// Some servers send an array of errors (Gemini) or SSE-framed data.
+		// Not JSON: an HTML page or SSE-framed data.
 		return ""
 	}
 	return OneLine(find(v, 0))
@@ -373,22 +318,4 @@ var ErrTruncated = errors.New("the answer stream ended early")
 // StreamEnded builds the error for a stream that stopped without finishing.
 func StreamEnded(provider string) error {
 	return &llm.Error{Kind: llm.ErrNetwork, Provider: provider, Message: "connection closed in the middle of the answer", Err: ErrTruncated}
-}
-
-type quietBody struct {
-	io.ReadCloser
-	c *Capture
-}
-
-func (q *quietBody) Read(p []byte) (int, error) {
-	n, err := q.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		q.c.mu.Lock()
-		if q.c.readErr == nil {
-			q.c.readErr = err
-		}
-		q.c.mu.Unlock()
-		err = io.EOF
-	}
-	return n, err
 }
