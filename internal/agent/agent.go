@@ -107,8 +107,14 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 		if err != nil {
 			return len(a.Messages) > start+1, err
 		}
+		if resp.StopReason == llm.StopMaxTokens {
+			a.opts.UI.Notice(NoticeWarn, "the answer was cut: the model reached its output token limit (maxTokens)")
+		}
 		calls := resp.Message.ToolCalls
 		if len(calls) == 0 {
+			if resp.Message.Text == "" {
+				a.opts.UI.Notice(NoticeWarn, "the model returned an empty answer")
+			}
 			return true, nil
 		}
 		results, stop := a.runCalls(ctx, calls, &used)
