@@ -72,8 +72,11 @@ type Local struct {
 
 // NonInteractiveEnv is added to every command's environment: pagers print,
 // editors exit at once, prompts are off, colour is off (escape sequences are
-// stripped for the model anyway), and NB=1 tells scripts nb runs them.
+// stripped for the model anyway), and NB=1 tells scripts nb runs them. A
+// repository's own .git/config cannot make an auto-approved `git status`
+// run a program through core.fsmonitor: the setting is overridden here.
 var NonInteractiveEnv = []string{
+	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
 	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "LESS=-FRX",
 	"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
 	"GIT_EDITOR=true", "EDITOR=true", "VISUAL=true",

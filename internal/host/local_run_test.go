@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -410,5 +411,24 @@ until [ -e ready ]; do sleep 0.01; done; echo started`})
 	}
 	if data, err := os.ReadFile(mark); err != nil || string(data) != "bye\n" {
 		t.Fatalf("orphan did not get SIGTERM: %q %v", data, err)
+	}
+}
+
+// A repository's core.fsmonitor must not run when nb runs git status.
+func TestGitFsmonitorNeutralised(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "pwned")
+	script := "git init -q . && git config core.fsmonitor 'touch " + marker + "; false' && git status >/dev/null 2>&1; true"
+	l := &Local{}
+	defer l.Close()
+	ex, err := l.Run(context.Background(), &Command{Script: script, Dir: dir, Stdout: io.Discard, Stderr: io.Discard, Timeout: 20 * time.Second})
+	if err != nil || ex.Code != 0 {
+		t.Fatalf("run: %v %+v", err, ex)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("core.fsmonitor from the repository ran")
 	}
 }
