@@ -84,6 +84,11 @@ func runPolicy(args []string, io *iostreams.IO) int {
 	if strings.TrimSpace(cmd) == "" {
 		return usage("no command given after --")
 	}
+	for _, a := range approve {
+		if _, err := policy.ParsePattern(a); err != nil {
+			return usage("--approve: " + err.Error())
+		}
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(io.Err, "nb policy: working directory: "+err.Error())

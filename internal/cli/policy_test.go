@@ -70,6 +70,8 @@ func TestPolicyCheckUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{}, {"check"}, {"check", "ls"}, {"check", "--json"}, {"check", "--"}, {"check", "--bogus", "--", "ls"},
 		{"check", "--approve"}, {"frobnicate"}, {"check", "--", "  "},
+		{"check", "--approve", "ls; rm x", "--", "ls"}, {"check", "--approve", "*", "--", "ls"},
+		{"check", "--approve", "'unterminated", "--", "ls"}, {"check", "--approve=", "--", "ls"},
 	} {
 		io, output := policyIO(t)
 		if code := runPolicy(args, io); code != ExitUsage {

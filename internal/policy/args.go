@@ -60,19 +60,6 @@ func hasLong(ws []word, names ...string) bool {
 	return false
 }
 
-// longValue returns the value of --name=value or --name value.
-func longValue(ws []word, name string) (string, bool) {
-	for i, w := range ws {
-		if w.Text == "--"+name && i+1 < len(ws) {
-			return ws[i+1].Text, true
-		}
-		if v, ok := strings.CutPrefix(w.Text, "--"+name+"="); ok {
-			return v, true
-		}
-	}
-	return "", false
-}
-
 // positionals returns non-option words; valueShort and valueLong name
 // options whose separate value is skipped.
 func positionals(ws []word, valueShort string, valueLong ...string) []word {
@@ -130,4 +117,51 @@ func anyWord(ws []word, values ...string) bool {
 		}
 	}
 	return false
+}
+
+// optionValues returns every value given to the option -letter (as -lV or
+// -l V, also inside a cluster) or --long (as --long=V, --long V, or an
+// abbreviation of long), before "--". valueShort lists every short option
+// that takes a value.
+func optionValues(ws []word, letter byte, valueShort, long string) []string {
+	var out []string
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		if t == "--" {
+			break
+		}
+		if strings.HasPrefix(t, "--") && len(t) > 2 {
+			n, v, eq := strings.Cut(t[2:], "=")
+			if long == "" || !strings.HasPrefix(long, n) {
+				continue
+			}
+			if !eq {
+				if i+1 >= len(ws) {
+					break
+				}
+				i++
+				v = ws[i].Text
+			}
+			out = append(out, v)
+			continue
+		}
+		if len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(valueShort, t[j]) < 0 {
+				continue
+			}
+			v := t[j+1:]
+			if v == "" && i+1 < len(ws) {
+				i++
+				v = ws[i].Text
+			}
+			if t[j] == letter {
+				out = append(out, v)
+			}
+			break
+		}
+	}
+	return out
 }

@@ -20,8 +20,11 @@ type leafInfo struct {
 	// interpreter, a risky environment variable).
 	noRule string
 	// exactOnly: only a rule without a trailing * may pre-approve it (it
-	// reads a file chosen at run time).
+	// reads a file chosen at run time, or writes files through options).
 	exactOnly bool
+	// optWrite says how the leaf writes files through its options or
+	// arguments (sed -i, sort -o, git --output, tee…).
+	optWrite string
 }
 
 type assessment struct {
@@ -60,7 +63,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		addReason("cannot parse the command: " + a.Err.Error())
 		return as
 	}
-	dangerous, unsafe, deleteOrMove := false, false, false
+	dangerous, unsafe, deleteOrMove, optWrites := false, false, false, false
 	for _, r := range a.Unknown {
 		addReason("cannot analyse: " + r)
 		unsafe = true
@@ -79,6 +82,12 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		if info.sensitive != "" {
 			addReason("sensitive: " + info.sensitive)
 		}
+		if info.optWrite != "" {
+			optWrites = true
+			if info.danger == "" {
+				addReason("writes: " + info.optWrite)
+			}
+		}
 		if !info.safe {
 			unsafe = true
 			if info.why != "" && info.danger == "" && info.sensitive == "" {
@@ -92,16 +101,32 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		case "rm", "mv", "unlink", "shred", "rmdir", "srm", "trash", "trash-put":
 			deleteOrMove = true
 		}
-		for _, p := range e.deny {
+		for _, p := range e.denyRules(cc.Home) {
 			if !p.denies(l) && p.Match(l, matchMaybe) {
 				as.maybeDenied = append(as.maybeDenied, p.Src)
 				addReason(fmt.Sprintf("might match deny rule %q", p.Src))
 			}
 		}
 	}
+	// directories a cd in the command may have moved to, for judging
+	// relative write targets (cd /etc && echo x > hosts)
+	var cdDirs []string
+	for _, l := range a.Leaves {
+		if (l.Base() == "cd" || l.Base() == "pushd") && len(l.Args()) == 1 && l.Args()[0].Static() {
+			cdDirs = append(cdDirs, absPath(l.Args()[0].Text, cc.Cwd))
+		}
+	}
 	for _, r := range a.Redirs {
 		t := r.Target
 		abs := absPath(t.Text, cc.Cwd)
+		if r.Write && t.Static() && !strings.HasPrefix(t.Text, "/") {
+			for _, d := range cdDirs {
+				if p := absPath(t.Text, d); systemPath(p, cc.Home) && !harmlessDevices[abs] {
+					abs = p
+					break
+				}
+			}
+		}
 		switch {
 		case r.Heredoc || r.Dup:
 		case r.Write:
@@ -111,6 +136,9 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 				as.network, dangerous = true, true
 				addReason("dangerous: opens a network connection through " + t.Text)
 			case t.Static() && systemPath(abs, cc.Home):
+				as.writes, dangerous = true, true
+				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
+			case !t.Static() && systemPath(absPath(homeGuess(t.Raw, cc.Home), cc.Cwd), cc.Home):
 				as.writes, dangerous = true, true
 				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
 			case !t.Static():
@@ -133,6 +161,10 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 				addReason("sensitive: reads " + t.Raw)
 			}
 		}
+	}
+	if what := fetchThenRun(a, cc); what != "" {
+		dangerous = true
+		addReason("dangerous: " + what)
 	}
 	for _, f := range e.danger {
 		if what, ok := f.matchAnalysis(a, cc); ok {
@@ -158,7 +190,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		as.safety = Safe
 	}
 	cat, subject := e.category(a)
-	as.warn = dangerous || warnHit || as.writes || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
+	as.warn = dangerous || warnHit || as.writes || optWrites || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
 	if cat != "" {
 		head := cat
 		if as.warn {
@@ -186,10 +218,35 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 			info.danger = fmt.Sprintf("matches dangerousCommands %q", f.src)
 		}
 	}
+	if w, targets := optionWrite(l); w != "" && !allHarmless(targets, cc.Cwd) {
+		info.optWrite = w
+		for _, t := range targets {
+			if info.danger == "" && t.Static() && systemPath(absPath(t.Text, cc.Cwd), cc.Home) {
+				info.danger = w + " into a system path or startup file: " + t.Text
+			}
+		}
+	}
+	if info.danger == "" && l.Name() == "" && l.StdinFromNetwork {
+		info.danger = "network data piped into a command chosen at run time"
+	}
 	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
 		info.noRule = info.danger
 	}
 	info.safe, info.why = e.leafSafe(l, cc, info)
+	if r := optionRuns(l); r != "" {
+		info.exactOnly = true
+		if info.safe || info.why == "" {
+			info.why = r
+		}
+		info.safe = false
+	}
+	if info.optWrite != "" {
+		info.exactOnly = true
+		if info.safe || info.why == "" {
+			info.why = info.optWrite
+		}
+		info.safe = false
+	}
 	if info.danger != "" {
 		info.safe = false
 	}
@@ -208,6 +265,18 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		if shellparse.IsRiskyEnvName(env) {
 			info.noRule = "sets " + env + " for the command"
 			return false, info.noRule
+		}
+	}
+	if !(harmlessWrappers[l.Base()] && len(l.Inner) > 0) {
+		// programs read configuration from many variables (a config file
+		// path, default options): only known display settings keep a
+		// command provably read-only, whether set on it or by env
+		for w := l; w != nil; w = w.Wrapper {
+			for _, env := range w.EnvAssigns {
+				if !displayEnv(env) {
+					return false, "sets " + env + " for the command"
+				}
+			}
 		}
 	}
 	base := l.Base()
@@ -238,7 +307,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				dump = false
 			}
 		}
-		if dump {
+		if dump || shortFlags(l.Args(), "")['p'] {
 			info.sensitive = base + " lists variables, which may hold secrets"
 			return false, info.sensitive
 		}
@@ -247,6 +316,14 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if harmlessWrappers[base] && len(l.Inner) > 0 {
 		if base == "time" && (shortFlags(l.Args(), "f")['o'] || hasLong(l.Args(), "output")) {
 			return false, "time -o writes a file"
+		}
+		if base == "xargs" {
+			for _, v := range optionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
+				if e.sensitivePath(v, cc.Cwd, false) {
+					info.sensitive = "xargs reads " + v
+					return false, info.sensitive
+				}
+			}
 		}
 		info.harmlessWrapper = true
 		return true, ""
@@ -320,7 +397,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		for _, w := range args {
 			// option values such as --file=x or -fX may name files too
 			if strings.HasPrefix(w.Text, "-") && w.Static() {
-				if _, v, ok := strings.Cut(w.Text, "="); ok && e.sensitivePath(v, cc.Cwd, false) {
+				if _, v, ok := strings.Cut(w.Text, "="); ok && e.sensitivePath(v, cc.Cwd, strings.ContainsAny(v, "*?[")) {
 					info.sensitive = base + " reads " + w.Raw
 					return false, info.sensitive
 				}
@@ -328,6 +405,28 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 					info.sensitive = base + " reads " + w.Raw
 					return false, info.sensitive
 				}
+			}
+		}
+		var globs []string
+		switch base {
+		case "grep", "egrep", "fgrep":
+			globs = append(optionValues(args, 0, spec.valueShort, "include"), optionValues(args, 0, spec.valueShort, "include-dir")...)
+		case "rg":
+			globs = optionValues(args, 'g', spec.valueShort, "glob")
+			for _, g := range optionValues(args, 0, spec.valueShort, "iglob") {
+				// case-insensitive: .ENV* matches .env
+				globs = append(globs, strings.ToLower(g))
+			}
+			if hasLong(args, "glob-case-insensitive") {
+				for i := range globs {
+					globs[i] = strings.ToLower(globs[i])
+				}
+			}
+		}
+		for _, g := range globs {
+			if e.sensitivePath(strings.TrimPrefix(g, "!"), cc.Cwd, true) {
+				info.sensitive = base + " searches files matching " + g
+				return false, info.sensitive
 			}
 		}
 		skip := -1
@@ -357,9 +456,21 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				dirs = []word{{Text: "."}}
 			}
 			for _, d := range dirs {
-				if broadDir(absPath(d.Text, cc.Cwd), cc.Home) {
+				if e.containsSensitive(absPath(d.Text, cc.Cwd), cc.Home) {
 					info.sensitive = base + " searches " + d.Text + " recursively, which holds secrets"
 					return false, info.sensitive
+				}
+			}
+			if spec.pattern {
+				pats := optionValues(args, 'e', spec.valueShort, "regexp")
+				if all := positionals(args, spec.valueShort); len(pats) == 0 && len(all) > 0 {
+					pats = []string{all[0].Text}
+				}
+				for _, p := range pats {
+					if secretKey.MatchString(p) {
+						info.sensitive = base + " searches the tree for " + p + ", which finds secrets"
+						return false, info.sensitive
+					}
 				}
 			}
 		}
@@ -409,18 +520,32 @@ func (e *Engine) category(a *shellparse.Analysis) (string, string) {
 	raws := func(ws []word) string {
 		var s []string
 		for _, w := range ws {
-			s = append(s, w.Raw)
+			s = append(s, shownWord(w))
 		}
 		return strings.Join(s, " ")
+	}
+	// copy and move are shown as "A → B" only without options that
+	// change what is written or where (-t DIR, -r, -S SUFFIX…).
+	plainOpts := func() bool {
+		for _, w := range args {
+			switch w.Text {
+			case "-v", "-i", "-n", "-f", "--verbose", "--interactive", "--no-clobber", "--force":
+			default:
+				if strings.HasPrefix(w.Text, "-") {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	base := l.Base()
 	if len(writes) == 1 && len(writes[0].Target.Subs) == 0 {
 		switch {
 		case base == "echo" || base == "printf" || (base == "cat" && len(positionals(args, "")) == 0):
 			if writes[0].Append {
-				return "append", writes[0].Target.Raw
+				return "append", shownWord(writes[0].Target)
 			}
-			return "write", writes[0].Target.Raw
+			return "write", shownWord(writes[0].Target)
 		}
 		return "", ""
 	}
@@ -431,17 +556,17 @@ func (e *Engine) category(a *shellparse.Analysis) (string, string) {
 	case "cat", "head", "tail":
 		pos := positionals(args, "nc")
 		if len(pos) == 1 {
-			return "read", pos[0].Raw
+			return "read", shownWord(pos[0])
 		}
 	case "cp":
 		pos := positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && !anyWord(args, "-t") {
-			return "copy", pos[0].Raw + " → " + pos[1].Raw
+		if len(pos) == 2 && plainOpts() {
+			return "copy", shownWord(pos[0]) + " → " + shownWord(pos[1])
 		}
 	case "mv":
 		pos := positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && !anyWord(args, "-t") {
-			return "move", pos[0].Raw + " → " + pos[1].Raw
+		if len(pos) == 2 && plainOpts() {
+			return "move", shownWord(pos[0]) + " → " + shownWord(pos[1])
 		}
 	case "rm":
 		if pos := positionals(args, ""); len(pos) > 0 {
@@ -490,7 +615,11 @@ func sanitize(s string, keepNewlines bool) string {
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		case r >= 0x80 && r < 0xa0, r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
-			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x00a0, r == 0x2028, r == 0x2029:
+			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x00a0, r == 0x2028, r == 0x2029,
+			// blank-looking letters and symbols, variation selectors
+			r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x2800, r == 0x180e, r == 0x034f,
+			r == 0x17b4, r == 0x17b5, r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef,
+			unicode.Is(unicode.Cf, r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		case unicode.IsSpace(r) && r != ' ':
 			fmt.Fprintf(&b, `\u%04x`, r)
@@ -516,4 +645,85 @@ func indexOfWord(ws []word, w word) int {
 		}
 	}
 	return -1
+}
+
+// shownWord is a word for the display: as written, except that a word
+// using $'…' quoting is shown as the value bash passes (bash ends such a
+// string at a NUL, so the source text would show another path).
+func shownWord(w word) string {
+	if w.Static() && strings.Contains(w.Raw, "$'") {
+		return quoteWord(w.Text)
+	}
+	return w.Raw
+}
+
+// allHarmless reports targets that are all /dev/null and friends (false
+// for none).
+func allHarmless(targets []word, cwd string) bool {
+	for _, t := range targets {
+		if !t.Static() || !harmlessDevices[absPath(t.Text, cwd)] {
+			return false
+		}
+	}
+	return len(targets) > 0
+}
+
+// homeGuess resolves, for judging danger only, a target written as
+// $HOME/x, ${HOME}/x, "$HOME/x" or ~user/x.
+func homeGuess(raw, home string) string {
+	raw = strings.Trim(raw, "\"")
+	for _, p := range []string{"$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(raw, p); ok && home != "" && (rest == "" || rest[0] == '/') {
+			return home + rest
+		}
+	}
+	if rest, ok := strings.CutPrefix(raw, "~root"); ok && (rest == "" || rest[0] == '/') {
+		return "/root" + rest
+	}
+	return "/nonexistent/" + raw
+}
+
+// fetchThenRun finds a file downloaded by curl -o or wget -O that a later
+// command runs as a script or program (curl -o x URL && sh x).
+func fetchThenRun(a *shellparse.Analysis, cc CommandContext) string {
+	fetched := map[string]bool{}
+	for _, l := range a.Leaves {
+		switch l.Base() {
+		case "curl", "wget":
+			if _, targets := optionWrite(l); len(targets) > 0 {
+				for _, t := range targets {
+					if t.Static() {
+						fetched[absPath(t.Text, cc.Cwd)] = true
+					}
+				}
+			}
+			continue
+		}
+		if len(fetched) == 0 {
+			continue
+		}
+		if l.Name() != "" && fetched[absPath(l.Name(), cc.Cwd)] && strings.Contains(l.Name(), "/") {
+			return "runs " + l.Name() + ", fetched from the network"
+		}
+		if isInterpreter(l.Base()) {
+			for _, w := range l.Args() {
+				if w.Static() && fetched[absPath(w.Text, cc.Cwd)] {
+					return l.Base() + " runs " + w.Text + ", fetched from the network"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// displayEnv reports variables that only change how output looks (locale,
+// time zone, colours, terminal size).
+func displayEnv(name string) bool {
+	switch name {
+	case "LANG", "LANGUAGE", "TZ", "COLUMNS", "LINES", "TERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+		"FORCE_COLOR", "GREP_COLOR", "GREP_COLORS", "LS_COLORS", "TIME_STYLE", "QUOTING_STYLE", "BLOCK_SIZE",
+		"BLOCKSIZE", "DF_BLOCK_SIZE", "DU_BLOCK_SIZE", "LS_BLOCK_SIZE", "POSIXLY_CORRECT_OUTPUT", "GIT_PAGER_IN_USE":
+		return true
+	}
+	return strings.HasPrefix(name, "LC_")
 }

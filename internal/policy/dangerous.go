@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,7 @@ var alwaysDangerous = map[string]string{
 	"iptables": "changes the firewall", "nft": "changes the firewall", "insmod": "loads kernel modules",
 	"rmmod": "unloads kernel modules", "modprobe": "loads kernel modules", "swapoff": "disables swap",
 	"umount": "unmounts filesystems", "debugfs": "edits filesystems", "fsck": "repairs filesystems",
+	"sudoedit": "edits files as root", "run0": "runs a command as root",
 }
 
 var interpreters = map[string]bool{
@@ -132,24 +134,10 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 			}
 		}
 	case "cp", "mv", "install", "ln", "tee", "rsync":
-		pos := positionals(ws, "tSbmogZ", "target-directory", "suffix", "mode", "owner", "group")
-		targets := pos
-		if base != "tee" && len(pos) > 0 {
-			targets = pos[len(pos)-1:]
+		if t := copyTarget(base, ws, cc); t != "" {
+			return base + " into a system path or startup file: " + t
 		}
-		if v, ok := longValue(ws, "target-directory"); ok {
-			targets = append(targets, word{Text: v})
-		}
-		for i, w := range ws {
-			if w.Text == "-t" && i+1 < len(ws) {
-				targets = append(targets, ws[i+1])
-			}
-		}
-		for _, t := range targets {
-			if t.Static() && systemPath(absPath(t.Text, cc.Cwd), cc.Home) {
-				return base + " into a system path or startup file: " + t.Text
-			}
-		}
+		pos := positionals(ws, copyValueShort[base], "target-directory", "suffix", "mode", "owner", "group")
 		if base == "mv" && len(pos) > 0 && anyWord(pos[len(pos)-1:], "/dev/null") {
 			return "mv to /dev/null destroys the file"
 		}
@@ -433,4 +421,77 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 		return d + " (after brace expansion)"
 	}
 	return e.hiddenDanger(pseudo, cc)
+}
+
+// copyValueShort are the short options of copying tools that take a value.
+var copyValueShort = map[string]string{
+	"cp": "tS", "mv": "tS", "ln": "tS", "install": "tSmogCZ", "tee": "", "rsync": "efTBM",
+}
+
+// copyTarget returns a path a copying tool (cp, mv, install, ln, tee,
+// rsync) writes that is a system path or startup file, or "". Targets are
+// the destination and a -t/--target-directory (in any spelling: -t/etc,
+// -vt /etc, --target-dir=/etc), and inside a destination directory the
+// source's base name (cp evil/.bashrc ~ writes ~/.bashrc); with -T or a
+// recursive copy into the home directory, its startup files.
+func copyTarget(base string, ws []word, cc CommandContext) string {
+	vs := copyValueShort[base]
+	pos := positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
+	f := shortFlags(ws, vs)
+	check := func(p string) bool {
+		return p != "" && systemPath(absPath(p, cc.Cwd), cc.Home)
+	}
+	if base == "tee" {
+		for _, p := range pos {
+			if p.Static() && check(p.Text) {
+				return p.Text
+			}
+		}
+		return ""
+	}
+	dirs := optionValues(ws, 't', vs, "target-directory")
+	sources := pos
+	if len(dirs) == 0 && len(pos) > 0 && (len(pos) > 1 || base == "ln") {
+		last := pos[len(pos)-1]
+		if len(pos) > 1 {
+			sources = pos[:len(pos)-1]
+		}
+		if !last.Static() {
+			return ""
+		}
+		if len(pos) == 1 {
+			last = word{Text: "."}
+		}
+		dest := absPath(last.Text, cc.Cwd)
+		if check(dest) {
+			return last.Text
+		}
+		noTarget := f['T'] || hasLong(ws, "no-target-directory")
+		recursive := f['r'] || f['R'] || f['a'] || hasLong(ws, "recursive", "archive")
+		if (noTarget || recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
+			return last.Text + " (the home directory and its startup files)"
+		}
+		if noTarget {
+			return ""
+		}
+		dirs = append(dirs, dest)
+	}
+	for _, d := range dirs {
+		if check(d) {
+			return d
+		}
+		for _, s := range sources {
+			if !s.Static() {
+				continue
+			}
+			name := path.Base(strings.TrimSuffix(s.Text, "/"))
+			if name == "." || name == "/" || name == ".." {
+				continue
+			}
+			if p := absPath(d, cc.Cwd) + "/" + name; check(p) {
+				return p
+			}
+		}
+	}
+	return ""
 }

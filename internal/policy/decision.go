@@ -24,10 +24,13 @@
 //     Nothing may be unknown (dynamic command names, ${x@P}, arithmetic on
 //     variables…), no file may be written by redirection (other than
 //     /dev/null and the standard streams), no deny rule may possibly match
-//     a dynamic word. A dangerous or sensitive leaf, or one reading a file
-//     named at run time, is pre-approved only by an exact rule (no trailing
-//     *): "git push *" does not approve git push --force, "rm -rf build"
-//     approves exactly that. An exact rule matching a wrapper or shell
+//     a dynamic word. A dangerous or sensitive leaf, one reading a file
+//     named at run time, one writing files through its options (sed -i,
+//     sort -o, git log --output, find -fprint, tee, tar -x…) or running
+//     programs configured elsewhere (git --ext-diff, git -C /elsewhere) is
+//     pre-approved only by an exact rule (no trailing *): "git push *"
+//     does not approve git push --force, "git log *" does not approve
+//     git log --output=x, "rm -rf build" approves exactly that. An exact rule matching a wrapper or shell
 //     (sudo apt update, bash -c 'make') also covers what it runs. Network
 //     data piped into an interpreter and commands run with a risky
 //     environment variable (PATH=, LD_PRELOAD=, GIT_*…) are never
@@ -45,15 +48,25 @@
 // not match "/"; a quoted '*' is a literal star; a dynamic word of the
 // command ($x, $(…)) is matched only by a bare * word. The command name
 // /usr/bin/git (any standard system bin directory) matches a rule "git";
-// ./git does not.
+// ./git does not. A word starting with ~ means the home directory of the
+// command being decided.
 //
 // "Always" (Decision.Rule) is the narrowest rule per leaf that needs one:
 // command + subcommand + * for tools with subcommands (git status *,
-// docker ps *, npm run build *), else command + * (make *). It is not
+// docker ps *, npm run build *; later matches are re-checked for options
+// that write or run programs, see above); the exact command when options
+// precede the subcommand (systemctl -t service restart nginx), when the
+// subcommand runs programs or writes through its options (docker run,
+// git rebase, git config…), and for every tool without a known subcommand
+// structure (make test, cp a b, tar -tf x.tar, crontab -l). It is not
 // offered for shells, interpreters, wrappers, sudo, network tools that can
-// send data (curl, wget, nc, scp…), dynamic commands, writes and warned
-// commands. Several leaves give several rules, one per line; Grant saves
-// each.
+// send data (curl, wget, nc, scp…), dynamic commands, a tool with
+// subcommands used without one, writes and warned commands. Several
+// leaves give several rules, one per line; Grant saves each.
+//
+// A headless Remedy lists --approve rules only when the engine has checked
+// that with them the command is allowed and every rule is printable text;
+// otherwise it says the command must be approved interactively.
 //
 // Configured lists (approval.safeCommands, approval.dangerousCommands,
 // terminalIntegration.warnPatterns) are matched against parsed leaves,

@@ -149,6 +149,15 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// denyRules are the deny rules with ~ meaning home.
+func (e *Engine) denyRules(home string) []*Pattern {
+	out := make([]*Pattern, len(e.deny))
+	for i, p := range e.deny {
+		out[i] = p.forHome(home)
+	}
+	return out
+}
+
 // Headless reports whether ask decisions become deny.
 func (e *Engine) Headless() bool {
 	e.mu.Lock()
@@ -169,21 +178,25 @@ type ruleEntry struct {
 	source string
 }
 
-// rules returns every allow rule with its source, in priority order.
-func (e *Engine) rules() []ruleEntry {
+// rules returns every allow rule with its source, in priority order;
+// extra are rules a remedy proposes (checked as if given by --approve).
+func (e *Engine) rules(extra []*Pattern, home string) []ruleEntry {
 	var out []ruleEntry
+	for _, p := range extra {
+		out = append(out, ruleEntry{p.forHome(home), "flag"})
+	}
 	for _, p := range e.approve {
-		out = append(out, ruleEntry{p, "flag"})
+		out = append(out, ruleEntry{p.forHome(home), "flag"})
 	}
 	for _, p := range e.allow {
-		out = append(out, ruleEntry{p, "rule"})
+		out = append(out, ruleEntry{p.forHome(home), "rule"})
 	}
 	e.mu.Lock()
 	grants := append(append([]string(nil), e.project...), e.session...)
 	e.mu.Unlock()
 	for _, g := range grants {
 		if p, err := ParsePattern(g); err == nil {
-			out = append(out, ruleEntry{p, "grant"})
+			out = append(out, ruleEntry{p.forHome(home), "grant"})
 		}
 	}
 	return out
@@ -195,6 +208,20 @@ func (e *Engine) Command(command string, cc CommandContext) *Decision {
 }
 
 func (e *Engine) command(command string, cc CommandContext, interactive bool) *Decision {
+	return e.decide(command, cc, interactive, nil)
+}
+
+// decide is Command with extra allow rules; with extra set it computes no
+// remedy (it is how a remedy is checked).
+func (e *Engine) decide(command string, cc CommandContext, interactive bool, extra []*Pattern) *Decision {
+	remedy := func(a *shellparse.Analysis, as *assessment) string {
+		if extra != nil {
+			return ""
+		}
+		return e.remedy(a, as, func(rules []*Pattern) bool {
+			return e.decide(command, cc, interactive, rules).Decision == Allow
+		})
+	}
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
@@ -215,10 +242,10 @@ func (e *Engine) command(command string, cc CommandContext, interactive bool) *D
 	d.Rule, d.OfferAlways = e.alwaysRule(a, as)
 
 	if a.Err != nil {
-		return e.ask(d, a, as)
+		return e.ask(d, a, as, remedy)
 	}
 	for _, l := range a.Leaves {
-		for _, p := range e.deny {
+		for _, p := range e.denyRules(cc.Home) {
 			if p.denies(l) {
 				d.Decision = Deny
 				d.DecidedBy = "deny-rule"
@@ -228,7 +255,7 @@ func (e *Engine) command(command string, cc CommandContext, interactive bool) *D
 			}
 		}
 	}
-	if src, ok := e.preApproved(a, as); ok {
+	if src, ok := e.preApproved(a, as, extra, cc.Home); ok {
 		d.Decision = Allow
 		d.DecidedBy = src
 		return d
@@ -243,10 +270,10 @@ func (e *Engine) command(command string, cc CommandContext, interactive bool) *D
 		d.DecidedBy = "sandbox"
 		return d
 	}
-	return e.ask(d, a, as)
+	return e.ask(d, a, as, remedy)
 }
 
-func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment) *Decision {
+func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment, remedy func(*shellparse.Analysis, *assessment) string) *Decision {
 	d.Decision = Ask
 	d.DecidedBy = "user"
 	e.mu.Lock()
@@ -256,31 +283,60 @@ func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment) *Decis
 		d.Decision = Deny
 		d.DecidedBy = "headless"
 		d.Reasons = append(d.Reasons, Refusal)
-		d.Remedy = e.remedy(a, as)
+		if remedy != nil {
+			d.Remedy = remedy(a, as)
+		} else {
+			d.Remedy = remedyInteractive
+		}
 	}
 	return d
 }
 
-// remedy tells the human how to let the command run next time.
-func (e *Engine) remedy(a *shellparse.Analysis, as *assessment) string {
-	if a == nil || a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network {
-		return "run it yourself, or run nb in a terminal to approve it"
+// Remedies that are not rules: the command cannot be pre-approved at all,
+// or not by rules nb can write down.
+const (
+	remedyInteractive = "run nb interactively to approve this command; it cannot be pre-approved"
+	remedyYourself    = "run it yourself, or run nb in a terminal to approve it"
+)
+
+// remedy tells the human how to let the command run next time. A list of
+// --approve rules is offered only when works confirms that with those
+// rules the command is allowed, and only when every rule is plain
+// printable text; otherwise the remedy says honestly that the command
+// must be approved interactively.
+func (e *Engine) remedy(a *shellparse.Analysis, as *assessment, works func([]*Pattern) bool) string {
+	if a == nil || a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(a.Recursive) > 0 {
+		return remedyInteractive
 	}
 	var rules []string
 	for _, l := range as.needRule {
+		if as.info[l].noRule != "" {
+			return remedyInteractive
+		}
 		r := narrowRule(l)
-		if r == "" || as.info[l].danger != "" || as.info[l].sensitive != "" {
+		if r == "" || as.info[l].danger != "" || as.info[l].sensitive != "" || as.info[l].exactOnly {
 			r = exactRule(l)
 		}
-		if r == "" {
-			return "run it yourself, or run nb in a terminal to approve it"
+		if r == "" || sanitize(r, false) != r {
+			return remedyInteractive
 		}
 		if !contains(rules, r) {
 			rules = append(rules, r)
 		}
 	}
 	if len(rules) == 0 {
-		return "run it yourself, or run nb in a terminal to approve it"
+		return remedyYourself
+	}
+	pats := make([]*Pattern, 0, len(rules))
+	for _, r := range rules {
+		p, err := ParsePattern(r)
+		if err != nil {
+			return remedyInteractive
+		}
+		pats = append(pats, p)
+	}
+	if works != nil && !works(pats) {
+		return remedyInteractive
 	}
 	var b strings.Builder
 	b.WriteString("re-run with")
@@ -327,11 +383,11 @@ func (e *Engine) alwaysRule(a *shellparse.Analysis, as *assessment) (string, boo
 
 // preApproved reports whether every leaf is covered by a rule (or is
 // safe, or a harmless wrapper), and returns the source of the rules.
-func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment) (string, bool) {
+func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pattern, home string) (string, bool) {
 	if len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(as.maybeDenied) > 0 || len(a.Recursive) > 0 {
 		return "", false
 	}
-	rules := e.rules()
+	rules := e.rules(extra, home)
 	if len(rules) == 0 {
 		return "", false
 	}
@@ -421,7 +477,7 @@ func (e *Engine) Input(id, program string, isShell bool, text string, cc Command
 		return d
 	}
 	d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
-	return e.ask(d, nil, &assessment{})
+	return e.ask(d, nil, &assessment{}, nil)
 }
 
 // ToolHint shapes the decision for an MCP tool call (seed 001 approvalHints).
@@ -486,7 +542,7 @@ func (e *Engine) Tool(name string, args map[string]any, hint ToolHint) *Decision
 		d.Decision, d.DecidedBy = Allow, "rule"
 		return d
 	}
-	for _, r := range e.rules() {
+	for _, r := range e.rules(nil, "") {
 		if len(r.p.Words) == 1 && r.p.Match(leaf, matchAllow) && (!warn || r.p.Exact()) {
 			d.Decision, d.DecidedBy = Allow, r.source
 			return d

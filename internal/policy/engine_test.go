@@ -142,7 +142,7 @@ func TestHeadless(t *testing.T) {
 		t.Errorf("ls: %s", d.Decision)
 	}
 	d = e.Command("make && cp a b", testCC)
-	if d.Remedy != "re-run with --approve 'make *' --approve 'cp *'" {
+	if d.Remedy != "re-run with --approve 'make' --approve 'cp a b'" {
 		t.Errorf("remedy %q", d.Remedy)
 	}
 	d = e.Command("rm -rf build", testCC)
@@ -182,7 +182,7 @@ func TestSandbox(t *testing.T) {
 func TestAutoApproveSafeOff(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Approval.AutoApproveSafe = false })
 	d := e.Command("ls -la", testCC)
-	if d.Decision != Ask || d.Safety != Safe || d.Rule != "ls *" || !d.OfferAlways {
+	if d.Decision != Ask || d.Safety != Safe || d.Rule != "ls -la" || !d.OfferAlways {
 		t.Errorf("ls with autoApproveSafe off: %s %s rule %q always %v", d.Decision, d.Safety, d.Rule, d.OfferAlways)
 	}
 }
@@ -190,23 +190,33 @@ func TestAutoApproveSafeOff(t *testing.T) {
 func TestNarrowRule(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Approval.AutoApproveSafe = false })
 	for cmd, want := range map[string]string{
-		"git status":               "git status *",
-		"git -C /x status -s":      "git -C /x status *",
-		"docker ps -a":             "docker ps *",
-		"npm run build -- --prod":  "npm run build *",
-		"ls -la":                   "ls *",
-		"make -j4":                 "make *",
-		"./build.sh --fast":        "./build.sh *",
-		"git status && make":       "git status *\nmake *",
-		"timeout 60 make test":     "make *",
-		"bash -c 'make'":           "",
-		"python3 x.py":             "",
-		"sudo apt update":          "",
-		"env":                      "",
-		"xargs make":               "make *",
-		"$CMD x":                   "",
-		"curl https://example.com": "",
-		"\"my tool\" x":            "'my tool' *",
+		"git status":                         "git status *",
+		"git -C /x status -s":                "git -C /x status *",
+		"docker ps -a":                       "docker ps *",
+		"npm run build -- --prod":            "npm run build *",
+		"ls -la":                             "ls -la",
+		"make -j4":                           "make -j4",
+		"./build.sh --fast":                  "./build.sh --fast",
+		"git status && make":                 "git status *\nmake",
+		"timeout 60 make test":               "make test",
+		"bash -c 'make'":                     "",
+		"python3 x.py":                       "",
+		"sudo apt update":                    "",
+		"env":                                "",
+		"xargs make":                         "make *",
+		"$CMD x":                             "",
+		"curl https://example.com":           "",
+		"\"my tool\" x":                      "'my tool' x",
+		"systemctl -t service restart nginx": "systemctl -t service restart nginx",
+		"systemctl restart nginx":            "systemctl restart *",
+		"git --exec-path /tmp/evil log":      "git --exec-path /tmp/evil log",
+		"git --list-cmds=main":               "",
+		"yarn":                               "",
+		"docker run --rm alpine echo hi":     "docker run --rm alpine echo hi",
+		"git rebase -i main":                 "git rebase -i main",
+		"crontab -l":                         "crontab -l",
+		"tar -tf x.tar":                      "tar -tf x.tar",
+		"cp a b":                             "cp a b",
 	} {
 		d := e.Command(cmd, testCC)
 		if d.Rule != want || d.OfferAlways != (want != "") {

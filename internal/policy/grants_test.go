@@ -17,17 +17,17 @@ func TestGrantsPersistPerProject(t *testing.T) {
 	}
 	e := mk(proj)
 	d := e.Command("git status && make test", testCC)
-	if d.Decision != Allow && d.Rule != "make *" {
+	if d.Decision != Allow && d.Rule != "make test" {
 		t.Fatalf("rule %q", d.Rule)
 	}
 	d = e.Command("make test && docker ps -a", testCC)
-	if d.Decision != Ask || d.Rule != "make *\ndocker ps *" || !d.OfferAlways {
+	if d.Decision != Ask || d.Rule != "make test\ndocker ps *" || !d.OfferAlways {
 		t.Fatalf("%s rule %q", d.Decision, d.Rule)
 	}
 	if err := e.Grant(d, ScopeProject); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("docker ps && make", testCC); got.Decision != Allow || got.DecidedBy != "grant" {
+	if got := e.Command("docker ps && make test", testCC); got.Decision != Allow || got.DecidedBy != "grant" {
 		t.Fatalf("after grant: %s by %s", got.Decision, got.DecidedBy)
 	}
 	if got := e.Command("docker rm x", testCC); got.Decision != Ask {
@@ -51,43 +51,43 @@ func TestGrantsPersistPerProject(t *testing.T) {
 		t.Fatalf("file %s: %v", b, err)
 	}
 	// A new engine for the same project sees them; another project does not.
-	if got := mk(proj).Command("make", testCC); got.Decision != Allow {
+	if got := mk(proj).Command("make test", testCC); got.Decision != Allow {
 		t.Errorf("reloaded: %s", got.Decision)
 	}
-	if got := mk(t.TempDir()).Command("make", testCC); got.Decision != Ask {
+	if got := mk(t.TempDir()).Command("make test", testCC); got.Decision != Ask {
 		t.Errorf("other project: %s", got.Decision)
 	}
 	e2 := mk(proj)
 	if gs := e2.Grants(); len(gs) != 2 || gs[0].Scope != ScopeProject {
 		t.Fatalf("grants %+v", gs)
 	}
-	if err := e2.Revoke(Grant{Rule: "make *", Scope: ScopeProject}); err != nil {
+	if err := e2.Revoke(Grant{Rule: "make test", Scope: ScopeProject}); err != nil {
 		t.Fatal(err)
 	}
-	if got := mk(proj).Command("make", testCC); got.Decision != Ask {
+	if got := mk(proj).Command("make test", testCC); got.Decision != Ask {
 		t.Errorf("after revoke: %s", got.Decision)
 	}
-	if err := e2.Revoke(Grant{Rule: "make *", Scope: ScopeProject}); err == nil {
+	if err := e2.Revoke(Grant{Rule: "make test", Scope: ScopeProject}); err == nil {
 		t.Error("second revoke succeeded")
 	}
 }
 
 func TestSessionGrantsAndRefusals(t *testing.T) {
 	e := newEngine(t, nil)
-	d := e.Command("make", testCC)
+	d := e.Command("go test ./...", testCC)
 	if err := e.Grant(d, ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("make -j8", testCC); got.Decision != Allow {
+	if got := e.Command("go test -run X ./x", testCC); got.Decision != Allow {
 		t.Errorf("session grant: %s", got.Decision)
 	}
-	if gs := e.Grants(); len(gs) != 1 || gs[0] != (Grant{Rule: "make *", Scope: ScopeSession}) {
+	if gs := e.Grants(); len(gs) != 1 || gs[0] != (Grant{Rule: "go test *", Scope: ScopeSession}) {
 		t.Errorf("grants %+v", gs)
 	}
-	if err := e.Revoke(Grant{Rule: "make *", Scope: ScopeSession}); err != nil {
+	if err := e.Revoke(Grant{Rule: "go test *", Scope: ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("make", testCC); got.Decision != Ask {
+	if got := e.Command("go test ./...", testCC); got.Decision != Ask {
 		t.Errorf("after revoke: %s", got.Decision)
 	}
 	for _, cmd := range []string{"rm -rf x", "echo x > f", "bash -c make", "$X"} {
@@ -116,7 +116,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func(i int) {
 			defer func() { done <- struct{}{} }()
 			for j := 0; j < 50; j++ {
-				d := e.Command(fmt.Sprintf("tool%d run %d", i, j), testCC)
+				d := e.Command(fmt.Sprintf("git sub%d %d", i, j), testCC)
 				if err := e.Grant(d, Scope(j%2)); err != nil {
 					t.Error(err)
 					return

@@ -31,10 +31,69 @@ var sensitiveNames = map[string]bool{
 	"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, ".bash_history": true,
 	".zsh_history": true, ".envrc": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "hosts.yml": false, ".python_history": true, ".mysql_history": true, ".psql_history": true,
 	"sudoers": true, ".Xauthority": true, "master.key": true, ".my.cnf": true, "secrets.yml": true,
-	"secrets.yaml": true, "secrets.json": true, ".htpasswd": true, "known_hosts": false,
+	"secrets.yaml": true, "secrets.json": true, ".htpasswd": true, "known_hosts": false, "opasswd": true,
+	"debian.cnf": true, "wp-config.php": true, "rclone.conf": true, "kubeconfig": true, "auth.json": true,
 }
 
-var sensitiveExts = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg"}
+var sensitiveExts = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg", ".nmconnection"}
+
+// sensitiveTrees are absolute directories and files holding secrets;
+// homeSensitive are the same below the home directory. Reading a
+// directory recursively that is or contains one of them is sensitive.
+var sensitiveTrees = []string{
+	"/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/mysql/debian.cnf",
+	"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/etc/kubernetes",
+	"/etc/letsencrypt", "/etc/pki", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d",
+	"/etc/ipsec.secrets", "/etc/ppp", "/etc/openvpn", "/etc/wireguard", "/var/lib/docker", "/var/lib/kubelet",
+	"/root", "/home", "/proc", "/sys", "/dev", "/run", "/var/backups",
+}
+
+var homeSensitive = []string{
+	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure", ".gcloud", ".terraform.d",
+	".pki", ".config", ".local/share/keyrings", ".local/state/nb", ".mozilla", ".m2/settings.xml", ".netrc",
+	".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bash_history", ".zsh_history", ".vault-token",
+}
+
+// sensitiveUnder are path fragments below which every file is sensitive.
+var sensitiveUnder = []string{
+	"/.config/gh/", "/.config/gcloud/", "/.config/hub", "/.local/share/keyrings/", "/.mozilla/",
+	"/.config/google-chrome/", "/.config/chromium/", "/.config/nb/", "/.local/state/nb/",
+	"/.config/rclone/", "/.m2/settings", "/.config/op/", "/.config/Bitwarden", "/.config/keybase/",
+	"/etc/NetworkManager/system-connections/", "/etc/wpa_supplicant/", "/etc/kubernetes/",
+	"/etc/ssl/private/", "/etc/letsencrypt/", "/etc/wireguard/", "/etc/openvpn/", "/etc/security/opasswd/",
+	"/etc/mysql/debian.cnf/",
+}
+
+// containsSensitive reports whether reading dir recursively would reach
+// secrets: it is, or is an ancestor of, a known secret location, or a
+// broad directory such as /, /etc or the home directory.
+func (e *Engine) containsSensitive(dir, home string) bool {
+	if broadDir(dir, home) || e.sensitivePath(dir, "", false) {
+		return true
+	}
+	under := func(p string) bool { return dir == p || dir == "/" || strings.HasPrefix(p, dir+"/") }
+	for _, p := range sensitiveTrees {
+		if under(p) {
+			return true
+		}
+	}
+	if home != "" {
+		for _, p := range homeSensitive {
+			if under(home + "/" + p) {
+				return true
+			}
+		}
+	}
+	for _, pat := range e.sensitive {
+		if i := strings.IndexAny(pat, "*?["); i >= 0 {
+			pat = pat[:i]
+		}
+		if strings.HasPrefix(pat, "/") && under(strings.TrimSuffix(pat, "/")) {
+			return true
+		}
+	}
+	return false
+}
 
 // samples are names a glob is tested against: if a glob could match one,
 // it could read a secret.
@@ -50,6 +109,10 @@ func sensitiveSegment(seg string) bool {
 		return true
 	}
 	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
+		switch seg {
+		case ".env.example", ".env.sample", ".env.template", ".env.dist":
+			return false
+		}
 		return true
 	}
 	lower := seg
@@ -106,7 +169,7 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 			}
 		}
 	}
-	for _, d := range []string{"/.config/gh/", "/.config/gcloud/", "/.config/hub", "/.local/share/keyrings/", "/.mozilla/", "/.config/google-chrome/", "/.config/chromium/"} {
+	for _, d := range sensitiveUnder {
 		if strings.Contains(abs+"/", d) {
 			return true
 		}
@@ -125,6 +188,9 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 	}
 	if strings.HasPrefix(abs, "/dev/") && !harmlessDevices[abs] && abs != "/dev/urandom" && abs != "/dev/random" && !strings.HasPrefix(abs, "/dev/tcp/") && !strings.HasPrefix(abs, "/dev/udp/") {
 		return true // raw disks and memory hold every secret
+	}
+	if strings.HasSuffix(abs, "/.git/config") || strings.HasSuffix(abs, "/.git/credentials") {
+		return true // tokens in remote URLs and http.extraheader
 	}
 	if abs == "/proc/kcore" || strings.HasPrefix(abs, "/sys/firmware/") {
 		return true
@@ -178,6 +244,9 @@ func systemPath(abs, home string) bool {
 	if strings.Count(abs, "/") == 1 {
 		return true // a file directly in /
 	}
+	if strings.Contains(abs, "/.git/hooks/") || strings.HasSuffix(abs, "/.git/config") || strings.HasSuffix(abs, "/.git/hooks") {
+		return true // git runs hooks and configured programs
+	}
 	if home != "" && strings.HasPrefix(abs, home+"/") {
 		rel := strings.TrimPrefix(abs, home+"/")
 		switch rel {
@@ -186,7 +255,7 @@ func systemPath(abs, home string) bool {
 			return true
 		}
 		for _, d := range []string{".ssh/", ".config/autostart/", ".config/systemd/", ".gnupg/", ".aws/", ".kube/", ".local/bin/", "bin/", ".config/fish/", ".config/git/"} {
-			if strings.HasPrefix(rel, d) {
+			if strings.HasPrefix(rel+"/", d) {
 				return true
 			}
 		}

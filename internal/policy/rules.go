@@ -17,11 +17,34 @@ type Pattern struct {
 	Words []shellparse.Word
 	// Rest is set when the pattern ends with a bare * word.
 	Rest bool
+	// home is set when a word starts with ~ (homeMark stands for the home
+	// directory until forHome replaces it).
+	home bool
 }
 
-// ParsePattern parses a rule.
+// homeMark stands for ~ in a parsed rule; it contains a NUL, so it never
+// matches a real argument.
+const homeMark = "\x00~"
+
+// forHome returns the pattern with ~ meaning home ("" leaves it
+// unmatchable).
+func (p *Pattern) forHome(home string) *Pattern {
+	if !p.home || home == "" {
+		return p
+	}
+	c := *p
+	c.Words = make([]shellparse.Word, len(p.Words))
+	for i, w := range p.Words {
+		w.Text = strings.ReplaceAll(w.Text, homeMark, home)
+		c.Words[i] = w
+	}
+	return &c
+}
+
+// ParsePattern parses a rule. A word may start with ~ (rm -rf ~/build);
+// it is matched against the home directory of each command.
 func ParsePattern(src string) (*Pattern, error) {
-	a := shellparse.Analyse(src, shellparse.Options{})
+	a := shellparse.Analyse(src, shellparse.Options{Home: homeMark})
 	if a.Err != nil {
 		return nil, fmt.Errorf("rule %q: %w", src, a.Err)
 	}
@@ -39,6 +62,9 @@ func ParsePattern(src string) (*Pattern, error) {
 	for _, w := range l.Words {
 		if w.Dynamic {
 			return nil, fmt.Errorf("rule %q: %s is not a literal word", src, w.Raw)
+		}
+		if strings.Contains(w.Text, homeMark) {
+			p.home = true
 		}
 		p.Words = append(p.Words, w)
 	}
@@ -211,8 +237,52 @@ var exfilTools = map[string]bool{
 	"https": true, "xh": true, "aria2c": true, "openssl": true,
 }
 
+// execSubs are subcommands that run programs or write anywhere through
+// their options (docker run --privileged -v /:/host, git rebase --exec,
+// git config core.sshCommand…): "Always" saves them only as the exact
+// command.
+var execSubs = map[string]map[string]bool{
+	"docker":  {"run": true, "exec": true, "create": true, "cp": true, "container": true, "buildx": true, "compose": true, "plugin": true},
+	"podman":  {"run": true, "exec": true, "create": true, "cp": true, "container": true, "compose": true},
+	"kubectl": {"exec": true, "run": true, "debug": true, "cp": true, "apply": true, "patch": true, "replace": true, "edit": true, "create": true, "delete": true, "plugin": true},
+	"git":     {"config": true, "rebase": true, "bisect": true, "submodule": true, "difftool": true, "mergetool": true, "filter-branch": true, "filter-repo": true, "daemon": true, "instaweb": true, "credential": true},
+	"npm":     {"exec": true, "x": true, "config": true, "set": true},
+	"yarn":    {"dlx": true, "exec": true, "config": true},
+	"pnpm":    {"dlx": true, "exec": true, "config": true},
+	"bun":     {"x": true},
+	"go":      {"env": true, "tool": true},
+	"cargo":   {"config": true},
+	"systemctl": {"edit": true, "set-environment": true, "import-environment": true, "link": true,
+		"set-property": true, "enable": true, "preset": true, "revert": true},
+}
+
+// globalValueOpts are options before the subcommand that take a separate
+// value.
+var globalValueOpts = map[string]map[string]bool{
+	"git": {"-C": true, "-c": true, "--config-env": true, "--exec-path": true, "--git-dir": true, "--work-tree": true,
+		"--namespace": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true},
+	"systemctl": {"-t": true, "-s": true, "-p": true, "-n": true, "-o": true, "-H": true, "-M": true, "--type": true,
+		"--signal": true, "--property": true, "--lines": true, "--output": true, "--host": true, "--machine": true,
+		"--state": true, "--root": true, "--job-mode": true, "--kill-whom": true, "--preset-mode": true, "--image": true},
+	"docker":  {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true, "--tlscacert": true, "--tlscert": true, "--tlskey": true},
+	"podman":  {"--url": true, "-c": true, "--connection": true, "--root": true, "--runroot": true, "--log-level": true},
+	"kubectl": {"-n": true, "--namespace": true, "--context": true, "--kubeconfig": true, "-s": true, "--server": true, "--cluster": true, "--user": true, "--token": true},
+	"helm":    {"-n": true, "--namespace": true, "--kube-context": true, "--kubeconfig": true},
+	"npm":     {"--prefix": true, "-w": true, "--workspace": true},
+	"go":      {"-C": true},
+	"cargo":   {"-C": true, "--config": true, "-Z": true},
+}
+
 // narrowRule is the narrowest rule covering the leaf that "Always" may
-// save, or "" when none may be offered.
+// save, or "" when none may be offered (SPEC §6.3). For a tool with
+// subcommands it is command + subcommand + * (git -C dir and git -c k=v
+// are kept in the rule, so it matches only with them); options the
+// analyser re-checks on every later match (see optionWrite) are why the *
+// is acceptable there. When other options precede the subcommand, when
+// the subcommand can run programs or write through its options, and for
+// every tool without a known subcommand structure (cp, make, tar, sed,
+// crontab, mount…), the rule is the exact command. A tool with
+// subcommands used without one gets no rule.
 func narrowRule(l *shellparse.Leaf) string {
 	name := l.Name()
 	if name == "" || len(l.Unknown) > 0 {
@@ -222,36 +292,46 @@ func narrowRule(l *shellparse.Leaf) string {
 	if noAlways[base] || shellparse.IsShell(base) || strings.HasPrefix(base, "python") || exfilTools[base] {
 		return ""
 	}
+	if !subcommandTools[base] {
+		return exactRule(l)
+	}
 	parts := []string{quoteWord(name)}
 	args := l.Args()
-	if subcommandTools[base] {
-		i := 0
-		for i < len(args) && strings.HasPrefix(args[i].Text, "-") {
-			if !args[i].Static() {
-				return ""
-			}
-			parts = append(parts, quoteWord(args[i].Text))
-			if base == "git" && (args[i].Text == "-C" || args[i].Text == "-c") && i+1 < len(args) {
-				i++
-				if !args[i].Static() {
-					return ""
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].Raw, "-") {
+		if base != "git" || (args[i].Text != "-C" && args[i].Text != "-c") || i+1 >= len(args) {
+			// options before the subcommand that nb cannot normalise: the
+			// exact command, when there is a subcommand at all
+			for j := i; j < len(args); j++ {
+				t := args[j].Text
+				if !strings.HasPrefix(t, "-") {
+					return exactRule(l)
 				}
-				parts = append(parts, quoteWord(args[i].Text))
-			}
-			i++
-		}
-		if i < len(args) {
-			if !args[i].Static() {
-				return ""
-			}
-			parts = append(parts, quoteWord(args[i].Text))
-			if runTools[base] && args[i].Text == "run" && i+1 < len(args) {
-				if !args[i+1].Static() {
-					return ""
+				if globalValueOpts[base][t] {
+					j++
 				}
-				parts = append(parts, quoteWord(args[i+1].Text))
 			}
+			return ""
 		}
+		if !args[i].Static() || !args[i+1].Static() {
+			return ""
+		}
+		parts = append(parts, quoteWord(args[i].Text), quoteWord(args[i+1].Text))
+		i += 2
+	}
+	if i >= len(args) || !args[i].Static() {
+		return ""
+	}
+	sub := args[i].Text
+	if execSubs[base][sub] || strings.HasPrefix(sub, "-") {
+		return exactRule(l)
+	}
+	parts = append(parts, quoteWord(sub))
+	if runTools[base] && sub == "run" && i+1 < len(args) {
+		if !args[i+1].Static() {
+			return ""
+		}
+		parts = append(parts, quoteWord(args[i+1].Text))
 	}
 	parts = append(parts, "*")
 	return strings.Join(parts, " ")

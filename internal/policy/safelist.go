@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
 )
 
 // safeCmd describes a command that is read-only when its arguments pass
@@ -66,15 +69,49 @@ func init() {
 	readers := []string{"cat", "tac", "nl", "head", "tail", "strings", "od", "hexdump", "base64", "base32",
 		"cut", "column", "fold", "expand", "unexpand", "paste", "join", "comm", "cmp", "diff", "tr", "rev",
 		"fmt", "look", "zcat", "bzcat", "xzcat"}
-	for _, n := range readers {
-		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx"}
+	endless := func(ws []word) string {
+		for _, w := range ws {
+			switch w.Text {
+			case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
+				return "reads " + w.Text + ", which never ends"
+			}
+		}
+		return ""
 	}
+	for _, n := range readers {
+		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", check: endless}
+	}
+	// bounded reads of endless devices are fine: head -c 16 /dev/urandom
+	builtinSafe["head"] = safeCmd{reads: true, dynOK: true, valueShort: "nc"}
+	builtinSafe["tail"] = safeCmd{reads: true, dynOK: true, valueShort: "ncs", check: endless}
+	builtinSafe["diff"] = safeCmd{reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: func(ws []word) bool {
+		return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
+	}}
 	grepRec := func(ws []word) bool {
 		f := shortFlags(ws, "efmABCdD")
-		return f['r'] || f['R'] || hasLong(ws, "recursive", "dereference-recursive") || anyWord(ws, "recurse")
+		if f['r'] || f['R'] || hasLong(ws, "recursive", "dereference-recursive") {
+			return true
+		}
+		for _, v := range optionValues(ws, 'd', "efmABCdD", "directories") {
+			if v != "read" && v != "skip" {
+				return true
+			}
+		}
+		return false
+	}
+	grepCheck := func(ws []word) string {
+		for _, w := range ws {
+			if w.Text == "--" {
+				break
+			}
+			if n, _, _ := strings.Cut(strings.TrimPrefix(w.Text, "--"), "="); strings.HasPrefix(w.Text, "--") && n != "" && shellparse.ResolveLong(n, grepLongs) == "" {
+				return "grep option " + w.Text + " is not known"
+			}
+		}
+		return ""
 	}
 	for _, n := range []string{"grep", "egrep", "fgrep"} {
-		builtinSafe[n] = safeCmd{reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRec}
+		builtinSafe[n] = safeCmd{reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRec, check: grepCheck}
 	}
 	builtinSafe["rg"] = safeCmd{reads: true, pattern: true, patternFlags: "ef", valueShort: "efmABCgtTjMrE",
 		recursive: func([]word) bool { return true },
@@ -88,34 +125,25 @@ func init() {
 		}
 		return ""
 	}}
-	builtinSafe["sed"] = safeCmd{reads: true, pattern: true, patternFlags: "ef", valueShort: "efl", check: func(ws []word) string {
-		if r := first(forbidShort("if", "el", ws), forbidLong(ws, "in-place", "file")); r != "" {
-			return r
+	builtinSafe["sed"] = safeCmd{reads: true, pattern: true, patternFlags: "ef", valueShort: "efl", check: sedCheck}
+	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
+		builtinSafe[n] = safeCmd{reads: true, pattern: true, valueShort: "Fv", check: awkCheck}
+	}
+	builtinSafe["go"] = safeCmd{check: func(ws []word) string {
+		if len(ws) == 1 && ws[0].Text == "version" {
+			return ""
 		}
-		scripts := []string{}
-		for i, w := range ws {
-			if w.Text == "-e" && i+1 < len(ws) {
-				scripts = append(scripts, ws[i+1].Text)
-			} else if strings.HasPrefix(w.Text, "--expression=") {
-				scripts = append(scripts, strings.TrimPrefix(w.Text, "--expression="))
-			} else if strings.HasPrefix(w.Text, "-e") && len(w.Text) > 2 {
-				scripts = append(scripts, w.Text[2:])
+		if len(ws) > 1 && ws[0].Text == "env" {
+			for _, w := range ws[1:] {
+				if !goEnvVars[w.Text] {
+					return "go env " + w.Text + " is not known to be read-only and secret-free"
+				}
 			}
+			return ""
 		}
-		if len(scripts) == 0 {
-			pos := positionals(ws, "el", "expression", "line-length")
-			if len(pos) == 0 {
-				return "sed without a script"
-			}
-			scripts = append(scripts, pos[0].Text)
-		}
-		for _, s := range scripts {
-			if !sedReadOnly(s) {
-				return "sed script may write files or run commands"
-			}
-		}
-		return ""
+		return "go is not on the safe list"
 	}}
+	builtinSafe["xxd"] = safeCmd{reads: true, valueShort: "cglosn"}
 	builtinSafe["sort"] = safeCmd{reads: true, valueShort: "kStTo", check: func(ws []word) string {
 		return first(forbidShort("o", "kStT", ws), forbidLong(ws, "output", "compress-program"))
 	}}
@@ -177,7 +205,9 @@ func init() {
 		return first(forbidShort("C", "mfFeP", ws), forbidLong(ws, "compile"))
 	}}
 	builtinSafe["tree"] = safeCmd{valueShort: "oLPIH", check: func(ws []word) string {
-		return first(forbidShort("oR", "LPIH", ws), forbidLong(ws, "output"))
+		// tree reads option letters one by one, not as getopt clusters:
+		// -Ho is -H and -o
+		return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
 	}}
 	builtinSafe["journalctl"] = safeCmd{check: func(ws []word) string {
 		return forbidLong(ws, "vacuum-size", "vacuum-time", "vacuum-files", "rotate", "flush", "sync",
@@ -213,6 +243,9 @@ func init() {
 	builtinSafe["getent"] = safeCmd{check: func(ws []word) string {
 		if anyWord(ws, "shadow", "gshadow") {
 			return "getent shadow reads password hashes"
+		}
+		if anyWord(ws, "hosts", "ahosts", "ahostsv4", "ahostsv6", "networks") && len(positionals(ws, "s")) > 1 {
+			return "getent hosts looks names up over the network"
 		}
 		return ""
 	}}
@@ -267,6 +300,10 @@ func init() {
 	}}
 }
 
+// secretKey matches configuration keys and search patterns that name
+// credentials.
+var secretKey = regexp.MustCompile(`(?i)url|header|token|passw|secret|credential|api[_-]?key|private[_-]?key|auth|cookie|BEGIN .*PRIVATE`)
+
 func isIdent(s string) bool {
 	if s == "" {
 		return false
@@ -279,19 +316,217 @@ func isIdent(s string) bool {
 	return true
 }
 
-// sedReadOnly accepts sed scripts made only of commands that print or
-// edit the pattern space: no w/W/r/R/e, no s///w or s///e.
-func sedReadOnly(s string) bool {
+var goEnvVars = map[string]bool{
+	"GOPATH": true, "GOROOT": true, "GOOS": true, "GOARCH": true, "GOVERSION": true, "GOMODCACHE": true,
+	"GOCACHE": true, "GOBIN": true, "GOEXE": true, "GOHOSTOS": true, "GOHOSTARCH": true, "GOMOD": true,
+	"GOWORK": true, "CGO_ENABLED": true, "GOAMD64": true, "GOARM": true, "GOTOOLDIR": true,
+}
+
+// awkForbidden are awk words that run commands, write or read other
+// files, reach the environment or call functions by name.
+var awkForbidden = regexp.MustCompile(`system|getline|close|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|ARGV|ARGC|[|>@]|\\`)
+
+// awkCheck accepts an awk program given as the first argument that only
+// computes and prints to standard output.
+func awkCheck(ws []word) string {
+	var prog *word
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		switch {
+		case t == "-F" || t == "-v":
+			i++
+		case strings.HasPrefix(t, "-F") || strings.HasPrefix(t, "-v") && len(t) > 2:
+		case strings.HasPrefix(t, "--field-separator=") || strings.HasPrefix(t, "--assign="):
+		case t == "--":
+			if i+1 < len(ws) && prog == nil {
+				prog = &ws[i+1]
+			}
+			i = len(ws)
+		case strings.HasPrefix(t, "-") && t != "-":
+			return "awk option " + t + " is not known to be read-only"
+		default:
+			if prog == nil {
+				prog = &ws[i]
+			}
+		}
+	}
+	if prog == nil {
+		return "awk without a program"
+	}
+	if !prog.Static() {
+		return "awk program chosen at run time"
+	}
+	if awkForbidden.MatchString(prog.Text) {
+		return "awk program may run commands, write files or read the environment"
+	}
+	return ""
+}
+
+var grepLongs = []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "regexp", "file",
+	"ignore-case", "no-ignore-case", "word-regexp", "line-regexp", "null-data", "no-messages", "invert-match",
+	"version", "help", "max-count", "byte-offset", "line-number", "no-line-number", "line-buffered",
+	"with-filename", "no-filename", "label", "only-matching", "quiet", "silent", "binary-files", "text",
+	"directories", "devices", "recursive", "dereference-recursive", "include", "exclude", "exclude-from",
+	"exclude-dir", "files-without-match", "files-with-matches", "count", "initial-tab", "null",
+	"before-context", "after-context", "context", "color", "colour", "binary", "no-group-separator", "group-separator"}
+
+var sedLongs = []string{"expression", "file", "line-length", "in-place", "null-data", "zero-terminated",
+	"quiet", "silent", "regexp-extended", "separate", "unbuffered", "posix", "sandbox", "debug",
+	"follow-symlinks", "binary", "help", "version"}
+
+// sedCheck reads sed's options as GNU getopt does (clusters such as -nse,
+// abbreviations such as --expr=) and accepts only read-only scripts.
+func sedCheck(ws []word) string {
+	var scripts []string
+	script := func(w word) string {
+		if !w.Static() {
+			return "sed script chosen at run time"
+		}
+		scripts = append(scripts, w.Text)
+		return ""
+	}
+	var operands []word
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		t := w.Text
+		if !w.Static() {
+			if strings.HasPrefix(w.Raw, "-") || strings.HasPrefix(w.Raw, "$") || strings.HasPrefix(w.Raw, "\"$") {
+				return "sed option chosen at run time"
+			}
+			operands = append(operands, w)
+			continue
+		}
+		switch {
+		case t == "--":
+			operands = append(operands, ws[i+1:]...)
+			i = len(ws)
+		case strings.HasPrefix(t, "--"):
+			name, val, eq := strings.Cut(t[2:], "=")
+			long := shellparse.ResolveLong(name, sedLongs)
+			switch long {
+			case "":
+				return "sed option " + t + " is not known"
+			case "in-place":
+				return "sed --in-place writes files"
+			case "file":
+				return "sed --file reads a script from a file"
+			case "expression", "line-length":
+				if !eq {
+					if i+1 >= len(ws) {
+						return "sed " + t + " without a value"
+					}
+					i++
+					val = ws[i].Text
+					if long == "expression" {
+						if r := script(ws[i]); r != "" {
+							return r
+						}
+						continue
+					}
+				}
+				if long == "expression" {
+					scripts = append(scripts, val)
+				}
+			}
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				switch c {
+				case 'i':
+					return "sed -i writes files"
+				case 'f':
+					return "sed -f reads a script from a file"
+				case 'e', 'l':
+					var v word
+					if j+1 < len(t) {
+						v = word{Text: t[j+1:], Raw: t[j+1:]}
+					} else if i+1 < len(ws) {
+						i++
+						v = ws[i]
+					} else {
+						return "sed -" + string(c) + " without a value"
+					}
+					if c == 'e' {
+						if r := script(v); r != "" {
+							return r
+						}
+					}
+					j = len(t)
+				case 'n', 'r', 'E', 's', 'u', 'z', 'b':
+				default:
+					return "sed option -" + string(c) + " is not known to be read-only"
+				}
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	if len(scripts) == 0 {
+		if len(operands) == 0 {
+			return "sed without a script"
+		}
+		if r := script(operands[0]); r != "" {
+			return r
+		}
+	}
+	for _, s := range scripts {
+		// bracket expressions may or may not hide the delimiter: both
+		// readings must be read-only
+		if !sedReadOnly(s, false) || !sedReadOnly(s, true) {
+			return "sed script may write files or run commands"
+		}
+	}
+	return ""
+}
+
+// sedWrites reports whether sed's arguments edit files in place or run a
+// script that writes files.
+func sedWrites(ws []word) bool {
+	f := shortFlags(ws, "efl")
+	if f['i'] || hasLong(ws, "in-place") {
+		return true
+	}
+	r := sedCheck(ws)
+	return strings.HasPrefix(r, "sed script may write")
+}
+
+// sedReadOnly accepts sed scripts made only of commands that print or edit
+// the pattern space: no w/W/r/R/e/v commands, no s///w or s///e. brackets
+// says whether [...] in a regular expression hides the delimiter.
+func sedReadOnly(s string, brackets bool) bool {
 	i := 0
 	n := len(s)
-	skipRegex := func(delim byte) bool {
+	skipRegex := func(delim byte, regex bool) bool {
 		i++
 		for i < n && s[i] != delim {
-			if s[i] == '\\' {
+			switch {
+			case s[i] == '\\':
 				i++
-			}
-			if i < n && s[i] == '\n' {
+			case s[i] == '\n' && delim != '\n':
 				return false
+			case s[i] == '[' && regex && brackets:
+				j := i + 1
+				if j < n && s[j] == '^' {
+					j++
+				}
+				if j < n && s[j] == ']' {
+					j++
+				}
+				for j < n && s[j] != ']' {
+					if s[j] == '[' && j+1 < n && strings.IndexByte(":.=", s[j+1]) >= 0 {
+						k := strings.Index(s[j+2:], string(s[j+1])+"]")
+						if k < 0 {
+							return false
+						}
+						j += k + 4
+						continue
+					}
+					j++
+				}
+				if j >= n {
+					return false
+				}
+				i = j
 			}
 			i++
 		}
@@ -301,25 +536,34 @@ func sedReadOnly(s string) bool {
 		i++
 		return true
 	}
+	endCmd := func() bool {
+		for i < n && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		return i >= n || strings.IndexByte(";\n}#", s[i]) >= 0
+	}
 	for i < n {
 		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' || c == ',' || c == '~' || c == '$' || c >= '0' && c <= '9' || c == '+':
 			i++
 		case c == '/':
-			if !skipRegex('/') {
+			if !skipRegex('/', true) {
 				return false
 			}
 			for i < n && (s[i] == 'I' || s[i] == 'M') {
 				i++
 			}
 		case c == '\\':
-			if i+1 >= n {
+			if i+1 >= n || s[i+1] == '\n' || s[i+1] == '\\' {
 				return false
 			}
 			i++
-			if !skipRegex(s[i]) {
+			if !skipRegex(s[i], true) {
 				return false
+			}
+			for i < n && (s[i] == 'I' || s[i] == 'M') {
+				i++
 			}
 		case c == '#':
 			for i < n && s[i] != '\n' {
@@ -327,12 +571,25 @@ func sedReadOnly(s string) bool {
 			}
 		case strings.IndexByte("p=lqQdDnNgGhHxzFP", c) >= 0:
 			i++
+			if c == 'l' || c == 'q' || c == 'Q' {
+				for i < n && (s[i] == ' ' || s[i] >= '0' && s[i] <= '9') {
+					i++
+				}
+			}
+			if !endCmd() {
+				return false
+			}
 		case c == 'b' || c == 't' || c == 'T' || c == ':':
 			for i < n && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
 				i++
 			}
 		case c == 'a' || c == 'i' || c == 'c':
+			// one line of text; continued text lines (a\ and a newline)
+			// differ between sed dialects and are not accepted
 			for i < n && s[i] != '\n' {
+				if s[i] == '\\' && i+1 < n && s[i+1] == '\n' {
+					return false
+				}
 				i++
 			}
 		case c == 's' || c == 'y':
@@ -341,23 +598,23 @@ func sedReadOnly(s string) bool {
 			}
 			i++
 			delim := s[i]
-			if delim == '\\' || delim == '\n' {
+			if delim == '\\' || delim == '\n' || delim == ' ' {
 				return false
 			}
-			if !skipRegex(delim) {
+			if !skipRegex(delim, c == 's') {
 				return false
 			}
 			i--
-			if !skipRegex(delim) {
+			if !skipRegex(delim, false) {
 				return false
 			}
 			if c == 's' {
 				for i < n && strings.IndexByte("gpiImM0123456789", s[i]) >= 0 {
 					i++
 				}
-				if i < n && (s[i] == 'w' || s[i] == 'e' || s[i] == 'W') {
-					return false
-				}
+			}
+			if !endCmd() {
+				return false
 			}
 		default:
 			return false
@@ -453,15 +710,17 @@ sub:
 		}
 		return "git remote changes remotes"
 	case "config":
-		for _, w := range rest {
-			switch w.Text {
-			case "--get", "--get-all", "--get-regexp", "--list", "-l", "--show-origin", "--show-scope", "--name-only", "--get-urlmatch", "--null", "-z":
-				if w.Text == "--list" || w.Text == "-l" {
-					return ""
-				}
-			}
+		// configuration can hold credentials (http.extraheader, tokens in
+		// remote URLs): listing it, or reading such a key, is asked
+		if anyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || hasLong(rest, "list") {
+			return "git config --list may show credentials stored in the configuration"
 		}
 		pos := positionals(rest, "f", "file", "blob", "type")
+		for _, p := range pos {
+			if secretKey.MatchString(p.Text) {
+				return "git config " + p.Text + " may hold a credential"
+			}
+		}
 		if anyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
 			if anyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
 				return "git config changes configuration"
@@ -499,6 +758,9 @@ sub:
 			return r
 		}
 		return ""
+	}
+	if sub == "var" && anyWord(rest, "-l") {
+		return "git var -l lists the configuration, which may hold credentials"
 	}
 	if gitReadSubs[sub] {
 		return ""

@@ -167,6 +167,9 @@ type walkCtx struct {
 	wrapper *Leaf
 	netIn   bool
 	pipeIn  bool
+	// pipeText is what an earlier "echo WORDS" stage of the pipeline
+	// writes, when it is static.
+	pipeText string
 }
 
 func (c *walkCtx) child(via string) *walkCtx {
@@ -199,6 +202,11 @@ func Analyse(src string, opts Options) *Analysis {
 			res.Unknown = append(res.Unknown, fmt.Sprintf("control character %U in the command", r))
 			break
 		}
+	}
+	if opts.Interactive && hasHistoryExpansion(src) {
+		// readline expands history on the whole line before bash parses
+		// it: in assignments, here-strings, [[ ]], for and case words too.
+		res.Unknown = append(res.Unknown, "history expansion (!) in an interactive shell")
 	}
 	f, err := a.parse(src)
 	if err != nil {
@@ -309,6 +317,12 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			right := *ctx
 			right.netIn = net
 			right.pipeIn = true
+			right.pipeText = ""
+			if added := a.res.Leaves[start:]; len(added) == 1 && added[0].Base() == "echo" && len(added[0].Inner) == 0 {
+				if t, ok := echoText(added[0]); ok {
+					right.pipeText = t
+				}
+			}
 			a.stmt(c.Y, &right)
 		} else {
 			a.stmt(c.X, ctx)
@@ -329,6 +343,9 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
+				a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
+			}
 			for _, w := range l.Items {
 				a.word(w, ctx)
 			}
@@ -379,7 +396,11 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			// runs curl.
 			call.Args = append([]*syntax.Word{c.Name}, call.Args...)
 		} else if c.Name != nil {
-			a.word(c.Name, ctx)
+			w := a.word(c.Name, ctx)
+			// coproc NAME { …; } sets the array NAME and NAME_PID
+			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
+				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
+			}
 		}
 		a.stmt(c.Stmt, ctx)
 	default:
@@ -505,13 +526,6 @@ func (a *analyser) call(c *syntax.CallExpr, redirs []*Redir, ctx *walkCtx, line 
 	for i, w := range c.Args {
 		words[i] = a.word(w, ctx)
 	}
-	if a.opts.Interactive {
-		for _, w := range c.Args {
-			if hasHistoryExpansion(a.raw(w)) {
-				a.unknown(ctx, "history expansion (!) in an interactive shell")
-			}
-		}
-	}
 	a.leaf(words, env, redirs, ctx, line)
 }
 
@@ -525,7 +539,8 @@ func (a *analyser) assign(as *syntax.Assign, ctx *walkCtx) string {
 		a.arith(as.Index, ctx)
 	}
 	if as.Value != nil {
-		a.word(as.Value, ctx)
+		w := a.word(as.Value, ctx)
+		a.hook(name, w, ctx)
 	}
 	if as.Array != nil {
 		for _, el := range as.Array.Elems {
@@ -547,8 +562,11 @@ func (a *analyser) decl(c *syntax.DeclClause, redirs []*Redir, ctx *walkCtx, lin
 		if as.Naked && as.Name == nil && as.Value != nil {
 			w := a.word(as.Value, ctx)
 			l.Words = append(l.Words, w)
-			if !w.Static() && variant != "local" {
+			if !w.Static() {
 				l.Unknown = append(l.Unknown, "dynamic argument to "+variant)
+			} else if !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
+				// a quoted 'NAME[…]=v' is still an assignment to declare
+				a.setsVar(l, w.Text, variant, false, ctx)
 			}
 			continue
 		}
@@ -584,6 +602,7 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	if l.Name() == "" {
 		return l
 	}
+	a.builtinVars(l, ctx)
 	a.unwrap(l, ctx)
 	return l
 }
@@ -608,6 +627,23 @@ func (a *analyser) inner(l *Leaf, words []Word, via string, ctx *walkCtx, append
 func (a *analyser) script(l *Leaf, w Word, via string, ctx *walkCtx) {
 	if !w.Static() {
 		l.Unknown = append(l.Unknown, via+" with a dynamic script")
+		if w.Text == "" || ctx.depth >= a.opts.MaxDepth {
+			return
+		}
+		// Judge what can be seen of it (xargs -I{} sh -c 'rm -rf {}'):
+		// the leaves found stay unknown through l.
+		if f, err := a.parse(w.Text); err == nil {
+			sub := ctx.child(via)
+			sub.wrapper = l
+			sub.depth = ctx.depth + 1
+			sub.line = l.Line
+			sub.netIn = l.StdinFromNetwork
+			start := len(a.res.Leaves)
+			a.file(f, w.Text, sub)
+			for _, in := range a.res.Leaves[start:] {
+				in.Unknown = append(in.Unknown, "part of "+via+" with a dynamic script")
+			}
+		}
 		return
 	}
 	if ctx.depth >= a.opts.MaxDepth {
@@ -630,19 +666,39 @@ func (a *analyser) script(l *Leaf, w Word, via string, ctx *walkCtx) {
 	a.file(f, w.Text, sub)
 }
 
-func hasHistoryExpansion(raw string) bool {
-	inSingle := false
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
+// hasHistoryExpansion reports a ! that interactive bash may expand from
+// history: anywhere outside single quotes (double quotes do not protect
+// it) unless escaped or followed by a blank, newline, = or (. A line
+// starting with ^ is a quick substitution of the previous command.
+func hasHistoryExpansion(src string) bool {
+	for line := range strings.SplitSeq(src, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "^") {
+			return true
+		}
+	}
+	inSingle, inDouble := false, false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
 		case '\\':
-			i++
+			if !inSingle {
+				i++
+			}
 		case '\'':
-			inSingle = !inSingle
+			if !inDouble {
+				inSingle = !inSingle
+			}
+		case '"':
+			if !inSingle {
+				inDouble = !inDouble
+			}
 		case '!':
 			if inSingle {
 				continue
 			}
-			if i+1 < len(raw) && !strings.ContainsRune(" \t\n=(", rune(raw[i+1])) {
+			if i+1 < len(src) && !strings.ContainsRune(" \t\n\r=(", rune(src[i+1])) {
+				if inDouble && src[i+1] == '"' {
+					continue
+				}
 				return true
 			}
 		}
@@ -679,4 +735,101 @@ func leftmostCall(s *syntax.Stmt) *syntax.CallExpr {
 		}
 	}
 	return nil
+}
+
+// hook analyses the value of a variable bash runs as code later:
+// PROMPT_COMMAND is a command, prompt strings expand $(…) each time they
+// are shown, BASH_FUNC_f%% is an exported function. What it runs is
+// reported as leaves that are never safe.
+func (a *analyser) hook(name string, w Word, ctx *walkCtx) {
+	text := w.Text
+	switch {
+	case name == "PROMPT_COMMAND":
+	case name == "PS0" || name == "PS1" || name == "PS2" || name == "PS4":
+		text = ": " + text
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		rest, ok := strings.CutPrefix(text, "()")
+		if !ok {
+			return
+		}
+		text = rest
+	default:
+		return
+	}
+	if text == "" || ctx.depth >= a.opts.MaxDepth {
+		return
+	}
+	f, err := a.parse(text)
+	if err != nil {
+		a.unknown(ctx, name+" does not parse: "+err.Error())
+		return
+	}
+	sub := ctx.child(name)
+	sub.depth = ctx.depth + 1
+	start := len(a.res.Leaves)
+	a.file(f, text, sub)
+	for _, in := range a.res.Leaves[start:] {
+		in.Unknown = append(in.Unknown, "run later through "+name)
+	}
+}
+
+// echoText is the text a plain echo prints, when its words are static
+// and the first is not an option.
+func echoText(l *Leaf) (string, bool) {
+	var parts []string
+	for i, w := range l.Args() {
+		if !w.Static() || i == 0 && strings.HasPrefix(w.Text, "-") {
+			return "", false
+		}
+		parts = append(parts, w.Text)
+	}
+	return strings.Join(parts, " "), true
+}
+
+// seen analyses text that may run but is not known for sure (a script
+// read from a pipe, a script whose arguments are substituted): the leaves
+// found are judged, and all stay unknown.
+func (a *analyser) seen(l *Leaf, text, via string, ctx *walkCtx) {
+	if text == "" || ctx.depth >= a.opts.MaxDepth {
+		return
+	}
+	f, err := a.parse(text)
+	if err != nil {
+		return
+	}
+	sub := ctx.child(via)
+	sub.wrapper = l
+	sub.depth = ctx.depth + 1
+	sub.line = l.Line
+	sub.pipeText = ""
+	start := len(a.res.Leaves)
+	a.file(f, text, sub)
+	for _, in := range a.res.Leaves[start:] {
+		in.Unknown = append(in.Unknown, "part of "+via+", not known for sure")
+	}
+}
+
+// substituteArgs replaces $0…$9, ${N}, $@ and $* in a script run by
+// bash -c SCRIPT ARGS… with the (quoted) arguments; ok is false when the
+// script uses none of them.
+func substituteArgs(script string, args []Word) (string, bool) {
+	if !strings.Contains(script, "$") {
+		return "", false
+	}
+	q := func(w Word) string { return "'" + strings.ReplaceAll(w.Text, "'", `'\''`) + "'" }
+	all := make([]string, 0, len(args))
+	for _, w := range args[min(1, len(args)):] {
+		all = append(all, q(w))
+	}
+	repl := []string{`"$@"`, strings.Join(all, " "), `"$*"`, strings.Join(all, " "), "$@", strings.Join(all, " "), "$*", strings.Join(all, " ")}
+	for n := 9; n >= 0; n-- {
+		v := ""
+		if n < len(args) {
+			v = q(args[n])
+		}
+		d := string(rune('0' + n))
+		repl = append(repl, `"${`+d+`}"`, v, `"$`+d+`"`, v, "${"+d+"}", v, "$"+d, v)
+	}
+	out := strings.NewReplacer(repl...).Replace(script)
+	return out, out != script
 }

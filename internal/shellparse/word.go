@@ -52,6 +52,13 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 					out.Dynamic = true
 				}
 			}
+			if i == 0 && !strings.HasPrefix(v, "~") {
+				var dyn bool
+				v, dyn = tildeAfterAssign(v, a.opts.Home, i == len(w.Parts)-1)
+				if dyn {
+					out.Dynamic = true
+				}
+			}
 			if hasGlobChars(p.Value) {
 				out.Glob = true
 			}
@@ -63,6 +70,10 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 				s, ok := decodeANSIC(p.Value)
 				if !ok {
 					out.Dynamic = true
+				}
+				// bash ends the decoded string at a NUL: $'a\x00b'c is "ac"
+				if i := strings.IndexByte(s, 0); i >= 0 {
+					s = s[:i]
 				}
 				sb.WriteString(s)
 			} else {
@@ -413,4 +424,49 @@ func decodeANSIC(s string) (string, bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// tildeAfterAssign expands ~ after the = of an argument shaped like an
+// assignment (dd of=~/x) and after each : that follows, as bash does for
+// every such word outside POSIX mode. whole says v is the whole word (a
+// final ~ is not followed by quoted text). dynamic is set for ~user forms
+// and when the home directory is not known.
+func tildeAfterAssign(v, home string, whole bool) (string, bool) {
+	eq := strings.IndexByte(v, '=')
+	if eq <= 0 || !isName(v[:eq]) || !strings.Contains(v[eq:], "~") {
+		return v, false
+	}
+	var b strings.Builder
+	b.WriteString(v[:eq+1])
+	segs := strings.Split(v[eq+1:], ":")
+	dynamic := false
+	for i, seg := range segs {
+		if i > 0 {
+			b.WriteByte(':')
+		}
+		if strings.HasPrefix(seg, "~") {
+			name, _, _ := strings.Cut(seg[1:], "/")
+			switch {
+			case name != "":
+				dynamic = true
+			case seg == "~" && i == len(segs)-1 && !whole:
+			case home == "":
+				dynamic = true
+			default:
+				seg = home + seg[1:]
+			}
+		}
+		b.WriteString(seg)
+	}
+	return b.String(), dynamic
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -120,32 +120,7 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 	}
 	switch name {
 	case "env":
-		for _, w := range args {
-			if w.Static() && (w.Text == "-S" || strings.HasPrefix(w.Text, "--split-string") || (strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.ContainsRune(w.Text, 'S'))) {
-				l.Unknown = append(l.Unknown, "env -S splits a string into a command")
-				return
-			}
-			if !strings.HasPrefix(w.Text, "-") {
-				break
-			}
-		}
-		i := scanOpts(args, optSpec{short: "uC", long: []string{"unset", "chdir", "split-string"}})
-		if i < 0 {
-			l.Unknown = append(l.Unknown, "dynamic option to env")
-			return
-		}
-		for i < len(args) && args[i].Text == "-" {
-			i++
-		}
-		for i < len(args) {
-			n, ok := assignName(args[i])
-			if !ok {
-				break
-			}
-			l.EnvAssigns = append(l.EnvAssigns, n)
-			i++
-		}
-		a.inner(l, args[i:], "env", ctx, false)
+		a.env(l, args, ctx)
 	case "timeout":
 		wrap(optSpec{short: "sk", long: []string{"signal", "kill-after"}, positional: 1})
 	case "nice":
@@ -218,12 +193,93 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 		if i < len(args) {
 			a.script(l, joinWords(args[i:]), "watch", ctx)
 		}
+	case "at", "batch":
+		// the job's commands are read from standard input
+		for _, r := range l.Redirs {
+			if r.Heredoc {
+				l.Unknown = append(l.Unknown, name+" runs commands later")
+				a.seen(l, r.Body, name, ctx)
+				return
+			}
+		}
+		if l.StdinFromPipe {
+			a.seen(l, ctx.pipeText, name, ctx)
+		}
+	case "gdb":
+		// gdb -ex 'shell CMD' (or '!CMD') runs CMD through a shell
+		for k, w := range args {
+			if (w.Text == "-ex" || w.Text == "--ex" || w.Text == "-eval-command" || w.Text == "--eval-command") && k+1 < len(args) {
+				v := args[k+1]
+				rest, ok := strings.CutPrefix(strings.TrimSpace(v.Text), "shell ")
+				if !ok {
+					rest, ok = strings.CutPrefix(strings.TrimSpace(v.Text), "!")
+				}
+				if ok {
+					a.script(l, Word{Text: rest, Raw: v.Raw, Dynamic: v.Dynamic}, "gdb shell", ctx)
+				}
+			}
+		}
+	case "start-stop-daemon":
+		// --exec PROGRAM (or --startas) runs PROGRAM with the words after --
+		prog := Word{}
+		for k, w := range args {
+			t := w.Text
+			if (t == "--exec" || t == "-x" || t == "--startas" || t == "-a") && k+1 < len(args) {
+				prog = args[k+1]
+			} else if v, ok := strings.CutPrefix(t, "--exec="); ok {
+				prog = Word{Text: v, Raw: v}
+			} else if v, ok := strings.CutPrefix(t, "--startas="); ok {
+				prog = Word{Text: v, Raw: v}
+			}
+			if t == "--" {
+				if prog.Text != "" {
+					a.inner(l, append([]Word{prog}, args[k+1:]...), name, ctx, false)
+				}
+				return
+			}
+		}
+		if prog.Text != "" {
+			a.inner(l, []Word{prog}, name, ctx, false)
+		}
+	case "capsh":
+		for i, w := range args {
+			if w.Text == "--" {
+				a.shell(l, args[i+1:], ctx)
+				break
+			}
+		}
 	case "busybox":
 		a.inner(l, args, "busybox", ctx, false)
 	case "eval":
+		if len(args) > 0 && args[0].Text == "--" {
+			args = args[1:]
+		}
 		if len(args) > 0 {
 			a.script(l, joinWords(args), "eval", ctx)
 		}
+	case "flock":
+		// flock [options] FILE COMMAND… | FILE -c SCRIPT | FD
+		i := scanOpts(args, optSpec{short: "Ewc", long: []string{"exit-code", "timeout", "wait", "command", "conflict-exit-code"}})
+		if i < 0 {
+			l.Unknown = append(l.Unknown, "dynamic option to flock")
+			return
+		}
+		for k, w := range args {
+			if (w.Text == "-c" || w.Text == "--command") && k+1 < len(args) {
+				a.script(l, args[k+1], "flock -c", ctx)
+				return
+			}
+		}
+		if i+1 < len(args) {
+			a.inner(l, args[i+1:], "flock", ctx, false)
+		}
+	case "strace", "ltrace":
+		wrap(optSpec{short: "abeEIoOpPsSuXUnA", long: []string{"output", "expr", "env", "attach", "string-limit", "user", "signal", "trace", "trace-path", "status", "columns", "const-print-style", "decode-pids", "decode-fds", "quiet", "silence", "stack-traces", "absolute-timestamps", "relative-timestamps", "summary-sort-by", "summary-columns", "kill-on-exit", "argv0"}})
+	case "taskset":
+		if hasShortFlag(args, 'p', "") || hasLong(args, "pid") {
+			return
+		}
+		wrap(optSpec{positional: 1})
 	case "trap":
 		rest := args
 		for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") && rest[0].Text != "-" {
@@ -285,6 +341,9 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 	for i < len(args) {
 		w := args[i]
 		if !w.Static() {
+			if flagC && w.Text != "" && !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
+				break // the script, with parts replaced at run time (xargs -I)
+			}
 			l.Unknown = append(l.Unknown, "dynamic option to "+l.Base())
 			return
 		}
@@ -327,6 +386,7 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 		}
 		if l.StdinFromPipe {
 			l.Unknown = append(l.Unknown, l.Base()+" runs a script read from a pipe")
+			a.seen(l, ctx.pipeText, l.Base()+" reading a pipe", ctx)
 		}
 		return
 	}
@@ -335,6 +395,17 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 		return
 	}
 	a.script(l, args[i], l.Base()+" -c", ctx)
+	if args[i].Static() && i+1 < len(args) {
+		for _, w := range args[i+1:] {
+			if !w.Static() {
+				return
+			}
+		}
+		if text, ok := substituteArgs(args[i].Text, args[i+1:]); ok {
+			l.Unknown = append(l.Unknown, l.Base()+" -c script uses its arguments")
+			a.seen(l, text, l.Base()+" -c with its arguments", ctx)
+		}
+	}
 }
 
 func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
@@ -368,6 +439,10 @@ func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
 		for k := range inner {
 			if strings.Contains(inner[k].Text, repl) {
 				inner[k].Dynamic = true
+				if ctx.pipeText != "" && !strings.Contains(ctx.pipeText, "\n") {
+					// best guess of the value: what echo feeds it
+					inner[k].Text = strings.ReplaceAll(inner[k].Text, repl, ctx.pipeText)
+				}
 			}
 		}
 	}
@@ -412,4 +487,122 @@ func assignName(w Word) (string, bool) {
 		}
 	}
 	return n, true
+}
+
+var envLongs = []string{"ignore-environment", "null", "unset", "chdir", "split-string", "block-signal",
+	"default-signal", "ignore-signal", "list-signal-handling", "debug", "help", "version", "argv0"}
+
+// ResolveLong returns the long option name (among longs) that name, or an
+// abbreviation of it, selects as GNU getopt_long does; "" when it selects
+// none or is ambiguous.
+func ResolveLong(name string, longs []string) string {
+	found := ""
+	for _, l := range longs {
+		if l == name {
+			return l
+		}
+		if name != "" && strings.HasPrefix(l, name) {
+			if found != "" {
+				return ""
+			}
+			found = l
+		}
+	}
+	return found
+}
+
+// env runs its command with assignments; -S (--split-string) splits a
+// string into the command and its arguments.
+func (a *analyser) env(l *Leaf, args []Word, ctx *walkCtx) {
+	var split []Word
+	i := 0
+scan:
+	for i < len(args) {
+		w := args[i]
+		if !w.Static() {
+			if w.Raw == "" || strings.ContainsAny(w.Raw[:1], "-$\"'`") {
+				l.Unknown = append(l.Unknown, "dynamic option to env")
+				return
+			}
+			break
+		}
+		t := w.Text
+		switch {
+		case t == "--":
+			i++
+			break scan
+		case t == "-":
+			i++
+		case strings.HasPrefix(t, "--"):
+			name, val, hasEq := strings.Cut(t[2:], "=")
+			long := ResolveLong(name, envLongs)
+			if long == "" {
+				l.Unknown = append(l.Unknown, "unknown env option "+t)
+				return
+			}
+			i++
+			switch long {
+			case "unset", "chdir", "split-string", "argv0":
+				if !hasEq {
+					if i >= len(args) {
+						break
+					}
+					w = args[i]
+					i++
+				} else {
+					w = Word{Text: val, Raw: val}
+				}
+				if long == "split-string" {
+					split = append(split, w)
+				}
+				if long == "chdir" {
+					l.Unknown = append(l.Unknown, "env --chdir runs the command in another directory")
+				}
+			}
+		case len(t) > 1 && t[0] == '-':
+			i++
+			for j := 1; j < len(t); j++ {
+				if strings.IndexByte("uCSa", t[j]) >= 0 {
+					v := Word{Text: t[j+1:], Raw: t[j+1:]}
+					if j+1 >= len(t) && i < len(args) {
+						v = args[i]
+						i++
+					}
+					if t[j] == 'S' {
+						split = append(split, v)
+					}
+					if t[j] == 'C' {
+						l.Unknown = append(l.Unknown, "env -C runs the command in another directory")
+					}
+					break
+				}
+			}
+		default:
+			break scan
+		}
+	}
+	for i < len(args) {
+		n, _, ok := strings.Cut(args[i].Text, "=")
+		if !args[i].Static() {
+			n, ok = assignName(args[i])
+		}
+		if !ok || n == "" {
+			break
+		}
+		if args[i].Static() {
+			_, v, _ := strings.Cut(args[i].Text, "=")
+			a.hook(n, Word{Text: v, Raw: v}, ctx)
+		}
+		l.EnvAssigns = append(l.EnvAssigns, n)
+		i++
+	}
+	if len(split) > 0 {
+		l.Unknown = append(l.Unknown, "env -S splits a string into a command")
+		parts := []Word{}
+		parts = append(parts, split...)
+		parts = append(parts, args[i:]...)
+		a.script(l, joinWords(parts), "env -S", ctx)
+		return
+	}
+	a.inner(l, args[i:], "env", ctx, false)
 }

@@ -1,0 +1,132 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+// optionWrite reports whether the leaf writes files (or runs a program)
+// through its options or arguments rather than through a redirection:
+// git --output, find -fprint, sort -o, sed -i or a sed w command, tee,
+// tar -x… It returns what is written ("" when nothing is) and the target
+// words it can name.
+func optionWrite(l *shellparse.Leaf) (string, []word) {
+	ws := l.Args()
+	base := l.Base()
+	switch base {
+	case "git":
+		if v := optionValues(ws, 0, "", "output"); len(v) > 0 {
+			return "git --output writes a file", []word{{Text: v[0], Raw: v[0]}}
+		}
+		if anyWord(ws, "format-patch") && (shortFlags(ws, "o")['o'] || hasLong(ws, "output-directory")) {
+			return "git format-patch -o writes files", nil
+		}
+	case "find":
+		for i, w := range ws {
+			switch w.Text {
+			case "-fprint", "-fprint0", "-fprintf", "-fls":
+				var t []word
+				if i+1 < len(ws) {
+					t = ws[i+1 : i+2]
+				}
+				return "find " + w.Text + " writes a file", t
+			}
+		}
+	case "sort":
+		if v := optionValues(ws, 'o', "kStTo", "output"); len(v) > 0 {
+			return "sort -o writes a file", []word{{Text: v[0], Raw: v[0]}}
+		}
+	case "sed":
+		if sedWrites(ws) {
+			pos := positionals(ws, "efl", "expression", "file", "line-length")
+			if len(optionValues(ws, 'e', "efl", "expression")) == 0 && len(optionValues(ws, 'f', "efl", "file")) == 0 && len(pos) > 0 {
+				pos = pos[1:]
+			}
+			return "sed edits files", pos
+		}
+	case "tee":
+		if pos := positionals(ws, ""); len(pos) > 0 {
+			return "tee writes " + pos[0].Raw, pos
+		}
+	case "tree":
+		if v := optionValues(ws, 'o', "oLPIH", "output"); len(v) > 0 {
+			return "tree -o writes a file", []word{{Text: v[0], Raw: v[0]}}
+		}
+	case "uniq":
+		if pos := positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars"); len(pos) > 1 {
+			return "uniq writes " + pos[1].Raw, pos[1:2]
+		}
+	case "xxd":
+		pos := positionals(ws, "cglosn", "cols", "groupsize", "len", "offset", "seek", "name")
+		if len(pos) > 1 {
+			return "xxd writes " + pos[1].Raw, pos[1:2]
+		}
+	case "curl":
+		if shortFlags(ws, "odDcKHXTuAeEbrmwxyYzF")['O'] || hasLong(ws, "remote-name", "remote-name-all") {
+			return "curl -O writes a file", nil
+		}
+		for _, o := range []struct {
+			c    byte
+			long string
+		}{{'o', "output"}, {'D', "dump-header"}, {'c', "cookie-jar"}, {0, "trace"}, {0, "trace-ascii"}, {0, "stderr"}, {0, "etag-save"}, {0, "hsts"}, {0, "alt-svc"}} {
+			if v := optionValues(ws, o.c, "odDcKHXTuAeEbrmwxyYzF", o.long); len(v) > 0 && v[0] != "-" && v[0] != "/dev/null" {
+				return "curl writes " + v[0], []word{{Text: v[0], Raw: v[0]}}
+			}
+		}
+	case "wget":
+		if v := optionValues(ws, 'O', "OoaPeTtwUiB", "output-document"); len(v) > 0 {
+			if v[0] == "-" || v[0] == "/dev/null" {
+				return "", nil
+			}
+			return "wget writes " + v[0], []word{{Text: v[0], Raw: v[0]}}
+		}
+	case "tar", "bsdtar", "gtar":
+		f := shortFlags(ws, "fCbFgHIKLNTVX")
+		if len(ws) > 0 && !strings.HasPrefix(ws[0].Text, "-") {
+			for _, c := range ws[0].Text {
+				f[byte(c)] = true
+			}
+		}
+		if f['c'] || f['x'] || f['u'] || f['r'] || f['A'] || hasLong(ws, "create", "extract", "get", "append", "update", "catenate", "concatenate", "delete", "to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command") {
+			t := optionValues(ws, 'C', "fCbFgHIKLNTVX", "directory")
+			var tw []word
+			for _, v := range t {
+				tw = append(tw, word{Text: v, Raw: v})
+			}
+			return "tar writes files or runs programs", tw
+		}
+	}
+	return "", nil
+}
+
+// optionRuns reports options that make a leaf run programs configured
+// elsewhere (git --ext-diff, --textconv, --filters; git -C or --git-dir
+// on a repository outside the project, whose configuration nb has not
+// seen). Such a leaf is approved only by an exact rule.
+func optionRuns(l *shellparse.Leaf) string {
+	if l.Base() != "git" {
+		return ""
+	}
+	ws := l.Args()
+	if r := forbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
+		return "git " + strings.TrimPrefix(r, "option ")
+	}
+	for i := 0; i < len(ws) && strings.HasPrefix(ws[i].Text, "-"); i++ {
+		t := ws[i].Text
+		v, ok := "", false
+		switch {
+		case t == "-C" || t == "--git-dir" || t == "--work-tree":
+			if i+1 < len(ws) {
+				v, ok = ws[i+1].Text, true
+				i++
+			}
+		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
+			_, v, ok = strings.Cut(t, "=")
+		}
+		if ok && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../")) {
+			return "git on a repository outside the project runs the programs its configuration names"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,114 @@
+package shellparse
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Leaves that bash really runs in forms the analyser once missed.
+func TestHiddenLeaves(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`declare 'w[$(rm -rf ~)]=1'`, "rm -rf /home/u"},
+		{`typeset -g "v[\$(id)]=1"`, "id"},
+		{`local 'a[$(id)]'=1`, "id"},
+		{`printf -v 'a[$(id)]' x`, "id"},
+		{`read 'a[$(id)]' <<< 1`, "id"},
+		{`unset 'a[$(id)]'`, "id"},
+		{`test -v 'a[$(id)]'`, "id"},
+		{`mapfile -C 'rm x' -c 1 arr < f`, "rm x"},
+		{`env -S 'rm -rf ~'`, "rm -rf /home/u"},
+		{`env -S"rm x"`, "rm x"},
+		{`env --spl='rm x'`, "rm x"},
+		{`env -u X -S 'rm x'`, "rm x"},
+		{`env -iS 'rm x'`, "rm x"},
+		{`echo x | xargs -I{} sh -c 'rm -rf {}'`, "rm -rf x"},
+		{`xargs -I{} sh -c 'rm -rf {}'`, "rm -rf {}"},
+		{`eval -- 'rm x'`, "rm x"},
+		{`flock /tmp/l rm x`, "rm x"},
+		{`flock -x /tmp/l -c 'rm x'`, "rm x"},
+		{`strace -f -o /dev/null rm x`, "rm x"},
+		{`taskset -c 0 rm x`, "rm x"},
+		{`PROMPT_COMMAND='rm x' bash -i`, "rm x"},
+		{`PS1='$(rm x)'`, "rm x"},
+		{`env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls`, "rm x"},
+		{`echo 'rm x' | sh`, "rm x"},
+		{`bash -c '$0 -rf ~' rm`, "rm -rf /home/u"},
+		{`sh -c '"$@"' x rm -rf y`, "rm -rf y"},
+	} {
+		a := Analyse(c.src, Options{Home: "/home/u"})
+		if !slices.Contains(leafTexts(a), c.want) {
+			t.Errorf("%q: leaves %q lack %q", c.src, leafTexts(a), c.want)
+		}
+	}
+}
+
+func TestNotFullyKnown(t *testing.T) {
+	unknown := func(a *Analysis) bool {
+		if len(a.Unknown) > 0 {
+			return true
+		}
+		for _, l := range a.Leaves {
+			if len(l.Unknown) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, src := range []string{
+		`declare 'w[$(rm -rf ~)]=1'`, `declare 'w[i]=1'`, `printf -v PATH %s x`, `read -r HOME`, `mapfile PATH`,
+		`for PATH in x; do ls; done`, `export 'LD_PRELOAD=/x'`, `declare "PS1=x"`, `env -S 'ls'`, `coproc PATH { ls; }`,
+		`PS0=x`, `HISTFILE=~/.bashrc`, `bash -c '$1' _ ls`,
+	} {
+		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {
+			t.Errorf("%q: fully known", src)
+		}
+	}
+	for _, src := range []string{`declare x=1`, `declare -a arr`, `read -r line`, `printf -v out %s x`, `export FOO=1`} {
+		if a := Analyse(src, Options{Home: "/home/u"}); unknown(a) {
+			t.Errorf("%q: unknown (%q)", src, a.Unknown)
+		}
+	}
+}
+
+func TestHistoryExpansion(t *testing.T) {
+	for src, want := range map[string]bool{
+		`x=!!`: true, `echo "!grep:1"`: true, `echo !-1`: true, `cat <<< "!x"`: true, "^a^b": true, "ls\n^a^b": true,
+		`echo '!!'`: false, `echo hi!`: false, `[[ ! -f x ]]`: false, `test 1 != 2`: false, `echo "hi!"`: false, `echo \!x`: false,
+	} {
+		if got := hasHistoryExpansion(src); got != want {
+			t.Errorf("%q: %v, want %v", src, got, want)
+		}
+		a := Analyse(src, Options{Interactive: true})
+		if got := slices.ContainsFunc(a.Unknown, func(r string) bool { return strings.Contains(r, "history") }); got != want {
+			t.Errorf("%q interactive: history unknown %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestWordValues(t *testing.T) {
+	for src, want := range map[string]string{
+		`cat $'.env\x00.txt'`:  ".env",
+		`cat $'/etc/shadow\0'`: "/etc/shadow",
+		`cat $'a\u0000b'c`:     "ac",
+		`cat $'a\U00000000b'`:  "a",
+		`cat $'.env\x0'`:       ".env",
+		`cat $'.env\000.md'`:   ".env",
+		`dd of=~/.bashrc`:      "of=/home/u/.bashrc",
+		`x PATH=~/bin:~/sbin`:  "PATH=/home/u/bin:/home/u/sbin",
+		`dd of='~/x'`:          "of=~/x",
+		`dd --of=~/x`:          "--of=~/x",
+	} {
+		a := Analyse(src, Options{Home: "/home/u"})
+		if len(a.Leaves) == 0 || len(a.Leaves[0].Words) < 2 {
+			t.Fatalf("%q: no words", src)
+		}
+		w := a.Leaves[0].Words[1]
+		if w.Text != want || !w.Static() {
+			t.Errorf("%q: %q (static %v), want %q", src, w.Text, w.Static(), want)
+		}
+	}
+	if w := Analyse(`dd of=~bob/x`, Options{Home: "/home/u"}).Leaves[0].Words[1]; w.Static() {
+		t.Errorf("of=~bob/x is static: %q", w.Text)
+	}
+}
