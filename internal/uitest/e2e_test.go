@@ -327,8 +327,8 @@ func TestAlwaysThenNotAsked(t *testing.T) {
 	ctx := ctxT(t, 30*time.Second)
 	work, env := setup(t)
 	srv := server(t,
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("mkdir a1", "")}},
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("mkdir a2", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q a1", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q a2", "")}},
 		llmtest.Turn{Text: "Both made."},
 	)
 	n := start(t, srv, work, env, runOpts{args: []string{"make two dirs"}})
@@ -338,10 +338,10 @@ func TestAlwaysThenNotAsked(t *testing.T) {
 		t.Fatalf("exit %d; screen:\n%s", code, n.scr.String())
 	}
 	screen := n.scr.String()
-	if !strings.Contains(screen, "saved rule: mkdir *") {
+	if !strings.Contains(screen, "saved rule: git init *") {
 		t.Errorf("the saved rule is not shown:\n%s", screen)
 	}
-	if !exists(t, filepath.Join(work, "a2")) {
+	if !exists(t, filepath.Join(work, "a2", ".git")) {
 		t.Error("the second matching call did not run")
 	}
 	if c := strings.Count(n.scr.Raw(), "lways"); c != 1 {
@@ -525,7 +525,7 @@ func TestInteractiveApprovals(t *testing.T) {
 	ctx := ctxT(t, 60*time.Second)
 	work, env := setup(t)
 	srv := server(t,
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("mkdir i1", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q i1", "")}},
 		llmtest.Turn{Text: "Made i1."},
 	)
 	n := start(t, srv, work, env, runOpts{})
@@ -537,7 +537,7 @@ func TestInteractiveApprovals(t *testing.T) {
 	n.send("/approvals\r")
 	if err := n.scr.WaitFor(ctx, "grant listing", func(s string) bool {
 		l := lineWith(s, "this project")
-		return strings.Contains(l, "1  mkdir *")
+		return strings.Contains(l, "1  git init *")
 	}); err != nil {
 		t.Fatal(err)
 	}
