@@ -75,6 +75,11 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
 	}
+	for _, p := range opts.Approve {
+		if _, err := policy.ParsePattern(p); err != nil {
+			return nil, usagef("--approve: %v", err)
+		}
+	}
 	cfg, err := loadConfig(io, opts.Config, launch)
 	if err != nil {
 		return nil, err
