@@ -17,13 +17,7 @@ import (
 //go:embed descriptions/*.txt
 var descriptions embed.FS
 
-func description(name string) string {
-	b, err := descriptions.ReadFile("descriptions/" + name + ".txt")
-	if err != nil {
-		panic(err)
-	}
-	return strings.TrimSpace(string(b))
-}
+var description = tool.Descriptions(descriptions, "descriptions")
 
 // listResources is mcp_list_resources: the resources every connected server
 // offers, so the model can pick one to read.

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +56,19 @@ type Tool interface {
 	Review(ctx context.Context, call *Call) (*policy.Decision, error)
 	// Run performs an approved call.
 	Run(ctx context.Context, call *Call) (*Result, error)
+}
+
+// Descriptions returns a lookup of the tool descriptions the model reads,
+// kept as dir/NAME.txt files embedded in fsys next to their tools. A missing
+// file is a programming error and panics (golden tests pin the texts).
+func Descriptions(fsys fs.ReadFileFS, dir string) func(name string) string {
+	return func(name string) string {
+		b, err := fsys.ReadFile(dir + "/" + name + ".txt")
+		if err != nil {
+			panic(err)
+		}
+		return strings.TrimSpace(string(b))
+	}
 }
 
 // Errorf builds an error result the model can act on.
