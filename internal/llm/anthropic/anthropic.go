@@ -86,11 +86,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	}
 	capture := &apierr.Capture{}
 	mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		resp, err := next(r)
-		if err == nil {
-			capture.Observe(resp)
-		}
-		return resp, err
+		return capture.Pass(next(r))
 	})
 	stream := p.svc.NewStreaming(ctx, params, mw)
 	defer stream.Close()

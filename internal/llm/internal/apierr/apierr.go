@@ -53,6 +53,15 @@ func (c *Capture) Observe(resp *http.Response) {
 	c.body = body
 }
 
+// Pass observes the outcome of one HTTP round trip and returns it
+// unchanged; SDK middlewares call it as `return c.Pass(next(r))`.
+func (c *Capture) Pass(resp *http.Response, err error) (*http.Response, error) {
+	if err == nil {
+		c.Observe(resp)
+	}
+	return resp, err
+}
+
 // Status is the HTTP status of the failed response, 0 when none was seen.
 func (c *Capture) Status() int {
 	st, _, _ := c.get()
