@@ -40,6 +40,24 @@ type Command struct {
 	KillGrace time.Duration
 }
 
+// Grace is KillGrace, or DefaultKillGrace when it is not set.
+func (c *Command) Grace() time.Duration {
+	if c.KillGrace > 0 {
+		return c.KillGrace
+	}
+	return DefaultKillGrace
+}
+
+// Deadline returns a channel that fires when Timeout has passed (nil, never
+// firing, without a timeout) and the function releasing its timer.
+func (c *Command) Deadline() (<-chan time.Time, func()) {
+	if c.Timeout <= 0 {
+		return nil, func() {}
+	}
+	t := time.NewTimer(c.Timeout)
+	return t.C, func() { t.Stop() }
+}
+
 // Exit describes how a run ended.
 type Exit struct {
 	// Code is the shell's exit status (128+N when killed by signal N).

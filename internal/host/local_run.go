@@ -236,16 +236,10 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	go func() { waitDone <- cmd.Wait() }()
 
 	ex := &Exit{}
-	grace := c.KillGrace
-	if grace <= 0 {
-		grace = DefaultKillGrace
-	}
-	var timeoutC, graceC <-chan time.Time
-	if c.Timeout > 0 {
-		t := time.NewTimer(c.Timeout)
-		defer t.Stop()
-		timeoutC = t.C
-	}
+	grace := c.Grace()
+	timeoutC, stopTimeout := c.Deadline()
+	defer stopTimeout()
+	var graceC <-chan time.Time
 	ctxDone := ctx.Done()
 	killing := false
 	startKill := func() {

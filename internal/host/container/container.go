@@ -187,16 +187,9 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var timeout <-chan time.Time
-	if c.Timeout > 0 {
-		t := time.NewTimer(c.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	grace := c.KillGrace
-	if grace <= 0 {
-		grace = 2 * time.Second
-	}
+	timeout, stopTimeout := c.Deadline()
+	defer stopTimeout()
+	grace := c.Grace()
 	ex := &host.Exit{}
 	var err error
 	select {
