@@ -95,27 +95,8 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	defer f.Close()
 
-	var mu sync.Mutex
-	var out bytes.Buffer
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		buf := make([]byte, 4096)
-		for {
-			n, err := f.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	text := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return stripANSI(out.String())
-	}
+	rec := record(f)
+	text := func() string { return stripANSI(rec.String()) }
 	wantExit := 0
 	for _, step := range args[:sep] {
 		kind, arg, _ := strings.Cut(step, ":")
@@ -169,11 +150,43 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("wait: %v", err)
 	}
 	f.Close()
-	<-readDone
+	<-rec.done
 	fmt.Fprint(ts.Stdout(), text())
 	if code != wantExit {
 		ts.Fatalf("exit code %d, want %d; screen:\n%s", code, wantExit, text())
 	}
+}
+
+// transcript collects everything a program writes to its terminal.
+type transcript struct {
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{} // closed when the terminal is closed
+}
+
+// record reads f until it fails (the terminal closed).
+func record(f *os.File) *transcript {
+	t := &transcript{done: make(chan struct{})}
+	go func() {
+		defer close(t.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			t.mu.Lock()
+			t.out.Write(buf[:n])
+			t.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return t
+}
+
+func (t *transcript) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.out.String()
 }
 
 func scriptEnv(ts *testscript.TestScript) []string {

@@ -1,13 +1,11 @@
 package e2e
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,25 +32,7 @@ func startNB(tb testing.TB, env []string) (*exec.Cmd, *os.File, func() string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var mu sync.Mutex
-	var out bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := f.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	screen := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return out.String()
-	}
+	screen := record(f).String
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(screen(), "nb> ") {
 		if time.Now().After(deadline) {
