@@ -1,6 +1,8 @@
 package mcpclient
 
 import (
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
+
 	"bufio"
 	"context"
 	"fmt"
@@ -9,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,41 +22,6 @@ import (
 // (server-everything, server-filesystem) and against `nb mcp serve`. The
 // node packages come from ../mcpserver/testdata/setup.sh; without node the
 // tests skip unless NB_REQUIRE_INTEROP=1.
-
-var (
-	npmOnce sync.Once
-	npmDir  string
-	npmErr  error
-)
-
-func nodePackages(t *testing.T) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("NB_REQUIRE_INTEROP") != "" {
-				t.Fatalf("%s is required for the MCP interop tests", tool)
-			}
-			t.Skipf("skipping MCP interop test: %s not found (set NB_REQUIRE_INTEROP=1 to fail instead)", tool)
-		}
-	}
-	npmOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		script, _ := filepath.Abs(filepath.Join("..", "mcpserver", "testdata", "setup.sh"))
-		cmd := exec.CommandContext(ctx, "sh", script)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			npmErr = fmt.Errorf("setup.sh: %v", err)
-			return
-		}
-		npmDir = strings.TrimSpace(string(out))
-	})
-	if npmErr != nil {
-		t.Fatal(npmErr)
-	}
-	return npmDir
-}
 
 func startClient(t *testing.T, servers map[string]config.MCPServer) *Client {
 	t.Helper()
@@ -76,7 +42,7 @@ func startClient(t *testing.T, servers map[string]config.MCPServer) *Client {
 }
 
 func TestServerEverything(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	script := filepath.Join(npm, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	c := startClient(t, map[string]config.MCPServer{"every": {Command: "node", Args: []string{script, "stdio"},
 		ApprovalHints: map[string]config.ApprovalHint{"echo": {DisplayArgs: []string{"message"}}}}})
@@ -142,7 +108,7 @@ func TestServerEverything(t *testing.T) {
 }
 
 func TestServerFilesystem(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "note.txt"), []byte("filesystem works\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -178,7 +144,7 @@ func TestServerFilesystem(t *testing.T) {
 
 // nb's client against server-everything over streamable HTTP.
 func TestServerEverythingHTTP(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
+
 	"bufio"
 	"os"
 	"os/exec"
@@ -58,7 +60,7 @@ func startHTTPBinary(t *testing.T, root string) string {
 }
 
 func TestInspectorCLIOverHTTP(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "h.txt"), []byte("over http\n"), 0o644); err != nil {
 		t.Fatal(err)

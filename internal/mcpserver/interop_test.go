@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -55,42 +57,6 @@ func nbBinary(t testing.TB) string {
 	return buildPath
 }
 
-var (
-	npmOnce sync.Once
-	npmDir  string
-	npmErr  error
-)
-
-// nodePackages returns the directory holding the node packages.
-func nodePackages(t testing.TB) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("NB_REQUIRE_INTEROP") != "" {
-				t.Fatalf("%s is required for the MCP interop tests", tool)
-			}
-			t.Skipf("skipping MCP interop test: %s not found (set NB_REQUIRE_INTEROP=1 to fail instead)", tool)
-		}
-	}
-	npmOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		script, _ := filepath.Abs(filepath.Join("testdata", "setup.sh"))
-		cmd := exec.CommandContext(ctx, "sh", script)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			npmErr = fmt.Errorf("testdata/setup.sh: %v", err)
-			return
-		}
-		npmDir = strings.TrimSpace(string(out))
-	})
-	if npmErr != nil {
-		t.Fatal(npmErr)
-	}
-	return npmDir
-}
-
 func runNode(t *testing.T, dir string, env []string, timeout time.Duration, name string, args ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -109,7 +75,7 @@ func runNode(t *testing.T, dir string, env []string, timeout time.Duration, name
 }
 
 func TestInspectorCLI(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	nb := nbBinary(t)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha\n"), 0o644); err != nil {
@@ -189,7 +155,7 @@ type tsResult struct {
 }
 
 func TestTypeScriptClient(t *testing.T) {
-	npm := nodePackages(t)
+	npm := npmtest.Dir(t)
 	nb := nbBinary(t)
 	script, err := os.ReadFile(filepath.Join("testdata", "tsclient.mjs"))
 	if err != nil {
