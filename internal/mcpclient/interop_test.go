@@ -1,8 +1,6 @@
 package mcpclient
 
 import (
-	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
-
 	"bufio"
 	"context"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
 	"github.com/nb-cli/nb/internal/policy"
 )
 

@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
-
 	"bufio"
 	"os"
 	"os/exec"
@@ -11,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
 )
 
 // startHTTPBinary runs `nb mcp serve --http 127.0.0.1:0` and returns its

@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
-
 	"bufio"
 	"context"
 	"encoding/json"
@@ -18,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
 )
 
 // Interop tests drive the real nb binary with official MCP peers: the MCP
