@@ -15,6 +15,8 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt' -b
 go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'ContinueEchoHi' -benchtime 20x ./internal/ptysession >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'IdleCPU' -benchtime 2x ./internal/ptysession >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -benchtime 2x ./internal/ptysession >>"$out"
+go test -run '^$' -count 1 -timeout 30m -bench 'HostileEscapes' -benchtime 1x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
@@ -41,6 +43,9 @@ function best(key, v, lower) {
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
 /^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
 /^BenchmarkIdleCPU/ { best("idle", metric("cpu-ms/idle-s"), 1) }
+/^BenchmarkSessionThroughput-/ { best("sess", metric("MB/s"), 0) }
+/^BenchmarkSessionThroughputCeiling/ { best("sessbase", metric("MB/s"), 0) }
+/^BenchmarkHostileEscapes\// { v = metric("ns/op") / 1e6; if (v > hostile) { hostile = v; hname = $1 } }
 /^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
 /^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/local/ { best("local", metric("ns/op") / 1e6, 1) }
@@ -67,6 +72,9 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"
 	printf "%-44s %8.2f ms/s %14s\n", "CPU of 8 idle sessions", B["idle"], "near 0"
+	printf "%-44s %9.0f MB/s %14s\n", "terminal session output throughput", B["sess"], ">= 50 MB/s"
+	printf "%-44s %9.0f MB/s %14s\n", "  same output read from a bare PTY (ceiling)", B["sessbase"], ""
+	printf "%-44s %11.0f ms %14s\n", "screen emulator, worst 1 MB hostile stream", hostile, "< 2000 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""

@@ -5,8 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/x/vt"
-
 	"github.com/nb-cli/nb/internal/host"
 )
 
@@ -35,18 +33,23 @@ type session struct {
 	eof     bool      // the reader has seen the end of the output
 	changed chan struct{}
 
-	emuMu sync.Mutex
-	emu   *vt.Emulator
+	// emuMu guards the emulator and emuPos, the position up to which it
+	// has been given the output.
+	emuMu  sync.Mutex
+	emu    *screen
+	emuPos int64
+	// kick wakes the emulator's feeder after new output.
+	kick chan struct{}
 
 	readerDone chan struct{}
 	drainDone  chan struct{}
+	feedDone   chan struct{}
 	closeOnce  sync.Once
 }
 
 func newSession(id, command string, term host.Terminal, bufBytes, rows, cols int, now func() time.Time) *session {
 	program, shell := programOf(command)
-	emu := vt.NewEmulator(cols, rows)
-	emu.SetScrollbackSize(1)
+	emu := newEmulator(cols, rows)
 	s := &session{
 		id: id, command: command, program: program, shell: shell,
 		started: now(), term: term, now: now,
@@ -55,30 +58,36 @@ func newSession(id, command string, term host.Terminal, bufBytes, rows, cols int
 		emu:        emu,
 		readerDone: make(chan struct{}),
 		drainDone:  make(chan struct{}),
+		feedDone:   make(chan struct{}),
+		kick:       make(chan struct{}, 1),
 	}
 	s.lastOut = s.started
 	go s.read()
 	go s.drain()
+	go s.feed()
 	return s
 }
 
-// read is the only reader of the terminal: it feeds the screen emulator and
-// the ring buffer, and wakes collectors.
+// read is the only reader of the terminal: it fills the ring buffer and
+// wakes collectors and the emulator's feeder. It never waits for the
+// emulator, so output moves at the speed the program writes it.
 func (s *session) read() {
 	defer close(s.readerDone)
-	buf := make([]byte, 32<<10)
+	defer close(s.kick)
+	buf := make([]byte, 64<<10)
 	for {
 		n, err := s.term.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
-			s.emuMu.Lock()
-			_, _ = s.emu.Write(chunk)
-			s.emuMu.Unlock()
 			s.mu.Lock()
 			s.ring.write(chunk)
 			s.lastOut = s.now()
 			s.broadcastLocked()
 			s.mu.Unlock()
+			select {
+			case s.kick <- struct{}{}:
+			default:
+			}
 		}
 		if err != nil {
 			s.mu.Lock()
@@ -88,6 +97,41 @@ func (s *session) read() {
 			return
 		}
 	}
+}
+
+// feedPause is how long the feeder rests after it had to skip output: a
+// flood of output then costs the emulator a bounded share of a core.
+const feedPause = 200 * time.Millisecond
+
+// feed keeps the screen emulator close behind the output, so that it
+// answers terminal queries (cursor position, device attributes) while the
+// program waits for them.
+func (s *session) feed() {
+	defer close(s.feedDone)
+	for range s.kick {
+		if s.catchUp() {
+			select {
+			case <-time.After(feedPause):
+			case <-s.readerDone:
+			}
+		}
+	}
+}
+
+// catchUp gives the emulator the output it has not seen, at most the last
+// emuWindow bytes of it, and reports whether it skipped any.
+func (s *session) catchUp() (skipped bool) {
+	s.emuMu.Lock()
+	defer s.emuMu.Unlock()
+	s.mu.Lock()
+	end := s.ring.end()
+	from := max(s.emuPos, end-emuWindow)
+	data, lost := s.ring.read(from)
+	s.mu.Unlock()
+	skipped = from > s.emuPos || lost > 0
+	_, _ = s.emu.Write(data)
+	s.emuPos = end
+	return skipped
 }
 
 // drain sends the emulator's answers to terminal queries (cursor position,
@@ -117,6 +161,7 @@ func (s *session) close() error {
 	s.closeOnce.Do(func() {
 		err = s.term.Close()
 		<-s.readerDone
+		<-s.feedDone
 		if pw, ok := s.emu.InputPipe().(io.Closer); ok {
 			_ = pw.Close()
 		}
@@ -150,8 +195,10 @@ func (s *session) foreground() (program string, shell bool) {
 	return s.program, s.shell
 }
 
-// screen renders the emulator's current screen.
+// screen renders the emulator's current screen, after giving it the
+// output it has not seen yet.
 func (s *session) screen() (text string, alt bool) {
+	s.catchUp()
 	s.emuMu.Lock()
 	defer s.emuMu.Unlock()
 	return s.emu.String(), s.emu.IsAltScreen()
