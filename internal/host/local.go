@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
@@ -65,8 +64,8 @@ type Local struct {
 	rtDir     string
 	ownRT     bool
 	seq       uint64
-	inst      uint64           // instance number in run ids
-	running   map[int]struct{} // process group ids of running commands
+	inst      uint64                 // instance number in run ids
+	running   map[*procTree]struct{} // process trees of running commands
 	closed    bool
 }
 
@@ -96,8 +95,8 @@ func (l *Local) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
-	for pgid := range l.running {
-		syscall.Kill(-pgid, syscall.SIGKILL)
+	for tree := range l.running {
+		tree.kill()
 	}
 	if l.inst > 0 {
 		// processes of earlier runs that left their group and detached

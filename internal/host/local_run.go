@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,24 +107,24 @@ func (l *Local) runID() string {
 	return fmt.Sprintf("%d.%d.%d", os.Getpid(), l.inst, l.seq)
 }
 
-func (l *Local) track(pgid int) error {
+func (l *Local) track(tree *procTree) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		tree.kill()
 		return errClosed
 	}
 	if l.running == nil {
-		l.running = map[int]struct{}{}
+		l.running = map[*procTree]struct{}{}
 	}
-	l.running[pgid] = struct{}{}
+	l.running[tree] = struct{}{}
 	return nil
 }
 
-func (l *Local) untrack(pgid int) {
+func (l *Local) untrack(tree *procTree) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.running, pgid)
+	delete(l.running, tree)
 }
 
 // isBash reports whether the shell binary is bash.
@@ -188,8 +187,6 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 		}
 	}
 	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	setDeathSignal(cmd.SysProcAttr, syscall.SIGKILL)
 
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -205,11 +202,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	growPipe(errW)
 	cmd.Stdout, cmd.Stderr = outW, errW
 
-	// PR_SET_PDEATHSIG fires when the thread that started the child exits;
-	// keep this goroutine on one thread while starting.
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
+	tree, err := startTree(cmd)
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -217,14 +210,14 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 		errR.Close()
 		return nil, fmt.Errorf("run: %w", err)
 	}
-	pgid := cmd.Process.Pid
-	if err := l.track(pgid); err != nil {
+	defer tree.release()
+	if err := l.track(tree); err != nil {
 		cmd.Wait()
 		outR.Close()
 		errR.Close()
 		return nil, err
 	}
-	defer l.untrack(pgid)
+	defer l.untrack(tree)
 
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -244,7 +237,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	killing := false
 	startKill := func() {
 		killing = true
-		syscall.Kill(-pgid, syscall.SIGTERM)
+		tree.terminate()
 		t := time.NewTimer(grace)
 		graceC = t.C
 		timeoutC, ctxDone = nil, nil
@@ -262,7 +255,7 @@ wait:
 			ex.Interrupted = true
 			startKill()
 		case <-graceC:
-			syscall.Kill(-pgid, syscall.SIGKILL)
+			tree.kill()
 			graceC = nil
 		}
 	}
@@ -279,7 +272,7 @@ wait:
 			ex.Orphans = true
 		}
 	}
-	if groupAlive(pgid) {
+	if tree.alive() {
 		if !killing {
 			ex.Orphans = true
 			held := true
@@ -288,7 +281,7 @@ wait:
 				held = false
 			default:
 			}
-			syscall.Kill(-pgid, syscall.SIGTERM)
+			tree.terminate()
 			t := time.NewTimer(OrphanGrace)
 			if held {
 				// the pipes closing says the holders are gone
@@ -301,7 +294,7 @@ wait:
 				<-t.C
 			}
 		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		tree.kill()
 	}
 	select {
 	case <-readersDone:
@@ -373,13 +366,4 @@ func lookupEnv(env []string, key string) (string, bool) {
 		}
 	}
 	return v, found
-}
-
-// groupAlive reports whether process group pgid has a live (non-zombie)
-// member.
-func groupAlive(pgid int) bool {
-	if err := syscall.Kill(-pgid, 0); err != nil && err != syscall.EPERM {
-		return false
-	}
-	return groupHasLiveMember(pgid)
 }

@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -63,7 +62,9 @@ func Check(t testing.TB) {
 		var desc []string
 		for _, p := range left {
 			desc = append(desc, p.String())
-			syscall.Kill(p.Pid, syscall.SIGKILL)
+			if proc, err := os.FindProcess(p.Pid); err == nil {
+				proc.Kill()
+			}
 		}
 		t.Errorf("processes outlived the test:\n%s", strings.Join(desc, "\n"))
 	})

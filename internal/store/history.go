@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/nb-cli/nb/internal/llm"
@@ -55,7 +54,7 @@ func OpenHistory(launchDir, stateDir string, now func() time.Time) (*History, er
 	if err != nil {
 		return nil, fmt.Errorf("history lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := tryLock(f); err != nil {
 		holder, _ := os.ReadFile(lockPath)
 		f.Close()
 		who := strings.TrimSpace(string(holder))
