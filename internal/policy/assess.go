@@ -108,23 +108,22 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			}
 		}
 	}
-	// directories a cd in the command may have moved to, for judging
-	// relative write targets (cd /etc && echo x > hosts)
-	var cdDirs []string
-	for _, l := range a.Leaves {
-		if (l.Base() == "cd" || l.Base() == "pushd") && len(l.Args()) == 1 && l.Args()[0].Static() {
-			cdDirs = append(cdDirs, absPath(l.Args()[0].Text, cc.Cwd))
-		}
-	}
 	for _, r := range a.Redirs {
 		t := r.Target
 		abs := absPath(t.Text, cc.Cwd)
-		if r.Write && t.Static() && !strings.HasPrefix(t.Text, "/") {
-			for _, d := range cdDirs {
-				if p := absPath(t.Text, d); systemPath(p, cc.Home) && !harmlessDevices[abs] {
+		relative := t.Static() && !strings.HasPrefix(t.Text, "/")
+		if relative && (r.Write || r.Read) && !r.Dup && !r.Heredoc {
+			// judge the file in every directory a cd may have moved to
+			// (cd /etc && echo x > hosts)
+			for _, d := range r.Dir.Paths {
+				if p := absPath(t.Text, d); r.Write && systemPath(p, cc.Home) || r.Read && e.sensitivePath(p, "", false) {
 					abs = p
 					break
 				}
+			}
+			if r.Dir.Unknown {
+				unsafe = true
+				addReason("opens " + t.Raw + " in a directory known only at run time")
 			}
 		}
 		switch {
@@ -156,7 +155,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			case !t.Static():
 				unsafe = true
 				addReason("reads a file chosen at run time: " + t.Raw)
-			case e.sensitivePath(t.Text, cc.Cwd, false):
+			case e.sensitivePath(abs, "", false):
 				as.redirSensitive, unsafe = true, true
 				addReason("sensitive: reads " + t.Raw)
 			}
@@ -203,8 +202,53 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	return as
 }
 
-// leafInfo judges one simple command.
+// dirFree are commands whose outcome does not depend on the directory
+// they run in (beyond their redirections, judged on their own).
+var dirFree = map[string]bool{
+	"cd": true, "pushd": true, "popd": true, "dirs": true, "pwd": true, "echo": true, "printf": true,
+	"true": true, "false": true, ":": true, "test": true, "[": true, "[[": true, "sleep": true,
+}
+
+// leafInfo judges one simple command in every directory it may run in:
+// the worst judgement wins, and a directory known only at run time is
+// never safe.
 func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
+	dirs := l.Dir.Paths
+	if len(dirs) == 0 {
+		dirs = []string{cc.Cwd}
+	}
+	var worst *leafInfo
+	for _, d := range dirs {
+		c := cc
+		c.Cwd = d
+		info := e.leafInfoIn(l, c)
+		if worst == nil {
+			worst = info
+			continue
+		}
+		exact, noRule, optWrite := worst.exactOnly || info.exactOnly, worst.noRule, worst.optWrite
+		if noRule == "" {
+			noRule = info.noRule
+		}
+		if optWrite == "" {
+			optWrite = info.optWrite
+		}
+		switch {
+		case worst.danger != "":
+		case info.danger != "", worst.sensitive == "" && info.sensitive != "", worst.safe && !info.safe:
+			worst = info
+		}
+		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
+	}
+	if l.Dir.Unknown && !dirFree[l.Base()] && worst.safe {
+		worst.safe = false
+		worst.why = l.Base() + " runs in a directory known only at run time"
+	}
+	return worst
+}
+
+// leafInfoIn judges one simple command running in cc.Cwd.
+func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	info := &leafInfo{}
 	if d := e.builtinDanger(l, cc); d != "" {
 		info.danger = d
@@ -286,6 +330,10 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if e.removedSafe[base] {
 		return false, base + " is removed from the safe list"
 	}
+	if !dirFree[base] && cc.Cwd != "" && e.sensitivePath(cc.Cwd, "", false) {
+		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
+		return false, info.sensitive
+	}
 	for _, w := range l.Words {
 		if w.Dynamic {
 			if m := secretVar.FindString(w.Raw); m != "" {
@@ -362,6 +410,18 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	}
 	if spec.check != nil {
 		if why := spec.check(args); why != "" {
+			return false, why
+		}
+	}
+	if base == "git" {
+		if why := gitCredentialOutput(args); why != "" {
+			info.sensitive = why
+			return false, why
+		}
+		if why, sure := gitRepoPrograms(args, cc); why != "" {
+			if sure {
+				info.noRule = why
+			}
 			return false, why
 		}
 	}
@@ -456,8 +516,13 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				dirs = []word{{Text: "."}}
 			}
 			for _, d := range dirs {
-				if e.containsSensitive(absPath(d.Text, cc.Cwd), cc.Home) {
+				abs := absPath(d.Text, cc.Cwd)
+				if e.containsSensitive(abs, cc.Home) {
 					info.sensitive = base + " searches " + d.Text + " recursively, which holds secrets"
+					return false, info.sensitive
+				}
+				if why := treeSecrets(cc, abs, base != "rg" || rgHidden(args)); why != "" {
+					info.sensitive = base + " searches " + d.Text + " recursively: " + why
 					return false, info.sensitive
 				}
 			}
@@ -726,4 +791,11 @@ func displayEnv(name string) bool {
 		return true
 	}
 	return strings.HasPrefix(name, "LC_")
+}
+
+// rgHidden reports rg options that search hidden files (--hidden, -.,
+// -uu), which rg skips by default.
+func rgHidden(ws []word) bool {
+	f := shortFlags(ws, "efmABCgtTjMrE")
+	return f['.'] || f['u'] || hasLong(ws, "hidden", "unrestricted")
 }

@@ -43,6 +43,10 @@ type CommandContext struct {
 	// Sandboxed is true when the active host isolates the command
 	// (autoApproveInSandbox).
 	Sandboxed bool
+	// Facts tells what the engine cannot read itself (secret files in a
+	// tree, programs a repository configures); nil: nothing is known, and
+	// what needs a fact is asked.
+	Facts Facts
 }
 
 // Engine makes decisions. It is safe for concurrent use.
@@ -222,7 +226,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 			return e.decide(command, cc, interactive, rules).Decision == Allow
 		})
 	}
-	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Interactive: interactive})
+	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
 		Safety:  as.safety,
@@ -585,5 +589,5 @@ func toolArgs(args map[string]any, keys []string) string {
 
 // parse analyses command as the engine does (for tests and tools).
 func (e *Engine) parse(command string, cc CommandContext) *shellparse.Analysis {
-	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home})
+	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd})
 }

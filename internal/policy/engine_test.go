@@ -7,7 +7,7 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 )
 
-var testCC = CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+var testCC = CommandContext{Cwd: "/home/u/proj", Home: "/home/u", Facts: NoFacts{}}
 
 func newEngine(t testing.TB, mod func(o *Options)) *Engine {
 	t.Helper()

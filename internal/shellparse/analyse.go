@@ -25,6 +25,9 @@ type Options struct {
 	Interactive bool
 	// MaxDepth bounds nested inner scripts (bash -c 'bash -c …'); 0 means 4.
 	MaxDepth int
+	// Cwd is the directory the command starts in; cd, pushd and popd
+	// are followed from it (see Dirs).
+	Cwd string
 }
 
 // Analysis is the result of analysing one command text.
@@ -85,6 +88,8 @@ type Leaf struct {
 	Test bool
 	// Line is the 1-based line of the leaf in the top-level text.
 	Line int
+	// Dir is where the leaf may run.
+	Dir Dirs
 }
 
 // Name is the command name as written (after quote removal), or "" when
@@ -158,6 +163,8 @@ type Redir struct {
 	// Leaf is the command the redirection is written on (nil for compound
 	// commands).
 	Leaf *Leaf
+	// Dir is where the redirection's file is opened.
+	Dir Dirs
 }
 
 type walkCtx struct {
@@ -185,6 +192,7 @@ type analyser struct {
 	visited map[syntax.Node]bool
 	funcs   map[string]*syntax.FuncDecl
 	parser  *syntax.Parser
+	dir     *dirState
 }
 
 // Analyse parses src as bash and collects its leaves and redirections.
@@ -194,6 +202,7 @@ func Analyse(src string, opts Options) *Analysis {
 	}
 	res := &Analysis{Source: src}
 	a := &analyser{opts: opts, res: res, funcs: map[string]*syntax.FuncDecl{}}
+	a.dir = &dirState{cur: Dirs{Paths: []string{opts.Cwd}}}
 	if strings.ContainsRune(src, '\r') {
 		res.Unknown = append(res.Unknown, "carriage return in the command (bash and the parser may disagree)")
 	}
@@ -297,6 +306,10 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 	if s == nil {
 		return
 	}
+	if s.Background {
+		// a background job runs in a subshell
+		defer a.saveDir()()
+	}
 	redirs := a.redirs(s.Redirs, ctx)
 	switch c := s.Cmd.(type) {
 	case nil:
@@ -306,8 +319,12 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		return
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// every stage of a pipeline runs in a subshell
+			restore := a.saveDir()
 			start := len(a.res.Leaves)
 			a.stmt(c.X, ctx)
+			restore()
+			defer a.saveDir()()
 			net := ctx.netIn
 			for _, l := range a.res.Leaves[start:] {
 				if IsNetworkTool(l.Base()) {
@@ -329,7 +346,9 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmt(c.Y, ctx)
 		}
 	case *syntax.Subshell:
+		restore := a.saveDir()
 		a.stmts(c.Stmts, ctx)
+		restore()
 	case *syntax.Block:
 		a.stmts(c.Stmts, ctx)
 	case *syntax.IfClause:
@@ -338,9 +357,15 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmts(ic.Then, ctx)
 		}
 	case *syntax.WhileClause:
+		if changesDir(c) {
+			a.dir.cur.Unknown = true
+		}
 		a.stmts(c.Cond, ctx)
 		a.stmts(c.Do, ctx)
 	case *syntax.ForClause:
+		if changesDir(c) {
+			a.dir.cur.Unknown = true
+		}
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
@@ -371,11 +396,13 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		for _, n := range names {
 			a.funcs[n.Value] = c
 		}
+		restore := a.saveDir()
 		a.stmt(c.Body, ctx)
+		restore()
 	case *syntax.ArithmCmd:
 		a.arith(c.X, ctx)
 	case *syntax.TestClause:
-		l := &Leaf{Words: []Word{{Text: "[[", Raw: "[["}}, Test: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: a.lineOf(s, ctx), StdinFromNetwork: ctx.netIn}
+		l := &Leaf{Words: []Word{{Text: "[[", Raw: "[["}}, Test: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: a.lineOf(s, ctx), StdinFromNetwork: ctx.netIn, Dir: a.dir.cur.clone()}
 		a.test(c.X, ctx, l)
 		l.Words = append(l.Words, Word{Text: "]]", Raw: "]]"})
 		a.addLeaf(l, redirs)
@@ -402,7 +429,9 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
 			}
 		}
+		restore := a.saveDir()
 		a.stmt(c.Stmt, ctx)
+		restore()
 	default:
 		a.unknown(ctx, "unsupported command "+nodeName(s.Cmd))
 	}
@@ -457,7 +486,7 @@ func (a *analyser) test(x syntax.TestExpr, ctx *walkCtx, l *Leaf) {
 func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
 	var out []*Redir
 	for _, r := range list {
-		rd := &Redir{Op: r.Op.String()}
+		rd := &Redir{Op: r.Op.String(), Dir: a.dir.cur.clone()}
 		if r.N != nil {
 			rd.Fd = r.N.Value
 			if strings.HasPrefix(rd.Fd, "{") {
@@ -557,7 +586,7 @@ func (a *analyser) assign(as *syntax.Assign, ctx *walkCtx) string {
 
 func (a *analyser) decl(c *syntax.DeclClause, redirs []*Redir, ctx *walkCtx, line int) {
 	variant := c.Variant.Value
-	l := &Leaf{Words: []Word{{Text: variant, Raw: variant}}, Decl: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn}
+	l := &Leaf{Words: []Word{{Text: variant, Raw: variant}}, Decl: true, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, Dir: a.dir.cur.clone()}
 	for _, as := range c.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			w := a.word(as.Value, ctx)
@@ -594,9 +623,11 @@ func (a *analyser) decl(c *syntax.DeclClause, redirs []*Redir, ctx *walkCtx, lin
 // leaf adds a simple command with resolved words, looking through
 // wrappers and into inner scripts.
 func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCtx, line int) *Leaf {
-	l := &Leaf{Words: words, EnvAssigns: env, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, StdinFromPipe: ctx.pipeIn}
+	l := &Leaf{Words: words, EnvAssigns: env, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, StdinFromPipe: ctx.pipeIn, Dir: a.dir.cur.clone()}
 	if !words[0].Static() {
 		l.Unknown = append(l.Unknown, "the command name is not static")
+		// a command chosen at run time may be cd
+		a.dir.cur.Unknown = true
 	}
 	a.addLeaf(l, redirs)
 	if l.Name() == "" {
@@ -604,6 +635,9 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	}
 	a.builtinVars(l, ctx)
 	a.unwrap(l, ctx)
+	if isDirChange(l.Base()) && !strings.Contains(l.Name(), "/") {
+		a.chdir(l)
+	}
 	return l
 }
 
@@ -619,12 +653,35 @@ func (a *analyser) inner(l *Leaf, words []Word, via string, ctx *walkCtx, append
 		l.Unknown = append(l.Unknown, "wrappers nested too deeply")
 		return
 	}
+	if via != "builtin" && via != "command" {
+		// other wrappers run the command as a program of its own
+		defer a.saveDir()()
+	}
+	if strings.HasPrefix(via, "find -execdir") || strings.HasPrefix(via, "find -okdir") {
+		// runs in the directory of each file found
+		a.dir.cur.Unknown = true
+	}
 	in := a.leaf(words, nil, nil, sub, l.Line)
 	in.ArgsAppended = appended
 }
 
 // script analyses an inner script (bash -c, eval, trap, alias) run by l.
 func (a *analyser) script(l *Leaf, w Word, via string, ctx *walkCtx) {
+	if via != "eval" {
+		// another process, or code run at another time
+		restore := a.saveDir()
+		start := len(a.res.Leaves)
+		defer func() {
+			restore()
+			if via == "trap" || via == "alias" {
+				for _, in := range a.res.Leaves[start:] {
+					if isDirChange(in.Base()) {
+						a.dir.cur.Unknown = true
+					}
+				}
+			}
+		}()
+	}
 	if !w.Static() {
 		l.Unknown = append(l.Unknown, via+" with a dynamic script")
 		if w.Text == "" || ctx.depth >= a.opts.MaxDepth {
@@ -767,7 +824,9 @@ func (a *analyser) hook(name string, w Word, ctx *walkCtx) {
 	sub := ctx.child(name)
 	sub.depth = ctx.depth + 1
 	start := len(a.res.Leaves)
+	restore := a.saveDir()
 	a.file(f, text, sub)
+	restore()
 	for _, in := range a.res.Leaves[start:] {
 		in.Unknown = append(in.Unknown, "run later through "+name)
 	}
@@ -803,6 +862,7 @@ func (a *analyser) seen(l *Leaf, text, via string, ctx *walkCtx) {
 	sub.line = l.Line
 	sub.pipeText = ""
 	start := len(a.res.Leaves)
+	defer a.saveDir()()
 	a.file(f, text, sub)
 	for _, in := range a.res.Leaves[start:] {
 		in.Unknown = append(in.Unknown, "part of "+via+", not known for sure")

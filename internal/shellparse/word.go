@@ -115,13 +115,17 @@ func (a *analyser) wordPart(part syntax.WordPart, ctx *walkCtx, out *Word) {
 		a.visited[p] = true
 		sub := ctx.child("$(…)")
 		start := len(a.res.Leaves)
+		restore := a.saveDir()
 		a.stmts(p.Stmts, sub)
+		restore()
 		out.Subs = append(out.Subs, a.res.Leaves[start:]...)
 	case *syntax.ProcSubst:
 		a.visited[p] = true
 		sub := ctx.child("<(…)")
 		start := len(a.res.Leaves)
+		restore := a.saveDir()
 		a.stmts(p.Stmts, sub)
+		restore()
 		out.Subs = append(out.Subs, a.res.Leaves[start:]...)
 	case *syntax.ArithmExp:
 		a.arith(p.X, ctx)

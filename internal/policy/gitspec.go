@@ -1,0 +1,252 @@
+package policy
+
+import "strings"
+
+// This file is nb's knowledge of git: which subcommands only read, which
+// options write or run programs, which output may carry a credential, and
+// which reads may run a program the repository itself configures.
+//
+// Repository-configured programs: git runs programs named in a
+// repository's own configuration during reads — filter.<driver>.clean for
+// git status and git diff, diff.<driver>.textconv and diff.external for
+// git diff/show/log -p/blame, core.fsmonitor for git status, a pager, gpg
+// for signatures, hooks when an index refresh writes the index. nb's hosts
+// neutralise what an environment can (core.fsmonitor=false,
+// GIT_OPTIONAL_LOCKS=0 so no read writes the index or runs a hook, the
+// pager; see host.NonInteractiveEnv); the rest is decided here: a git read
+// that may run such a program is safe only when the caller's Facts say the
+// repository configures none (GitPrograms), and when they say it does, no
+// rule pre-approves it either. Network settings (credential helpers,
+// core.sshCommand, url.*.insteadOf, remote.*.uploadpack) only matter to
+// commands that contact a remote, which are never safe.
+
+var gitReadSubs = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "rev-parse": true, "ls-files": true,
+	"ls-tree": true, "blame": true, "annotate": true, "shortlog": true, "describe": true, "cat-file": true,
+	"rev-list": true, "grep": true, "whatchanged": true, "name-rev": true, "merge-base": true,
+	"for-each-ref": true, "show-ref": true, "show-branch": true, "version": true, "check-ignore": true,
+	"check-attr": true, "count-objects": true, "diff-tree": true, "diff-files": true, "diff-index": true,
+	"var": true, "cherry": true, "range-diff": true,
+}
+
+// gitReadOnly accepts read-only git subcommands without options that run
+// programs or write files.
+func gitReadOnly(ws []word) string {
+	i := 0
+	for i < len(ws) {
+		t := ws[i].Text
+		switch {
+		case t == "-C":
+			i += 2
+			continue
+		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "-c"):
+			return "git -c sets configuration that can run programs"
+		case strings.HasPrefix(t, "--exec-path="), strings.HasPrefix(t, "--git-dir"), strings.HasPrefix(t, "--work-tree"):
+			if t == "--git-dir" || t == "--work-tree" {
+				i++
+			}
+			if strings.HasPrefix(t, "--exec-path=") {
+				return "git --exec-path runs programs from another directory"
+			}
+		case t == "--no-pager" || t == "-P" || t == "--bare" || t == "--no-replace-objects" || t == "--literal-pathspecs" ||
+			t == "--no-optional-locks" || t == "--glob-pathspecs" || t == "--noglob-pathspecs" || t == "--icase-pathspecs" ||
+			t == "--version" || t == "--exec-path" || t == "--html-path" || t == "--man-path" || t == "--info-path":
+		case strings.HasPrefix(t, "-"):
+			return "git option " + t + " is not known to be read-only"
+		default:
+			goto sub
+		}
+		i++
+	}
+	return ""
+sub:
+	sub := ws[i].Text
+	rest := ws[i+1:]
+	bad := forbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature")
+	if bad != "" {
+		return bad
+	}
+	for _, w := range rest {
+		if w.Text == "--" {
+			break
+		}
+		// %G? %GS %GK… verify signatures: they run gpg.program
+		if strings.HasPrefix(w.Text, "-") && (strings.Contains(w.Text, "%G") || strings.Contains(w.Text, "%(signature")) {
+			return "git format " + w.Text + " verifies signatures, which runs a program"
+		}
+	}
+	switch sub {
+	case "branch":
+		for _, w := range rest {
+			switch w.Text {
+			case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
+				"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
+				continue
+			}
+			if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
+				strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
+				continue
+			}
+			if !strings.HasPrefix(w.Text, "-") && (anyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
+				continue
+			}
+			return "git branch " + w.Text + " changes branches"
+		}
+		return ""
+	case "tag":
+		if len(rest) == 0 {
+			return ""
+		}
+		if anyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !anyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
+			return ""
+		}
+		return "git tag creates or deletes tags"
+	case "remote":
+		if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
+			return ""
+		}
+		if rest[0].Text == "get-url" {
+			return ""
+		}
+		if rest[0].Text == "show" {
+			if anyWord(rest, "-n") {
+				return ""
+			}
+			return "git remote show contacts the remote"
+		}
+		return "git remote changes remotes"
+	case "config":
+		// configuration can hold credentials (http.extraheader, tokens in
+		// remote URLs): listing it, or reading such a key, is asked
+		if anyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || hasLong(rest, "list") {
+			return "git config --list may show credentials stored in the configuration"
+		}
+		pos := positionals(rest, "f", "file", "blob", "type")
+		for _, p := range pos {
+			if secretKey.MatchString(p.Text) {
+				return "git config " + p.Text + " may hold a credential"
+			}
+		}
+		if anyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
+			if anyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
+				return "git config changes configuration"
+			}
+			return ""
+		}
+		return "git config changes configuration"
+	case "stash":
+		if len(rest) > 0 && (rest[0].Text == "list" || rest[0].Text == "show") {
+			return ""
+		}
+		return "git stash changes the working tree"
+	case "worktree":
+		if len(rest) > 0 && rest[0].Text == "list" {
+			return ""
+		}
+		return "git worktree changes worktrees"
+	case "submodule":
+		if len(rest) > 0 && rest[0].Text == "status" {
+			return ""
+		}
+		return "git submodule changes submodules"
+	case "reflog":
+		if len(rest) == 0 || rest[0].Text == "show" {
+			return ""
+		}
+		return "git reflog " + rest[0].Text + " changes the reflog"
+	case "notes":
+		if len(rest) == 0 || rest[0].Text == "list" || rest[0].Text == "show" {
+			return ""
+		}
+		return "git notes changes notes"
+	case "grep":
+		if r := forbidShort("O", "efABCm", rest); r != "" {
+			return r
+		}
+		return ""
+	case "clean":
+		f := shortFlags(rest, "e")
+		if (f['n'] || hasLong(rest, "dry-run")) && !f['i'] && !hasLong(rest, "interactive") {
+			return ""
+		}
+		return "git clean deletes files"
+	case "hash-object":
+		if r := first(forbidShort("w", "t", rest), forbidLong(rest, "stdin-paths")); r != "" {
+			return "git hash-object " + strings.TrimPrefix(r, "option ") + " writes objects"
+		}
+		return ""
+	}
+	if sub == "var" && anyWord(rest, "-l") {
+		return "git var -l lists the configuration, which may hold credentials"
+	}
+	if gitReadSubs[sub] {
+		return ""
+	}
+	return "git " + sub + " is not known to be read-only"
+}
+
+// gitProgramFree are read-only subcommands that never run a program the
+// repository configures (no content diff, no filter, no pager when the
+// output is not a terminal).
+var gitProgramFree = map[string]bool{
+	"version": true, "rev-parse": true, "var": true, "config": true, "branch": true, "tag": true,
+	"remote": true, "for-each-ref": true, "show-ref": true, "rev-list": true, "merge-base": true,
+	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true, "ls-tree": true,
+	"describe": true, "worktree": true, "show-branch": true, "cat-file": true,
+}
+
+// gitSub finds git's subcommand after its global options and the
+// directories -C moves it to (resolved against cwd); ok is false when a
+// global option hides the repository (--git-dir, --work-tree, a dynamic
+// -C).
+func gitSub(ws []word, cwd string) (sub string, rest []word, dir string, ok bool) {
+	dir = cwd
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		switch {
+		case t == "-C":
+			if i+1 >= len(ws) || !ws[i+1].Static() {
+				return "", nil, "", false
+			}
+			i++
+			dir = absPath(ws[i].Text, dir)
+		case t == "--git-dir" || t == "--work-tree" || strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || t == "--bare":
+			return "", nil, "", false
+		case t == "-c" || t == "--config-env" || t == "--namespace" || t == "--super-prefix" || t == "--list-cmds":
+			i++
+		case strings.HasPrefix(t, "-"):
+		default:
+			return t, ws[i+1:], dir, true
+		}
+	}
+	return "", nil, dir, true
+}
+
+// gitCredentialOutput says why a git read may print a credential (a token
+// embedded in a remote URL), or "".
+func gitCredentialOutput(ws []word) string {
+	sub, rest, _, _ := gitSub(ws, "")
+	if sub != "remote" || len(rest) == 0 {
+		return ""
+	}
+	switch rest[0].Text {
+	case "-v", "--verbose", "get-url", "show":
+		return "git remote " + rest[0].Text + " prints remote URLs, which may embed a token"
+	}
+	return ""
+}
+
+// gitRepoPrograms says why a git read in cc.Cwd may run a program the
+// repository configures, or ""; sure is set when the facts say it does
+// (then no rule may approve it).
+func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
+	sub, _, dir, ok := gitSub(ws, cc.Cwd)
+	if !ok {
+		return "git with --git-dir or --work-tree reads a repository nb has not looked at", false
+	}
+	if sub == "" || gitProgramFree[sub] {
+		return "", false
+	}
+	why = gitPrograms(cc, dir)
+	return why, why != "" && cc.Facts != nil && !strings.Contains(why, "cannot be read")
+}

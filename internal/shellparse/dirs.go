@@ -1,0 +1,182 @@
+package shellparse
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Dirs is where a leaf (or a redirection) may run: the directories the
+// shell may be in at that point, following cd, pushd and popd.
+//
+// The model is conservative: a cd may fail, so after `cd X` the shell is in
+// X or where it was before (both are kept); a subshell, pipeline stage,
+// substitution, background job or inner script (bash -c, sudo, xargs…)
+// starts from its parent's directories and its cd does not leak out; a cd
+// whose target is known only at run time (cd "$d", cd -, popd past what
+// the text pushed, cd inside a loop, cd through a trap) makes the
+// directory unknown, and unknown is never safe.
+type Dirs struct {
+	// Paths are the possible directories, each absolute when
+	// Options.Cwd is (the call's own directory is Options.Cwd itself).
+	Paths []string
+	// Unknown is set when the directory cannot be known statically.
+	Unknown bool
+}
+
+// Moved reports whether the leaf may run somewhere other than the call's
+// directory cwd.
+func (d Dirs) Moved(cwd string) bool {
+	if d.Unknown {
+		return true
+	}
+	for _, p := range d.Paths {
+		if p != cwd {
+			return true
+		}
+	}
+	return false
+}
+
+func (d Dirs) clone() Dirs {
+	return Dirs{Paths: append([]string(nil), d.Paths...), Unknown: d.Unknown}
+}
+
+func (d *Dirs) add(p string) {
+	for _, q := range d.Paths {
+		if q == p {
+			return
+		}
+	}
+	d.Paths = append(d.Paths, p)
+}
+
+// dirState is the shell's directory during the walk, with the pushd stack
+// the text itself built.
+type dirState struct {
+	cur   Dirs
+	stack []Dirs
+}
+
+func (s *dirState) clone() *dirState {
+	n := &dirState{cur: s.cur.clone()}
+	for _, d := range s.stack {
+		n.stack = append(n.stack, d.clone())
+	}
+	return n
+}
+
+// saveDir returns a function restoring the directory state: for code that
+// runs in another process (subshells, substitutions, inner scripts).
+func (a *analyser) saveDir() func() {
+	saved := a.dir.clone()
+	return func() { a.dir = saved }
+}
+
+// isDirChange reports the builtins that change the shell's directory.
+func isDirChange(name string) bool {
+	return name == "cd" || name == "pushd" || name == "popd"
+}
+
+// chdir applies the effect of a cd, pushd or popd leaf to the shell's
+// directory.
+func (a *analyser) chdir(l *Leaf) {
+	args := l.Args()
+	unknown := func() { a.dir.cur.Unknown = true }
+	// options: cd -L -P -e -@, pushd/popd -n
+	i := 0
+	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
+		if args[i].Text == "--" {
+			i++
+			break
+		}
+		if l.Base() != "cd" {
+			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
+			return
+		}
+		i++
+	}
+	rest := args[i:]
+	switch l.Base() {
+	case "popd":
+		if len(rest) > 0 || len(a.dir.stack) == 0 {
+			unknown() // pops what an earlier call pushed
+			return
+		}
+		top := a.dir.stack[len(a.dir.stack)-1]
+		a.dir.stack = a.dir.stack[:len(a.dir.stack)-1]
+		// popd may fail; keep both
+		for _, p := range top.Paths {
+			a.dir.cur.add(p)
+		}
+		a.dir.cur.Unknown = a.dir.cur.Unknown || top.Unknown
+		return
+	case "pushd":
+		if len(rest) == 0 {
+			unknown() // swaps with an entry of the stack
+			return
+		}
+		a.dir.stack = append(a.dir.stack, a.dir.cur.clone())
+	}
+	var target string
+	switch {
+	case len(rest) == 0:
+		if a.opts.Home == "" {
+			unknown()
+			return
+		}
+		target = a.opts.Home
+	case len(rest) > 1:
+		unknown()
+		return
+	case !rest[0].Static() || rest[0].Text == "" || rest[0].Text == "-":
+		unknown()
+		return
+	default:
+		target = rest[0].Text
+	}
+	if a.opts.Interactive && !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, ".") {
+		// an interactive shell's CDPATH (from its startup files) may
+		// pick another directory
+		unknown()
+		return
+	}
+	next := a.dir.cur.clone()
+	for _, base := range a.dir.cur.Paths {
+		next.add(joinDir(base, target))
+	}
+	a.dir.cur = next
+}
+
+// joinDir resolves target against base as cd does (logically: .. removes
+// the previous component).
+func joinDir(base, target string) string {
+	if strings.HasPrefix(target, "/") || base == "" {
+		return path.Clean(target)
+	}
+	return path.Clean(base + "/" + target)
+}
+
+// changesDir reports whether a loop may change the directory: any word
+// naming cd, pushd or popd, also inside strings for eval.
+func changesDir(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *syntax.Lit:
+			if strings.Contains(x.Value, "cd") || strings.Contains(x.Value, "pushd") || strings.Contains(x.Value, "popd") {
+				found = true
+			}
+		case *syntax.SglQuoted:
+			if strings.Contains(x.Value, "cd") || strings.Contains(x.Value, "pushd") || strings.Contains(x.Value, "popd") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,89 @@
+package shellparse
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestLeafDirs(t *testing.T) {
+	const home, cwd = "/home/u", "/work/p"
+	cases := []struct {
+		src     string
+		leaf    int // index of the leaf checked
+		paths   []string
+		unknown bool
+	}{
+		{"cat x", 0, []string{cwd}, false},
+		{"cd ~/.config && cat gh/hosts.yml", 1, []string{cwd, home + "/.config"}, false},
+		{"cd ~; grep -r KEY .", 1, []string{cwd, home}, false},
+		{"cd; ls", 1, []string{cwd, home}, false},
+		{"cd /etc\ncat ssh/x", 1, []string{cwd, "/etc"}, false},
+		{"cd .. && cd sub && ls", 2, []string{cwd, "/work", "/work/p/sub", "/work/sub"}, false},
+		{"cd -P -- /tmp && ls", 1, []string{cwd, "/tmp"}, false},
+		{"(cd /etc); ls", 1, []string{cwd}, false},
+		{"cd /etc | cat; ls", 2, []string{cwd}, false},
+		{"echo $(cd /etc; pwd); ls", 2, []string{cwd}, false},
+		{"bash -c 'cd /etc'; ls", 2, []string{cwd}, false},
+		{"bash -c 'cd /etc; cat ssh/k'", 2, []string{cwd, "/etc"}, false},
+		{"eval 'cd /etc'; ls", 2, []string{cwd, "/etc"}, false},
+		{"builtin cd /etc; ls", 2, []string{cwd, "/etc"}, false},
+		{"command cd /etc; ls", 2, []string{cwd, "/etc"}, false},
+		{"timeout 5 cd /etc; ls", 2, []string{cwd}, false},
+		{"cd /etc & ls", 1, []string{cwd}, false},
+		{"pushd /etc; popd; ls", 2, []string{cwd, "/etc"}, false},
+		{"f() { cd /etc; }; ls", 1, []string{cwd}, false},
+		{`cd "$d" && ls`, 1, nil, true},
+		{"cd - && ls", 1, nil, true},
+		{"popd; ls", 1, nil, true},
+		{"pushd; ls", 1, nil, true},
+		{"cd a b; ls", 1, nil, true},
+		{"cd src*; ls", 1, nil, true},
+		{"for d in a b; do ls; cd $d; done", 0, nil, true},
+		{"while true; do cd x; done; ls", 2, nil, true},
+		{"trap 'cd /etc' DEBUG; ls", 2, nil, true},
+		{"$cmd /etc; ls", 1, nil, true},
+		{"find . -execdir cat {} ;", 1, nil, true},
+		{"find . -exec cat {} ;", 1, []string{cwd}, false},
+	}
+	for _, c := range cases {
+		a := Analyse(c.src, Options{Home: home, Cwd: cwd})
+		if a.Err != nil {
+			t.Fatalf("%q: %v", c.src, a.Err)
+		}
+		if c.leaf >= len(a.Leaves) {
+			t.Fatalf("%q: %d leaves", c.src, len(a.Leaves))
+		}
+		d := a.Leaves[c.leaf].Dir
+		if d.Unknown != c.unknown {
+			t.Errorf("%q leaf %q: unknown %v, want %v", c.src, a.Leaves[c.leaf].Text(), d.Unknown, c.unknown)
+		}
+		if !c.unknown && !reflect.DeepEqual(d.Paths, c.paths) {
+			t.Errorf("%q leaf %q: dirs %q, want %q", c.src, a.Leaves[c.leaf].Text(), d.Paths, c.paths)
+		}
+	}
+}
+
+func TestRedirDirs(t *testing.T) {
+	a := Analyse("cd /etc && echo x > hosts", Options{Cwd: "/w"})
+	if len(a.Redirs) != 1 || !reflect.DeepEqual(a.Redirs[0].Dir.Paths, []string{"/w", "/etc"}) {
+		t.Fatalf("redirs %+v", a.Redirs)
+	}
+	// the redirection of cd itself is opened before cd runs
+	a = Analyse("cd /etc > out", Options{Cwd: "/w"})
+	if !reflect.DeepEqual(a.Redirs[0].Dir.Paths, []string{"/w"}) {
+		t.Fatalf("redirs %+v", a.Redirs[0].Dir)
+	}
+}
+
+func TestInteractiveCdPath(t *testing.T) {
+	// CDPATH from an interactive shell's startup files may pick another
+	// directory for a bare name
+	a := Analyse("cd src && ls", Options{Cwd: "/w", Interactive: true})
+	if !a.Leaves[1].Dir.Unknown {
+		t.Fatal("cd src in an interactive shell is not unknown")
+	}
+	a = Analyse("cd ./src && ls", Options{Cwd: "/w", Interactive: true})
+	if a.Leaves[1].Dir.Unknown {
+		t.Fatal("cd ./src in an interactive shell is unknown")
+	}
+}
