@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/store"
@@ -108,7 +109,8 @@ func runPolicy(args []string, io *iostreams.IO) int {
 		fmt.Fprintln(io.Err, "nb: "+err.Error())
 		return ExitError
 	}
-	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: io.Getenv("HOME")})
+	home := io.Getenv("HOME")
+	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}})
 	if asJSON {
 		out, err := json.Marshal(d)
 		if err != nil {

@@ -73,9 +73,12 @@ type Local struct {
 // editors exit at once, prompts are off, colour is off (escape sequences are
 // stripped for the model anyway), and NB=1 tells scripts nb runs them. A
 // repository's own .git/config cannot make an auto-approved `git status`
-// run a program through core.fsmonitor: the setting is overridden here.
+// run a program through core.fsmonitor, nor a hook through an index
+// refresh (GIT_OPTIONAL_LOCKS=0): those are overridden here; the policy
+// asks for reads in repositories configuring other programs. An empty
+// CDPATH keeps `cd name` in the directory the policy judged.
 var NonInteractiveEnv = []string{
-	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false",
+	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false", "GIT_OPTIONAL_LOCKS=0", "CDPATH=",
 	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "LESS=-FRX",
 	"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
 	"GIT_EDITOR=true", "EDITOR=true", "VISUAL=true",

@@ -103,6 +103,11 @@ var samples = []string{
 	".password-store", ".pgpass", ".npmrc", "sudoers", "x.p12", "mem",
 }
 
+// SecretName reports whether a file or directory name (one path segment)
+// names a secret: .env files, private keys, credential files and
+// directories. Callers reading the disk for Facts use it.
+func SecretName(name string) bool { return sensitiveSegment(name) }
+
 // sensitiveSegment reports whether one path segment names a secret.
 func sensitiveSegment(seg string) bool {
 	if sensitiveDirs[seg] || sensitiveNames[seg] {

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/store"
@@ -113,7 +114,7 @@ func (b *base) decideRead(verb, path, resolved string) *policy.Decision {
 		if verb == "list" {
 			cmd = "ls -la " + shellQuote(resolved)
 		}
-		d := b.opts.Policy.Command(cmd, policy.CommandContext{Cwd: b.cwdOrRoot(), Home: b.opts.Home})
+		d := b.opts.Policy.Command(cmd, policy.CommandContext{Cwd: b.cwdOrRoot(), Home: b.opts.Home, Facts: fsfacts.Disk{Home: b.opts.Home}})
 		if d.Decision != policy.Allow || b.opts.Sensitive(resolved) {
 			out := *d
 			if out.Decision == policy.Allow {

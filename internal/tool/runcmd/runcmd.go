@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
@@ -178,6 +179,10 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call) (*policy.Decision,
 	}
 	h := t.opts.Hosts.Get()
 	cc := policy.CommandContext{Cwd: p.dir, Home: t.opts.Getenv("HOME"), Sandboxed: h.Isolation() == host.IsolationSandbox}
+	if h.Isolation() == host.IsolationNone || h.Isolation() == host.IsolationSandbox {
+		// the command sees this machine's files
+		cc.Facts = fsfacts.Disk{Home: cc.Home}
+	}
 	if t.opts.Policy == nil {
 		return &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "run: " + p.Command, DefaultAnswer: "yes",
 			Reasons: []string{"no policy"}, Full: p.Command, Subject: p.Command}, nil
