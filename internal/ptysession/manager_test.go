@@ -1,5 +1,3 @@
-//go:build unix
-
 package ptysession
 
 import (
@@ -667,7 +665,9 @@ func TestNoSurvivorsWhenNbDies(t *testing.T) {
 				}
 				if time.Now().After(deadline) {
 					for _, pid := range left {
-						_ = syscall.Kill(pid, syscall.SIGKILL)
+						if p, err := os.FindProcess(pid); err == nil {
+							_ = p.Kill()
+						}
 					}
 					t.Fatalf("processes survived nb's %s: %v", tc.name, left)
 				}
