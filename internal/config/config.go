@@ -40,6 +40,12 @@ type Provider struct {
 	Headers    map[string]string `json:"headers"`
 	// MaxRetries bounds retries of rate limits and transient failures.
 	MaxRetries int `json:"maxRetries"`
+	// ConnectTimeout, FirstByteTimeout and IdleTimeout are seconds (0: the
+	// defaults, 30, 300 and 120): connecting, waiting for the answer to
+	// start, and waiting between pieces of a streamed answer.
+	ConnectTimeout   float64 `json:"connectTimeout"`
+	FirstByteTimeout float64 `json:"firstByteTimeout"`
+	IdleTimeout      float64 `json:"idleTimeout"`
 }
 
 // TerminalIntegration is seed 000's block.

@@ -35,6 +35,9 @@ func (c *Config) Validate() error {
 		if p.MaxTokens < 0 || p.MaxRetries < 0 {
 			return bad(key, "maxTokens and maxRetries must not be negative")
 		}
+		if p.ConnectTimeout < 0 || p.FirstByteTimeout < 0 || p.IdleTimeout < 0 {
+			return bad(key, "connectTimeout, firstByteTimeout and idleTimeout must not be negative")
+		}
 	}
 	if c.ActiveProvider != "" {
 		if _, ok := c.Providers[c.ActiveProvider]; !ok && !slices.Contains(ProviderTypes, c.ActiveProvider) {

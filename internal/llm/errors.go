@@ -17,6 +17,8 @@ const (
 	ErrNetwork               // connection refused, DNS, reset, timeout
 	ErrBadRequest            // 400/404/422: the request or model name is wrong
 	ErrContextSize           // the conversation is too long for the model
+	ErrNotAPI                // the server answered, but not as a model API (an HTML page)
+	ErrTimeout               // no answer, or a stalled stream, within the configured time
 )
 
 // Error is a provider failure. Its Error() text is a single readable line.
@@ -45,6 +47,10 @@ func (e *Error) Error() string {
 		what = "request rejected"
 	case ErrContextSize:
 		what = "conversation too long for the model (try /clear)"
+	case ErrNotAPI:
+		what = "not a model API"
+	case ErrTimeout:
+		what = "timed out"
 	default:
 		what = "request failed"
 	}
@@ -66,5 +72,5 @@ func Retryable(err error) bool {
 	if !errors.As(err, &e) {
 		return false
 	}
-	return e.Kind == ErrRateLimit || e.Kind == ErrServer || e.Kind == ErrNetwork
+	return e.Kind == ErrRateLimit || e.Kind == ErrServer || e.Kind == ErrNetwork || e.Kind == ErrTimeout
 }

@@ -103,6 +103,8 @@ func retryReason(err error) string {
 			return "server error"
 		case ErrNetwork:
 			return "network error"
+		case ErrTimeout:
+			return "timed out"
 		}
 	}
 	return "request failed"

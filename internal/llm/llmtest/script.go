@@ -40,6 +40,10 @@
 //     message is sent. retryAfter becomes the Retry-After header.
 //   - delayMs: pause between streamed chunks.
 //   - hang: after the chunks, keep the stream open until the client goes away.
+//   - silent: accept the request and send nothing at all (not even headers)
+//     until the client goes away.
+//   - html: answer 200 with this text as a text/html page, as a web server
+//     at a wrong base URL would.
 //   - streamError: after the chunks, send the wire's error event with this
 //     message instead of finishing.
 //   - truncate: after the chunks, end the response without the final events.
@@ -80,6 +84,10 @@ type Turn struct {
 	Delay time.Duration `json:"-"`
 	// Hang keeps the stream open after the chunks until the client cancels.
 	Hang bool `json:"hang,omitempty"`
+	// Silent sends nothing, not even headers, until the client cancels.
+	Silent bool `json:"silent,omitempty"`
+	// HTML answers 200 with this text/html page instead of the API's reply.
+	HTML string `json:"html,omitempty"`
 	// StreamError ends the stream after the chunks with the wire's error
 	// event carrying this message (an overloaded server, for example).
 	StreamError string `json:"streamError,omitempty"`

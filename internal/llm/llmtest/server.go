@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -277,6 +278,15 @@ func (s *Server) serve(wf wire, w http.ResponseWriter, r *http.Request) {
 		case <-ctx.Done():
 		}
 	}()
+	switch {
+	case turn.Silent:
+		<-ctx.Done()
+		return
+	case turn.HTML != "":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, turn.HTML)
+		return
+	}
 	out := newSSE(w, turn.Delay, ctx)
 	if err := wf.stream(ctx, out, req, turn, n); err != nil {
 		return

@@ -18,7 +18,11 @@
 //
 // A configured provider takes its key from apiKey, else the variable named
 // by apiKeyEnv, else its type's usual variable above. Every provider is
-// wrapped with llm.WithRetry (maxRetries, default llm.DefaultMaxRetries).
+// wrapped with llm.WithRetry (maxRetries, default llm.DefaultMaxRetries), and
+// its requests are bounded by connect, first-byte and idle timeouts (the
+// provider's connectTimeout, firstByteTimeout and idleTimeout, else
+// NB_CONNECT_TIMEOUT, NB_FIRST_BYTE_TIMEOUT and NB_IDLE_TIMEOUT in seconds,
+// else llm's defaults).
 package providers
 
 import (
@@ -27,12 +31,14 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/anthropic"
+	"github.com/nb-cli/nb/internal/llm/internal/transport"
 	"github.com/nb-cli/nb/internal/llm/openai"
 	"github.com/nb-cli/nb/internal/llm/openai/azure"
 )
@@ -83,7 +89,9 @@ type Spec struct {
 	Headers    map[string]string
 	MaxTokens  int
 	MaxRetries int
-	Source     string
+	// Timeouts bound each request (zero fields: the defaults).
+	Timeouts llm.Timeouts
+	Source   string
 	// HTTPClient, when set, is used for requests (tests).
 	HTTPClient *http.Client
 	// Sleep, when set, replaces the real wait between retries (tests).
@@ -173,6 +181,7 @@ func fromConfig(name string, p config.Provider, getenv func(string) string) (Spe
 	s := Spec{
 		Name: name, Type: p.Type, Model: p.Model, BaseURL: p.BaseURL, APIVersion: p.APIVersion,
 		Headers: p.Headers, MaxTokens: p.MaxTokens, MaxRetries: p.MaxRetries, Source: "config",
+		Timeouts: llm.Timeouts{Connect: secs(p.ConnectTimeout), FirstByte: secs(p.FirstByteTimeout), Idle: secs(p.IdleTimeout)},
 	}
 	if s.Type == "" {
 		s.Type = "openai"
@@ -232,7 +241,23 @@ func Resolve(cfg *config.Config, name, model string, getenv func(string) string)
 	if s.MaxRetries == 0 {
 		s.MaxRetries = llm.DefaultMaxRetries
 	}
+	envTimeout(&s.Timeouts.Connect, getenv("NB_CONNECT_TIMEOUT"))
+	envTimeout(&s.Timeouts.FirstByte, getenv("NB_FIRST_BYTE_TIMEOUT"))
+	envTimeout(&s.Timeouts.Idle, getenv("NB_IDLE_TIMEOUT"))
 	return s, nil
+}
+
+func secs(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+// envTimeout sets *d from v (seconds) when the configuration left it unset
+// and v is a positive number.
+func envTimeout(d *time.Duration, v string) {
+	if *d > 0 || v == "" {
+		return
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+		*d = secs(f)
+	}
 }
 
 func resolve(cfg *config.Config, name string, getenv func(string) string) (Spec, error) {
@@ -330,6 +355,7 @@ func New(cfg *config.Config, name, model string, getenv func(string) string) (ll
 // llm.WithRetry(s.MaxRetries).
 func Build(s Spec) (llm.Provider, error) {
 	var p llm.Provider
+	s.HTTPClient = transport.Client(s.Name, s.HTTPClient, s.Timeouts)
 	switch s.Type {
 	case "openai", "openai-compatible":
 		p = openai.New(openai.Config{

@@ -87,7 +87,8 @@ func Classify(ctx context.Context, provider string, err error, c *Capture, sdkSt
 	}
 	var le *llm.Error
 	if errors.As(err, &le) {
-		return err
+		// Not the SDK's wrapping ("Post URL: ..."): the one line.
+		return le
 	}
 	if ctx.Err() != nil {
 		return &ctxError{provider: provider, err: ctx.Err()}
