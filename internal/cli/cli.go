@@ -16,9 +16,14 @@ var Version = "0.1.0-dev"
 
 // Exit codes (SPEC §1).
 const (
-	ExitOK          = 0
-	ExitError       = 1
-	ExitUsage       = 2
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+	// ExitApproval: a tool call needed an approval nobody could give
+	// (no terminal to ask at); the answer may still have been printed.
+	ExitApproval = 3
+	// ExitToolLimit: the message used up maxToolCalls.
+	ExitToolLimit   = 4
 	ExitInterrupted = 130
 )
 
@@ -29,21 +34,25 @@ func Main(args []string, io *iostreams.IO) int {
 	if handled, code := sandbox.MaybeHelper(args); handled {
 		return code
 	}
-	if len(args) > 0 {
-		switch args[0] {
-		case "mcp":
-			return runMCP(args[1:], io)
-		case "policy":
-			return runPolicy(args[1:], io)
-		case "tool":
-			return runTool(args[1:], io)
-		}
-	}
 	opts, err := parseFlags(args)
 	if err != nil {
 		return reportError(io, err)
 	}
+	if len(opts.Words) > 0 && !opts.forcedChat && !opts.Help && !opts.Version {
+		if sub, ok := subcommands[opts.Words[0]]; ok {
+			return sub(opts.Words[1:], io, opts)
+		}
+	}
 	return runChat(opts, io)
+}
+
+// subcommands are the reserved first words. Each receives the global flags
+// given before it (git-style: nb --config F tool ...), and refuses the ones
+// that mean nothing to it.
+var subcommands = map[string]func(args []string, io *iostreams.IO, global *Options) int{
+	"mcp":    runMCP,
+	"policy": runPolicy,
+	"tool":   runTool,
 }
 
 // reportError prints err as one "nb: ..." message and returns its exit code.

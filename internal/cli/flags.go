@@ -18,8 +18,39 @@ type Options struct {
 	Verbose  bool
 	Version  bool
 	Help     bool
+	// OutputFormat is how a single-shot run reports on stdout.
+	OutputFormat OutputFormat
+	// NoHistory runs without reading or writing any conversation history
+	// and without taking its lock (--no-history, --ephemeral).
+	NoHistory bool
+	// History is the conversation file to use instead of the launch
+	// directory's (--history FILE).
+	History string
 	// Words is the single-shot message; empty means interactive chat.
 	Words []string
+	// forcedChat is set when `--` ended the flags: the words are a message
+	// even when the first one names a subcommand.
+	forcedChat bool
+	// set lists the flags given, by name, for subcommands to check.
+	set []string
+}
+
+// OutputFormat is the value of --output-format.
+type OutputFormat string
+
+// Output formats.
+const (
+	FormatText       OutputFormat = "text"
+	FormatJSON       OutputFormat = "json"
+	FormatStreamJSON OutputFormat = "stream-json"
+)
+
+func parseOutputFormat(v string) (OutputFormat, error) {
+	switch f := OutputFormat(v); f {
+	case FormatText, FormatJSON, FormatStreamJSON:
+		return f, nil
+	}
+	return "", usagef("--output-format %q: use text, json or stream-json", v)
 }
 
 // usageError is a command-line mistake (exit code 2).
@@ -34,38 +65,58 @@ func usagef(format string, args ...any) error {
 type flagSpec struct {
 	name  string
 	value bool // takes a value
-	set   func(o *Options, v string)
+	set   func(o *Options, v string) error
+}
+
+// setter adapts a setter that cannot fail.
+func setter(f func(o *Options, v string)) func(o *Options, v string) error {
+	return func(o *Options, v string) error { f(o, v); return nil }
 }
 
 var flagSpecs = []flagSpec{
-	{"approve", true, func(o *Options, v string) { o.Approve = append(o.Approve, v) }},
-	{"provider", true, func(o *Options, v string) { o.Provider = v }},
-	{"model", true, func(o *Options, v string) { o.Model = v }},
-	{"config", true, func(o *Options, v string) { o.Config = v }},
-	{"system", true, func(o *Options, v string) { o.System = v }},
-	{"no-tools", false, func(o *Options, _ string) { o.NoTools = true }},
-	{"verbose", false, func(o *Options, _ string) { o.Verbose = true }},
-	{"version", false, func(o *Options, _ string) { o.Version = true }},
-	{"help", false, func(o *Options, _ string) { o.Help = true }},
+	{"approve", true, setter(func(o *Options, v string) { o.Approve = append(o.Approve, v) })},
+	{"provider", true, setter(func(o *Options, v string) { o.Provider = v })},
+	{"model", true, setter(func(o *Options, v string) { o.Model = v })},
+	{"config", true, setter(func(o *Options, v string) { o.Config = v })},
+	{"system", true, setter(func(o *Options, v string) { o.System = v })},
+	{"no-tools", false, setter(func(o *Options, _ string) { o.NoTools = true })},
+	{"verbose", false, setter(func(o *Options, _ string) { o.Verbose = true })},
+	{"version", false, setter(func(o *Options, _ string) { o.Version = true })},
+	{"help", false, setter(func(o *Options, _ string) { o.Help = true })},
+	{"output-format", true, func(o *Options, v string) (err error) {
+		o.OutputFormat, err = parseOutputFormat(v)
+		return err
+	}},
+	{"no-history", false, setter(func(o *Options, _ string) { o.NoHistory = true })},
+	{"ephemeral", false, setter(func(o *Options, _ string) { o.NoHistory = true })},
+	{"history", true, func(o *Options, v string) error {
+		if v == "" {
+			return usagef("--history needs a file name")
+		}
+		o.History = v
+		return nil
+	}},
 }
 
 // parseFlags reads leading flags; the first word that is not a flag starts
 // the message, so `nb explain ls -la` passes "-la" through as text. `--`
 // ends the flags explicitly.
 func parseFlags(args []string) (*Options, error) {
-	o := &Options{}
+	o := &Options{OutputFormat: FormatText}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			o.Words = args[i+1:]
-			return o, nil
+			o.Words, o.forcedChat = args[i+1:], true
+			break
 		}
 		if a == "-h" {
 			o.Help = true
+			o.set = append(o.set, "help")
 			continue
 		}
 		if a == "-v" || a == "-V" {
 			o.Version = true
+			o.set = append(o.set, "version")
 			continue
 		}
 		if !strings.HasPrefix(a, "--") || len(a) == 2 {
@@ -73,7 +124,7 @@ func parseFlags(args []string) (*Options, error) {
 				return nil, usagef("unknown flag %s (flags are spelled --name; see nb --help)", a)
 			}
 			o.Words = args[i:]
-			return o, nil
+			break
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		spec := findFlag(name)
@@ -91,15 +142,33 @@ func parseFlags(args []string) (*Options, error) {
 				i++
 				val = args[i]
 			}
-			spec.set(o, val)
-		} else {
-			if hasVal {
-				return nil, usagef("flag --%s takes no value", name)
-			}
-			spec.set(o, "")
+		} else if hasVal {
+			return nil, usagef("flag --%s takes no value", name)
 		}
+		if err := spec.set(o, val); err != nil {
+			return nil, err
+		}
+		o.set = append(o.set, name)
+	}
+	if o.History != "" && o.NoHistory {
+		return nil, usagef("--history and --no-history cannot be used together")
 	}
 	return o, nil
+}
+
+// only returns a usage error naming the first flag given that cmd does not
+// accept; global flags before a subcommand must mean something to it.
+func (o *Options) only(cmd string, allowed ...string) error {
+	for _, name := range o.set {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == name
+		}
+		if !ok {
+			return usagef("--%s does not apply to nb %s (it accepts: --%s)", name, cmd, strings.Join(allowed, ", --"))
+		}
+	}
+	return nil
 }
 
 func findFlag(name string) *flagSpec {
@@ -127,7 +196,7 @@ Usage:
   cmd | nb [flags] WORDS...  piped input is added to the message
   nb -- WORDS...             chat even when the first word is a subcommand
 
-Subcommands:
+Subcommands (global flags may come before them: nb --config F tool ...):
   nb mcp serve [--http ADDR] [--root DIR]...   serve nb's tools over MCP
   nb policy check [--json] -- COMMAND          show the approval decision for a command
   nb tool NAME ARGS_JSON                       run one tool as the model would
@@ -139,9 +208,16 @@ Flags:
   --config FILE       configuration file (default ~/.config/nb/config.json)
   --system FILE       extra system prompt (default ~/.config/nb/system.md)
   --no-tools          chat only; the model cannot run anything
-  --verbose           show the full result of every tool call
+  --verbose           show the full result of every tool call and the project instructions read
+  --output-format F   text (default), json (one object at the end) or stream-json (one
+                      object per line as the run goes); see docs/output-format.md
+  --no-history        neither read nor write the conversation history, take no lock
+                      (also --ephemeral); parallel runs in one directory work
+  --history FILE      keep the conversation in FILE instead of .nb_conversation_history.json
   --version           print the version
   --help              show this help
 
-In chat, type /help for commands. Exit codes: 0 ok, 1 error, 2 usage, 130 interrupted.
+In chat, type /help for commands.
+Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that could not be
+asked for (re-run with --approve), 4 maxToolCalls reached, 130 interrupted.
 `

@@ -67,3 +67,51 @@ func TestUnknownSlashSuggests(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestParseScriptingFlags(t *testing.T) {
+	o, err := parseFlags([]string{"--output-format", "stream-json", "--ephemeral", "hi"})
+	if err != nil || o.OutputFormat != FormatStreamJSON || !o.NoHistory {
+		t.Errorf("opts %+v, %v", o, err)
+	}
+	o, err = parseFlags([]string{"--no-history", "--output-format=json", "hi"})
+	if err != nil || o.OutputFormat != FormatJSON || !o.NoHistory {
+		t.Errorf("opts %+v, %v", o, err)
+	}
+	if o, _ := parseFlags([]string{"hi"}); o.OutputFormat != FormatText {
+		t.Errorf("default format %q, want text", o.OutputFormat)
+	}
+	if o, _ := parseFlags([]string{"--history", "h.json", "hi"}); o.History != "h.json" {
+		t.Errorf("history %q", o.History)
+	}
+	for args, want := range map[string]string{
+		"--output-format yaml hi":          "use text, json or stream-json",
+		"--history h --no-history hi":      "cannot be used together",
+		"--output-format":                  "needs a value",
+		"--ephemeral=1 hi":                 "takes no value",
+		"--output-fromat json hi":          "did you mean --output-format?",
+		"--history= hi":                    "needs a file name",
+		"--no-history --history=x.json hi": "cannot be used together",
+	} {
+		_, err := parseFlags(strings.Fields(args))
+		if _, ok := err.(*usageError); !ok || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want a usage error with %q", args, err, want)
+		}
+	}
+}
+
+func TestGlobalFlagsBeforeSubcommands(t *testing.T) {
+	o, err := parseFlags([]string{"--config", "c.json", "--approve", "ls *", "policy", "check", "--", "ls"})
+	if err != nil || o.forcedChat || strings.Join(o.Words, " ") != "policy check -- ls" {
+		t.Fatalf("opts %+v, %v", o, err)
+	}
+	if err := o.only("policy", "config", "approve"); err != nil {
+		t.Errorf("config and approve apply to policy: %v", err)
+	}
+	if err := o.only("tool", "config"); err == nil || !strings.Contains(err.Error(), "--approve does not apply to nb tool") {
+		t.Errorf("tool refuses --approve: %v", err)
+	}
+	o, _ = parseFlags([]string{"--", "tool", "x"})
+	if !o.forcedChat {
+		t.Errorf("-- must force chat")
+	}
+}

@@ -26,6 +26,9 @@ default or as streamable HTTP on a loopback address with --http.
   --root DIR         confine the file tools to DIR (repeatable; default: the current directory)
   --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
   --approve PATTERN  pre-approve commands matching PATTERN (repeatable)
+  --verbose          log every request to stderr
+
+--config, --approve and --verbose may also come before "mcp" (nb --verbose mcp serve).
 `
 
 type multiFlag []string
@@ -34,7 +37,10 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 // runMCP implements `nb mcp serve`.
-func runMCP(args []string, io *iostreams.IO) int {
+func runMCP(args []string, io *iostreams.IO, global *Options) int {
+	if err := global.only("mcp", "config", "approve", "verbose"); err != nil {
+		return reportError(io, err)
+	}
 	if len(args) == 0 || args[0] != "serve" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprint(io.Out, mcpUsage)
@@ -46,9 +52,11 @@ func runMCP(args []string, io *iostreams.IO) int {
 	fs := flag.NewFlagSet("nb mcp serve", flag.ContinueOnError)
 	fs.SetOutput(io.Err)
 	fs.Usage = func() { fmt.Fprint(io.Err, mcpUsage) }
-	var roots, approve multiFlag
+	var roots multiFlag
+	approve := multiFlag(append([]string(nil), global.Approve...))
 	httpAddr := fs.String("http", "", "")
-	configPath := fs.String("config", "", "")
+	configPath := fs.String("config", global.Config, "")
+	verbose := fs.Bool("verbose", global.Verbose, "")
 	fs.Var(&roots, "root", "")
 	fs.Var(&approve, "approve", "")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -93,7 +101,7 @@ func runMCP(args []string, io *iostreams.IO) int {
 		Approve:   approve,
 		Getenv:    io.Getenv,
 		Version:   Version,
-		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(*verbose)})),
 		Now:       io.Now,
 	})
 	if err != nil {
@@ -115,4 +123,12 @@ func runMCP(args []string, io *iostreams.IO) int {
 		return ExitInterrupted
 	}
 	return ExitOK
+}
+
+// logLevel is the server log's level: warnings, or everything with --verbose.
+func logLevel(verbose bool) slog.Level {
+	if verbose {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }

@@ -19,7 +19,10 @@ words after -- joined by spaces). Nothing is run. Exit status is 0 whatever
 the decision.`
 
 // runPolicy implements `nb policy check`.
-func runPolicy(args []string, io *iostreams.IO) int {
+func runPolicy(args []string, io *iostreams.IO, global *Options) int {
+	if err := global.only("policy", "config", "approve"); err != nil {
+		return reportError(io, err)
+	}
 	usage := func(msg string) int {
 		if msg != "" {
 			fmt.Fprintln(io.Err, "nb policy: "+msg)
@@ -37,8 +40,8 @@ func runPolicy(args []string, io *iostreams.IO) int {
 	if args[0] != "check" {
 		return usage(fmt.Sprintf("unknown subcommand %q", args[0]))
 	}
-	var approve []string
-	configPath, asJSON := "", false
+	approve := append([]string(nil), global.Approve...)
+	configPath, asJSON := global.Config, false
 	var command []string
 	found := false
 	rest := args[1:]

@@ -20,8 +20,11 @@ text the model would receive. You typed it, so nothing is asked.
 Example: nb tool run_cmd '{"command":"uname -a"}'`
 
 // runTool implements `nb tool NAME ARGS_JSON`.
-func runTool(args []string, io *iostreams.IO) int {
-	opts := &Options{}
+func runTool(args []string, io *iostreams.IO, global *Options) int {
+	if err := global.only("tool", "config"); err != nil {
+		return reportError(io, err)
+	}
+	opts := &Options{Config: global.Config}
 	for len(args) > 0 && strings.HasPrefix(args[0], "--") {
 		name, val, ok := strings.Cut(args[0], "=")
 		if name == "--help" {
