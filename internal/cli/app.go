@@ -18,6 +18,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/report"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -42,6 +43,8 @@ type app struct {
 	sessions  *ptysession.Manager
 	auditLog  *audit.Log
 	auditOnce sync.Once
+	// rec is the report of a single-shot run (nil for nb tool).
+	rec *report.Recorder
 
 	// userSystem is the user's extra system prompt (system.md or --system).
 	userSystem string
@@ -189,8 +192,8 @@ func (a *app) newAgent(p llm.Provider, ui agent.UI, interactive bool, msgs []llm
 		MaxToolCalls: a.cfg.MaxToolCalls,
 		Interactive:  interactive,
 		Grants:       a.engine,
-		Audit:        a.audit,
-		Remedy:       func(line string) { fmt.Fprintln(a.io.Err, "nb: "+line) },
+		Audit:        a.observe,
+		Remedy:       a.remedy,
 		Now:          a.io.Now,
 	}, msgs)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/mcpclient"
 	"github.com/nb-cli/nb/internal/render"
+	"github.com/nb-cli/nb/internal/report"
 	"github.com/nb-cli/nb/internal/store"
 )
 
@@ -54,27 +55,30 @@ func runChat(opts *Options, io *iostreams.IO) int {
 		fmt.Fprintf(io.Out, "nb %s\n", Version)
 		return ExitOK
 	}
+	rec := newRecorder(opts, io)
 	words := strings.Join(opts.Words, " ")
 	var piped string
 	if !io.InTTY {
 		data, err := readBounded(io.In, maxPipedInput)
 		if err != nil {
-			fmt.Fprintf(io.Err, "nb: read stdin: %v\n", err)
-			return ExitError
+			return failRun(rec, io, kindRun, fmt.Errorf("read stdin: %w", err))
 		}
 		piped = data
 	}
 	singleShot := len(opts.Words) > 0 || !io.InTTY
 	if singleShot && strings.TrimSpace(words) == "" && strings.TrimSpace(piped) == "" {
-		fmt.Fprintln(io.Err, "nb: nothing to ask: give a message as arguments or on stdin (see nb --help)")
-		return ExitUsage
+		return failRun(rec, io, kindRun, usagef("nothing to ask: give a message as arguments or on stdin (see nb --help)"))
+	}
+	if !singleShot && opts.OutputFormat != FormatText {
+		return failRun(rec, io, kindRun, usagef("--output-format %s reports a single-shot run: give a message (nb --output-format %[1]s WORDS...)", opts.OutputFormat))
 	}
 
 	a, err := newApp(io, opts, !canPrompt(io))
 	if err != nil {
-		return reportError(io, err)
+		return failRun(rec, io, kindConfig, err)
 	}
 	defer a.close()
+	a.rec = rec
 
 	c := &chat{app: a}
 	if code, ok := c.start(); !ok {
@@ -101,16 +105,16 @@ func canPrompt(io *iostreams.IO) bool { return render.CanPrompt(io) }
 func (c *chat) start() (int, bool) {
 	p, err := c.newProvider(c.opts.Provider, c.opts.Model)
 	if err != nil {
-		return reportError(c.io, err), false
+		return failRun(c.rec, c.io, kindConfig, err), false
 	}
-	h, err := store.OpenHistory(c.launch, c.state, c.io.Now)
+	h, err := c.openHistory()
 	if err != nil {
-		return reportError(c.io, err), false
+		return failRun(c.rec, c.io, kindHistory, err), false
 	}
 	msgs, warning, err := h.Load()
 	if err != nil {
 		h.Close()
-		return reportError(c.io, err), false
+		return failRun(c.rec, c.io, kindHistory, err), false
 	}
 	c.history = h
 	c.ui = c.newUI()
@@ -118,6 +122,7 @@ func (c *chat) start() (int, bool) {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
 	c.agent = c.newAgent(p, c.ui, canPrompt(c.io), msgs)
+	c.startReport(p)
 	return 0, true
 }
 
@@ -193,8 +198,10 @@ func (c *chat) turn(ctx context.Context, text string) error {
 		}
 	}
 	switch {
-	case err == nil, errors.Is(err, agent.ErrToolLimit):
+	case err == nil:
 		return nil
+	case errors.Is(err, agent.ErrToolLimit):
+		return err
 	case errors.Is(err, context.Canceled):
 		c.ui.Notice(agent.NoticeWarn, "interrupted")
 	default:
@@ -210,6 +217,14 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 	if strings.HasPrefix(words, "/") {
 		rest, handled, code := c.slashSingleShot(ctx, words)
 		if handled {
+			status := report.StatusAnswered
+			switch code {
+			case ExitUsage:
+				status = report.StatusUsage
+			case ExitError:
+				status = report.StatusError
+			}
+			finishReport(c.rec, c.io, status, code, nil)
 			return code
 		}
 		words = rest
@@ -219,17 +234,10 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		text = fence(piped) + "\n\n" + words
 	}
 	if strings.TrimSpace(text) == "" && len(c.pendingText) == 0 && len(c.pendingImages) == 0 {
+		finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
 		return ExitOK
 	}
-	err := c.turn(ctx, strings.TrimSpace(text))
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.Is(err, context.Canceled):
-		return ExitInterrupted
-	default:
-		return ExitError
-	}
+	return c.finishTurn(c.turn(ctx, strings.TrimSpace(text)))
 }
 
 func (c *chat) interactive(ctx context.Context) int {

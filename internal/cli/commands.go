@@ -17,7 +17,11 @@ import (
 // newProvider builds model provider name ("" = the configured or
 // environment default) with model ("" = its default).
 func (a *app) newProvider(name, model string) (llm.Provider, error) {
-	return providers.New(a.cfg, name, model, a.io.Getenv)
+	p, err := providers.New(a.cfg, name, model, a.io.Getenv)
+	if err != nil || a.rec == nil {
+		return p, err
+	}
+	return &reportProvider{Provider: p, rec: a.rec}, nil
 }
 
 func (c *chat) slashProviders(context.Context, []string) error {

@@ -14,12 +14,20 @@ type chatUI interface {
 }
 
 func (c *chat) newUI() chatUI {
-	return render.New(c.io, render.Options{
+	streams := c.io
+	if c.opts.OutputFormat != FormatText {
+		streams = quietOut(c.io)
+	}
+	ui := render.New(streams, render.Options{
 		Verbose:     c.opts.Verbose,
 		Markdown:    c.cfg.Render.Markdown,
 		LiveLines:   c.cfg.Render.LiveLines,
 		OnInterrupt: c.cancelTurn,
 	})
+	if c.rec == nil {
+		return ui
+	}
+	return &reportUI{chatUI: ui, rec: c.rec}
 }
 
 // cancelTurn stops the running turn (Ctrl+C at an approval prompt).

@@ -60,10 +60,12 @@ func TestScripts(t *testing.T) {
 }
 
 // commands are the script commands: fakellm (a scripted model server, see
-// package llmtest) and ptyrun.
+// package llmtest), ptyrun, outputschema and nbexit (output_test.go).
 func commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	cmds := llmtest.TestscriptCommands()
 	cmds["ptyrun"] = cmdPTYRun
+	cmds["outputschema"] = cmdOutputSchema
+	cmds["nbexit"] = cmdNBExit
 	return cmds
 }
 

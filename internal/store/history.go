@@ -45,11 +45,25 @@ var ErrLocked = errors.New("history is locked")
 // tree only ever holds the history itself. A second nb for the same
 // directory gets an error naming the process that holds it.
 func OpenHistory(launchDir, stateDir string, now func() time.Time) (*History, error) {
-	dir := ProjectDir(stateDir, launchDir)
+	return OpenHistoryFile(filepath.Join(launchDir, HistoryFile), stateDir, now)
+}
+
+// OpenHistoryFile locks the conversation kept in file (an absolute path;
+// --history FILE). The lock is keyed by the file's directory and name, so
+// naming a directory's default history file shares that directory's lock.
+//
+// A nil *History is a run without history (--no-history): it loads
+// nothing, saves nothing and holds no lock.
+func OpenHistoryFile(file, stateDir string, now func() time.Time) (*History, error) {
+	dir := ProjectDir(stateDir, filepath.Dir(file))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("history lock: %w", err)
 	}
-	lockPath := filepath.Join(dir, "history.lock")
+	lockName := "history.lock"
+	if base := filepath.Base(file); base != HistoryFile {
+		lockName = "history-" + base + ".lock"
+	}
+	lockPath := filepath.Join(dir, lockName)
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("history lock: %w", err)
@@ -61,20 +75,28 @@ func OpenHistory(launchDir, stateDir string, now func() time.Time) (*History, er
 		if who != "" {
 			who = " (pid " + who + ")"
 		}
-		return nil, fmt.Errorf("another nb%s is using the conversation in %s; wait for it to finish: %w", who, launchDir, ErrLocked)
+		return nil, fmt.Errorf("another nb%s is using the conversation %s; wait for it to finish, or run with --no-history: %w", who, file, ErrLocked)
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	return &History{path: filepath.Join(launchDir, HistoryFile), lock: f, now: now}, nil
+	return &History{path: file, lock: f, now: now}, nil
 }
 
-// Path is the history file.
-func (h *History) Path() string { return h.path }
+// Path is the history file ("" without history).
+func (h *History) Path() string {
+	if h == nil {
+		return ""
+	}
+	return h.path
+}
 
 // Load reads the conversation. A missing file is an empty conversation. A
 // corrupt or foreign file is moved aside (its new name is returned in the
 // warning) and never overwritten.
 func (h *History) Load() (msgs []llm.Message, warning string, err error) {
+	if h == nil {
+		return nil, "", nil
+	}
 	data, err := os.ReadFile(h.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
@@ -103,6 +125,9 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 
 // Save writes the conversation atomically.
 func (h *History) Save(msgs []llm.Message) error {
+	if h == nil {
+		return nil
+	}
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
@@ -115,7 +140,7 @@ func (h *History) Save(msgs []llm.Message) error {
 
 // Close releases the lock.
 func (h *History) Close() error {
-	if h.lock == nil {
+	if h == nil || h.lock == nil {
 		return nil
 	}
 	err := h.lock.Close()

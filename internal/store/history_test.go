@@ -113,3 +113,45 @@ func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
 		t.Errorf("perm = %v", st.Mode().Perm())
 	}
 }
+
+func TestHistoryFileLocks(t *testing.T) {
+	launch, state := t.TempDir(), t.TempDir()
+	h, err := OpenHistory(launch, state, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	// --history naming the directory's own file shares its lock
+	if _, err := OpenHistoryFile(filepath.Join(launch, HistoryFile), state, fixedNow); !errors.Is(err, ErrLocked) {
+		t.Errorf("same file through --history = %v, want ErrLocked", err)
+	}
+	// another file in the same directory has its own lock and file
+	other := filepath.Join(launch, "ci.json")
+	h2, err := OpenHistoryFile(other, state, fixedNow)
+	if err != nil {
+		t.Fatalf("another file: %v", err)
+	}
+	defer h2.Close()
+	if _, err := OpenHistoryFile(other, state, fixedNow); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "--no-history") {
+		t.Errorf("second open of ci.json = %v, want ErrLocked with the --no-history hint", err)
+	}
+	if err := h2.Save([]llm.Message{{Role: llm.RoleUser, Text: "in ci.json"}}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(other); !strings.Contains(string(data), "in ci.json") {
+		t.Errorf("ci.json = %s", data)
+	}
+	if _, err := os.Stat(filepath.Join(launch, HistoryFile)); !os.IsNotExist(err) {
+		t.Errorf("saving ci.json touched the default history: %v", err)
+	}
+}
+
+func TestNoHistory(t *testing.T) {
+	var h *History // --no-history
+	if msgs, warn, err := h.Load(); msgs != nil || warn != "" || err != nil {
+		t.Errorf("Load = %v, %q, %v", msgs, warn, err)
+	}
+	if err := h.Save([]llm.Message{{Role: llm.RoleUser, Text: "x"}}); err != nil || h.Path() != "" || h.Close() != nil {
+		t.Errorf("a run without history saves nothing and fails nothing: %v", err)
+	}
+}

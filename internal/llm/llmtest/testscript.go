@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -28,6 +30,10 @@ import (
 //	fakellm requests           print the requests received so far, one JSON
 //	                           object per line (kind, model, system, messages,
 //	                           tools), for stdout/cmp checks.
+//	fakellm wait N             wait (up to 20s) until the servers of this
+//	                           script have received N requests in all, so a
+//	                           script can act while a background run is
+//	                           known to be in flight.
 //
 // With TestscriptSetup installed, servers are closed and verified when the
 // script ends, so a forgotten "fakellm verify" still fails the test.
@@ -47,6 +53,18 @@ func (st *scriptState) fail(msg string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.problems = append(st.problems, msg)
+}
+
+// received counts the requests of every server.
+func (st *scriptState) received() int {
+	st.mu.Lock()
+	servers := append([]*Server(nil), st.servers...)
+	st.mu.Unlock()
+	n := 0
+	for _, s := range servers {
+		n += len(s.Requests())
+	}
+	return n
 }
 
 // verify closes nothing; it gathers problems and unconsumed turns.
@@ -100,7 +118,7 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("fakellm: llmtest.TestscriptSetup is not installed in testscript.Params.Setup")
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: fakellm KIND SCRIPT.json | fakellm verify | fakellm requests")
+		ts.Fatalf("usage: fakellm KIND SCRIPT.json | fakellm verify | fakellm requests | fakellm wait N")
 	}
 	switch args[0] {
 	case "verify":
@@ -116,6 +134,19 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		ts.Check(err)
+	case "wait":
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: fakellm wait N")
+		}
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		deadline := time.Now().Add(20 * time.Second)
+		for st.received() < n {
+			if time.Now().After(deadline) {
+				ts.Fatalf("fakellm wait: %d requests after 20s, want %d", st.received(), n)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "requests":
 		st.mu.Lock()
 		servers := append([]*Server(nil), st.servers...)

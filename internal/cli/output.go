@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/report"
+	"github.com/nb-cli/nb/internal/store"
+)
+
+// The machine-readable side of a single-shot run (--output-format): the
+// report recorder sees every model response, decision and tool result;
+// runs end through finishRun, which also decides the exit code.
+
+// newRecorder returns the report of a run in opts' output format.
+func newRecorder(opts *Options, streams *iostreams.IO) *report.Recorder {
+	mode := report.Quiet
+	switch opts.OutputFormat {
+	case FormatJSON:
+		mode = report.Final
+	case FormatStreamJSON:
+		mode = report.Stream
+	}
+	return report.New(mode, streams.Out, streams.Now)
+}
+
+// errorKind says where a failure came from, for the report's error object.
+type errorKind string
+
+const (
+	kindConfig  errorKind = "config"
+	kindHistory errorKind = "history"
+	kindRun     errorKind = "error"
+)
+
+// failRun reports err on stderr, ends the report with it and returns the
+// exit code.
+func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) int {
+	code := reportError(streams, err)
+	e := errorObject(kind, err)
+	status := report.StatusError
+	if code == ExitUsage {
+		status = report.StatusUsage
+	}
+	finishReport(rec, streams, status, code, e)
+	return code
+}
+
+func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, code int, e *report.Error) {
+	if _, err := rec.Finish(status, code, e); err != nil {
+		fmt.Fprintf(streams.Err, "nb: write report: %v\n", err)
+	}
+}
+
+// errorObject is the report's account of err.
+func errorObject(kind errorKind, err error) *report.Error {
+	e := &report.Error{Kind: string(kind), Message: err.Error()}
+	var ue *usageError
+	var le *llm.Error
+	switch {
+	case errors.As(err, &ue):
+		e.Kind = "usage"
+	case errors.As(err, &le):
+		e.Kind, e.Reason, e.HTTPStatus = "provider", providerReason(le.Kind), le.Status
+	case errors.Is(err, store.ErrLocked):
+		e.Kind = string(kindHistory)
+	}
+	return e
+}
+
+func providerReason(k llm.ErrorKind) string {
+	switch k {
+	case llm.ErrAuth:
+		return "auth"
+	case llm.ErrRateLimit:
+		return "rate_limit"
+	case llm.ErrServer:
+		return "server"
+	case llm.ErrNetwork:
+		return "network"
+	case llm.ErrBadRequest:
+		return "bad_request"
+	case llm.ErrContextSize:
+		return "context_size"
+	}
+	return "unknown"
+}
+
+// finishTurn ends a single-shot run after its turn: 130 interrupted, 1
+// error, 3 a call needed approval nobody could give, 4 maxToolCalls,
+// else 0, in that order of precedence.
+func (c *chat) finishTurn(err error) int {
+	c.rec.Settle(c.agent.Messages)
+	needed, remedies := c.rec.NeedsApproval()
+	var (
+		status = report.StatusAnswered
+		code   = ExitOK
+		e      *report.Error
+	)
+	switch {
+	case errors.Is(err, context.Canceled):
+		status, code = report.StatusInterrupted, ExitInterrupted
+		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
+	case errors.Is(err, agent.ErrToolLimit) && !needed:
+		status, code = report.StatusToolLimit, ExitToolLimit
+		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
+	case err != nil && !errors.Is(err, agent.ErrToolLimit):
+		status, code = report.StatusError, ExitError
+		e = errorObject(kindRun, err)
+	case needed:
+		status, code = report.StatusApproval, ExitApproval
+		e = &report.Error{Kind: "approval_required", Message: "a tool call needed approval and there was no terminal to ask at", Remedies: remedies}
+	}
+	finishReport(c.rec, c.io, status, code, e)
+	return code
+}
+
+// startReport writes the report's start event once the provider is known.
+func (c *chat) startReport(p llm.Provider) {
+	var names []string
+	if c.tools != nil && !c.opts.NoTools {
+		for _, s := range c.tools.Specs() {
+			names = append(names, s.Name)
+		}
+	}
+	c.rec.Start(report.Start{Provider: p.Name(), Model: p.Model(), Cwd: c.launch, History: c.history.Path(), Tools: names})
+}
+
+// historyFile is the conversation file of this run: --history FILE
+// (relative to the launch directory), or the launch directory's.
+func (c *chat) historyFile() string {
+	if c.opts.History == "" {
+		return filepath.Join(c.launch, store.HistoryFile)
+	}
+	if filepath.IsAbs(c.opts.History) {
+		return c.opts.History
+	}
+	return filepath.Join(c.launch, c.opts.History)
+}
+
+// openHistory opens the run's conversation; nil with --no-history.
+func (c *chat) openHistory() (*store.History, error) {
+	if c.opts.NoHistory {
+		return nil, nil
+	}
+	return store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+}
+
+// observe sends a tool call's outcome to the audit log and the report.
+func (a *app) observe(r agent.Record) {
+	a.audit(r)
+	if a.rec != nil {
+		a.rec.Call(r)
+	}
+}
+
+// remedy prints the human remedy line of a refused call on stderr (never
+// stdout, which carries only the output format) and notes it in the report.
+func (a *app) remedy(line string) {
+	fmt.Fprintln(a.io.Err, "nb: "+strings.TrimPrefix(line, "nb: "))
+	if a.rec != nil {
+		a.rec.Remedy(line)
+	}
+}
+
+// reportProvider counts a run's model requests and passes its responses,
+// text and usage to the report.
+type reportProvider struct {
+	llm.Provider
+	rec *report.Recorder
+}
+
+func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	p.rec.Settle(req.Messages)
+	p.rec.Request()
+	var text strings.Builder
+	resp, err := p.Provider.Stream(ctx, req, func(ev llm.Event) {
+		if ev.Type == llm.EventText {
+			text.WriteString(ev.Text)
+			p.rec.Text(ev.Text)
+		}
+		onEvent(ev)
+	})
+	if err != nil {
+		p.rec.Failed(text.String())
+		return resp, err
+	}
+	p.rec.Response(resp, reportUsage(resp.Usage))
+	return resp, nil
+}
+
+// reportUsage converts a response's token counts.
+func reportUsage(u llm.Usage) report.Usage {
+	return report.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+}
+
+// reportUI shows the run as the terminal renderer does and tells the report
+// about decisions and notices.
+type reportUI struct {
+	chatUI
+	rec *report.Recorder
+}
+
+func (u *reportUI) Notice(kind agent.NoticeKind, msg string) {
+	u.rec.Notice(kind, msg)
+	u.chatUI.Notice(kind, msg)
+}
+
+func (u *reportUI) ToolStart(p *agent.Pending) agent.ToolView {
+	u.rec.Decision(p, true)
+	return u.chatUI.ToolStart(p)
+}
+
+func (u *reportUI) Refused(p *agent.Pending, why string) {
+	u.rec.Decision(p, false)
+	u.chatUI.Refused(p, why)
+}
+
+// quietOut returns streams whose stdout is discarded: with a JSON output
+// format the answer reaches stdout only inside the report, while progress
+// still goes to stderr.
+func quietOut(streams *iostreams.IO) *iostreams.IO {
+	q := *streams
+	q.Out, q.OutTTY = io.Discard, false
+	return &q
+}

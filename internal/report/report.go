@@ -1,0 +1,505 @@
+// Package report is the machine-readable account of a single-shot run: the
+// one object that --output-format json prints at the end, and the lines
+// that --output-format stream-json prints as the run goes. The shapes are a
+// contract, described in docs/output-format.md and checked against the JSON
+// Schema docs/output-format.schema.json; Version changes when a field
+// changes meaning or goes away (new fields may appear at any time).
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+)
+
+// Version is the schema version carried by the start event and the result.
+const Version = 1
+
+// Mode is what a Recorder writes.
+type Mode int
+
+const (
+	// Quiet writes nothing (--output-format text); the recorder still
+	// gathers what the exit code depends on.
+	Quiet Mode = iota
+	// Final writes the result object once, at the end (json).
+	Final
+	// Stream writes one event per line as it happens, the result last
+	// (stream-json).
+	Stream
+)
+
+// Status says how a run ended; each status has its own exit code.
+type Status string
+
+const (
+	StatusAnswered    Status = "answered"
+	StatusError       Status = "error"
+	StatusUsage       Status = "usage"
+	StatusApproval    Status = "approval_required"
+	StatusToolLimit   Status = "tool_limit"
+	StatusInterrupted Status = "interrupted"
+)
+
+// Tool-call outcomes beyond agent.Record's ("ran", "denied", "declined",
+// "skipped"): a call that never reached approval (unknown tool, unusable
+// arguments, maxToolCalls reached).
+const OutcomeNotRun = "not_run"
+
+// summaryMax bounds the summary of a tool result.
+const summaryMax = 512
+
+// Usage is the token count of a run or of one model response.
+type Usage struct {
+	InputTokens       int `json:"inputTokens"`
+	OutputTokens      int `json:"outputTokens"`
+	CachedInputTokens int `json:"cachedInputTokens"`
+	ReasoningTokens   int `json:"reasoningTokens"`
+	// CostUSD is the estimated price, present only when nb knows the
+	// model's prices (set with Recorder.SetCost).
+	CostUSD *float64 `json:"costUSD,omitempty"`
+}
+
+func (u *Usage) add(v Usage) {
+	u.InputTokens += v.InputTokens
+	u.OutputTokens += v.OutputTokens
+	u.CachedInputTokens += v.CachedInputTokens
+	u.ReasoningTokens += v.ReasoningTokens
+}
+
+// Error describes why a run did not simply answer.
+type Error struct {
+	// Kind: usage, config, provider, history, approval_required,
+	// tool_limit, interrupted or error.
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Reason classifies provider failures: auth, rate_limit, server,
+	// network, bad_request, context_size, unknown.
+	Reason string `json:"reason,omitempty"`
+	// HTTPStatus is the provider's HTTP status, when there was one.
+	HTTPStatus int `json:"httpStatus,omitempty"`
+	// Remedies are the lines telling the human what to do, e.g.
+	// "re-run with --approve 'make test'".
+	Remedies []string `json:"remedies,omitempty"`
+}
+
+// ToolCall is everything known about one tool call of the run.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments are the call's arguments: the JSON value the model sent,
+	// or its raw text as a string when it was not valid JSON.
+	Arguments json.RawMessage `json:"arguments"`
+	// Decision is the policy's verdict: allow, ask or deny; empty when
+	// the call never reached the policy.
+	Decision policy.Verdict `json:"decision,omitempty"`
+	// Outcome: ran, denied (policy, or no terminal to ask), declined (by
+	// the user), skipped (interrupted) or not_run.
+	Outcome string `json:"outcome"`
+	// DecidedBy says who decided: the policy's source (safe-list, rule,
+	// flag, grant, sandbox, tool, deny-rule...), user, or headless /
+	// no-terminal when approval was needed and nobody could be asked.
+	DecidedBy string   `json:"decidedBy,omitempty"`
+	Safety    string   `json:"safety,omitempty"`
+	Display   string   `json:"display,omitempty"`
+	Reasons   []string `json:"reasons,omitempty"`
+	Remedy    string   `json:"remedy,omitempty"`
+	// NeedsApproval is set on a call refused because approval was needed
+	// and there was no terminal to ask at (exit code 3).
+	NeedsApproval bool  `json:"needsApproval,omitempty"`
+	ExitCode      *int  `json:"exitCode,omitempty"`
+	DurationMs    int64 `json:"durationMs"`
+	IsError       bool  `json:"isError"`
+	// Summary is the head of what the model received; Bytes its length.
+	Summary string `json:"summary"`
+	Bytes   int    `json:"bytes"`
+
+	resulted bool
+}
+
+// Result is the final object: --output-format json prints it alone, and
+// stream-json prints it as its last line.
+type Result struct {
+	Type       string     `json:"type"` // "result"
+	Version    int        `json:"version"`
+	Status     Status     `json:"status"`
+	ExitCode   int        `json:"exitCode"`
+	Answer     string     `json:"answer"`
+	Provider   string     `json:"provider,omitempty"`
+	Model      string     `json:"model,omitempty"`
+	DurationMs int64      `json:"durationMs"`
+	Turns      int        `json:"turns"`
+	ToolCalls  []ToolCall `json:"toolCalls"`
+	Usage      Usage      `json:"usage"`
+	Error      *Error     `json:"error,omitempty"`
+}
+
+// Start is the first stream-json event.
+type Start struct {
+	Provider string
+	Model    string
+	Cwd      string
+	// History is the conversation file; empty with --no-history.
+	History string
+	Tools   []string
+}
+
+// Recorder gathers a run and writes it in its Mode. It is safe for use
+// from several goroutines.
+type Recorder struct {
+	mode    Mode
+	w       io.Writer
+	now     func() time.Time
+	started time.Time
+
+	mu       sync.Mutex
+	provider string
+	model    string
+	turns    int
+	answer   string
+	calls    []*ToolCall
+	usage    Usage
+	cost     *float64
+	finished bool
+	writeErr error
+}
+
+// New returns a recorder writing to w in mode; now is the clock.
+func New(mode Mode, w io.Writer, now func() time.Time) *Recorder {
+	return &Recorder{mode: mode, w: w, now: now, started: now()}
+}
+
+// emit writes one stream-json line.
+func (r *Recorder) emit(v any) {
+	if r.mode != Stream || r.writeErr != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		r.writeErr = err
+		return
+	}
+	_, r.writeErr = r.w.Write(append(b, '\n'))
+}
+
+// Start records the provider and model and writes the start event.
+func (r *Recorder) Start(s Start) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.provider, r.model = s.Provider, s.Model
+	tools := s.Tools
+	if tools == nil {
+		tools = []string{}
+	}
+	var history *string
+	if s.History != "" {
+		history = &s.History
+	}
+	r.emit(struct {
+		Type     string   `json:"type"`
+		Version  int      `json:"version"`
+		Provider string   `json:"provider"`
+		Model    string   `json:"model"`
+		Cwd      string   `json:"cwd"`
+		History  *string  `json:"history"`
+		Tools    []string `json:"tools"`
+	}{"start", Version, s.Provider, s.Model, s.Cwd, history, tools})
+}
+
+// Request counts a model request (a turn of the run).
+func (r *Recorder) Request() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.turns++
+}
+
+// Text records a chunk of streamed answer text.
+func (r *Recorder) Text(chunk string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.emit(struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{"text", chunk})
+}
+
+// Notice records a notice shown to the human (retries, limits, errors).
+func (r *Recorder) Notice(kind agent.NoticeKind, msg string) {
+	level := "info"
+	switch kind {
+	case agent.NoticeWarn:
+		level = "warning"
+	case agent.NoticeError:
+		level = "error"
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.emit(struct {
+		Type    string `json:"type"`
+		Level   string `json:"level"`
+		Message string `json:"message"`
+	}{"notice", level, msg})
+}
+
+// Response records a completed model response: its text, usage and the
+// tool calls it proposes. usage is the response's count in report terms.
+func (r *Recorder) Response(resp *llm.Response, usage Usage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answer = resp.Message.Text
+	r.usage.add(usage)
+	r.emit(struct {
+		Type       string `json:"type"`
+		Turn       int    `json:"turn"`
+		Text       string `json:"text"`
+		StopReason string `json:"stopReason"`
+		ToolCalls  int    `json:"toolCalls"`
+	}{"message", r.turns, resp.Message.Text, resp.StopReason, len(resp.Message.ToolCalls)})
+	r.emit(struct {
+		Type string `json:"type"`
+		Turn int    `json:"turn"`
+		Usage
+	}{"usage", r.turns, usage})
+	for _, c := range resp.Message.ToolCalls {
+		tc := &ToolCall{ID: c.ID, Name: c.Name, Arguments: arguments(c.Arguments), Outcome: OutcomeNotRun}
+		r.calls = append(r.calls, tc)
+		r.emit(struct {
+			Type      string          `json:"type"`
+			Turn      int             `json:"turn"`
+			ID        string          `json:"id"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}{"tool_call", r.turns, tc.ID, tc.Name, tc.Arguments})
+	}
+}
+
+// Failed records a model request that ended in an error, keeping the text
+// that had streamed.
+func (r *Recorder) Failed(partial string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if partial != "" {
+		r.answer = partial
+	}
+}
+
+// arguments returns raw as JSON when it is, else as a JSON string.
+func arguments(raw string) json.RawMessage {
+	if raw == "" {
+		return json.RawMessage("{}")
+	}
+	if json.Valid([]byte(raw)) {
+		return json.RawMessage(raw)
+	}
+	b, _ := json.Marshal(raw)
+	return b
+}
+
+// call finds the recorded call id, adding one for calls that were not
+// proposed through Response (a sandbox re-run keeps its call's id).
+func (r *Recorder) call(id, name string) *ToolCall {
+	for i := len(r.calls) - 1; i >= 0; i-- {
+		if r.calls[i].ID == id {
+			return r.calls[i]
+		}
+	}
+	tc := &ToolCall{ID: id, Name: name, Arguments: json.RawMessage("{}"), Outcome: OutcomeNotRun}
+	r.calls = append(r.calls, tc)
+	return tc
+}
+
+// Decision records the approval decision of a call about to run (run) or
+// refused (!run).
+func (r *Recorder) Decision(p *agent.Pending, run bool) {
+	if p == nil || p.Call == nil || p.Decision == nil {
+		return
+	}
+	d := p.Decision
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tc := r.call(p.Call.ID, p.Call.Name)
+	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, d.DecidedBy, string(d.Safety), d.Display
+	tc.Reasons, tc.Remedy = d.Reasons, d.Remedy
+	r.emit(struct {
+		Type      string         `json:"type"`
+		ID        string         `json:"id"`
+		Name      string         `json:"name"`
+		Decision  policy.Verdict `json:"decision"`
+		Run       bool           `json:"run"`
+		DecidedBy string         `json:"decidedBy"`
+		Safety    string         `json:"safety"`
+		Display   string         `json:"display"`
+		Reasons   []string       `json:"reasons"`
+		Remedy    string         `json:"remedy,omitempty"`
+	}{"decision", tc.ID, tc.Name, d.Decision, run, d.DecidedBy, string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
+}
+
+// Remedy records the human remedy line printed for a refused call; it
+// belongs to the most recent call refused without one of its own.
+func (r *Recorder) Remedy(line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.calls) - 1; i >= 0; i-- {
+		if tc := r.calls[i]; tc.Decision != "" && !tc.resulted {
+			if tc.Remedy == "" {
+				tc.Remedy = line
+			}
+			return
+		}
+	}
+}
+
+// headlessRefusal reports whether rec was refused because it needed an
+// approval that nobody could give.
+func headlessRefusal(rec agent.Record) bool {
+	if rec.Outcome != "denied" {
+		return false
+	}
+	if rec.DecidedBy == "headless" || rec.DecidedBy == "no-terminal" {
+		return true
+	}
+	return rec.Decision != nil && slices.Contains(rec.Decision.Reasons, policy.Refusal)
+}
+
+// Call records a call's final outcome (the audit record) and writes its
+// tool_result event.
+func (r *Recorder) Call(rec agent.Record) {
+	if rec.Call == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tc := r.call(rec.Call.ID, rec.Call.Name)
+	tc.Outcome, tc.DecidedBy = rec.Outcome, rec.DecidedBy
+	if d := rec.Decision; d != nil {
+		tc.Decision, tc.Safety, tc.Display, tc.Reasons = d.Decision, string(d.Safety), d.Display, d.Reasons
+		if d.Remedy != "" {
+			tc.Remedy = d.Remedy
+		}
+	}
+	tc.NeedsApproval = headlessRefusal(rec)
+	if res := rec.Result; res != nil {
+		tc.ExitCode, tc.DurationMs, tc.IsError = res.ExitCode, res.Duration.Milliseconds(), res.IsError
+		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
+	}
+	r.result(tc)
+}
+
+func (r *Recorder) result(tc *ToolCall) {
+	tc.resulted = true
+	r.emit(struct {
+		Type          string `json:"type"`
+		ID            string `json:"id"`
+		Name          string `json:"name"`
+		Outcome       string `json:"outcome"`
+		DecidedBy     string `json:"decidedBy,omitempty"`
+		NeedsApproval bool   `json:"needsApproval"`
+		ExitCode      *int   `json:"exitCode,omitempty"`
+		DurationMs    int64  `json:"durationMs"`
+		IsError       bool   `json:"isError"`
+		Summary       string `json:"summary"`
+		Bytes         int    `json:"bytes"`
+	}{"tool_result", tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes})
+}
+
+// Settle gives the calls that never reached approval (unknown tool,
+// unusable arguments, maxToolCalls) their results from the tool messages
+// of the conversation, and writes their tool_result events.
+func (r *Recorder) Settle(msgs []llm.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range msgs {
+		if m.Role != llm.RoleTool {
+			continue
+		}
+		for _, tc := range r.calls {
+			if tc.ID == m.ToolCallID && !tc.resulted {
+				tc.IsError, tc.Summary, tc.Bytes = m.IsError, summarize(m.Text), len(m.Text)
+				r.result(tc)
+			}
+		}
+	}
+}
+
+// NeedsApproval reports whether some call was refused for want of an
+// approval, and the remedy lines printed for them.
+func (r *Recorder) NeedsApproval() (bool, []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	needed := false
+	var remedies []string
+	for _, tc := range r.calls {
+		if tc.NeedsApproval {
+			needed = true
+			if tc.Remedy != "" && !slices.Contains(remedies, tc.Remedy) {
+				remedies = append(remedies, tc.Remedy)
+			}
+		}
+	}
+	return needed, remedies
+}
+
+// SetCost sets the run's estimated cost in US dollars.
+func (r *Recorder) SetCost(usd float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cost = &usd
+}
+
+// Finish writes the result (json, stream-json) and returns it. Only the
+// first call writes.
+func (r *Recorder) Finish(status Status, exitCode int, e *Error) (*Result, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := &Result{
+		Type: "result", Version: Version, Status: status, ExitCode: exitCode,
+		Answer: r.answer, Provider: r.provider, Model: r.model,
+		DurationMs: r.now().Sub(r.started).Milliseconds(),
+		Turns:      r.turns, ToolCalls: []ToolCall{}, Usage: r.usage, Error: e,
+	}
+	res.Usage.CostUSD = r.cost
+	for _, tc := range r.calls {
+		res.ToolCalls = append(res.ToolCalls, *tc)
+	}
+	if r.finished {
+		return res, r.writeErr
+	}
+	r.finished = true
+	switch r.mode {
+	case Stream:
+		r.emit(res)
+	case Final:
+		b, err := json.Marshal(res)
+		if err != nil {
+			return res, err
+		}
+		_, r.writeErr = r.w.Write(append(b, '\n'))
+	}
+	return res, r.writeErr
+}
+
+// summarize returns the head of s, cut on a rune boundary.
+func summarize(s string) string {
+	if len(s) <= summaryMax {
+		return s
+	}
+	cut := summaryMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

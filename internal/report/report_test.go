@@ -1,0 +1,141 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool"
+)
+
+func clock() func() time.Time {
+	t := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(250 * time.Millisecond); return t }
+}
+
+func lines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not JSON: %q", l)
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+// run plays a small run: a call refused for want of a terminal, a call
+// over the limit that never reached the policy, and a final answer.
+func run(r *Recorder) {
+	r.Start(Start{Provider: "openai", Model: "m", Cwd: "/w"})
+	r.Request()
+	r.Text("Let me")
+	r.Response(&llm.Response{Message: llm.Message{Text: "Let me", ToolCalls: []llm.ToolCall{
+		{ID: "a", Name: "run_cmd", Arguments: `{"command":"rm x"}`},
+		{ID: "b", Name: "run_cmd", Arguments: `not json`},
+	}}, StopReason: llm.StopToolUse}, Usage{InputTokens: 10, OutputTokens: 2})
+	d := &policy.Decision{Decision: policy.Deny, DecidedBy: "headless", Reasons: []string{policy.Refusal}, Remedy: "re-run with --approve 'rm x'"}
+	p := &agent.Pending{Call: &tool.Call{ID: "a", Name: "run_cmd"}, Decision: d}
+	r.Decision(p, false)
+	r.Call(agent.Record{Call: p.Call, Decision: d, Outcome: "denied", DecidedBy: "headless", Result: &tool.Result{Content: strings.Repeat("é", 400), IsError: true}})
+	r.Settle([]llm.Message{{Role: llm.RoleTool, ToolCallID: "a", Text: "x"}, {Role: llm.RoleTool, ToolCallID: "b", Text: "not run: limit", IsError: true}})
+	r.Request()
+	r.Response(&llm.Response{Message: llm.Message{Text: "Done."}, StopReason: llm.StopEnd}, Usage{InputTokens: 5, OutputTokens: 1, CachedInputTokens: 3})
+}
+
+func TestFinalWritesOneResult(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Final, &out, clock())
+	run(r)
+	needed, remedies := r.NeedsApproval()
+	if !needed || len(remedies) != 1 || remedies[0] != "re-run with --approve 'rm x'" {
+		t.Errorf("NeedsApproval = %v, %q", needed, remedies)
+	}
+	if out.Len() != 0 {
+		t.Fatalf("json mode wrote before the end: %s", out.String())
+	}
+	r.SetCost(0.25)
+	if _, err := r.Finish(StatusApproval, 3, &Error{Kind: "approval_required", Message: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	r.Finish(StatusAnswered, 0, nil) // a second Finish writes nothing
+	objs := lines(t, out.String())
+	if len(objs) != 1 {
+		t.Fatalf("%d objects, want 1:\n%s", len(objs), out.String())
+	}
+	res := objs[0]
+	if res["type"] != "result" || res["version"] != float64(Version) || res["exitCode"] != float64(3) || res["answer"] != "Done." || res["turns"] != float64(2) {
+		t.Errorf("result %v", res)
+	}
+	if res["durationMs"].(float64) <= 0 {
+		t.Errorf("duration %v", res["durationMs"])
+	}
+	usage := res["usage"].(map[string]any)
+	if usage["inputTokens"] != float64(15) || usage["outputTokens"] != float64(3) || usage["cachedInputTokens"] != float64(3) || usage["costUSD"] != 0.25 {
+		t.Errorf("usage %v", usage)
+	}
+	calls := res["toolCalls"].([]any)
+	a, b := calls[0].(map[string]any), calls[1].(map[string]any)
+	if a["outcome"] != "denied" || a["needsApproval"] != true || a["decidedBy"] != "headless" || a["decision"] != "deny" {
+		t.Errorf("call a %v", a)
+	}
+	if s := a["summary"].(string); len(s) > summaryMax+len("…") || !strings.HasSuffix(s, "…") || !strings.HasPrefix(s, "é") || a["bytes"] != float64(800) {
+		t.Errorf("summary of a long result: %d bytes %q", len(s), s)
+	}
+	// b never reached the policy: its result comes from the conversation,
+	// and its arguments, not JSON, are kept as a string
+	if b["outcome"] != OutcomeNotRun || b["summary"] != "not run: limit" || b["arguments"] != "not json" || b["decision"] != nil {
+		t.Errorf("call b %v", b)
+	}
+}
+
+func TestStreamWritesEventsInOrder(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Stream, &out, clock())
+	run(r)
+	r.Finish(StatusAnswered, 0, nil)
+	var types []string
+	for _, o := range lines(t, out.String()) {
+		types = append(types, o["type"].(string))
+	}
+	want := "start text message usage tool_call tool_call decision tool_result tool_result message usage result"
+	if got := strings.Join(types, " "); got != want {
+		t.Errorf("events\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestQuietWritesNothing(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Quiet, &out, clock())
+	run(r)
+	if res, _ := r.Finish(StatusAnswered, 0, nil); res.Answer != "Done." || len(res.ToolCalls) != 2 {
+		t.Errorf("result %+v", res)
+	}
+	if out.Len() != 0 {
+		t.Errorf("text mode wrote %q", out.String())
+	}
+}
+
+func TestHeadlessRefusal(t *testing.T) {
+	for _, c := range []struct {
+		rec  agent.Record
+		want bool
+	}{
+		{agent.Record{Outcome: "denied", DecidedBy: "no-terminal"}, true},
+		{agent.Record{Outcome: "denied", DecidedBy: "headless"}, true},
+		{agent.Record{Outcome: "denied", DecidedBy: "deny-rule", Decision: &policy.Decision{Reasons: []string{"denied by rule"}}}, false},
+		{agent.Record{Outcome: "declined", DecidedBy: "user"}, false},
+		{agent.Record{Outcome: "ran", DecidedBy: "flag"}, false},
+	} {
+		if got := headlessRefusal(c.rec); got != c.want {
+			t.Errorf("%+v: %v, want %v", c.rec, got, c.want)
+		}
+	}
+}
