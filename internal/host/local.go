@@ -123,7 +123,7 @@ func (l *Local) Probe(ctx context.Context, detect []string) (*sysinfo.Info, erro
 	}
 	if sh, err := l.shell(); err == nil {
 		info.ShellPath = sh
-		info.Shell = filepath.Base(sh)
+		info.Shell = sysinfo.ShellName(sh)
 	}
 	return info, nil
 }
@@ -140,6 +140,16 @@ func (l *Local) getenv(key string) string {
 		}
 	}
 	return v
+}
+
+// ShellKind is the language of the shell Run uses (POSIX when it cannot
+// be resolved).
+func (l *Local) ShellKind() sysinfo.ShellKind {
+	sh, err := l.shell()
+	if err != nil {
+		return sysinfo.ShellPOSIX
+	}
+	return sysinfo.KindOf(sh)
 }
 
 // ShellPath resolves the shell Run uses.
@@ -161,12 +171,9 @@ func (l *Local) shell() (string, error) {
 
 func resolveShell(shell, path string) (string, error) {
 	if shell == "" || shell == "auto" {
-		if p := sysinfo.LookPath("bash", path); p != "" {
-			return p, nil
-		}
-		return "/bin/sh", nil
+		return sysinfo.DefaultShell(path), nil
 	}
-	if strings.Contains(shell, "/") {
+	if filepath.IsAbs(shell) || strings.ContainsAny(shell, `/\`) {
 		if _, err := os.Stat(shell); err != nil {
 			return "", fmt.Errorf("shell %s: %w", shell, err)
 		}

@@ -84,7 +84,7 @@ func (l *Local) runtimeDir() (string, error) {
 	} else if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("runtime dir: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "prologue.bash"), []byte(bashPrologue), 0o600); err != nil {
+	if err := writeHelpers(dir); err != nil {
 		if own {
 			os.RemoveAll(dir)
 		}
@@ -127,11 +127,6 @@ func (l *Local) untrack(tree *procTree) {
 	delete(l.running, tree)
 }
 
-// isBash reports whether the shell binary is bash.
-func isBash(shell string) bool {
-	return strings.HasPrefix(filepath.Base(shell), "bash")
-}
-
 // Run implements Host.
 func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	start := time.Now()
@@ -162,17 +157,8 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	}
 	env = append(env[:len(env):len(env)], NonInteractiveEnv...)
 	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
-	var argv []string
-	if isBash(shell) {
-		if v, ok := lookupEnv(env, "BASH_ENV"); ok {
-			env = append(env, "NB_USER_BASH_ENV="+v)
-		}
-		env = append(env, "BASH_ENV="+filepath.Join(rt, "prologue.bash"))
-		argv = []string{shell, "-c", c.Script}
-	} else {
-		argv = []string{shell, "-c", shWrapper, filepath.Base(shell), c.Script}
-	}
-	env = append(env, c.Env...)
+	inv := shellInvocation(shell, c.Script, rt, env)
+	argv, env := inv.argv, append(inv.env, c.Env...)
 	args0 := filepath.Base(shell)
 	if l.Wrap != nil {
 		if argv, err = l.Wrap(argv); err != nil {
@@ -181,12 +167,17 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 		args0 = argv[0]
 	}
 	path := argv[0]
-	if !strings.Contains(path, "/") {
+	if !filepath.IsAbs(path) && !strings.ContainsAny(path, `/\`) {
 		if path, err = exec.LookPath(path); err != nil {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 	}
 	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
+	if inv.cmdLine != "" && l.Wrap == nil {
+		if err := setCmdLine(cmd, inv.cmdLine); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+	}
 
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -312,7 +303,8 @@ wait:
 
 	if !killing {
 		if data, err := os.ReadFile(cwdFile); err == nil {
-			ex.Cwd = strings.TrimSuffix(string(data), "\n")
+			// cmd.exe ends the line with CRLF
+			ex.Cwd = strings.TrimSuffix(strings.TrimSuffix(string(data), "\r\n"), "\n")
 		}
 	}
 	ex.Duration = time.Since(start)
@@ -366,4 +358,12 @@ func lookupEnv(env []string, key string) (string, bool) {
 		}
 	}
 	return v, found
+}
+
+// writeHelpers writes the files shellInvocation refers to.
+func writeHelpers(dir string) error {
+	if err := os.WriteFile(filepath.Join(dir, "prologue.bash"), []byte(bashPrologue), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "cwd.cmd"), []byte(cmdCwdHelper), 0o600)
 }

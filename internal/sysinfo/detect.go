@@ -13,10 +13,11 @@ import (
 )
 
 // Detect describes the local machine. getenv supplies PATH, HOME, USER and
-// SHELL; detect lists the tools to look for. Tools are found by stat-ing
-// PATH entries, never by running a process. The shell reported is the one
-// run_cmd would use with shell "auto" (bash when present, else /bin/sh);
-// hosts with another shell overwrite Shell and ShellPath.
+// SHELL (USERNAME and USERPROFILE on Windows); detect lists the tools to
+// look for. Tools are found by stat-ing PATH entries (with PATHEXT on
+// Windows), never by running a process. The shell reported is the one
+// run_cmd would use with shell "auto" (DefaultShell); hosts with another
+// shell overwrite Shell and ShellPath.
 func Detect(getenv func(string) string, detect []string) (*Info, error) {
 	path := getenv("PATH")
 	info := &Info{
@@ -28,6 +29,12 @@ func Detect(getenv func(string) string, detect []string) (*Info, error) {
 	if info.User == "" {
 		info.User = getenv("LOGNAME")
 	}
+	if info.User == "" {
+		info.User = getenv("USERNAME")
+	}
+	if info.Home == "" {
+		info.Home = getenv("USERPROFILE")
+	}
 	if info.User == "" || info.Home == "" {
 		if u, err := user.Current(); err == nil {
 			if info.User == "" {
@@ -38,11 +45,8 @@ func Detect(getenv func(string) string, detect []string) (*Info, error) {
 			}
 		}
 	}
-	info.ShellPath = LookPath("bash", path)
-	if info.ShellPath == "" {
-		info.ShellPath = "/bin/sh"
-	}
-	info.Shell = filepath.Base(info.ShellPath)
+	info.ShellPath = DefaultShell(path)
+	info.Shell = ShellName(info.ShellPath)
 	info.CaseSensitive = caseSensitive(info.Home)
 	info.Present, info.Missing = Tools(path, detect)
 	return info, nil
@@ -63,25 +67,23 @@ func Tools(path string, names []string) (present, missing []string) {
 }
 
 // LookPath finds an executable regular file called name in the directories
-// of path ("" when absent).
+// of path ("" when absent). On Windows a name without extension is tried
+// with each PATHEXT extension.
 func LookPath(name, path string) string {
 	return lookIn(name, filepath.SplitList(path))
 }
 
 func lookIn(name string, dirs []string) string {
-	if name == "" || strings.ContainsRune(name, '/') {
+	if name == "" || hasDir(name) {
 		return ""
 	}
 	for _, d := range dirs {
 		if d == "" {
 			continue // the current directory is not searched
 		}
-		p := filepath.Join(d, name)
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-			continue
+		if p := findExec(d, name); p != "" {
+			return p
 		}
-		return p
 	}
 	return ""
 }
@@ -116,7 +118,7 @@ func osName() string {
 		}
 		return "macOS"
 	case "windows":
-		return "Windows"
+		return windowsName()
 	}
 	return titleCase(runtime.GOOS)
 }
@@ -218,12 +220,25 @@ func Format(info *Info, cwd string) string {
 		yesNo = "yes"
 	}
 	fmt.Fprintf(&b, "## Environment\n- OS: %s\n- Shell: %s\n- Architecture: %s\n- User: %s\n- Home: %s\n- Case-sensitive filesystem: %s\n",
-		orUnknown(info.OS), orUnknown(info.Shell), orUnknown(info.Arch), orUnknown(info.User), orUnknown(info.Home), yesNo)
+		orUnknown(info.OS), orUnknown(shellTitle(info.Shell)), orUnknown(info.Arch), orUnknown(info.User), orUnknown(info.Home), yesNo)
 	if len(info.Present)+len(info.Missing) > 0 {
 		fmt.Fprintf(&b, "\n## Available Tools\nPresent: %s\nNot found: %s\n", list(info.Present), list(info.Missing))
 	}
 	fmt.Fprintf(&b, "\n## Session\n- Working directory: %s\n", cwd)
 	return b.String()
+}
+
+// shellTitle names Windows shells the way their users know them.
+func shellTitle(name string) string {
+	switch name {
+	case "cmd":
+		return "cmd.exe"
+	case "pwsh":
+		return "PowerShell 7 (pwsh)"
+	case "powershell":
+		return "Windows PowerShell (powershell.exe)"
+	}
+	return name
 }
 
 func orUnknown(s string) string {
