@@ -3,6 +3,12 @@
 // tool call with the policy, asks the user about the ones that need it (all
 // at once), runs the approved ones and feeds the results back until the
 // model answers without tools or the per-message tool-call budget is spent.
+//
+// The calls of one model message are reviewed in order, each against the
+// working directory the earlier ones leave behind. When an earlier call's
+// effect on the directory cannot be known before it runs (cd "$X"), or it
+// did not end where its review predicted, the later calls are reviewed
+// (and asked about) only after it ran.
 package agent
 
 import (
@@ -25,13 +31,27 @@ type Granter interface {
 
 // Record is one audited tool call.
 type Record struct {
-	Call     *tool.Call
-	Decision *policy.Decision
-	// Outcome is "ran", "denied" (policy), "declined" (user) or "skipped".
-	Outcome   string
-	DecidedBy string
+	Call      *tool.Call
+	Decision  *policy.Decision
+	Outcome   Outcome
+	DecidedBy policy.Decider
 	Result    *tool.Result
 }
+
+// Outcome is how an audited call ended.
+type Outcome string
+
+const (
+	// Ran: the call ran.
+	Ran Outcome = "ran"
+	// Denied: the policy refused it, or it needed asking and nobody could
+	// be asked.
+	Denied Outcome = "denied"
+	// Declined: the user said no.
+	Declined Outcome = "declined"
+	// Skipped: the user interrupted the turn before it ran.
+	Skipped Outcome = "skipped"
+)
 
 // Options configures an Agent.
 type Options struct {
@@ -49,6 +69,9 @@ type Options struct {
 	// need approval are refused with a remedy instead.
 	Interactive bool
 	Grants      Granter
+	// Cwd is the session working directory the first call of a message is
+	// reviewed against (nil: none).
+	Cwd func() string
 	// Audit, when set, receives every tool call's outcome.
 	Audit func(Record)
 	// Remedy, when set, receives the human remedy line of a refused call
@@ -170,100 +193,11 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 // returns one tool message per call, in order.
 func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, used *int) ([]llm.Message, bool) {
 	results := make([]*tool.Result, len(calls))
-	pending := make([]*Pending, len(calls))
-	tools := make([]tool.Tool, len(calls))
 	limit := false
-	for i, c := range calls {
-		call := &tool.Call{ID: c.ID, Name: c.Name, Args: []byte(c.Arguments)}
-		if *used >= a.opts.MaxToolCalls {
-			limit = true
-			results[i] = tool.Errorf("not run: the limit of %d tool calls for this message was reached; summarise what you found and tell the user how to continue", a.opts.MaxToolCalls)
-			continue
-		}
-		*used++
-		t, ok := a.lookup(c.Name)
-		if !ok {
-			results[i] = tool.Errorf("unknown tool %q; available tools: %s", c.Name, a.toolNames())
-			continue
-		}
-		d, err := t.Review(ctx, call)
-		if err != nil {
-			results[i] = tool.Errorf("%v", err)
-			continue
-		}
-		tools[i] = t
-		pending[i] = &Pending{Call: call, Decision: d, Description: description(call.Args)}
+	counted := make([]bool, len(calls))
+	for next := 0; next < len(calls); {
+		next = a.runSegment(ctx, calls, next, results, counted, used, &limit)
 	}
-
-	// Ask about every call that needs it, together.
-	var ask []*Pending
-	for _, p := range pending {
-		if p != nil && p.Decision.Decision == policy.Ask {
-			ask = append(ask, p)
-		}
-	}
-	answers := map[*Pending]Answer{}
-	if len(ask) > 0 {
-		if a.opts.Interactive {
-			got, err := a.opts.UI.Approve(ctx, ask)
-			if err != nil && ctx.Err() == nil {
-				a.opts.UI.Notice(NoticeError, "approval failed: "+err.Error())
-			}
-			for i, p := range ask {
-				var ans Answer // not approved unless the user said so
-				if err == nil && i < len(got) {
-					ans = got[i]
-				}
-				answers[p] = ans
-			}
-		}
-	}
-
-	for i, p := range pending {
-		if p == nil {
-			continue
-		}
-		if ctx.Err() != nil {
-			results[i] = tool.Errorf("not run: the user interrupted (Ctrl+C) before this call ran")
-			a.audit(p, "skipped", "user", results[i])
-			continue
-		}
-		d := p.Decision
-		switch d.Decision {
-		case policy.Deny:
-			results[i] = a.refuse(p, d.DecidedBy)
-			continue
-		case policy.Ask:
-			ans, asked := answers[p]
-			if !asked {
-				results[i] = a.refuseHeadless(p)
-				continue
-			}
-			if !ans.Approved {
-				msg := "the user declined to run this call"
-				if ans.Reason != "" {
-					msg += "; their reason: " + ans.Reason
-				}
-				results[i] = &tool.Result{Content: msg, IsError: true}
-				a.opts.UI.Refused(p, "declined")
-				a.audit(p, "declined", "user", results[i])
-				continue
-			}
-			if a.opts.Grants != nil && (ans.Always || ans.Session) {
-				scope := policy.ScopeSession
-				if ans.Always {
-					scope = policy.ScopeProject
-				}
-				if err := a.opts.Grants.Grant(d, scope); err != nil {
-					a.opts.UI.Notice(NoticeError, "could not save approval: "+err.Error())
-				}
-			}
-			d.DecidedBy = "user"
-		}
-		results[i] = a.run(ctx, tools[i], p)
-		a.audit(p, "ran", d.DecidedBy, results[i])
-	}
-
 	msgs := make([]llm.Message, len(calls))
 	for i, c := range calls {
 		msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Text: results[i].Content, IsError: results[i].IsError}
@@ -271,8 +205,141 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.ToolCall, used *int) (
 	return msgs, limit
 }
 
-func (a *Agent) run(ctx context.Context, t tool.Tool, p *Pending) *tool.Result {
-	res := a.runView(p, func() (*tool.Result, error) { return t.Run(ctx, p.Call) })
+// reviewed is one call of a segment: its pending view, the invocation,
+// and the working directory its review predicted it leaves behind.
+type reviewed struct {
+	index int
+	p     *Pending
+	inv   *tool.Invocation
+}
+
+// runSegment reviews calls from first on, in order, each against the
+// directory the earlier ones leave behind, up to and including the first
+// call whose effect on the directory is unknown before it runs. It asks
+// about the segment's calls together, runs them in order, and returns the
+// index of the first call it did not settle: the one after the segment, or
+// the one after a call that did not leave the directory its review
+// predicted (those are reviewed again against the real directory).
+func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int, results []*tool.Result, counted []bool, used *int, limit *bool) int {
+	cwd := a.cwd()
+	var seg []reviewed
+	end := len(calls)
+	for i := first; i < len(calls); i++ {
+		c := calls[i]
+		call := &tool.Call{ID: c.ID, Name: c.Name, Args: []byte(c.Arguments)}
+		if !counted[i] {
+			if *used >= a.opts.MaxToolCalls {
+				*limit = true
+				results[i] = tool.Errorf("not run: the limit of %d tool calls for this message was reached; summarise what you found and tell the user how to continue", a.opts.MaxToolCalls)
+				continue
+			}
+			*used++
+			counted[i] = true
+		}
+		t, ok := a.lookup(c.Name)
+		if !ok {
+			results[i] = tool.Errorf("unknown tool %q; available tools: %s", c.Name, a.toolNames())
+			continue
+		}
+		inv, err := t.Review(ctx, call, tool.At{Cwd: cwd})
+		if err != nil {
+			results[i] = tool.Errorf("%v", err)
+			continue
+		}
+		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args)}, inv: inv})
+		if inv.CwdAfter == "" {
+			end = i + 1
+			break
+		}
+		cwd = inv.CwdAfter
+	}
+
+	// Ask about every call of the segment that needs it, together.
+	var ask []*Pending
+	for _, r := range seg {
+		if r.p.Decision.Decision == policy.Ask {
+			ask = append(ask, r.p)
+		}
+	}
+	answers := map[*Pending]Answer{}
+	if len(ask) > 0 && a.opts.Interactive {
+		got, err := a.opts.UI.Approve(ctx, ask)
+		if err != nil && ctx.Err() == nil {
+			a.opts.UI.Notice(NoticeError, "approval failed: "+err.Error())
+		}
+		for i, p := range ask {
+			var ans Answer // not approved unless the user said so
+			if err == nil && i < len(got) {
+				ans = got[i]
+			}
+			answers[p] = ans
+		}
+	}
+
+	for k, r := range seg {
+		i, p := r.index, r.p
+		results[i] = a.settle(ctx, p, r.inv, answers)
+		if r.inv.CwdAfter != "" && a.cwd() != r.inv.CwdAfter && k+1 < len(seg) {
+			// The directory is not where the later calls were reviewed
+			// for: review them again.
+			return i + 1
+		}
+	}
+	return end
+}
+
+// settle runs one reviewed call as its decision and the user's answer
+// say, and returns its result.
+func (a *Agent) settle(ctx context.Context, p *Pending, inv *tool.Invocation, answers map[*Pending]Answer) *tool.Result {
+	if ctx.Err() != nil {
+		res := tool.Errorf("not run: the user interrupted (Ctrl+C) before this call ran")
+		a.audit(p, Skipped, policy.ByUser, res)
+		return res
+	}
+	d := p.Decision
+	switch d.Decision {
+	case policy.Deny:
+		return a.refuse(p, d.DecidedBy)
+	case policy.Ask:
+		ans, asked := answers[p]
+		if !asked {
+			return a.refuseHeadless(p)
+		}
+		if !ans.Approved {
+			msg := "the user declined to run this call"
+			if ans.Reason != "" {
+				msg += "; their reason: " + ans.Reason
+			}
+			res := &tool.Result{Content: msg, IsError: true}
+			a.opts.UI.Refused(p, "declined")
+			a.audit(p, Declined, policy.ByUser, res)
+			return res
+		}
+		if a.opts.Grants != nil && (ans.Always || ans.Session) {
+			scope := policy.ScopeSession
+			if ans.Always {
+				scope = policy.ScopeProject
+			}
+			if err := a.opts.Grants.Grant(d, scope); err != nil {
+				a.opts.UI.Notice(NoticeError, "could not save approval: "+err.Error())
+			}
+		}
+		d.DecidedBy = policy.ByUser
+	}
+	res := a.run(ctx, inv, p)
+	a.audit(p, Ran, d.DecidedBy, res)
+	return res
+}
+
+func (a *Agent) cwd() string {
+	if a.opts.Cwd == nil {
+		return ""
+	}
+	return a.opts.Cwd()
+}
+
+func (a *Agent) run(ctx context.Context, inv *tool.Invocation, p *Pending) *tool.Result {
+	res := a.runView(p, func() (*tool.Result, error) { return inv.Run(ctx) })
 	if res.Retry == nil || !a.opts.Interactive || ctx.Err() != nil {
 		return res
 	}
@@ -282,9 +349,9 @@ func (a *Agent) run(ctx context.Context, t tool.Tool, p *Pending) *tool.Result {
 	if err != nil || len(answers) != 1 || !answers[0].Approved {
 		return res
 	}
-	retry.Decision.DecidedBy = "user"
+	retry.Decision.DecidedBy = policy.ByUser
 	again := a.runView(retry, func() (*tool.Result, error) { return res.Retry.Run(ctx) })
-	a.audit(retry, "ran", "user", again)
+	a.audit(retry, Ran, policy.ByUser, again)
 	again.Content = "[first run refused by the sandbox; run again outside it with the user's approval]\n" + again.Content
 	return again
 }
@@ -305,13 +372,12 @@ func (a *Agent) runView(p *Pending, run func() (*tool.Result, error)) *tool.Resu
 	return res
 }
 
-func (a *Agent) refuse(p *Pending, by string) *tool.Result {
-	headless := false
+func (a *Agent) refuse(p *Pending, by policy.Decider) *tool.Result {
+	headless := p.Decision.DecidedBy == policy.ByHeadless
 	var reasons []string
 	for _, r := range p.Decision.Reasons {
-		if r == policy.Refusal {
-			headless = true
-			continue
+		if headless && r == policy.Refusal {
+			continue // said once, below
 		}
 		reasons = append(reasons, r)
 	}
@@ -333,7 +399,7 @@ func (a *Agent) refuse(p *Pending, by string) *tool.Result {
 	if p.Decision.Remedy != "" && a.opts.Remedy != nil {
 		a.opts.Remedy(p.Decision.Remedy)
 	}
-	a.audit(p, "denied", by, res)
+	a.audit(p, Denied, by, res)
 	return res
 }
 
@@ -355,11 +421,11 @@ func (a *Agent) refuseHeadless(p *Pending) *tool.Result {
 			a.opts.Remedy(fmt.Sprintf("nb: not run (needs approval): %s\n  re-run with --approve %s", p.Decision.Display, shellQuote(firstLine(rule))))
 		}
 	}
-	a.audit(p, "denied", "no-terminal", res)
+	a.audit(p, Denied, policy.ByNoTerminal, res)
 	return res
 }
 
-func (a *Agent) audit(p *Pending, outcome, by string, res *tool.Result) {
+func (a *Agent) audit(p *Pending, outcome Outcome, by policy.Decider, res *tool.Result) {
 	if a.opts.Audit != nil {
 		a.opts.Audit(Record{Call: p.Call, Decision: p.Decision, Outcome: outcome, DecidedBy: by, Result: res})
 	}

@@ -51,14 +51,24 @@ func fail(err error) func(context.Context, func(llm.Event)) (*llm.Response, erro
 }
 
 // echoTool echoes its "say" argument; its verdict comes from the argument.
-type echoTool struct{ ran []string }
+// "cd" moves its working directory ("?" says the move cannot be known
+// before the call runs; "land" is where such a call ends, or where any
+// call really ends when it differs from "cd"). Reviews record the
+// directory they were made for.
+type echoTool struct {
+	ran      []string
+	cwd      string
+	reviewed []string
+}
 
 func (e *echoTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "echo", Description: "echo", Schema: json.RawMessage(`{"type":"object"}`)}
 }
 
-func (e *echoTool) Review(_ context.Context, c *tool.Call) (*policy.Decision, error) {
-	var a struct{ Say, Verdict string }
+type echoArgs struct{ Say, Verdict, Cd, Land string }
+
+func (e *echoTool) Review(_ context.Context, c *tool.Call, at tool.At) (*tool.Invocation, error) {
+	var a echoArgs
 	if err := tool.DecodeArgs(c.Args, &a); err != nil {
 		return nil, err
 	}
@@ -66,14 +76,30 @@ func (e *echoTool) Review(_ context.Context, c *tool.Call) (*policy.Decision, er
 	if v == "" {
 		v = policy.Allow
 	}
-	return &policy.Decision{Decision: v, Display: "echo: " + a.Say, Rule: "echo " + a.Say, Subject: a.Say, Reasons: []string{"because"}}, nil
+	e.reviewed = append(e.reviewed, a.Say+"@"+at.Cwd)
+	d := &policy.Decision{Decision: v, Display: "echo: " + a.Say, Rule: "echo " + a.Say, Subject: a.Say, Reasons: []string{"because"}}
+	after := at.Cwd
+	switch a.Cd {
+	case "":
+	case "?":
+		after = ""
+	default:
+		after = a.Cd
+	}
+	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(context.Context) (*tool.Result, error) {
+		return e.run(a, at)
+	}}, nil
 }
 
-func (e *echoTool) Run(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	var a struct{ Say string }
-	tool.DecodeArgs(c.Args, &a)
+func (e *echoTool) run(a echoArgs, at tool.At) (*tool.Result, error) {
 	e.ran = append(e.ran, a.Say)
-	return &tool.Result{Content: "said " + a.Say}, nil
+	switch {
+	case a.Land != "":
+		e.cwd = a.Land
+	case a.Cd != "":
+		e.cwd = a.Cd
+	}
+	return &tool.Result{Content: "said " + a.Say + " in " + at.Cwd}, nil
 }
 
 type recUI struct {
@@ -91,6 +117,12 @@ func (r *recUI) EndText()                        {}
 func (r *recUI) Notice(_ NoticeKind, msg string) { r.notices = append(r.notices, msg) }
 func (r *recUI) Approve(_ context.Context, b []*Pending) ([]Answer, error) {
 	r.asked = append(r.asked, b)
+	if len(r.answers) > len(b) {
+		// Several rounds: each takes its answers in turn.
+		got := r.answers[:len(b)]
+		r.answers = r.answers[len(b):]
+		return got, nil
+	}
 	return r.answers, nil
 }
 func (r *recUI) ToolStart(p *Pending) ToolView { return &recView{r} }
@@ -115,7 +147,11 @@ func call(id, say, verdict string) llm.ToolCall {
 }
 
 func newAgent(p llm.Provider, ui UI, interactive bool, et *echoTool) *Agent {
-	return New(Options{Provider: p, Tools: tool.NewRegistry(et), UI: ui, Interactive: interactive, System: func(context.Context) string { return "sys" }}, nil)
+	if et.cwd == "" {
+		et.cwd = "/w"
+	}
+	return New(Options{Provider: p, Tools: tool.NewRegistry(et), UI: ui, Interactive: interactive, System: func(context.Context) string { return "sys" },
+		Cwd: func() string { return et.cwd }}, nil)
 }
 
 func TestToolRoundTrip(t *testing.T) {
@@ -141,7 +177,7 @@ func TestToolRoundTrip(t *testing.T) {
 		t.Errorf("second request system %q tools %d", second.System, len(second.Tools))
 	}
 	last := second.Messages[len(second.Messages)-1]
-	if last.Role != llm.RoleTool || last.ToolCallID != "2" || last.Text != "said b" {
+	if last.Role != llm.RoleTool || last.ToolCallID != "2" || last.Text != "said b in /w" {
 		t.Errorf("last tool message = %+v", last)
 	}
 	if ui.text.String() != "done" {
@@ -287,11 +323,18 @@ func TestCancelMidStreamKeepsPartialText(t *testing.T) {
 // retryTool fails once and offers a retry.
 type retryTool struct{ echoTool }
 
-func (r *retryTool) Run(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	return &tool.Result{Content: "refused", Retry: &tool.Retry{
-		Decision: &policy.Decision{Decision: policy.Ask, Display: "run outside the sandbox: x"},
-		Run:      func(context.Context) (*tool.Result, error) { return &tool.Result{Content: "worked outside"}, nil },
-	}}, nil
+func (r *retryTool) Review(ctx context.Context, c *tool.Call, at tool.At) (*tool.Invocation, error) {
+	inv, err := r.echoTool.Review(ctx, c, at)
+	if err != nil {
+		return nil, err
+	}
+	inv.Run = func(context.Context) (*tool.Result, error) {
+		return &tool.Result{Content: "refused", Retry: &tool.Retry{
+			Decision: &policy.Decision{Decision: policy.Ask, Display: "run outside the sandbox: x"},
+			Run:      func(context.Context) (*tool.Result, error) { return &tool.Result{Content: "worked outside"}, nil },
+		}}, nil
+	}
+	return inv, nil
 }
 
 func TestRetryOutsideSandboxNeedsApproval(t *testing.T) {
@@ -316,5 +359,82 @@ func TestRetryOutsideSandboxNeedsApproval(t *testing.T) {
 		if !approve && got != "refused" {
 			t.Errorf("declined retry result = %q", got)
 		}
+	}
+}
+
+func cdCall(id, say, verdict, cd, land string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: "echo", Arguments: fmt.Sprintf(`{"say":%q,"verdict":%q,"cd":%q,"land":%q}`, say, verdict, cd, land)}
+}
+
+// runBatch runs one model message with cs and returns the tool, the UI and
+// the tool results the model got.
+func runBatch(t *testing.T, answers []Answer, cs ...llm.ToolCall) (*echoTool, *recUI, []string) {
+	t.Helper()
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){calls(cs...), text("done")}}
+	ui, et := &recUI{answers: answers}, &echoTool{cwd: "/home/u"}
+	a := newAgent(p, ui, true, et)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range p.reqs[1].Messages {
+		if m.Role == llm.RoleTool {
+			got = append(got, m.Text)
+		}
+	}
+	return et, ui, got
+}
+
+// A later call of a batch is reviewed against the directory the earlier
+// ones leave behind, and asked about together with them.
+func TestBatchReviewedInOrderWithCwd(t *testing.T) {
+	yes := []Answer{{Approved: true}, {Approved: true}}
+	et, ui, got := runBatch(t, yes, cdCall("1", "a", "ask", "/etc", ""), call("2", "b", "ask"))
+	if strings.Join(et.reviewed, " ") != "a@/home/u b@/etc" {
+		t.Errorf("reviews = %v, want b reviewed in /etc", et.reviewed)
+	}
+	if len(ui.asked) != 1 || len(ui.asked[0]) != 2 {
+		t.Errorf("asked %d times, want both calls at once", len(ui.asked))
+	}
+	if strings.Join(got, "|") != "said a in /home/u|said b in /etc" {
+		t.Errorf("results = %q", got)
+	}
+}
+
+// When an earlier call's directory cannot be known before it runs, the
+// later call is reviewed (and asked about) after it ran, where it ended.
+func TestBatchUnknownCwdReviewsLaterCallsAfterwards(t *testing.T) {
+	yes := []Answer{{Approved: true}}
+	et, ui, got := runBatch(t, yes, cdCall("1", "a", "ask", "?", "/srv"), call("2", "b", "ask"), call("3", "c", "allow"))
+	if strings.Join(et.reviewed, " ") != "a@/home/u b@/srv c@/srv" {
+		t.Errorf("reviews = %v, want b and c reviewed in /srv after a ran", et.reviewed)
+	}
+	if len(ui.asked) != 2 || ui.asked[0][0].Decision.Subject != "a" || ui.asked[1][0].Decision.Subject != "b" {
+		t.Errorf("asked %+v, want a then b in separate rounds", ui.asked)
+	}
+	if strings.Join(got, "|") != "said a in /home/u|said b in /srv|said c in /srv" {
+		t.Errorf("results = %q", got)
+	}
+}
+
+// A call that does not end where its review predicted makes the later
+// calls be reviewed again; so does one that did not run at all.
+func TestBatchMispredictedCwdReviewsAgain(t *testing.T) {
+	yes := []Answer{{Approved: true}, {Approved: true}, {Approved: true}}
+	et, _, got := runBatch(t, yes, cdCall("1", "a", "allow", "/etc", "/var"), call("2", "b", "ask"))
+	if strings.Join(et.reviewed, " ") != "a@/home/u b@/etc b@/var" {
+		t.Errorf("reviews = %v", et.reviewed)
+	}
+	if strings.Join(got, "|") != "said a in /home/u|said b in /var" {
+		t.Errorf("results = %q", got)
+	}
+
+	no := []Answer{{Approved: false}, {Approved: true}, {Approved: true}}
+	et, _, got = runBatch(t, no, cdCall("1", "a", "ask", "/etc", ""), call("2", "b", "ask"))
+	if strings.Join(et.reviewed, " ") != "a@/home/u b@/etc b@/home/u" {
+		t.Errorf("declined cd: reviews = %v", et.reviewed)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "declined") || got[1] != "said b in /home/u" {
+		t.Errorf("declined cd: results = %q", got)
 	}
 }

@@ -192,6 +192,7 @@ func (a *app) newAgent(p llm.Provider, ui agent.UI, interactive bool, msgs []llm
 		MaxToolCalls: a.cfg.MaxToolCalls,
 		Interactive:  interactive,
 		Grants:       a.engine,
+		Cwd:          a.workdir.Cwd,
 		Audit:        a.observe,
 		Remedy:       a.remedy,
 		Now:          a.io.Now,

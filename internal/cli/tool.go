@@ -71,9 +71,9 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	defer stop()
 	call := &tool.Call{ID: "nb-tool", Name: args[0], Args: json.RawMessage(raw)}
 	var res *tool.Result
-	if _, err := t.Review(ctx, call); err != nil {
+	if inv, err := t.Review(ctx, call, tool.At{Cwd: a.workdir.Cwd()}); err != nil {
 		res = tool.Errorf("%v", err)
-	} else if res, err = t.Run(ctx, call); err != nil {
+	} else if res, err = inv.Run(ctx); err != nil {
 		res = tool.Errorf("%v", err)
 	}
 	fmt.Fprintln(io.Out, res.Content)

@@ -56,11 +56,10 @@ func (a *app) wire() error {
 	})
 	a.closers = append(a.closers, func() { a.sessions.CloseAll() })
 	for _, t := range terminal.New(terminal.Options{
-		Manager:   a.sessions,
-		Policy:    a.engine,
-		Workdir:   a.workdir,
-		Home:      a.io.Getenv("HOME"),
-		Sandboxed: func() bool { return a.hosts.Get().Isolation() == host.IsolationSandbox },
+		Manager: a.sessions,
+		Policy:  a.engine,
+		Host:    a.hosts.Get,
+		Home:    a.io.Getenv("HOME"),
 	}) {
 		a.tools.Add(t)
 	}
@@ -126,8 +125,8 @@ func (a *app) audit(r agent.Record) {
 		Kind:      "call",
 		Cwd:       a.workdir.Cwd(),
 		Tool:      r.Call.Name,
-		Decision:  string(r.Decision.Decision) + "/" + r.Outcome,
-		DecidedBy: r.DecidedBy,
+		Decision:  string(r.Decision.Decision) + "/" + string(r.Outcome),
+		DecidedBy: string(r.DecidedBy),
 		Safety:    string(r.Decision.Safety),
 		Reasons:   r.Decision.Reasons,
 	}

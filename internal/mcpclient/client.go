@@ -20,19 +20,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nb-cli/nb/internal/config"
-	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool"
 )
-
-// Decider decides a call of an external tool; *policy.Engine implements it.
-type Decider interface {
-	Tool(name string, args map[string]any, hint policy.ToolHint) *policy.Decision
-}
 
 // Options configures a Client.
 type Options struct {
-	// Policy decides every tool call; nil asks for every call (with the
-	// display shaped by approvalHints).
-	Policy Decider
+	// Policy decides every tool call (required).
+	Policy tool.Policy
 	// StartTimeout bounds connecting to one server (default 30 s).
 	StartTimeout time.Duration
 	// CallTimeout bounds one tool call when the server sets no timeout
@@ -79,6 +73,9 @@ type session struct {
 // New returns a client for servers; it connects nothing until Start.
 // Disabled servers are skipped.
 func New(servers map[string]config.MCPServer, opts Options) *Client {
+	if opts.Policy == nil {
+		panic("mcpclient.New: Options.Policy is required")
+	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 30 * time.Second
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 // When the test binary is started with NB_MCPCLIENT_TEST_SERVER set, it is
@@ -111,11 +112,12 @@ func call(t *testing.T, tl tool.Tool, args any) (*policy.Decision, *tool.Result)
 	defer cancel()
 	raw, _ := json.Marshal(args)
 	c := &tool.Call{Name: tl.Spec().Name, Args: raw}
-	d, err := tl.Review(ctx, c)
+	inv, err := tl.Review(ctx, c, tool.At{Cwd: "/"})
 	if err != nil {
 		t.Fatalf("review %s: %v", c.Name, err)
 	}
-	res, err := tl.Run(ctx, c)
+	d := inv.Decision
+	res, err := inv.Run(ctx)
 	if err != nil {
 		t.Fatalf("run %s: %v", c.Name, err)
 	}
@@ -138,7 +140,7 @@ func TestInMemoryToolsPromptsResources(t *testing.T) {
 		}},
 		"down": {Command: "/nonexistent/mcp-server"},
 	}
-	c := New(servers, Options{OnError: rec.onError, CallTimeout: 300 * time.Millisecond})
+	c := New(servers, Options{Policy: tooltest.Engine(t, nil), OnError: rec.onError, CallTimeout: 300 * time.Millisecond})
 	inMemory(t, c, "os")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -271,7 +273,7 @@ func TestStdioServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := New(map[string]config.MCPServer{"kid": {Command: exe, Env: map[string]string{"NB_MCPCLIENT_TEST_SERVER": "1"}}}, Options{})
+	c := New(map[string]config.MCPServer{"kid": {Command: exe, Env: map[string]string{"NB_MCPCLIENT_TEST_SERVER": "1"}}}, Options{Policy: tooltest.Engine(t, nil)})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c.Start(ctx)
@@ -298,7 +300,7 @@ func TestStreamableHTTP(t *testing.T) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testServer() }, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	c := New(map[string]config.MCPServer{"web": {Type: "http", URL: ts.URL, Headers: map[string]string{"X-Test": "1"}}}, Options{})
+	c := New(map[string]config.MCPServer{"web": {Type: "http", URL: ts.URL, Headers: map[string]string{"X-Test": "1"}}}, Options{Policy: tooltest.Engine(t, nil)})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c.Start(ctx)
@@ -322,7 +324,7 @@ func TestStartFailuresAreIndependent(t *testing.T) {
 		"badhttp": {URL: "http://127.0.0.1:1/mcp"},
 		"exits":   {Command: "/bin/sh", Args: []string{"-c", "exit 3"}},
 		"off":     {Command: "/nonexistent/y", Disabled: true},
-	}, Options{OnError: rec.onError, StartTimeout: 5 * time.Second})
+	}, Options{Policy: tooltest.Engine(t, nil), OnError: rec.onError, StartTimeout: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c.Start(ctx)

@@ -15,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 // Interop tests run nb's client against the official reference servers
@@ -25,7 +26,7 @@ import (
 func startClient(t *testing.T, servers map[string]config.MCPServer) *Client {
 	t.Helper()
 	rec := &recorder{}
-	c := New(servers, Options{OnError: rec.onError, StartTimeout: 60 * time.Second, CallTimeout: 30 * time.Second})
+	c := New(servers, Options{Policy: tooltest.Engine(t, nil), OnError: rec.onError, StartTimeout: 60 * time.Second, CallTimeout: 30 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	c.Start(ctx)
@@ -54,7 +55,7 @@ func TestServerEverything(t *testing.T) {
 	if d.Decision == policy.Allow && d.DecidedBy == "" {
 		t.Errorf("unexpected decision %+v", d)
 	}
-	if !strings.Contains(d.Display, "hello nb") && c.opts.Policy == nil {
+	if !strings.Contains(d.Display, "hello nb") {
 		t.Errorf("display %q lacks the message", d.Display)
 	}
 	if res.IsError || !strings.Contains(res.Content, "hello nb") {
@@ -206,7 +207,7 @@ func TestWrappedServerLeavesNoProcess(t *testing.T) {
 	}
 	marker := fmt.Sprintf("nbwrap%d", time.Now().UnixNano())
 	c := New(map[string]config.MCPServer{"w": {Command: "/bin/sh", Args: []string{"-c", `sleep 300 </dev/null >/dev/null 2>&1 & "$0" -test.run=NONE; : ` + marker, exe},
-		Env: map[string]string{"NB_MCPCLIENT_TEST_SERVER": "1"}}}, Options{})
+		Env: map[string]string{"NB_MCPCLIENT_TEST_SERVER": "1"}}}, Options{Policy: tooltest.Engine(t, nil)})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c.Start(ctx)

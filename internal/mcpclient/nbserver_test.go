@@ -15,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/mcpserver"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/files"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 // nb's client against nb's server: tools, approval through elicitation
@@ -26,7 +27,8 @@ func TestAgainstNBServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd := tool.NewWorkdir(roots.Dirs()[0])
-	srv, err := mcpserver.New(mcpserver.Options{Tools: append(files.New(files.Options{Roots: roots, Workdir: wd}), &mcpserver.ContextTool{Workdir: wd})})
+	eng := tooltest.Engine(t, nil)
+	srv, err := mcpserver.New(mcpserver.Options{Cwd: wd.Cwd, Tools: append(files.New(files.Options{Roots: roots, Policy: eng}), &mcpserver.ContextTool{Workdir: wd, Policy: eng})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestAgainstNBServer(t *testing.T) {
 
 	var mu sync.Mutex
 	var asked []string
-	c := New(map[string]config.MCPServer{"nb": {Command: "unused"}}, Options{
+	c := New(map[string]config.MCPServer{"nb": {Command: "unused"}}, Options{Policy: eng,
 		Elicit: func(_ context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 			mu.Lock()
 			asked = append(asked, server+": "+p.Message)

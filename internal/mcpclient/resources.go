@@ -28,22 +28,22 @@ func (t *listResources) Spec() llm.ToolSpec {
 		Schema: json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"Only this server (default: all)"}},"additionalProperties":false}`)}
 }
 
-func (t *listResources) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *listResources) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	var a struct{ Server string }
 	if err := tool.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
-	return policy.Allowed("mcp_list_resources " + a.Server), nil
+	d := t.c.opts.Policy.Decide(policy.Action{Kind: policy.MCPListResources})
+	return tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
+		return t.list(ctx, a.Server), nil
+	}), nil
 }
 
-func (t *listResources) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	var a struct{ Server string }
-	if err := tool.DecodeArgs(call.Args, &a); err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *listResources) list(ctx context.Context, server string) *tool.Result {
 	var b strings.Builder
 	for _, s := range t.c.sortedSessions() {
-		if (a.Server != "" && s.name != a.Server) || s.caps == nil || s.caps.Resources == nil {
+		if (server != "" && s.name != server) || s.caps == nil || s.caps.Resources == nil {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, s.timeout(t.c.opts.CallTimeout))
@@ -73,9 +73,9 @@ func (t *listResources) Run(ctx context.Context, call *tool.Call) (*tool.Result,
 		cancel()
 	}
 	if b.Len() == 0 {
-		return &tool.Result{Content: "no resources"}, nil
+		return &tool.Result{Content: "no resources"}
 	}
-	return &tool.Result{Content: b.String()}, nil
+	return &tool.Result{Content: b.String()}
 }
 
 // readResource is mcp_read_resource(server, uri).
@@ -106,7 +106,8 @@ func (t *readResource) args(raw json.RawMessage) (readArgs, *session, error) {
 	return a, s, nil
 }
 
-func (t *readResource) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *readResource) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	a, s, err := t.args(call.Args)
 	if err != nil {
 		return nil, err
@@ -115,28 +116,27 @@ func (t *readResource) Review(_ context.Context, call *tool.Call) (*policy.Decis
 	if len(h.DisplayArgs) == 0 {
 		h.DisplayArgs = []string{"uri"}
 	}
-	return t.c.decide(ToolName(s.name, "read_resource"), map[string]any{"uri": a.URI}, h), nil
+	d := t.c.decide(ToolName(s.name, "read_resource"), map[string]any{"uri": a.URI}, h)
+	return tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
+		return t.read(ctx, s, a.URI), nil
+	}), nil
 }
 
-func (t *readResource) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	a, s, err := t.args(call.Args)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *readResource) read(ctx context.Context, s *session, uri string) *tool.Result {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout(t.c.opts.CallTimeout))
 	defer cancel()
-	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: a.URI})
+	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		if ctx.Err() != nil {
-			return tool.Errorf("reading %s from %s timed out", a.URI, s.name), nil
+			return tool.Errorf("reading %s from %s timed out", uri, s.name)
 		}
-		return tool.Errorf("MCP server %s: %v", s.name, err), nil
+		return tool.Errorf("MCP server %s: %v", s.name, err)
 	}
 	var parts []string
 	for _, c := range res.Contents {
 		parts = append(parts, renderResource(c))
 	}
-	return &tool.Result{Content: strings.Join(parts, "\n")}, nil
+	return &tool.Result{Content: strings.Join(parts, "\n")}
 }
 
 // Prompt is a prompt template a server offers (/prompts).

@@ -105,25 +105,21 @@ func (s *session) hint(toolName string) policy.ToolHint {
 }
 
 func (c *Client) decide(name string, args map[string]any, hint policy.ToolHint) *policy.Decision {
-	if c.opts.Policy != nil {
-		return c.opts.Policy.Tool(name, args, hint)
-	}
-	return HintDecision(name, args, hint)
+	return c.opts.Policy.Decide(policy.Action{Kind: policy.MCPTool, Tool: name, Args: args, Hint: hint})
 }
 
-func (r *remoteTool) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (r *remoteTool) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	args, err := decodeObject(call.Args)
 	if err != nil {
 		return nil, err
 	}
-	return r.c.decide(r.name, args, r.s.hint(r.t.Name)), nil
+	return tool.Stays(at, r.c.decide(r.name, args, r.s.hint(r.t.Name)), func(ctx context.Context) (*tool.Result, error) {
+		return r.call(ctx, args), nil
+	}), nil
 }
 
-func (r *remoteTool) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	args, err := decodeObject(call.Args)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (r *remoteTool) call(ctx context.Context, args map[string]any) *tool.Result {
 	timeout := r.s.timeout(r.c.opts.CallTimeout)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -132,12 +128,12 @@ func (r *remoteTool) Run(ctx context.Context, call *tool.Call) (*tool.Result, er
 	d := time.Since(start)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &tool.Result{Content: fmt.Sprintf("error: %s timed out after %s (MCP server %s did not answer); the server may still be working", r.name, timeout, r.s.name), IsError: true, Duration: d, Note: "timed out"}, nil
+			return &tool.Result{Content: fmt.Sprintf("error: %s timed out after %s (MCP server %s did not answer); the server may still be working", r.name, timeout, r.s.name), IsError: true, Duration: d, Note: "timed out"}
 		}
 		if ctx.Err() != nil {
-			return &tool.Result{Content: "error: interrupted", IsError: true, Duration: d, Note: "interrupted"}, nil
+			return &tool.Result{Content: "error: interrupted", IsError: true, Duration: d, Note: "interrupted"}
 		}
-		return &tool.Result{Content: fmt.Sprintf("error: MCP server %s: %v", r.s.name, err), IsError: true, Duration: d, Note: firstLine(err.Error())}, nil
+		return &tool.Result{Content: fmt.Sprintf("error: MCP server %s: %v", r.s.name, err), IsError: true, Duration: d, Note: firstLine(err.Error())}
 	}
 	text := renderContent(res.Content)
 	if res.StructuredContent != nil && !hasText(res.Content) {
@@ -148,7 +144,7 @@ func (r *remoteTool) Run(ctx context.Context, call *tool.Call) (*tool.Result, er
 	if res.IsError {
 		out.Note = firstLine(text)
 	}
-	return out, nil
+	return out
 }
 
 func hasText(cs []mcp.Content) bool {
@@ -208,60 +204,4 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
-}
-
-// HintDecision is the decision for an MCP tool call when nb has no policy
-// engine: alwaysAllow allows, anything else asks, with the display line,
-// warning and default answer shaped by seed 001's approvalHints
-// ("os_run_cmd: yarn install", "os_run_cmd ⚠️: sudo rm -rf /tmp/cac...").
-func HintDecision(name string, args map[string]any, h policy.ToolHint) *policy.Decision {
-	var shown []string
-	for _, a := range h.DisplayArgs {
-		if v, ok := args[a]; ok {
-			shown = append(shown, argString(v))
-		}
-	}
-	var full strings.Builder
-	enc := json.NewEncoder(&full)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	enc.Encode(args)
-	joined := strings.Join(shown, " ")
-	if len(h.DisplayArgs) == 0 && len(args) > 0 {
-		joined = argString(args)
-	}
-	warn := h.AlwaysWarn
-	for _, p := range h.WarnPatterns {
-		if p != "" && strings.Contains(joined, p) {
-			warn = true
-		}
-	}
-	head := name
-	if warn {
-		head += " ⚠️"
-	}
-	display := head
-	if joined != "" {
-		display = head + ": " + truncate(joined, h.Truncate)
-	}
-	d := &policy.Decision{
-		Decision: policy.Ask, Safety: policy.Unknown, Display: display, Warn: warn,
-		DefaultAnswer: "yes", OfferAlways: !warn, Reasons: []string{"MCP tool"},
-		Full: name + " " + strings.TrimSpace(full.String()), Subject: name, Rule: name, DecidedBy: "hint",
-	}
-	if warn {
-		d.DefaultAnswer, d.Rule = "no", ""
-	}
-	if h.AlwaysAllow {
-		d.Decision, d.DecidedBy = policy.Allow, "alwaysAllow"
-	}
-	return d
-}
-
-func argString(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -92,17 +92,14 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 			},
 			Workdir: wd,
 			Roots:   roots.Dirs(),
+			Policy:  engine,
 			Host: func() (string, string) {
 				h := hosts.Get()
 				return h.Name(), string(h.Isolation())
 			},
 		},
 	}
-	tools = append(tools, files.New(files.Options{Roots: roots, Workdir: wd, Policy: engine, Home: o.Getenv("HOME")})...)
-	sandboxed := func() bool {
-		iso := hosts.Get().Isolation()
-		return iso == host.IsolationSandbox || iso == host.IsolationContainer
-	}
+	tools = append(tools, files.New(files.Options{Roots: roots, Policy: engine, Home: o.Getenv("HOME")})...)
 	sessions := ptysession.New(ptysession.Options{
 		Host:        hosts.Get,
 		Dir:         wd.Cwd,
@@ -110,7 +107,7 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		MaxSessions: o.Config.Terminal.MaxSessions,
 		Now:         o.Now,
 	})
-	tools = append(tools, terminal.New(terminal.Options{Manager: sessions, Policy: engine, Workdir: wd, Home: o.Getenv("HOME"), Sandboxed: sandboxed})...)
+	tools = append(tools, terminal.New(terminal.Options{Manager: sessions, Policy: engine, Host: hosts.Get, Home: o.Getenv("HOME")})...)
 	ti := o.Config.TerminalIntegration
 	runCmd, setCwd := runcmd.New(runcmd.Options{
 		Hosts:   hosts,
@@ -125,6 +122,7 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 	log := &auditLog{path: audit.DefaultPath(state), now: o.Now, cwd: wd.Cwd}
 	return New(Options{
 		Audit:               log.record,
+		Cwd:                 wd.Cwd,
 		Tools:               tools,
 		TrustClientApproval: o.Config.Approval.TrustClientApproval,
 		Version:             o.Version,
@@ -179,7 +177,7 @@ func (a *auditLog) record(name string, d *policy.Decision, outcome string, res *
 	e := audit.Entry{Time: now(), Kind: "mcp", Cwd: a.cwd(), Tool: name, Decision: outcome}
 	if d != nil {
 		e.Decision = string(d.Decision) + "/" + outcome
-		e.DecidedBy, e.Safety, e.Reasons = d.DecidedBy, string(d.Safety), d.Reasons
+		e.DecidedBy, e.Safety, e.Reasons = string(d.DecidedBy), string(d.Safety), d.Reasons
 		if name == "run_cmd" || name == "terminal_start" {
 			e.Command = d.Subject
 		} else {

@@ -23,6 +23,8 @@ type ContextTool struct {
 	Probe   func(ctx context.Context) (*sysinfo.Info, error)
 	Workdir *tool.Workdir
 	Roots   []string
+	// Policy decides the call (required).
+	Policy tool.Policy
 	// Host names the active terminal provider and its isolation.
 	Host func() (name, isolation string)
 
@@ -47,13 +49,13 @@ func (t *ContextTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "get_context", Description: strings.TrimSpace(getContextDescription), Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
 }
 
-// Review implements tool.Tool: describing the session needs no approval.
-func (t *ContextTool) Review(context.Context, *tool.Call) (*policy.Decision, error) {
-	return policy.Allowed("get_context"), nil
+// Review implements tool.Tool: describing the session needs no approval,
+// which the policy decides like everything else.
+func (t *ContextTool) Review(_ context.Context, _ *tool.Call, at tool.At) (*tool.Invocation, error) {
+	return tool.Stays(at, t.Policy.Decide(policy.Action{Kind: policy.Describe}), t.run), nil
 }
 
-// Run implements tool.Tool.
-func (t *ContextTool) Run(ctx context.Context, _ *tool.Call) (*tool.Result, error) {
+func (t *ContextTool) run(ctx context.Context) (*tool.Result, error) {
 	t.once.Do(func() {
 		if t.Probe != nil {
 			t.info, t.err = t.Probe(ctx)

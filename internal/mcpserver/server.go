@@ -49,6 +49,9 @@ type Options struct {
 	// Grant, when set, saves a session grant for a decision the user
 	// approved with "always" in the elicitation form.
 	Grant func(d *policy.Decision) error
+	// Cwd is the session working directory calls are reviewed against
+	// (nil: none, for tools that do not use one).
+	Cwd func() string
 	// Audit, when set, is told every decision and how the call ended.
 	// d is nil when the arguments were unusable; res is set once the call ran.
 	Audit func(name string, d *policy.Decision, outcome string, res *tool.Result)
@@ -130,18 +133,23 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 			args = json.RawMessage("{}")
 		}
 		call := &tool.Call{ID: fmt.Sprintf("mcp-%d", s.calls.Add(1)), Name: name, Args: args}
-		d, err := t.Review(ctx, call)
+		at := tool.At{}
+		if s.opts.Cwd != nil {
+			at.Cwd = s.opts.Cwd()
+		}
+		inv, err := t.Review(ctx, call, at)
 		if err != nil {
 			s.audit(name, nil, "invalid: "+err.Error())
 			return errorResult("error: " + err.Error()), nil
 		}
+		d := inv.Decision
 		switch d.Decision {
 		case policy.Allow:
 		case policy.Deny:
 			s.audit(name, d, "denied")
 			return errorResult(refusal(d, "denied by policy")), nil
 		default:
-			ok, res := s.approve(req, name, args, d)
+			ok, res := s.approve(req, name, at, args, d)
 			if res != nil {
 				return res, nil
 			}
@@ -149,7 +157,7 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 				return errorResult(refusal(d, "the user did not approve it")), nil
 			}
 		}
-		res, err := t.Run(ctx, call)
+		res, err := inv.Run(ctx)
 		if err != nil {
 			s.audit(name, d, "failed: "+err.Error())
 			return errorResult("error: " + err.Error()), nil
@@ -162,8 +170,8 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 
 // approve settles an "ask" decision. It returns the user's answer, or a
 // result to send instead of running: an elicitation round trip or a refusal.
-func (s *Server) approve(req *mcp.CallToolRequest, name string, args json.RawMessage, d *policy.Decision) (bool, *mcp.CallToolResult) {
-	state := s.sign(name, args)
+func (s *Server) approve(req *mcp.CallToolRequest, name string, at tool.At, args json.RawMessage, d *policy.Decision) (bool, *mcp.CallToolResult) {
+	state := s.sign(name, at, args)
 	if resp, ok := req.Params.InputResponses[approvalID]; ok {
 		if !hmac.Equal([]byte(req.Params.RequestState), []byte(state)) {
 			s.audit(name, d, "refused: approval for a different call")
@@ -172,7 +180,7 @@ func (s *Server) approve(req *mcp.CallToolRequest, name string, args json.RawMes
 		er, ok := resp.(*mcp.ElicitResult)
 		approved := ok && er.Action == "accept" && er.Content["approve"] == true
 		if approved {
-			d.DecidedBy = "user"
+			d.DecidedBy = policy.ByUser
 			if er.Content["always"] == true && d.OfferAlways && d.Rule != "" && s.opts.Grant != nil {
 				if err := s.opts.Grant(d); err != nil {
 					s.opts.Logger.Warn("saving grant", "rule", d.Rule, "error", err)
@@ -191,18 +199,21 @@ func (s *Server) approve(req *mcp.CallToolRequest, name string, args json.RawMes
 		}
 	}
 	if s.opts.TrustClientApproval {
-		d.DecidedBy = "client"
+		d.DecidedBy = policy.ByClient
 		return true, nil
 	}
 	s.audit(name, d, "denied: no way to ask")
 	return false, errorResult(refusal(d, "it needs the user's approval and this MCP client cannot ask (no elicitation support)"))
 }
 
-// sign binds an approval round trip to one tool and its exact arguments, so
-// an answer cannot be replayed for a different call.
-func (s *Server) sign(name string, args json.RawMessage) string {
+// sign binds an approval round trip to one tool, its exact arguments and
+// the directory it was reviewed in, so an answer cannot be replayed for a
+// different call or after the working directory moved.
+func (s *Server) sign(name string, at tool.At, args json.RawMessage) string {
 	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte(name))
+	m.Write([]byte{0})
+	m.Write([]byte(at.Cwd))
 	m.Write([]byte{0})
 	m.Write(args)
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))

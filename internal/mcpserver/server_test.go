@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/files"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 func TestMain(m *testing.M) {
@@ -48,7 +49,7 @@ func (f *fakeTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: f.name, Description: "fake " + f.name, Schema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}`)}
 }
 
-func (f *fakeTool) Review(_ context.Context, c *tool.Call) (*policy.Decision, error) {
+func (f *fakeTool) Review(_ context.Context, c *tool.Call, at tool.At) (*tool.Invocation, error) {
 	var a struct{ Command string }
 	if err := tool.DecodeArgs(c.Args, &a); err != nil {
 		return nil, err
@@ -60,14 +61,10 @@ func (f *fakeTool) Review(_ context.Context, c *tool.Call) (*policy.Decision, er
 	if f.warn {
 		d.DefaultAnswer = "no"
 	}
-	return d, nil
-}
-
-func (f *fakeTool) Run(_ context.Context, c *tool.Call) (*tool.Result, error) {
-	f.runs.Add(1)
-	var a struct{ Command string }
-	tool.DecodeArgs(c.Args, &a)
-	return &tool.Result{Content: "ran " + a.Command}, nil
+	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
+		f.runs.Add(1)
+		return &tool.Result{Content: "ran " + a.Command}, nil
+	}), nil
 }
 
 type errString string
@@ -101,9 +98,10 @@ func newHarness(t *testing.T, trust bool) *harness {
 		t.Fatal(err)
 	}
 	wd := tool.NewWorkdir(roots.Dirs()[0])
-	tools := []tool.Tool{h.allow, h.deny, h.ask, &ContextTool{Workdir: wd, Roots: roots.Dirs()}}
-	tools = append(tools, files.New(files.Options{Roots: roots, Workdir: wd})...)
-	h.srv, err = New(Options{Tools: tools, TrustClientApproval: trust, Closers: []io.Closer{h.closed}})
+	eng := tooltest.Engine(t, nil)
+	tools := []tool.Tool{h.allow, h.deny, h.ask, &ContextTool{Workdir: wd, Roots: roots.Dirs(), Policy: eng}}
+	tools = append(tools, files.New(files.Options{Roots: roots, Policy: eng})...)
+	h.srv, err = New(Options{Tools: tools, Cwd: wd.Cwd, TrustClientApproval: trust, Closers: []io.Closer{h.closed}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ type Decision struct {
 	Safety        Safety   `json:"safety"`
 	Display       string   `json:"display"`
 	Warn          bool     `json:"warn"`
-	DefaultAnswer string   `json:"defaultAnswer"` // "yes" or "no"
+	DefaultAnswer Answer   `json:"defaultAnswer"`
 	OfferAlways   bool     `json:"offerAlways"`
 	Reasons       []string `json:"reasons"`
 
@@ -113,9 +113,8 @@ type Decision struct {
 	// Rule is the narrowest rule "Always" would save; empty when Always is
 	// not offered.
 	Rule string `json:"-"`
-	// DecidedBy says who decided: "rule", "flag", "grant", "safe-list",
-	// "deny-rule", "sandbox", "user"... (audit log).
-	DecidedBy string `json:"-"`
+	// DecidedBy says who decided (audit log).
+	DecidedBy Decider `json:"-"`
 	// Remedy is a line for the human when a call is denied for want of a
 	// terminal to ask at, e.g. "re-run with --approve 'git push *'".
 	Remedy string `json:"-"`
@@ -125,7 +124,41 @@ type Decision struct {
 	Subject string `json:"-"`
 }
 
-// Allowed returns a decision that needs no approval (e.g. set_cwd).
-func Allowed(display string) *Decision {
-	return &Decision{Decision: Allow, Safety: Safe, Display: display, DefaultAnswer: "yes", Reasons: []string{}, DecidedBy: "tool"}
-}
+// Answer is the answer the approval prompt selects by default.
+type Answer string
+
+const (
+	Yes Answer = "yes"
+	No  Answer = "no"
+)
+
+// Decider says who decided a call.
+type Decider string
+
+const (
+	// ByFlag: a --approve rule of this run.
+	ByFlag Decider = "flag"
+	// ByRule: approval.allow (or an MCP server's alwaysAllow).
+	ByRule Decider = "rule"
+	// ByGrant: an "always" or "this session" grant.
+	ByGrant Decider = "grant"
+	// BySafeList: every part of the command is provably read-only.
+	BySafeList Decider = "safe-list"
+	// BySandbox: autoApproveInSandbox on a sandboxed host.
+	BySandbox Decider = "sandbox"
+	// ByDenyRule: a deny rule matched.
+	ByDenyRule Decider = "deny-rule"
+	// ByAction: the kind of action needs no approval (set_cwd, listing
+	// sessions, get_context).
+	ByAction Decider = "action"
+	// BySensitive: a read that would be allowed touches a sensitive path.
+	BySensitive Decider = "sensitive-path"
+	// ByUser: the user is asked (or answered).
+	ByUser Decider = "user"
+	// ByHeadless: it needed asking and there was no terminal to ask at.
+	ByHeadless Decider = "headless"
+	// ByClient: an MCP client approved it (approval.trustClientApproval).
+	ByClient Decider = "client"
+	// ByNoTerminal: the agent had no terminal to ask at.
+	ByNoTerminal Decider = "no-terminal"
+)

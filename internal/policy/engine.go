@@ -40,14 +40,26 @@ func OptionsFromConfig(cfg *config.Config) Options {
 type CommandContext struct {
 	Cwd  string
 	Home string
-	// Sandboxed is true when the active host isolates the command
-	// (autoApproveInSandbox).
-	Sandboxed bool
+	// Isolation is what the host running the command isolates. Only a
+	// sandbox on this machine counts for autoApproveInSandbox: a container
+	// may mount the project and an ssh host is another, real machine.
+	Isolation Isolation
 	// Facts tells what the engine cannot read itself (secret files in a
 	// tree, programs a repository configures); nil: nothing is known, and
 	// what needs a fact is asked.
 	Facts Facts
 }
+
+// Isolation is the isolation a host provides; the values are those of
+// host.Isolation.
+type Isolation string
+
+const (
+	IsolationNone      Isolation = "none"
+	IsolationSandbox   Isolation = "sandbox"
+	IsolationContainer Isolation = "container"
+	IsolationRemote    Isolation = "remote"
+)
 
 // Engine makes decisions. It is safe for concurrent use.
 type Engine struct {
@@ -179,7 +191,7 @@ func (e *Engine) SetHeadless(h bool) {
 
 type ruleEntry struct {
 	p      *Pattern
-	source string
+	source Decider
 }
 
 // rules returns every allow rule with its source, in priority order;
@@ -269,7 +281,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		d.DecidedBy = "safe-list"
 		return d
 	}
-	if cc.Sandboxed && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 {
+	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 {
 		d.Decision = Allow
 		d.DecidedBy = "sandbox"
 		return d
@@ -387,7 +399,7 @@ func (e *Engine) alwaysRule(a *shellparse.Analysis, as *assessment) (string, boo
 
 // preApproved reports whether every leaf is covered by a rule (or is
 // safe, or a harmless wrapper), and returns the source of the rules.
-func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pattern, home string) (string, bool) {
+func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pattern, home string) (Decider, bool) {
 	if len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(as.maybeDenied) > 0 || len(a.Recursive) > 0 {
 		return "", false
 	}
@@ -403,8 +415,8 @@ func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pa
 			cover(in)
 		}
 	}
-	source := ""
-	rank := map[string]int{"flag": 3, "rule": 2, "grant": 1}
+	source := Decider("")
+	rank := map[Decider]int{ByFlag: 3, ByRule: 2, ByGrant: 1}
 	for _, l := range a.Leaves {
 		if covered[l] {
 			continue

@@ -97,7 +97,7 @@ func TestDecisionOrder(t *testing.T) {
 	cases := []struct {
 		cmd      string
 		decision Verdict
-		by       string
+		by       Decider
 	}{
 		{"git log", Allow, "flag"},
 		{"git log --oneline -5", Allow, "flag"},
@@ -166,13 +166,22 @@ func TestHeadless(t *testing.T) {
 func TestSandbox(t *testing.T) {
 	e := newEngine(t, nil)
 	cc := testCC
-	cc.Sandboxed = true
+	cc.Isolation = IsolationSandbox
 	if d := e.Command("make install", cc); d.Decision != Allow || d.DecidedBy != "sandbox" {
 		t.Errorf("make install in sandbox: %s by %s", d.Decision, d.DecidedBy)
 	}
 	if d := e.Command("rm -rf /", cc); d.Decision != Ask {
 		t.Errorf("rm -rf / in sandbox: %s", d.Decision)
 	}
+	// A container may mount the project and an ssh host is a real
+	// machine: neither is a sandbox.
+	for _, iso := range []Isolation{IsolationContainer, IsolationRemote, IsolationNone, ""} {
+		cc.Isolation = iso
+		if d := e.Command("make install", cc); d.Decision != Ask {
+			t.Errorf("make install with isolation %q: %s by %s", iso, d.Decision, d.DecidedBy)
+		}
+	}
+	cc.Isolation = IsolationSandbox
 	e = newEngine(t, func(o *Options) { o.Approval.AutoApproveInSandbox = false })
 	if d := e.Command("make install", cc); d.Decision != Ask {
 		t.Errorf("sandbox auto-approval off: %s", d.Decision)

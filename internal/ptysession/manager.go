@@ -149,6 +149,23 @@ func (m *Manager) Start(ctx context.Context, command, stdin string) (*Output, er
 // nil) as it arrives, for the user to watch; live runs on the calling
 // goroutine.
 func (m *Manager) StartWatch(ctx context.Context, command, stdin string, live func(raw []byte)) (*Output, error) {
+	h := m.opts.Host()
+	if h == nil {
+		return nil, errors.New("start session: no host")
+	}
+	dir := ""
+	if m.opts.Dir != nil {
+		dir = m.opts.Dir()
+	}
+	return m.StartOn(ctx, h, dir, command, stdin, live)
+}
+
+// StartOn is StartWatch on host h in directory dir: exactly where the
+// command was approved to run.
+func (m *Manager) StartOn(ctx context.Context, h host.Host, dir, command, stdin string, live func(raw []byte)) (*Output, error) {
+	if h == nil {
+		return nil, errors.New("start session: no host")
+	}
 	m.mu.Lock()
 	if len(m.sessions) >= m.opts.MaxSessions {
 		n := len(m.sessions)
@@ -159,14 +176,6 @@ func (m *Manager) StartWatch(ctx context.Context, command, stdin string, live fu
 	id := "term-" + strconv.Itoa(m.next)
 	m.mu.Unlock()
 
-	h := m.opts.Host()
-	if h == nil {
-		return nil, errors.New("start session: no host")
-	}
-	dir := ""
-	if m.opts.Dir != nil {
-		dir = m.opts.Dir()
-	}
 	env := append(append([]string{}, sessionEnv...), m.opts.Env...)
 	p := m.opts.Persistent
 	term, err := h.StartPTY(ctx, &host.PTYCommand{Script: command, Dir: dir, Env: env, Rows: p.Rows, Cols: p.Cols})

@@ -143,7 +143,7 @@ func checkContract(t *testing.T, what string, r runResult) *policy.Decision {
 	}
 	return &policy.Decision{
 		Decision: policy.Verdict(typed.Decision), Safety: policy.Safety(typed.Safety), Display: typed.Display,
-		Warn: *typed.Warn, DefaultAnswer: typed.DefaultAnswer, OfferAlways: *typed.OfferAlways, Reasons: typed.Reasons,
+		Warn: *typed.Warn, DefaultAnswer: policy.Answer(typed.DefaultAnswer), OfferAlways: *typed.OfferAlways, Reasons: typed.Reasons,
 	}
 }
 

@@ -325,7 +325,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tc := r.call(p.Call.ID, p.Call.Name)
-	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, d.DecidedBy, string(d.Safety), d.Display
+	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, string(d.DecidedBy), string(d.Safety), d.Display
 	tc.Reasons, tc.Remedy = d.Reasons, d.Remedy
 	r.emit(struct {
 		Type      string         `json:"type"`
@@ -338,7 +338,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 		Display   string         `json:"display"`
 		Reasons   []string       `json:"reasons"`
 		Remedy    string         `json:"remedy,omitempty"`
-	}{"decision", tc.ID, tc.Name, d.Decision, run, d.DecidedBy, string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
+	}{"decision", tc.ID, tc.Name, d.Decision, run, string(d.DecidedBy), string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
 }
 
 // Remedy records the human remedy line printed for a refused call; it
@@ -359,10 +359,10 @@ func (r *Recorder) Remedy(line string) {
 // headlessRefusal reports whether rec was refused because it needed an
 // approval that nobody could give.
 func headlessRefusal(rec agent.Record) bool {
-	if rec.Outcome != "denied" {
+	if rec.Outcome != agent.Denied {
 		return false
 	}
-	if rec.DecidedBy == "headless" || rec.DecidedBy == "no-terminal" {
+	if rec.DecidedBy == policy.ByHeadless || rec.DecidedBy == policy.ByNoTerminal {
 		return true
 	}
 	return rec.Decision != nil && slices.Contains(rec.Decision.Reasons, policy.Refusal)
@@ -377,7 +377,7 @@ func (r *Recorder) Call(rec agent.Record) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tc := r.call(rec.Call.ID, rec.Call.Name)
-	tc.Outcome, tc.DecidedBy = rec.Outcome, rec.DecidedBy
+	tc.Outcome, tc.DecidedBy = string(rec.Outcome), string(rec.DecidedBy)
 	if d := rec.Decision; d != nil {
 		tc.Decision, tc.Safety, tc.Display, tc.Reasons = d.Decision, string(d.Safety), d.Display, d.Reasons
 		if d.Remedy != "" {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/fsfacts"
+	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 )
@@ -51,11 +53,46 @@ type Retry struct {
 // Tool is one capability offered to the model.
 type Tool interface {
 	Spec() llm.ToolSpec
-	// Review validates the arguments and says what approval the call needs.
-	// An error means the arguments are unusable; it is sent to the model.
-	Review(ctx context.Context, call *Call) (*policy.Decision, error)
-	// Run performs an approved call.
-	Run(ctx context.Context, call *Call) (*Result, error)
+	// Review validates the arguments, resolves everything the call depends
+	// on (directory, host, paths, timeout) against at, asks the policy
+	// engine for the decision, and returns the invocation bound to exactly
+	// that. An error means the arguments are unusable; it is sent to the
+	// model.
+	Review(ctx context.Context, call *Call, at At) (*Invocation, error)
+}
+
+// Policy decides what tools want to do; *policy.Engine is the one
+// implementation. Tools describe an action and never decide themselves.
+type Policy interface {
+	Decide(a policy.Action) *policy.Decision
+}
+
+var _ Policy = (*policy.Engine)(nil)
+
+// At is the state a call is reviewed against.
+type At struct {
+	// Cwd is the session working directory the call starts from: the
+	// directory the earlier calls of the same model message leave behind.
+	Cwd string
+}
+
+// Invocation is a reviewed call: the policy's decision and the prepared
+// run. Run executes exactly what was decided: the resolved directory,
+// script, host and timeout, whatever the shared state does meanwhile.
+type Invocation struct {
+	Decision *policy.Decision
+	// CwdAfter is the session working directory once the call has run.
+	// Calls that leave it alone return At.Cwd. Empty means it cannot be
+	// known before the call runs (cd "$X"); later calls of the same message
+	// are then reviewed only after this one ran.
+	CwdAfter string
+	// Run performs the call once it is approved. It runs at most once.
+	Run func(ctx context.Context) (*Result, error)
+}
+
+// Stays returns an invocation that does not move the working directory.
+func Stays(at At, d *policy.Decision, run func(ctx context.Context) (*Result, error)) *Invocation {
+	return &Invocation{Decision: d, CwdAfter: at.Cwd, Run: run}
 }
 
 // Descriptions returns a lookup of the tool descriptions the model reads,
@@ -164,4 +201,17 @@ func (w *Workdir) SetCwd(dir string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.cwd = dir
+}
+
+// Where is the context a command on h starting in dir is decided in: the
+// host's isolation, and the facts of this machine's disk when the command
+// sees it (a local or sandboxed host; a container or ssh host has files of
+// its own, which nb cannot read, so what needs a fact is asked).
+func Where(dir, home string, h host.Host) policy.CommandContext {
+	iso := h.Isolation()
+	cc := policy.CommandContext{Cwd: dir, Home: home, Isolation: policy.Isolation(iso)}
+	if iso == host.IsolationNone || iso == host.IsolationSandbox {
+		cc.Facts = fsfacts.Disk{Home: home}
+	}
+	return cc
 }

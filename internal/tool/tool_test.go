@@ -14,10 +14,11 @@ import (
 type named string
 
 func (n named) Spec() llm.ToolSpec { return llm.ToolSpec{Name: string(n)} }
-func (n named) Review(context.Context, *Call) (*policy.Decision, error) {
-	return policy.Allowed(string(n)), nil
+func (n named) Review(_ context.Context, _ *Call, at At) (*Invocation, error) {
+	return Stays(at, &policy.Decision{Decision: policy.Allow}, func(context.Context) (*Result, error) {
+		return &Result{Content: string(n)}, nil
+	}), nil
 }
-func (n named) Run(context.Context, *Call) (*Result, error) { return &Result{Content: string(n)}, nil }
 
 func TestRegistry(t *testing.T) {
 	r := NewRegistry(named("b"), named("a"))

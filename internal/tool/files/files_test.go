@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,7 +43,7 @@ func setup(t *testing.T) *env {
 	must(t, err)
 	wd := tool.NewWorkdir(root)
 	e := &env{root: roots.Dirs()[0], outside: outside, tools: map[string]tool.Tool{}, wd: wd}
-	for _, tl := range New(Options{Roots: roots, Workdir: wd, MaxReadBytes: 64}) {
+	for _, tl := range New(Options{Roots: roots, Policy: tooltest.Engine(t, nil), MaxReadBytes: 64}) {
 		e.tools[tl.Spec().Name] = tl
 	}
 	return e
@@ -58,14 +58,7 @@ func must(t *testing.T, err error) {
 
 func (e *env) call(t *testing.T, name string, args any) (*policy.Decision, *tool.Result, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	raw, _ := json.Marshal(args)
-	c := &tool.Call{Name: name, Args: raw}
-	d, err := e.tools[name].Review(ctx, c)
-	res, rerr := e.tools[name].Run(ctx, c)
-	must(t, rerr)
-	return d, res, err
+	return tooltest.Call(t, e.tools[name], tool.At{Cwd: e.wd.Cwd()}, args)
 }
 
 func TestEscapesRefused(t *testing.T) {
@@ -229,7 +222,7 @@ func TestSpecsGolden(t *testing.T) {
 	roots, err := NewRoots(t.TempDir())
 	must(t, err)
 	var specs []any
-	for _, tl := range New(Options{Roots: roots}) {
+	for _, tl := range New(Options{Roots: roots, Policy: tooltest.Engine(t, nil)}) {
 		s := tl.Spec()
 		var schema any
 		must(t, json.Unmarshal(s.Schema, &schema))
@@ -276,10 +269,10 @@ func TestReadsThroughPolicy(t *testing.T) {
 	} {
 		tools := New(Options{Roots: roots, Policy: c.engine, Home: base})
 		raw, _ := json.Marshal(map[string]any{"path": c.path})
-		d, err := tools[0].Review(context.Background(), &tool.Call{Args: raw})
+		inv, err := tools[0].Review(context.Background(), &tool.Call{Args: raw}, tool.At{Cwd: base})
 		must(t, err)
-		if d.Decision != c.want || d.Display != "read: "+c.path {
-			t.Errorf("%s: %s %q, want %s", c.path, d.Decision, d.Display, c.want)
+		if d := inv.Decision; d.Decision != c.want || d.Display != "read: "+c.path {
+			t.Errorf("%s: %s %q, want %s", c.path, inv.Decision.Decision, inv.Decision.Display, c.want)
 		}
 	}
 }

@@ -39,34 +39,19 @@ const (
 // Options configures the file tools.
 type Options struct {
 	Roots *Roots
-	// Workdir supplies the directory relative paths start from; when it is
-	// nil or its cwd is outside the roots, the first root is used.
-	Workdir *tool.Workdir
 	// MaxReadBytes bounds what read_file returns in one call.
 	MaxReadBytes int
 	// MaxWriteBytes bounds the content write_file accepts.
 	MaxWriteBytes int
 	// MaxEntries bounds list_dir.
 	MaxEntries int
-	// Sensitive reports whether reading a resolved path needs approval
-	// (secrets such as ~/.ssh or .env). Nil uses IsSensitive.
-	Sensitive func(path string) bool
-	// Policy, when set, decides reads as the equivalent command (`cat PATH`,
-	// `ls -la PATH`) on the resolved path, so nb's sensitive paths, deny
-	// rules and grants apply to the file tools as they do to run_cmd.
-	Policy Policy
+	// Policy decides every call (required). It decides reads as the
+	// equivalent command (cat PATH, ls -la PATH) on the resolved path, so
+	// sensitive paths, deny rules and grants apply to the file tools as
+	// they do to run_cmd.
+	Policy tool.Policy
 	// Home is the home directory, for the policy's view of ~.
 	Home string
-}
-
-// Policy decides commands; *policy.Engine implements it.
-type Policy interface {
-	Command(command string, cc policy.CommandContext) *policy.Decision
-}
-
-// shellQuote quotes s as one shell word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // New returns the four file tools: read_file, write_file, list_dir, path_info.
@@ -80,8 +65,8 @@ func New(opts Options) []tool.Tool {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
-	if opts.Sensitive == nil {
-		opts.Sensitive = IsSensitive
+	if opts.Roots == nil || opts.Policy == nil {
+		panic("files.New: Roots and Policy are required")
 	}
 	b := &base{opts: opts}
 	return []tool.Tool{&readFile{b}, &writeFile{b}, &listDir{b}, &pathInfo{b}}
@@ -89,15 +74,9 @@ func New(opts Options) []tool.Tool {
 
 type base struct{ opts Options }
 
-func (b *base) cwd() string {
-	if b.opts.Workdir != nil {
-		return b.opts.Workdir.Cwd()
-	}
-	return ""
-}
-
-func (b *base) resolve(path string) (string, error) {
-	cwd := b.cwd()
+// resolve resolves path against cwd, or the first root when cwd is empty
+// or outside the roots.
+func (b *base) resolve(path, cwd string) (string, error) {
 	if cwd != "" {
 		if _, err := b.opts.Roots.Resolve(cwd, ""); err != nil {
 			cwd = ""
@@ -106,59 +85,12 @@ func (b *base) resolve(path string) (string, error) {
 	return b.opts.Roots.Resolve(path, cwd)
 }
 
-// decideRead allows reads inside the roots, except of sensitive paths.
-func (b *base) decideRead(verb, path, resolved string) *policy.Decision {
-	display := verb + ": " + path
-	if b.opts.Policy != nil {
-		cmd := "cat " + shellQuote(resolved)
-		if verb == "list" {
-			cmd = "ls -la " + shellQuote(resolved)
-		}
-		d := b.opts.Policy.Command(cmd, policy.CommandContext{Cwd: b.cwdOrRoot(), Home: b.opts.Home, Facts: fsfacts.Disk{Home: b.opts.Home}})
-		if d.Decision != policy.Allow || b.opts.Sensitive(resolved) {
-			out := *d
-			if out.Decision == policy.Allow {
-				out.Decision, out.DecidedBy = policy.Ask, "sensitive-path"
-				out.Reasons = append(append([]string(nil), out.Reasons...), "sensitive path")
-			}
-			out.Display, out.OfferAlways, out.Rule = display, false, ""
-			out.Subject = verb + " " + resolved
-			return &out
-		}
-	}
-	if b.opts.Sensitive(resolved) {
-		return &policy.Decision{
-			Decision: policy.Ask, Safety: policy.Unknown, Display: display, Warn: true,
-			DefaultAnswer: "no", Reasons: []string{"sensitive path"}, Full: resolved,
-			DecidedBy: "sensitive-path", Subject: verb + " " + resolved,
-			Remedy: "read it with run_cmd where the user can approve it, or ask the user",
-		}
-	}
-	d := policy.Allowed(display)
-	d.Full, d.Subject = resolved, verb+" "+resolved
-	d.Reasons = []string{"inside the allowed roots"}
-	return d
-}
-
-var sensitiveNames = []string{".env", ".netrc", ".pgpass", "id_rsa", "id_ed25519", "id_ecdsa", "credentials", ".git-credentials", ".npmrc", ".pypirc"}
-var sensitiveDirs = []string{".ssh", ".gnupg", ".aws", ".kube", ".docker", ".password-store"}
-
-// IsSensitive reports paths that commonly hold secrets.
-func IsSensitive(p string) bool {
-	base := filepath.Base(p)
-	for _, n := range sensitiveNames {
-		if base == n || strings.HasPrefix(base, ".env.") {
-			return true
-		}
-	}
-	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
-		for _, d := range sensitiveDirs {
-			if part == d {
-				return true
-			}
-		}
-	}
-	return false
+// decide asks the policy about a file action on resolved path p.
+func (b *base) decide(kind policy.Kind, shown, p, cwd, content string) *policy.Decision {
+	return b.opts.Policy.Decide(policy.Action{
+		Kind: kind, Path: p, Shown: shown, Content: content,
+		Where: policy.CommandContext{Cwd: b.cwdOrRoot(cwd), Home: b.opts.Home, Isolation: policy.IsolationNone, Facts: fsfacts.Disk{Home: b.opts.Home}},
+	})
 }
 
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
@@ -177,7 +109,8 @@ func (t *readFile) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "read_file", Description: description("read_file"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"File to read"},"startLine":{"type":"integer","minimum":1,"description":"First line to return (1-based)"},"lineCount":{"type":"integer","minimum":1,"description":"Number of lines to return"}},"required":["path"],"additionalProperties":false}`)}
 }
 
-func (t *readFile) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *readFile) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	var a readArgs
 	if err := tool.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
@@ -185,59 +118,53 @@ func (t *readFile) Review(_ context.Context, call *tool.Call) (*policy.Decision,
 	if a.StartLine < 0 || a.LineCount < 0 {
 		return nil, errors.New("startLine and lineCount must be positive")
 	}
-	p, err := t.resolve(a.Path)
+	p, err := t.resolve(a.Path, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	return t.decideRead("read", a.Path, p), nil
+	return tool.Stays(at, t.decide(policy.ReadFile, a.Path, p, at.Cwd, ""), func(context.Context) (*tool.Result, error) {
+		return t.read(a, p), nil
+	}), nil
 }
 
-func (t *readFile) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
-	var a readArgs
-	if err := tool.DecodeArgs(call.Args, &a); err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	p, err := t.resolve(a.Path)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *readFile) read(a readArgs, p string) *tool.Result {
 	f, err := os.Open(p)
 	if err != nil {
-		return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+		return tool.Errorf("read %s: %v", a.Path, unwrap(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+		return tool.Errorf("read %s: %v", a.Path, unwrap(err))
 	}
 	if fi.IsDir() {
-		return tool.Errorf("read %s: is a directory (use list_dir)", a.Path), nil
+		return tool.Errorf("read %s: is a directory (use list_dir)", a.Path)
 	}
 	max := t.opts.MaxReadBytes
 	head := make([]byte, 8192)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	if isBinary(head, n < len(head)) {
-		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}, nil
+		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return tool.Errorf("read %s: %v", a.Path, err), nil
+		return tool.Errorf("read %s: %v", a.Path, err)
 	}
 	if a.StartLine == 0 && a.LineCount == 0 {
 		if fi.Size() > int64(max) {
-			return tool.Errorf("read %s: file is %s, over the %s limit; pass startLine and lineCount to read part of it, or use run_cmd with grep/head/tail", a.Path, humanSize(fi.Size()), humanSize(int64(max))), nil
+			return tool.Errorf("read %s: file is %s, over the %s limit; pass startLine and lineCount to read part of it, or use run_cmd with grep/head/tail", a.Path, humanSize(fi.Size()), humanSize(int64(max)))
 		}
 		data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 		if err != nil {
-			return tool.Errorf("read %s: %v", a.Path, unwrap(err)), nil
+			return tool.Errorf("read %s: %v", a.Path, unwrap(err))
 		}
 		if len(data) > max {
-			return tool.Errorf("read %s: file grew over the %s limit while reading", a.Path, humanSize(int64(max))), nil
+			return tool.Errorf("read %s: file grew over the %s limit while reading", a.Path, humanSize(int64(max)))
 		}
 		if !utf8.Valid(data) {
-			return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(int64(len(data))))}, nil
+			return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(int64(len(data))))}
 		}
-		return &tool.Result{Content: string(data), Note: humanSize(int64(len(data)))}, nil
+		return &tool.Result{Content: string(data), Note: humanSize(int64(len(data)))}
 	}
 	start := max1(a.StartLine)
 	count := a.LineCount
@@ -265,15 +192,15 @@ func (t *readFile) Run(_ context.Context, call *tool.Call) (*tool.Result, error)
 		}
 	}
 	if !utf8.Valid(out.Bytes()) {
-		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}, nil
+		return &tool.Result{Content: fmt.Sprintf("[binary file %s, %s, not shown]", a.Path, humanSize(fi.Size()))}
 	}
 	if got == 0 && !truncated {
-		return &tool.Result{Content: fmt.Sprintf("[no lines: %s has %d lines]", a.Path, line)}, nil
+		return &tool.Result{Content: fmt.Sprintf("[no lines: %s has %d lines]", a.Path, line)}
 	}
 	if truncated {
 		fmt.Fprintf(&out, "\n[... stopped after line %d at the %s limit; continue with startLine %d ...]\n", start+got-1, humanSize(int64(max)), start+got)
 	}
-	return &tool.Result{Content: out.String()}, nil
+	return &tool.Result{Content: out.String()}
 }
 
 func max1(n int) int {
@@ -313,7 +240,7 @@ func (t *writeFile) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "write_file", Description: description("write_file"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"File to write"},"content":{"type":"string","description":"The complete new content of the file"}},"required":["path","content"],"additionalProperties":false}`)}
 }
 
-func (t *writeFile) args(raw json.RawMessage) (writeArgs, string, error) {
+func (t *writeFile) args(raw json.RawMessage, cwd string) (writeArgs, string, error) {
 	var a writeArgs
 	if err := tool.DecodeArgs(raw, &a); err != nil {
 		return a, "", err
@@ -324,7 +251,7 @@ func (t *writeFile) args(raw json.RawMessage) (writeArgs, string, error) {
 	if len(*a.Content) > t.opts.MaxWriteBytes {
 		return a, "", fmt.Errorf("content is %s, over the %s limit", humanSize(int64(len(*a.Content))), humanSize(int64(t.opts.MaxWriteBytes)))
 	}
-	p, err := t.resolve(a.Path)
+	p, err := t.resolve(a.Path, cwd)
 	if err != nil {
 		return a, "", err
 	}
@@ -334,38 +261,32 @@ func (t *writeFile) args(raw json.RawMessage) (writeArgs, string, error) {
 	return a, p, nil
 }
 
-func (t *writeFile) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
-	a, p, err := t.args(call.Args)
+// Review implements tool.Tool.
+func (t *writeFile) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
+	a, p, err := t.args(call.Args, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	return &policy.Decision{
-		Decision: policy.Ask, Safety: policy.Unknown, Display: "write: " + a.Path, Warn: true,
-		DefaultAnswer: "no", OfferAlways: false, Reasons: []string{"writes a file"},
-		Full:    fmt.Sprintf("write %s (%s):\n%s", p, humanSize(int64(len(*a.Content))), *a.Content),
-		Subject: "write " + p,
-		Remedy:  "approve the write in a client that supports elicitation, or set approval.trustClientApproval",
-	}, nil
+	d := t.decide(policy.WriteFile, a.Path, p, at.Cwd, *a.Content)
+	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
+		return t.write(a, p), nil
+	}), nil
 }
 
-func (t *writeFile) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
-	a, p, err := t.args(call.Args)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *writeFile) write(a writeArgs, p string) *tool.Result {
 	perm := fs.FileMode(0o644)
 	existed := false
 	if fi, err := os.Stat(p); err == nil {
 		perm, existed = fi.Mode().Perm(), true
 	}
 	if err := store.WriteFileAtomic(p, []byte(*a.Content), perm); err != nil {
-		return tool.Errorf("%v", unwrap(err)), nil
+		return tool.Errorf("%v", unwrap(err))
 	}
 	verb := "created"
 	if existed {
 		verb = "overwrote"
 	}
-	return &tool.Result{Content: fmt.Sprintf("%s %s (%d bytes)", verb, p, len(*a.Content))}, nil
+	return &tool.Result{Content: fmt.Sprintf("%s %s (%d bytes)", verb, p, len(*a.Content))}
 }
 
 // ---- list_dir
@@ -380,7 +301,7 @@ func (t *listDir) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "list_dir", Description: description("list_dir"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"Directory to list (default: the current working directory)"}},"additionalProperties":false}`)}
 }
 
-func (t *listDir) path(raw json.RawMessage) (string, string, error) {
+func (t *listDir) path(raw json.RawMessage, cwd string) (string, string, error) {
 	var a listArgs
 	if err := tool.DecodeArgs(raw, &a); err != nil {
 		return "", "", err
@@ -388,26 +309,25 @@ func (t *listDir) path(raw json.RawMessage) (string, string, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	p, err := t.resolve(a.Path)
+	p, err := t.resolve(a.Path, cwd)
 	return a.Path, p, err
 }
 
-func (t *listDir) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
-	shown, p, err := t.path(call.Args)
+// Review implements tool.Tool.
+func (t *listDir) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
+	shown, p, err := t.path(call.Args, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	return t.decideRead("list", shown, p), nil
+	return tool.Stays(at, t.decide(policy.ListDir, shown, p, at.Cwd, ""), func(context.Context) (*tool.Result, error) {
+		return t.list(shown, p), nil
+	}), nil
 }
 
-func (t *listDir) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
-	shown, p, err := t.path(call.Args)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *listDir) list(shown, p string) *tool.Result {
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		return tool.Errorf("list %s: %v", shown, unwrap(err)), nil
+		return tool.Errorf("list %s: %v", shown, unwrap(err))
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var b strings.Builder
@@ -432,7 +352,7 @@ func (t *listDir) Run(_ context.Context, call *tool.Call) (*tool.Result, error) 
 			fmt.Fprintf(&b, "%s%s\n", name, size)
 		}
 	}
-	return &tool.Result{Content: b.String()}, nil
+	return &tool.Result{Content: b.String()}
 }
 
 // ---- path_info
@@ -443,23 +363,24 @@ func (t *pathInfo) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: "path_info", Description: description("path_info"), Schema: schema(`{"type":"object","properties":{"path":{"type":"string","description":"Path to describe"}},"required":["path"],"additionalProperties":false}`)}
 }
 
-func (t *pathInfo) path(raw json.RawMessage) (string, string, error) {
+func (t *pathInfo) path(raw json.RawMessage, cwd string) (string, string, error) {
 	var a listArgs
 	if err := tool.DecodeArgs(raw, &a); err != nil {
 		return "", "", err
 	}
-	p, err := t.resolve(a.Path)
+	p, err := t.resolve(a.Path, cwd)
 	return a.Path, p, err
 }
 
-func (t *pathInfo) Review(_ context.Context, call *tool.Call) (*policy.Decision, error) {
-	shown, p, err := t.path(call.Args)
+// Review implements tool.Tool.
+func (t *pathInfo) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
+	shown, p, err := t.path(call.Args, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	d := policy.Allowed("info: " + shown)
-	d.Full, d.Subject = p, "info "+p
-	return d, nil
+	return tool.Stays(at, t.decide(policy.PathInfo, shown, p, at.Cwd, ""), func(context.Context) (*tool.Result, error) {
+		return t.info(shown, p, at.Cwd), nil
+	}), nil
 }
 
 // Info is path_info's answer.
@@ -475,15 +396,11 @@ type Info struct {
 	Symlink string `json:"symlink,omitempty"`
 }
 
-func (t *pathInfo) Run(_ context.Context, call *tool.Call) (*tool.Result, error) {
-	shown, p, err := t.path(call.Args)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *pathInfo) info(shown, p, cwd string) *tool.Result {
 	info := Info{Path: shown, Resolved: p}
 	abs := shown
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(t.cwdOrRoot(), abs)
+		abs = filepath.Join(t.cwdOrRoot(cwd), abs)
 	}
 	if lfi, err := os.Lstat(abs); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
 		info.Symlink, _ = os.Readlink(abs)
@@ -502,11 +419,10 @@ func (t *pathInfo) Run(_ context.Context, call *tool.Call) (*tool.Result, error)
 		}
 	}
 	out, _ := json.Marshal(info)
-	return &tool.Result{Content: string(out)}, nil
+	return &tool.Result{Content: string(out)}
 }
 
-func (b *base) cwdOrRoot() string {
-	cwd := b.cwd()
+func (b *base) cwdOrRoot(cwd string) string {
 	if cwd != "" {
 		if _, err := b.opts.Roots.Resolve(cwd, ""); err == nil {
 			return cwd

@@ -35,7 +35,7 @@ func BenchmarkRunCmd(b *testing.B) {
 	args := json.RawMessage(`{"command":"true"}`)
 	c := ctx(b)
 	for b.Loop() {
-		res, err := e.run.Run(c, &tool.Call{Args: args})
+		res, err := e.do(c, e.run, &tool.Call{Args: args})
 		if err != nil || res.IsError {
 			b.Fatal(err, res)
 		}
@@ -60,7 +60,7 @@ func BenchmarkRunCmdOverhead(b *testing.B) {
 		}
 		bare = append(bare, time.Since(st))
 		st = time.Now()
-		if res, err := e.run.Run(c, &tool.Call{Args: args}); err != nil || res.IsError {
+		if res, err := e.do(c, e.run, &tool.Call{Args: args}); err != nil || res.IsError {
 			b.Fatal(err, res)
 		}
 		nb = append(nb, time.Since(st))
@@ -133,7 +133,7 @@ func Benchmark1GiB(b *testing.B) {
 	b.SetBytes(1 << 30)
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := e.run.Run(c, &tool.Call{Args: args})
+		res, err := e.do(c, e.run, &tool.Call{Args: args})
 		if err != nil || res.IsError || !bytes.Contains([]byte(res.Content), []byte("1.1 GB total")) {
 			b.Fatal(err, res)
 		}

@@ -33,11 +33,11 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
-	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/sandwich"
+	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/tool"
 )
@@ -54,8 +54,8 @@ type Options struct {
 	Hosts *host.Active
 	// Workdir holds the session working directory.
 	Workdir *tool.Workdir
-	// Policy decides approval for run_cmd; nil asks for every command.
-	Policy *policy.Engine
+	// Policy decides every call (required).
+	Policy tool.Policy
 	// Config is the terminalIntegration block (timeouts, sandwich).
 	Config config.TerminalIntegration
 	// Outputs keeps full outputs of cut results; nil keeps none.
@@ -64,8 +64,12 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// New returns the run_cmd and set_cwd tools.
+// New returns the run_cmd and set_cwd tools. Hosts, Workdir and Policy
+// are required.
 func New(opts Options) (runCmd, setCwd tool.Tool) {
+	if opts.Hosts == nil || opts.Workdir == nil || opts.Policy == nil {
+		panic("runcmd.New: Hosts, Workdir and Policy are required")
+	}
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -118,15 +122,18 @@ func (t *RunCmd) timeouts() (def, maxT int) {
 	return def, maxT
 }
 
-// parsed is a validated run_cmd call.
-type parsed struct {
+// prepared is a reviewed run_cmd call: exactly what runs.
+type prepared struct {
 	runArgs
+	// dir is the resolved directory the command runs in.
 	dir     string
 	timeout time.Duration
 	note    string
+	// host is the host it runs on.
+	host host.Host
 }
 
-func (t *RunCmd) parse(call *tool.Call) (*parsed, error) {
+func (t *RunCmd) parse(call *tool.Call, cwd string) (*prepared, error) {
 	var a runArgs
 	if err := tool.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
@@ -134,7 +141,7 @@ func (t *RunCmd) parse(call *tool.Call) (*parsed, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return nil, fmt.Errorf("command is required and must be a non-empty string")
 	}
-	p := &parsed{runArgs: a}
+	p := &prepared{runArgs: a}
 	def, maxT := t.timeouts()
 	secs := float64(def)
 	if a.TimeoutSeconds != nil && string(*a.TimeoutSeconds) != "null" {
@@ -150,7 +157,7 @@ func (t *RunCmd) parse(call *tool.Call) (*parsed, error) {
 		}
 	}
 	p.timeout = time.Duration(secs * float64(time.Second))
-	p.dir = t.opts.Workdir.Cwd()
+	p.dir = cwd
 	if a.Cwd != "" {
 		p.dir = resolve(p.dir, a.Cwd, t.opts.Getenv("HOME"))
 	}
@@ -171,23 +178,29 @@ func resolve(base, path, home string) string {
 	return filepath.Clean(path)
 }
 
-// Review implements tool.Tool.
-func (t *RunCmd) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
-	p, err := t.parse(call)
+// Review implements tool.Tool: the command is decided for the directory
+// it will run in (the cwd argument resolved against at.Cwd) on the active
+// host, and the invocation runs it exactly there.
+func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
+	p, err := t.parse(call, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	h := t.opts.Hosts.Get()
-	cc := policy.CommandContext{Cwd: p.dir, Home: t.opts.Getenv("HOME"), Sandboxed: h.Isolation() == host.IsolationSandbox}
-	if h.Isolation() == host.IsolationNone || h.Isolation() == host.IsolationSandbox {
-		// the command sees this machine's files
-		cc.Facts = fsfacts.Disk{Home: cc.Home}
+	p.host = t.opts.Hosts.Get()
+	home := t.opts.Getenv("HOME")
+	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
+	// The session moves only when the command ends elsewhere than it
+	// started; a command that changes no directory leaves it where it was.
+	after, known := shellparse.DirAfter(p.Command, p.dir, home)
+	switch {
+	case !known:
+		after = ""
+	case after == p.dir:
+		after = at.Cwd
 	}
-	if t.opts.Policy == nil {
-		return &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "run: " + p.Command, DefaultAnswer: "yes",
-			Reasons: []string{"no policy"}, Full: p.Command, Subject: p.Command}, nil
-	}
-	return t.opts.Policy.Command(p.Command, cc), nil
+	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
+		return t.runPrepared(ctx, call, p)
+	}}, nil
 }
 
 // result is the JSON the model receives.
@@ -225,41 +238,37 @@ func formatSeconds(d time.Duration) string {
 	return fmt.Sprintf("%gs", d.Seconds())
 }
 
-// Run implements tool.Tool.
-func (t *RunCmd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	h := t.opts.Hosts.Get()
-	res, sandboxed, err := t.run(ctx, call, h)
+// runPrepared runs p and, when the sandbox refused part of it, offers a
+// re-run of the same invocation outside the sandbox.
+func (t *RunCmd) runPrepared(ctx context.Context, call *tool.Call, p *prepared) (*tool.Result, error) {
+	res, sandboxed, err := t.run(ctx, call, p, p.host)
 	if err != nil || !sandboxed {
 		return res, err
 	}
-	us, ok := h.(interface{ Unsandboxed() host.Host })
+	us, ok := p.host.(interface{ Unsandboxed() host.Host })
 	if !ok {
 		return res, nil
 	}
-	var a runArgs
-	tool.DecodeArgs(call.Args, &a)
+	d := t.opts.Policy.Decide(policy.Action{
+		Kind:    policy.RerunOutside,
+		Command: p.Command,
+		Where:   tool.Where(p.dir, t.opts.Getenv("HOME"), &host.Local{}),
+	})
+	d.Reasons = append(d.Reasons, "the sandbox refused it: "+res.Note)
 	res.Retry = &tool.Retry{
-		Decision: &policy.Decision{
-			Decision: policy.Ask, Safety: policy.Unknown, Display: "run outside the sandbox: " + a.Command,
-			Warn: true, DefaultAnswer: "no", Full: a.Command, Subject: a.Command,
-			Reasons: []string{"the sandbox refused it: " + res.Note},
-		},
+		Decision: d,
 		Run: func(ctx context.Context) (*tool.Result, error) {
 			outside := us.Unsandboxed()
 			defer outside.Close()
-			res, _, err := t.run(ctx, call, outside)
+			res, _, err := t.run(ctx, call, p, outside)
 			return res, err
 		},
 	}
 	return res, nil
 }
 
-// run runs the call on h and reports whether the sandbox refused part of it.
-func (t *RunCmd) run(ctx context.Context, call *tool.Call, h host.Host) (*tool.Result, bool, error) {
-	p, err := t.parse(call)
-	if err != nil {
-		return tool.Errorf("%v", err), false, nil
-	}
+// run runs p on h and reports whether the sandbox refused part of it.
+func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.Host) (*tool.Result, bool, error) {
 	if h.Isolation() == host.IsolationNone || h.Isolation() == host.IsolationSandbox {
 		if fi, err := os.Stat(p.dir); err != nil || !fi.IsDir() {
 			if p.Cwd != "" {

@@ -18,6 +18,7 @@ import (
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 	"go.uber.org/goleak"
 )
 
@@ -53,7 +54,7 @@ func setup(t testing.TB, mod func(*config.TerminalIntegration)) *env {
 		}
 		return os.Getenv(k)
 	}
-	e.run, e.cd = New(Options{Hosts: host.NewActive(e.local), Workdir: e.wd, Config: cfg, Outputs: e.outputs, Getenv: getenv})
+	e.run, e.cd = New(Options{Hosts: host.NewActive(e.local), Workdir: e.wd, Policy: tooltest.Engine(t, nil), Config: cfg, Outputs: e.outputs, Getenv: getenv})
 	return e
 }
 
@@ -63,10 +64,20 @@ func ctx(t testing.TB) context.Context {
 	return c
 }
 
-func call(t testing.TB, tl tool.Tool, args any) *tool.Result {
+// do reviews c at the session directory and runs it, whatever the
+// decision; a review error becomes an error result.
+func (e *env) do(ctx context.Context, tl tool.Tool, c *tool.Call) (*tool.Result, error) {
+	inv, err := tl.Review(ctx, c, tool.At{Cwd: e.wd.Cwd()})
+	if err != nil {
+		return tool.Errorf("%v", err), nil
+	}
+	return inv.Run(ctx)
+}
+
+func call(t testing.TB, e *env, tl tool.Tool, args any) *tool.Result {
 	t.Helper()
 	raw, _ := json.Marshal(args)
-	res, err := tl.Run(ctx(t), &tool.Call{Name: tl.Spec().Name, Args: raw})
+	res, err := e.do(ctx(t), tl, &tool.Call{Name: tl.Spec().Name, Args: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +86,7 @@ func call(t testing.TB, tl tool.Tool, args any) *tool.Result {
 
 func runJSON(t testing.TB, e *env, args map[string]any) (result, *tool.Result) {
 	t.Helper()
-	res := call(t, e.run, args)
+	res := call(t, e, e.run, args)
 	if res.IsError {
 		t.Fatalf("run_cmd %v: %s", args, res.Content)
 	}
@@ -114,17 +125,17 @@ func TestRunCmdArgs(t *testing.T) {
 		{`{"command":"true","timeoutSeconds":0}`, "greater than 0"},
 		{`{"command":"true","cwd":"nope"}`, "is not an existing directory"},
 	} {
-		res, err := e.run.Run(ctx(t), &tool.Call{Args: json.RawMessage(tt.args)})
+		res, err := e.do(ctx(t), e.run, &tool.Call{Args: json.RawMessage(tt.args)})
 		if err != nil || !res.IsError || !strings.Contains(res.Content, tt.want) {
 			t.Errorf("%s: %+v %v", tt.args, res, err)
 		}
-		if _, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(tt.args)}); err == nil && !strings.Contains(tt.args, "cwd") {
+		if _, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(tt.args)}, tool.At{Cwd: e.wd.Cwd()}); err == nil && !strings.Contains(tt.args, "cwd") {
 			t.Errorf("%s: Review accepted", tt.args)
 		}
 	}
-	d, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(`{"command":"ls"}`)})
-	if err != nil || d.Decision != "ask" || d.Full != "ls" {
-		t.Fatalf("review without policy: %+v %v", d, err)
+	inv, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(`{"command":"rm -rf build"}`)}, tool.At{Cwd: e.wd.Cwd()})
+	if err != nil || inv.Decision.Decision != "ask" || inv.Decision.Full != "rm -rf build" {
+		t.Fatalf("review: %+v %v", inv, err)
 	}
 	// capped timeout is noted
 	r, _ := runJSON(t, e, map[string]any{"command": "true", "timeoutSeconds": 100000})
@@ -157,7 +168,7 @@ func TestRunCmdInterrupted(t *testing.T) {
 	c, cancel := context.WithCancel(ctx(t))
 	started := make(chan struct{})
 	var once sync.Once
-	res, err := e.run.Run(c, &tool.Call{Args: json.RawMessage(`{"command":"echo go; sleep 30"}`),
+	res, err := e.do(c, e.run, &tool.Call{Args: json.RawMessage(`{"command":"echo go; sleep 30"}`),
 		Live: func(stream string, chunk []byte) {
 			if stream == "stdout" && strings.Contains(string(chunk), "go") {
 				once.Do(func() { close(started); cancel() })
@@ -243,12 +254,12 @@ func TestSetCwd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if tt.path != "" && tt.err == "" {
-			d, err := e.cd.Review(ctx(t), &tool.Call{Args: json.RawMessage(`{"path":` + mustJSON(tt.path) + `}`)})
-			if err != nil || d.Decision != "allow" || d.Display != "cd: "+tt.want {
-				t.Errorf("review %q: %+v %v", tt.path, d, err)
+			inv, err := e.cd.Review(ctx(t), &tool.Call{Args: json.RawMessage(`{"path":` + mustJSON(tt.path) + `}`)}, tool.At{Cwd: e.wd.Cwd()})
+			if err != nil || inv.Decision.Decision != "allow" || inv.Decision.Display != "cd: "+tt.want || inv.CwdAfter != tt.want {
+				t.Errorf("review %q: %+v %v", tt.path, inv, err)
 			}
 		}
-		res := call(t, e.cd, map[string]string{"path": tt.path})
+		res := call(t, e, e.cd, map[string]string{"path": tt.path})
 		if tt.err != "" {
 			if !res.IsError || !strings.Contains(res.Content, tt.err) {
 				t.Errorf("%q: %s", tt.path, res.Content)
@@ -329,5 +340,95 @@ func TestSpecsGolden(t *testing.T) {
 	}
 	if b.String() != string(want) {
 		t.Fatalf("tool specs changed; run go test -update and review testdata/specs.golden\n%s", b.String())
+	}
+}
+
+// The command is decided for the directory it runs in: the cwd argument
+// resolved against the call's starting directory, not the session's.
+func TestReviewUsesCallDirectory(t *testing.T) {
+	e := setup(t, nil)
+	aws := filepath.Join(e.home, ".aws")
+	os.MkdirAll(aws, 0o700)
+	os.WriteFile(filepath.Join(aws, "config"), []byte("[default]\n"), 0o600)
+	os.WriteFile(filepath.Join(e.wd.Cwd(), "config"), []byte("x\n"), 0o600)
+	at := tool.At{Cwd: e.wd.Cwd()}
+	review := func(args string, at tool.At) *tool.Invocation {
+		t.Helper()
+		inv, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(args)}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return inv
+	}
+	if d := review(`{"command":"cat config"}`, at).Decision; d.Decision != "allow" {
+		t.Fatalf("cat config in the project: %s %q", d.Decision, d.Reasons)
+	}
+	for _, args := range []string{`{"command":"cat config","cwd":"~/.aws"}`, `{"command":"cat config","cwd":` + mustJSON(aws) + `}`} {
+		if d := review(args, at).Decision; d.Decision == "allow" {
+			t.Errorf("%s: allowed", args)
+		}
+	}
+	// The call's starting directory is at.Cwd, whatever the session says.
+	if d := review(`{"command":"cat config"}`, tool.At{Cwd: aws}).Decision; d.Decision == "allow" {
+		t.Errorf("cat config reviewed at %s: allowed", aws)
+	}
+}
+
+// Run executes exactly what was reviewed: the directory does not follow
+// the session when it moves between review and run.
+func TestRunExecutesReviewedDirectory(t *testing.T) {
+	e := setup(t, nil)
+	reviewed := e.wd.Cwd()
+	inv, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(`{"command":"pwd"}`)}, tool.At{Cwd: reviewed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.wd.SetCwd(e.home)
+	res, err := inv.Run(ctx(t))
+	if err != nil || res.IsError {
+		t.Fatal(err, res)
+	}
+	var r result
+	json.Unmarshal([]byte(res.Content), &r)
+	if strings.TrimSpace(r.Stdout) != reviewed {
+		t.Errorf("ran in %q, reviewed for %q", r.Stdout, reviewed)
+	}
+	if inv.CwdAfter != reviewed {
+		t.Errorf("pwd predicted to leave the session in %q", inv.CwdAfter)
+	}
+}
+
+// The directory a command leaves behind is predicted only when certain.
+func TestCwdAfter(t *testing.T) {
+	e := setup(t, nil)
+	at := tool.At{Cwd: e.wd.Cwd()}
+	for args, want := range map[string]string{
+		`{"command":"ls"}`:                           at.Cwd,
+		`{"command":"ls","cwd":"/tmp"}`:              at.Cwd,
+		`{"command":"cd /etc"}`:                      "/etc",
+		`{"command":"cd ~"}`:                         e.home,
+		`{"command":"cd .."}`:                        filepath.Dir(at.Cwd),
+		`{"command":"cd ssh","cwd":"/etc"}`:          "",
+		`{"command":"cd \"$X\""}`:                    "",
+		`{"command":"cd /etc && ls"}`:                "",
+		`{"command":"source env.sh"}`:                "",
+		`{"command":"$CMD /etc"}`:                    "",
+		`{"command":"(cd /etc; ls)"}`:                "",
+		`{"command":"cd -"}`:                         "",
+		`{"command":"pushd /etc"}`:                   "",
+		`{"command":"eval cd /etc"}`:                 "",
+		`{"command":"cd ./sub","cwd":"/srv"}`:        "/srv/sub",
+		`{"command":"builtin cd /etc"}`:              "",
+		`{"command":"echo hi > /dev/null; cd /x"}`:   "",
+		`{"command":"cd /etc; cd /tmp"}`:             "",
+		`{"command":"ls; echo \"$(cd /etc; pwd)\""}`: "",
+	} {
+		inv, err := e.run.Review(ctx(t), &tool.Call{Args: json.RawMessage(args)}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inv.CwdAfter != want {
+			t.Errorf("%s: CwdAfter %q, want %q", args, inv.CwdAfter, want)
+		}
 	}
 }

@@ -45,29 +45,38 @@ func (e argError) Error() string { return string(e) }
 
 const errPathRequired = argError("path is required and must be a non-empty string")
 
-// Review implements tool.Tool: changing directory needs no approval.
-func (t *SetCwd) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool: the target is resolved against at.Cwd and
+// checked on the host the call was reviewed for.
+func (t *SetCwd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	path, err := t.parse(call)
 	if err != nil {
 		return nil, err
 	}
-	d := policy.Allowed("cd: " + resolve(t.opts.Workdir.Cwd(), path, t.opts.Getenv("HOME")))
-	d.Subject = path
-	return d, nil
+	home := t.opts.Getenv("HOME")
+	h := t.opts.Hosts.Get()
+	target := resolve(at.Cwd, path, home)
+	d := t.opts.Policy.Decide(policy.Action{
+		Kind: policy.SetCwd, Path: target, Shown: path,
+		Where: tool.Where(at.Cwd, home, h),
+	})
+	// The host's shell resolves ~ with its own HOME; only a local target
+	// is known before the call runs.
+	after := target
+	if strings.HasPrefix(path, "~") && h.Isolation() != host.IsolationNone {
+		after = ""
+	}
+	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
+		return t.run(ctx, h, at.Cwd, path)
+	}}, nil
 }
 
-// Run implements tool.Tool.
-func (t *SetCwd) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	path, err := t.parse(call)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
+func (t *SetCwd) run(ctx context.Context, h host.Host, cwd, path string) (*tool.Result, error) {
 	var stderr bytes.Buffer
-	dir := t.opts.Workdir.Cwd()
+	dir := cwd
 	if strings.HasPrefix(path, "/") || strings.HasPrefix(path, "~") {
 		dir = "/" // works even when the current directory was removed
 	}
-	ex, err := t.opts.Hosts.Get().Run(ctx, &host.Command{
+	ex, err := h.Run(ctx, &host.Command{
 		Script:  "cd -- " + cdWord(path),
 		Dir:     dir,
 		Stderr:  &stderr,

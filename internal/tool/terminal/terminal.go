@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
@@ -24,45 +25,31 @@ var descriptions embed.FS
 
 var description = tool.Descriptions(descriptions, "descriptions")
 
-// Policy decides session commands and input; *policy.Engine implements it.
-type Policy interface {
-	Command(command string, cc policy.CommandContext) *policy.Decision
-	Input(id, program string, isShell bool, text string, cc policy.CommandContext) *policy.Decision
-}
-
-var _ Policy = (*policy.Engine)(nil)
-
 // Options configures the tools.
 type Options struct {
 	Manager *ptysession.Manager
-	Policy  Policy
-	// Workdir gives the directory commands are decided for (and sessions
-	// start in, through the Manager's Dir).
-	Workdir *tool.Workdir
+	// Policy decides every call (required).
+	Policy tool.Policy
+	// Host returns the active host, where new sessions start (required).
+	Host func() host.Host
 	// Home is the user's home directory on the active host.
 	Home string
-	// Sandboxed reports whether the active host isolates commands; nil
-	// means never.
-	Sandboxed func() bool
 }
 
 // New returns the four session tools.
 func New(opts Options) []tool.Tool {
+	if opts.Manager == nil || opts.Policy == nil || opts.Host == nil {
+		panic("terminal.New: Manager, Policy and Host are required")
+	}
 	b := &base{opts: opts}
 	return []tool.Tool{&start{b}, &cont{b}, &stop{b}, &list{b}}
 }
 
 type base struct{ opts Options }
 
-func (b *base) context() policy.CommandContext {
-	cc := policy.CommandContext{Home: b.opts.Home}
-	if b.opts.Workdir != nil {
-		cc.Cwd = b.opts.Workdir.Cwd()
-	}
-	if b.opts.Sandboxed != nil {
-		cc.Sandboxed = b.opts.Sandboxed()
-	}
-	return cc
+// where is the context of a call starting in dir on h.
+func (b *base) where(dir string, h host.Host) policy.CommandContext {
+	return tool.Where(dir, b.opts.Home, h)
 }
 
 func spec(name, schema string) llm.ToolSpec {
@@ -93,35 +80,32 @@ func (t *start) args(call *tool.Call) (*startArgs, error) {
 	return &a, nil
 }
 
-func (t *start) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool: the session starts in at.Cwd on the host
+// active now, as decided.
+func (t *start) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	a, err := t.args(call)
 	if err != nil {
 		return nil, err
 	}
-	cc := t.context()
-	d := t.opts.Policy.Command(a.Command, cc)
-	if a.Stdin == "" {
-		return d, nil
-	}
+	h := t.opts.Host()
 	program, shell := ptysession.ProgramOf(a.Command)
-	return stricter(d, t.opts.Policy.Input("new session", program, shell, a.Stdin, cc)), nil
-}
-
-func (t *start) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	a, err := t.args(call)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	began := time.Now()
-	out, err := t.opts.Manager.StartWatch(ctx, a.Command, a.Stdin, watcher(call))
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	var b strings.Builder
-	b.WriteString("Terminal Session Started\n")
-	fmt.Fprintf(&b, "ID: %s\nCommand: %s\n", out.ID, a.Command)
-	writeOutput(&b, out)
-	return result(b.String(), out, time.Since(began), out.ID+" started"), nil
+	d := t.opts.Policy.Decide(policy.Action{
+		Kind: policy.RunCommand, Command: a.Command, Input: a.Stdin,
+		Program: program, Shell: shell, Session: "new session",
+		Where: t.where(at.Cwd, h),
+	})
+	return tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
+		began := time.Now()
+		out, err := t.opts.Manager.StartOn(ctx, h, at.Cwd, a.Command, a.Stdin, watcher(call))
+		if err != nil {
+			return tool.Errorf("%v", err), nil
+		}
+		var b strings.Builder
+		b.WriteString("Terminal Session Started\n")
+		fmt.Fprintf(&b, "ID: %s\nCommand: %s\n", out.ID, a.Command)
+		writeOutput(&b, out)
+		return result(b.String(), out, time.Since(began), out.ID+" started"), nil
+	}), nil
 }
 
 // --- terminal_continue
@@ -152,31 +136,28 @@ func (t *cont) args(call *tool.Call) (*continueArgs, ptysession.Info, error) {
 	return &a, info, nil
 }
 
-func (t *cont) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	a, info, err := t.args(call)
 	if err != nil {
 		return nil, err
 	}
-	if a.Stdin == "" {
-		return policy.Allowed("read: " + a.SessionID + " (" + info.Program + ")"), nil
+	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
+		Where: t.where(at.Cwd, t.opts.Host())}
+	if a.Stdin != "" {
+		act.Kind, act.Input = policy.SessionInput, a.Stdin
 	}
-	return t.opts.Policy.Input(a.SessionID, info.Program, info.Shell, a.Stdin, t.context()), nil
-}
-
-func (t *cont) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	a, _, err := t.args(call)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	began := time.Now()
-	out, err := t.opts.Manager.ContinueWatch(ctx, a.SessionID, a.Stdin, watcher(call))
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Terminal Session: %s\n", out.ID)
-	writeOutput(&b, out)
-	return result(b.String(), out, time.Since(began), ""), nil
+	return tool.Stays(at, t.opts.Policy.Decide(act), func(ctx context.Context) (*tool.Result, error) {
+		began := time.Now()
+		out, err := t.opts.Manager.ContinueWatch(ctx, a.SessionID, a.Stdin, watcher(call))
+		if err != nil {
+			return tool.Errorf("%v", err), nil
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "Terminal Session: %s\n", out.ID)
+		writeOutput(&b, out)
+		return result(b.String(), out, time.Since(began), ""), nil
+	}), nil
 }
 
 // --- terminal_stop
@@ -202,23 +183,19 @@ func (t *stop) args(call *tool.Call) (*stopArgs, error) {
 	return &a, nil
 }
 
-func (t *stop) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *stop) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	a, err := t.args(call)
 	if err != nil {
 		return nil, err
 	}
-	return policy.Allowed("stop: " + a.SessionID), nil
-}
-
-func (t *stop) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	a, err := t.args(call)
-	if err != nil {
-		return tool.Errorf("%v", err), nil
-	}
-	if err := t.opts.Manager.Stop(a.SessionID); err != nil {
-		return tool.Errorf("no open session %q; terminal_list shows the open sessions", a.SessionID), nil
-	}
-	return &tool.Result{Content: fmt.Sprintf("Terminal session %s terminated.", a.SessionID), Note: a.SessionID + " terminated"}, nil
+	d := t.opts.Policy.Decide(policy.Action{Kind: policy.StopSession, Session: a.SessionID})
+	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
+		if err := t.opts.Manager.Stop(a.SessionID); err != nil {
+			return tool.Errorf("no open session %q; terminal_list shows the open sessions", a.SessionID), nil
+		}
+		return &tool.Result{Content: fmt.Sprintf("Terminal session %s terminated.", a.SessionID), Note: a.SessionID + " terminated"}, nil
+	}), nil
 }
 
 // --- terminal_list
@@ -229,17 +206,17 @@ func (t *list) Spec() llm.ToolSpec {
 	return spec("terminal_list", `{"type":"object","properties":{},"additionalProperties":false}`)
 }
 
-func (t *list) Review(ctx context.Context, call *tool.Call) (*policy.Decision, error) {
+// Review implements tool.Tool.
+func (t *list) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	var a struct{}
 	if err := tool.DecodeArgs(call.Args, &a); err != nil {
 		return nil, err
 	}
-	return policy.Allowed("list terminal sessions"), nil
-}
-
-func (t *list) Run(ctx context.Context, call *tool.Call) (*tool.Result, error) {
-	infos := t.opts.Manager.List()
-	return &tool.Result{Content: Table(infos), Note: strconv.Itoa(len(infos)) + " sessions"}, nil
+	d := t.opts.Policy.Decide(policy.Action{Kind: policy.ListSessions})
+	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
+		infos := t.opts.Manager.List()
+		return &tool.Result{Content: Table(infos), Note: strconv.Itoa(len(infos)) + " sessions"}, nil
+	}), nil
 }
 
 // Table formats sessions as seed 002's listing; the /sessions command can
@@ -312,46 +289,4 @@ func result(content string, out *ptysession.Output, d time.Duration, note string
 		}
 	}
 	return r
-}
-
-// stricter combines the decisions for a command and the input sent with
-// it: deny beats ask beats allow; unless both are allowed, both lines are
-// shown (the user sees what the input goes to) and "Always" is not offered
-// for the pair.
-func stricter(cmd, in *policy.Decision) *policy.Decision {
-	rank := map[policy.Verdict]int{policy.Allow: 0, policy.Ask: 1, policy.Deny: 2}
-	first := cmd
-	if rank[in.Decision] > rank[cmd.Decision] {
-		first = in
-	}
-	if first.Decision == policy.Allow {
-		return first
-	}
-	d := *first
-	d.Display = cmd.Display + "\n" + in.Display
-	d.Full = cmd.Full + "\n" + in.Full
-	d.Warn = cmd.Warn || in.Warn
-	if d.Warn {
-		d.DefaultAnswer = "no"
-	}
-	d.OfferAlways = false
-	d.Rule = ""
-	d.Reasons = append(append([]string{}, cmd.Reasons...), in.Reasons...)
-	if safetyRank(in.Safety) > safetyRank(d.Safety) {
-		d.Safety = in.Safety
-	}
-	if safetyRank(cmd.Safety) > safetyRank(d.Safety) {
-		d.Safety = cmd.Safety
-	}
-	return &d
-}
-
-func safetyRank(s policy.Safety) int {
-	switch s {
-	case policy.Dangerous:
-		return 2
-	case policy.Unknown:
-		return 1
-	}
-	return 0
 }

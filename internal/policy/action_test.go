@@ -1,0 +1,92 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestStricter(t *testing.T) {
+	allow := &Decision{Decision: Allow, Safety: Safe, Display: "run: bash"}
+	deny := &Decision{Decision: Deny, Safety: Dangerous, Display: "input: rm -rf /", Warn: true}
+	if got := stricter(allow, deny); got.Decision != Deny || got.Display != "run: bash\ninput: rm -rf /" || !got.Warn {
+		t.Fatalf("allow+deny: %+v", got)
+	}
+	if got := stricter(allow, allow); got.Decision != Allow || got.Display != "run: bash" {
+		t.Fatalf("allow+allow: %+v", got)
+	}
+	ask := &Decision{Decision: Ask, Safety: Unknown, Display: "run: x", OfferAlways: true, Rule: "x"}
+	got := stricter(ask, deny)
+	if got.Decision != Deny || got.Safety != Dangerous || got.OfferAlways || got.Rule != "" || got.DefaultAnswer != No || got.Display != "run: x\ninput: rm -rf /" {
+		t.Fatalf("ask+deny: %+v", got)
+	}
+}
+
+// Every kind of action gets its verdict from Decide; nothing is allowed
+// that the engine did not allow.
+func TestDecideActions(t *testing.T) {
+	e := newEngine(t, nil)
+	home := "/home/u"
+	where := CommandContext{Cwd: "/home/u/proj", Home: home}
+	cases := []struct {
+		a    Action
+		want Verdict
+		by   Decider
+	}{
+		{Action{Kind: RunCommand, Command: "ls -la", Where: where}, Allow, BySafeList},
+		{Action{Kind: RunCommand, Command: "rm -rf build", Where: where}, Ask, ByUser},
+		{Action{Kind: RunCommand, Command: "bash", Input: "rm -rf x\n", Program: "bash", Shell: true, Session: "new session", Where: where}, Ask, ByUser},
+		{Action{Kind: RunCommand, Command: "tail -f log", Input: "\n", Program: "tail", Session: "new session", Where: where}, Allow, BySafeList},
+		{Action{Kind: SessionInput, Session: "term-1", Program: "python3", Input: "import os\n", Where: where}, Ask, ByUser},
+		{Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, Input: "cat ~/.ssh/id_rsa\n", Where: where}, Ask, ByUser},
+		{Action{Kind: ReadSession, Session: "term-1", Program: "bash"}, Allow, ByAction},
+		{Action{Kind: ListSessions}, Allow, ByAction},
+		{Action{Kind: StopSession, Session: "term-1"}, Allow, ByAction},
+		{Action{Kind: SetCwd, Path: "/etc"}, Allow, ByAction},
+		{Action{Kind: Describe}, Allow, ByAction},
+		{Action{Kind: MCPListResources}, Allow, ByAction},
+		{Action{Kind: PathInfo, Path: "/home/u/proj/x", Shown: "x"}, Allow, ByAction},
+		{Action{Kind: ReadFile, Path: "/home/u/proj/main.go", Shown: "main.go", Where: where}, Allow, BySafeList},
+		{Action{Kind: ReadFile, Path: "/home/u/proj/.env", Shown: ".env", Where: where}, Ask, ByUser},
+		{Action{Kind: ReadFile, Path: "/home/u/.aws/config", Shown: "../.aws/config", Where: where}, Ask, ByUser},
+		{Action{Kind: ListDir, Path: "/home/u/proj", Shown: ".", Where: where}, Allow, BySafeList},
+		{Action{Kind: WriteFile, Path: "/home/u/proj/a.txt", Shown: "a.txt", Content: "x", Where: where}, Ask, ByUser},
+		{Action{Kind: MCPTool, Tool: "gh_list_issues", Args: map[string]any{"repo": "x"}}, Ask, ByUser},
+		{Action{Kind: MCPTool, Tool: "gh_list_issues", Hint: ToolHint{AlwaysAllow: true}}, Allow, ByRule},
+		{Action{Kind: RerunOutside, Command: "ls", Where: where}, Ask, ByUser},
+		{Action{Kind: Kind(999)}, Ask, ByUser},
+	}
+	for _, c := range cases {
+		d := e.Decide(c.a)
+		if d.Decision != c.want || d.DecidedBy != c.by {
+			t.Errorf("%s %q%q: %s by %s, want %s by %s (%q)", c.a.Kind, c.a.Command, c.a.Path, d.Decision, d.DecidedBy, c.want, c.by, d.Reasons)
+		}
+		if d.Reasons == nil || (d.DefaultAnswer != Yes && d.DefaultAnswer != No) {
+			t.Errorf("%s: incomplete decision %+v", c.a.Kind, d)
+		}
+		if d.Warn && d.DefaultAnswer != No {
+			t.Errorf("%s: warned with default %s", c.a.Kind, d.DefaultAnswer)
+		}
+	}
+	e.SetHeadless(true)
+	for _, a := range []Action{
+		{Kind: WriteFile, Path: "/p/a", Shown: "a"},
+		{Kind: ReadFile, Path: "/p/.env", Shown: ".env", Where: where},
+		{Kind: RerunOutside, Command: "ls"},
+	} {
+		if d := e.Decide(a); d.Decision != Deny || d.DecidedBy != ByHeadless || d.Remedy == "" {
+			t.Errorf("headless %s: %+v", a.Kind, d)
+		}
+	}
+}
+
+// A deny rule refuses write_file; a warned read of a secret defaults to No.
+func TestDecideFileRules(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"write_file"} })
+	if d := e.Decide(Action{Kind: WriteFile, Path: "/p/a", Shown: "a"}); d.Decision != Deny || d.DecidedBy != ByDenyRule {
+		t.Errorf("write_file with deny rule: %+v", d)
+	}
+	d := e.Decide(Action{Kind: ReadFile, Path: "/p/.env", Shown: ".env", Where: CommandContext{Cwd: "/p"}})
+	if !d.Warn || d.DefaultAnswer != No || !strings.HasPrefix(d.Display, "read: .env") {
+		t.Errorf("read .env: %+v", d)
+	}
+}
