@@ -163,6 +163,13 @@ func (c *chat) handleSignals(ctx context.Context, stop context.CancelFunc) {
 	}()
 }
 
+// quitting reports whether a SIGTERM or SIGHUP asked nb to end.
+func (c *chat) quitting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.quit
+}
+
 // shutdown restores the terminal and ends everything nb started, for a
 // SIGTERM or SIGHUP that arrives at the prompt.
 func (c *chat) shutdown() {
@@ -188,14 +195,21 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.mu.Unlock()
 	c.waitMCP(tctx)
 	changed, err := c.agent.Turn(tctx, msg)
+	cancel()
+	// c.cancel stays set while saving: a SIGTERM or SIGHUP now marks nb to
+	// quit after the save instead of exiting in the middle of it, so the
+	// exchange already printed is kept.
+	var serr error
+	if changed {
+		if serr = c.history.Save(c.agent.Messages); serr != nil {
+			c.ui.Notice(agent.NoticeError, serr.Error())
+		}
+	}
 	c.mu.Lock()
 	c.cancel = nil
 	c.mu.Unlock()
-	cancel()
-	if changed {
-		if serr := c.history.Save(c.agent.Messages); serr != nil {
-			c.ui.Notice(agent.NoticeError, serr.Error())
-		}
+	if serr != nil && (err == nil || errors.Is(err, agent.ErrToolLimit)) {
+		return serr
 	}
 	switch {
 	case err == nil:
@@ -237,7 +251,12 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
 		return ExitOK
 	}
-	return c.finishTurn(c.turn(ctx, strings.TrimSpace(text)))
+	err := c.turn(ctx, strings.TrimSpace(text))
+	if err == nil && c.quitting() {
+		// SIGTERM or SIGHUP arrived while the answer was saved.
+		err = context.Canceled
+	}
+	return c.finishTurn(err)
 }
 
 func (c *chat) interactive(ctx context.Context) int {
@@ -270,7 +289,7 @@ func (c *chat) interactive(ctx context.Context) int {
 			continue
 		}
 		c.turn(ctx, line)
-		if c.quit {
+		if c.quitting() {
 			return ExitInterrupted
 		}
 	}

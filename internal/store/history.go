@@ -34,52 +34,123 @@ type historyDoc struct {
 type History struct {
 	path string
 	lock *os.File
-	now  func() time.Time
+	// dirLock holds the lock on the directory the history lives in (nil
+	// where the platform has none).
+	dirLock *os.File
+	now     func() time.Time
 }
 
 // ErrLocked is returned when another nb holds the history.
 var ErrLocked = errors.New("history is locked")
 
-// OpenHistory locks the history of launchDir. The lock file lives in nb's
-// state directory (stateDir), keyed by the launch directory, so the project
-// tree only ever holds the history itself. A second nb for the same
-// directory gets an error naming the process that holds it.
+// OpenHistory locks the history of launchDir (see OpenHistoryFile).
 func OpenHistory(launchDir, stateDir string, now func() time.Time) (*History, error) {
 	return OpenHistoryFile(filepath.Join(launchDir, HistoryFile), stateDir, now)
 }
 
 // OpenHistoryFile locks the conversation kept in file (an absolute path;
-// --history FILE). The lock is keyed by the file's directory and name, so
-// naming a directory's default history file shares that directory's lock.
+// --history FILE). Locks follow the file's real path, after symlinks: a
+// lock file in nb's state directory (stateDir), keyed by the real directory
+// and name and recording the holder's pid, so the project tree only ever
+// holds the history itself; and for a directory's default history file, a
+// lock on that directory itself, which every path, HOME or user reaching
+// it meets. A second nb for the same history gets an error naming the
+// process that holds it when it can. Temporary files that an interrupted
+// save left beside the history are removed.
 //
 // A nil *History is a run without history (--no-history): it loads
 // nothing, saves nothing and holds no lock.
 func OpenHistoryFile(file, stateDir string, now func() time.Time) (*History, error) {
-	dir := ProjectDir(stateDir, filepath.Dir(file))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("history lock: %w", err)
-	}
+	real := realPath(file)
+	dir := ProjectDir(stateDir, filepath.Dir(real))
 	lockName := "history.lock"
-	if base := filepath.Base(file); base != HistoryFile {
+	if base := filepath.Base(real); base != HistoryFile {
 		lockName = "history-" + base + ".lock"
 	}
 	lockPath := filepath.Join(dir, lockName)
+	busy := func() error {
+		return fmt.Errorf("another nb%s is using the conversation %s; wait for it to finish, or run with --no-history: %w", holder(lockPath), file, ErrLocked)
+	}
+	var dl *os.File
+	if filepath.Base(real) == HistoryFile {
+		var err error
+		if dl, err = lockDir(filepath.Dir(real)); err != nil {
+			if errors.Is(err, ErrLocked) {
+				return nil, busy()
+			}
+			return nil, fmt.Errorf("history lock: %w", err)
+		}
+	}
+	fail := func(err error) (*History, error) {
+		if dl != nil {
+			dl.Close()
+		}
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(fmt.Errorf("history lock: %w", err))
+	}
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("history lock: %w", err)
+		return fail(fmt.Errorf("history lock: %w", err))
 	}
 	if err := tryLock(f); err != nil {
-		holder, _ := os.ReadFile(lockPath)
 		f.Close()
-		who := strings.TrimSpace(string(holder))
-		if who != "" {
-			who = " (pid " + who + ")"
-		}
-		return nil, fmt.Errorf("another nb%s is using the conversation %s; wait for it to finish, or run with --no-history: %w", who, file, ErrLocked)
+		return fail(busy())
 	}
 	f.Truncate(0)
 	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	return &History{path: file, lock: f, now: now}, nil
+	removeStaleTemps(real)
+	return &History{path: file, lock: f, dirLock: dl, now: now}, nil
+}
+
+// realPath resolves the symlinks of path, also when its last element does
+// not exist yet; it returns path itself when nothing resolves.
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A dangling symlink: follow it one step.
+		if target, err := os.Readlink(path); err == nil {
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(path), target)
+			}
+			if d, err := filepath.EvalSymlinks(filepath.Dir(target)); err == nil {
+				return filepath.Join(d, filepath.Base(target))
+			}
+			return target
+		}
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+		return filepath.Join(d, filepath.Base(path))
+	}
+	return path
+}
+
+// holder describes the nb that holds lock file lockPath, " (pid N)", or ""
+// when unknown (another HOME or user).
+func holder(lockPath string) string {
+	data, _ := os.ReadFile(lockPath)
+	if who := strings.TrimSpace(string(data)); who != "" {
+		return " (pid " + who + ")"
+	}
+	return ""
+}
+
+// tempPattern is how WriteFileAtomic names its temporary files.
+func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp*" }
+
+// removeStaleTemps deletes the temporary files a save of path that was
+// killed part-way left behind. The caller holds the history's lock, so no
+// other save of path is under way.
+func removeStaleTemps(path string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path)))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() {
+			os.Remove(m)
+		}
+	}
 }
 
 // Path is the history file ("" without history).
@@ -106,7 +177,10 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 	}
 	var doc historyDoc
 	problem := ""
-	if err := json.Unmarshal(data, &doc); err != nil {
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, &doc); errors.As(err, &typeErr) {
+		problem = fmt.Sprintf("has a %s where a %s belongs (at %s)", typeErr.Value, typeErr.Type, typeErr.Field)
+	} else if err != nil {
 		problem = "is not valid JSON"
 	} else if doc.Format != historyFormat {
 		problem = "is not an nb conversation"
@@ -117,13 +191,20 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 		return doc.Messages, "", nil
 	}
 	aside := fmt.Sprintf("%s.bad-%s", h.path, h.now().UTC().Format("20060102T150405"))
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(aside); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		aside = fmt.Sprintf("%s.bad-%s-%d", h.path, h.now().UTC().Format("20060102T150405"), i)
+	}
 	if err := os.Rename(h.path, aside); err != nil {
 		return nil, "", fmt.Errorf("history %s %s and cannot be moved aside: %w", h.path, problem, err)
 	}
 	return nil, fmt.Sprintf("history %s %s; moved it to %s and started a new conversation", h.path, problem, filepath.Base(aside)), nil
 }
 
-// Save writes the conversation atomically.
+// Save writes the conversation atomically. A history file that is a
+// symlink stays one: the file it points to is replaced.
 func (h *History) Save(msgs []llm.Message) error {
 	if h == nil {
 		return nil
@@ -135,12 +216,22 @@ func (h *History) Save(msgs []llm.Message) error {
 	if err != nil {
 		return fmt.Errorf("save history: %w", err)
 	}
-	return WriteFileAtomic(h.path, append(data, '\n'), 0o600)
+	if err := WriteFileAtomic(realPath(h.path), append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("the conversation was not saved: %w", err)
+	}
+	return nil
 }
 
-// Close releases the lock.
+// Close releases the locks.
 func (h *History) Close() error {
-	if h == nil || h.lock == nil {
+	if h == nil {
+		return nil
+	}
+	if h.dirLock != nil {
+		h.dirLock.Close()
+		h.dirLock = nil
+	}
+	if h.lock == nil {
 		return nil
 	}
 	err := h.lock.Close()

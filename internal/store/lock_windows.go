@@ -17,3 +17,7 @@ func tryLock(f *os.File) error {
 	ol := &windows.Overlapped{OffsetHigh: lockOffsetHigh}
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
 }
+
+// lockDir is a no-op on Windows, where the lock file in the state
+// directory is the only lock.
+func lockDir(string) (*os.File, error) { return nil, nil }
