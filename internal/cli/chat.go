@@ -260,7 +260,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 }
 
 func (c *chat) interactive(ctx context.Context) int {
-	ed := newLineEditor(c.state)
+	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
 	ed.setCompleter(slashNames())

@@ -2,107 +2,95 @@ package cli
 
 import (
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/peterh/liner"
+	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/lineedit"
+	"github.com/nb-cli/nb/internal/render/style"
+	"golang.org/x/term"
 )
 
 // errAborted is returned by readMessage when the user pressed Ctrl+C at the
-// prompt: the line is dropped and nb keeps running.
+// prompt: the message is dropped and nb keeps running.
 var errAborted = errors.New("aborted")
 
-// lineEditor reads user messages with editing and history (up/down).
-// A line ending in a backslash continues on the next line; a line holding
-// only """ starts a block that ends with another """.
+// lineEditor reads user messages with editing, bracketed paste and history.
+// A paste arrives whole and is sent only on Enter; Alt+Enter adds a line.
+// A line ending in a backslash continues on the next line; a message
+// opened by a line holding only """ continues until another """.
 type lineEditor struct {
-	st       *liner.State
+	ed       *lineedit.Editor
 	histPath string
+	io       *iostreams.IO
 }
 
-func newLineEditor(stateDir string) *lineEditor {
-	st := liner.NewLiner()
-	st.SetCtrlCAborts(true)
-	st.SetMultiLineMode(true)
-	e := &lineEditor{st: st, histPath: filepath.Join(stateDir, "input_history")}
-	if f, err := os.Open(e.histPath); err == nil {
-		st.ReadHistory(f)
-		f.Close()
+func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
+	size := func() (int, int) {
+		if w, h, err := term.GetSize(io.InFd); err == nil {
+			return w, h
+		}
+		return io.Width(), 24
 	}
+	ed := lineedit.New(io.In, io.InFd, io.Out, size)
+	ed.Dim = style.Palette{Color: io.Color}.Muted
+	ed.Continue = continueMessage
+	e := &lineEditor{ed: ed, io: io, histPath: filepath.Join(stateDir, "input_history")}
+	// The history only helps: an unreadable file must not stop the chat.
+	_ = ed.History.Load(e.histPath)
 	return e
+}
+
+// continueMessage decides what Enter does: send, or add a line.
+func continueMessage(buf string) (string, bool) {
+	lines := strings.Split(buf, "\n")
+	if strings.TrimSpace(lines[0]) == `"""` {
+		if len(lines) > 1 && strings.TrimSpace(lines[len(lines)-1]) == `"""` {
+			return buf, false
+		}
+		return buf + "\n", true
+	}
+	if strings.HasSuffix(buf, `\`) {
+		return strings.TrimSuffix(buf, `\`) + "\n", true
+	}
+	return buf, false
 }
 
 // setCompleter completes slash commands.
 func (e *lineEditor) setCompleter(words []string) {
-	e.st.SetCompleter(func(line string) []string {
-		if !strings.HasPrefix(line, "/") {
+	e.ed.Complete = func(buf string) []string {
+		if !strings.HasPrefix(buf, "/") || strings.ContainsAny(buf, " \n") {
 			return nil
 		}
 		var out []string
 		for _, w := range words {
-			if strings.HasPrefix(w, line) {
+			if strings.HasPrefix(w, buf) {
 				out = append(out, w)
 			}
 		}
 		return out
-	})
+	}
 }
 
 // readMessage returns the next message, io.EOF on Ctrl+D, errAborted on
 // Ctrl+C.
 func (e *lineEditor) readMessage(prompt string) (string, error) {
-	var lines []string
-	block := false
-	p := prompt
-	for {
-		line, err := e.st.Prompt(p)
-		if errors.Is(err, liner.ErrPromptAborted) {
-			return "", errAborted
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) && len(lines) > 0 {
-				break
-			}
-			return "", err
-		}
-		p = "… "
-		switch {
-		case strings.TrimSpace(line) == `"""`:
-			if block {
-				return e.finish(lines), nil
-			}
-			block = true
-			continue
-		case block:
-			lines = append(lines, line)
-			continue
-		case strings.HasSuffix(line, `\`):
-			lines = append(lines, strings.TrimSuffix(line, `\`))
-			continue
-		}
-		lines = append(lines, line)
-		break
+	msg, err := e.ed.ReadLine(prompt)
+	if errors.Is(err, lineedit.ErrInterrupt) {
+		return "", errAborted
 	}
-	return e.finish(lines), nil
-}
-
-func (e *lineEditor) finish(lines []string) string {
-	msg := strings.Join(lines, "\n")
-	if strings.TrimSpace(msg) != "" {
-		e.st.AppendHistory(msg)
+	if err != nil {
+		return "", err
 	}
-	return msg
+	lines := strings.Split(msg, "\n")
+	if len(lines) >= 2 && strings.TrimSpace(lines[0]) == `"""` && strings.TrimSpace(lines[len(lines)-1]) == `"""` {
+		msg = strings.Join(lines[1:len(lines)-1], "\n")
+	}
+	return msg, nil
 }
 
 // close saves the input history and restores the terminal.
 func (e *lineEditor) close() {
-	if err := os.MkdirAll(filepath.Dir(e.histPath), 0o700); err == nil {
-		if f, err := os.OpenFile(e.histPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
-			e.st.WriteHistory(f)
-			f.Close()
-		}
-	}
-	e.st.Close()
+	e.ed.Restore()
+	_ = e.ed.History.Save(e.histPath)
 }

@@ -1,0 +1,264 @@
+package lineedit
+
+import (
+	"bytes"
+	"io"
+	"unicode/utf8"
+)
+
+// keyKind is what one key press (or one paste) does.
+type keyKind int
+
+const (
+	keyNone keyKind = iota
+	keyRune
+	keyEnter
+	keyNewline // Alt+Enter: a line break without sending
+	keyBackspace
+	keyDelete
+	keyLeft
+	keyRight
+	keyUp
+	keyDown
+	keyHome
+	keyEnd
+	keyWordLeft
+	keyWordRight
+	keyHistPrev
+	keyHistNext
+	keyKillEnd   // Ctrl+K
+	keyKillStart // Ctrl+U
+	keyKillWord  // Ctrl+W
+	keyInterrupt // Ctrl+C
+	keyEOF       // Ctrl+D
+	keyClear     // Ctrl+L
+	keyTab
+	keyPaste
+)
+
+// key is one decoded input event.
+type key struct {
+	kind keyKind
+	r    rune   // keyRune
+	text string // keyPaste
+}
+
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// keyReader decodes terminal input into keys. It reads only when it has
+// nothing buffered, so nothing is read ahead of what the caller asks for
+// beyond one read's worth of bytes.
+type keyReader struct {
+	in  io.Reader
+	buf []byte
+	err error
+}
+
+func (k *keyReader) fill() bool {
+	if k.err != nil {
+		return false
+	}
+	var tmp [4096]byte
+	n, err := k.in.Read(tmp[:])
+	k.buf = append(k.buf, tmp[:n]...)
+	if err != nil {
+		k.err = err
+	}
+	return n > 0 || err == nil
+}
+
+// next returns the next key, or the read error once the input is exhausted.
+func (k *keyReader) next() (key, error) {
+	for len(k.buf) == 0 {
+		if !k.fill() {
+			return key{}, k.err
+		}
+	}
+	b := k.buf[0]
+	switch {
+	case b == 0x1b:
+		return k.escape()
+	case b == '\r' || b == '\n':
+		k.buf = k.buf[1:]
+		// A terminal may send CR LF for one Enter.
+		if b == '\r' && len(k.buf) > 0 && k.buf[0] == '\n' {
+			k.buf = k.buf[1:]
+		}
+		return key{kind: keyEnter}, nil
+	case b < 0x20 || b == 0x7f:
+		k.buf = k.buf[1:]
+		return key{kind: controlKey(b)}, nil
+	}
+	for !utf8.FullRune(k.buf) {
+		if !k.fill() {
+			break
+		}
+	}
+	r, size := utf8.DecodeRune(k.buf)
+	k.buf = k.buf[size:]
+	return key{kind: keyRune, r: r}, nil
+}
+
+func controlKey(b byte) keyKind {
+	switch b {
+	case 0x01:
+		return keyHome
+	case 0x02:
+		return keyLeft
+	case 0x03:
+		return keyInterrupt
+	case 0x04:
+		return keyEOF
+	case 0x05:
+		return keyEnd
+	case 0x06:
+		return keyRight
+	case 0x08, 0x7f:
+		return keyBackspace
+	case 0x09:
+		return keyTab
+	case 0x0b:
+		return keyKillEnd
+	case 0x0c:
+		return keyClear
+	case 0x0e:
+		return keyHistNext
+	case 0x10:
+		return keyHistPrev
+	case 0x15:
+		return keyKillStart
+	case 0x17:
+		return keyKillWord
+	}
+	return keyNone
+}
+
+// escape decodes an escape sequence: a bracketed paste, a CSI or SS3 key,
+// or Alt plus a key. Unknown sequences are consumed and ignored.
+func (k *keyReader) escape() (key, error) {
+	if len(k.buf) < 2 {
+		k.fill()
+	}
+	if len(k.buf) < 2 {
+		k.buf = k.buf[1:]
+		return key{kind: keyNone}, nil
+	}
+	switch k.buf[1] {
+	case '[':
+		return k.csi()
+	case 'O':
+		if len(k.buf) < 3 {
+			k.fill()
+		}
+		if len(k.buf) < 3 {
+			k.buf = k.buf[2:]
+			return key{kind: keyNone}, nil
+		}
+		c := k.buf[2]
+		k.buf = k.buf[3:]
+		return key{kind: finalKey(c, "")}, nil
+	case '\r', '\n':
+		k.buf = k.buf[2:]
+		return key{kind: keyNewline}, nil
+	case 'b', 'B':
+		k.buf = k.buf[2:]
+		return key{kind: keyWordLeft}, nil
+	case 'f', 'F':
+		k.buf = k.buf[2:]
+		return key{kind: keyWordRight}, nil
+	case 0x7f, 0x08:
+		k.buf = k.buf[2:]
+		return key{kind: keyKillWord}, nil
+	}
+	k.buf = k.buf[1:]
+	return key{kind: keyNone}, nil
+}
+
+// csi decodes ESC [ params final.
+func (k *keyReader) csi() (key, error) {
+	i := 2
+	for {
+		for i < len(k.buf) && k.buf[i] >= 0x20 && k.buf[i] < 0x40 {
+			i++
+		}
+		if i < len(k.buf) || !k.fill() {
+			break
+		}
+	}
+	if i >= len(k.buf) {
+		k.buf = k.buf[:0]
+		return key{kind: keyNone}, nil
+	}
+	params := string(k.buf[2:i])
+	final := k.buf[i]
+	k.buf = k.buf[i+1:]
+	if final == '~' && params == "200" {
+		return k.paste()
+	}
+	return key{kind: finalKey(final, params)}, nil
+}
+
+func finalKey(final byte, params string) keyKind {
+	mod := ""
+	if j := bytes.IndexByte([]byte(params), ';'); j >= 0 {
+		mod = params[j+1:]
+		params = params[:j]
+	}
+	word := mod == "3" || mod == "5" // Alt or Ctrl
+	switch final {
+	case 'A':
+		return keyUp
+	case 'B':
+		return keyDown
+	case 'C':
+		if word {
+			return keyWordRight
+		}
+		return keyRight
+	case 'D':
+		if word {
+			return keyWordLeft
+		}
+		return keyLeft
+	case 'H':
+		return keyHome
+	case 'F':
+		return keyEnd
+	case '~':
+		switch params {
+		case "1", "7":
+			return keyHome
+		case "4", "8":
+			return keyEnd
+		case "3":
+			return keyDelete
+		}
+	}
+	return keyNone
+}
+
+// paste reads a bracketed paste up to its end marker. Line breaks become
+// "\n" whatever the terminal sent.
+func (k *keyReader) paste() (key, error) {
+	for {
+		if i := bytes.Index(k.buf, []byte(pasteEnd)); i >= 0 {
+			text := string(k.buf[:i])
+			k.buf = k.buf[i+len(pasteEnd):]
+			return key{kind: keyPaste, text: normalizePaste(text)}, nil
+		}
+		if !k.fill() {
+			// The input ended inside the paste: keep what arrived.
+			text := string(k.buf)
+			k.buf = k.buf[:0]
+			return key{kind: keyPaste, text: normalizePaste(text)}, nil
+		}
+	}
+}
+
+func normalizePaste(s string) string {
+	s = string(bytes.ReplaceAll([]byte(s), []byte("\r\n"), []byte("\n")))
+	return string(bytes.ReplaceAll([]byte(s), []byte("\r"), []byte("\n")))
+}

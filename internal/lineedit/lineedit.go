@@ -1,0 +1,420 @@
+// Package lineedit reads messages typed at a terminal: editing keys, a
+// buffer of many lines, bracketed paste (a paste arrives whole and is sent
+// only on Enter), history of multi-line entries and completion. It redraws
+// only the rows it owns, and a message taller than the screen is shown
+// through a window that follows the cursor, so nothing stale is left on
+// screen.
+package lineedit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/term"
+)
+
+// ErrInterrupt is returned by ReadLine when the user pressed Ctrl+C.
+var ErrInterrupt = errors.New("interrupted")
+
+// Editor reads messages from a terminal.
+type Editor struct {
+	in   io.Reader
+	out  io.Writer
+	fd   int // the input terminal, -1 when raw mode is not to be set
+	size func() (width, height int)
+
+	// Complete returns the candidates for a buffer (nil: none).
+	Complete func(buf string) []string
+	// Continue reports whether Enter on this buffer adds a line instead of
+	// sending it (for example a line ending in a backslash).
+	Continue func(buf string) (next string, more bool)
+	// Dim styles secondary text (continuation marks, notes).
+	Dim func(string) string
+
+	History History
+
+	keys keyReader
+
+	mu       sync.Mutex
+	rawState *term.State
+
+	// The state of one ReadLine.
+	prompt string
+	buf    []rune
+	cur    int
+	curRow int // the terminal cursor's row within the drawn rows
+	drawn  int // how many rows the last redraw drew
+	top    int // the first row shown when the message is taller than the screen
+	hist   int // the history entry shown (len(entries): the draft)
+	draft  []rune
+}
+
+// New returns an editor reading keys from in (the terminal fd for raw mode,
+// or -1) and drawing on out; size reports the terminal's size.
+func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
+	return &Editor{
+		in: in, out: out, fd: fd, size: size,
+		keys: keyReader{in: in},
+		Dim:  func(s string) string { return s },
+	}
+}
+
+// ReadLine shows prompt and returns the message the user sends with Enter.
+// It returns io.EOF on Ctrl+D at an empty buffer (or when the input ends)
+// and ErrInterrupt on Ctrl+C.
+func (e *Editor) ReadLine(prompt string) (string, error) {
+	if err := e.enterRaw(); err != nil {
+		return "", err
+	}
+	defer e.Restore()
+	e.prompt, e.buf, e.cur, e.curRow, e.top = prompt, nil, 0, 0, 0
+	e.hist, e.draft = len(e.History.entries), nil
+	e.redraw()
+	for {
+		k, err := e.keys.next()
+		if err != nil {
+			if len(e.buf) > 0 {
+				return e.accept(string(e.buf)), nil
+			}
+			e.finish(false)
+			if errors.Is(err, io.EOF) {
+				return "", io.EOF
+			}
+			return "", fmt.Errorf("read input: %w", err)
+		}
+		switch k.kind {
+		case keyEnter:
+			msg := string(e.buf)
+			if e.Continue != nil {
+				if next, more := e.Continue(msg); more {
+					e.buf = []rune(next)
+					e.cur = len(e.buf)
+					break
+				}
+			}
+			return e.accept(msg), nil
+		case keyInterrupt:
+			e.finish(false)
+			return "", ErrInterrupt
+		case keyEOF:
+			if len(e.buf) == 0 {
+				e.finish(false)
+				return "", io.EOF
+			}
+			e.deleteAt(e.cur)
+		default:
+			e.edit(k)
+		}
+		if k.kind != keyClear {
+			e.redraw()
+		}
+	}
+}
+
+// edit applies one editing key to the buffer.
+func (e *Editor) edit(k key) {
+	switch k.kind {
+	case keyRune:
+		e.insert([]rune{k.r})
+	case keyPaste:
+		e.insert([]rune(k.text))
+	case keyNewline:
+		e.insert([]rune{'\n'})
+	case keyBackspace:
+		if e.cur > 0 {
+			e.cur--
+			e.deleteAt(e.cur)
+		}
+	case keyDelete:
+		e.deleteAt(e.cur)
+	case keyLeft:
+		e.cur = max(e.cur-1, 0)
+	case keyRight:
+		e.cur = min(e.cur+1, len(e.buf))
+	case keyHome:
+		e.cur = e.lineStart(e.cur)
+	case keyEnd:
+		e.cur = e.lineEnd(e.cur)
+	case keyWordLeft:
+		e.cur = e.wordLeft()
+	case keyWordRight:
+		e.cur = e.wordRight()
+	case keyKillEnd:
+		end := e.lineEnd(e.cur)
+		if end == e.cur && end < len(e.buf) {
+			end++ // at a line's end: join the next line
+		}
+		e.buf = append(e.buf[:e.cur], e.buf[end:]...)
+	case keyKillStart:
+		start := e.lineStart(e.cur)
+		e.buf = append(e.buf[:start], e.buf[e.cur:]...)
+		e.cur = start
+	case keyKillWord:
+		start := e.wordLeft()
+		e.buf = append(e.buf[:start], e.buf[e.cur:]...)
+		e.cur = start
+	case keyUp:
+		if s := e.lineStart(e.cur); s > 0 {
+			e.moveLine(-1)
+		} else {
+			e.recall(-1)
+		}
+	case keyDown:
+		if end := e.lineEnd(e.cur); end < len(e.buf) {
+			e.moveLine(+1)
+		} else {
+			e.recall(+1)
+		}
+	case keyHistPrev:
+		e.recall(-1)
+	case keyHistNext:
+		e.recall(+1)
+	case keyTab:
+		e.complete()
+	case keyClear:
+		e.write("\x1b[H\x1b[2J")
+		e.curRow = 0
+		e.redraw()
+	}
+}
+
+func (e *Editor) insert(rs []rune) {
+	nb := make([]rune, 0, len(e.buf)+len(rs))
+	nb = append(nb, e.buf[:e.cur]...)
+	nb = append(nb, rs...)
+	nb = append(nb, e.buf[e.cur:]...)
+	e.buf = nb
+	e.cur += len(rs)
+}
+
+func (e *Editor) deleteAt(i int) {
+	if i < len(e.buf) {
+		e.buf = append(e.buf[:i], e.buf[i+1:]...)
+	}
+}
+
+func (e *Editor) lineStart(i int) int {
+	for i > 0 && e.buf[i-1] != '\n' {
+		i--
+	}
+	return i
+}
+
+func (e *Editor) lineEnd(i int) int {
+	for i < len(e.buf) && e.buf[i] != '\n' {
+		i++
+	}
+	return i
+}
+
+func (e *Editor) wordLeft() int {
+	i := e.cur
+	for i > 0 && unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	for i > 0 && !unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	return i
+}
+
+func (e *Editor) wordRight() int {
+	i := e.cur
+	for i < len(e.buf) && unicode.IsSpace(e.buf[i]) {
+		i++
+	}
+	for i < len(e.buf) && !unicode.IsSpace(e.buf[i]) {
+		i++
+	}
+	return i
+}
+
+// moveLine moves the cursor to the same column of the previous or next
+// line of the buffer.
+func (e *Editor) moveLine(dir int) {
+	start := e.lineStart(e.cur)
+	col := e.cur - start
+	var target int
+	if dir < 0 {
+		target = e.lineStart(start - 1)
+	} else {
+		target = e.lineEnd(e.cur) + 1
+	}
+	e.cur = min(target+col, e.lineEnd(target))
+}
+
+// recall shows an older (dir -1) or newer (+1) history entry. The cursor
+// goes where pressing the same key again moves on through the history: the
+// end of the first line going back, the end of the message going forward.
+func (e *Editor) recall(dir int) {
+	entries := e.History.entries
+	next := e.hist + dir
+	if next < 0 || next > len(entries) {
+		return
+	}
+	if e.hist == len(entries) {
+		e.draft = append([]rune(nil), e.buf...)
+	}
+	e.hist = next
+	if next == len(entries) {
+		e.buf = append([]rune(nil), e.draft...)
+	} else {
+		e.buf = []rune(entries[next])
+	}
+	if dir < 0 {
+		e.cur = e.lineEnd(0)
+	} else {
+		e.cur = len(e.buf)
+	}
+}
+
+// complete completes the buffer from Complete's candidates: the one
+// candidate, or their common prefix, or a list of them.
+func (e *Editor) complete() {
+	if e.Complete == nil || e.cur != len(e.buf) {
+		return
+	}
+	cands := e.Complete(string(e.buf))
+	if len(cands) == 0 {
+		return
+	}
+	prefix := cands[0]
+	for _, c := range cands[1:] {
+		for !strings.HasPrefix(c, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	if len(cands) == 1 {
+		prefix += " "
+	}
+	if len(prefix) > len(string(e.buf)) {
+		e.buf = []rune(prefix)
+		e.cur = len(e.buf)
+		return
+	}
+	// Nothing to add: list the candidates under the message.
+	e.finish(false)
+	e.write(strings.Join(cands, "  ") + "\r\n")
+}
+
+// accept shows the whole message (not only the window of a tall one),
+// moves below it and records it in the history.
+func (e *Editor) accept(msg string) string {
+	e.finish(true)
+	e.History.Add(msg)
+	return msg
+}
+
+// finish leaves the message on screen and moves the cursor below it:
+// all of it when whole is set, else the rows last drawn.
+func (e *Editor) finish(whole bool) {
+	var b bytes.Buffer
+	rows, _, _ := layout(e.prompt, e.buf, e.cur, e.width(), e.Dim)
+	if whole {
+		e.up(&b)
+		b.WriteString("\r\x1b[J")
+		for i, r := range rows {
+			if i > 0 {
+				b.WriteString("\r\n")
+			}
+			b.WriteString(r.text)
+		}
+	} else {
+		if d := e.drawn - 1 - e.curRow; d > 0 {
+			fmt.Fprintf(&b, "\x1b[%dB", d)
+		}
+	}
+	b.WriteString("\r\n")
+	e.curRow, e.drawn = 0, 0
+	e.write(b.String())
+}
+
+// redraw draws the message over the rows it took before.
+func (e *Editor) redraw() {
+	rows, curRow, curCol := layout(e.prompt, e.buf, e.cur, e.width(), e.Dim)
+	vis, visCur, top := viewport(rows, curRow, e.height(), e.top, e.Dim)
+	e.top = top
+	var b bytes.Buffer
+	b.WriteString("\x1b[?25l")
+	e.up(&b)
+	b.WriteString("\r")
+	for i, r := range vis {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString("\x1b[2K")
+		b.WriteString(r.text)
+	}
+	b.WriteString("\x1b[J")
+	if d := len(vis) - 1 - visCur; d > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", d)
+	}
+	b.WriteString("\r")
+	if curCol > 0 {
+		fmt.Fprintf(&b, "\x1b[%dC", curCol)
+	}
+	b.WriteString("\x1b[?25h")
+	e.curRow, e.drawn = visCur, len(vis)
+	e.write(b.String())
+}
+
+// up moves the terminal cursor to the first drawn row.
+func (e *Editor) up(b *bytes.Buffer) {
+	if e.curRow > 0 {
+		fmt.Fprintf(b, "\x1b[%dA", e.curRow)
+	}
+}
+
+func (e *Editor) width() int {
+	w, _ := e.size()
+	if w <= 0 {
+		return 80
+	}
+	return w
+}
+
+// height is how many rows the message may take: one less than the
+// screen, so the row above it stays visible.
+func (e *Editor) height() int {
+	_, h := e.size()
+	if h <= 0 {
+		h = 24
+	}
+	return h - 1
+}
+
+func (e *Editor) write(s string) { _, _ = io.WriteString(e.out, s) }
+
+// enterRaw puts the terminal in raw mode with bracketed paste on.
+func (e *Editor) enterRaw() error {
+	if e.fd < 0 {
+		return nil
+	}
+	st, err := term.MakeRaw(e.fd)
+	if err != nil {
+		return fmt.Errorf("terminal raw mode: %w", err)
+	}
+	e.mu.Lock()
+	e.rawState = st
+	e.mu.Unlock()
+	e.write("\x1b[?2004h")
+	return nil
+}
+
+// Restore turns bracketed paste off and restores the terminal's mode. It is
+// safe to call from another goroutine (a signal handler) and more than once.
+func (e *Editor) Restore() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.rawState == nil {
+		return
+	}
+	e.write("\x1b[?2004l")
+	_ = term.Restore(e.fd, e.rawState)
+	e.rawState = nil
+}
