@@ -476,8 +476,11 @@ func TestHeadlessDenial(t *testing.T) {
 	cmd.Stdin = strings.NewReader("")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("nb: %v\nstderr:\n%s", err, stderr.String())
+	// A run that had a call refused for want of a terminal exits 3.
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("nb: %v, want exit 3\nstderr:\n%s", err, stderr.String())
 	}
 	t.Logf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	if exists(t, filepath.Join(work, "made-headless")) {
