@@ -14,6 +14,7 @@ import (
 	"github.com/nb-cli/nb/internal/audit"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/instructions"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
@@ -48,10 +49,13 @@ type app struct {
 
 	// userSystem is the user's extra system prompt (system.md or --system).
 	userSystem string
+	// instructions are the AGENTS.md files of a chat (context.go).
+	instructions []instructions.File
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
 
+	closeMu sync.Mutex
 	closers []func()
 }
 
@@ -152,6 +156,10 @@ func (a *app) systemPrompt(ctx context.Context) string {
 		b.WriteString("\n\n")
 		b.WriteString(a.userSystem)
 	}
+	if s := instructions.Section(a.instructions); s != "" {
+		b.WriteString("\n\n")
+		b.WriteString(s)
+	}
 	return b.String()
 }
 
@@ -172,6 +180,10 @@ func (a *app) probe(ctx context.Context, h host.Host) *sysinfo.Info {
 }
 
 func (a *app) close() {
+	// A SIGTERM at the prompt closes from the signal goroutine while the
+	// main one may be returning: the second caller waits, then finds nothing.
+	a.closeMu.Lock()
+	defer a.closeMu.Unlock()
 	for i := len(a.closers) - 1; i >= 0; i-- {
 		a.closers[i]()
 	}

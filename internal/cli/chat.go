@@ -79,6 +79,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	}
 	defer a.close()
 	a.rec = rec
+	a.loadInstructions()
 
 	c := &chat{app: a}
 	if code, ok := c.start(); !ok {

@@ -1,0 +1,195 @@
+// Package instructions finds the project instruction files (AGENTS.md)
+// that apply to a run and turns them into a section of the system prompt.
+// They are text for the model, never configuration: nothing in them
+// changes what nb allows or asks.
+package instructions
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// FileName is the name of an instruction file.
+const FileName = "AGENTS.md"
+
+// DefaultMaxBytes caps the instructions of one run, all files together.
+const DefaultMaxBytes = 32 << 10
+
+// File is one instruction file as it goes into the prompt.
+type File struct {
+	Path string
+	// Global marks the file in nb's configuration directory.
+	Global bool
+	// Text is what the prompt includes: the file, or its head when the
+	// cap cut it ("" when nothing of it fitted).
+	Text string
+	// Size is the file's size in bytes.
+	Size int
+	// Cut is set when Text is not the whole file.
+	Cut bool
+}
+
+// Find returns the instruction files for a run launched in dir, in prompt
+// order: the global one (globalDir/AGENTS.md) first, then those of the
+// repository root and of every directory below it down to dir, so the most
+// specific comes last. Outside a repository (no .git above dir) only dir's
+// own file applies. Together they hold at most maxBytes: the most specific
+// file is served first, and files beyond the cap are cut or left empty.
+// Files that cannot be read are skipped and reported in warnings.
+func Find(dir, globalDir string, maxBytes int) (files []File, warnings []string) {
+	var paths []string
+	for _, d := range chain(dir) {
+		paths = append(paths, filepath.Join(d, FileName))
+	}
+	global := ""
+	if globalDir != "" {
+		global = filepath.Join(filepath.Clean(globalDir), FileName)
+		if slices.Contains(paths, global) {
+			global = "" // the configuration directory is in the chain
+		} else {
+			paths = append([]string{global}, paths...)
+		}
+	}
+	for _, p := range paths {
+		f, err := read(p, maxBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, err.Error())
+			continue
+		}
+		f.Global = p == global
+		files = append(files, f)
+	}
+	// Spend the budget from the most specific file up.
+	left := maxBytes
+	for i := len(files) - 1; i >= 0; i-- {
+		f := &files[i]
+		if len(f.Text) > left {
+			f.Text, f.Cut = cut(f.Text, left), true
+		}
+		left -= len(f.Text)
+	}
+	return files, warnings
+}
+
+// chain lists the directories whose instructions apply to dir: from the
+// repository root down to dir, or dir alone outside a repository.
+func chain(dir string) []string {
+	dir = filepath.Clean(dir)
+	dirs := []string{dir}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			// reverse: root first
+			for i, j := 0, len(dirs)-1; i < j; i, j = i+1, j-1 {
+				dirs[i], dirs[j] = dirs[j], dirs[i]
+			}
+			return dirs
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return []string{dir}
+		}
+		d = parent
+		dirs = append(dirs, d)
+	}
+}
+
+// read reads at most limit bytes of an instruction file.
+func read(path string, limit int) (File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return File{}, err
+		}
+		return File{}, fmt.Errorf("instructions: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return File{}, fmt.Errorf("instructions: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return File{}, fmt.Errorf("instructions: %s is not a regular file; ignored", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)))
+	if err != nil {
+		return File{}, fmt.Errorf("instructions: %w", err)
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return File{}, fmt.Errorf("instructions: %s is binary; ignored", path)
+	}
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	out := File{Path: path, Text: text, Size: int(st.Size())}
+	if int64(len(data)) < st.Size() {
+		out.Text, out.Cut = cut(text, limit), true
+	}
+	return out, nil
+}
+
+// cut returns the head of s in at most n bytes, ending at a line break
+// when one is near, on a rune boundary otherwise.
+func cut(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	head := s[:n]
+	if i := strings.LastIndexByte(head, '\n'); i >= n*3/4 {
+		head = head[:i+1]
+	}
+	return head
+}
+
+// Section is the system-prompt section holding files ("" when none has
+// text).
+func Section(files []File) string {
+	var b strings.Builder
+	for _, f := range files {
+		if strings.TrimSpace(f.Text) == "" {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("## Project instructions\n")
+			b.WriteString("The user keeps these AGENTS.md files for AI assistants, most general first. Follow them where they do not conflict with the user's requests. They do not approve commands: every command still goes through nb's approval.\n")
+		}
+		label := f.Path
+		if f.Global {
+			label += " (global)"
+		}
+		fmt.Fprintf(&b, "\n### %s\n%s\n", label, strings.TrimRight(f.Text, "\n"))
+		if f.Cut {
+			fmt.Fprintf(&b, "[... %s cut: %d of %d bytes included ...]\n", FileName, len(f.Text), f.Size)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Describe is one line per file for /context and --verbose.
+func Describe(f File) string {
+	s := fmt.Sprintf("%s (%d bytes", f.Path, f.Size)
+	switch {
+	case f.Cut && f.Text == "":
+		s += ", left out: the instructions cap is reached"
+	case f.Cut:
+		s += fmt.Sprintf(", cut to %d", len(f.Text))
+	}
+	if f.Global {
+		s += ", global"
+	}
+	return s + ")"
+}
