@@ -8,6 +8,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
 // Options configures an Engine.
@@ -48,6 +49,10 @@ type CommandContext struct {
 	// tree, programs a repository configures); nil: nothing is known, and
 	// what needs a fact is asked.
 	Facts Facts
+	// Shell is the language of the shell that will run the command. The
+	// analysis parses bash; a command for cmd.exe or PowerShell is never
+	// allowed by it: deny rules still apply, everything else is asked.
+	Shell sysinfo.ShellKind
 }
 
 // Isolation is the isolation a host provides; the values are those of
@@ -238,6 +243,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 			return e.decide(command, cc, interactive, rules).Decision == Allow
 		})
 	}
+	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
@@ -270,6 +276,12 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 				return d
 			}
 		}
+	}
+	if !cc.Shell.Bashlike() {
+		d.Safety = Unknown
+		d.Rule, d.OfferAlways = "", false
+		d.Reasons = append(d.Reasons, fmt.Sprintf("commands for %s are not analysed: each one is asked", cc.Shell))
+		return e.ask(d, a, as, nil)
 	}
 	if src, ok := e.preApproved(a, as, extra, cc.Home); ok {
 		d.Decision = Allow

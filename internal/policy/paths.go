@@ -10,6 +10,7 @@ func absPath(p, cwd string) string {
 	if p == "" {
 		return ""
 	}
+	p = slashPath(p)
 	if !strings.HasPrefix(p, "/") {
 		if cwd == "" {
 			return path.Clean(p)

@@ -16,6 +16,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
 // Call is one invocation of a tool by the model (or by `nb tool`).
@@ -210,6 +211,9 @@ func (w *Workdir) SetCwd(dir string) {
 func Where(dir, home string, h host.Host) policy.CommandContext {
 	iso := h.Isolation()
 	cc := policy.CommandContext{Cwd: dir, Home: home, Isolation: policy.Isolation(iso)}
+	if k, ok := h.(interface{ ShellKind() sysinfo.ShellKind }); ok {
+		cc.Shell = k.ShellKind()
+	}
 	if iso == host.IsolationNone || iso == host.IsolationSandbox {
 		cc.Facts = fsfacts.Disk{Home: home}
 	}

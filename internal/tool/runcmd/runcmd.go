@@ -188,6 +188,9 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	}
 	p.host = t.opts.Hosts.Get()
 	home := t.opts.Getenv("HOME")
+	if home == "" {
+		home = t.opts.Getenv("USERPROFILE") // Windows
+	}
 	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
 	// The session moves only when the command ends elsewhere than it
 	// started; a command that changes no directory leaves it where it was.
