@@ -29,10 +29,14 @@ func (e *Error) Error() string {
 	return s + ": " + e.Problem
 }
 
-// DefaultPath is $XDG_CONFIG_HOME/nb/config.json (~/.config/nb/config.json).
+// DefaultPath is $XDG_CONFIG_HOME/nb/config.json (~/.config/nb/config.json);
+// on Windows, without XDG_CONFIG_HOME, %APPDATA%\nb\config.json.
 func DefaultPath(getenv func(string) string) string {
 	if d := getenv("XDG_CONFIG_HOME"); d != "" {
 		return filepath.Join(d, "nb", "config.json")
+	}
+	if d := platformConfigDir(getenv); d != "" {
+		return filepath.Join(d, "config.json")
 	}
 	return filepath.Join(getenv("HOME"), ".config", "nb", "config.json")
 }

@@ -63,6 +63,7 @@ var sensitiveUnder = []string{
 	"/etc/NetworkManager/system-connections/", "/etc/wpa_supplicant/", "/etc/kubernetes/",
 	"/etc/ssl/private/", "/etc/letsencrypt/", "/etc/wireguard/", "/etc/openvpn/", "/etc/security/opasswd/",
 	"/etc/mysql/debian.cnf/",
+	"/appdata/local/nb/", "/appdata/roaming/nb/", // nb's state and config on Windows (slashPath lower-cases)
 }
 
 // containsSensitive reports whether reading dir recursively would reach

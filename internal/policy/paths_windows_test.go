@@ -30,3 +30,13 @@ func TestWinSecretPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestWinStateDirIsSecret(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := CommandContext{Home: `C:\Users\Me`, Cwd: `C:\Users\Me\proj`, Shell: sysinfo.ShellBash}
+	for _, cmd := range []string{`cat 'C:\Users\Me\AppData\Local\nb\state\audit.jsonl'`, `cat ~/AppData/Roaming/nb/config.json`} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%s: allowed", cmd)
+		}
+	}
+}

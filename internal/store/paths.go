@@ -12,10 +12,14 @@ import (
 	"path/filepath"
 )
 
-// StateDir is $XDG_STATE_HOME/nb, or ~/.local/state/nb.
+// StateDir is $XDG_STATE_HOME/nb, or ~/.local/state/nb; on Windows,
+// without XDG_STATE_HOME, %LOCALAPPDATA%\nb\state.
 func StateDir(getenv func(string) string) string {
 	if d := getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "nb")
+	}
+	if d := platformStateDir(getenv); d != "" {
+		return d
 	}
 	return filepath.Join(getenv("HOME"), ".local", "state", "nb")
 }
