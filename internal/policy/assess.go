@@ -59,8 +59,13 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	}
 	if a.Err != nil {
 		as.safety = Unknown
-		as.display = e.displayRun(a.Source, false)
 		addReason("cannot parse the command: " + a.Err.Error())
+		if w := dangerToken(a.Source); w != "" {
+			// a guess can only make the answer more careful, never allow
+			as.warn = true
+			addReason("the text contains " + w)
+		}
+		as.display = e.displayRun(a.Source, as.warn)
 		return as
 	}
 	dangerous, unsafe, deleteOrMove, optWrites := false, false, false, false
@@ -798,4 +803,40 @@ func displayEnv(name string) bool {
 func rgHidden(ws []word) bool {
 	f := shortFlags(ws, "efmABCgtTjMrE")
 	return f['.'] || f['u'] || hasLong(ws, "hidden", "unrestricted")
+}
+
+// dangerTokens are words that, in a command nb cannot parse, make the
+// default answer No.
+var dangerTokens = map[string]bool{
+	"rm": true, "rmdir": true, "sudo": true, "doas": true, "su": true, "chmod": true, "chown": true, "chgrp": true,
+	"dd": true, "mkfs": true, "shred": true, "truncate": true, "mv": true, "kill": true, "pkill": true,
+	"killall": true, "reboot": true, "shutdown": true, "halt": true, "poweroff": true, "curl": true, "wget": true,
+	"eval": true, "exec": true, "crontab": true, "systemctl": true, "iptables": true, "userdel": true,
+	"passwd": true, "git": false, "find": false, "xargs": true, "tee": true, "ln": true, "install": true,
+	"scp": true, "rsync": true, "nc": true, "ssh": true, "unlink": true, "wipefs": true, "fdisk": true,
+	"parted": true, "mount": true, "umount": true, "docker": true, "kubectl": true, "npm": true, "pip": true,
+	"apt": true, "apt-get": true, "yum": true, "dnf": true, "brew": true, "python": true, "python3": true,
+	"perl": true, "ruby": true, "node": true, "bash": true, "sh": true, "zsh": true, ">": true, ">>": true,
+}
+
+// dangerToken scans text that does not parse for a word of dangerTokens
+// (after any quotes, operators or path), for -delete and for a
+// redirection; "" when none is found.
+func dangerToken(src string) string {
+	if strings.Contains(src, ">") {
+		return "a redirection (>)"
+	}
+	f := strings.FieldsFunc(src, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("'\"`;&|(){}$<>=!", r)
+	})
+	for _, w := range f {
+		if w == "-delete" || strings.HasPrefix(w, "--force") || strings.HasPrefix(w, "mkfs") {
+			return w
+		}
+		base := w[strings.LastIndexByte(w, '/')+1:]
+		if dangerTokens[base] {
+			return base
+		}
+	}
+	return ""
 }

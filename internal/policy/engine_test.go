@@ -473,3 +473,32 @@ func TestControlCharactersAreVisible(t *testing.T) {
 		}
 	}
 }
+
+func TestSmallHoles(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"base64 -o out.txt in.txt", "base64 --output=out in", "base64 --output out in", "base64 -i in -o out",
+		"rg -z foo", "rg --search-zip foo", "rg -iz foo", "rg --search-z foo"} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	for _, cmd := range []string{"base64 in.txt", "base64 -d in.b64", "base64 -w 0 in", "rg -i foo src"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+}
+
+func TestUnparsedDefaultNo(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"rm -f x; if", "sudo ls (", "chmod 777 x )", "echo 'a' > x; fi", "foo && /bin/rm -rf ~ )", "find . -delete )"} {
+		d := e.Command(cmd, testCC)
+		if d.Decision == Allow || d.DefaultAnswer != "no" || !d.Warn {
+			t.Errorf("%q: %s default %s warn %v", cmd, d.Decision, d.DefaultAnswer, d.Warn)
+		}
+	}
+	d := e.Command("ls (", testCC)
+	if d.Decision == Allow || d.DefaultAnswer != "yes" {
+		t.Errorf("ls (: %s default %s", d.Decision, d.DefaultAnswer)
+	}
+}

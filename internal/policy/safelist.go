@@ -81,6 +81,12 @@ func init() {
 	for _, n := range readers {
 		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", check: endless}
 	}
+	for _, n := range []string{"base64", "base32"} {
+		// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
+		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "wio", check: func(ws []word) string {
+			return first(endless(ws), forbidShort("o", "wi", ws), forbidLong(ws, "output"))
+		}}
+	}
 	// bounded reads of endless devices are fine: head -c 16 /dev/urandom
 	builtinSafe["head"] = safeCmd{reads: true, dynOK: true, valueShort: "nc"}
 	builtinSafe["tail"] = safeCmd{reads: true, dynOK: true, valueShort: "ncs", check: endless}
@@ -115,7 +121,10 @@ func init() {
 	}
 	builtinSafe["rg"] = safeCmd{reads: true, pattern: true, patternFlags: "ef", valueShort: "efmABCgtTjMrE",
 		recursive: func([]word) bool { return true },
-		check:     func(ws []word) string { return forbidLong(ws, "pre", "pre-glob", "hostname-bin") }}
+		check: func(ws []word) string {
+			// -z runs decompression programs found on PATH
+			return first(forbidLong(ws, "pre", "pre-glob", "hostname-bin", "search-zip"), forbidShort("z", "efmABCgtTjMrE", ws))
+		}}
 	builtinSafe["find"] = safeCmd{recursive: func([]word) bool { return false }, check: func(ws []word) string {
 		for _, w := range ws {
 			switch w.Text {
@@ -322,10 +331,6 @@ var goEnvVars = map[string]bool{
 	"GOWORK": true, "CGO_ENABLED": true, "GOAMD64": true, "GOARM": true, "GOTOOLDIR": true,
 }
 
-// awkForbidden are awk words that run commands, write or read other
-// files, reach the environment or call functions by name.
-var awkForbidden = regexp.MustCompile(`system|getline|close|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|ARGV|ARGC|[|>@]|\\`)
-
 // awkCheck accepts an awk program given as the first argument that only
 // computes and prints to standard output.
 func awkCheck(ws []word) string {
@@ -356,8 +361,8 @@ func awkCheck(ws []word) string {
 	if !prog.Static() {
 		return "awk program chosen at run time"
 	}
-	if awkForbidden.MatchString(prog.Text) {
-		return "awk program may run commands, write files or read the environment"
+	if why := awkProgramWhy(prog.Text); why != "" {
+		return why
 	}
 	return ""
 }
