@@ -17,7 +17,7 @@ var dangerousPayloads = []string{
 	"dd if=/dev/zero of=/dev/sda", "mkfs.ext4 /dev/sda1", "mkfs -t xfs /dev/sdb", "fdisk /dev/sda",
 	"wipefs -a /dev/sda", "shred -u f", "chmod 777 f", "chmod 0777 f", "chmod a+rwx f", "chmod -R 755 .",
 	"chmod --recursive u+x .", "chmod u+s /bin/x", "chown -R u /", "chgrp -R g .", "find / -delete",
-	"find . -exec cat {} +", "git reset --hard", "git reset HEAD~3", "git clean -fdx", "git clean -f",
+	"find ~ -exec cat {} +", "find . -exec chmod 600 {} +", "git reset --hard", "git reset HEAD~3", "git clean -fdx", "git clean -f",
 	"git push --force", "git push -f origin main", "git push origin +main", "git push --force-with-lease",
 	"git push origin --delete main", "git checkout -- .", "git branch -D feature", "git stash clear",
 	"echo x > /etc/passwd", "echo x >> /etc/profile", "cat f > /dev/sda", "echo x >| /boot/grub.cfg",

@@ -157,6 +157,8 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			case t.Static() && networkDevice(abs):
 				as.network, unsafe = true, true
 				addReason("reads from the network through " + t.Text)
+			case t.Pipe:
+				// < <(…): a pipe from commands judged as leaves
 			case !t.Static():
 				unsafe = true
 				addReason("reads a file chosen at run time: " + t.Raw)
@@ -245,7 +247,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
 	}
-	if l.Dir.Unknown && !dirFree[l.Base()] && worst.safe {
+	if l.Dir.Unknown && !dirFree[l.Base()] && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
 		worst.safe = false
 		worst.why = l.Base() + " runs in a directory known only at run time"
 	}
@@ -295,6 +297,16 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 			info.why = info.optWrite
 		}
 		info.safe = false
+	}
+	if l.Base() == "find" && info.danger == "" {
+		// -exec, -execdir, -ok, -okdir: running anything but a read-only
+		// command on every file found is dangerous
+		for _, in := range l.Inner {
+			if ii := e.leafInfo(in, cc); !ii.safe {
+				info.danger = "find " + strings.TrimPrefix(in.Via, "find ") + " runs " + in.Base() + " on every file found"
+				break
+			}
+		}
 	}
 	if info.danger != "" {
 		info.safe = false
@@ -381,6 +393,16 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		info.harmlessWrapper = true
 		return true, ""
 	}
+	if base == "printenv" && len(l.Args()) > 0 {
+		// printenv NAME…: names that do not look like secrets
+		for _, w := range l.Args() {
+			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) {
+				info.sensitive = "printenv " + w.Raw + " may show a secret"
+				return false, info.sensitive
+			}
+		}
+		return true, ""
+	}
 	switch base {
 	case "env", "printenv", "export", "set", "declare", "typeset", "compgen":
 		if base == "set" && len(l.Args()) > 0 && strings.HasPrefix(l.Args()[0].Text, "-") || base == "set" && len(l.Args()) > 0 && strings.HasPrefix(l.Args()[0].Text, "+") {
@@ -409,12 +431,17 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		if ok, why := allStatic(l, false); !ok {
 			return false, why
 		}
-		if l.ArgsAppended {
+		if l.ArgsAppended && !findExec(l) {
 			return false, base + " gets arguments at run time"
 		}
 	}
 	if spec.check != nil {
 		if why := spec.check(args); why != "" {
+			return false, why
+		}
+	}
+	if spec.endless && !l.StdoutToPipe {
+		if why := endlessDevice(args); why != "" {
 			return false, why
 		}
 	}
@@ -432,7 +459,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	}
 	if !spec.reads {
 		for _, w := range args {
-			if w.Static() && e.sensitivePath(w.Text, cc.Cwd, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && base != "ls" {
+			if w.Static() && e.sensitivePath(w.Text, cc.Cwd, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly[base] {
 				info.sensitive = base + " names " + w.Raw
 				return false, info.sensitive
 			}
@@ -455,9 +482,24 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				pos = pos[1:]
 			}
 		}
-		if l.ArgsAppended {
+		if l.ArgsAppended && !findExec(l) {
 			info.exactOnly = true
 			return false, base + " reads files named at run time"
+		}
+		if findExec(l) {
+			// the files find passes are below its starting points: a
+			// recursive read of them
+			for _, root := range findRoots(l.Wrapper) {
+				abs := absPath(root.Text, cc.Cwd)
+				if !root.Static() || e.sensitivePath(abs, "", false) || e.containsSensitive(abs, cc.Home) {
+					info.sensitive = base + " reads the files find finds below " + root.Raw + ", which holds secrets"
+					return false, info.sensitive
+				}
+				if why := treeSecrets(cc, abs, true); why != "" {
+					info.sensitive = base + " reads the files find finds below " + root.Raw + ": " + why
+					return false, info.sensitive
+				}
+			}
 		}
 		for _, w := range args {
 			// option values such as --file=x or -fX may name files too
@@ -503,7 +545,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			}
 		}
 		for i, w := range args {
-			if i == skip {
+			if i == skip || w.Pipe || findFile(l, w) {
 				continue
 			}
 			if w.Dynamic {
@@ -558,6 +600,9 @@ func pathDir(name string) string {
 
 func allStatic(l *shellparse.Leaf, globOK bool) (bool, string) {
 	for _, w := range l.Args() {
+		if w.Pipe || findFile(l, w) {
+			continue
+		}
 		if w.Dynamic || (w.Glob && !globOK) {
 			return false, "argument " + w.Raw + " is not static"
 		}
@@ -840,3 +885,53 @@ func dangerToken(src string) string {
 	}
 	return ""
 }
+
+// findExec reports a leaf run by find -exec or -execdir.
+func findExec(l *shellparse.Leaf) bool {
+	return l.Wrapper != nil && l.Wrapper.Base() == "find" && (l.Via == "find -exec" || l.Via == "find -execdir")
+}
+
+// findFile reports the {} word of a leaf run by find -exec: a file find
+// found, judged through findRoots.
+func findFile(l *shellparse.Leaf, w word) bool {
+	return findExec(l) && w.Raw == "{}"
+}
+
+// onlyFindFiles reports a find -execdir leaf whose arguments are options
+// and {} (./NAME in the file's own directory): where it runs does not
+// change what it reads.
+func onlyFindFiles(l *shellparse.Leaf) bool {
+	for _, w := range l.Args() {
+		if !findFile(l, w) && !(w.Static() && strings.HasPrefix(w.Text, "-")) {
+			return false
+		}
+	}
+	return true
+}
+
+// findRoots are the starting points of a find command (. when none).
+func findRoots(f *shellparse.Leaf) []word {
+	var roots []word
+	for _, w := range f.Args() {
+		t := w.Text
+		if w.Static() && (strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == ")") {
+			if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
+				continue
+			}
+			break
+		}
+		roots = append(roots, w)
+	}
+	if len(roots) == 0 {
+		roots = []word{{Text: ".", Raw: "."}}
+	}
+	return roots
+}
+
+// metadataOnly are commands that show names, sizes or counts of the files
+// they are given, never their content: a glob that may match a secret
+// file does not expose it.
+var metadataOnly = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true, "dir": true, "vdir": true}
+
+// secretName matches variable names that may hold a secret.
+var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)

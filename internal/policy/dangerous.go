@@ -91,7 +91,9 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	case "find":
 		for _, w := range ws {
 			switch w.Text {
-			case "-delete", "-exec", "-execdir", "-ok", "-okdir":
+			case "-delete":
+				// -exec and -execdir run a command of their own, judged as
+				// a leaf
 				return "find " + w.Text
 			}
 		}
@@ -303,10 +305,10 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 		return ""
 	}
 	base := l.Base()
-	if _, ok := builtinSafe[base]; ok {
+	args := l.Args()
+	if spec, ok := builtinSafe[base]; ok && (spec.check == nil || spec.check(args) == "") {
 		return ""
 	}
-	args := l.Args()
 	for i, w := range args {
 		if !w.Static() {
 			continue

@@ -172,7 +172,7 @@ sub:
 		return "git clean deletes files"
 	case "hash-object":
 		if r := first(forbidShort("w", "t", rest), forbidLong(rest, "stdin-paths")); r != "" {
-			return "git hash-object " + strings.TrimPrefix(r, "option ") + " writes objects"
+			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
 		}
 		return ""
 	}

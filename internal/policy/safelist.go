@@ -24,6 +24,20 @@ type safeCmd struct {
 	valueShort string
 	// check returns why the arguments are not read-only, or "".
 	check func(ws []word) string
+	// endless: reading an endless device (/dev/zero, /dev/urandom) never
+	// ends unless a later pipeline stage stops reading.
+	endless bool
+}
+
+// endlessDevice names an endless device among the arguments.
+func endlessDevice(ws []word) string {
+	for _, w := range ws {
+		switch w.Text {
+		case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
+			return "reads " + w.Text + ", which never ends"
+		}
+	}
+	return ""
 }
 
 func forbidShort(letters string, valueLetters string, ws []word) string {
@@ -69,27 +83,18 @@ func init() {
 	readers := []string{"cat", "tac", "nl", "head", "tail", "strings", "od", "hexdump", "base64", "base32",
 		"cut", "column", "fold", "expand", "unexpand", "paste", "join", "comm", "cmp", "diff", "tr", "rev",
 		"fmt", "look", "zcat", "bzcat", "xzcat"}
-	endless := func(ws []word) string {
-		for _, w := range ws {
-			switch w.Text {
-			case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
-				return "reads " + w.Text + ", which never ends"
-			}
-		}
-		return ""
-	}
 	for _, n := range readers {
-		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", check: endless}
+		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", endless: true}
 	}
 	for _, n := range []string{"base64", "base32"} {
 		// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
-		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "wio", check: func(ws []word) string {
-			return first(endless(ws), forbidShort("o", "wi", ws), forbidLong(ws, "output"))
+		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "wio", endless: true, check: func(ws []word) string {
+			return first(forbidShort("o", "wi", ws), forbidLong(ws, "output"))
 		}}
 	}
 	// bounded reads of endless devices are fine: head -c 16 /dev/urandom
 	builtinSafe["head"] = safeCmd{reads: true, dynOK: true, valueShort: "nc"}
-	builtinSafe["tail"] = safeCmd{reads: true, dynOK: true, valueShort: "ncs", check: endless}
+	builtinSafe["tail"] = safeCmd{reads: true, dynOK: true, valueShort: "ncs", endless: true}
 	builtinSafe["diff"] = safeCmd{reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: func(ws []word) bool {
 		return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
 	}}
@@ -128,7 +133,7 @@ func init() {
 	builtinSafe["find"] = safeCmd{recursive: func([]word) bool { return false }, check: func(ws []word) string {
 		for _, w := range ws {
 			switch w.Text {
-			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+			case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
 				return "find " + w.Text + " is not read-only"
 			}
 		}

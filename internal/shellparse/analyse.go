@@ -80,6 +80,9 @@ type Leaf struct {
 	// StdinFromPipe is set when the command reads an earlier pipeline
 	// stage.
 	StdinFromPipe bool
+	// StdoutToPipe is set when the command writes into a later pipeline
+	// stage (which may stop reading early: cat /dev/urandom | head -c 8).
+	StdoutToPipe bool
 	// Unknown lists reasons this leaf cannot be analysed statically.
 	Unknown []string
 	// Decl is set for declare/export/local/readonly/typeset.
@@ -325,6 +328,11 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmt(c.X, ctx)
 			restore()
 			defer a.saveDir()()
+			for _, l := range a.res.Leaves[start:] {
+				if l.Via == ctx.via {
+					l.StdoutToPipe = true
+				}
+			}
 			net := ctx.netIn
 			for _, l := range a.res.Leaves[start:] {
 				if IsNetworkTool(l.Base()) {

@@ -27,6 +27,10 @@ type Word struct {
 	// Subs are the leaves of command and process substitutions inside the
 	// word.
 	Subs []*Leaf
+	// Pipe is set when the word is exactly one process substitution, <(…)
+	// or >(…): its value is a pipe (/dev/fd/N) to or from the commands in
+	// Subs, not a file.
+	Pipe bool
 }
 
 // Static reports whether the word's Text is exactly what bash will pass.
@@ -104,6 +108,9 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		out.Dynamic = true
 	}
 	out.Text = sb.String()
+	if len(w.Parts) == 1 {
+		_, out.Pipe = w.Parts[0].(*syntax.ProcSubst)
+	}
 	return out
 }
 
