@@ -49,7 +49,7 @@ var needsSub = map[string]bool{"git": true, "npm": true, "docker": true, "kubect
 
 func TestAlwaysRules(t *testing.T) {
 	cfg := config.Default()
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	base, err := policy.New(policy.OptionsFromConfig(cfg))
 	if err != nil {
 		t.Fatal(err)

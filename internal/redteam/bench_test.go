@@ -13,7 +13,7 @@ func BenchmarkCorpusDecisions(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	b.ResetTimer()
 	for b.Loop() {
 		for _, c := range cases {

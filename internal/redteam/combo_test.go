@@ -49,7 +49,7 @@ var comboPayload = []struct {
 // TestCombinations runs every payload in every position next to every
 // innocent command, with and without a pattern approving the innocent one.
 func TestCombinations(t *testing.T) {
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	plain, err := newEngine(&corpusCase{})
 	if err != nil {
 		t.Fatal(err)

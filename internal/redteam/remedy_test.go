@@ -21,7 +21,7 @@ func TestHeadlessRemedy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	stuck := 0
 	for _, c := range loadCorpus(t) {
 		if len(c.approve) > 0 || len(c.deny) > 0 || c.nosafe {

@@ -126,7 +126,7 @@ func sessionEngine(t *testing.T) *policy.Engine {
 
 func TestSessionInput(t *testing.T) {
 	e := sessionEngine(t)
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	for _, in := range sessionMustAsk {
 		d := e.Input("term-1", "bash", true, in+"\n", cc)
 		if d.Decision == policy.Allow {
@@ -147,7 +147,7 @@ func TestSessionInput(t *testing.T) {
 // never analysed as a command and never allowed silently.
 func TestSessionInputNonShell(t *testing.T) {
 	e := sessionEngine(t)
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	for _, in := range []string{"import os; os.system('rm -rf ~')\n", "ls\n", "q\n", "\x1b:!rm -rf ~\n"} {
 		d := e.Input("term-2", "python3", false, in, cc)
 		if d.Decision == policy.Allow {

@@ -16,7 +16,7 @@ func TestHugeInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := policy.CommandContext{Cwd: testCwd, Home: testHome}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	inputs := map[string]string{
 		"deep subshells":      strings.Repeat("(", 5000) + "rm -rf ~" + strings.Repeat(")", 5000),
 		"deep substitutions":  strings.Repeat("echo $(", 2000) + "rm -rf ~" + strings.Repeat(")", 2000),
