@@ -230,17 +230,13 @@ func (c *chat) turn(ctx context.Context, text string) error {
 
 func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 	if strings.HasPrefix(words, "/") {
-		rest, handled, code := c.slashSingleShot(ctx, words)
+		rest, handled, err := c.slashSingleShot(ctx, words)
+		if err != nil {
+			return failRun(c.rec, c.io, kindRun, err)
+		}
 		if handled {
-			status := report.StatusAnswered
-			switch code {
-			case ExitUsage:
-				status = report.StatusUsage
-			case ExitError:
-				status = report.StatusError
-			}
-			finishReport(c.rec, c.io, status, code, nil)
-			return code
+			finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
+			return ExitOK
 		}
 		words = rest
 	}

@@ -83,29 +83,26 @@ func (c *chat) slash(ctx context.Context, line string) bool {
 
 // slashSingleShot runs a slash command given as nb's words. /insert
 // attaches its file and hands the remaining words back as the message.
-func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, handled bool, code int) {
+// Failures are usage errors (exit 2) or run errors (exit 1).
+func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, handled bool, err error) {
 	fields := strings.Fields(words)
 	cmd := findSlash(fields[0])
 	if cmd == nil {
-		fmt.Fprintln(c.io.Err, "nb: "+unknownSlash(fields[0]))
-		return "", true, ExitUsage
+		return "", true, usagef("%s", unknownSlash(fields[0]))
 	}
 	if cmd.name == "/insert" {
 		if len(fields) < 2 {
-			fmt.Fprintln(c.io.Err, "nb: usage: /insert FILE [message]")
-			return "", true, ExitUsage
+			return "", true, usagef("usage: /insert FILE [message]")
 		}
 		if err := c.slashInsert(ctx, fields[1:2]); err != nil {
-			fmt.Fprintln(c.io.Err, "nb: "+err.Error())
-			return "", true, ExitError
+			return "", true, err
 		}
-		return strings.Join(fields[2:], " "), false, 0
+		return strings.Join(fields[2:], " "), false, nil
 	}
 	if err := cmd.run(c, ctx, fields[1:]); err != nil && err != errLeave {
-		fmt.Fprintln(c.io.Err, "nb: "+err.Error())
-		return "", true, ExitError
+		return "", true, err
 	}
-	return "", true, ExitOK
+	return "", true, nil
 }
 
 func unknownSlash(name string) string {

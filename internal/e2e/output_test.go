@@ -106,7 +106,12 @@ func cmdNBExit(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	cmd := exec.Command(exe, args[1:]...)
 	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = append(scriptEnv(ts), "FAKELLM_URL="+ts.Getenv("FAKELLM_URL"))
+	cmd.Env = scriptEnv(ts)
+	for _, k := range []string{"FAKELLM_URL", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_DEPLOYMENT", "CI"} {
+		if v := ts.Getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
 	if f := ts.Getenv("NBEXIT_STDIN"); f != "" {
 		in, err := os.Open(filepath.Join(cmd.Dir, f))
 		ts.Check(err)
