@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck), then checks formatting, vet and
-# staticcheck, and runs every test with the race detector.
+# python3, the MCP npm packages, staticcheck, wine64 and mingw-w64), then
+# checks formatting, vet and staticcheck (also of the Windows build), runs
+# every test with the race detector, and the Windows tests under Wine.
 #
 # Usage: scripts/test.sh [go test flags...]   e.g. scripts/test.sh -run TestE2E
 set -euo pipefail
@@ -56,3 +57,12 @@ staticcheck ./...
 
 log "go test -race"
 go test -race -count=1 -timeout 15m "$@" ./...
+
+# The Windows code really runs under Wine: cmd.exe, Job Objects, LockFileEx,
+# PATHEXT, Windows paths in the policy. scripts/wine-setup.sh installs wine64
+# and mingw-w64 when missing and prepares the prefix. The tests named TestWin*
+# are the Windows suite; the rest assume a Unix host.
+log "Windows tests under Wine"
+eval "$(scripts/wine-setup.sh)"
+GOOS=windows go test -exec wine -count=1 -timeout 10m -run 'TestWin' \
+	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/sandwich ./internal/tool/runcmd

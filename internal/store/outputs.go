@@ -15,14 +15,17 @@ import (
 // directory is bounded: after every saved output the oldest files are removed
 // until at most MaxFiles remain and they total at most MaxBytes (the newest
 // file is always kept). A single file is capped at MaxFileBytes by its writer.
+// Files still being written are never removed (Windows cannot remove an open
+// file, and elsewhere the path handed out would vanish).
 type Outputs struct {
 	Dir      string
 	MaxFiles int
 	MaxBytes int64
 	Now      func() time.Time
 
-	mu  sync.Mutex
-	seq int
+	mu   sync.Mutex
+	seq  int
+	open map[string]bool // names of files being written
 }
 
 // NewOutputs keeps outputs in stateDir/outputs; zero limits take the
@@ -44,12 +47,16 @@ func (o *Outputs) MaxFileBytes() int64 { return max(o.MaxBytes/4, 1) }
 // OutputFile is one saved output being written. Close prunes the directory.
 type OutputFile struct {
 	*os.File
-	o *Outputs
+	o    *Outputs
+	name string
 }
 
 // Close closes the file and removes the oldest outputs beyond the limits.
 func (f *OutputFile) Close() error {
 	err := f.File.Close()
+	f.o.mu.Lock()
+	delete(f.o.open, f.name)
+	f.o.mu.Unlock()
 	if perr := f.o.Prune(); err == nil {
 		err = perr
 	}
@@ -75,7 +82,13 @@ func (o *Outputs) Create(kind string) (*OutputFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("save output: %w", err)
 	}
-	return &OutputFile{File: f, o: o}, nil
+	o.mu.Lock()
+	if o.open == nil {
+		o.open = map[string]bool{}
+	}
+	o.open[name] = true
+	o.mu.Unlock()
+	return &OutputFile{File: f, o: o, name: name}, nil
 }
 
 func sanitize(s string) string {
@@ -105,6 +118,7 @@ func (o *Outputs) Prune() error {
 	}
 	var files []file
 	var total int64
+	busy := 0
 	for _, e := range entries {
 		if !e.Type().IsRegular() {
 			continue
@@ -113,8 +127,12 @@ func (o *Outputs) Prune() error {
 		if err != nil {
 			continue
 		}
-		files = append(files, file{e.Name(), info.Size(), info.ModTime()})
 		total += info.Size()
+		if o.open[e.Name()] {
+			busy++
+			continue
+		}
+		files = append(files, file{e.Name(), info.Size(), info.ModTime()})
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if !files[i].mod.Equal(files[j].mod) {
@@ -123,7 +141,7 @@ func (o *Outputs) Prune() error {
 		return files[i].name < files[j].name
 	})
 	var firstErr error
-	for len(files) > 1 && (len(files) > o.MaxFiles || total > o.MaxBytes) {
+	for len(files) > 1 && (len(files)+busy > o.MaxFiles || total > o.MaxBytes) {
 		if err := os.Remove(filepath.Join(o.Dir, files[0].name)); err != nil && !os.IsNotExist(err) && firstErr == nil {
 			firstErr = fmt.Errorf("prune outputs: %w", err)
 		}
