@@ -104,6 +104,8 @@ type Output struct {
 	// Prompt is set when the read ended because the program waits for
 	// input.
 	Prompt bool
+	// Ended says what ended the read.
+	Ended WaitEnd
 }
 
 // Info describes a session for listings.
@@ -193,7 +195,7 @@ func (m *Manager) StartOn(ctx context.Context, h host.Host, dir, command, stdin 
 	m.sessions[id] = s
 	m.mu.Unlock()
 
-	return m.exchange(ctx, s, stdin, live)
+	return m.exchange(ctx, s, stdin, true, live)
 }
 
 // Continue sends stdin (when not empty) to session id and returns the
@@ -209,10 +211,10 @@ func (m *Manager) ContinueWatch(ctx context.Context, id, stdin string, live func
 	if err != nil {
 		return nil, err
 	}
-	return m.exchange(ctx, s, stdin, live)
+	return m.exchange(ctx, s, stdin, false, live)
 }
 
-func (m *Manager) exchange(ctx context.Context, s *session, stdin string, live func([]byte)) (*Output, error) {
+func (m *Manager) exchange(ctx context.Context, s *session, stdin string, first bool, live func([]byte)) (*Output, error) {
 	s.op.Lock()
 	defer s.op.Unlock()
 	s.mu.Lock()
@@ -232,9 +234,10 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, live f
 			return nil, fmt.Errorf("send to %s: %w", s.id, err)
 		}
 	}
-	prompt := m.collect(ctx, s, from, mark, live)
+	end := m.collect(ctx, s, waitFor{from: from, mark: mark, input: stdin, started: first}, live)
 	out := m.take(s, from)
-	out.Prompt = prompt
+	out.Ended = end
+	out.Prompt = end == EndPrompt
 	if out.Complete {
 		s.mu.Lock()
 		drained := s.cursor >= s.ring.end()
@@ -246,12 +249,63 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, live f
 	return out, nil
 }
 
-// collect waits for output following seed 002's strategy: at least
-// MinInterval, then until output has been quiet for SettleInterval, at most
-// MaxInterval; it returns as soon as the program exits, and early when
-// output written after mark ends in a prompt and has paused briefly. It
-// sleeps on channels and timers only. It reports whether a prompt ended it.
-func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, live func([]byte)) bool {
+// WaitEnd says what ended a read.
+type WaitEnd int
+
+const (
+	// EndSettled: output that matters arrived and then paused for the
+	// settle interval.
+	EndSettled WaitEnd = iota
+	// EndPrompt: the program waits for input at a recognised prompt.
+	EndPrompt
+	// EndExit: the program exited.
+	EndExit
+	// EndMaxInterval: the longest wait passed without output that matters.
+	EndMaxInterval
+	// EndQuiet: a program just started has written nothing for a while.
+	EndQuiet
+	// EndCancelled: the call was cancelled.
+	EndCancelled
+)
+
+func (e WaitEnd) String() string {
+	switch e {
+	case EndSettled:
+		return "output settled"
+	case EndPrompt:
+		return "waiting for input"
+	case EndExit:
+		return "program exited"
+	case EndMaxInterval:
+		return "max interval"
+	case EndQuiet:
+		return "no output yet"
+	case EndCancelled:
+		return "cancelled"
+	}
+	return "unknown"
+}
+
+// waitFor is what one read waits for.
+type waitFor struct {
+	from  int64  // the model's read position
+	mark  int64  // where output following the input begins
+	input string // what was typed (its echo does not count as output)
+	// started is set for the first read of a new session: silence there
+	// means a program still starting, and ends the read after a while.
+	started bool
+}
+
+// collect waits for output that matters: at least MinInterval, then until
+// output has been quiet for SettleInterval, at most MaxInterval. Output
+// matters when it is more than the terminal's echo of the input typed
+// (a command that is still running, such as "sleep 5; echo five", has
+// echoed its line and nothing more, and is waited for). The read returns
+// as soon as the program exits, and early when output written after the
+// input ends in a prompt and has paused briefly; a read with no input
+// returns at once when the program already waits at a prompt. It sleeps on
+// channels and timers only, and reports what ended it.
+func (m *Manager) collect(ctx context.Context, s *session, w waitFor, live func([]byte)) WaitEnd {
 	p := m.opts.Persistent
 	minI := seconds(p.MinInterval)
 	settle := seconds(p.SettleInterval)
@@ -261,9 +315,18 @@ func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, liv
 	defer timer.Stop()
 	exited := s.term.Done()
 	var doneAt time.Time
-	promptChecked := int64(-1)
-	promptSeen := false
-	sent := from
+	checked := int64(-1)
+	promptSeen, matters := false, false
+	sent := w.from
+	// A poll of a program that already waits at a prompt returns at once.
+	waiting := false
+	if w.input == "" && !w.started {
+		s.mu.Lock()
+		if end := s.ring.end(); end == w.from && end > 0 {
+			waiting = isPrompt(lastLine(cleanText(s.ring.tail(max(end-512, 0), 512))))
+		}
+		s.mu.Unlock()
+	}
 	for {
 		s.mu.Lock()
 		end := s.ring.end()
@@ -275,9 +338,12 @@ func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, liv
 		last := s.lastOut
 		eof := s.eof
 		changed := s.changed
-		if end > mark && end != promptChecked {
-			promptChecked = end
-			promptSeen = isPrompt(lastLine(cleanText(s.ring.tail(mark, 512))))
+		if end > w.mark && end != checked {
+			checked = end
+			promptSeen = isPrompt(lastLine(cleanText(s.ring.tail(w.mark, 512))))
+			if !matters {
+				matters = s.mattersLocked(w, end)
+			}
 		}
 		s.mu.Unlock()
 		if len(chunk) > 0 {
@@ -287,31 +353,40 @@ func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, liv
 		now := time.Now()
 		elapsed := now.Sub(start)
 		if !doneAt.IsZero() && (eof || now.Sub(doneAt) >= exitDrain) {
-			return false
+			return EndExit
+		}
+		if waiting {
+			return EndPrompt
 		}
 		if elapsed >= maxI {
-			return false
+			return EndMaxInterval
 		}
 		// Quiet time counts from the later of the read's start and the
 		// last output; the wall clock of lastOut comes from Now, so
 		// compare through elapsed times.
 		sinceOut := m.opts.Now().Sub(last)
 		quiet := min(sinceOut, elapsed)
-		if promptSeen && end > mark && quiet >= promptQuiet {
-			return true
+		if promptSeen && end > w.mark && quiet >= promptQuiet {
+			return EndPrompt
 		}
-		// Before the first output of a read (a program still starting, a
-		// command still thinking), silence is given a little longer.
-		settleNow := settle
-		if end <= from {
-			settleNow = max(settle, firstOutputWait)
+		if matters && elapsed >= minI && quiet >= settle {
+			return EndSettled
 		}
-		if elapsed >= minI && quiet >= settleNow {
-			return false
+		// A program just started that has written nothing yet (still
+		// starting, or silent by nature) is given a little longer.
+		quietStart := w.started && end <= w.from
+		startWait := max(settle, firstOutputWait)
+		if quietStart && elapsed >= minI && quiet >= startWait {
+			return EndQuiet
 		}
 		// Sleep until the next moment a rule could fire, or new output.
 		wait := maxI - elapsed
-		wait = min(wait, max(minI-elapsed, settleNow-quiet))
+		if matters {
+			wait = min(wait, max(minI-elapsed, settle-quiet))
+		}
+		if quietStart {
+			wait = min(wait, max(minI-elapsed, startWait-quiet))
+		}
 		if promptSeen {
 			wait = min(wait, promptQuiet-quiet)
 		}
@@ -328,7 +403,7 @@ func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, liv
 		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
-			return false
+			return EndCancelled
 		case <-changed:
 		case <-exited:
 			exited = nil
@@ -336,6 +411,26 @@ func (m *Manager) collect(ctx context.Context, s *session, from, mark int64, liv
 		case <-timer.C:
 		}
 	}
+}
+
+// maxEchoCheck bounds the output compared with the input's echo: more
+// output than this is more than an echo.
+const maxEchoCheck = 64 << 10
+
+// mattersLocked reports whether the output written after the input (up to
+// end) is more than the terminal's echo of it. s.mu is held.
+func (s *session) mattersLocked(w waitFor, end int64) bool {
+	if end <= w.mark {
+		return false
+	}
+	if w.input == "" || end-w.mark > int64(len(w.input))+maxEchoCheck {
+		return true
+	}
+	raw, _ := s.ring.read(w.mark)
+	if altEnter(raw) || altExit(raw) >= 0 || lastAddressing(raw) >= 0 {
+		return true // a screen being drawn
+	}
+	return beyondEcho(cleanText(raw), w.input)
 }
 
 // keys turns text into what a keyboard sends: a newline is the Enter key,

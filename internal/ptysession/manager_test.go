@@ -83,7 +83,10 @@ func readUntil(t *testing.T, m *Manager, id, want string) string {
 }
 
 func TestBashSessionKeepsState(t *testing.T) {
-	m := newManager(t, fast)
+	// "sleep 30" below echoes and then waits the whole max interval.
+	p := fast
+	p.MaxInterval = 1.5
+	m := newManager(t, p)
 	ctx := testCtx(t)
 	out, err := m.Start(ctx, "bash --norc --noprofile", "")
 	if err != nil {
@@ -519,7 +522,10 @@ func alive(pid int) bool {
 // their processes, and waits to be killed. On SIGTERM or SIGHUP it ends the
 // sessions the way nb does at exit.
 func helperMain() int {
-	m := New(Options{Host: func() host.Host { return &host.Local{} }, Dir: os.TempDir, Persistent: fast})
+	// "sleep 301" echoes and then waits the whole max interval.
+	p := fast
+	p.MaxInterval = 1
+	m := New(Options{Host: func() host.Host { return &host.Local{} }, Dir: os.TempDir, Persistent: p})
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
 	ctx := context.Background()

@@ -94,6 +94,29 @@ func isPrompt(line string) bool {
 	return false
 }
 
+// beyondEcho reports whether clean output holds more than the terminal's
+// echo of the input typed: each input line echoed in turn, then nothing but
+// white space. A program that prints before reading its input (a shell
+// prompt before the line it reads) counts as more.
+func beyondEcho(out, input string) bool {
+	input = strings.ReplaceAll(strings.ReplaceAll(input, "\r\n", "\n"), "\r", "\n")
+	rest := out
+	for _, line := range strings.SplitAfter(input, "\n") {
+		text := strings.TrimSuffix(line, "\n")
+		if !strings.HasPrefix(rest, text) {
+			break
+		}
+		rest = rest[len(text):]
+		if text != line {
+			if !strings.HasPrefix(rest, "\n") {
+				break
+			}
+			rest = rest[1:]
+		}
+	}
+	return strings.TrimSpace(rest) != ""
+}
+
 // altExit finds the end of the last "leave alternate screen" sequence in raw
 // output, or -1.
 func altExit(raw []byte) int {

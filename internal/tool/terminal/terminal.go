@@ -257,6 +257,7 @@ func writeOutput(b *strings.Builder, out *ptysession.Output) {
 	if out.Complete {
 		fmt.Fprintf(b, "Exit Code: %d\n", out.ExitCode)
 	}
+	fmt.Fprintf(b, "Wait Ended: %s\n", waitEnded(out))
 	b.WriteString("\nOutput:\n")
 	if out.Lost > 0 {
 		fmt.Fprintf(b, "[... %d bytes of earlier output were dropped from the session buffer before this read ...]\n", out.Lost)
@@ -269,6 +270,25 @@ func writeOutput(b *strings.Builder, out *ptysession.Output) {
 		text = "(no new output)"
 	}
 	b.WriteString(text)
+}
+
+// waitEnded says what ended the read, for the model.
+func waitEnded(out *ptysession.Output) string {
+	switch out.Ended {
+	case ptysession.EndSettled:
+		return "new output, then quiet"
+	case ptysession.EndPrompt:
+		return "the program waits for input"
+	case ptysession.EndExit:
+		return "the program exited"
+	case ptysession.EndMaxInterval:
+		return "the longest wait passed; the program is still running"
+	case ptysession.EndQuiet:
+		return "no output yet; the program is still running"
+	case ptysession.EndCancelled:
+		return "cancelled"
+	}
+	return out.Ended.String()
 }
 
 // watcher passes a session's raw terminal output to the call's live view.

@@ -143,7 +143,7 @@ func TestShellSessionThroughTools(t *testing.T) {
 		t.Fatalf("policy saw %q", rec.commands)
 	}
 	head := positionRe.ReplaceAllString(r.Content, "Position: N")
-	if !strings.HasPrefix(head, "Terminal Session Started\nID: term-1\nCommand: bash --norc --noprofile\nPosition: N\nComplete: false\n\nOutput:\n") {
+	if !strings.HasPrefix(head, "Terminal Session Started\nID: term-1\nCommand: bash --norc --noprofile\nPosition: N\nComplete: false\nWait Ended: the program waits for input\n\nOutput:\n") {
 		t.Fatalf("start result:\n%s", r.Content)
 	}
 
@@ -155,7 +155,7 @@ func TestShellSessionThroughTools(t *testing.T) {
 		t.Fatalf("policy input: %+v", got)
 	}
 	body := positionRe.ReplaceAllString(r.Content, "Position: N")
-	if !strings.HasPrefix(body, "Terminal Session: term-1\nPosition: N\nComplete: false\n\nOutput:\n") || !strings.Contains(body, "\nin /\n") {
+	if !strings.HasPrefix(body, "Terminal Session: term-1\nPosition: N\nComplete: false\nWait Ended: the program waits for input\n\nOutput:\n") || !strings.Contains(body, "\nin /\n") {
 		t.Fatalf("continue result:\n%s", r.Content)
 	}
 
