@@ -78,7 +78,9 @@ func runChat(opts *Options, io *iostreams.IO) int {
 		return failRun(rec, io, kindConfig, err)
 	}
 	defer a.close()
-	a.rec = rec
+	if singleShot {
+		a.rec = rec // an interactive chat has no report
+	}
 	a.loadInstructions()
 
 	c := &chat{app: a}

@@ -54,6 +54,9 @@ func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err er
 }
 
 func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, code int, e *report.Error) {
+	if rec == nil {
+		return // interactive chat
+	}
 	if _, err := rec.Finish(status, code, e); err != nil {
 		fmt.Fprintf(streams.Err, "nb: write report: %v\n", err)
 	}
@@ -124,6 +127,9 @@ func (c *chat) finishTurn(err error) int {
 
 // startReport writes the report's start event once the provider is known.
 func (c *chat) startReport(p llm.Provider) {
+	if c.rec == nil {
+		return
+	}
 	var names []string
 	if c.tools != nil && !c.opts.NoTools {
 		for _, s := range c.tools.Specs() {
@@ -196,7 +202,8 @@ func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent f
 	return resp, nil
 }
 
-// reportUsage converts a response's token counts.
+// reportUsage converts a response's token counts. The run's cost goes to
+// the report through Recorder.SetCost once nb can price the model.
 func reportUsage(u llm.Usage) report.Usage {
 	return report.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 }
