@@ -35,7 +35,9 @@ type Record struct {
 	Decision  *policy.Decision
 	Outcome   Outcome
 	DecidedBy policy.Decider
-	Result    *tool.Result
+	// Cwd is the session working directory the call was reviewed at.
+	Cwd    string
+	Result *tool.Result
 }
 
 // Outcome is how an audited call ended.
@@ -246,7 +248,7 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 			results[i] = tool.Errorf("%v", err)
 			continue
 		}
-		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args)}, inv: inv})
+		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd}, inv: inv})
 		if inv.CwdAfter == "" {
 			end = i + 1
 			break
@@ -344,7 +346,7 @@ func (a *Agent) run(ctx context.Context, inv *tool.Invocation, p *Pending) *tool
 		return res
 	}
 	// The sandbox refused the call: offer the user a re-run outside it.
-	retry := &Pending{Call: p.Call, Decision: res.Retry.Decision, Description: "The sandbox refused this command; run it again outside the sandbox?"}
+	retry := &Pending{Call: p.Call, Decision: res.Retry.Decision, Description: "The sandbox refused this command; run it again outside the sandbox?", Cwd: p.Cwd}
 	answers, err := a.opts.UI.Approve(ctx, []*Pending{retry})
 	if err != nil || len(answers) != 1 || !answers[0].Approved {
 		return res
@@ -427,7 +429,7 @@ func (a *Agent) refuseHeadless(p *Pending) *tool.Result {
 
 func (a *Agent) audit(p *Pending, outcome Outcome, by policy.Decider, res *tool.Result) {
 	if a.opts.Audit != nil {
-		a.opts.Audit(Record{Call: p.Call, Decision: p.Decision, Outcome: outcome, DecidedBy: by, Result: res})
+		a.opts.Audit(Record{Call: p.Call, Decision: p.Decision, Outcome: outcome, DecidedBy: by, Result: res, Cwd: p.Cwd})
 	}
 }
 

@@ -13,6 +13,8 @@ type Pending struct {
 	Decision *policy.Decision
 	// Description is the model's stated intent ("description" argument), if any.
 	Description string
+	// Cwd is the session working directory the call was reviewed at.
+	Cwd string
 }
 
 // Answer is the user's reply to one pending call.

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/agent"
-	"github.com/nb-cli/nb/internal/audit"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/instructions"
@@ -20,9 +19,9 @@ import (
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/report"
-	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/wiring"
 )
 
 //go:embed prompt.md
@@ -37,13 +36,12 @@ type app struct {
 	state   string
 	workdir *tool.Workdir
 	hosts   *host.Active
-	built   map[string]host.Host
 	engine  *policy.Engine
 	tools   *tool.Registry
 
-	sessions  *ptysession.Manager
-	auditLog  *audit.Log
-	auditOnce sync.Once
+	// w is the composition root: engine, hosts, sessions, tools, audit.
+	w        *wiring.App
+	sessions *ptysession.Manager
 	// rec is the report of a single-shot run (nil for nb tool).
 	rec *report.Recorder
 
@@ -93,35 +91,39 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 	}
 	a := &app{
 		io: io, opts: opts, cfg: cfg, launch: launch,
-		state:   store.StateDir(io.Getenv),
-		workdir: tool.NewWorkdir(launch),
-		probes:  map[host.Host]*sysinfo.Info{},
+		probes: map[host.Host]*sysinfo.Info{},
 	}
 	if err := a.loadUserSystem(); err != nil {
 		return nil, err
 	}
-	a.engine, err = policy.New(policy.Options{
-		Approval:     cfg.Approval,
-		WarnPatterns: cfg.TerminalIntegration.WarnPatterns,
-		Approve:      opts.Approve,
-		StateDir:     a.state,
-		LaunchDir:    launch,
-		Headless:     headless,
+	w, err := wiring.Build(wiring.Options{
+		Config:     cfg,
+		LaunchDir:  launch,
+		Getenv:     io.Getenv,
+		Environ:    os.Environ(),
+		Approve:    opts.Approve,
+		Headless:   headless,
+		AskHostKey: a.askHostKey,
+		Warn:       func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
+		Now:        io.Now,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := a.wire(); err != nil {
-		a.close()
-		return nil, err
-	}
+	a.w, a.state, a.workdir, a.engine = w, w.State, w.Workdir, w.Engine
+	a.hosts, a.tools, a.sessions = w.Hosts, w.Tools, w.Sessions
+	a.closers = append(a.closers, func() { w.Close() })
 	return a, nil
 }
 
 func (a *app) loadUserSystem() error {
 	path, required := a.opts.System, true
 	if path == "" {
-		path, required = filepath.Join(filepath.Dir(config.DefaultPath(a.io.Getenv)), "system.md"), false
+		def := config.DefaultPath(a.io.Getenv)
+		if def == "" {
+			return nil // no user configuration directory
+		}
+		path, required = filepath.Join(filepath.Dir(def), "system.md"), false
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

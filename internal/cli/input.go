@@ -35,9 +35,12 @@ func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
 	ed := lineedit.New(io.In, io.InFd, io.Out, size)
 	ed.Dim = style.Palette{Color: io.Color}.Muted
 	ed.Continue = continueMessage
-	e := &lineEditor{ed: ed, io: io, histPath: filepath.Join(stateDir, "input_history")}
-	// The history only helps: an unreadable file must not stop the chat.
-	_ = ed.History.Load(e.histPath)
+	e := &lineEditor{ed: ed, io: io}
+	if stateDir != "" { // no state directory: the input history is not kept
+		e.histPath = filepath.Join(stateDir, "input_history")
+		// The history only helps: an unreadable file must not stop the chat.
+		_ = ed.History.Load(e.histPath)
+	}
 	return e
 }
 
@@ -92,5 +95,7 @@ func (e *lineEditor) readMessage(prompt string) (string, error) {
 // close saves the input history and restores the terminal.
 func (e *lineEditor) close() {
 	e.ed.Restore()
-	_ = e.ed.History.Save(e.histPath)
+	if e.histPath != "" {
+		_ = e.ed.History.Save(e.histPath)
+	}
 }

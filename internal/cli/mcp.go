@@ -100,6 +100,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		Roots:     roots,
 		Approve:   approve,
 		Getenv:    io.Getenv,
+		Environ:   os.Environ(),
 		Version:   Version,
 		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(*verbose)})),
 		Now:       io.Now,

@@ -156,6 +156,11 @@ func (c *chat) openHistory() (*store.History, error) {
 	if c.opts.NoHistory {
 		return nil, nil
 	}
+	if c.state == "" {
+		// No state directory for the lock: keep nothing rather than
+		// lock inside the project (newApp said why).
+		return nil, nil
+	}
 	return store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
 }
 

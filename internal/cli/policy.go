@@ -9,7 +9,7 @@ import (
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
-	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/wiring"
 )
 
 const policyUsage = `usage: nb policy check [--approve PATTERN]… [--config FILE] [--json] -- COMMAND
@@ -105,8 +105,7 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	}
 	opts := policy.OptionsFromConfig(cfg)
 	opts.Approve = approve
-	opts.StateDir = store.StateDir(io.Getenv)
-	opts.LaunchDir = cwd
+	opts.Grants = wiring.Grants(io.Getenv, cwd)
 	engine, err := policy.New(opts)
 	if err != nil {
 		fmt.Fprintln(io.Err, "nb: "+err.Error())

@@ -9,8 +9,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/wiring"
 )
 
 const toolUsage = `usage: nb tool NAME [ARGS_JSON]
@@ -53,7 +56,9 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	if !json.Valid([]byte(raw)) {
 		return reportError(io, usagef("ARGS_JSON is not valid JSON: %s", raw))
 	}
-	a, err := newApp(io, opts, true)
+	// The user typed the call: it is decided as if a terminal could ask,
+	// and runs whatever the decision.
+	a, err := newApp(io, opts, false)
 	if err != nil {
 		return reportError(io, err)
 	}
@@ -70,12 +75,22 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	call := &tool.Call{ID: "nb-tool", Name: args[0], Args: json.RawMessage(raw)}
+	// The user typed the call: whatever the policy says, it runs, and the
+	// audit log records both.
+	at := tool.At{Cwd: a.workdir.Cwd()}
+	entry := wiring.Call{Kind: wiring.KindTool, Cwd: at.Cwd, Tool: call.Name, DecidedBy: policy.ByUser}
 	var res *tool.Result
-	if inv, err := t.Review(ctx, call, tool.At{Cwd: a.workdir.Cwd()}); err != nil {
+	if inv, err := t.Review(ctx, call, at); err != nil {
 		res = tool.Errorf("%v", err)
-	} else if res, err = inv.Run(ctx); err != nil {
-		res = tool.Errorf("%v", err)
+		entry.Outcome = "invalid: " + err.Error()
+	} else {
+		entry.Decision, entry.Outcome = inv.Decision, string(agent.Ran)
+		if res, err = inv.Run(ctx); err != nil {
+			res = tool.Errorf("%v", err)
+		}
+		entry.Result = res
 	}
+	a.w.Audit.Write(entry)
 	fmt.Fprintln(io.Out, res.Content)
 	switch {
 	case ctx.Err() != nil:

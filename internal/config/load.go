@@ -30,21 +30,30 @@ func (e *Error) Error() string {
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/nb/config.json (~/.config/nb/config.json);
-// on Windows, without XDG_CONFIG_HOME, %APPDATA%\nb\config.json.
+// on Windows, without XDG_CONFIG_HOME, %APPDATA%\nb\config.json. A relative
+// XDG_CONFIG_HOME is ignored, as the XDG specification says; with no
+// absolute HOME either, there is no user configuration and DefaultPath is
+// "" (a relative path would read a file of the project).
 func DefaultPath(getenv func(string) string) string {
-	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "nb", "config.json")
 	}
-	if d := platformConfigDir(getenv); d != "" {
+	if d := platformConfigDir(getenv); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "config.json")
 	}
-	return filepath.Join(getenv("HOME"), ".config", "nb", "config.json")
+	if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		return filepath.Join(home, ".config", "nb", "config.json")
+	}
+	return ""
 }
 
 // Load reads path on top of the defaults. A missing file is not an error
 // unless required (the user named it with --config).
 func Load(path string, required bool) (*Config, error) {
 	cfg := Default()
+	if path == "" && !required {
+		return cfg, nil
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {

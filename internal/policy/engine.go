@@ -18,10 +18,9 @@ type Options struct {
 	WarnPatterns []string
 	// Approve holds --approve patterns for this run.
 	Approve []string
-	// StateDir and LaunchDir locate the project's "always" grants; empty
-	// StateDir keeps grants in memory only.
-	StateDir  string
-	LaunchDir string
+	// Grants keeps the project's "always" grants; nil keeps them in
+	// memory only.
+	Grants GrantStore
 	// Headless is set when no terminal can be asked: ask becomes deny with
 	// a remedy.
 	Headless bool
@@ -82,10 +81,9 @@ type Engine struct {
 	removedDanger map[string]bool
 	warn          []*feature
 
-	mu         sync.Mutex
-	session    []string
-	project    []string
-	grantsPath string
+	mu      sync.Mutex
+	session []string
+	project []string
 }
 
 // Refusal is the reason the model receives when a command is denied for
@@ -159,9 +157,8 @@ func New(opts Options) (*Engine, error) {
 			e.warn = append(e.warn, f)
 		}
 	}
-	if opts.StateDir != "" && opts.LaunchDir != "" {
-		e.grantsPath = grantsFile(opts.StateDir, opts.LaunchDir)
-		rules, err := loadGrants(e.grantsPath)
+	if opts.Grants != nil {
+		rules, err := opts.Grants.Load()
 		if err != nil {
 			return nil, err
 		}

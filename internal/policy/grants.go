@@ -1,15 +1,9 @@
 package policy
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/nb-cli/nb/internal/store"
 )
 
 // Scope says how long a grant lasts.
@@ -36,28 +30,13 @@ type Grant struct {
 	Scope Scope  `json:"-"`
 }
 
-type grantsFileData struct {
-	Version int      `json:"version"`
-	Rules   []string `json:"rules"`
-}
-
-func grantsFile(stateDir, launchDir string) string {
-	return filepath.Join(store.ProjectDir(stateDir, launchDir), "grants.json")
-}
-
-func loadGrants(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read grants: %w", err)
-	}
-	var g grantsFileData
-	if err := json.Unmarshal(data, &g); err != nil {
-		return nil, fmt.Errorf("read grants %s: %w", path, err)
-	}
-	return g.Rules, nil
+// GrantStore keeps the "always" grants of one project outside the
+// project tree (package store keeps them in nb's state directory).
+type GrantStore interface {
+	// Load returns the saved rules.
+	Load() ([]string, error)
+	// Save replaces the saved rules.
+	Save(rules []string) error
 }
 
 // Grant saves d.Rule (one rule per line) for scope. Warned decisions and
@@ -107,17 +86,10 @@ func (e *Engine) Grant(d *Decision, scope Scope) error {
 
 // saveProject writes the project grants; e.mu is held.
 func (e *Engine) saveProject(rules []string) error {
-	if e.grantsPath == "" {
+	if e.opts.Grants == nil {
 		return nil
 	}
-	data, err := json.MarshalIndent(grantsFileData{Version: 1, Rules: rules}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save grants: %w", err)
-	}
-	if err := store.WriteFileAtomic(e.grantsPath, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("save grants: %w", err)
-	}
-	return nil
+	return e.opts.Grants.Save(rules)
 }
 
 // Grants lists session and project grants.
@@ -168,6 +140,3 @@ func (e *Engine) Revoke(g Grant) error {
 	e.project = next
 	return nil
 }
-
-// GrantsPath is the file holding this project's grants ("" in memory).
-func (e *Engine) GrantsPath() string { return e.grantsPath }

@@ -1,19 +1,31 @@
 package policy
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// memGrants is a GrantStore per project name, in memory.
+type memGrants struct {
+	files map[string][]string
+	name  string
+	saves int
+}
+
+func (m *memGrants) Load() ([]string, error) { return m.files[m.name], nil }
+func (m *memGrants) Save(rules []string) error {
+	m.files[m.name] = append([]string(nil), rules...)
+	m.saves++
+	return nil
+}
+
 func TestGrantsPersistPerProject(t *testing.T) {
-	state := t.TempDir()
-	proj := t.TempDir()
+	files := map[string][]string{}
+	proj := "proj"
 	mk := func(launch string) *Engine {
-		return newEngine(t, func(o *Options) { o.StateDir = state; o.LaunchDir = launch })
+		return newEngine(t, func(o *Options) { o.Grants = &memGrants{files: files, name: launch} })
 	}
 	e := mk(proj)
 	d := e.Command("git status && make test", testCC)
@@ -33,28 +45,14 @@ func TestGrantsPersistPerProject(t *testing.T) {
 	if got := e.Command("docker rm x", testCC); got.Decision != Ask {
 		t.Fatalf("docker rm: %s", got.Decision)
 	}
-	// The file lives in the state directory, never in the project tree.
-	path := e.GrantsPath()
-	if !strings.HasPrefix(path, state) || strings.HasPrefix(path, proj) {
-		t.Fatalf("grants at %s", path)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v", st.Mode().Perm())
-	}
-	var data grantsFileData
-	b, _ := os.ReadFile(path)
-	if err := json.Unmarshal(b, &data); err != nil || data.Version != 1 || len(data.Rules) != 2 {
-		t.Fatalf("file %s: %v", b, err)
+	if len(files[proj]) != 2 {
+		t.Fatalf("saved %q", files[proj])
 	}
 	// A new engine for the same project sees them; another project does not.
 	if got := mk(proj).Command("make test", testCC); got.Decision != Allow {
 		t.Errorf("reloaded: %s", got.Decision)
 	}
-	if got := mk(t.TempDir()).Command("make test", testCC); got.Decision != Ask {
+	if got := mk("other").Command("make test", testCC); got.Decision != Ask {
 		t.Errorf("other project: %s", got.Decision)
 	}
 	e2 := mk(proj)
@@ -97,20 +95,36 @@ func TestSessionGrantsAndRefusals(t *testing.T) {
 	}
 }
 
-func TestCorruptGrantsFile(t *testing.T) {
-	state, proj := t.TempDir(), t.TempDir()
-	path := grantsFile(state, proj)
-	os.MkdirAll(filepath.Dir(path), 0o700)
-	os.WriteFile(path, []byte("{not json"), 0o600)
+type failingGrants struct{ err error }
+
+func (f failingGrants) Load() ([]string, error) { return nil, f.err }
+func (f failingGrants) Save([]string) error     { return f.err }
+
+// A store that cannot load fails the engine; one that cannot save fails
+// the grant with its reason, and the rule is not granted.
+func TestGrantStoreErrors(t *testing.T) {
 	o := OptionsFromConfig(nil)
-	o.StateDir, o.LaunchDir = state, proj
-	if _, err := New(o); err == nil || !strings.Contains(err.Error(), path) {
+	o.Grants = failingGrants{errors.New("read grants /x: bad")}
+	if _, err := New(o); err == nil || !strings.Contains(err.Error(), "/x") {
 		t.Fatalf("err %v", err)
+	}
+	e := newEngine(t, func(o *Options) { o.Grants = struct{ GrantStore }{noSave{}} })
+	d := e.Command("make test", testCC)
+	if err := e.Grant(d, ScopeProject); err == nil || !strings.Contains(err.Error(), "HOME is not set") {
+		t.Fatalf("grant without a state directory: %v", err)
+	}
+	if got := e.Command("make test", testCC); got.Decision != Ask {
+		t.Errorf("refused grant applies: %s", got.Decision)
 	}
 }
 
+type noSave struct{}
+
+func (noSave) Load() ([]string, error) { return nil, nil }
+func (noSave) Save([]string) error     { return errors.New("grants cannot be saved: HOME is not set") }
+
 func TestConcurrentUse(t *testing.T) {
-	e := newEngine(t, func(o *Options) { o.StateDir = t.TempDir(); o.LaunchDir = "/p" })
+	e := newEngine(t, func(o *Options) { o.Grants = &memGrants{files: map[string][]string{}, name: "/p"} })
 	done := make(chan struct{})
 	for i := 0; i < 4; i++ {
 		go func(i int) {

@@ -7,21 +7,33 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 )
 
+// ErrNoStateDir is returned by StateDir when neither XDG_STATE_HOME nor
+// HOME (nor, on Windows, LOCALAPPDATA) names an absolute directory.
+var ErrNoStateDir = errors.New("no state directory: HOME is not set to an absolute path and XDG_STATE_HOME is not absolute")
+
 // StateDir is $XDG_STATE_HOME/nb, or ~/.local/state/nb; on Windows,
-// without XDG_STATE_HOME, %LOCALAPPDATA%\nb\state.
-func StateDir(getenv func(string) string) string {
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "nb")
+// without XDG_STATE_HOME, %LOCALAPPDATA%\nb\state. A relative
+// XDG_STATE_HOME is ignored, as the XDG specification says, and without an
+// absolute HOME there is no state directory at all (ErrNoStateDir): state
+// never lands inside the project, where a cloned repository could plant
+// grants.
+func StateDir(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "nb"), nil
 	}
-	if d := platformStateDir(getenv); d != "" {
-		return d
+	if d := platformStateDir(getenv); d != "" && filepath.IsAbs(d) {
+		return d, nil
 	}
-	return filepath.Join(getenv("HOME"), ".local", "state", "nb")
+	if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "nb"), nil
+	}
+	return "", ErrNoStateDir
 }
 
 // ProjectDir is the state directory for one launch directory. It lives in

@@ -1,0 +1,67 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/config"
+)
+
+// need returns the path of a tool the test runs; without it the test
+// fails in CI and is skipped on a developer machine.
+func need(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is required in CI", name)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return p
+}
+
+// nb mcp serve runs commands on the configured terminal provider: with the
+// sandbox configured, run_cmd is sandboxed (decided as sandboxed, and
+// really confined) and get_context says so.
+func TestServeHonoursTerminalProvider(t *testing.T) {
+	need(t, "bwrap")
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(dir, "state"), "PATH": os.Getenv("PATH")}
+	cfg := config.Default()
+	cfg.Terminal.Provider = "box"
+	cfg.Terminal.Providers = map[string]config.HostSpec{"box": {Type: "sandbox", Mechanism: "bwrap"}}
+	srv, err := Build(context.Background(), BuildOptions{Config: cfg, LaunchDir: dir, Getenv: func(k string) string { return env[k] }, Environ: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: srv}
+	cs := h.connect(t, nil, "") // no elicitation: anything asked is refused
+	out, _ := callText(t, cs, "get_context", map[string]any{})
+	var c Context
+	if err := json.Unmarshal([]byte(out), &c); err != nil || c.Host != "box" || c.Isolation != "sandbox" {
+		t.Fatalf("get_context: %v %s", err, out)
+	}
+	// Not safe, not dangerous: allowed only because the host is a sandbox.
+	out, isErr := callText(t, cs, "run_cmd", map[string]any{"command": "touch made.txt"})
+	if isErr {
+		t.Fatalf("touch in the sandbox was not auto-approved: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
+		t.Fatalf("touch made.txt did not run: %s", out)
+	}
+	escape := filepath.Join(os.TempDir(), "..", "usr", "nb-escape-"+filepath.Base(dir))
+	out, _ = callText(t, cs, "run_cmd", map[string]any{"command": "touch " + escape})
+	if _, err := os.Stat(escape); err == nil {
+		os.Remove(escape)
+		t.Fatalf("the command escaped the sandbox: %s", out)
+	}
+	if !strings.Contains(out, "Read-only file system") && !strings.Contains(out, "Permission denied") {
+		t.Errorf("write outside the workspace: %s", out)
+	}
+}

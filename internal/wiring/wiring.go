@@ -1,0 +1,246 @@
+// Package wiring is nb's one composition root: from the configuration and
+// the environment it builds the policy engine, the terminal providers
+// (hosts), the working directory, persistent sessions, the native tools
+// and the audit log, the same way for the chat, `nb tool` and
+// `nb mcp serve`. Nothing here dials, spawns or talks to the network:
+// hosts connect on first use.
+package wiring
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/hosts"
+	"github.com/nb-cli/nb/internal/host/ssh"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/tool/files"
+	"github.com/nb-cli/nb/internal/tool/runcmd"
+	"github.com/nb-cli/nb/internal/tool/terminal"
+)
+
+// Options is what nb knows when it starts.
+type Options struct {
+	// Config is the user's configuration tightened by the project's
+	// (config.LoadProject); nil means the defaults.
+	Config *config.Config
+	// LaunchDir is where nb started: the first working directory, the
+	// workspace of sandboxes and containers, the key of project state.
+	LaunchDir string
+	// Getenv reads nb's environment (HOME, XDG_*); Environ is the base
+	// environment of local processes.
+	Getenv  func(string) string
+	Environ []string
+	// Approve holds --approve patterns.
+	Approve []string
+	// Headless is set when no terminal can be asked: ask becomes deny.
+	Headless bool
+	// Roots, when set, adds the file tools confined to them (nb mcp serve).
+	Roots []string
+	// AskHostKey asks about an unknown ssh host key; nil refuses them.
+	AskHostKey ssh.AskHostKeyFunc
+	// Warn reports, in one line, a problem that does not stop nb (no state
+	// directory, an audit log that cannot be opened).
+	Warn func(msg string)
+	Now  func() time.Time
+}
+
+// App is everything a run of nb uses to decide and run tool calls.
+type App struct {
+	Config *config.Config
+	Launch string
+	// State is nb's state directory; "" when there is none (StateErr),
+	// and then grants, the audit log, saved outputs and history locks are
+	// off rather than written anywhere near the project.
+	State    string
+	StateErr error
+	Workdir  *tool.Workdir
+	Engine   *policy.Engine
+	Hosts    *host.Active
+	// Sessions is nil when terminalIntegration is disabled.
+	Sessions *ptysession.Manager
+	Tools    *tool.Registry
+	Audit    *Audit
+	// Roots are the file tools' roots (nb mcp serve).
+	Roots *files.Roots
+
+	opts    Options
+	mu      sync.Mutex
+	built   map[string]host.Host
+	closers []func()
+}
+
+// Build assembles an App. It fails on configuration it cannot use (a
+// rule that does not parse, an unknown terminal provider, a root that does
+// not exist).
+func Build(o Options) (*App, error) {
+	if o.Config == nil {
+		o.Config = config.Default()
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	if o.LaunchDir == "" || !filepath.IsAbs(o.LaunchDir) {
+		return nil, errors.New("wiring: the launch directory must be an absolute path")
+	}
+	a := &App{Config: o.Config, Launch: o.LaunchDir, opts: o, built: map[string]host.Host{}, Workdir: tool.NewWorkdir(o.LaunchDir)}
+	a.State, a.StateErr = store.StateDir(o.Getenv)
+	if a.StateErr != nil {
+		o.Warn(a.StateErr.Error() + "; grants, the audit log and saved outputs are off")
+	}
+
+	engine, err := policy.New(policy.Options{
+		Approval:     o.Config.Approval,
+		WarnPatterns: o.Config.TerminalIntegration.WarnPatterns,
+		Approve:      o.Approve,
+		Grants:       grantStore(a.State, a.StateErr, o.LaunchDir),
+		Headless:     o.Headless,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.Engine = engine
+	a.Audit = &Audit{now: o.Now, warn: o.Warn}
+	if a.StateErr == nil {
+		a.Audit.path = filepath.Join(a.State, "audit.jsonl")
+	} else {
+		a.Audit.off = a.StateErr
+	}
+	a.closers = append(a.closers, func() { a.Audit.Close() })
+
+	name := o.Config.Terminal.Provider
+	if name == "" {
+		name = "local"
+	}
+	h, err := a.Host(name)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Hosts = host.NewActive(h)
+
+	a.Tools = tool.NewRegistry()
+	if len(o.Roots) > 0 {
+		roots, err := files.NewRoots(o.Roots...)
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+		a.Roots = roots
+		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: o.Getenv("HOME")}) {
+			a.Tools.Add(t)
+		}
+	}
+	ti := o.Config.TerminalIntegration
+	if !ti.Enabled {
+		return a, nil
+	}
+	var outputs *store.Outputs
+	if a.StateErr == nil {
+		outputs = store.NewOutputs(a.State, ti.SavedOutputsMax, ti.SavedOutputsMaxBytes)
+	}
+	run, cd := runcmd.New(runcmd.Options{
+		Hosts:   a.Hosts,
+		Workdir: a.Workdir,
+		Policy:  engine,
+		Config:  ti,
+		Outputs: outputs,
+		Getenv:  o.Getenv,
+	})
+	a.Tools.Add(run)
+	a.Tools.Add(cd)
+	a.Sessions = ptysession.New(ptysession.Options{
+		Host:        a.Hosts.Get,
+		Dir:         a.Workdir.Cwd,
+		Persistent:  o.Config.Terminal.Persistent,
+		MaxSessions: o.Config.Terminal.MaxSessions,
+		Now:         o.Now,
+	})
+	sessions := a.Sessions
+	a.closers = append(a.closers, func() { sessions.CloseAll() })
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: o.Getenv("HOME")}) {
+		a.Tools.Add(t)
+	}
+	return a, nil
+}
+
+// Grants is the grant store of launchDir: a file in nb's state directory,
+// or, with no state directory, one that refuses to save and says why.
+func Grants(getenv func(string) string, launchDir string) policy.GrantStore {
+	state, err := store.StateDir(getenv)
+	return grantStore(state, err, launchDir)
+}
+
+func grantStore(state string, stateErr error, launchDir string) policy.GrantStore {
+	if stateErr != nil {
+		return store.NoGrants{Reason: stateErr}
+	}
+	return store.ProjectGrants(state, launchDir)
+}
+
+// Host returns terminal provider name, building it on first use. Hosts
+// stay open until Close, so sessions on them keep running when another
+// provider becomes active.
+func (a *App) Host(name string) (host.Host, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if h, ok := a.built[name]; ok {
+		return h, nil
+	}
+	spec, err := hosts.Resolve(a.Config.Terminal, name)
+	if err != nil {
+		return nil, err
+	}
+	configDir := ""
+	if p := config.DefaultPath(a.opts.Getenv); p != "" {
+		configDir = filepath.Dir(p)
+	}
+	h, err := hosts.New(name, spec, hosts.Env{
+		LaunchDir:  a.Launch,
+		Home:       a.opts.Getenv("HOME"),
+		ConfigDir:  configDir,
+		StateDir:   a.State,
+		Shell:      a.Config.TerminalIntegration.Shell,
+		Environ:    a.opts.Environ,
+		Getenv:     a.opts.Getenv,
+		AskHostKey: a.opts.AskHostKey,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.built[name] = h
+	a.closers = append(a.closers, func() { h.Close() })
+	return h, nil
+}
+
+// OnClose adds f to what Close ends (in reverse order of adding).
+func (a *App) OnClose(f func()) {
+	a.mu.Lock()
+	a.closers = append(a.closers, f)
+	a.mu.Unlock()
+}
+
+// Close ends the sessions, closes the hosts and the audit log. It may be
+// called more than once.
+func (a *App) Close() error {
+	a.mu.Lock()
+	cs := a.closers
+	a.closers = nil
+	a.mu.Unlock()
+	for i := len(cs) - 1; i >= 0; i-- {
+		cs[i]()
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package wiring
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
+)
+
+// listFiles lists every file below dir.
+func listFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// With HOME unset or empty, or relative, and XDG_STATE_HOME relative, nb
+// has no state directory: grants planted by the project where a relative
+// state directory would point are not loaded, grants are refused with the
+// reason, and nothing nb keeps lands in the project.
+func TestNoStateDirKeepsNothingInProject(t *testing.T) {
+	for _, env := range []map[string]string{
+		{},
+		{"HOME": ""},
+		{"HOME": "", "XDG_STATE_HOME": ".local/state", "XDG_CONFIG_HOME": ".config"},
+		{"HOME": "home", "XDG_STATE_HOME": "state"},
+	} {
+		proj := t.TempDir()
+		t.Chdir(proj)
+		// What a cloned repository could ship for each relative layout.
+		for _, state := range []string{".local/state/nb", "state/nb", "home/.local/state/nb"} {
+			g := store.ProjectGrants(state, proj)
+			if err := g.Save([]string{"python3 *"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		os.MkdirAll(filepath.Join(proj, ".config", "nb"), 0o755)
+		os.WriteFile(filepath.Join(proj, ".config", "nb", "config.json"), []byte(`{"approval":{"allow":["python3 *"]}}`), 0o644)
+		before := listFiles(t, proj)
+
+		var warned []string
+		getenv := func(k string) string { return env[k] }
+		cfg, err := config.Load(config.DefaultPath(getenv), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Build(Options{Config: cfg, LaunchDir: proj, Getenv: getenv, Warn: func(m string) { warned = append(warned, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.State != "" || a.StateErr == nil || len(warned) != 1 || !strings.Contains(warned[0], "HOME") {
+			t.Fatalf("%v: state %q err %v warned %q", env, a.State, a.StateErr, warned)
+		}
+		d := a.Engine.Command("python3 evil.py", policy.CommandContext{Cwd: proj})
+		if d.Decision == policy.Allow {
+			t.Fatalf("%v: planted grant or config allowed python3: by %s", env, d.DecidedBy)
+		}
+		d.Rule = "make test"
+		if err := a.Engine.Grant(d, policy.ScopeProject); err == nil || !strings.Contains(err.Error(), "HOME") {
+			t.Errorf("%v: project grant: %v", env, err)
+		}
+		run, _ := a.Tools.Get("run_cmd")
+		_, res, err := tooltest.Call(t, run, tool.At{Cwd: a.Workdir.Cwd()}, map[string]any{"command": "seq 1 100000"})
+		if err != nil || res.IsError {
+			t.Fatalf("run_cmd: %v %+v", err, res)
+		}
+		a.Audit.Write(Call{Kind: KindTool, Tool: "run_cmd", Decision: d, Outcome: "ran", Result: res})
+		a.Close()
+		if after := listFiles(t, proj); !slices.Equal(after, before) {
+			t.Errorf("%v: nb wrote into the project: %q", env, after)
+		}
+	}
+}
+
+// With a state directory, grants, the audit log and saved outputs live
+// there, keyed by the launch directory.
+func TestStateDirHoldsState(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	env := map[string]string{"HOME": home}
+	a, err := Build(Options{LaunchDir: proj, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.State != filepath.Join(home, ".local", "state", "nb") {
+		t.Fatalf("state %q", a.State)
+	}
+	d := a.Engine.Command("make test", policy.CommandContext{Cwd: proj})
+	if err := a.Engine.Grant(d, policy.ScopeProject); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(store.ProjectGrants(a.State, proj).Path); err != nil {
+		t.Fatal(err)
+	}
+	run, _ := a.Tools.Get("run_cmd")
+	_, res, _ := tooltest.Call(t, run, tool.At{Cwd: proj}, map[string]any{"command": "echo hi"})
+	a.Audit.Write(Call{Kind: KindTool, Cwd: proj, Tool: "run_cmd", Decision: d, Outcome: "ran", DecidedBy: policy.ByUser, Result: res})
+	a.Audit.Close()
+	data, err := os.ReadFile(filepath.Join(a.State, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e map[string]any
+	if err := json.Unmarshal(data, &e); err != nil || e["kind"] != "tool" || e["decidedBy"] != "user" || e["command"] != "make test" || e["cwd"] != proj {
+		t.Fatalf("audit entry %s: %v", data, err)
+	}
+	if got := listFiles(t, proj); len(got) != 0 {
+		t.Errorf("files in the project: %q", got)
+	}
+}
+
+// The chat, nb tool and nb mcp serve get the same tools from the same
+// root: the shell tools always, the file tools with roots.
+func TestToolsBuilt(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
+	names := func(o Options) []string {
+		a, err := Build(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		var out []string
+		for _, s := range a.Tools.Specs() {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	chat := names(Options{LaunchDir: proj, Getenv: getenv})
+	if strings.Join(chat, " ") != "run_cmd set_cwd terminal_continue terminal_list terminal_start terminal_stop" {
+		t.Errorf("chat tools %q", chat)
+	}
+	serve := names(Options{LaunchDir: proj, Getenv: getenv, Roots: []string{proj}})
+	if len(serve) != len(chat)+4 || !slices.Contains(serve, "read_file") {
+		t.Errorf("served tools %q", serve)
+	}
+	cfg := config.Default()
+	cfg.TerminalIntegration.Enabled = false
+	if got := names(Options{Config: cfg, LaunchDir: proj, Getenv: getenv}); len(got) != 0 {
+		t.Errorf("terminal integration off: %q", got)
+	}
+	cfg = config.Default()
+	cfg.Terminal.Provider = "nosuch"
+	if _, err := Build(Options{Config: cfg, LaunchDir: proj, Getenv: getenv}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown provider: %v", err)
+	}
+	if _, err := Build(Options{LaunchDir: "rel", Getenv: getenv}); err == nil {
+		t.Error("relative launch directory accepted")
+	}
+}
