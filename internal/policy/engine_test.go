@@ -502,3 +502,117 @@ func TestUnparsedDefaultNo(t *testing.T) {
 		t.Errorf("ls (: %s default %s", d.Decision, d.DefaultAnswer)
 	}
 }
+
+// fakeFacts reports secret files per directory and repositories with
+// programs.
+type fakeFacts struct {
+	secrets  map[string][]string
+	programs map[string][]string
+}
+
+func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
+	if s, ok := f.secrets[dir]; ok && s == nil {
+		return nil, false
+	}
+	return f.secrets[dir], true
+}
+
+func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[dir], true }
+
+func TestDirectoryTracking(t *testing.T) {
+	e := newEngine(t, nil)
+	ask := []string{
+		"cd ~/.config && cat gh/hosts.yml", "cd ~; grep -r KEY .", "cd ~/.ssh && cat id_ed25519", "cd ~/.ssh && ls",
+		"cd /etc && cat ssh/ssh_host_ed25519_key", "cd /etc\ncat shadow", "pushd ~/.aws; cat credentials; popd",
+		"cd; rg token", "cd / && grep -r x .", `cd "$d" && cat x`, "cd - && cat x", "popd && cat x",
+		"cd ~ && find . -exec cat {} +", "builtin cd ~/.ssh; cat config", "eval 'cd ~/.ssh'; cat config",
+		"cd /etc && echo x > hosts", "cd ~/.ssh && cat < id_rsa",
+	}
+	for _, cmd := range ask {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	// a cd may fail: what follows may run where the call started
+	home := testCC
+	home.Cwd = "/home/u"
+	for _, cmd := range []string{"cd /nonexistent; grep -r KEY .", "cd proj; rg KEY"} {
+		if d := e.Command(cmd, home); d.Decision == Allow {
+			t.Errorf("%q in home allowed", cmd)
+		}
+	}
+	allow := []string{"cd src && ls", "cd src && cat main.go", "(cd /etc); cat README.md", "cd /tmp && ls", "(cd /etc && ls); cat hosts", "echo $(cd /etc; pwd); cat README.md",
+		"cd src && grep -rn TODO .", "cd $HOME/proj && pwd",
+		// the cd happens in a subshell, a pipeline stage, an inner shell
+		"(cd /etc); cat ssh/ssh_host_ed25519_key", "cd /etc | cat; cat ssh/ssh_host_ed25519_key",
+		"cd /etc & cat ssh/ssh_host_ed25519_key", "timeout 1 cd /etc; cat ssh/ssh_host_ed25519_key"}
+	for _, cmd := range allow {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+}
+
+func TestSecretTrees(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = fakeFacts{secrets: map[string][]string{
+		"/home/u/proj":     {".env"},
+		"/home/u/proj/src": nil, // too large
+		"/home/u/proj/doc": {"keys/server.pem"},
+	}}
+	for _, cmd := range []string{"grep -r FAKE .", "grep -rn FAKE", "rg --hidden FAKE", "rg -uu FAKE", "grep -r x src", "rg x doc",
+		"diff -r . /tmp/other", "find . -type f -exec grep -l FAKE {} +", "cd doc && grep -r x ."} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	// rg skips hidden files unless told otherwise; trees without
+	// secrets are fine
+	for _, cmd := range []string{"rg FAKE", "grep -r FAKE other", "grep FAKE README.md"} {
+		if d := e.Command(cmd, cc); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// without facts nothing is known
+	cc.Facts = nil
+	if d := e.Command("grep -r FAKE other", cc); d.Decision == Allow {
+		t.Error("recursive grep allowed without facts")
+	}
+}
+
+func TestCredentialOutput(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"git remote -v", "git remote get-url origin", "git remote show -n origin", "git config --get remote.origin.url",
+		"git config remote.origin.url", "git -C . remote -v", "git remote --verbose", "git config --list", "git config --get-regexp url"} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	for _, cmd := range []string{"git remote", "git branch -vv", "git config --get user.name"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+}
+
+func TestRepositoryPrograms(t *testing.T) {
+	cc := testCC
+	cc.Facts = fakeFacts{programs: map[string][]string{"/home/u/proj": {"diff.evil.textconv"}, "/home/u/proj/sub": nil}}
+	e := newEngine(t, func(o *Options) { o.Approve = []string{"git diff *", "git log *"} })
+	for _, cmd := range []string{"git diff", "git log -p", "git -C /home/u/proj show", "cd /home/u/proj && git status"} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%q allowed in a repository configuring programs", cmd)
+		}
+	}
+	for _, cmd := range []string{"git -C sub diff", "git rev-parse HEAD", "git branch"} {
+		if d := e.Command(cmd, cc); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	for _, cmd := range []string{"git log --show-signature", "git log --format=%G?", "git log --pretty=format:%GS", "git cat-file --filters HEAD:x", "git tag -l -v"} {
+		if d := newEngine(t, nil).Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+}
