@@ -283,6 +283,11 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
 		info.noRule = info.danger
 	}
+	if scriptInterpreters[l.Base()] && len(l.Inner) == 0 && readsCode(l) {
+		// python3 manage.py shell < x: what runs is the input, which no
+		// rule names
+		info.noRule = l.Base() + " reads code from its standard input"
+	}
 	info.safe, info.why = e.leafSafe(l, cc, info)
 	if r := optionRuns(l); r != "" {
 		info.exactOnly = true
@@ -328,7 +333,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, info.noRule
 		}
 	}
-	if !(harmlessWrappers[l.Base()] && len(l.Inner) > 0) {
+	if !(harmlessWrappers[l.Base()] && len(l.Inner) > 0) && !transparentShell(l) {
 		// programs read configuration from many variables (a config file
 		// path, default options): only known display settings keep a
 		// command provably read-only, whether set on it or by env
@@ -378,7 +383,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		}
 		return true, ""
 	}
-	if harmlessWrappers[base] && len(l.Inner) > 0 {
+	if harmlessWrappers[base] && len(l.Inner) > 0 || transparentShell(l) {
 		if base == "time" && (shortFlags(l.Args(), "f")['o'] || hasLong(l.Args(), "output")) {
 			return false, "time -o writes a file"
 		}
@@ -935,3 +940,48 @@ var metadataOnly = map[string]bool{"ls": true, "du": true, "stat": true, "wc": t
 
 // secretName matches variable names that may hold a secret.
 var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)
+
+// transparentShell reports sh -c 'SCRIPT' (bash, zsh…) with a static
+// script nb analysed completely and only options that do not change what
+// runs: it is a wrapper like env, its commands are leaves of their own,
+// each judged and covered on its own (after "make build" is granted,
+// bash -c 'make build' runs without asking).
+func transparentShell(l *shellparse.Leaf) bool {
+	if !shellparse.IsShell(l.Base()) || len(l.Inner) == 0 || len(l.Unknown) > 0 {
+		return false
+	}
+	args := l.Args()
+	for i, w := range args {
+		if !w.Static() {
+			return false
+		}
+		t := w.Text
+		switch {
+		case t == "-o" && i+1 < len(args) && args[i+1].Text == "pipefail":
+		case t == "pipefail" && i > 0 && args[i-1].Text == "-o":
+		case t == "--norc" || t == "--noprofile":
+		case strings.HasPrefix(t, "-") && len(t) > 1 && strings.Trim(t[1:], "ceuxlv") == "":
+			if strings.HasSuffix(t, "c") {
+				// the script is next and must be the last word
+				return i == len(args)-2
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// readsCode reports an interpreter whose standard input is fed by the
+// command (a pipe, a here-document, a file): it may be read as code.
+func readsCode(l *shellparse.Leaf) bool {
+	if l.StdinFromPipe {
+		return true
+	}
+	for _, r := range l.Redirs {
+		if r.Heredoc || r.Read && (r.Fd == "" || r.Fd == "0") {
+			return true
+		}
+	}
+	return false
+}

@@ -88,7 +88,7 @@ func TestSessionGrantsAndRefusals(t *testing.T) {
 	if got := e.Command("go test ./...", testCC); got.Decision != Ask {
 		t.Errorf("after revoke: %s", got.Decision)
 	}
-	for _, cmd := range []string{"rm -rf x", "echo x > f", "bash -c make", "$X"} {
+	for _, cmd := range []string{"rm -rf x", "echo x > f", "bash -c \"$X\"", "python3 -c 'import os'", "$X"} {
 		if err := e.Grant(e.Command(cmd, testCC), ScopeSession); err == nil {
 			t.Errorf("%q granted", cmd)
 		}
@@ -145,5 +145,52 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	if n := len(e.Grants()); n != 8 {
 		t.Errorf("%d grants, want 8 (one narrow rule per tool and scope)", n)
+	}
+}
+
+func TestAlwaysShapes(t *testing.T) {
+	e := newEngine(t, nil)
+	cases := map[string]string{
+		"python3 manage.py migrate":        "python3 manage.py migrate *",
+		"python3 manage.py migrate --fake": "python3 manage.py migrate *",
+		"python3 -m pytest -x tests":       "python3 -m pytest *",
+		"node scripts/build.js --prod":     "node scripts/build.js *",
+		"bash scripts/ci.sh":               "bash scripts/ci.sh *",
+		"bash -c 'make build'":             "make build",
+		"sh -c 'make build && make test'":  "make build\nmake test",
+	}
+	for cmd, want := range cases {
+		d := e.Command(cmd, testCC)
+		if d.Rule != want || !d.OfferAlways {
+			t.Errorf("%q: rule %q always %v, want %q", cmd, d.Rule, d.OfferAlways, want)
+		}
+	}
+	for _, cmd := range []string{"python3 -c 'import os'", "python3", "node -e 1", "bash -c \"$X\"", "python3 - < x.py", "bash -c 'make' x y"} {
+		if d := e.Command(cmd, testCC); d.OfferAlways && !strings.Contains(d.Rule, "make") {
+			t.Errorf("%q offers Always %q", cmd, d.Rule)
+		}
+	}
+	// what the grants then approve
+	if err := e.Grant(e.Command("make build", testCC), ScopeSession); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Grant(e.Command("python3 manage.py migrate", testCC), ScopeSession); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"bash -c 'make build'", "sh -c 'make build && ls'", "bash -ec 'make build'", "python3 manage.py migrate app 0002",
+		"bash -c 'bash -c \"make build\"'"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	for _, cmd := range []string{"bash -c 'make build; make deploy'", "bash -c 'make build' x", "bash -ic 'make build'", "python3 manage.py shell",
+		"echo 'import os' | python3 manage.py migrate", "python3 manage.py migrate <<< 'x'", "bash -c 'make build > /etc/x'",
+		"python3 ../manage.py migrate", "bash --rcfile x -c 'make build'", "bash -c 'make build' | sh"} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	if d := e.Command("bash -c 'ls -la'", testCC); d.Decision != Allow || d.DecidedBy != "safe-list" {
+		t.Errorf("bash -c 'ls -la': %s %q", d.Decision, d.Reasons)
 	}
 }

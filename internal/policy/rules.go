@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -289,6 +290,9 @@ func narrowRule(l *shellparse.Leaf) string {
 		return ""
 	}
 	base := l.Base()
+	if r, ok := scriptRule(l); ok {
+		return r
+	}
 	if noAlways[base] || shellparse.IsShell(base) || strings.HasPrefix(base, "python") || exfilTools[base] {
 		return ""
 	}
@@ -395,4 +399,44 @@ func (p *Pattern) denies(l *shellparse.Leaf) bool {
 		}
 	}
 	return true
+}
+
+// scriptInterpreters run a script file named as their first argument.
+var scriptInterpreters = map[string]bool{
+	"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "ruby": true, "perl": true,
+	"php": true, "Rscript": true, "lua": true, "bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
+}
+
+var ruleWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+
+// scriptRule is the Always rule of an interpreter running a script file
+// (ok false when the leaf is not one): interpreter, script (or -m
+// MODULE), its subcommand when the next word is one, and *:
+// python3 manage.py migrate *, python3 -m pytest *, bash scripts/ci.sh *.
+// Code given as text (-c, -e, a script read from standard input) gets no
+// rule; the script file itself is trusted as a Makefile is for "make".
+func scriptRule(l *shellparse.Leaf) (string, bool) {
+	base := l.Base()
+	if !scriptInterpreters[base] && !(strings.HasPrefix(base, "python3.") && len(base) > 8) {
+		return "", false
+	}
+	args := l.Args()
+	parts := []string{quoteWord(l.Name())}
+	i := 0
+	switch {
+	case len(args) == 0:
+		return "", true
+	case args[0].Static() && args[0].Text == "-m" && strings.HasPrefix(base, "python") && len(args) > 1 && args[1].Static() && ruleWord.MatchString(args[1].Text):
+		parts = append(parts, "-m", args[1].Text)
+		i = 2
+	case args[0].Static() && !strings.HasPrefix(args[0].Text, "-") && args[0].Text != "" && !strings.ContainsAny(args[0].Text, "*?[\n\"'$` "):
+		parts = append(parts, quoteWord(args[0].Text))
+		i = 1
+	default:
+		return "", true
+	}
+	if i < len(args) && args[i].Static() && ruleWord.MatchString(args[i].Text) && !strings.Contains(args[i].Text, ".") {
+		parts = append(parts, args[i].Text)
+	}
+	return strings.Join(append(parts, "*"), " "), true
 }

@@ -368,11 +368,17 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		if changesDir(c) {
 			a.dir.cur.Unknown = true
 		}
+		if backgroundIn(c) {
+			a.unknown(ctx, "a loop starts background jobs (without bound)")
+		}
 		a.stmts(c.Cond, ctx)
 		a.stmts(c.Do, ctx)
 	case *syntax.ForClause:
 		if changesDir(c) {
 			a.dir.cur.Unknown = true
+		}
+		if backgroundIn(c) {
+			a.unknown(ctx, "a loop starts background jobs (without bound)")
 		}
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:

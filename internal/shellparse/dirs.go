@@ -180,3 +180,15 @@ func changesDir(n syntax.Node) bool {
 	})
 	return found
 }
+
+// backgroundIn reports a statement run in the background inside n.
+func backgroundIn(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if s, ok := n.(*syntax.Stmt); ok && (s.Background || s.Coprocess) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
