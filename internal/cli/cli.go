@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/iostreams"
 )
@@ -34,6 +35,10 @@ func Main(args []string, io *iostreams.IO) int {
 	if handled, code := sandbox.MaybeHelper(args); handled {
 		return code
 	}
+	if len(args) > 0 && args[0] == host.GuardArg {
+		return host.GuardMain(args[1:])
+	}
+	host.EnableGuard()
 	opts, err := parseFlags(args)
 	if err != nil {
 		return reportError(io, err)

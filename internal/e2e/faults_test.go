@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,4 +100,77 @@ func TestSignalDuringLargeSave(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSIGKILLLeavesNoDescendants: nb killed with SIGKILL while a run_cmd
+// command's setsid'd child and a terminal session's setsid'd and nohup'd
+// children run leaves none of them behind.
+func TestSIGKILLLeavesNoDescendants(t *testing.T) {
+	proctest.Check(t)
+	n := os.Getpid()%1000 + 7000
+	secs := func(i int) string { return strconv.Itoa(n*10 + i) }
+	runCmd := `{"command": "setsid sleep ` + secs(1) + ` >/dev/null 2>&1 & echo bg"}`
+	term := `{"command": "setsid sleep ` + secs(2) + ` >/dev/null 2>&1 & nohup sleep ` + secs(3) + ` >/dev/null 2>&1 & echo started; sleep ` + secs(4) + `"}`
+	s := llmtest.NewOpenAI(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "run_cmd", Arguments: runCmd}, {Name: "terminal_start", Arguments: term}}},
+		llmtest.Turn{Silent: true},
+	)
+	cmd := nbCommand(t, t.TempDir(), s, "start things")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(s.Requests()) < 2; {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the tools never ran")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i := 1; i <= 4; i++ {
+		for deadline := time.Now().Add(5 * time.Second); len(pgrep("sleep "+secs(i))) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if len(pgrep("sleep " + secs(i))) == 0 {
+			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s\nrequest: %s", secs(i), out.String(), s.Requests()[1].Raw)
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		left = nil
+		for i := 1; i <= 4; i++ {
+			left = append(left, pgrep("sleep "+secs(i))...)
+		}
+		if len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("left running after SIGKILL of nb: %v", left)
+}
+
+// pgrep lists the pids of live processes whose command line ends in
+// cmdline.
+func pgrep(cmdline string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.HasSuffix(" "+strings.TrimSpace(strings.ReplaceAll(string(data), "\x00", " ")), " "+cmdline) {
+			continue
+		}
+		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+			if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
+				continue
+			}
+		}
+		pids = append(pids, e.Name())
+	}
+	return pids
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/nb-cli/nb/internal/proctest"
 )
 
 // readAll collects a terminal's output until it ends, with a deadline.
@@ -195,4 +197,33 @@ func TestStartPTYForeground(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("sleep", false)
+}
+
+// TestPTYCloseKillsDetachedChildren: closing a terminal ends the children
+// that left its session (setsid) or ignore hang-ups (nohup) too.
+func TestPTYCloseKillsDetachedChildren(t *testing.T) {
+	proctest.Check(t)
+	l := &Local{}
+	n := strconv.Itoa(os.Getpid()%1000 + 81000)
+	term, err := l.StartPTY(context.Background(), &PTYCommand{
+		Script: "setsid sleep " + n + "1 >/dev/null 2>&1 & nohup sleep " + n + "2 >/dev/null 2>&1 & echo started; sleep " + n + "3",
+		Dir:    t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	buf := make([]byte, 1024)
+	for !strings.Contains(out.String(), "started") {
+		k, err := term.Read(buf)
+		out.Write(buf[:k])
+		if err != nil {
+			t.Fatalf("output %q: %v", out.String(), err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // let the background sleeps start
+	if err := term.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// proctest.Check fails the test if any of the sleeps is left.
 }

@@ -48,7 +48,11 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	if base == nil {
 		base = os.Environ()
 	}
-	cmd.Env = append(append([]string{}, base...), c.Env...)
+	// The run marker finds the session's descendants that leave its
+	// process group and session (setsid, double forks) when it closes.
+	runID := l.runID()
+	cmd.Env = append(append(append([]string{}, base...), c.Env...), RunIDEnv+"="+runID)
+	startGuard()
 	rows, cols := c.Rows, c.Cols
 	if rows <= 0 {
 		rows = 24
@@ -69,7 +73,7 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start pty: %w", err)
 	}
-	t := &localTerminal{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
+	t := &localTerminal{cmd: cmd, pid: cmd.Process.Pid, runID: runID, done: make(chan struct{})}
 	// The master returned by creack/pty is in blocking mode, where Close does
 	// not interrupt a pending Read. A non-blocking duplicate lets the runtime
 	// poller wake readers on Close.
@@ -124,11 +128,12 @@ func pollable(f *os.File) (*os.File, error) {
 
 // localTerminal is a program on a local PTY.
 type localTerminal struct {
-	f    *os.File
-	cmd  *exec.Cmd
-	pid  int
-	done chan struct{}
-	code int
+	f     *os.File
+	cmd   *exec.Cmd
+	pid   int
+	runID string // the NB_RUN_ID of the session's processes
+	done  chan struct{}
+	code  int
 
 	wmu       sync.Mutex
 	closeOnce sync.Once
@@ -249,8 +254,10 @@ func (t *localTerminal) stop() error {
 		timer.Stop()
 	}
 	// Whatever is left of the session (jobs in other process groups,
-	// background children that outlived the leader) is killed.
+	// background children that outlived the leader, descendants that
+	// left the session) is killed.
 	signalSession(t.pid, syscall.SIGKILL)
+	killMarked(RunIDEnv + "=" + t.runID)
 	<-t.done
 	// SIGKILL is delivered asynchronously; wait (briefly, bounded) until
 	// the session has no live process left.

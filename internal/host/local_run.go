@@ -157,6 +157,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	}
 	env = append(env[:len(env):len(env)], NonInteractiveEnv...)
 	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
+	startGuard()
 	inv := shellInvocation(shell, c.Script, rt, env)
 	argv, env := inv.argv, append(inv.env, c.Env...)
 	args0 := filepath.Base(shell)

@@ -1,0 +1,26 @@
+package host
+
+import (
+	"os"
+	"strconv"
+	"sync/atomic"
+)
+
+// GuardArg is the hidden first argument that makes nb's binary run as the
+// guard (see EnableGuard); cli.Main hands it to GuardMain before anything
+// else.
+const GuardArg = "__nb-guard"
+
+var guardEnabled atomic.Bool
+
+// EnableGuard makes the local host start, with its first command or
+// terminal, a guard process: a copy of nb's binary that waits for this
+// process to end, however it ends (SIGKILL included), and then kills every
+// process still carrying this process's run marker (NB_RUN_ID), which
+// catches the double-forked, setsid'd and nohup'd descendants that left
+// their process group. Where the platform cannot find processes by marker
+// the guard is not started. The composition root calls it once.
+func EnableGuard() { guardEnabled.Store(true) }
+
+// ownPrefix is the NB_RUN_ID value prefix of every process this nb starts.
+func ownPrefix() string { return RunIDEnv + "=" + strconv.Itoa(os.Getpid()) + "." }
