@@ -133,7 +133,7 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 		for deadline := time.Now().Add(5 * time.Second); len(pgrep("sleep "+secs(i))) == 0 && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if len(pgrep("sleep " + secs(i))) == 0 {
+		if len(pgrep("sleep "+secs(i))) == 0 {
 			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s\nrequest: %s", secs(i), out.String(), s.Requests()[1].Raw)
 		}
 	}
