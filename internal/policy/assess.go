@@ -31,8 +31,10 @@ type assessment struct {
 	safety  Safety
 	reasons []string
 	warn    bool
-	display string
-	info    map[*shellparse.Leaf]*leafInfo
+	// warnPattern is set when the command matches the user's warnPatterns.
+	warnPattern bool
+	display     string
+	info        map[*shellparse.Leaf]*leafInfo
 	// needRule are the leaves a rule must cover (not safe, not harmless
 	// wrappers).
 	needRule       []*shellparse.Leaf
@@ -196,6 +198,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		as.safety = Safe
 	}
 	cat, subject := e.category(a)
+	as.warnPattern = warnHit
 	as.warn = dangerous || warnHit || as.writes || optWrites || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
 	if cat != "" {
 		head := cat

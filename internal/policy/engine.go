@@ -285,12 +285,14 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		d.DecidedBy = src
 		return d
 	}
-	if e.opts.Approval.AutoApproveSafe && as.safety == Safe && len(as.maybeDenied) == 0 {
+	// A command matching the user's warnPatterns is at least asked: the
+	// safe list and the sandbox never wave a configured warning through.
+	if e.opts.Approval.AutoApproveSafe && as.safety == Safe && len(as.maybeDenied) == 0 && !as.warnPattern {
 		d.Decision = Allow
 		d.DecidedBy = "safe-list"
 		return d
 	}
-	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 {
+	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 && !as.warnPattern {
 		d.Decision = Allow
 		d.DecidedBy = "sandbox"
 		return d
@@ -443,7 +445,7 @@ func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pa
 			if !r.p.Match(l, matchAllow) {
 				continue
 			}
-			if (info.danger != "" || info.sensitive != "" || info.exactOnly) && !r.p.Exact() {
+			if (info.danger != "" || info.sensitive != "" || info.exactOnly || as.warnPattern) && !r.p.Exact() {
 				continue
 			}
 			hit = r
@@ -464,7 +466,7 @@ func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pa
 		if info.harmlessWrapper {
 			continue
 		}
-		if e.opts.Approval.AutoApproveSafe && info.safe {
+		if e.opts.Approval.AutoApproveSafe && info.safe && !as.warnPattern {
 			continue
 		}
 		return "", false

@@ -338,6 +338,36 @@ func TestWarnPatternsAreParsed(t *testing.T) {
 	}
 }
 
+// A command the safe list (or the sandbox, or a broad rule) would allow is
+// asked when it matches the user's warnPatterns; an exact rule still
+// approves it.
+func TestWarnPatternsAsk(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.WarnPatterns = []string{"git log", "cat"}
+		o.Approve = []string{"git *", "cat notes.txt"}
+	})
+	for cmd, want := range map[string]Verdict{
+		"git log --oneline": Ask,
+		"cat README":        Ask,
+		"cat notes.txt":     Allow,
+		"git status":        Allow,
+		"ls -la":            Allow,
+	} {
+		d := e.Command(cmd, testCC)
+		if d.Decision != want {
+			t.Errorf("%q: %s by %s, want %s (%q)", cmd, d.Decision, d.DecidedBy, want, d.Reasons)
+		}
+		if want == Ask && (!d.Warn || d.DefaultAnswer != No) {
+			t.Errorf("%q: warn %v default %s", cmd, d.Warn, d.DefaultAnswer)
+		}
+	}
+	cc := testCC
+	cc.Isolation = IsolationSandbox
+	if d := e.Command("cat README", cc); d.Decision != Ask {
+		t.Errorf("warned command in the sandbox: %s by %s", d.Decision, d.DecidedBy)
+	}
+}
+
 func TestSensitive(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{
