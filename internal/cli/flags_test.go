@@ -115,3 +115,12 @@ func TestGlobalFlagsBeforeSubcommands(t *testing.T) {
 		t.Errorf("-- must force chat")
 	}
 }
+
+func TestRemedyLine(t *testing.T) {
+	if got := remedyLine("not run (needs approval): run: make\n  re-run with --approve 'make'"); got != "re-run with --approve 'make'" {
+		t.Errorf("got %q", got)
+	}
+	if got := remedyLine("run nb interactively to approve this command"); got != "run nb interactively to approve this command" {
+		t.Errorf("got %q", got)
+	}
+}

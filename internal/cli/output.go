@@ -175,10 +175,22 @@ func (a *app) observe(r agent.Record) {
 // remedy prints the human remedy line of a refused call on stderr (never
 // stdout, which carries only the output format) and notes it in the report.
 func (a *app) remedy(line string) {
-	fmt.Fprintln(a.io.Err, "nb: "+strings.TrimPrefix(line, "nb: "))
+	line = strings.TrimPrefix(line, "nb: ")
+	fmt.Fprintln(a.io.Err, "nb: "+line)
 	if a.rec != nil {
-		a.rec.Remedy(line)
+		a.rec.Remedy(remedyLine(line))
 	}
+}
+
+// remedyLine is the line of a remedy that says what to do ("re-run with
+// --approve '…'"), or the whole remedy when none does.
+func remedyLine(remedy string) string {
+	for _, l := range strings.Split(remedy, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "re-run with") {
+			return l
+		}
+	}
+	return remedy
 }
 
 // reportProvider counts a run's model requests and passes its responses,
