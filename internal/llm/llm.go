@@ -8,6 +8,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Role says who authored a message.
@@ -50,6 +51,26 @@ type Message struct {
 	ToolCallID string `json:"toolCallId,omitempty"`
 	ToolName   string `json:"toolName,omitempty"`
 	IsError    bool   `json:"isError,omitempty"`
+	// Thinking holds an assistant message's reasoning blocks (Anthropic
+	// extended thinking). They are sent back unchanged with the message and
+	// never shown as answer text.
+	Thinking []Thinking `json:"thinking,omitempty"`
+	// Usage and Model are set on assistant messages: what the request that
+	// produced the message cost, and which model answered.
+	Usage *Usage `json:"usage,omitempty"`
+	Model string `json:"model,omitempty"`
+	// Summary marks a user message that stands for older turns replaced by
+	// a model-written summary (compaction).
+	Summary bool `json:"summary,omitempty"`
+}
+
+// Thinking is one reasoning block of an assistant message. Signature (or,
+// for a redacted block, Redacted) is the provider's opaque proof that must
+// come back unchanged.
+type Thinking struct {
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
 }
 
 // ToolSpec describes a tool to the model.
@@ -61,11 +82,41 @@ type ToolSpec struct {
 
 // Request is one model call.
 type Request struct {
-	Model     string
-	System    string
-	Messages  []Message
-	Tools     []ToolSpec
+	Model string
+	// System is the stable system prompt: it, the tools and the messages
+	// form the prefix providers cache, so it must not change between turns.
+	System   string
+	Messages []Message
+	Tools    []ToolSpec
+	// Facts are per-request facts (the working directory, the date) that
+	// change between requests. Providers place them after the cacheable
+	// prefix, at the end of the request, so that they never invalidate it.
+	Facts     string
 	MaxTokens int
+	// Reasoning is the reasoning effort for models that support it.
+	Reasoning Effort
+	// ThinkingBudget, when positive, turns on Anthropic extended thinking
+	// with this many tokens.
+	ThinkingBudget int
+}
+
+// Effort is a reasoning effort: "", EffortLow, EffortMedium or EffortHigh.
+type Effort string
+
+// Reasoning efforts.
+const (
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+)
+
+// ParseEffort checks a reasoning effort given by the user.
+func ParseEffort(s string) (Effort, error) {
+	switch e := Effort(s); e {
+	case "", EffortLow, EffortMedium, EffortHigh:
+		return e, nil
+	}
+	return "", fmt.Errorf("reasoning effort must be low, medium or high (got %q)", s)
 }
 
 // EventType names a streaming event.
@@ -101,11 +152,34 @@ const (
 	StopMaxTokens = "max_tokens" // the answer was cut at the token limit
 )
 
-// Usage reports token counts when the provider gives them.
+// Usage reports token counts when the provider gives them. InputTokens
+// counts every input token of the request, including those read from or
+// written to the provider's prompt cache; OutputTokens includes reasoning.
 type Usage struct {
 	InputTokens  int `json:"inputTokens"`
 	OutputTokens int `json:"outputTokens"`
+	// CachedInputTokens of InputTokens were served from the prompt cache.
+	CachedInputTokens int `json:"cachedInputTokens,omitempty"`
+	// CacheWriteTokens of InputTokens were written to the prompt cache
+	// (Anthropic bills them differently).
+	CacheWriteTokens int `json:"cacheWriteTokens,omitempty"`
+	// ReasoningTokens of OutputTokens were spent thinking.
+	ReasoningTokens int `json:"reasoningTokens,omitempty"`
 }
+
+// Add returns the sum of two usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:       u.InputTokens + v.InputTokens,
+		OutputTokens:      u.OutputTokens + v.OutputTokens,
+		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteTokens:  u.CacheWriteTokens + v.CacheWriteTokens,
+		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
+	}
+}
+
+// IsZero reports whether no tokens were counted.
+func (u Usage) IsZero() bool { return u == Usage{} }
 
 // Response is the complete assistant turn assembled from the stream.
 type Response struct {

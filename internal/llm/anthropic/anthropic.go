@@ -130,6 +130,12 @@ func (p *Provider) classify(ctx context.Context, err error, c *apierr.Capture) e
 // Params converts a request to the SDK's parameters. Consecutive messages
 // of the same role are merged, and tool results go in user messages, as the
 // Messages API requires.
+//
+// Prompt caching: the system prompt carries a cache breakpoint (caching the
+// tools and the system prompt), and so do the last block of the
+// conversation and of the user message before it, so each request reads the
+// prefix the previous one wrote. The request's facts come after the last
+// breakpoint, as a text block of their own, and never invalidate the cache.
 func (p *Provider) Params(req *llm.Request) (sdk.MessageNewParams, error) {
 	model := req.Model
 	if model == "" {
@@ -140,8 +146,16 @@ func (p *Provider) Params(req *llm.Request) (sdk.MessageNewParams, error) {
 		maxTokens = p.maxTokens
 	}
 	params := sdk.MessageNewParams{Model: sdk.Model(model), MaxTokens: int64(maxTokens)}
+	if req.ThinkingBudget > 0 {
+		budget := max(req.ThinkingBudget, MinThinkingBudget)
+		params.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
+		if params.MaxTokens <= int64(budget) {
+			// max_tokens counts the thinking too and must exceed the budget.
+			params.MaxTokens = int64(budget + maxTokens)
+		}
+	}
 	if req.System != "" {
-		params.System = []sdk.TextBlockParam{{Text: req.System}}
+		params.System = []sdk.TextBlockParam{{Text: req.System, CacheControl: sdk.NewCacheControlEphemeralParam()}}
 	}
 	type group struct {
 		role   llm.Role
@@ -149,7 +163,7 @@ func (p *Provider) Params(req *llm.Request) (sdk.MessageNewParams, error) {
 	}
 	var groups []group
 	for i, m := range req.Messages {
-		role, blocks, err := convert(m)
+		role, blocks, err := convert(m, req.ThinkingBudget > 0)
 		if err != nil {
 			return params, fmt.Errorf("message %d: %w", i+1, err)
 		}
@@ -161,6 +175,25 @@ func (p *Provider) Params(req *llm.Request) (sdk.MessageNewParams, error) {
 			continue
 		}
 		groups = append(groups, group{role: role, blocks: blocks})
+	}
+	// Breakpoints on the last block and on the previous user message.
+	marked := 0
+	for i := len(groups) - 1; i >= 0 && marked < 2; i-- {
+		if marked > 0 && groups[i].role != llm.RoleUser {
+			continue
+		}
+		if cc := groups[i].blocks[len(groups[i].blocks)-1].GetCacheControl(); cc != nil {
+			*cc = sdk.NewCacheControlEphemeralParam()
+			marked++
+		}
+	}
+	if req.Facts != "" {
+		facts := sdk.NewTextBlock(req.Facts)
+		if n := len(groups); n > 0 && groups[n-1].role == llm.RoleUser {
+			groups[n-1].blocks = append(groups[n-1].blocks, facts)
+		} else {
+			groups = append(groups, group{role: llm.RoleUser, blocks: []sdk.ContentBlockParamUnion{facts}})
+		}
 	}
 	for _, g := range groups {
 		if g.role == llm.RoleAssistant {
@@ -183,8 +216,13 @@ func (p *Provider) Params(req *llm.Request) (sdk.MessageNewParams, error) {
 	return params, nil
 }
 
+// MinThinkingBudget is the smallest extended-thinking budget the API takes.
+const MinThinkingBudget = 1024
+
 // convert returns the wire role (user or assistant) and blocks of m.
-func convert(m llm.Message) (llm.Role, []sdk.ContentBlockParamUnion, error) {
+// Thinking blocks are sent back (first, signatures unchanged) only when
+// thinking is on.
+func convert(m llm.Message, thinking bool) (llm.Role, []sdk.ContentBlockParamUnion, error) {
 	var blocks []sdk.ContentBlockParamUnion
 	switch m.Role {
 	case llm.RoleUser:
@@ -196,6 +234,15 @@ func convert(m llm.Message) (llm.Role, []sdk.ContentBlockParamUnion, error) {
 		}
 		return llm.RoleUser, blocks, nil
 	case llm.RoleAssistant:
+		for _, t := range m.Thinking {
+			switch {
+			case !thinking:
+			case t.Redacted != "":
+				blocks = append(blocks, sdk.NewRedactedThinkingBlock(t.Redacted))
+			case t.Signature != "":
+				blocks = append(blocks, sdk.NewThinkingBlock(t.Signature, t.Text))
+			}
+		}
 		if m.Text != "" {
 			blocks = append(blocks, sdk.NewTextBlock(m.Text))
 		}
@@ -266,19 +313,32 @@ func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
 // assembler builds the response from stream events and emits llm events.
 type assembler struct {
 	text     []byte
-	calls    []llm.ToolCall
-	blocks   map[int64]int // content block index → position in calls
-	stop     string
-	usage    llm.Usage
-	finished bool
+	thinking []llm.Thinking
+	// thinkingAt maps a thinking block's index to its position.
+	thinkingAt map[int64]int
+	calls      []llm.ToolCall
+	blocks     map[int64]int // content block index → position in calls
+	stop       string
+	usage      llm.Usage
+	finished   bool
 }
 
 func (a *assembler) add(ev sdk.MessageStreamEventUnion, onEvent func(llm.Event)) {
 	switch ev.Type {
 	case "message_start":
-		a.usage.InputTokens = int(ev.Message.Usage.InputTokens)
-		a.usage.OutputTokens = int(ev.Message.Usage.OutputTokens)
+		u := ev.Message.Usage
+		a.setInput(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+		a.usage.OutputTokens = int(u.OutputTokens)
 	case "content_block_start":
+		switch ev.ContentBlock.Type {
+		case "thinking", "redacted_thinking":
+			if a.thinkingAt == nil {
+				a.thinkingAt = map[int64]int{}
+			}
+			a.thinkingAt[ev.Index] = len(a.thinking)
+			a.thinking = append(a.thinking, llm.Thinking{Text: ev.ContentBlock.Thinking, Signature: ev.ContentBlock.Signature, Redacted: ev.ContentBlock.Data})
+			return
+		}
 		if ev.ContentBlock.Type == "tool_use" {
 			pos := len(a.calls)
 			a.blocks[ev.Index] = pos
@@ -295,6 +355,11 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion, onEvent func(llm.Event))
 				a.text = append(a.text, ev.Delta.Text...)
 				onEvent(llm.Event{Type: llm.EventText, Text: ev.Delta.Text})
 			}
+		case "thinking_delta", "signature_delta":
+			if pos, ok := a.thinkingAt[ev.Index]; ok {
+				a.thinking[pos].Text += ev.Delta.Thinking
+				a.thinking[pos].Signature += ev.Delta.Signature
+			}
 		case "input_json_delta":
 			pos, ok := a.blocks[ev.Index]
 			if ok && ev.Delta.PartialJSON != "" {
@@ -309,12 +374,23 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion, onEvent func(llm.Event))
 		if ev.Usage.OutputTokens > 0 {
 			a.usage.OutputTokens = int(ev.Usage.OutputTokens)
 		}
-		if ev.Usage.InputTokens > 0 {
-			a.usage.InputTokens = int(ev.Usage.InputTokens)
+		if r := ev.Usage.OutputTokensDetails.ThinkingTokens; r > 0 {
+			a.usage.ReasoningTokens = int(r)
+		}
+		if u := ev.Usage; u.InputTokens > 0 || u.CacheReadInputTokens > 0 || u.CacheCreationInputTokens > 0 {
+			a.setInput(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
 		}
 	case "message_stop":
 		a.finished = true
 	}
+}
+
+// setInput records input usage: the API counts cache reads and writes
+// apart from input_tokens; llm.Usage counts them in InputTokens.
+func (a *assembler) setInput(input, read, write int64) {
+	a.usage.InputTokens = int(input + read + write)
+	a.usage.CachedInputTokens = int(read)
+	a.usage.CacheWriteTokens = int(write)
 }
 
 func (a *assembler) response() *llm.Response {
@@ -334,7 +410,7 @@ func (a *assembler) response() *llm.Response {
 		stop = llm.StopMaxTokens
 	}
 	return &llm.Response{
-		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls},
+		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls, Thinking: a.thinking},
 		StopReason: stop,
 		Usage:      a.usage,
 	}

@@ -27,7 +27,55 @@ type anRequest struct {
 		Name        string          `json:"name"`
 		InputSchema json.RawMessage `json:"input_schema"`
 	} `json:"tools"`
-	Stream bool `json:"stream"`
+	Stream   bool `json:"stream"`
+	Thinking *struct {
+		Type         string `json:"type"`
+		BudgetTokens int    `json:"budget_tokens"`
+	} `json:"thinking"`
+}
+
+// anRaw holds the parts of a request as sent, for token counting.
+type anRaw struct {
+	System   json.RawMessage   `json:"system"`
+	Tools    []json.RawMessage `json:"tools"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+// anUnits splits a request into cacheable units: each tool, each system
+// block, each content block (with its role).
+func anUnits(body []byte) []unit {
+	var raw anRaw
+	if json.Unmarshal(body, &raw) != nil {
+		return nil
+	}
+	var units []unit
+	add := func(prefix string, block json.RawMessage) {
+		data, bp := stripCacheControl(block)
+		units = append(units, unit{data: append([]byte(prefix), data...), breakpoint: bp})
+	}
+	for _, t := range raw.Tools {
+		add("tool:", t)
+	}
+	blocks := func(prefix string, content json.RawMessage) {
+		var list []json.RawMessage
+		if json.Unmarshal(content, &list) != nil {
+			add(prefix, content) // a plain string
+			return
+		}
+		for _, b := range list {
+			add(prefix, b)
+		}
+	}
+	if len(raw.System) > 0 {
+		blocks("system:", raw.System)
+	}
+	for _, m := range raw.Messages {
+		blocks(m.Role+":", m.Content)
+	}
+	return units
 }
 
 type anBlock struct {
@@ -39,6 +87,9 @@ type anBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
 	Source    struct {
 		Type      string `json:"type"`
 		MediaType string `json:"media_type"`
@@ -65,6 +116,24 @@ func (anthropicWire) decode(r *http.Request, body []byte) (*Request, []string, e
 		return nil, nil, fmt.Errorf("request body is not Messages JSON: %v", err)
 	}
 	req := &Request{Kind: "anthropic", Path: r.URL.Path, Header: r.Header.Clone(), Model: in.Model, MaxTokens: in.MaxTokens, Stream: in.Stream}
+	req.units = anUnits(body)
+	for _, u := range req.units {
+		if u.breakpoint {
+			req.Breakpoints++
+		}
+	}
+	if req.Breakpoints > 4 {
+		probs = append(probs, fmt.Sprintf("%d cache_control breakpoints (at most 4 are allowed)", req.Breakpoints))
+	}
+	if in.Thinking != nil && in.Thinking.Type == "enabled" {
+		req.ThinkingBudget = in.Thinking.BudgetTokens
+		if in.Thinking.BudgetTokens < 1024 {
+			probs = append(probs, "thinking.budget_tokens below 1024")
+		}
+		if in.MaxTokens <= in.Thinking.BudgetTokens {
+			probs = append(probs, "max_tokens must be greater than thinking.budget_tokens")
+		}
+	}
 	if in.Model == "" {
 		probs = append(probs, "request has no model")
 	}
@@ -108,8 +177,19 @@ func (anthropicWire) decode(r *http.Request, body []byte) (*Request, []string, e
 		}
 		msg.Text = text
 		seenOther := false
-		for _, b := range blocks {
+		for j, b := range blocks {
 			switch b.Type {
+			case "thinking", "redacted_thinking":
+				if m.Role != "assistant" {
+					probs = append(probs, fmt.Sprintf("message %d: %s block in a %s message", i+1, b.Type, m.Role))
+				}
+				if j > 0 && blocks[j-1].Type != "thinking" && blocks[j-1].Type != "redacted_thinking" {
+					probs = append(probs, fmt.Sprintf("message %d: thinking block after other content", i+1))
+				}
+				if b.Type == "thinking" && b.Signature == "" {
+					probs = append(probs, fmt.Sprintf("message %d: thinking block without its signature", i+1))
+				}
+				msg.Thinking = append(msg.Thinking, Thinking{Text: b.Thinking, Signature: b.Signature, Redacted: b.Data})
 			case "tool_use":
 				if m.Role != "assistant" {
 					probs = append(probs, fmt.Sprintf("message %d: tool_use in a %s message", i+1, m.Role))
@@ -219,12 +299,31 @@ func (anthropicWire) stream(ctx context.Context, out *sse, req *Request, t *Turn
 	err := ev("message_start", map[string]any{"message": map[string]any{
 		"id": fmt.Sprintf("msg_%d", n+1), "type": "message", "role": "assistant", "model": req.Model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1},
+		"usage": map[string]any{"input_tokens": req.Tokens - req.Cached - req.Written, "output_tokens": 1,
+			"cache_read_input_tokens": req.Cached, "cache_creation_input_tokens": req.Written},
 	}})
 	if err != nil {
 		return err
 	}
 	index := 0
+	if t.Thinking != "" {
+		sig := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "thinking-sig-%d", n+1))
+		steps := []struct {
+			name string
+			v    map[string]any
+		}{
+			{"content_block_start", map[string]any{"index": index, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}}},
+			{"content_block_delta", map[string]any{"index": index, "delta": map[string]any{"type": "thinking_delta", "thinking": t.Thinking}}},
+			{"content_block_delta", map[string]any{"index": index, "delta": map[string]any{"type": "signature_delta", "signature": sig}}},
+			{"content_block_stop", map[string]any{"index": index}},
+		}
+		for _, st := range steps {
+			if err := ev(st.name, st.v); err != nil {
+				return err
+			}
+		}
+		index++
+	}
 	if chunks := t.chunks(); len(chunks) > 0 {
 		if err := ev("content_block_start", map[string]any{"index": index, "content_block": map[string]any{"type": "text", "text": ""}}); err != nil {
 			return err
@@ -273,7 +372,7 @@ func (anthropicWire) stream(ctx context.Context, out *sse, req *Request, t *Turn
 	if t.StopReason != "" {
 		stop = t.StopReason
 	}
-	if err := ev("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}}); err != nil {
+	if err := ev("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": outputTokens(t)}}); err != nil {
 		return err
 	}
 	return ev("message_stop", map[string]any{})

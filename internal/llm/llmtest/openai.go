@@ -51,6 +51,13 @@ type oaRequest struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+	ReasoningEffort string `json:"reasoning_effort"`
+}
+
+// oaRaw holds the parts of a request as sent, for token counting.
+type oaRaw struct {
+	Messages []json.RawMessage `json:"messages"`
+	Tools    json.RawMessage   `json:"tools"`
 }
 
 type oaMessage struct {
@@ -117,8 +124,18 @@ func (w openaiWire) decode(r *http.Request, body []byte) (*Request, []string, er
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, nil, fmt.Errorf("request body is not chat completions JSON: %v", err)
 	}
-	req := &Request{Kind: w.kind(), Path: r.URL.Path, Header: r.Header.Clone(), Model: in.Model, Stream: in.Stream}
+	req := &Request{Kind: w.kind(), Path: r.URL.Path, Header: r.Header.Clone(), Model: in.Model, Stream: in.Stream, ReasoningEffort: in.ReasoningEffort}
 	req.MaxTokens = max(in.MaxTokens, in.MaxCompletion)
+	var raw oaRaw
+	if json.Unmarshal(body, &raw) == nil {
+		if len(raw.Tools) > 0 {
+			req.units = append(req.units, unit{data: raw.Tools})
+		}
+		for _, m := range raw.Messages {
+			req.units = append(req.units, unit{data: m})
+		}
+	}
+	req.usage = in.StreamOptions != nil && in.StreamOptions.IncludeUsage
 	if req.Model == "" {
 		req.Model = deployment
 		if deployment == "" {
@@ -338,12 +355,19 @@ func (w openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn,
 	if err := chunk(map[string]any{}, finish); err != nil {
 		return err
 	}
-	b, _ := json.Marshal(map[string]any{
-		"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model, "choices": []any{},
-		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-	})
-	if err := out.event("", b); err != nil {
-		return err
+	if req.usage {
+		output := outputTokens(t)
+		b, _ := json.Marshal(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model, "choices": []any{},
+			"usage": map[string]any{
+				"prompt_tokens": req.Tokens, "completion_tokens": output, "total_tokens": req.Tokens + output,
+				"prompt_tokens_details":     map[string]any{"cached_tokens": req.Cached},
+				"completion_tokens_details": map[string]any{"reasoning_tokens": 0},
+			},
+		})
+		if err := out.event("", b); err != nil {
+			return err
+		}
 	}
 	return out.event("", []byte("[DONE]"))
 }

@@ -48,6 +48,10 @@
 //     message instead of finishing.
 //   - truncate: after the chunks, end the response without the final events.
 //   - stopReason: override the finish reason sent at the end.
+//   - thinking: an Anthropic thinking block streamed before the text.
+//   - times: repeat the turn for that many consecutive requests.
+//   - standing: the turn is not consumed; it answers every request that
+//     meets its expect, whenever one comes, before the sequence is consulted.
 //   - expect: checks on the request: lastUser (substring of the last user
 //     message that has text), system (substring of the system prompt),
 //     toolResult (substring of some tool result in the last message group),
@@ -96,6 +100,15 @@ type Turn struct {
 	Truncate bool `json:"truncate,omitempty"`
 	// StopReason overrides the wire's finish reason.
 	StopReason string `json:"stopReason,omitempty"`
+	// Thinking is streamed as an Anthropic thinking block (with a
+	// signature) before the text; other wires ignore it.
+	Thinking string `json:"thinking,omitempty"`
+
+	// Times repeats the turn (that many consecutive requests get it).
+	Times int `json:"times,omitempty"`
+	// Standing turns are not consumed: they answer any request that meets
+	// their expectations, whenever it comes (a summary request, say).
+	Standing bool `json:"standing,omitempty"`
 
 	Expect Expect `json:"expect,omitzero"`
 }

@@ -26,6 +26,19 @@ type Request struct {
 	Stream    bool
 	// Raw is the request body as received.
 	Raw []byte
+	// Tokens is the request's size in the fakes' token count; Cached and
+	// Written are the tokens read from and written to the prompt cache.
+	Tokens, Cached, Written int
+	// Breakpoints counts cache_control breakpoints (Anthropic).
+	Breakpoints int
+	// ReasoningEffort is OpenAI's reasoning_effort; ThinkingBudget
+	// Anthropic's thinking.budget_tokens (0 when thinking is off).
+	ReasoningEffort string
+	ThinkingBudget  int
+
+	units []unit
+	// usage: the client asked for usage in the stream (OpenAI).
+	usage bool
 }
 
 // Message is one decoded conversation entry. Roles are the wire's own:
@@ -37,6 +50,15 @@ type Message struct {
 	Images      []Image
 	ToolCalls   []ToolCall
 	ToolResults []ToolResult
+	// Thinking holds the thinking blocks of an Anthropic assistant message.
+	Thinking []Thinking
+}
+
+// Thinking is a thinking block received in an assistant message.
+type Thinking struct {
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
 }
 
 // Image is an image received in a message.
@@ -93,9 +115,13 @@ type Server struct {
 
 	mu       sync.Mutex
 	turns    []Turn
+	standing []Turn
 	next     int
 	requests []Request
 	problems []string
+	window   int
+	cache    promptCache
+	usage    Usage
 }
 
 // wire is one wire format.
@@ -127,7 +153,20 @@ func Start(kind string, turns []Turn, fail func(string)) (*Server, error) {
 	if fail == nil {
 		fail = func(string) {}
 	}
-	s := &Server{kind: kind, wire: wf, fail: fail, turns: append([]Turn(nil), turns...), done: make(chan struct{})}
+	s := &Server{kind: kind, wire: wf, fail: fail, done: make(chan struct{})}
+	s.cache.breakpoints = kind == "anthropic"
+	for _, t := range turns {
+		switch {
+		case t.Standing:
+			s.standing = append(s.standing, t)
+		case t.Times > 1:
+			for range t.Times {
+				s.turns = append(s.turns, t)
+			}
+		default:
+			s.turns = append(s.turns, t)
+		}
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.serve(wf, w, r)
 	}))
@@ -241,14 +280,48 @@ func (s *Server) serve(wf wire, w http.ResponseWriter, r *http.Request) {
 	}
 	req.Raw = body
 	s.mu.Lock()
-	s.requests = append(s.requests, *req)
 	n := s.next
 	var turn *Turn
-	if n < len(s.turns) {
+	for i := range s.standing {
+		if len(check(s.standing[i].Expect, req)) == 0 {
+			turn = &s.standing[i]
+			break
+		}
+	}
+	if turn == nil && n < len(s.turns) {
 		turn = &s.turns[n]
 		s.next++
 	}
+	total := 0
+	for _, u := range req.units {
+		total += unitTokens(u)
+	}
+	s.usage.Requests++
+	s.usage.Largest = max(s.usage.Largest, total)
+	over := s.window > 0 && total > s.window
+	if over {
+		s.usage.Overflows++
+		req.Tokens = total
+	} else {
+		req.Tokens, req.Cached, req.Written = s.cache.lookup(req.units)
+		s.usage.Input += req.Tokens
+		s.usage.Cached += req.Cached
+		s.usage.Written += req.Written
+	}
+	window := s.window
+	s.requests = append(s.requests, *req)
 	s.mu.Unlock()
+	if over {
+		// The provider refuses before the script is consulted; the turn
+		// stays for the retry.
+		if turn != nil && !turn.Standing {
+			s.mu.Lock()
+			s.next--
+			s.mu.Unlock()
+		}
+		wf.writeError(w, overflowTurn(s.kind, total, window))
+		return
+	}
 
 	for _, p := range probs {
 		s.problem("request %d: %s", n+1, p)

@@ -141,8 +141,8 @@ func RunProviderSuite(t *testing.T, newServer NewServerFunc, newProvider NewProv
 		if len(resp.Message.ToolCalls) != 0 {
 			t.Errorf("unexpected tool calls %+v", resp.Message.ToolCalls)
 		}
-		if resp.Usage.InputTokens != 10 || resp.Usage.OutputTokens != 5 {
-			t.Errorf("usage = %+v, want the server's 10 in / 5 out", resp.Usage)
+		if got := s.Requests()[0].Tokens; got == 0 || resp.Usage.InputTokens != got || resp.Usage.OutputTokens != CountTokens(answer) {
+			t.Errorf("usage = %+v, want the server's %d in / %d out", resp.Usage, got, CountTokens(answer))
 		}
 	})
 
@@ -367,6 +367,48 @@ func RunProviderSuite(t *testing.T, newServer NewServerFunc, newProvider NewProv
 		wantKind(t, err, llm.ErrServer, 502)
 		if strings.Contains(err.Error(), "<html>") {
 			t.Errorf("error shows the raw body: %q", err)
+		}
+	})
+
+	t.Run("OverWindowIsContextSize", func(t *testing.T) {
+		s := newServer(t, Turn{Text: "unused"})
+		s.SetWindow(50)
+		p := newProvider(t, s, TestClient(t))
+		_, err := p.Stream(ctxFor(t), &llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Repeat("long ", 100)}}}, nil)
+		wantKind(t, err, llm.ErrContextSize, 400)
+		if u := s.Usage(); u.Overflows != 1 {
+			t.Errorf("server usage %+v, want one overflow", u)
+		}
+		// The turn stays for a request that fits.
+		if _, err := p.Stream(ctxFor(t), userReq(), nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("FactsAfterTheCachedPrefix", func(t *testing.T) {
+		s := newServer(t, Turn{Text: "one"}, Turn{Text: "two"})
+		p := newProvider(t, s, TestClient(t))
+		long := strings.Repeat("a stable system prompt. ", 200)
+		msgs := []llm.Message{{Role: llm.RoleUser, Text: "first question"}}
+		req := &llm.Request{System: long, Messages: msgs, Facts: "Working directory: /one"}
+		if _, err := p.Stream(ctxFor(t), req, nil); err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: "one"}, llm.Message{Role: llm.RoleUser, Text: "second question"})
+		resp, err := p.Stream(ctxFor(t), &llm.Request{System: long, Messages: msgs, Facts: "Working directory: /two"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := s.Requests()
+		if !strings.Contains(string(reqs[1].Raw), "Working directory: /two") || strings.Contains(string(reqs[1].Raw), "/one") {
+			t.Errorf("second request does not carry only the current facts: %s", reqs[1].Raw)
+		}
+		if strings.Contains(reqs[1].System, "Working directory") {
+			t.Errorf("facts in the system prompt: %q", reqs[1].System)
+		}
+		// The system prompt and the first exchange come from cache.
+		if min := CountTokens(long); reqs[1].Cached < min || resp.Usage.CachedInputTokens != reqs[1].Cached {
+			t.Errorf("second request: %d tokens cached (usage says %d), want at least the system prompt's %d", reqs[1].Cached, resp.Usage.CachedInputTokens, min)
 		}
 	})
 

@@ -16,7 +16,8 @@ import (
 // Testscript support: a "fakellm" command that end-to-end scripts use to
 // start scripted model servers and point nb at them.
 //
-//	fakellm KIND SCRIPT.json   start a server (KIND: openai, azure, anthropic,
+//	fakellm KIND SCRIPT.json [window=N]
+//	                           start a server (KIND: openai, azure, anthropic,
 //	                           gemini) playing the turns in SCRIPT.json and
 //	                           set the environment nb reads:
 //	                             openai:    OPENAI_BASE_URL, OPENAI_API_KEY
@@ -24,12 +25,18 @@ import (
 //	                                        AZURE_OPENAI_DEPLOYMENT (if unset)
 //	                             anthropic: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY
 //	                             gemini:    GEMINI_BASE_URL, GEMINI_API_KEY
-//	                           and FAKELLM_URL (the server root).
+//	                           and FAKELLM_URL (the server root). With
+//	                           window=N, requests over N tokens get the
+//	                           provider's context-overflow error.
 //	fakellm verify             fail unless every server of this script got
 //	                           exactly its turns with no problem.
 //	fakellm requests           print the requests received so far, one JSON
 //	                           object per line (kind, model, system, messages,
-//	                           tools), for stdout/cmp checks.
+//	                           tools, tokens, cached, breakpoints), for
+//	                           stdout/cmp checks.
+//	fakellm usage              print the token accounting of all servers as
+//	                           one JSON object (requests, input, cached,
+//	                           written, largest, overflows).
 //	fakellm wait N             wait (up to 20s) until the servers of this
 //	                           script have received N requests in all, so a
 //	                           script can act while a background run is
@@ -147,6 +154,23 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	case "usage":
+		st.mu.Lock()
+		servers := append([]*Server(nil), st.servers...)
+		st.mu.Unlock()
+		var total Usage
+		for _, s := range servers {
+			u := s.Usage()
+			total.Requests += u.Requests
+			total.Input += u.Input
+			total.Cached += u.Cached
+			total.Written += u.Written
+			total.Largest = max(total.Largest, u.Largest)
+			total.Overflows += u.Overflows
+		}
+		b, err := json.Marshal(total)
+		ts.Check(err)
+		fmt.Fprintf(ts.Stdout(), "%s\n", b)
 	case "requests":
 		st.mu.Lock()
 		servers := append([]*Server(nil), st.servers...)
@@ -162,8 +186,17 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if neg {
 			ts.Fatalf("fakellm: unsupported: ! fakellm %s", args[0])
 		}
-		if len(args) != 2 {
-			ts.Fatalf("usage: fakellm KIND SCRIPT.json")
+		if len(args) < 2 || len(args) > 3 {
+			ts.Fatalf("usage: fakellm KIND SCRIPT.json [window=N]")
+		}
+		window := 0
+		if len(args) == 3 {
+			v, ok := strings.CutPrefix(args[2], "window=")
+			n, err := strconv.Atoi(v)
+			if !ok || err != nil || n <= 0 {
+				ts.Fatalf("fakellm: bad option %q (want window=TOKENS)", args[2])
+			}
+			window = n
 		}
 		kind := args[0]
 		wireKind := kind
@@ -174,6 +207,7 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(err)
 		s, err := Start(wireKind, turns, st.fail)
 		ts.Check(err)
+		s.SetWindow(window)
 		st.mu.Lock()
 		st.servers = append(st.servers, s)
 		st.mu.Unlock()
@@ -199,11 +233,16 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 type requestSummary struct {
-	Kind     string           `json:"kind"`
-	Model    string           `json:"model"`
-	System   string           `json:"system,omitempty"`
-	Tools    []string         `json:"tools,omitempty"`
-	Messages []messageSummary `json:"messages"`
+	Kind        string           `json:"kind"`
+	Model       string           `json:"model"`
+	System      string           `json:"system,omitempty"`
+	Tools       []string         `json:"tools,omitempty"`
+	Messages    []messageSummary `json:"messages"`
+	Tokens      int              `json:"tokens"`
+	Cached      int              `json:"cached"`
+	Breakpoints int              `json:"breakpoints,omitempty"`
+	Reasoning   string           `json:"reasoningEffort,omitempty"`
+	Thinking    int              `json:"thinkingBudget,omitempty"`
 }
 
 type messageSummary struct {
@@ -212,12 +251,14 @@ type messageSummary struct {
 	Images      int          `json:"images,omitempty"`
 	ToolCalls   []ToolCall   `json:"toolCalls,omitempty"`
 	ToolResults []ToolResult `json:"toolResults,omitempty"`
+	Thinking    []Thinking   `json:"thinking,omitempty"`
 }
 
 func summary(r Request) requestSummary {
-	out := requestSummary{Kind: r.Kind, Model: r.Model, System: r.System, Tools: r.Tools}
+	out := requestSummary{Kind: r.Kind, Model: r.Model, System: r.System, Tools: r.Tools, Tokens: r.Tokens, Cached: r.Cached,
+		Breakpoints: r.Breakpoints, Reasoning: r.ReasoningEffort, Thinking: r.ThinkingBudget}
 	for _, m := range r.Messages {
-		out.Messages = append(out.Messages, messageSummary{Role: m.Role, Text: m.Text, Images: len(m.Images), ToolCalls: m.ToolCalls, ToolResults: m.ToolResults})
+		out.Messages = append(out.Messages, messageSummary{Role: m.Role, Text: m.Text, Images: len(m.Images), ToolCalls: m.ToolCalls, ToolResults: m.ToolResults, Thinking: m.Thinking})
 	}
 	return out
 }

@@ -37,8 +37,8 @@ type Config struct {
 	// MaxTokens bounds the answer; 0 leaves it to the server.
 	MaxTokens int
 	// Compatible marks an OpenAI-compatible server: max_tokens is sent
-	// instead of max_completion_tokens, usage is not requested, and thought
-	// signatures received with tool calls are sent back with them.
+	// instead of max_completion_tokens, and thought signatures received with
+	// tool calls are sent back with them.
 	Compatible bool
 	// ThoughtSignatures marks Gemini's OpenAI-compatible endpoint: the
 	// thought signature of every tool call is sent back with it, and an
@@ -168,9 +168,15 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 			params.MaxCompletionTokens = param.NewOpt(int64(maxTokens))
 		}
 	}
-	if !p.compatible {
-		params.StreamOptions = oa.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	// Usage is requested from every server: OpenAI-compatible servers
+	// (vLLM, llama.cpp, Ollama, LM Studio, OpenRouter) report it too.
+	params.StreamOptions = oa.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	if req.Reasoning != "" {
+		params.ReasoningEffort = shared.ReasoningEffort(req.Reasoning)
 	}
+	// The system prompt, the tools and the messages are serialised the same
+	// way in every request, so the prefix a server caches stays byte-stable;
+	// the request's facts come last, in a user message of their own.
 	if req.System != "" {
 		params.Messages = append(params.Messages, oa.SystemMessage(req.System))
 	}
@@ -185,6 +191,9 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 			return params, fmt.Errorf("message %d: %w", i+1, err)
 		}
 		params.Messages = append(params.Messages, msg)
+	}
+	if req.Facts != "" {
+		params.Messages = append(params.Messages, oa.UserMessage(req.Facts))
 	}
 	for _, t := range req.Tools {
 		def := shared.FunctionDefinitionParam{Name: t.Name}
@@ -296,7 +305,13 @@ type assembler struct {
 
 func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 	if chunk.Usage.TotalTokens > 0 || chunk.Usage.PromptTokens > 0 {
-		a.usage = llm.Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+		u := chunk.Usage
+		a.usage = llm.Usage{
+			InputTokens:       int(u.PromptTokens),
+			OutputTokens:      int(u.CompletionTokens),
+			CachedInputTokens: int(u.PromptTokensDetails.CachedTokens),
+			ReasoningTokens:   int(u.CompletionTokensDetails.ReasoningTokens),
+		}
 	}
 	for _, ch := range chunk.Choices {
 		if ch.Index != 0 {

@@ -61,9 +61,8 @@ func TestWireDetails(t *testing.T) {
 		if body[field] != 777.0 {
 			t.Errorf("compatible=%v: %s = %v in %s", compatible, field, body[field], req.Raw)
 		}
-		_, usage := body["stream_options"]
-		if usage == compatible {
-			t.Errorf("compatible=%v: stream_options present=%v", compatible, usage)
+		if opts, _ := body["stream_options"].(map[string]any); opts["include_usage"] != true {
+			t.Errorf("compatible=%v: usage not requested: stream_options = %v", compatible, body["stream_options"])
 		}
 		if req.Header.Get("X-Title") != "nb" || req.Header.Get("Authorization") != "Bearer sk-x" {
 			t.Errorf("headers %v", req.Header)
