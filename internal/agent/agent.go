@@ -19,7 +19,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
 )
@@ -61,9 +63,24 @@ type Options struct {
 	// Tools may be nil (--no-tools).
 	Tools *tool.Registry
 	UI    UI
-	// System builds the system prompt for each request, so that dynamic
-	// context (the shell's working directory) is always current.
+	// System builds the system prompt. It must be stable from request to
+	// request: it starts the prefix providers cache.
 	System func(ctx context.Context) string
+	// Facts builds the per-request facts (the shell's working directory,
+	// the date), sent after the cached prefix of every request.
+	Facts func(ctx context.Context) string
+	// Model is what is known of the provider's model: its context window,
+	// prices and reasoning settings.
+	Model Model
+	// CompactAt is the share of the context window at which older turns
+	// are compacted (0 means DefaultCompactAt).
+	CompactAt float64
+	// MaxMessageBytes caps one answer or tool result kept in the
+	// conversation (0: no cap).
+	MaxMessageBytes int
+	// SaveOutput keeps full texts cut from the conversation by compaction
+	// or the cap, and returns their path (nil: they are not shrunk).
+	SaveOutput compact.Saver
 	// MaxToolCalls caps tool calls per user message.
 	MaxToolCalls int
 	MaxTokens    int
@@ -86,6 +103,19 @@ type Options struct {
 type Agent struct {
 	opts     Options
 	Messages []llm.Message
+
+	// turnStart is the index of the user message of the turn in flight (-1
+	// once compaction folded it into the summary).
+	turnStart int
+	// compacted is set when compaction changed the conversation during
+	// the current turn.
+	compacted bool
+	// calib scales estimates to the provider's own counts (0: not yet
+	// calibrated).
+	calib float64
+
+	session Stats
+	turn    Stats
 }
 
 // New returns an agent continuing messages.
@@ -99,8 +129,15 @@ func New(opts Options, messages []llm.Message) *Agent {
 	return &Agent{opts: opts, Messages: messages}
 }
 
-// SetProvider switches the model backend (/provider).
-func (a *Agent) SetProvider(p llm.Provider) { a.opts.Provider = p }
+// SetProvider switches the model backend (/provider, /model).
+func (a *Agent) SetProvider(p llm.Provider, m Model) {
+	a.opts.Provider = p
+	a.opts.Model = m
+	a.calib = 0
+}
+
+// Model returns what is known of the current model.
+func (a *Agent) Model() Model { return a.opts.Model }
 
 // Provider returns the current model backend.
 func (a *Agent) Provider() llm.Provider { return a.opts.Provider }
@@ -115,22 +152,26 @@ var ErrToolLimit = errors.New("tool call limit reached")
 // the input history for a retry). The returned bool reports whether the
 // conversation changed.
 func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err error) {
-	start := len(a.Messages)
+	a.turnStart = len(a.Messages)
+	a.compacted = false
+	a.turn = Stats{}
 	a.Messages = append(a.Messages, user)
+	answered := func() bool { return a.turnStart < 0 || len(a.Messages) > a.turnStart+1 }
 	defer func() {
-		if len(a.Messages) == start+1 {
-			a.Messages = a.Messages[:start]
-			changed = false
+		if !answered() {
+			a.Messages = a.Messages[:a.turnStart]
+			changed = a.compacted
 		}
 	}()
 	used := 0
 	for {
 		resp, err := a.request(ctx)
 		if resp != nil && (resp.Message.Text != "" || len(resp.Message.ToolCalls) > 0) {
+			a.keep(&resp.Message)
 			a.Messages = append(a.Messages, resp.Message)
 		}
 		if err != nil {
-			return len(a.Messages) > start+1, err
+			return answered() || a.compacted, err
 		}
 		if resp.StopReason == llm.StopMaxTokens {
 			a.opts.UI.Notice(NoticeWarn, "the answer was cut: the model reached its output token limit (maxTokens)")
@@ -143,6 +184,9 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 			return true, nil
 		}
 		results, stop := a.runCalls(ctx, calls, &used)
+		for i := range results {
+			a.keep(&results[i])
+		}
 		a.Messages = append(a.Messages, results...)
 		if ctx.Err() != nil {
 			return true, ctx.Err()
@@ -154,18 +198,57 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 	}
 }
 
-func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+// build assembles the next request from the conversation.
+func (a *Agent) build(ctx context.Context) *llm.Request {
 	req := &llm.Request{
-		Model:     a.opts.Provider.Model(),
-		Messages:  a.Messages,
-		MaxTokens: a.opts.MaxTokens,
+		Model:          a.opts.Provider.Model(),
+		Messages:       a.Messages,
+		MaxTokens:      a.opts.MaxTokens,
+		Reasoning:      a.opts.Model.Reasoning,
+		ThinkingBudget: a.opts.Model.ThinkingBudget,
 	}
 	if a.opts.System != nil {
 		req.System = a.opts.System(ctx)
 	}
+	if a.opts.Facts != nil {
+		req.Facts = a.opts.Facts(ctx)
+	}
 	if a.opts.Tools != nil {
 		req.Tools = a.opts.Tools.Specs()
 	}
+	return req
+}
+
+// request sends the conversation, compacting it first when it has grown
+// past the compaction threshold, and once more (with one retry) when the
+// provider says it is too long after all.
+func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+	req := a.build(ctx)
+	if err := a.fit(ctx, req); err != nil {
+		return nil, err
+	}
+	resp, err := a.send(ctx, req)
+	var le *llm.Error
+	if err != nil && errors.As(err, &le) && le.Kind == llm.ErrContextSize && resp.Message.Text == "" && a.opts.Model.Window > 0 {
+		// The model's window is smaller than nb assumed: learn it from
+		// the provider's message, or assume it is well below this request.
+		learned := windowFromError(le.Message)
+		if learned == 0 {
+			learned = a.estimate(req) * 3 / 4
+		}
+		a.opts.Model.Window = min(a.opts.Model.Window, learned)
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("the provider says the conversation is too long for the model; compacting it to fit a window of about %s tokens and retrying once (set \"contextWindow\" in the provider's config entry)", catalog.Tokens(a.opts.Model.Window)))
+		if cerr := a.compact(ctx, req, true); cerr != nil {
+			return resp, fmt.Errorf("%w; compaction failed: %v", err, cerr)
+		}
+		req = a.build(ctx)
+		resp, err = a.send(ctx, req)
+	}
+	return resp, err
+}
+
+// send streams one request to the UI and accounts for its usage.
+func (a *Agent) send(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	a.opts.UI.Waiting()
 	var shown strings.Builder
 	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.Event) {
@@ -188,6 +271,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: shown.String()}}, err
 	}
 	resp.Message.Role = llm.RoleAssistant
+	a.account(req, resp)
 	return resp, nil
 }
 

@@ -50,6 +50,9 @@ type app struct {
 	// instructions are the AGENTS.md files of a chat (context.go).
 	instructions []instructions.File
 
+	// compacted keeps full outputs cut from the conversation.
+	compacted *store.Outputs
+
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
 
@@ -136,22 +139,17 @@ func (a *app) loadUserSystem() error {
 	return nil
 }
 
-// systemPrompt is built for every request so the working directory in it is
-// always current.
+// systemPrompt is the stable system prompt: the instructions, the
+// environment of the active host and the user's own prompt. What changes
+// from request to request (the working directory) is in facts, so that a
+// cd never invalidates the provider's prompt cache.
 func (a *app) systemPrompt(ctx context.Context) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(basePrompt))
 	if a.tools != nil && a.cfg.TerminalIntegration.Enabled {
-		h := a.hosts.Get()
-		info := a.probe(ctx, h)
-		b.WriteString("\n\n")
-		if info != nil {
-			b.WriteString(sysinfo.Format(info, a.workdir.Cwd()))
-		} else {
-			fmt.Fprintf(&b, "## Session\n- Working directory: %s\n", a.workdir.Cwd())
-		}
-		if h.Isolation() != host.IsolationNone {
-			fmt.Fprintf(&b, "- Commands run on terminal provider %q (isolation: %s)\n", h.Name(), h.Isolation())
+		if info := a.probe(ctx, a.hosts.Get()); info != nil {
+			b.WriteString("\n\n")
+			b.WriteString(sysinfo.Format(info, ""))
 		}
 	}
 	if a.userSystem != "" {
@@ -162,6 +160,21 @@ func (a *app) systemPrompt(ctx context.Context) string {
 		b.WriteString("\n\n")
 		b.WriteString(s)
 	}
+	return b.String()
+}
+
+// facts are sent after the cached prefix of every request: the shell's
+// working directory, where commands run, and the date.
+func (a *app) facts(context.Context) string {
+	var b strings.Builder
+	b.WriteString("[nb: current session facts, not written by the user]\n")
+	if a.tools != nil && a.cfg.TerminalIntegration.Enabled {
+		fmt.Fprintf(&b, "- Working directory: %s\n", a.workdir.Cwd())
+		if h := a.hosts.Get(); h.Isolation() != host.IsolationNone {
+			fmt.Fprintf(&b, "- Commands run on terminal provider %q (isolation: %s)\n", h.Name(), h.Isolation())
+		}
+	}
+	fmt.Fprintf(&b, "- Date: %s", a.io.Now().Format("Monday 2 January 2006"))
 	return b.String()
 }
 
@@ -193,22 +206,27 @@ func (a *app) close() {
 }
 
 // newAgent builds the turn loop for a chat.
-func (a *app) newAgent(p llm.Provider, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
+func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
 	var tools *tool.Registry
 	if !a.opts.NoTools {
 		tools = a.tools
 	}
 	return agent.New(agent.Options{
-		Provider:     p,
-		Tools:        tools,
-		UI:           ui,
-		System:       a.systemPrompt,
-		MaxToolCalls: a.cfg.MaxToolCalls,
-		Interactive:  interactive,
-		Grants:       a.engine,
-		Cwd:          a.workdir.Cwd,
-		Audit:        a.observe,
-		Remedy:       a.remedy,
-		Now:          a.io.Now,
+		Provider:        p,
+		Tools:           tools,
+		UI:              ui,
+		System:          a.systemPrompt,
+		Facts:           a.facts,
+		Model:           model,
+		CompactAt:       a.cfg.Conversation.CompactAt,
+		MaxMessageBytes: a.cfg.Conversation.MaxMessageBytes,
+		SaveOutput:      a.saveOutput,
+		MaxToolCalls:    a.cfg.MaxToolCalls,
+		Interactive:     interactive,
+		Grants:          a.engine,
+		Cwd:             a.workdir.Cwd,
+		Audit:           a.observe,
+		Remedy:          a.remedy,
+		Now:             a.io.Now,
 	}, msgs)
 }

@@ -106,7 +106,7 @@ func canPrompt(io *iostreams.IO) bool { return render.CanPrompt(io) }
 
 // start opens the history, the provider and the UI.
 func (c *chat) start() (int, bool) {
-	p, err := c.newProvider(c.opts.Provider, c.opts.Model)
+	p, model, err := c.newProvider(c.opts.Provider, c.opts.Model)
 	if err != nil {
 		return failRun(c.rec, c.io, kindConfig, err), false
 	}
@@ -124,7 +124,8 @@ func (c *chat) start() (int, bool) {
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
-	c.agent = c.newAgent(p, c.ui, canPrompt(c.io), msgs)
+	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
+	c.windowHint(p, model)
 	c.startReport(p)
 	return 0, true
 }
@@ -214,6 +215,7 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	if serr != nil && (err == nil || errors.Is(err, agent.ErrToolLimit)) {
 		return serr
 	}
+	c.showTurnUsage()
 	switch {
 	case err == nil:
 		return nil

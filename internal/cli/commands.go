@@ -15,13 +15,23 @@ import (
 )
 
 // newProvider builds model provider name ("" = the configured or
-// environment default) with model ("" = its default).
-func (a *app) newProvider(name, model string) (llm.Provider, error) {
-	p, err := providers.New(a.cfg, name, model, a.io.Getenv)
-	if err != nil || a.rec == nil {
-		return p, err
+// environment default) with model ("" = its default), and describes the
+// model: its context window (a one-line hint is shown when it is a guess),
+// prices and reasoning settings.
+func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error) {
+	spec, err := providers.Resolve(a.cfg, name, model, a.io.Getenv)
+	if err != nil {
+		return nil, agent.Model{}, err
 	}
-	return &reportProvider{Provider: p, rec: a.rec}, nil
+	p, err := providers.Build(spec)
+	if err != nil {
+		return nil, agent.Model{}, err
+	}
+	m, err := a.describeModel(spec)
+	if err != nil || a.rec == nil {
+		return p, m, err
+	}
+	return &reportProvider{Provider: p, rec: a.rec}, m, nil
 }
 
 func (c *chat) slashProviders(context.Context, []string) error {

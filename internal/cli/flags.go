@@ -14,10 +14,12 @@ type Options struct {
 	Model    string
 	Config   string
 	System   string
-	NoTools  bool
-	Verbose  bool
-	Version  bool
-	Help     bool
+	// Reasoning is the reasoning effort (low, medium, high).
+	Reasoning string
+	NoTools   bool
+	Verbose   bool
+	Version   bool
+	Help      bool
 	// OutputFormat is how a single-shot run reports on stdout.
 	OutputFormat OutputFormat
 	// NoHistory runs without reading or writing any conversation history
@@ -96,6 +98,7 @@ var flagSpecs = []flagSpec{
 		o.History = v
 		return nil
 	}},
+	{"reasoning", true, setter(func(o *Options, v string) { o.Reasoning = v })},
 }
 
 // parseFlags reads leading flags; the first word that is not a flag starts
@@ -207,8 +210,10 @@ Flags:
   --model NAME        model to use
   --config FILE       configuration file (default ~/.config/nb/config.json)
   --system FILE       extra system prompt (default ~/.config/nb/system.md)
+  --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
   --no-tools          chat only; the model cannot run anything
-  --verbose           show the full result of every tool call and the project instructions read
+  --verbose           show the full result of every tool call, the project instructions read
+                      and, in single-shot runs, the tokens and cost of the turn (on stderr)
   --output-format F   text (default), json (one object at the end) or stream-json (one
                       object per line as the run goes); see docs/output-format.md
   --no-history        neither read nor write the conversation history, take no lock

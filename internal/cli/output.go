@@ -201,6 +201,9 @@ type reportProvider struct {
 }
 
 func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
+	if req.Internal {
+		return p.Provider.Stream(ctx, req, onEvent)
+	}
 	p.rec.Settle(req.Messages)
 	p.rec.Request()
 	var text strings.Builder

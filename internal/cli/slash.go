@@ -28,6 +28,8 @@ func init() {
 	slashCmds = []slashCmd{
 		{"/help", "", "show this list", (*chat).slashHelp},
 		{"/clear", "", "start a new conversation (ends terminal sessions)", (*chat).slashClear},
+		{"/compact", "", "summarise older turns now to free the context window", (*chat).slashCompact},
+		{"/usage", "", "tokens and estimated cost of this session and conversation; how full the context is", (*chat).slashUsage},
 		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
 		{"/providers", "", "list model providers", (*chat).slashProviders},
 		{"/provider", "NAME", "switch the model provider", (*chat).slashProvider},
@@ -186,11 +188,12 @@ func (c *chat) slashModel(_ context.Context, args []string) error {
 	if len(args) != 1 {
 		return fmt.Errorf("usage: /model NAME (current: %s)", c.agent.Provider().Model())
 	}
-	p, err := c.newProvider(c.agent.Provider().Name(), args[0])
+	p, model, err := c.newProvider(c.agent.Provider().Name(), args[0])
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p)
+	c.agent.SetProvider(p, model)
+	c.windowHint(p, model)
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
 	return nil
 }
@@ -199,11 +202,12 @@ func (c *chat) slashProvider(_ context.Context, args []string) error {
 	if len(args) != 1 {
 		return fmt.Errorf("usage: /provider NAME (see /providers)")
 	}
-	p, err := c.newProvider(args[0], "")
+	p, model, err := c.newProvider(args[0], "")
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p)
+	c.agent.SetProvider(p, model)
+	c.windowHint(p, model)
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
 	return nil
 }

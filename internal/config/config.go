@@ -17,6 +17,7 @@ type Config struct {
 	Servers             map[string]MCPServer `json:"servers"`
 	MCP                 MCPOptions           `json:"mcp"`
 	Render              Render               `json:"render"`
+	Conversation        Conversation         `json:"conversation"`
 
 	// Path is the file this configuration came from ("" for defaults only).
 	Path string `json:"-"`
@@ -46,6 +47,34 @@ type Provider struct {
 	ConnectTimeout   float64 `json:"connectTimeout"`
 	FirstByteTimeout float64 `json:"firstByteTimeout"`
 	IdleTimeout      float64 `json:"idleTimeout"`
+	// ContextWindow overrides the model's context window, in tokens.
+	ContextWindow int `json:"contextWindow"`
+	// Prices override the built-in prices of the model (USD per million
+	// tokens), for the cost estimate.
+	Prices *Prices `json:"prices"`
+	// Reasoning is the reasoning effort (low, medium, high) for OpenAI
+	// reasoning models; ThinkingBudget turns on Anthropic extended thinking
+	// with that many tokens.
+	Reasoning      string `json:"reasoning"`
+	ThinkingBudget int    `json:"thinkingBudget"`
+}
+
+// Prices are US dollars per million tokens.
+type Prices struct {
+	Input       float64 `json:"input"`
+	CachedInput float64 `json:"cachedInput"`
+	CacheWrite  float64 `json:"cacheWrite"`
+	Output      float64 `json:"output"`
+}
+
+// Conversation configures how long conversations are kept in bounds.
+type Conversation struct {
+	// CompactAt is the share of the context window at which older turns
+	// are compacted into a summary (0.1 to 0.95).
+	CompactAt float64 `json:"compactAt"`
+	// MaxMessageBytes caps one answer or tool result in the saved
+	// conversation; the middle of a longer one is cut, with a marker.
+	MaxMessageBytes int `json:"maxMessageBytes"`
 }
 
 // TerminalIntegration is seed 000's block.
@@ -222,5 +251,9 @@ func Default() *Config {
 		Servers:    map[string]MCPServer{},
 		MCP:        MCPOptions{StartTimeout: 30},
 		Render:     Render{Markdown: true, LiveLines: 5},
+		Conversation: Conversation{
+			CompactAt:       0.75,
+			MaxMessageBytes: 128 << 10,
+		},
 	}
 }

@@ -38,11 +38,29 @@ func (c *Config) Validate() error {
 		if p.ConnectTimeout < 0 || p.FirstByteTimeout < 0 || p.IdleTimeout < 0 {
 			return bad(key, "connectTimeout, firstByteTimeout and idleTimeout must not be negative")
 		}
+		if p.ContextWindow != 0 && p.ContextWindow < 1024 {
+			return bad(key+".contextWindow", "must be at least 1024 tokens (got %d)", p.ContextWindow)
+		}
+		if p.Reasoning != "" && p.Reasoning != "low" && p.Reasoning != "medium" && p.Reasoning != "high" {
+			return bad(key+".reasoning", "must be low, medium or high (got %q)", p.Reasoning)
+		}
+		if p.ThinkingBudget != 0 && p.ThinkingBudget < 1024 {
+			return bad(key+".thinkingBudget", "must be at least 1024 tokens (got %d)", p.ThinkingBudget)
+		}
+		if pr := p.Prices; pr != nil && (pr.Input < 0 || pr.CachedInput < 0 || pr.CacheWrite < 0 || pr.Output < 0) {
+			return bad(key+".prices", "must not be negative")
+		}
 	}
 	if c.ActiveProvider != "" {
 		if _, ok := c.Providers[c.ActiveProvider]; !ok && !slices.Contains(ProviderTypes, c.ActiveProvider) {
 			return bad("activeProvider", "names no configured provider (have: %s)", strings.Join(sortedKeys(c.Providers), ", "))
 		}
+	}
+	if cc := c.Conversation; cc.CompactAt < 0.1 || cc.CompactAt > 0.95 {
+		return bad("conversation.compactAt", "must be between 0.1 and 0.95 (got %v)", cc.CompactAt)
+	}
+	if c.Conversation.MaxMessageBytes < 1024 {
+		return bad("conversation.maxMessageBytes", "must be at least 1024 (got %d)", c.Conversation.MaxMessageBytes)
 	}
 	if c.MaxToolCalls < 1 {
 		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)

@@ -98,6 +98,9 @@ type Request struct {
 	// ThinkingBudget, when positive, turns on Anthropic extended thinking
 	// with this many tokens.
 	ThinkingBudget int
+	// Internal marks a request nb makes for itself (the summary of older
+	// turns): its answer is not shown or reported as the model's answer.
+	Internal bool
 }
 
 // Effort is a reasoning effort: "", EffortLow, EffortMedium or EffortHigh.

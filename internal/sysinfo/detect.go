@@ -211,8 +211,9 @@ func swapCase(s string) string {
 }
 
 // Format renders info and the shell working directory as the system-prompt
-// sections of seed 000: "## Environment", "## Available Tools" and
-// "## Session". It is called for every request, so cwd is always current.
+// sections of seed 000: "## Environment", "## Available Tools" and, when
+// cwd is not empty, "## Session". The chat leaves cwd out of its stable
+// system prompt and sends it with every request instead.
 func Format(info *Info, cwd string) string {
 	var b strings.Builder
 	yesNo := "no"
@@ -224,7 +225,9 @@ func Format(info *Info, cwd string) string {
 	if len(info.Present)+len(info.Missing) > 0 {
 		fmt.Fprintf(&b, "\n## Available Tools\nPresent: %s\nNot found: %s\n", list(info.Present), list(info.Missing))
 	}
-	fmt.Fprintf(&b, "\n## Session\n- Working directory: %s\n", cwd)
+	if cwd != "" {
+		fmt.Fprintf(&b, "\n## Session\n- Working directory: %s\n", cwd)
+	}
 	return b.String()
 }
 

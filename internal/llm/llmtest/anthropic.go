@@ -176,6 +176,11 @@ func (anthropicWire) decode(r *http.Request, body []byte) (*Request, []string, e
 			probs = append(probs, fmt.Sprintf("message %d: %v", i+1, err))
 		}
 		msg.Text = text
+		for _, b := range blocks {
+			if b.Type == "text" {
+				msg.textBlocks = append(msg.textBlocks, b.Text)
+			}
+		}
 		seenOther := false
 		for j, b := range blocks {
 			switch b.Type {
@@ -231,6 +236,13 @@ func (anthropicWire) decode(r *http.Request, body []byte) (*Request, []string, e
 		req.Messages = append(req.Messages, msg)
 	}
 	probs = append(probs, checkToolPairs(req.Messages)...)
+	// With thinking on, the assistant message whose tool calls the request
+	// answers must come back with its thinking block, as the API requires.
+	if req.ThinkingBudget > 0 && len(req.Messages) >= 2 {
+		if last := req.Messages[len(req.Messages)-2]; last.Role == "assistant" && len(last.ToolCalls) > 0 && len(last.Thinking) == 0 && len(req.Messages[len(req.Messages)-1].ToolResults) > 0 {
+			probs = append(probs, "thinking is enabled but the assistant message with tool_use does not start with its thinking block")
+		}
+	}
 	return req, probs, nil
 }
 

@@ -155,3 +155,22 @@ func outputTokens(t *Turn) int {
 	}
 	return max(n, 1)
 }
+
+// SamePrefix reports whether b repeats a byte for byte up to a's last unit
+// (the tools, the system prompt and every message or block of a but the
+// last, where per-request facts go).
+func SamePrefix(a, b Request) error {
+	n := len(a.units) - 1
+	if n < 1 {
+		return fmt.Errorf("the first request has no prefix")
+	}
+	if len(b.units) < n {
+		return fmt.Errorf("the second request has %d units, fewer than the first's prefix of %d", len(b.units), n)
+	}
+	for i := 0; i < n; i++ {
+		if !bytes.Equal(a.units[i].data, b.units[i].data) {
+			return fmt.Errorf("unit %d differs:\n  %s\nthen:\n  %s", i+1, abbrev(string(a.units[i].data)), abbrev(string(b.units[i].data)))
+		}
+	}
+	return nil
+}

@@ -52,6 +52,8 @@ type Message struct {
 	ToolResults []ToolResult
 	// Thinking holds the thinking blocks of an Anthropic assistant message.
 	Thinking []Thinking
+
+	textBlocks []string
 }
 
 // Thinking is a thinking block received in an assistant message.
@@ -75,12 +77,36 @@ type ToolResult struct {
 	IsError bool   `json:"isError,omitempty"`
 }
 
-// LastUserText is the text of the last user message that has text.
+// LastUserText is the text of the user messages after the last assistant
+// message that have text (or of the last one with text), joined by
+// newlines: the user's latest message with the request's facts, which
+// clients may send as a message of their own.
 func (r *Request) LastUserText() string {
+	var texts []string
 	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if m := r.Messages[i]; m.Role == "user" && m.Text != "" {
-			return m.Text
+		m := r.Messages[i]
+		if m.Role == "assistant" && len(texts) > 0 {
+			break
 		}
+		if m.Role == "user" && m.Text != "" {
+			texts = append([]string{m.Text}, texts...)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// Tail is the last text the request carries in a user message: where
+// clients put per-request facts, after the cacheable prefix.
+func (r *Request) Tail() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		m := r.Messages[i]
+		if m.Role != "user" || m.Text == "" {
+			continue
+		}
+		if n := len(m.textBlocks); n > 0 {
+			return m.textBlocks[n-1]
+		}
+		return m.Text
 	}
 	return ""
 }
@@ -95,12 +121,11 @@ func (r *Request) LastToolResults() []ToolResult {
 }
 
 func (r *Request) lastUserImages() int {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if m := r.Messages[i]; m.Role == "user" && (m.Text != "" || len(m.Images) > 0) {
-			return len(m.Images)
-		}
+	n := 0
+	for i := len(r.Messages) - 1; i >= 0 && r.Messages[i].Role != "assistant"; i-- {
+		n += len(r.Messages[i].Images)
 	}
-	return 0
+	return n
 }
 
 // Server is a scripted fake model server.
@@ -376,6 +401,9 @@ func check(e Expect, req *Request) []string {
 	var out []string
 	if e.LastUser != "" && !strings.Contains(req.LastUserText(), e.LastUser) {
 		out = append(out, fmt.Sprintf("last user message %q does not contain %q", req.LastUserText(), e.LastUser))
+	}
+	if e.Facts != "" && !strings.Contains(req.Tail(), e.Facts) {
+		out = append(out, fmt.Sprintf("the request's last user text does not contain the fact %q (got %q)", e.Facts, abbrev(req.Tail())))
 	}
 	if e.System != "" && !strings.Contains(req.System, e.System) {
 		out = append(out, fmt.Sprintf("system prompt does not contain %q (got %q)", e.System, abbrev(req.System)))

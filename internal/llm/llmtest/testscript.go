@@ -34,6 +34,10 @@ import (
 //	                           object per line (kind, model, system, messages,
 //	                           tools, tokens, cached, breakpoints), for
 //	                           stdout/cmp checks.
+//	fakellm prefix A B         fail unless request B (numbered from 1 over
+//	                           all servers) repeats request A byte for byte
+//	                           up to A's last unit (its facts): the system
+//	                           prompt, the tools and every message.
 //	fakellm usage              print the token accounting of all servers as
 //	                           one JSON object (requests, input, cached,
 //	                           written, largest, overflows).
@@ -154,6 +158,30 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	case "prefix":
+		if len(args) != 3 {
+			ts.Fatalf("usage: fakellm prefix A B")
+		}
+		st.mu.Lock()
+		servers := append([]*Server(nil), st.servers...)
+		st.mu.Unlock()
+		var reqs []Request
+		for _, s := range servers {
+			reqs = append(reqs, s.Requests()...)
+		}
+		a, errA := strconv.Atoi(args[1])
+		b, errB := strconv.Atoi(args[2])
+		if errA != nil || errB != nil || a < 1 || b < 1 || a > len(reqs) || b > len(reqs) {
+			ts.Fatalf("fakellm prefix: requests are numbered 1 to %d", len(reqs))
+		}
+		err := SamePrefix(reqs[a-1], reqs[b-1])
+		if neg {
+			if err == nil {
+				ts.Fatalf("fakellm prefix: request %d repeats request %d's prefix", b, a)
+			}
+			return
+		}
+		ts.Check(err)
 	case "usage":
 		st.mu.Lock()
 		servers := append([]*Server(nil), st.servers...)

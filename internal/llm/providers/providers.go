@@ -91,7 +91,13 @@ type Spec struct {
 	MaxRetries int
 	// Timeouts bound each request (zero fields: the defaults).
 	Timeouts llm.Timeouts
-	Source   string
+	// ContextWindow, Prices, Reasoning and ThinkingBudget are the
+	// configuration's (zero when not set).
+	ContextWindow  int
+	Prices         *config.Prices
+	Reasoning      string
+	ThinkingBudget int
+	Source         string
 	// HTTPClient, when set, is used for requests (tests).
 	HTTPClient *http.Client
 	// Sleep, when set, replaces the real wait between retries (tests).
@@ -181,7 +187,8 @@ func fromConfig(name string, p config.Provider, getenv func(string) string) (Spe
 	s := Spec{
 		Name: name, Type: p.Type, Model: p.Model, BaseURL: p.BaseURL, APIVersion: p.APIVersion,
 		Headers: p.Headers, MaxTokens: p.MaxTokens, MaxRetries: p.MaxRetries, Source: "config",
-		Timeouts: llm.Timeouts{Connect: secs(p.ConnectTimeout), FirstByte: secs(p.FirstByteTimeout), Idle: secs(p.IdleTimeout)},
+		Timeouts:      llm.Timeouts{Connect: secs(p.ConnectTimeout), FirstByte: secs(p.FirstByteTimeout), Idle: secs(p.IdleTimeout)},
+		ContextWindow: p.ContextWindow, Prices: p.Prices, Reasoning: p.Reasoning, ThinkingBudget: p.ThinkingBudget,
 	}
 	if s.Type == "" {
 		s.Type = "openai"

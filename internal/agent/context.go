@@ -1,0 +1,291 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/nb-cli/nb/internal/compact"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/catalog"
+)
+
+// DefaultCompactAt is the share of the context window at which older
+// turns are compacted.
+const DefaultCompactAt = 0.75
+
+// defaultReserve is kept free for the answer when maxTokens is not set.
+const defaultReserve = 4096
+
+// summaryMaxTokens bounds the answer of a summary request.
+const summaryMaxTokens = 4096
+
+// Model is what nb knows of the model it talks to.
+type Model struct {
+	// Window is the context window in tokens (0: unknown; nothing is
+	// compacted or refused).
+	Window int
+	Prices catalog.Prices
+	// Reasoning is the reasoning effort sent to OpenAI reasoning models;
+	// ThinkingBudget turns on Anthropic extended thinking.
+	Reasoning      llm.Effort
+	ThinkingBudget int
+}
+
+// Stats are the token usage and estimated cost of a turn or a session.
+type Stats struct {
+	Usage llm.Usage
+	// Cost is in US dollars; CostKnown is false when a model's prices are
+	// unknown.
+	Cost      float64
+	CostKnown bool
+	Requests  int
+}
+
+func (s *Stats) add(u llm.Usage, p catalog.Prices) {
+	s.Usage = s.Usage.Add(u)
+	s.Requests++
+	if p.Known() {
+		s.Cost += p.Cost(u)
+		s.CostKnown = s.Requests == 1 || s.CostKnown
+	} else {
+		s.CostKnown = false
+	}
+}
+
+// TurnStats is the usage of the last turn, compaction included.
+func (a *Agent) TurnStats() Stats { return a.turn }
+
+// SessionStats is the usage of this run of nb.
+func (a *Agent) SessionStats() Stats { return a.session }
+
+// ConversationUsage sums the usage recorded in the conversation's
+// messages (turns compacted away are no longer counted).
+func (a *Agent) ConversationUsage() llm.Usage {
+	var u llm.Usage
+	for _, m := range a.Messages {
+		if m.Usage != nil {
+			u = u.Add(*m.Usage)
+		}
+	}
+	return u
+}
+
+// ContextTokens estimates the size of the next request, in tokens.
+func (a *Agent) ContextTokens(ctx context.Context) int { return a.estimate(a.build(ctx)) }
+
+// account records a response's usage and calibrates the estimates.
+func (a *Agent) account(req *llm.Request, resp *llm.Response) {
+	u := resp.Usage
+	if u.IsZero() {
+		return
+	}
+	resp.Message.Usage = &u
+	resp.Message.Model = req.Model
+	a.turn.add(u, a.opts.Model.Prices)
+	a.session.add(u, a.opts.Model.Prices)
+	if u.InputTokens > 0 {
+		if est := compact.Request(req); est > 0 {
+			a.calib = clampCalib(float64(u.InputTokens) / float64(est))
+		}
+	}
+}
+
+func clampCalib(r float64) float64 { return min(max(r, 0.8), 2.5) }
+
+// estimate is the calibrated size of req.
+func (a *Agent) estimate(req *llm.Request) int {
+	if a.calib == 0 {
+		a.calib = 1
+		// Calibrate from the last answer in the history: its usage counted
+		// the request that the messages before it formed.
+		for i := len(a.Messages) - 1; i > 0; i-- {
+			if u := a.Messages[i].Usage; u != nil && u.InputTokens > 0 && a.Messages[i].Role == llm.RoleAssistant {
+				est := compact.Fixed(req) + compact.Messages(a.Messages[:i])
+				a.calib = clampCalib(float64(u.InputTokens) / float64(est))
+				break
+			}
+		}
+	}
+	return int(float64(compact.Request(req)) * a.calib)
+}
+
+func (a *Agent) compactAt() float64 {
+	if a.opts.CompactAt > 0 && a.opts.CompactAt < 1 {
+		return a.opts.CompactAt
+	}
+	return DefaultCompactAt
+}
+
+// hardLimit is the largest request that may be sent: the window less the
+// room kept for the answer.
+func (a *Agent) hardLimit() int {
+	w := a.opts.Model.Window
+	reserve := a.opts.MaxTokens
+	if reserve <= 0 {
+		reserve = min(defaultReserve, w/4)
+	}
+	reserve += a.opts.Model.ThinkingBudget
+	return max(w-reserve, w/2)
+}
+
+// ErrTooLong is returned when a request would not fit the context window.
+var ErrTooLong = errors.New("the conversation does not fit the model's context window")
+
+// fit compacts the conversation when req has grown past the threshold and
+// refuses to send a request known to be over the window.
+func (a *Agent) fit(ctx context.Context, req *llm.Request) error {
+	w := a.opts.Model.Window
+	if w <= 0 {
+		return nil
+	}
+	est := a.estimate(req)
+	if float64(est) <= float64(w)*a.compactAt() {
+		return nil
+	}
+	if err := a.compact(ctx, req, false); err != nil {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			return err
+		}
+		if est > a.hardLimit() {
+			return fmt.Errorf("not sent: %w (about %s of %s tokens) and compacting it failed: %v", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w), err)
+		}
+		a.opts.UI.Notice(NoticeError, "compaction failed, the conversation is unchanged: "+err.Error())
+		return nil
+	}
+	req.Messages = a.Messages
+	if est := a.estimate(req); est > a.hardLimit() {
+		return fmt.Errorf("not sent: %w even after compaction (about %s of %s tokens); the latest message or tool result is too large", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w))
+	}
+	return nil
+}
+
+// Compact compacts the conversation now (/compact). On failure the
+// conversation is left exactly as it was.
+func (a *Agent) Compact(ctx context.Context) error {
+	if a.opts.Model.Window <= 0 {
+		return errors.New("compact: the model's context window is unknown")
+	}
+	a.turnStart = -1
+	return a.compact(ctx, a.build(ctx), true)
+}
+
+// ErrNothingToCompact is returned by Compact for a short conversation.
+var ErrNothingToCompact = errors.New("nothing to compact: the conversation is all recent turns")
+
+// compact replaces older turns: first old tool results shrink to their
+// head and the path of the saved full output; if that is not enough (or
+// summarise is set) the older turns are replaced by a summary the model
+// writes. The conversation changes only when everything succeeded.
+func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) error {
+	w := a.opts.Model.Window
+	size := func(msgs []llm.Message) int {
+		r := *req
+		r.Messages = msgs
+		return a.estimate(&r)
+	}
+	before := size(a.Messages)
+	target := int(float64(w) * a.compactAt() * 2 / 3)
+	// The recent turns kept verbatim get a third of what the system
+	// prompt, the tools and the facts leave (a quarter for /compact).
+	room := max(a.hardLimit()-size(nil), a.hardLimit()/4)
+	recent := int(float64(room/3) / a.calib)
+	if summarise {
+		recent = int(float64(room/4) / a.calib)
+	}
+	keep := compact.Boundary(a.Messages, recent)
+	msgs, shrunk := a.Messages, 0
+	if a.opts.SaveOutput != nil {
+		msgs, shrunk = compact.ShrinkToolResults(a.Messages, keep, a.opts.SaveOutput)
+	}
+	if keep == 0 || (!summarise && shrunk > 0 && size(msgs) <= target) {
+		if shrunk == 0 && keep == 0 && a.opts.SaveOutput != nil {
+			// Everything is recent: shrink all but the latest results.
+			msgs, shrunk = compact.ShrinkToolResults(a.Messages, lastAssistant(a.Messages), a.opts.SaveOutput)
+		}
+		if shrunk == 0 {
+			return ErrNothingToCompact
+		}
+		a.commit(msgs, before, size(msgs))
+		return nil
+	}
+	a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacting the conversation (about %s tokens): asking the model for a summary of the older turns…", catalog.Tokens(before)))
+	answer := min(summaryMaxTokens, w/8)
+	sreq := compact.SummaryRequest(msgs[:keep], int(float64(a.hardLimit()-answer)/a.calib), answer)
+	sreq.Model = a.opts.Provider.Model()
+	sreq.Internal = true
+	a.opts.UI.Waiting()
+	resp, err := a.opts.Provider.Stream(ctx, sreq, func(llm.Event) {})
+	a.opts.UI.EndText()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("summary request: %w", err)
+	}
+	if !resp.Usage.IsZero() {
+		a.turn.add(resp.Usage, a.opts.Model.Prices)
+		a.session.add(resp.Usage, a.opts.Model.Prices)
+	}
+	if resp.Message.Text == "" {
+		return errors.New("summary request: the model returned an empty summary")
+	}
+	out := compact.Replace(msgs, keep, resp.Message.Text, a.turnStart)
+	switch {
+	case a.turnStart < 0:
+	case a.turnStart < keep:
+		a.turnStart = -1
+	default:
+		a.turnStart = a.turnStart - keep + 1
+	}
+	a.commit(out, before, size(out))
+	return nil
+}
+
+func (a *Agent) commit(msgs []llm.Message, before, after int) {
+	a.Messages = msgs
+	a.compacted = true
+	a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacted %s → %s tokens", catalog.Tokens(before), catalog.Tokens(after)))
+}
+
+// lastAssistant is the index of the last assistant message (0 if none).
+func lastAssistant(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant {
+			return i
+		}
+	}
+	return 0
+}
+
+// keep bounds a message before it joins the conversation.
+func (a *Agent) keep(m *llm.Message) {
+	if compact.Cap(m, a.opts.MaxMessageBytes, a.opts.SaveOutput) {
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("a %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", m.Role, a.opts.MaxMessageBytes))
+	}
+}
+
+// windowPatterns find the limit in the providers' overflow messages:
+// OpenAI's "maximum context length is 8192 tokens", Anthropic's "210000
+// tokens > 200000 maximum", Gemini's "maximum number of tokens allowed
+// (1048576)".
+var windowPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`maximum context length is (\d+)`),
+	regexp.MustCompile(`> (\d+) maximum`),
+	regexp.MustCompile(`tokens allowed \((\d+)\)`),
+}
+
+// windowFromError returns the context window an overflow message names, 0
+// when it names none.
+func windowFromError(msg string) int {
+	for _, re := range windowPatterns {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/catalog"
+	"github.com/nb-cli/nb/internal/llm/providers"
+	"github.com/nb-cli/nb/internal/store"
+)
+
+// describeModel combines the built-in catalog with the configuration and
+// the --reasoning flag.
+func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
+	info := catalog.Lookup(spec.Type, spec.Model)
+	m := agent.Model{Window: info.ContextWindow, Prices: info.Prices, ThinkingBudget: spec.ThinkingBudget}
+	if spec.ContextWindow > 0 {
+		m.Window = spec.ContextWindow
+	}
+	if p := spec.Prices; p != nil {
+		m.Prices = catalog.Prices{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
+	}
+	effort := spec.Reasoning
+	if a.opts.Reasoning != "" {
+		effort = a.opts.Reasoning
+	}
+	e, err := llm.ParseEffort(effort)
+	if err != nil {
+		return m, usagef("--reasoning: %v", err)
+	}
+	if spec.Type == "anthropic" {
+		// Anthropic reasons through extended thinking: the effort picks a
+		// budget unless the configuration sets one.
+		if m.ThinkingBudget == 0 {
+			m.ThinkingBudget = map[llm.Effort]int{llm.EffortLow: 2048, llm.EffortMedium: 8192, llm.EffortHigh: 24576}[e]
+		}
+	} else {
+		m.Reasoning = e
+	}
+	return m, nil
+}
+
+// windowHint says once how to set the context window of a model nb does
+// not know.
+func (c *chat) windowHint(p llm.Provider, m agent.Model) {
+	spec, err := providers.Resolve(c.cfg, p.Name(), p.Model(), c.io.Getenv)
+	if err != nil || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {
+		return
+	}
+	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
+}
+
+// saveOutput keeps a full text cut from the conversation in the project's
+// state directory, where compaction never prunes it soon.
+func (a *app) saveOutput(kind, text string) (string, error) {
+	if a.compacted == nil {
+		a.compacted = store.NewOutputs(store.ProjectDir(a.state, a.launch), 1000, 1<<30)
+	}
+	f, err := a.compacted.Create(kind)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("save output: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("save output: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// usageLine is the dim line after a turn: tokens in / out / cached and the
+// estimated cost.
+func usageLine(s agent.Stats) string {
+	u := s.Usage
+	if u.IsZero() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s in", catalog.Tokens(u.InputTokens))
+	if u.CachedInputTokens > 0 {
+		fmt.Fprintf(&b, " (%s cached)", catalog.Tokens(u.CachedInputTokens))
+	}
+	fmt.Fprintf(&b, " · %s out", catalog.Tokens(u.OutputTokens))
+	if u.ReasoningTokens > 0 {
+		fmt.Fprintf(&b, " (%s reasoning)", catalog.Tokens(u.ReasoningTokens))
+	}
+	if s.CostKnown {
+		fmt.Fprintf(&b, " · ~%s", dollars(s.Cost))
+	}
+	return b.String()
+}
+
+func dollars(v float64) string {
+	if v < 0.01 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// showTurnUsage prints the dim usage line: always in interactive chats,
+// with --verbose in single-shot runs (on stderr).
+func (c *chat) showTurnUsage() {
+	if c.ed == nil && !c.opts.Verbose {
+		return
+	}
+	if line := usageLine(c.agent.TurnStats()); line != "" {
+		c.ui.Notice(agent.NoticeInfo, line)
+	}
+}
+
+func (c *chat) slashCompact(ctx context.Context, _ []string) error {
+	tctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.cancel = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.cancel = nil
+		c.mu.Unlock()
+		cancel()
+	}()
+	if err := c.agent.Compact(tctx); err != nil {
+		return err
+	}
+	return c.history.Save(c.agent.Messages)
+}
+
+func (c *chat) slashUsage(ctx context.Context, _ []string) error {
+	var b strings.Builder
+	s := c.agent.SessionStats()
+	fmt.Fprintf(&b, "this session:      %d requests · %s", s.Requests, orNone(usageLine(s)))
+	conv := agent.Stats{Usage: c.agent.ConversationUsage()}
+	fmt.Fprintf(&b, "\nthis conversation: %s (turns still in it)", orNone(usageLine(conv)))
+	m := c.agent.Model()
+	if m.Window > 0 {
+		used := c.agent.ContextTokens(ctx)
+		fmt.Fprintf(&b, "\ncontext window:    about %s of %s tokens (%d%%); compaction at %d%%",
+			catalog.Tokens(used), catalog.Tokens(m.Window), used*100/m.Window, int(c.cfg.Conversation.CompactAt*100+0.5))
+	}
+	c.println("%s", b.String())
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no tokens counted"
+	}
+	return s
+}

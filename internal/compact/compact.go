@@ -1,0 +1,240 @@
+package compact
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/llm"
+)
+
+// Saver keeps a full text that is cut from the conversation and returns the
+// path where it now lives.
+type Saver func(kind, text string) (path string, err error)
+
+// Shrunk tool results keep this many first lines, and results shorter than
+// shrinkMin bytes are left alone.
+const (
+	ShrinkLines = 20
+	shrinkMin   = 2048
+	// marker starts the note of a shrunk or capped text, so nothing is
+	// shrunk twice.
+	marker = "[nb: "
+)
+
+// ShrinkToolResults returns a copy of msgs in which the tool results before
+// index end that are longer than a few lines are replaced by their first
+// lines and the path of the saved full output. Results whose output cannot
+// be saved stay as they are. It returns how many results were shrunk.
+func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, int) {
+	out := msgs
+	copied := false
+	n := 0
+	for i := 0; i < end && i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role != llm.RoleTool || len(m.Text) < shrinkMin || strings.Contains(m.Text, marker+"compacted") {
+			continue
+		}
+		head, lines := firstLines(m.Text, ShrinkLines)
+		if len(head) >= len(m.Text)*3/4 {
+			continue // a few very long lines: cut by Cap, not here
+		}
+		path, err := save("compacted-"+m.ToolName, m.Text)
+		if err != nil {
+			continue
+		}
+		if !copied {
+			out = append([]llm.Message(nil), msgs...)
+			copied = true
+		}
+		out[i].Text = fmt.Sprintf("%s\n%scompacted: the first %d of %d lines are shown; the full output (%d bytes) is saved in %s — grep or tail it if you need more]",
+			head, marker, strings.Count(head, "\n")+1, lines, len(m.Text), path)
+		n++
+	}
+	return out, n
+}
+
+// firstLines returns the first n lines of s (without the final newline)
+// and the number of lines in s.
+func firstLines(s string, n int) (string, int) {
+	lines := strings.Count(s, "\n") + 1
+	if strings.HasSuffix(s, "\n") {
+		lines--
+	}
+	end := 0
+	for i := 0; i < n; i++ {
+		j := strings.IndexByte(s[end:], '\n')
+		if j < 0 {
+			return s, lines
+		}
+		end += j + 1
+	}
+	// Very long lines: keep at most 200 bytes per line shown.
+	head := strings.TrimRight(s[:end], "\n")
+	if len(head) > n*200 {
+		head = head[:n*200]
+		for len(head) > 0 && head[len(head)-1]&0xC0 == 0x80 {
+			head = head[:len(head)-1]
+		}
+		head += "…"
+	}
+	return head, lines
+}
+
+// Cap bounds the text of one message to max bytes for the saved history:
+// the head and the tail stay, with a marker where the middle was cut, and
+// the full text of a tool result is saved first (save may be nil). It
+// reports whether the text was cut.
+func Cap(m *llm.Message, max int, save Saver) bool {
+	if max <= 0 || len(m.Text) <= max {
+		return false
+	}
+	where := ""
+	if save != nil && m.Role == llm.RoleTool {
+		if path, err := save("capped-"+m.ToolName, m.Text); err == nil {
+			where = "; the full text is saved in " + path
+		}
+	}
+	note := fmt.Sprintf("\n%s%d bytes cut here: a message is kept to %d bytes in the conversation%s]\n", marker, len(m.Text)-max, max, where)
+	headLen, tailLen := max*3/4, max/4
+	head, tail := m.Text[:headLen], m.Text[len(m.Text)-tailLen:]
+	for len(head) > 0 && head[len(head)-1]&0xC0 == 0x80 {
+		head = head[:len(head)-1]
+	}
+	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
+		tail = tail[1:]
+	}
+	m.Text = head + note + tail
+	return true
+}
+
+// Boundary returns the first message of the recent part of msgs that fits
+// in budget tokens: an index whose message is a user or assistant message
+// (never a tool result, whose call must stay with it), or len(msgs) when
+// not even the last message fits.
+func Boundary(msgs []llm.Message, budget int) int {
+	used := 0
+	i := len(msgs)
+	for i > 0 {
+		n := Message(msgs[i-1])
+		if used+n > budget {
+			break
+		}
+		used += n
+		i--
+	}
+	for i < len(msgs) && msgs[i].Role == llm.RoleTool {
+		i++
+	}
+	return i
+}
+
+// SummarySystem is the system prompt of a summary request.
+const SummarySystem = `You compact the conversation between a user and nb, an assistant in the user's terminal, so that it can go on within the model's context window. Your summary replaces the older turns: the model will see only it and the most recent turns.
+
+Write, in Markdown, factually and briefly:
+- What the user wanted (their goals and requests, in their words where it matters).
+- What was found: facts about the system, files, errors, versions.
+- Commands that mattered, each with its outcome (exit status, key lines of output, paths of saved full outputs).
+- The current state: working directory, files changed, services started or stopped.
+- Open questions and what was about to happen next.
+
+Keep paths, names, numbers and error messages exact. Do not add a preamble or address the user.`
+
+// transcriptItemMax bounds one message in the transcript of a summary
+// request.
+const transcriptItemMax = 6000
+
+// SummaryRequest builds the request that asks the model to summarise older
+// messages, within maxInput tokens (the oldest items are left out first).
+func SummaryRequest(older []llm.Message, maxInput, maxTokens int) *llm.Request {
+	budget := maxInput - Text(SummarySystem) - 200
+	// Shorten every item before leaving the oldest out.
+	var items []string
+	for limit := transcriptItemMax; ; limit /= 2 {
+		items = items[:0]
+		total := 0
+		for _, m := range older {
+			it := transcriptItem(m, limit)
+			items = append(items, it)
+			total += Text(it) + 2
+		}
+		if total <= budget || limit < 400 {
+			break
+		}
+	}
+	total := 0
+	first := len(items)
+	for first > 0 {
+		n := Text(items[first-1]) + 2
+		if total+n > budget {
+			break
+		}
+		total += n
+		first--
+	}
+	var b strings.Builder
+	b.WriteString("Summarise this conversation (the transcript of the turns to compact):\n\n")
+	if first > 0 {
+		fmt.Fprintf(&b, "[%d older items did not fit and are left out]\n\n", first)
+	}
+	for _, it := range items[first:] {
+		b.WriteString(it)
+		b.WriteString("\n\n")
+	}
+	return &llm.Request{
+		System:    SummarySystem,
+		Messages:  []llm.Message{{Role: llm.RoleUser, Text: b.String()}},
+		MaxTokens: maxTokens,
+	}
+}
+
+func transcriptItem(m llm.Message, limit int) string {
+	var b strings.Builder
+	switch {
+	case m.Summary:
+		b.WriteString("### Summary of still earlier turns\n")
+	case m.Role == llm.RoleTool:
+		fmt.Fprintf(&b, "### Result of %s", m.ToolName)
+		if m.IsError {
+			b.WriteString(" (error)")
+		}
+		b.WriteString("\n")
+	default:
+		fmt.Fprintf(&b, "### %s\n", m.Role)
+	}
+	text := m.Text
+	if len(text) > limit {
+		c := llm.Message{Text: text}
+		Cap(&c, limit, nil)
+		text = c.Text
+	}
+	b.WriteString(text)
+	if len(m.Images) > 0 {
+		fmt.Fprintf(&b, "\n[%d image(s)]", len(m.Images))
+	}
+	for _, c := range m.ToolCalls {
+		args := c.Arguments
+		if len(args) > limit/2 {
+			args = args[:limit/2] + "…"
+		}
+		fmt.Fprintf(&b, "\n→ %s %s", c.Name, args)
+	}
+	return b.String()
+}
+
+// SummaryPrefix starts the text of a summary message.
+const SummaryPrefix = "[nb: the older part of this conversation was compacted into this summary; full outputs of commands are in the files it names]\n\n"
+
+// Replace returns the conversation that replaces msgs: a summary message
+// standing for msgs[:keep], then msgs[keep:]. When the turn in flight
+// begins in the summarised part (inflight < keep), its user message is
+// quoted in full in the summary message, so it is never lost.
+func Replace(msgs []llm.Message, keep int, summary string, inflight int) []llm.Message {
+	text := SummaryPrefix + strings.TrimSpace(summary)
+	if inflight >= 0 && inflight < keep && msgs[inflight].Role == llm.RoleUser {
+		text += "\n\n## The user's current request (verbatim)\n" + msgs[inflight].Text
+	}
+	out := make([]llm.Message, 0, len(msgs)-keep+1)
+	out = append(out, llm.Message{Role: llm.RoleUser, Text: text, Summary: true})
+	return append(out, msgs[keep:]...)
+}

@@ -1,0 +1,114 @@
+package compact
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/llm"
+)
+
+func conversation() []llm.Message {
+	big := strings.Repeat("line of output\n", 500)
+	return []llm.Message{
+		{Role: llm.RoleUser, Text: "check the logs"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "run_cmd", Arguments: `{"command":"journalctl"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "run_cmd", Text: big},
+		{Role: llm.RoleAssistant, Text: "the logs show a crash"},
+		{Role: llm.RoleUser, Text: "fix it"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c2", Name: "run_cmd", Arguments: `{"command":"systemctl restart x"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c2", ToolName: "run_cmd", Text: big},
+	}
+}
+
+func TestBoundaryNeverSplitsACallFromItsResult(t *testing.T) {
+	msgs := conversation()
+	for budget := 0; budget < Messages(msgs)+10; budget += 50 {
+		i := Boundary(msgs, budget)
+		if i < len(msgs) && msgs[i].Role == llm.RoleTool {
+			t.Fatalf("budget %d: boundary %d is a tool result", budget, i)
+		}
+		if i < len(msgs) && Messages(msgs[i:]) > budget && i > 0 && msgs[i-1].Role != llm.RoleTool {
+			t.Errorf("budget %d: recent part %d tokens is over budget", budget, Messages(msgs[i:]))
+		}
+	}
+	if Boundary(msgs, 1<<30) != 0 {
+		t.Errorf("everything fits: boundary should be 0")
+	}
+}
+
+func TestShrinkKeepsHeadAndSavesFullOutput(t *testing.T) {
+	msgs := conversation()
+	saved := map[string]string{}
+	save := func(kind, text string) (string, error) {
+		path := "/state/" + kind
+		saved[path] = text
+		return path, nil
+	}
+	out, n := ShrinkToolResults(msgs, 4, save)
+	if n != 1 {
+		t.Fatalf("shrunk %d results, want the one before the boundary", n)
+	}
+	if msgs[2].Text != conversation()[2].Text {
+		t.Errorf("the input was modified")
+	}
+	got := out[2].Text
+	if !strings.HasPrefix(got, "line of output\n") || !strings.Contains(got, "/state/compacted-run_cmd") || !strings.Contains(got, "first 20 of 500 lines") {
+		t.Errorf("shrunk result = %q", got)
+	}
+	if saved["/state/compacted-run_cmd"] != msgs[2].Text {
+		t.Errorf("full output not saved")
+	}
+	if out[6].Text != msgs[6].Text {
+		t.Errorf("a recent result was shrunk")
+	}
+	// Shrinking again changes nothing.
+	if _, n := ShrinkToolResults(out, 4, save); n != 0 {
+		t.Errorf("shrunk an already shrunk result")
+	}
+	// A result whose output cannot be saved stays whole.
+	_, n = ShrinkToolResults(msgs, 4, func(string, string) (string, error) { return "", errors.New("disk full") })
+	if n != 0 {
+		t.Errorf("shrunk a result it could not save")
+	}
+}
+
+func TestCap(t *testing.T) {
+	m := llm.Message{Role: llm.RoleAssistant, Text: strings.Repeat("é", 100_000)}
+	if !Cap(&m, 10_000, nil) {
+		t.Fatal("not capped")
+	}
+	if len(m.Text) > 10_300 || !strings.Contains(m.Text, "bytes cut here") || !strings.HasPrefix(m.Text, "é") || !strings.HasSuffix(m.Text, "é") {
+		t.Errorf("capped text: %d bytes, %q…", len(m.Text), m.Text[:40])
+	}
+	short := llm.Message{Text: "short"}
+	if Cap(&short, 10_000, nil) || short.Text != "short" {
+		t.Errorf("short text changed")
+	}
+}
+
+func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
+	msgs := conversation()
+	out := Replace(msgs, 5, "SUMMARY", 4)
+	if !out[0].Summary || out[0].Role != llm.RoleUser || !strings.Contains(out[0].Text, "SUMMARY") {
+		t.Fatalf("summary message = %+v", out[0])
+	}
+	if !strings.Contains(out[0].Text, "fix it") {
+		t.Errorf("the in-flight request was lost: %q", out[0].Text)
+	}
+	if len(out) != 3 || out[1].ToolCalls[0].ID != "c2" {
+		t.Errorf("kept part = %+v", out[1:])
+	}
+}
+
+func TestSummaryRequestFitsItsBudget(t *testing.T) {
+	msgs := append(conversation(), conversation()...)
+	msgs[0].Text = "OLDEST " + msgs[0].Text
+	req := SummaryRequest(msgs, 1500, 500)
+	if n := Request(req); n > 1500 {
+		t.Errorf("summary request is %d tokens, over its budget", n)
+	}
+	if !strings.Contains(req.Messages[0].Text, "OLDEST") || req.System != SummarySystem || len(req.Tools) != 0 {
+		t.Errorf("summary request lost the oldest turn or has tools")
+	}
+}
