@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,15 @@ func nbCommand(t *testing.T, dir string, s *llmtest.Server, args ...string) *exe
 		t.Fatal(err)
 	}
 	home := filepath.Join(t.TempDir(), "home")
+	// A context window that holds the whole (large) history, so that it is
+	// sent and saved as it is rather than compacted.
+	cfg := fmt.Sprintf(`{"activeProvider": "big", "providers": {"big": {"type": "openai-compatible", "baseUrl": %q, "model": "m", "contextWindow": 100000000}}}`, s.URL())
+	if err := os.MkdirAll(filepath.Join(home, ".config", "nb"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".config", "nb", "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + home + "/.config",
