@@ -46,9 +46,9 @@ type Model struct {
 }
 
 // DefaultWindow is assumed for a model nb does not know on a server that is
-// not a known provider (a local model): small enough to be safe with the
-// default context of local servers.
-const DefaultWindow = 8192
+// not a known provider (a local model): below what current local models
+// support; a one-line hint says how to set the real one.
+const DefaultWindow = 32768
 
 // providerWindows are assumed for unknown models of known providers.
 var providerWindows = map[string]int{
