@@ -41,6 +41,9 @@ type chat struct {
 	pendingText   []string
 	pendingImages []llm.Image
 
+	// single is set for a single-shot run.
+	single bool
+
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the running turn
 	quit   bool
@@ -83,7 +86,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	}
 	a.loadInstructions()
 
-	c := &chat{app: a}
+	c := &chat{app: a, single: singleShot}
 	if code, ok := c.start(); !ok {
 		return code
 	}

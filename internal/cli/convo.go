@@ -43,11 +43,14 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	return m, nil
 }
 
-// windowHint says once how to set the context window of a model nb does
-// not know.
+// windowHint says how to set the context window of a local model nb does
+// not know (in interactive chats, or with --verbose).
 func (c *chat) windowHint(p llm.Provider, m agent.Model) {
+	if c.single && !c.opts.Verbose {
+		return
+	}
 	spec, err := providers.Resolve(c.cfg, p.Name(), p.Model(), c.io.Getenv)
-	if err != nil || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {
+	if err != nil || spec.Type != "openai-compatible" || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {
 		return
 	}
 	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
