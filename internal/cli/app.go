@@ -19,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/report"
+	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/wiring"
