@@ -46,7 +46,7 @@ func TestWinHistorySaveAndLock(t *testing.T) {
 
 func TestWinStateDir(t *testing.T) {
 	env := map[string]string{"LOCALAPPDATA": `C:\Users\me\AppData\Local`, "USERPROFILE": `C:\Users\me`}
-	if got := StateDir(func(k string) string { return env[k] }); got != `C:\Users\me\AppData\Local\nb\state` {
-		t.Errorf("state dir %s", got)
+	if got, err := StateDir(func(k string) string { return env[k] }); err != nil || got != `C:\Users\me\AppData\Local\nb\state` {
+		t.Errorf("state dir %s, %v", got, err)
 	}
 }
