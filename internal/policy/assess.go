@@ -401,6 +401,12 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		info.harmlessWrapper = true
 		return true, ""
 	}
+	if base == "history" && cc.interactive {
+		// an interactive shell's history holds what the user typed,
+		// passwords included
+		info.sensitive = "history shows what was typed into the shell"
+		return false, info.sensitive
+	}
 	if base == "printenv" && len(l.Args()) > 0 {
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {

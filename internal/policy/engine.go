@@ -48,6 +48,8 @@ type CommandContext struct {
 	// tree, programs a repository configures); nil: nothing is known, and
 	// what needs a fact is asked.
 	Facts Facts
+	// interactive is set for text typed into an interactive shell.
+	interactive bool
 	// Shell is the language of the shell that will run the command. The
 	// analysis parses bash; a command for cmd.exe or PowerShell is never
 	// allowed by it: deny rules still apply, everything else is asked.
@@ -241,6 +243,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		})
 	}
 	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
+	cc.interactive = interactive
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{

@@ -646,3 +646,13 @@ func TestRepositoryPrograms(t *testing.T) {
 		}
 	}
 }
+
+func TestHistoryInInteractiveShell(t *testing.T) {
+	e := newEngine(t, nil)
+	if d := e.Command("history", testCC); d.Decision != Allow {
+		t.Errorf("history in a fresh non-interactive shell: %s", d.Decision)
+	}
+	if d := e.Input("term-1", "bash", true, "history | tail\n", testCC); d.Decision == Allow {
+		t.Error("history in an interactive shell allowed")
+	}
+}

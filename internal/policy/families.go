@@ -68,7 +68,7 @@ func init() {
 		}
 		return "ip " + ws[i].Text + " " + ws[i+1].Text + " is not known to be read-only"
 	}}
-	for _, n := range []string{"pstree", "ipcs", "lsb_release", "lshw"} {
+	for _, n := range []string{"pstree", "ipcs", "lsb_release", "lshw", "last", "lastlog"} {
 		builtinSafe[n] = safeCmd{dynOK: true}
 	}
 	// settings tools print without arguments; with them they change things
@@ -211,6 +211,17 @@ func init() {
 		}
 		return "history with options changes the history or its file"
 	}}
+	// read VAR… reads a line of standard input (the names are checked by
+	// the analyser)
+	builtinSafe["read"] = safeCmd{check: func(ws []word) string {
+		return forbidShort("e", "adinNptu", ws)
+	}}
+	for _, n := range []string{"zgrep", "zegrep", "zfgrep", "xzgrep", "bzgrep"} {
+		builtinSafe[n] = safeCmd{reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: func(ws []word) string {
+			// grep's own spec (safelist.go), without recursion
+			return first(builtinSafe["grep"].check(ws), forbidShort("rR", "efmABCdD", ws))
+		}}
+	}
 	builtinSafe["docker"] = safeCmd{check: dockerRead}
 	builtinSafe["podman"] = safeCmd{check: dockerRead}
 	builtinSafe["kubectl"] = safeCmd{check: kubectlRead}
