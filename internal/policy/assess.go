@@ -401,6 +401,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		info.harmlessWrapper = true
 		return true, ""
 	}
+	if base == "read" && cc.interactive {
+		// an earlier declare -i in the session makes the assignment
+		// arithmetic, which runs $(…) in the input
+		return false, "read in an interactive shell may evaluate its input"
+	}
 	if base == "history" && cc.interactive {
 		// an interactive shell's history holds what the user typed,
 		// passwords included

@@ -655,4 +655,7 @@ func TestHistoryInInteractiveShell(t *testing.T) {
 	if d := e.Input("term-1", "bash", true, "history | tail\n", testCC); d.Decision == Allow {
 		t.Error("history in an interactive shell allowed")
 	}
+	if d := e.Input("term-1", "bash", true, "read -r x < f\n", testCC); d.Decision == Allow {
+		t.Error("read in an interactive shell allowed")
+	}
 }
