@@ -67,6 +67,9 @@ func lastLine(s string) string {
 var promptPatterns = []*regexp.Regexp{
 	// Shell prompts: bash/sh "$ ", root "# ", zsh "% ", continuation "> ".
 	regexp.MustCompile(`[$#%>] $`),
+	// cmd.exe "C:\Users\me>" (no space after it); PowerShell "PS C:\> "
+	// is a "> " prompt above.
+	regexp.MustCompile(`^[A-Za-z]:\\[^<>|"*?\n]*>$`),
 	// REPLs: python ">>> " and "... ", ipython "In [3]: ", pdb "(Pdb) ",
 	// irb "irb(main):001:0> " and "irb> ", node/sqlite/mysql/psql "name> "
 	// or "name=# ".
