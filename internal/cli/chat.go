@@ -129,6 +129,12 @@ func (c *chat) start() (int, bool) {
 	}
 	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
 	c.windowHint(p, model)
+	if c.opts.Resume {
+		if err := c.reopen(1); err != nil {
+			c.history.Close()
+			return failRun(c.rec, c.io, kindHistory, err), false
+		}
+	}
 	c.startReport(p)
 	return 0, true
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
@@ -154,4 +155,71 @@ func orNone(s string) string {
 		return "no tokens counted"
 	}
 	return s
+}
+
+// archive is this directory's archive of earlier conversations.
+func (c *chat) archive() *store.Archive { return store.NewArchive(c.state, c.launch, c.io.Now) }
+
+// archiveCurrent keeps the current conversation in the archive and starts
+// an empty one. It returns the archived conversation's ID ("" when the
+// conversation was empty). On failure nothing changes.
+func (c *chat) archiveCurrent() (string, error) {
+	id, err := c.archive().Keep(c.agent.Messages)
+	if err != nil {
+		return "", err
+	}
+	if err := c.history.Save(nil); err != nil {
+		return id, err
+	}
+	c.agent.Messages = nil
+	return id, nil
+}
+
+// reopen makes archived conversation n (1 = the most recent) current; the
+// current one, if any, is archived first.
+func (c *chat) reopen(n int) error {
+	list := c.archive().List()
+	if len(list) == 0 {
+		return fmt.Errorf("no earlier conversation in %s", c.launch)
+	}
+	if n < 1 || n > len(list) {
+		return fmt.Errorf("no conversation %d (there are %d; see /conversations)", n, len(list))
+	}
+	want := list[n-1]
+	msgs, err := c.archive().Take(want.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := c.archive().Keep(c.agent.Messages); err != nil {
+		c.archive().Keep(msgs) // put it back
+		return err
+	}
+	if err := c.history.Save(msgs); err != nil {
+		return err
+	}
+	c.agent.Messages = msgs
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("reopened the conversation of %s (%d messages): %s", want.Saved.Local().Format("2006-01-02 15:04"), want.Messages, want.Title))
+	return nil
+}
+
+func (c *chat) slashConversations(_ context.Context, args []string) error {
+	if len(args) == 1 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return fmt.Errorf("usage: /conversations [N]")
+		}
+		return c.reopen(n)
+	}
+	list := c.archive().List()
+	if len(list) == 0 {
+		c.println("no earlier conversations in %s (/clear keeps the current one here)", c.launch)
+		return nil
+	}
+	var b strings.Builder
+	for i, a := range list {
+		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
+	}
+	b.WriteString("reopen one with /conversations N (the current conversation is kept), or start nb with --resume for the most recent")
+	c.println("%s", b.String())
+	return nil
 }

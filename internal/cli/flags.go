@@ -16,10 +16,12 @@ type Options struct {
 	System   string
 	// Reasoning is the reasoning effort (low, medium, high).
 	Reasoning string
-	NoTools   bool
-	Verbose   bool
-	Version   bool
-	Help      bool
+	// Resume reopens the most recent conversation /clear set aside.
+	Resume  bool
+	NoTools bool
+	Verbose bool
+	Version bool
+	Help    bool
 	// OutputFormat is how a single-shot run reports on stdout.
 	OutputFormat OutputFormat
 	// NoHistory runs without reading or writing any conversation history
@@ -99,6 +101,7 @@ var flagSpecs = []flagSpec{
 		return nil
 	}},
 	{"reasoning", true, setter(func(o *Options, v string) { o.Reasoning = v })},
+	{"resume", false, setter(func(o *Options, _ string) { o.Resume = true })},
 }
 
 // parseFlags reads leading flags; the first word that is not a flag starts
@@ -210,6 +213,7 @@ Flags:
   --model NAME        model to use
   --config FILE       configuration file (default ~/.config/nb/config.json)
   --system FILE       extra system prompt (default ~/.config/nb/system.md)
+  --resume            reopen the most recent conversation /clear kept (see /conversations)
   --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
   --no-tools          chat only; the model cannot run anything
   --verbose           show the full result of every tool call, the project instructions read

@@ -27,7 +27,8 @@ var slashCmds []slashCmd
 func init() {
 	slashCmds = []slashCmd{
 		{"/help", "", "show this list", (*chat).slashHelp},
-		{"/clear", "", "start a new conversation (ends terminal sessions)", (*chat).slashClear},
+		{"/clear", "", "start a new conversation, keeping the old one (ends terminal sessions)", (*chat).slashClear},
+		{"/conversations", "[N]", "list earlier conversations of this directory, or reopen number N", (*chat).slashConversations},
 		{"/compact", "", "summarise older turns now to free the context window", (*chat).slashCompact},
 		{"/usage", "", "tokens and estimated cost of this session and conversation; how full the context is", (*chat).slashUsage},
 		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
@@ -132,13 +133,17 @@ func (c *chat) slashHelp(context.Context, []string) error {
 }
 
 func (c *chat) slashClear(context.Context, []string) error {
-	c.agent.Messages = nil
-	c.pendingText, c.pendingImages = nil, nil
-	c.endSessions()
-	if err := c.history.Save(nil); err != nil {
+	id, err := c.archiveCurrent()
+	if err != nil {
 		return err
 	}
-	c.ui.Notice(agent.NoticeInfo, "conversation cleared")
+	c.pendingText, c.pendingImages = nil, nil
+	c.endSessions()
+	if id == "" {
+		c.ui.Notice(agent.NoticeInfo, "conversation cleared")
+	} else {
+		c.ui.Notice(agent.NoticeInfo, "conversation cleared; the old one is kept (/conversations lists it, nb --resume reopens it)")
+	}
 	return nil
 }
 

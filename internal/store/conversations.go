@@ -1,0 +1,148 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm"
+)
+
+// MaxArchived bounds the conversations kept per launch directory; the
+// oldest go first.
+const MaxArchived = 200
+
+// Archive keeps the conversations that /clear set aside, per launch
+// directory, in nb's state directory (projects/KEY/conversations), so
+// that they can be listed and reopened.
+type Archive struct {
+	dir string
+	now func() time.Time
+}
+
+// NewArchive is the archive of launchDir's conversations.
+func NewArchive(stateDir, launchDir string, now func() time.Time) *Archive {
+	if now == nil {
+		now = time.Now
+	}
+	return &Archive{dir: filepath.Join(ProjectDir(stateDir, launchDir), "conversations"), now: now}
+}
+
+// Archived describes one kept conversation.
+type Archived struct {
+	// ID is the file's name without ".json".
+	ID       string
+	Saved    time.Time
+	Messages int
+	// Title is the start of the first user message.
+	Title string
+}
+
+// Keep stores msgs as a new archived conversation and returns its ID. An
+// empty conversation is not kept ("" and no error).
+func (a *Archive) Keep(msgs []llm.Message) (string, error) {
+	if len(msgs) == 0 {
+		return "", nil
+	}
+	if err := os.MkdirAll(a.dir, 0o700); err != nil {
+		return "", fmt.Errorf("keep conversation: %w", err)
+	}
+	now := a.now().UTC()
+	data, err := json.MarshalIndent(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: now, Messages: msgs}, "", " ")
+	if err != nil {
+		return "", fmt.Errorf("keep conversation: %w", err)
+	}
+	id := now.Format("20060102T150405.000")
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(a.path(id)); os.IsNotExist(err) {
+			break
+		}
+		id = fmt.Sprintf("%s-%d", now.Format("20060102T150405.000"), n)
+	}
+	if err := WriteFileAtomic(a.path(id), append(data, '\n'), 0o600); err != nil {
+		return "", fmt.Errorf("keep conversation: %w", err)
+	}
+	a.prune()
+	return id, nil
+}
+
+func (a *Archive) path(id string) string { return filepath.Join(a.dir, id+".json") }
+
+// ids lists the archived conversations, newest first.
+func (a *Archive) ids() []string {
+	entries, _ := os.ReadDir(a.dir)
+	var ids []string
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, ".") {
+			ids = append(ids, strings.TrimSuffix(name, ".json"))
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(ids)))
+	return ids
+}
+
+func (a *Archive) prune() {
+	ids := a.ids()
+	for i := MaxArchived; i < len(ids); i++ {
+		os.Remove(a.path(ids[i]))
+	}
+}
+
+// List describes the archived conversations, newest first. Files that
+// cannot be read are left out.
+func (a *Archive) List() []Archived {
+	var out []Archived
+	for _, id := range a.ids() {
+		doc, err := a.read(id)
+		if err != nil {
+			continue
+		}
+		item := Archived{ID: id, Saved: doc.Saved, Messages: len(doc.Messages)}
+		for _, m := range doc.Messages {
+			if m.Role == llm.RoleUser && !m.Summary && strings.TrimSpace(m.Text) != "" {
+				item.Title = title(m.Text)
+				break
+			}
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+func title(s string) string {
+	s = strings.TrimSpace(s)
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}
+
+func (a *Archive) read(id string) (*historyDoc, error) {
+	data, err := os.ReadFile(a.path(id))
+	if err != nil {
+		return nil, err
+	}
+	var doc historyDoc
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Format != historyFormat || doc.Version < 1 || doc.Version > HistoryVersion {
+		return nil, fmt.Errorf("conversation %s is not a readable nb conversation", id)
+	}
+	return &doc, nil
+}
+
+// Take reads the archived conversation id and removes it from the archive
+// (it becomes the current conversation again).
+func (a *Archive) Take(id string) ([]llm.Message, error) {
+	doc, err := a.read(id)
+	if err != nil {
+		return nil, fmt.Errorf("reopen conversation: %w", err)
+	}
+	if err := os.Remove(a.path(id)); err != nil {
+		return nil, fmt.Errorf("reopen conversation: %w", err)
+	}
+	return doc.Messages, nil
+}
