@@ -453,7 +453,7 @@ func Warned(d *policy.Decision) bool {
 
 // DefaultYes reports whether Enter means Yes for d.
 func DefaultYes(d *policy.Decision) bool {
-	return !Warned(d) && d.DefaultAnswer != "no"
+	return !Warned(d) && d.DefaultAnswer != policy.No
 }
 
 // OfferAlways reports whether "Always" is offered for d.
@@ -483,7 +483,7 @@ func DisplayLine(d *policy.Decision) string {
 
 // isWrite reports whether d's `?` shows written content.
 func isWrite(d *policy.Decision) bool {
-	return strings.HasPrefix(d.Display, "write") || strings.HasPrefix(d.Display, "append")
+	return d.Category.Writes()
 }
 
 func moreLabel(d *policy.Decision, cut bool) string {

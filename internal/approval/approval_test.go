@@ -149,6 +149,7 @@ func TestQuestionMarkExpands(t *testing.T) {
 
 func TestWriteShowsContent(t *testing.T) {
 	pd := pending("write: ~/.bashrc", "", true)
+	pd.Decision.Category = policy.CatWrite
 	pd.Decision.Full = "export EDITOR=vim\nalias ll='ls -l'"
 	p, scr := prompter("?n\r", 80)
 	defer scr.Close()

@@ -174,6 +174,10 @@ func (e *Engine) readPath(a Action) *Decision {
 	}
 	d := e.Command(cmd, a.Where)
 	d.Display = verb + ": " + sanitize(a.Shown, false)
+	d.Category = ""
+	if a.Kind == ReadFile {
+		d.Category = CatRead
+	}
 	d.Full = a.Path
 	d.Subject = verb + " " + a.Path
 	d.OfferAlways, d.Rule = false, ""
@@ -195,7 +199,7 @@ func (e *Engine) readPath(a Action) *Decision {
 // "write_file" refuses it outright).
 func (e *Engine) writeFile(a Action) *Decision {
 	d := &Decision{
-		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), Warn: true,
+		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), Category: CatWrite, Warn: true,
 		DefaultAnswer: No, Reasons: []string{"writes a file"},
 		Full:    fmt.Sprintf("write %s (%d bytes):\n%s", a.Path, len(a.Content), a.Content),
 		Subject: "write " + a.Path,

@@ -90,3 +90,26 @@ func TestDecideFileRules(t *testing.T) {
 		t.Errorf("read .env: %+v", d)
 	}
 }
+
+// The display class is a typed field, not something to parse out of the
+// display line.
+func TestCategory(t *testing.T) {
+	e := newEngine(t, nil)
+	for cmd, want := range map[string]Category{
+		"echo hi > notes.txt":  CatWrite,
+		"echo hi >> notes.txt": CatAppend,
+		"cat notes.txt":        CatRead,
+		"rm notes.txt":         CatDelete,
+		"ls && cat x":          "",
+	} {
+		if d := e.Command(cmd, testCC); d.Category != want {
+			t.Errorf("%q: category %q, want %q (display %q)", cmd, d.Category, want, d.Display)
+		}
+	}
+	if d := e.Decide(Action{Kind: WriteFile, Path: "/p/a", Shown: "a", Content: "x"}); d.Category != CatWrite || !d.Category.Writes() {
+		t.Errorf("write_file: %q", d.Category)
+	}
+	if d := e.Decide(Action{Kind: ListDir, Path: "/p", Shown: "."}); d.Category != "" {
+		t.Errorf("list_dir: %q", d.Category)
+	}
+}

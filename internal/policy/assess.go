@@ -31,6 +31,8 @@ type assessment struct {
 	safety  Safety
 	reasons []string
 	warn    bool
+	// category is the display class of a single simple command.
+	category Category
 	// warnPattern is set when the command matches the user's warnPatterns.
 	warnPattern bool
 	display     string
@@ -198,6 +200,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 		as.safety = Safe
 	}
 	cat, subject := e.category(a)
+	as.category = Category(cat)
 	as.warnPattern = warnHit
 	as.warn = dangerous || warnHit || as.writes || optWrites || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
 	if cat != "" {

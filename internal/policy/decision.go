@@ -118,11 +118,32 @@ type Decision struct {
 	// Remedy is a line for the human when a call is denied for want of a
 	// terminal to ask at, e.g. "re-run with --approve 'git push *'".
 	Remedy string `json:"-"`
+	// Category is what the display line shows the action as (read, write,
+	// append, copy, move, delete, mkdir); empty for "run: COMMAND" and for
+	// actions that are not commands.
+	Category Category `json:"-"`
 	// Subject is what the decision is about, for grants and audit: the
 	// command for run_cmd, "input → term-2" for session input, the tool name
 	// for MCP tools.
 	Subject string `json:"-"`
 }
+
+// Category classifies a single simple command for the display line.
+type Category string
+
+const (
+	CatRead   Category = "read"
+	CatWrite  Category = "write"
+	CatAppend Category = "append"
+	CatCopy   Category = "copy"
+	CatMove   Category = "move"
+	CatDelete Category = "delete"
+	CatMkdir  Category = "mkdir"
+)
+
+// Writes reports whether the action writes content the user may want to
+// see before approving it (`?` shows it).
+func (c Category) Writes() bool { return c == CatWrite || c == CatAppend }
 
 // Answer is the answer the approval prompt selects by default.
 type Answer string

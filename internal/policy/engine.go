@@ -247,12 +247,13 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
-		Safety:  as.safety,
-		Display: as.display,
-		Warn:    as.warn,
-		Reasons: as.reasons,
-		Full:    command,
-		Subject: command,
+		Safety:   as.safety,
+		Display:  as.display,
+		Category: as.category,
+		Warn:     as.warn,
+		Reasons:  as.reasons,
+		Full:     command,
+		Subject:  command,
 	}
 	if d.Reasons == nil {
 		d.Reasons = []string{}
