@@ -38,7 +38,7 @@ var alwaysShim = []string{"rm", "curl", "wget", "id", "cat", "ls", "git", "sudo"
 // A shim records its name and arguments (unit-separated, record-separated)
 // in one write, and either exits 0 or execs the real program.
 func shimScript(real string) string {
-	rec := `printf -v r '%s\x1f' "${BASH_SOURCE[0]##*/}" "$@"; printf '%s\x1e' "$r" >> "$NB_SHIM_LOG"` + "\n"
+	rec := `printf -v r '%s\x1f' "${BASH_SOURCE[0]##*/}" "$PWD" "$@"; printf '%s\x1e' "$r" >> "$NB_SHIM_LOG"` + "\n"
 	if real != "" {
 		return "#!/bin/bash\n" + rec + "exec " + real + ` "$@"` + "\n"
 	}
@@ -50,6 +50,7 @@ var notFound = regexp.MustCompile(`(?m): ([^:\n]+): command not found$`)
 
 type execRecord struct {
 	name string
+	dir  string
 	args []string
 }
 
@@ -128,7 +129,10 @@ func sandboxRun(t *testing.T, bw, shims, run, cmd string) ([]execRecord, []strin
 			continue
 		}
 		f := strings.Split(strings.TrimSuffix(r, "\x1f"), "\x1f")
-		recs = append(recs, execRecord{name: f[0], args: f[1:]})
+		if len(f) < 2 {
+			continue
+		}
+		recs = append(recs, execRecord{name: f[0], dir: f[1], args: f[2:]})
 	}
 	var missing []string
 	for _, m := range notFound.FindAllStringSubmatch(stderr.String(), -1) {
@@ -144,6 +148,10 @@ type leafModel struct {
 	// name in loose has a leaf whose arguments are not known exactly.
 	argvs map[string][][]string
 	loose map[string]bool
+	// dirs holds, per name, the directories its leaves may run in; a name
+	// in anywhere has a leaf whose directory is unknown.
+	dirs     map[string]map[string]bool
+	anywhere map[string]bool
 }
 
 // model returns the analyser's claim, or ok=false when it does not claim
@@ -152,7 +160,7 @@ func model(a *shellparse.Analysis) (m leafModel, ok bool) {
 	if a.Err != nil || len(a.Unknown) > 0 || len(a.Recursive) > 0 {
 		return m, false
 	}
-	m = leafModel{names: map[string]bool{}, argvs: map[string][][]string{}, loose: map[string]bool{}}
+	m = leafModel{names: map[string]bool{}, argvs: map[string][][]string{}, loose: map[string]bool{}, dirs: map[string]map[string]bool{}, anywhere: map[string]bool{}}
 	for _, l := range a.Leaves {
 		if l.Name() == "" || len(l.Unknown) > 0 {
 			return m, false
@@ -164,6 +172,15 @@ func model(a *shellparse.Analysis) (m leafModel, ok bool) {
 			return m, false
 		}
 		m.names[b] = true
+		if l.Dir.Unknown || l.Via == "find -execdir" {
+			m.anywhere[b] = true
+		}
+		if m.dirs[b] == nil {
+			m.dirs[b] = map[string]bool{}
+		}
+		for _, d := range l.Dir.Paths {
+			m.dirs[b][d] = true
+		}
 		static := !l.ArgsAppended && !strings.Contains(l.Via, "find") && !strings.Contains(l.Via, "xargs")
 		var args []string
 		for _, w := range l.Args() {
@@ -215,7 +232,7 @@ func TestBashDifferential(t *testing.T) {
 	}
 	analyses := make([]*shellparse.Analysis, len(cases))
 	for i, c := range cases {
-		a := shellparse.Analyse(c.command, shellparse.Options{Home: home})
+		a := shellparse.Analyse(c.command, shellparse.Options{Home: home, Cwd: sandboxRunDir + "/work"})
 		analyses[i] = a
 		for _, l := range a.Leaves {
 			if shimName.MatchString(l.Base()) {
@@ -297,6 +314,9 @@ func TestBashDifferential(t *testing.T) {
 			if !m.names[r.name] {
 				problems = append(problems, problem{"diff:" + c.command, fmt.Sprintf("%s: bash ran %s %q, which the analyser does not report (it reports %v)", c, r.name, r.args, keys(m.names))})
 				continue
+			}
+			if !m.anywhere[r.name] && !m.dirs[r.name][r.dir] {
+				problems = append(problems, problem{"dir:" + c.command, fmt.Sprintf("%s: bash ran %s in %s, the analyser believes it runs in %v", c, r.name, r.dir, keys(m.dirs[r.name]))})
 			}
 			if m.loose[r.name] {
 				continue
