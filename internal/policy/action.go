@@ -94,6 +94,16 @@ type Action struct {
 	Session string
 	Program string
 	Shell   bool
+	// InShell says the session itself runs a shell (SessionProgram), which
+	// gets the input whenever the foreground program does not read it.
+	InShell        bool
+	SessionProgram string
+	// Pending is text typed into the session earlier without Enter: it is
+	// part of the line the input completes.
+	Pending string
+	// Prompt is the question the program waits at (PromptText its line).
+	Prompt     PromptKind
+	PromptText string
 
 	// Path is the resolved absolute path of file actions and SetCwd;
 	// Shown is the path as the model wrote it.
@@ -118,8 +128,9 @@ func (e *Engine) Decide(a Action) *Decision {
 		if a.Input == "" {
 			return d
 		}
-		program, shell := a.Program, a.Shell
-		return stricter(d, e.Input("new session", program, shell, a.Input, a.Where))
+		return stricter(d, e.sessionInput(Action{Kind: SessionInput, Session: "new session",
+			Program: a.Program, Shell: a.Shell, InShell: a.Shell, SessionProgram: a.Program,
+			Input: a.Input, Where: a.Where}))
 	case RerunOutside:
 		d := &Decision{
 			Decision: Ask, Safety: Unknown, Display: "run outside the sandbox: " + sanitize(a.Command, false),
@@ -128,7 +139,7 @@ func (e *Engine) Decide(a Action) *Decision {
 		}
 		return e.ask(d, nil, &assessment{}, nil)
 	case SessionInput:
-		return e.Input(a.Session, a.Program, a.Shell, a.Input, a.Where)
+		return e.sessionInput(a)
 	case ReadSession:
 		return e.allowed("read: "+a.Session+" ("+a.Program+")", a.Session)
 	case ListSessions:

@@ -481,34 +481,11 @@ func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pa
 	return source, true
 }
 
-// Input decides text typed into persistent session id running program.
-// isShell says the program is a shell, so the text is analysed as a command.
+// Input decides text typed into session id whose foreground program is
+// program; isShell says the session runs that shell (see sessionInput).
 func (e *Engine) Input(id, program string, isShell bool, text string, cc CommandContext) *Decision {
-	subject := "input → " + id
-	if isShell {
-		cmd := strings.TrimRight(text, "\n")
-		d := e.command(cmd, cc, true)
-		d.Display = subject + " (" + program + ") " + d.Display
-		d.Full = text
-		d.Subject = subject
-		return d
-	}
-	rule := "input → " + id + " (" + program + ")"
-	shown := sanitize(strings.TrimRight(text, "\n"), false)
-	d := &Decision{Safety: Unknown, Display: rule + ": " + shown, DefaultAnswer: "yes", OfferAlways: true, Reasons: []string{}, Full: text, Subject: subject, Rule: rule}
-	if strings.TrimSpace(text) == "" || text == "\x03" {
-		d.Decision, d.DecidedBy, d.Safety = Allow, "safe-list", Safe
-		return d
-	}
-	e.mu.Lock()
-	granted := contains(e.session, rule) || contains(e.project, rule)
-	e.mu.Unlock()
-	if granted {
-		d.Decision, d.DecidedBy = Allow, "grant"
-		return d
-	}
-	d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
-	return e.ask(d, nil, &assessment{}, nil)
+	return e.sessionInput(Action{Kind: SessionInput, Session: id, Program: program, Shell: isShell,
+		InShell: isShell, SessionProgram: program, Input: text, Where: cc})
 }
 
 // ToolHint shapes the decision for an MCP tool call (seed 001 approvalHints).

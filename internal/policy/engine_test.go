@@ -403,17 +403,18 @@ func TestSensitive(t *testing.T) {
 func TestInput(t *testing.T) {
 	e := newEngine(t, nil)
 	d := e.Input("term-2", "python3", false, "print(1)\n", testCC)
-	if d.Decision != Ask || d.Display != "input → term-2 (python3): print(1)" || !d.OfferAlways {
+	if d.Decision != Ask || d.Display != "input → term-2 (python3): print(1)" || !d.OfferAlways || d.Rule != "input → python3: print(1)" {
 		t.Fatalf("%+v", d)
 	}
 	if err := e.Grant(d, ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if d := e.Input("term-2", "python3", false, "import os\n", testCC); d.Decision != Allow || d.DecidedBy != "grant" {
+	// The grant is the exact input, in any session running python3.
+	if d := e.Input("term-7", "python3", false, "print(1)\n", testCC); d.Decision != Allow || d.DecidedBy != "grant" {
 		t.Errorf("after grant: %s by %s", d.Decision, d.DecidedBy)
 	}
-	if d := e.Input("term-3", "python3", false, "x\n", testCC); d.Decision != Ask {
-		t.Errorf("other session: %s", d.Decision)
+	if d := e.Input("term-2", "python3", false, "import os\n", testCC); d.Decision != Ask {
+		t.Errorf("other input after a grant: %s", d.Decision)
 	}
 	d = e.Input("term-1", "bash", true, "ls -la\n", testCC)
 	if d.Decision != Allow || !strings.Contains(d.Display, "run: ls -la") {

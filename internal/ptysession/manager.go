@@ -113,14 +113,25 @@ type Info struct {
 	ID, Command string
 	// Program is the program receiving input now; Shell says it reads
 	// shell command lines.
-	Program  string
-	Shell    bool
-	Position int64 // the model's read position
-	End      int64 // bytes written so far
-	Running  bool
-	ExitCode int
-	Started  time.Time
-	Uptime   time.Duration
+	Program string
+	Shell   bool
+	// Launched is the program the session started and LaunchedShell
+	// whether it is a shell: the shell gets typed input whenever the
+	// foreground program does not read it.
+	Launched      string
+	LaunchedShell bool
+	// Pending is the text typed after the last Enter.
+	Pending string
+	// Question is what the program waits for, when its output ends in a
+	// recognised question or password prompt (QuestionText).
+	Question     Question
+	QuestionText string
+	Position     int64 // the model's read position
+	End          int64 // bytes written so far
+	Running      bool
+	ExitCode     int
+	Started      time.Time
+	Uptime       time.Duration
 }
 
 // ErrNoSession is returned for an unknown session id.
@@ -233,6 +244,9 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, first 
 		if _, err := s.term.Write(keys(stdin)); err != nil {
 			return nil, fmt.Errorf("send to %s: %w", s.id, err)
 		}
+		s.mu.Lock()
+		s.pending = pendingAfter(s.pending, stdin)
+		s.mu.Unlock()
 	}
 	end := m.collect(ctx, s, waitFor{from: from, mark: mark, input: stdin, started: first}, live)
 	out := m.take(s, from)
@@ -550,10 +564,14 @@ func (m *Manager) Get(id string) (Info, error) {
 func (s *session) info(now time.Time) Info {
 	s.mu.Lock()
 	pos, end := s.cursor, s.ring.end()
+	last := strings.TrimRight(lastLine(cleanText(s.ring.tail(0, 512))), "\n")
+	pending := s.pending
 	s.mu.Unlock()
 	program, shell := s.foreground()
 	in := Info{
 		ID: s.id, Command: s.command, Program: program, Shell: shell,
+		Launched: s.program, LaunchedShell: s.shell, Pending: pending,
+		Question: questionOf(last), QuestionText: strings.TrimSpace(last),
 		Position: pos, End: end, Running: !s.done(), Started: s.started,
 		Uptime: now.Sub(s.started),
 	}

@@ -31,6 +31,7 @@ type session struct {
 	cursor  int64     // the model's read position
 	lastOut time.Time // when output last arrived
 	eof     bool      // the reader has seen the end of the output
+	pending string    // text typed after the last Enter
 	changed chan struct{}
 
 	// emuMu guards the emulator and emuPos, the position up to which it

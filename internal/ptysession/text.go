@@ -77,10 +77,65 @@ var promptPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^In \[\d+\]: $`),
 	regexp.MustCompile(`\((Pdb|gdb|lldb)\) $`),
 	regexp.MustCompile(`irb[^\s]*> ?$`),
-	// Questions: [y/N], [Y/n], (yes/no), (yes/no/[fingerprint])?
-	regexp.MustCompile(`(?i)(\[y/n\]|\[yes/no\]|\(y/n\)|\(yes/no(/\[[a-z]+\])?\))\s*[?:]?\s*$`),
-	// Secrets: "Password:", "[sudo] password for x: ", "Enter passphrase for key: ".
-	regexp.MustCompile(`(?i)(password|passphrase|passcode|pin)[^\n]*:\s*$`),
+	questionPattern,
+	secretPattern,
+}
+
+// Questions: [y/N], [Y/n], (yes/no), (yes/no/[fingerprint])?
+var questionPattern = regexp.MustCompile(`(?i)(\[y/n\]|\[yes/no\]|\(y/n\)|\(yes/no(/\[[a-z]+\])?\))\s*[?:]?\s*$`)
+
+// Secrets: "Password:", "[sudo] password for x: ", "Enter passphrase for key: ".
+var secretPattern = regexp.MustCompile(`(?i)(password|passphrase|passcode|pin)[^\n]*:\s*$`)
+
+// Question is what a program waits for at the end of its output.
+type Question int
+
+const (
+	// NoQuestion: no recognised question or password prompt.
+	NoQuestion Question = iota
+	// YesNo: a confirmation such as "[y/N]" or "(yes/no)".
+	YesNo
+	// Secret: a password, passphrase or PIN prompt.
+	Secret
+)
+
+// questionOf classifies the last line of clean output.
+func questionOf(line string) Question {
+	switch {
+	case strings.TrimSpace(line) == "":
+		return NoQuestion
+	case secretPattern.MatchString(line):
+		return Secret
+	case questionPattern.MatchString(line):
+		return YesNo
+	}
+	return NoQuestion
+}
+
+// maxPending bounds the text remembered as typed without Enter.
+const maxPending = 4 << 10
+
+// pendingAfter returns the text typed on the current line after input:
+// Enter starts a new line, Ctrl+C and Ctrl+U drop it, backspace removes
+// one character.
+func pendingAfter(pending, input string) string {
+	r := []rune(pending)
+	for _, c := range input {
+		switch c {
+		case '\n', '\r', 0x03, 0x15:
+			r = r[:0]
+		case 0x7f, '\b':
+			if len(r) > 0 {
+				r = r[:len(r)-1]
+			}
+		default:
+			r = append(r, c)
+		}
+	}
+	if len(r) > maxPending {
+		r = r[len(r)-maxPending:]
+	}
+	return string(r)
 }
 
 // isPrompt reports whether the last line of clean output looks like a

@@ -143,7 +143,14 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 		return nil, err
 	}
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
-		Where: t.where(at.Cwd, t.opts.Host())}
+		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,
+		PromptText: info.QuestionText, Where: t.where(at.Cwd, t.opts.Host())}
+	switch info.Question {
+	case ptysession.YesNo:
+		act.Prompt = policy.Question
+	case ptysession.Secret:
+		act.Prompt = policy.Secret
+	}
 	if a.Stdin != "" {
 		act.Kind, act.Input = policy.SessionInput, a.Stdin
 	}

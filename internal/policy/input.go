@@ -1,0 +1,256 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Session input is decided by what will execute it:
+//
+//   - A session running a shell: the input is shell code whatever program
+//     is in the foreground (typed ahead while a job runs, it reaches the
+//     shell when the job ends), analysed with the same engine as run_cmd.
+//     Programs that pass their input to a shell elsewhere (ssh, su,
+//     docker exec…) count as shells too.
+//   - A known REPL (python, node, irb, psql…): the input is code. Known
+//     dangerous patterns (running commands, deleting or writing files,
+//     DROP/DELETE…) warn; otherwise it is asked, and Always saves exactly
+//     this input for this program.
+//   - A program waiting at a recognised question or password prompt: the
+//     input is shown as the answer to that prompt (a password masked).
+//
+// Grants for input never name a session: "input → python3: print(1)".
+
+// codeLang is the language a REPL reads.
+type codeLang int
+
+const (
+	langNone codeLang = iota
+	langPython
+	langJS
+	langRuby
+	langSQL
+	langOther // a REPL of another language: generic patterns only
+)
+
+var replNames = map[string]codeLang{
+	"python": langPython, "ipython": langPython, "bpython": langPython, "pypy": langPython, "ptpython": langPython,
+	"node": langJS, "nodejs": langJS, "deno": langJS, "bun": langJS, "ts-node": langJS,
+	"irb": langRuby, "pry": langRuby, "ruby": langRuby, "rails": langRuby,
+	"psql": langSQL, "mysql": langSQL, "mariadb": langSQL, "sqlite3": langSQL, "sqlite": langSQL,
+	"duckdb": langSQL, "clickhouse-client": langSQL, "cqlsh": langSQL, "sqlcmd": langSQL,
+	"lua": langOther, "luajit": langOther, "R": langOther, "julia": langOther, "php": langOther,
+	"perl": langOther, "ghci": langOther, "scala": langOther, "clojure": langOther, "guile": langOther,
+	"racket": langOther, "ocaml": langOther, "erl": langOther, "iex": langOther, "gdb": langOther,
+	"lldb": langOther, "redis-cli": langSQL, "mongosh": langJS, "mongo": langJS,
+}
+
+// versioned strips a version suffix: python3.12 → python, node20 → node.
+var versioned = regexp.MustCompile(`^([A-Za-z][A-Za-z_-]*?)[0-9.]*$`)
+
+// replLang returns the language a program reads as a REPL, or langNone.
+func replLang(program string) codeLang {
+	name := path.Base(program)
+	if l, ok := replNames[name]; ok {
+		return l
+	}
+	if m := versioned.FindStringSubmatch(name); m != nil {
+		return replNames[m[1]]
+	}
+	return langNone
+}
+
+// shellRelays pass their input to a shell, often on another machine.
+var shellRelays = map[string]bool{
+	"ssh": true, "mosh": true, "su": true, "sudo": true, "doas": true, "docker": true,
+	"podman": true, "kubectl": true, "oc": true, "chroot": true, "nsenter": true,
+	"machinectl": true, "toolbox": true, "distrobox": true, "lxc": true, "incus": true,
+	"vagrant": true, "script": true, "screen": true, "tmux": true, "busybox": true,
+}
+
+type codePattern struct {
+	re     *regexp.Regexp
+	reason string
+}
+
+func pat(expr, reason string) codePattern {
+	return codePattern{regexp.MustCompile(expr), reason}
+}
+
+// Patterns that make REPL input warned, by language. They look for the
+// ways code runs commands, deletes or writes files, or changes a database.
+var codePatterns = map[codeLang][]codePattern{
+	langPython: {
+		pat(`\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawn\w*|fork\w*)\b`, "runs a command"),
+		pat(`\bsubprocess\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*getoutput\b`, "runs a command"),
+		pat(`\bos\s*\.\s*(remove|unlink|rmdir|removedirs|rename|renames|replace|truncate|chmod|chown|kill|killpg|setuid)\b`, "changes or deletes files or processes"),
+		pat(`\bshutil\s*\.\s*(rmtree|move|copy\w*|chown|make_archive|unpack_archive)\b`, "changes or deletes files"),
+		pat(`\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace|touch|mkdir|symlink_to|hardlink_to)\s*\(`, "changes or deletes files"),
+		pat(`\bopen\s*\([^)]*['"][^'"]*[wax+][^'"]*['"]`, "writes a file"),
+		pat(`\b(eval|exec|compile|__import__)\s*\(|\bimportlib\b|\bctypes\b`, "runs code built at run time"),
+		pat(`\b(socket|urllib|requests|httpx|http\s*\.\s*client|ftplib|smtplib|paramiko)\b`, "uses the network"),
+	},
+	langJS: {
+		pat(`\bchild_process\b|\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(`, "runs a command"),
+		pat(`\b(rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|chmod|chmodSync|truncate|truncateSync|createWriteStream|copyFile|copyFileSync|cp|cpSync)\s*\(`, "changes or deletes files"),
+		pat(`\bprocess\s*\.\s*(kill|exit|binding|dlopen)\b`, "ends or changes processes"),
+		pat(`\b(eval|Function)\s*\(|\bnew\s+Function\b|\bvm\s*\.\s*run\w*|\bimport\s*\(|\brequire\s*\(`, "loads or runs code built at run time"),
+		pat(`\bDeno\s*\.\s*(run|Command|remove|writeFile|writeTextFile|rename|chmod|kill)\b|\bBun\s*\.\s*(spawn|spawnSync|write|\$)`, "runs a command or writes files"),
+		pat(`\b(fetch|XMLHttpRequest|WebSocket)\b|\b(http|https|net|dgram|tls)\s*\.\s*(request|get|connect|createConnection)\b`, "uses the network"),
+	},
+	langRuby: {
+		pat("\\b(system|exec|spawn|syscall|fork)\\b|`|%x|\\bIO\\s*\\.\\s*popen\\b|\\bOpen3\\b|\\bPTY\\s*\\.\\s*spawn\\b|\\bKernel\\s*\\.", "runs a command"),
+		pat(`\bFileUtils\s*\.\s*\w+|\bFile\s*\.\s*(delete|unlink|write|rename|chmod|chown|truncate|symlink)\b|\bDir\s*\.\s*(delete|rmdir|unlink|mkdir)\b|\bFile\s*\.\s*open\s*\([^)]*['"][wa+]`, "changes or deletes files"),
+		pat(`\b(eval|instance_eval|class_eval|send|public_send|require|load)\b`, "loads or runs code built at run time"),
+		pat(`\b(Net\s*::\s*HTTP|Socket|TCPSocket|URI\s*\.\s*open|open-uri)\b`, "uses the network"),
+	},
+	langSQL: {
+		pat(`(?i)\b(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename|vacuum|reindex|cluster|attach|detach|load|import|shutdown|kill|flushall|flushdb|del|set|config)\b`, "changes the database"),
+		pat(`(?i)\bcopy\b|\binto\s+(outfile|dumpfile)\b|\bpg_(read|write|ls)_\w*|\blo_(import|export)\b|\bload_file\s*\(`, "reads or writes files"),
+		pat(`(?m)^\s*\\(!|o|w|copy|i|ir|include|g|gexec|setenv|cd)\b|(?mi)^\s*(system|source)\b|(?m)^\s*\.(shell|system|output|once|save|backup|restore|import|load|read|cd)\b`, "runs a command or touches files"),
+	},
+}
+
+// genericCode patterns warn in the input of every REPL.
+var genericCode = []codePattern{
+	pat(`\brm\s+-[A-Za-z]*[rRf]|\brm\s+-{2}(recursive|force)\b|\bmkfs\b|\bdd\s+if=|\bchmod\s+-R\b|\bsudo\b|:\(\)\s*\{`, "contains a destructive shell command"),
+	pat(`\b(system|system2|shell_exec|passthru|proc_open|popen|execute|qx)\s*\(|\bos\s*\.\s*(execute|remove|rename)\b|\bio\s*\.\s*popen\b|\bunlink\s*\(|\bfile\s*\.\s*remove\b|\bRun\s*\(`, "runs a command or deletes files"),
+}
+
+// codeWarnings returns why code in lang is warned, or nil.
+func codeWarnings(lang codeLang, code string) []string {
+	var reasons []string
+	add := func(ps []codePattern) {
+		for _, p := range ps {
+			if m := p.re.FindString(code); m != "" {
+				r := fmt.Sprintf("%s (%s)", p.reason, strings.TrimSpace(m))
+				if !contains(reasons, r) {
+					reasons = append(reasons, r)
+				}
+			}
+		}
+	}
+	add(codePatterns[lang])
+	add(genericCode)
+	return reasons
+}
+
+// PromptKind is what a program waits for at its prompt.
+type PromptKind int
+
+const (
+	// NoPrompt: no recognised question is waiting.
+	NoPrompt PromptKind = iota
+	// Question: a confirmation such as "[y/N]" or "(yes/no)".
+	Question
+	// Secret: a password, passphrase or PIN.
+	Secret
+)
+
+// maxRuleInput bounds the input an exact Always rule may hold.
+const maxRuleInput = 200
+
+// sessionInput decides text typed into a session (see the comment at the
+// top of this file).
+func (e *Engine) sessionInput(a Action) *Decision {
+	text := a.Pending + a.Input
+	line := strings.TrimRight(text, "\r\n")
+	program := path.Base(a.Program)
+	if program == "" || program == "." {
+		program = "program"
+	}
+	subject := "input → " + a.Session
+	if strings.TrimSpace(a.Input) == "" || a.Input == "\x03" || a.Input == "\x04" {
+		d := &Decision{Decision: Allow, Safety: Safe, DecidedBy: "safe-list", DefaultAnswer: Yes,
+			Display: fmt.Sprintf("input → %s (%s): %s", a.Session, program, sanitize(a.Input, false)),
+			Reasons: []string{}, Full: a.Input, Subject: subject}
+		if a.Pending == "" || a.Input == "\x03" {
+			return d
+		}
+		// Enter after text typed earlier: that text runs now, decide it.
+	}
+
+	shell := a.Shell || a.InShell || shellRelays[program]
+	if shell {
+		d := e.command(line, a.Where, true)
+		where := program
+		if !a.Shell && a.InShell {
+			where = path.Base(a.SessionProgram) + ", " + program + " running"
+		}
+		d.Display = fmt.Sprintf("input → %s (%s) %s", a.Session, where, d.Display)
+		d.Full, d.Subject = text, subject
+		if !a.Shell && !a.InShell {
+			// A relay: the shell it feeds may be anywhere; never granted.
+			d.Rule, d.OfferAlways = "", false
+			d.Reasons = append(d.Reasons, program+" passes its input to a shell")
+			if d.Decision == Allow {
+				d = e.ask(d, nil, &assessment{}, nil)
+			}
+		}
+		return d
+	}
+
+	if a.Prompt == Secret {
+		d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
+			Display: fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
+			Reasons: []string{"a secret typed at a password prompt"}}
+		return e.ask(d, nil, &assessment{}, nil)
+	}
+
+	lang := replLang(program)
+	shown := sanitize(line, true)
+	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: text, Subject: subject, Reasons: []string{}}
+	d.Display = fmt.Sprintf("input → %s (%s): %s", a.Session, program, shown)
+	if a.Prompt == Question {
+		// An answer depends on the question: asked each time.
+		d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), shown)
+		if lang == langNone {
+			lang = langOther
+		}
+		if why := codeWarnings(lang, text); len(why) > 0 {
+			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
+			d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
+			d.Reasons = append(d.Reasons, why...)
+		} else {
+			d.Reasons = append(d.Reasons, "an answer to the program's question")
+		}
+		return e.ask(d, nil, &assessment{}, nil)
+	}
+	if lang != langNone {
+		if why := codeWarnings(lang, text); len(why) > 0 {
+			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
+			d.Display = fmt.Sprintf("input ⚠️ → %s (%s): %s", a.Session, program, shown)
+			d.Reasons = append(d.Reasons, why...)
+			return e.ask(d, nil, &assessment{}, nil)
+		}
+	} else if why := codeWarnings(langOther, text); len(why) > 0 {
+		d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
+		d.Reasons = append(d.Reasons, why...)
+		return e.ask(d, nil, &assessment{}, nil)
+	}
+	// Always saves exactly this input for this program: one line, short,
+	// printable, no session id.
+	if !strings.ContainsAny(line, "\n\r") && line != "" && len(line) <= maxRuleInput && sanitize(line, false) == line {
+		d.Rule, d.OfferAlways = InputRule(program, line), true
+		e.mu.Lock()
+		granted := contains(e.session, d.Rule) || contains(e.project, d.Rule)
+		e.mu.Unlock()
+		if granted {
+			d.Decision, d.DecidedBy = Allow, ByGrant
+			return d
+		}
+	}
+	if lang != langNone {
+		d.Reasons = append(d.Reasons, fmt.Sprintf("code for %s: no known dangerous pattern", program))
+	} else {
+		d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
+	}
+	return e.ask(d, nil, &assessment{}, nil)
+}
+
+// InputRule is the grant that allows exactly line typed into program.
+func InputRule(program, line string) string {
+	return "input → " + path.Base(program) + ": " + line
+}

@@ -1,0 +1,135 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/config"
+)
+
+func TestREPLInputIsCode(t *testing.T) {
+	e := newEngine(t, nil)
+	dangerous := map[string][]string{
+		"python3":    {"import os; os.system('touch pwned')", "os.system('rm -rf x')", "import subprocess", "shutil.rmtree('build')", "open('x', 'w').write('1')", "__import__('os').popen('id')", "pathlib.Path('x').unlink()"},
+		"python3.12": {"os.remove('x')"},
+		"node":       {"require('child_process').execSync('rm -rf x')", "fs.rmSync('x', {recursive: true})", "fs.writeFileSync('a', 'b')", "process.kill(1)"},
+		"irb":        {"system('rm -rf x')", "`rm x`", "FileUtils.rm_rf('x')", "File.delete('x')"},
+		"psql":       {"DROP TABLE users;", "delete from users;", "\\! rm -rf x", "COPY t TO PROGRAM 'sh'"},
+		"sqlite3":    {".shell rm x", "drop table t;"},
+		"lua":        {"os.execute('rm -rf x')"},
+	}
+	for program, inputs := range dangerous {
+		for _, in := range inputs {
+			d := e.Input("term-2", program, false, in+"\n", testCC)
+			if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" || d.Safety != Dangerous {
+				t.Errorf("%s %q: %+v", program, in, d)
+			}
+			if !strings.Contains(d.Display, "⚠️") {
+				t.Errorf("%s %q: display %q lacks the warning", program, in, d.Display)
+			}
+		}
+	}
+	for program, in := range map[string]string{"python3": "print(6*7)", "node": "[1,2].map(x => x*2)", "irb": "puts 1+1", "psql": "select count(*) from users;"} {
+		d := e.Input("term-2", program, false, in+"\n", testCC)
+		if d.Decision != Ask || d.Warn || d.DefaultAnswer != Yes || !d.OfferAlways {
+			t.Errorf("%s %q: %+v", program, in, d)
+		}
+		if d.Rule != "input → "+program+": "+in || strings.Contains(d.Rule, "term-") {
+			t.Errorf("%s %q: rule %q", program, in, d.Rule)
+		}
+	}
+	// Multi-line input is asked each time: Always holds one line.
+	if d := e.Input("term-2", "python3", false, "x = 1\nprint(x)\n", testCC); d.OfferAlways || d.Rule != "" {
+		t.Errorf("multi-line input offers Always: %+v", d)
+	}
+}
+
+func TestOldSessionGrantsAreNotHonoured(t *testing.T) {
+	state, launch := t.TempDir(), t.TempDir()
+	o := OptionsFromConfig(config.Default())
+	o.StateDir, o.LaunchDir = state, launch
+	path := grantsFile(state, launch)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"version":1,"rules":["input → term-2 (python3)"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Input("term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
+		t.Fatalf("a grant naming a session allowed input: %+v", d)
+	}
+	if d := e.Input("term-2", "python3", false, "import os; os.system('touch pwned')\n", testCC); d.Decision == Allow {
+		t.Fatalf("a grant naming a session allowed os.system: %+v", d)
+	}
+}
+
+func TestShellSessionInputIsShellWhateverRuns(t *testing.T) {
+	e := newEngine(t, nil)
+	// Typed ahead while sleep runs: it reaches bash when sleep ends.
+	d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "sleep", InShell: true, SessionProgram: "bash", Input: "rm -rf x\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" {
+		t.Fatalf("typeahead rm: %+v", d)
+	}
+	if !strings.HasPrefix(d.Display, "input → term-1 (bash, sleep running) delete ⚠️") {
+		t.Errorf("display %q", d.Display)
+	}
+	// Safe commands stay safe.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "sleep", InShell: true, SessionProgram: "bash", Input: "ls\n", Where: testCC})
+	if d.Decision != Allow {
+		t.Errorf("typeahead ls: %+v", d)
+	}
+	// A REPL in the foreground of a shell session: its input is still
+	// decided as shell input, never allowed by the REPL's rules.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "python3", InShell: true, SessionProgram: "bash", Input: "os.system('rm -rf x')\n", Where: testCC})
+	if d.Decision == Allow || d.DefaultAnswer != No {
+		t.Errorf("python in bash: %+v", d)
+	}
+	// Programs that relay input to a shell are shells too, never granted.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-3", Program: "ssh", Input: "rm -rf /srv\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn || d.OfferAlways {
+		t.Errorf("ssh rm: %+v", d)
+	}
+	if d := e.Decide(Action{Kind: SessionInput, Session: "term-3", Program: "ssh", Input: "ls\n", Where: testCC}); d.Decision == Allow || d.OfferAlways {
+		t.Errorf("ssh ls: %+v", d)
+	}
+}
+
+func TestInputCompletesTheLineTypedBefore(t *testing.T) {
+	e := newEngine(t, nil)
+	// "os.sys" then "tem(...)": the line that runs is decided whole.
+	d := e.Decide(Action{Kind: SessionInput, Session: "term-2", Program: "python3", Pending: "import os; os.sys", Input: "tem('rm -rf x')\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn {
+		t.Errorf("split os.system: %+v", d)
+	}
+	// Enter alone runs what was typed before.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Pending: "rm -rf x", Input: "\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn {
+		t.Errorf("Enter after rm -rf: %+v", d)
+	}
+	if d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Input: "\n", Where: testCC}); d.Decision != Allow {
+		t.Errorf("bare Enter: %+v", d)
+	}
+}
+
+func TestAnswersToPrompts(t *testing.T) {
+	e := newEngine(t, nil)
+	d := e.Decide(Action{Kind: SessionInput, Session: "term-3", Program: "apt", Prompt: Question, PromptText: "Do you want to continue? [Y/n]", Input: "y\n", Where: testCC})
+	if d.Decision != Ask || d.OfferAlways || d.Display != `answer → term-3 (apt) "Do you want to continue? [Y/n]": y` {
+		t.Errorf("question: %+v", d)
+	}
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "sudo", Prompt: Secret, PromptText: "[sudo] password for u:", Input: "hunter2\n", Where: testCC})
+	// sudo relays to a shell: its input is decided as shell input.
+	if d.Decision == Allow {
+		t.Errorf("sudo: %+v", d)
+	}
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "gpg", Prompt: Secret, PromptText: "Enter passphrase:", Input: "hunter2\n", Where: testCC})
+	if d.Decision != Ask || strings.Contains(d.Display+d.Full, "hunter2") || !strings.Contains(d.Display, "answer → term-4 (gpg)") || d.OfferAlways {
+		t.Errorf("secret: %+v", d)
+	}
+}

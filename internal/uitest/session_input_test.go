@@ -1,0 +1,159 @@
+//go:build unix
+
+package uitest
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/llm/llmtest"
+)
+
+func toolCall(name string, args map[string]string) llmtest.ToolCall {
+	b, _ := json.Marshal(args)
+	return llmtest.ToolCall{Name: name, Arguments: string(b)}
+}
+
+func typeInto(id, stdin string) llmtest.ToolCall {
+	return toolCall("terminal_continue", map[string]string{"sessionId": id, "stdin": stdin})
+}
+
+// quickSessions writes a configuration whose session reads give up after
+// one second without output that matters.
+func quickSessions(t *testing.T, work string) {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(work), "config", "nb")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"terminal": {"persistent": {"minInterval": 0.05, "settleInterval": 0.3, "maxInterval": 1}}}`
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTypeaheadIntoBusyShellIsShellCode(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	quickSessions(t, work)
+	canary := filepath.Join(work, "canary")
+	if err := os.MkdirAll(filepath.Join(canary, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{toolCall("terminal_start", map[string]string{"command": "bash --norc --noprofile"})}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "sleep 30\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "still running"}, ToolCalls: []llmtest.ToolCall{typeInto("term-1", "rm -rf canary\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "declined"}, Text: "Left it."},
+	)
+	n := start(t, srv, work, env, runOpts{args: []string{"--approve", "bash --norc --noprofile", "clean up"}})
+	n.waitText(ctx, "[N]o")
+	screen := n.scr.String()
+	line := lineWith(screen, "canary")
+	for _, want := range []string{"input → term-1 (bash, sleep running)", "⚠️", "canary"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("prompt line %q lacks %q:\n%s", line, want, screen)
+		}
+	}
+	if strings.Contains(screen, "lways") {
+		t.Errorf("a dangerous input offers Always:\n%s", screen)
+	}
+	n.send("\r") // Enter is No
+	n.waitText(ctx, "reason")
+	n.send("\r")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !exists(t, canary) {
+		t.Fatal("Enter on typeahead rm -rf deleted the canary")
+	}
+}
+
+func TestREPLInputAlwaysIsExact(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is needed")
+		}
+		t.Skip("python3 not installed")
+	}
+	_ = python
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	srv := server(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{toolCall("terminal_start", map[string]string{"command": "python3 -q"})}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "print('first')\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "first"}, ToolCalls: []llmtest.ToolCall{typeInto("term-1", "print('first')\n")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "import os; os.system('touch pwned')\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "declined"}, Text: "Fine."},
+	)
+	n := start(t, srv, work, env, runOpts{args: []string{"--approve", "python3 -q", "try python"}})
+	n.waitText(ctx, "lways")
+	if l := lineWith(n.scr.String(), "print('first')"); !strings.Contains(l, "input → term-1 (python3): print('first')") {
+		t.Errorf("prompt line %q", l)
+	}
+	n.send("a")
+	n.waitText(ctx, "[N]o")
+	screen := n.scr.String()
+	if l := lineWith(screen, "os.system"); !strings.Contains(l, "⚠️") {
+		t.Errorf("os.system not warned: %q\n%s", l, screen)
+	}
+	if c := strings.Count(n.scr.Raw(), "lways"); c != 1 {
+		t.Errorf("Always offered %d times, want once (not for the same input again, not for os.system)", c)
+	}
+	n.send("\r")
+	n.waitText(ctx, "reason")
+	n.send("\r")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if exists(t, filepath.Join(work, "pwned")) {
+		t.Fatal("os.system ran after Always on other input")
+	}
+	grants := readGrants(t, filepath.Join(filepath.Dir(work), "state"))
+	if grants != `input → python3: print('first')` {
+		t.Errorf("saved grants = %q, want the exact input without a session id", grants)
+	}
+}
+
+func TestAnswerToAQuestion(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	command := `sh -c "printf 'Overwrite notes.txt? [y/N] '; read a; echo answered \$a"`
+	srv := server(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{toolCall("terminal_start", map[string]string{"command": command})}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "y\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "answered y"}, Text: "Answered."},
+	)
+	n := start(t, srv, work, env, runOpts{args: []string{"--approve", command, "answer it"}})
+	n.waitText(ctx, "[Y]es")
+	if l := lineWith(n.scr.String(), "answer →"); !strings.Contains(l, `answer → term-1 (sh) "Overwrite notes.txt? [y/N]": y`) {
+		t.Errorf("prompt line %q:\n%s", l, n.scr.String())
+	}
+	n.send("y")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// readGrants returns the rules of the grants files under state, one a line.
+func readGrants(t *testing.T, state string) string {
+	t.Helper()
+	var rules []string
+	_ = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "grants.json" {
+			data, _ := os.ReadFile(p)
+			var g struct{ Rules []string }
+			_ = json.Unmarshal(data, &g)
+			rules = append(rules, g.Rules...)
+		}
+		return nil
+	})
+	return strings.Join(rules, "\n")
+}
