@@ -1,12 +1,8 @@
 package policy
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/nb-cli/nb/internal/config"
 )
 
 func TestREPLInputIsCode(t *testing.T) {
@@ -47,20 +43,8 @@ func TestREPLInputIsCode(t *testing.T) {
 }
 
 func TestOldSessionGrantsAreNotHonoured(t *testing.T) {
-	state, launch := t.TempDir(), t.TempDir()
-	o := OptionsFromConfig(config.Default())
-	o.StateDir, o.LaunchDir = state, launch
-	path := grantsFile(state, launch)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(`{"version":1,"rules":["input → term-2 (python3)"]}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := map[string][]string{"proj": {"input → term-2 (python3)"}}
+	e := newEngine(t, func(o *Options) { o.Grants = &memGrants{files: files, name: "proj"} })
 	if d := e.Input("term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
 		t.Fatalf("a grant naming a session allowed input: %+v", d)
 	}
