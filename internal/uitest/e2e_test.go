@@ -374,7 +374,7 @@ func TestRejectionReasonReachesModel(t *testing.T) {
 	ctx := ctxT(t, 30*time.Second)
 	work, env := setup(t)
 	srv := server(t,
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("make -v", "Check make")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("make build", "Build it")}},
 		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "use cmake instead"}, Text: "OK, cmake then."},
 	)
 	n := start(t, srv, work, env, runOpts{args: []string{"build"}})
