@@ -41,7 +41,7 @@ func TestPasteIsOneMessage(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("one paste made %d requests", len(reqs))
 	}
-	if got, want := reqs[0].LastUserText(), "Traceback (most recent call last):\n  File \"x.py\", line 1\nZeroDivisionError pasted line 50"; got != want {
+	if got, want := typed(reqs[0]), "Traceback (most recent call last):\n  File \"x.py\", line 1\nZeroDivisionError pasted line 50"; got != want {
 		t.Fatalf("message = %q, want %q", got, want)
 	}
 
@@ -66,7 +66,7 @@ func TestPasteIsOneMessage(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
-	if got := reqs[1].LastUserText(); strings.Count(got, "\n") != 49 || !strings.HasSuffix(got, "pasted line 50 end") {
+	if got := typed(reqs[1]); strings.Count(got, "\n") != 49 || !strings.HasSuffix(got, "pasted line 50 end") {
 		t.Fatalf("the 50-line paste arrived as %q", got)
 	}
 
@@ -84,6 +84,12 @@ func TestPasteIsOneMessage(t *testing.T) {
 	if code := n.waitExit(ctx); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
+}
+
+// typed is the last user message as typed: without the facts nb adds.
+func typed(r llmtest.Request) string {
+	text, _, _ := strings.Cut(r.LastUserText(), "\n[nb: ")
+	return text
 }
 
 // waitPrompts waits until the screen shows k input prompts: nb reads
