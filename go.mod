@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.13.0
 	github.com/charmbracelet/x/ansi v0.11.8
+	github.com/charmbracelet/x/conpty v0.2.0
 	github.com/charmbracelet/x/vt v0.0.0-20260913004009-c615ff2f7805
 	github.com/creack/pty v1.1.24
 	github.com/google/jsonschema-go v0.4.3
