@@ -101,6 +101,9 @@ func providerReason(k llm.ErrorKind) string {
 // else 0, in that order of precedence.
 func (c *chat) finishTurn(err error) int {
 	c.rec.Settle(c.agent.Messages)
+	if st := c.agent.SessionStats(); st.CostKnown && st.Requests > 0 {
+		c.rec.SetCost(st.Cost)
+	}
 	needed, remedies := c.rec.NeedsApproval()
 	var (
 		status = report.StatusAnswered
@@ -202,6 +205,13 @@ type reportProvider struct {
 
 func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	if req.Internal {
+		resp, err := p.Provider.Stream(ctx, req, onEvent)
+		if err == nil {
+			p.rec.Internal(reportUsage(resp.Usage))
+		}
+		return resp, err
+	}
+	if req.Internal {
 		return p.Provider.Stream(ctx, req, onEvent)
 	}
 	p.rec.Settle(req.Messages)
@@ -222,10 +232,15 @@ func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent f
 	return resp, nil
 }
 
-// reportUsage converts a response's token counts. The run's cost goes to
-// the report through Recorder.SetCost once nb can price the model.
+// reportUsage converts a response's token counts.
 func reportUsage(u llm.Usage) report.Usage {
-	return report.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+	return report.Usage{
+		InputTokens:       u.InputTokens,
+		OutputTokens:      u.OutputTokens,
+		CachedInputTokens: u.CachedInputTokens,
+		CacheWriteTokens:  u.CacheWriteTokens,
+		ReasoningTokens:   u.ReasoningTokens,
+	}
 }
 
 // reportUI shows the run as the terminal renderer does and tells the report

@@ -61,6 +61,7 @@ type Usage struct {
 	InputTokens       int `json:"inputTokens"`
 	OutputTokens      int `json:"outputTokens"`
 	CachedInputTokens int `json:"cachedInputTokens"`
+	CacheWriteTokens  int `json:"cacheWriteTokens"`
 	ReasoningTokens   int `json:"reasoningTokens"`
 	// CostUSD is the estimated price, present only when nb knows the
 	// model's prices (set with Recorder.SetCost).
@@ -71,6 +72,7 @@ func (u *Usage) add(v Usage) {
 	u.InputTokens += v.InputTokens
 	u.OutputTokens += v.OutputTokens
 	u.CachedInputTokens += v.CachedInputTokens
+	u.CacheWriteTokens += v.CacheWriteTokens
 	u.ReasoningTokens += v.ReasoningTokens
 }
 
@@ -278,6 +280,14 @@ func (r *Recorder) Response(resp *llm.Response, usage Usage) {
 			Arguments json.RawMessage `json:"arguments"`
 		}{"tool_call", r.turns, tc.ID, tc.Name, tc.Arguments})
 	}
+}
+
+// Internal records the usage of a request nb made for itself (a
+// conversation summary): counted in the totals, not a turn of the run.
+func (r *Recorder) Internal(usage Usage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.usage.add(usage)
 }
 
 // Failed records a model request that ended in an error, keeping the text
