@@ -151,6 +151,12 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 	} else if err != nil {
 		ts.Fatalf("wait: %v", err)
 	}
+	// Read what nb wrote before it exited: the terminal reports its end
+	// once drained, unless a leftover process still holds it open.
+	select {
+	case <-rec.done:
+	case <-time.After(2 * time.Second):
+	}
 	f.Close()
 	<-rec.done
 	fmt.Fprint(ts.Stdout(), text())
