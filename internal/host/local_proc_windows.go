@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -132,3 +133,44 @@ func (t *procTree) alive() bool {
 
 // release closes the job, killing whatever is still in it.
 func (t *procTree) release() { windows.CloseHandle(t.job) }
+
+// jobPids lists the processes in job, in the order the job got them.
+func jobPids(job windows.Handle) ([]uint32, error) {
+	// JOBOBJECT_BASIC_PROCESS_ID_LIST: two counts, then the ids
+	// (ULONG_PTR each)
+	const max = 256
+	var list struct {
+		Assigned, InList uint32
+		Ids              [max]uintptr
+	}
+	if err := windows.QueryInformationJobObject(job, windows.JobObjectBasicProcessIdList,
+		uintptr(unsafe.Pointer(&list)), uint32(unsafe.Sizeof(list)), nil); err != nil {
+		return nil, fmt.Errorf("job processes: %w", err)
+	}
+	n := min(int(list.InList), max)
+	pids := make([]uint32, n)
+	for i := range n {
+		pids[i] = uint32(list.Ids[i])
+	}
+	return pids, nil
+}
+
+// processName is the executable file name of process pid ("" when it
+// cannot be read).
+func processName(pid uint32) string {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		return ""
+	}
+	defer windows.CloseHandle(h)
+	buf := make([]uint16, windows.MAX_PATH)
+	size := uint32(len(buf))
+	if err := windows.QueryFullProcessImageName(h, 0, &buf[0], &size); err != nil {
+		return ""
+	}
+	p := windows.UTF16ToString(buf[:size])
+	if i := strings.LastIndexAny(p, `\/`); i >= 0 {
+		p = p[i+1:]
+	}
+	return p
+}

@@ -214,6 +214,29 @@ func (t *conTerminal) ExitCode() int {
 	}
 }
 
+// Foreground reports the program typed input reaches: the program nb
+// started while it runs alone in its job, else the newest process of the
+// job (a program the shell started), which is not the leader. Windows has
+// no foreground process group; this errs towards "not the shell".
+func (t *conTerminal) Foreground() (name string, leader bool, ok bool) {
+	pids, err := jobPids(t.job)
+	if err != nil || len(pids) == 0 {
+		return "", false, false
+	}
+	leaderPid, err := windows.GetProcessId(t.proc)
+	if err != nil {
+		return "", false, false
+	}
+	if len(pids) == 1 && pids[0] == leaderPid {
+		return processName(leaderPid), true, true
+	}
+	last := pids[len(pids)-1]
+	if last == leaderPid {
+		last = pids[0]
+	}
+	return processName(last), false, true
+}
+
 // Close implements Terminal: every process of the job ends, then the
 // console is freed.
 func (t *conTerminal) Close() error {

@@ -258,3 +258,31 @@ func TestWinKilledNbTakesTreeAlong(t *testing.T) {
 	nb.Wait()
 	assertDead(t, got)
 }
+
+// The job lists its processes by id and their names can be read: what
+// conTerminal.Foreground reports.
+func TestWinJobProcesses(t *testing.T) {
+	rt := wintest.TempDir(t)
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=TestWinHelperSleep")
+	cmd.Env = append(os.Environ(), "NB_HELPER=sleep", "NB_HELPER_PIDS="+filepath.Join(rt, "pids"))
+	tree, err := startTree(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		tree.kill()
+		cmd.Wait()
+		tree.release()
+	}()
+	pids, err := jobPids(tree.job)
+	if err != nil || len(pids) != 1 || int(pids[0]) != cmd.Process.Pid {
+		t.Fatalf("job processes %v, %v; want [%d]", pids, err, cmd.Process.Pid)
+	}
+	if got, want := processName(pids[0]), filepath.Base(exe); !strings.EqualFold(got, want) {
+		t.Errorf("process name %q, want %q", got, want)
+	}
+	if !tree.alive() {
+		t.Error("job with a running process reported not alive")
+	}
+}
