@@ -164,6 +164,11 @@ func (c *chat) archive() *store.Archive { return store.NewArchive(c.state, c.lau
 // an empty one. It returns the archived conversation's ID ("" when the
 // conversation was empty). On failure nothing changes.
 func (c *chat) archiveCurrent() (string, error) {
+	if c.history == nil {
+		// --no-history: nothing is kept anywhere.
+		c.agent.Messages = nil
+		return "", nil
+	}
 	id, err := c.archive().Keep(c.agent.Messages)
 	if err != nil {
 		return "", err
@@ -178,6 +183,9 @@ func (c *chat) archiveCurrent() (string, error) {
 // reopen makes archived conversation n (1 = the most recent) current; the
 // current one, if any, is archived first.
 func (c *chat) reopen(n int) error {
+	if c.history == nil {
+		return fmt.Errorf("this run keeps no history (--no-history): it opens no earlier conversation")
+	}
 	list := c.archive().List()
 	if len(list) == 0 {
 		return fmt.Errorf("no earlier conversation in %s", c.launch)

@@ -159,6 +159,9 @@ func parseFlags(args []string) (*Options, error) {
 	if o.History != "" && o.NoHistory {
 		return nil, usagef("--history and --no-history cannot be used together")
 	}
+	if o.Resume && o.NoHistory {
+		return nil, usagef("--resume and --no-history cannot be used together: a run without history opens no earlier conversation")
+	}
 	return o, nil
 }
 

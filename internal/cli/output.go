@@ -17,7 +17,7 @@ import (
 
 // The machine-readable side of a single-shot run (--output-format): the
 // report recorder sees every model response, decision and tool result;
-// runs end through finishRun, which also decides the exit code.
+// runs end through failRun or finishTurn, which decide the exit code.
 
 // newRecorder returns the report of a run in opts' output format.
 func newRecorder(opts *Options, streams *iostreams.IO) *report.Recorder {
