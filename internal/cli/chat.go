@@ -24,6 +24,10 @@ import (
 // longer input is cut.
 const maxPipedInput = 256 << 10
 
+// maxPipedRead is how much piped stdin nb reads at most before it stops
+// waiting for the end of it.
+const maxPipedRead = 16 << 20
+
 // chat is a running conversation, interactive or single-shot.
 type chat struct {
 	*app
@@ -326,6 +330,13 @@ func readBounded(r io.Reader, max int) (string, error) {
 	total := 0
 	buf := make([]byte, 32<<10)
 	for {
+		if total >= maxPipedRead {
+			// An endless producer (`yes | nb why`): stop here.
+			if len(tail) > tailMax {
+				tail = tail[len(tail)-tailMax:]
+			}
+			return fmt.Sprintf("%s\n[... input cut: stopped reading after %d bytes; showing the first %d and the last %d read ...]\n%s", head, total, len(head), len(tail), tail), nil
+		}
 		n, err := r.Read(buf)
 		chunk := buf[:n]
 		total += n

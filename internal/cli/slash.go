@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/regular"
 	"github.com/nb-cli/nb/internal/spelling"
 )
 
@@ -161,17 +161,9 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.workdir.Cwd(), path)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("insert: %w", err)
-	}
-	if st.IsDir() {
-		return fmt.Errorf("insert: %s is a directory", path)
-	}
-	if st.Size() > maxInsert {
-		return fmt.Errorf("insert: %s is %d bytes; the limit is %d", path, st.Size(), maxInsert)
-	}
-	data, err := os.ReadFile(path)
+	// Only regular files: a device, FIFO or socket would never end (or
+	// never start), and a directory is not text.
+	data, err := regular.ReadFile(path, maxInsert)
 	if err != nil {
 		return fmt.Errorf("insert: %w", err)
 	}

@@ -12,11 +12,15 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/regular"
 )
 
 // HistoryFile is the name of the conversation history in the launch
 // directory (SPEC §3).
 const HistoryFile = ".nb_conversation_history.json"
+
+// MaxHistoryBytes bounds the history file nb reads.
+const MaxHistoryBytes = 1 << 30
 
 // HistoryVersion is the current format version.
 const HistoryVersion = 1
@@ -168,7 +172,9 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 	if h == nil {
 		return nil, "", nil
 	}
-	data, err := os.ReadFile(h.path)
+	// A FIFO, device or socket in the history's place gets an error, not
+	// a start-up that waits forever; the size is bounded too.
+	data, err := regular.ReadFile(h.path, MaxHistoryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
 	}

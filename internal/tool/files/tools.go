@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/regular"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/tool"
 )
@@ -128,7 +129,15 @@ func (t *readFile) Review(_ context.Context, call *tool.Call, at tool.At) (*tool
 }
 
 func (t *readFile) read(a readArgs, p string) *tool.Result {
-	f, err := os.Open(p)
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return tool.Errorf("read %s: is a directory (use list_dir)", a.Path)
+	}
+	// Only regular files: opening a FIFO would wait for a writer and
+	// reading a device might never end.
+	f, err := regular.Open(p)
+	if errors.Is(err, regular.ErrNotRegular) {
+		return tool.Errorf("read %s: %v", a.Path, strings.TrimPrefix(err.Error(), p+" "))
+	}
 	if err != nil {
 		return tool.Errorf("read %s: %v", a.Path, unwrap(err))
 	}
