@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/fsfacts"
+	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/wiring"
@@ -112,7 +113,13 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 		return ExitError
 	}
 	home := io.Getenv("HOME")
-	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}})
+	if home == "" {
+		home = io.Getenv("USERPROFILE") // Windows
+	}
+	// decided for the shell run_cmd would use: cmd.exe and PowerShell
+	// commands are always asked
+	shell := (&host.Local{Shell: cfg.TerminalIntegration.Shell}).ShellKind()
+	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}, Shell: shell})
 	if asJSON {
 		out, err := json.Marshal(d)
 		if err != nil {
