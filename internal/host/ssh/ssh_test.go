@@ -126,7 +126,7 @@ func TestReconnect(t *testing.T) {
 	}
 	// The server side drops the connection: sshd's per-connection
 	// processes are killed, the listener stays.
-	kids, err := os.ReadFile("/proc/" + itoa(s.cmd.Process.Pid) + "/task/" + itoa(s.cmd.Process.Pid) + "/children")
+	kids, err := os.ReadFile("/proc/" + itoa(s.s.Pid()) + "/task/" + itoa(s.s.Pid()) + "/children")
 	if err != nil || len(strings.Fields(string(kids))) == 0 {
 		t.Fatalf("no sshd connection process: %v", err)
 	}

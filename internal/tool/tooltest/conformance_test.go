@@ -17,6 +17,8 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/sandbox"
+	"github.com/nb-cli/nb/internal/host/ssh"
+	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/mcpserver"
 	"github.com/nb-cli/nb/internal/policy"
@@ -347,7 +349,12 @@ func runCmd(id, command string) llm.ToolCall {
 // the real tools, and returns the tool results and what was asked.
 func batch(t *testing.T, interactive bool, commands ...string) (*kit, []string, [][]string) {
 	t.Helper()
-	k := newKit(t, &host.Local{})
+	return batchOn(t, &host.Local{}, interactive, commands...)
+}
+
+func batchOn(t *testing.T, h host.Host, interactive bool, commands ...string) (*kit, []string, [][]string) {
+	t.Helper()
+	k := newKit(t, h)
 	var cs []llm.ToolCall
 	for i, c := range commands {
 		cs = append(cs, runCmd(fmt.Sprint(i+1), c))
@@ -409,5 +416,39 @@ func TestBatchAsksWithDirectories(t *testing.T) {
 	_, _, asked = batch(t, true, `D=/tmp; cd "$D"`, "touch x1", "touch x2")
 	if len(asked) != 1 || len(asked[0]) != 2 || !strings.HasSuffix(asked[0][1], "@/tmp") {
 		t.Errorf("asked %q, want the touches asked after the cd ran, in /tmp", asked)
+	}
+}
+
+// An ssh host is a real machine: nothing is allowed for being "isolated",
+// commands run there, in the directory they were decided for, and a batch
+// with cd is followed there too.
+func TestSSHHost(t *testing.T) {
+	srv := sshtest.Start(t)
+	srv.Trust(t)
+	h, err := ssh.New(ssh.Options{Host: "127.0.0.1", Port: srv.Port, User: srv.User, Home: srv.Home, SSHConfig: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := h.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if h.Isolation() != host.IsolationRemote {
+		t.Fatalf("ssh isolation %s", h.Isolation())
+	}
+	k := newKit(t, h)
+	if d := k.review(t, "run_cmd", `{"command":"touch made.txt"}`).Decision; d.Decision != policy.Ask {
+		t.Errorf("touch on the ssh host: %s by %s", d.Decision, d.DecidedBy)
+	}
+	inv := k.review(t, "run_cmd", `{"command":"pwd; test -n \"$SSH_CONNECTION\" && echo over-ssh","cwd":"/tmp"}`)
+	res, err := inv.Run(context.Background())
+	if err != nil || !strings.Contains(res.Content, `"stdout":"/tmp\nover-ssh\n"`) {
+		t.Fatalf("run on the ssh host: %v %s", err, res.Content)
+	}
+	_, results, _ := batchOn(t, h, false, "cd /tmp", "pwd")
+	if len(results) != 2 || !strings.Contains(results[1], `"stdout":"/tmp\n"`) {
+		t.Errorf("cd then pwd over ssh: %q", results)
 	}
 }

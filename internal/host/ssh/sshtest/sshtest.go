@@ -1,0 +1,150 @@
+// Package sshtest starts a real OpenSSH server on a loopback port for
+// tests of the ssh host and of tools running on it.
+package sshtest
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Path is where the OpenSSH server is expected.
+const Path = "/usr/sbin/sshd"
+
+// Server is a real OpenSSH server on a loopback port, started for a test.
+type Server struct {
+	Port int
+	User string
+	// Home is a fake local home holding the client key (.ssh/id_ed25519)
+	// and known_hosts.
+	Home       string
+	KeyFile    string
+	KnownHosts string
+	HostKey    gossh.PublicKey
+	cmd        *exec.Cmd
+}
+
+// Pid is the process id of the listening sshd.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// Start runs sshd on a free loopback port with a throwaway host key and
+// authorized_keys; it is stopped when the test ends. Without sshd the test
+// fails in CI and is skipped on a developer machine.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	if _, err := os.Stat(Path); err != nil {
+		skip(t, "ssh tests need openssh-server ("+Path+" missing; apt-get install -y openssh-server)")
+	}
+	if _, err := exec.LookPath("ssh-keygen"); err != nil {
+		skip(t, "ssh tests need ssh-keygen")
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Uid == "0" {
+		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
+			t.Skipf("cannot create /run/sshd: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{User: u.Username, Home: home, KeyFile: filepath.Join(home, ".ssh", "id_ed25519"), KnownHosts: filepath.Join(home, ".ssh", "known_hosts")}
+	hostKey := filepath.Join(dir, "host_ed25519")
+	for _, k := range []string{hostKey, s.KeyFile} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v: %s", err, out)
+		}
+	}
+	pub, err := os.ReadFile(s.KeyFile + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(auth, pub, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hpub, err := os.ReadFile(hostKey + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HostKey, _, _, _, err = gossh.ParseAuthorizedKey(hpub); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Port = ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	conf := filepath.Join(dir, "sshd_config")
+	cfg := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+AuthorizedKeysFile %s
+PidFile %s
+UsePAM no
+StrictModes no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+AllowAgentForwarding no
+X11Forwarding no
+PrintMotd no
+`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	s.cmd = exec.Command(Path, "-D", "-e", "-f", conf)
+	s.cmd.Stdout, s.cmd.Stderr = &logs, &logs
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("sshd: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Kill()
+		_ = s.cmd.Wait()
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)), time.Second)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sshd did not listen: %v\n%s", err, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return s
+}
+
+// Trust writes the server's host key to the client's known_hosts.
+func (s *Server) Trust(t testing.TB) {
+	t.Helper()
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.Port, bytes.TrimSpace(gossh.MarshalAuthorizedKey(s.HostKey)))
+	if err := os.WriteFile(s.KnownHosts, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func skip(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+}
