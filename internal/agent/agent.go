@@ -397,7 +397,11 @@ func (a *Agent) settle(ctx context.Context, p *Pending, inv *tool.Invocation, an
 				msg += "; their reason: " + ans.Reason
 			}
 			res := &tool.Result{Content: msg, IsError: true}
-			a.opts.UI.Refused(p, "declined")
+			why := "declined"
+			if ans.Reason != "" {
+				why += ": " + ans.Reason
+			}
+			a.opts.UI.Refused(p, why)
 			a.audit(p, Declined, policy.ByUser, res)
 			return res
 		}

@@ -39,9 +39,13 @@ type Prompter struct {
 	// Palette styles the prompt.
 	Palette style.Palette
 	// EraseLimit is the largest prompt, in rows, that is erased after it
-	// is answered (0 means 12, negative never); larger or expanded prompts
-	// stay on screen followed by the answer.
+	// is answered, `?` expansions included (0: one less than the
+	// terminal's height, or 12 when that is unknown; negative: never).
+	// A larger prompt, part of which has scrolled away, stays on screen
+	// followed by the answer.
 	EraseLimit int
+	// Height returns the terminal height in rows (nil or 0: unknown).
+	Height func() int
 }
 
 // New returns a prompter reading keys from io.In and drawing on io.Err.
@@ -50,7 +54,11 @@ func New(io *iostreams.IO) *Prompter {
 	if io.InTTY {
 		fd = io.InFd
 	}
-	return &Prompter{In: io.In, Fd: fd, Out: io.Err, Width: io.Width, Palette: style.Palette{Color: io.Color}}
+	p := &Prompter{In: io.In, Fd: fd, Out: io.Err, Width: io.Width, Palette: style.Palette{Color: io.Color}}
+	if fd >= 0 {
+		p.Height = func() int { return termHeight(fd) }
+	}
+	return p
 }
 
 // Approve asks about every pending call and returns one answer per call,
@@ -95,10 +103,8 @@ type session struct {
 	keys *keyReader
 	w    io.Writer
 	// rows counts the rows drawn since the current prompt started, with
-	// the cursor on the last one; expanded is set once `?` printed text
-	// that should stay.
-	rows     int
-	expanded bool
+	// the cursor on the last one.
+	rows int
 	// col is the width of the choice line the cursor is on.
 	col int
 }
@@ -140,14 +146,24 @@ func (s *session) ask(text string) {
 	s.col = style.Width(text)
 }
 
-// finish removes the prompt from the screen when it is small and was not
-// expanded; otherwise it leaves it and writes the answer after the choices.
-func (s *session) finish(answer string) {
-	limit := s.p.EraseLimit
-	if limit == 0 {
-		limit = 12
+// eraseLimit is the largest number of rows finish can erase.
+func (s *session) eraseLimit() int {
+	if s.p.EraseLimit != 0 {
+		return s.p.EraseLimit
 	}
-	if !s.expanded && s.rows > 0 && s.rows <= limit {
+	if s.p.Height != nil {
+		if h := s.p.Height(); h > 1 {
+			return h - 1
+		}
+	}
+	return 12
+}
+
+// finish removes the prompt (with anything `?` showed) from the screen
+// when all of it is still there; otherwise it leaves it and writes the
+// answer after the choices.
+func (s *session) finish(answer string) {
+	if s.rows > 0 && s.rows <= s.eraseLimit() {
 		if s.rows > 1 {
 			fmt.Fprintf(s.w, "\x1b[%dA", s.rows-1)
 		}
@@ -160,7 +176,6 @@ func (s *session) finish(answer string) {
 	}
 	s.col = 0
 	s.rows = 0
-	s.expanded = false
 }
 
 // Answers to the single prompt.
@@ -211,7 +226,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		}
 	}
 	if warn {
-		if r := style.Sanitize(strings.Join(d.Reasons, "; ")); r != "" {
+		if r := warnReasons(d); r != "" {
 			s.line("  " + pal.Warn(style.Truncate(r, width-2)))
 		}
 	}
@@ -248,7 +263,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 			fmt.Fprint(s.w, "\n")
 			s.expand(d)
 			if always {
-				fmt.Fprint(s.w, "  "+pal.Muted("[a]lways saves ")+style.Sanitize(d.Rule)+pal.Muted(" for this project; [s] allows it for this session only")+"\n")
+				s.line("  " + pal.Muted("[a]lways saves ") + style.Sanitize(d.Rule) + pal.Muted(" for this project; [s] allows it for this session only"))
 			}
 			s.ask(hints)
 			continue
@@ -345,11 +360,25 @@ func (s *session) expand(d *policy.Decision) {
 	if isWrite(d) {
 		label = "content:"
 	}
-	fmt.Fprint(s.w, "  "+s.p.Palette.Muted(label)+"\n")
+	s.line("  " + s.p.Palette.Muted(label))
 	for _, l := range strings.Split(strings.TrimRight(full, "\n"), "\n") {
-		fmt.Fprint(s.w, "    "+style.Sanitize(l)+"\n")
+		s.line("    " + style.Sanitize(l))
 	}
-	s.expanded = true
+}
+
+// warnReasons is the reason line under a warned call: its reasons, less
+// those that only repeat the display line ("writes notes.txt" under
+// "write ⚠️: notes.txt").
+func warnReasons(d *policy.Decision) string {
+	disp := DisplayLine(d)
+	var keep []string
+	for _, r := range d.Reasons {
+		if what, ok := strings.CutPrefix(r, "writes "); ok && d.Category.Writes() && (what == "a file" || strings.Contains(disp, what)) {
+			continue
+		}
+		keep = append(keep, r)
+	}
+	return style.Sanitize(strings.Join(keep, "; "))
 }
 
 func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.Answer, error) {
@@ -384,7 +413,7 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 			s.line(indent + l)
 		}
 		if Warned(d) {
-			if r := style.Sanitize(strings.Join(d.Reasons, "; ")); r != "" {
+			if r := warnReasons(d); r != "" {
 				s.line(indent + pal.Warn(style.Truncate(r, width-style.Width(indent))))
 			}
 		}
@@ -437,7 +466,7 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 				if pd.Decision == nil {
 					continue
 				}
-				fmt.Fprint(s.w, "  "+pal.Muted(fmt.Sprintf("%d.", i+1))+"\n")
+				s.line("  " + pal.Muted(fmt.Sprintf("%d.", i+1)))
 				s.expand(pd.Decision)
 			}
 			s.ask(hintLine + " ")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"go.uber.org/goleak"
 
 	"github.com/nb-cli/nb/internal/agent"
@@ -39,7 +40,7 @@ func pending(display, desc string, warn bool) *agent.Pending {
 // prompter returns a prompter reading keys and drawing on a screen.
 func prompter(keys string, width int) (*Prompter, *screentest.Screen) {
 	scr := screentest.New(width, 30, true)
-	return &Prompter{In: strings.NewReader(keys), Fd: -1, Out: scr, Width: func() int { return width }}, scr
+	return &Prompter{In: strings.NewReader(keys), Fd: -1, Out: scr, Width: func() int { return width }, Height: func() int { return 30 }}, scr
 }
 
 func TestSingleYes(t *testing.T) {
@@ -133,17 +134,30 @@ func TestQuestionMarkExpands(t *testing.T) {
 	if err != nil || !got[0].Approved {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	s := scr.String()
+	s := ansi.Strip(scr.Raw())
 	if !strings.Contains(s, "…") || !strings.Contains(s, "[?] show full") {
 		t.Errorf("long command not truncated with a hint:\n%s", s)
 	}
 	if !strings.Contains(s, "echo done-with-the-logs-now") {
 		t.Errorf("? did not show the full command:\n%s", s)
 	}
-	for _, l := range strings.Split(s, "\n") {
-		if style.Width(l) > 60 {
-			t.Errorf("line wider than the terminal: %q", l)
-		}
+	// Answered, the prompt disappears, expansion included.
+	if got := scr.String(); got != "" {
+		t.Errorf("screen after the answer:\n%s", got)
+	}
+}
+
+func TestExpansionTallerThanTheScreenStays(t *testing.T) {
+	pd := pending("write: big.txt", "", true)
+	pd.Decision.Category = policy.CatWrite
+	pd.Decision.Full = strings.Repeat("a line of content\n", 50)
+	p, scr := prompter("?n\r", 80)
+	defer scr.Close()
+	p.Approve(ctxT(t), []*agent.Pending{pd})
+	// Part of it scrolled away and cannot be erased: the answer follows it.
+	s := scr.String()
+	if !strings.Contains(s, "a line of content") || !strings.HasSuffix(strings.TrimSpace(s), "no") {
+		t.Errorf("screen:\n%s", s)
 	}
 }
 
@@ -157,11 +171,34 @@ func TestWriteShowsContent(t *testing.T) {
 	if got[0].Approved {
 		t.Fatal("approved")
 	}
-	s := scr.String()
+	s := ansi.Strip(scr.Raw())
 	for _, want := range []string{"write ⚠️: ~/.bashrc", "[?] show content", "content:", "alias ll='ls -l'"} {
 		if !strings.Contains(s, want) {
-			t.Errorf("screen lacks %q:\n%s", want, s)
+			t.Errorf("prompt lacks %q:\n%s", want, s)
 		}
+	}
+	if got := scr.String(); got != "" {
+		t.Errorf("screen after the answer:\n%s", got)
+	}
+}
+
+func TestReasonsDoNotRepeatTheDisplay(t *testing.T) {
+	pd := pending("write: notes.txt", "", true)
+	pd.Decision.Category = policy.CatWrite
+	pd.Decision.Reasons = []string{"writes notes.txt"}
+	p, scr := prompter("n\r", 80)
+	defer scr.Close()
+	p.Approve(ctxT(t), []*agent.Pending{pd})
+	if raw := scr.Raw(); !strings.Contains(raw, "write ⚠️: notes.txt") || strings.Contains(raw, "writes notes.txt") {
+		t.Errorf("prompt:\n%s", ansi.Strip(raw))
+	}
+	// A reason that says more stays.
+	pd = pending("delete: x", "", true)
+	p, scr2 := prompter("n\r", 80)
+	defer scr2.Close()
+	p.Approve(ctxT(t), []*agent.Pending{pd})
+	if raw := scr2.Raw(); !strings.Contains(raw, "recursive delete (rm -r)") {
+		t.Errorf("prompt:\n%s", ansi.Strip(raw))
 	}
 }
 
@@ -172,10 +209,10 @@ func TestMultiLineScriptShownWhole(t *testing.T) {
 	if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
 		t.Fatal(err)
 	}
-	s := scr.String()
+	s := ansi.Strip(scr.Raw())
 	for _, want := range []string{"? run (4 lines):", "    mkdir -p /tmp/build", "    make -j4"} {
 		if !strings.Contains(s, want) {
-			t.Errorf("screen lacks %q:\n%s", want, s)
+			t.Errorf("prompt lacks %q:\n%s", want, s)
 		}
 	}
 }
@@ -381,8 +418,8 @@ func TestSessionGrant(t *testing.T) {
 	if err != nil || !got[0].Approved || !got[0].Session || got[0].Always {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	s := scr.String()
-	if !strings.Contains(s, "[s] allows it for this session only") || !strings.Contains(s, "allowed for this session: make *") {
+	s := ansi.Strip(scr.Raw())
+	if !strings.Contains(s, "[s] allows it for this session only") || !strings.Contains(scr.String(), "allowed for this session: make *") {
 		t.Errorf("screen:\n%s", s)
 	}
 	// Not for warned calls.

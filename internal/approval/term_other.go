@@ -26,3 +26,12 @@ func waitReadable(ctx context.Context, fd int, ms int) (bool, error) {
 	}
 	return ms < 0, nil
 }
+
+// termHeight is the terminal's height in rows, 0 when unknown.
+func termHeight(fd int) int {
+	_, h, err := term.GetSize(fd)
+	if err != nil {
+		return 0
+	}
+	return h
+}

@@ -221,8 +221,10 @@ func listIndent(lead string) string {
 
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
-// flushTable writes a complete table with aligned columns, or its raw
-// lines when it does not fit.
+// flushTable writes a complete table with aligned columns; a table wider
+// than the terminal gets its widest columns narrowed and their cells
+// wrapped, or, when even that cannot fit, one "header: value" record per
+// row.
 func (m *mdStream) flushTable() {
 	rows := m.table
 	m.table = nil
@@ -258,19 +260,23 @@ func (m *mdStream) flushTable() {
 			widths[j] = max(widths[j], style.Width(v))
 		}
 	}
-	total := 0
+	total := 2 * (len(widths) - 1)
 	for _, w := range widths {
-		total += w + 2
+		total += w
 	}
 	if total > m.wrapWidth() {
-		for _, r := range rows {
-			m.emit(r)
+		// Too wide: narrow the widest columns and wrap their cells; when
+		// even that cannot fit, show each row as "header: value" lines.
+		avail := m.wrapWidth() - 2*(len(widths)-1)
+		if avail < minColumn*len(widths) {
+			m.tableRecords(cells, sep == 1)
+			return
 		}
-		return
+		widths = shrinkColumns(widths, avail)
 	}
 	for _, c := range cells {
-		var b strings.Builder
 		if c == nil {
+			var b strings.Builder
 			for j, w := range widths {
 				if j > 0 {
 					b.WriteString("  ")
@@ -280,16 +286,83 @@ func (m *mdStream) flushTable() {
 			m.emit(b.String())
 			continue
 		}
+		wrapped := make([][]string, len(c))
+		height := 1
 		for j, v := range c {
-			if j > 0 {
-				b.WriteString("  ")
+			wrapped[j] = strings.Split(style.Wrap(v, widths[j]), "\n")
+			height = max(height, len(wrapped[j]))
+		}
+		for k := range height {
+			var b strings.Builder
+			for j := range c {
+				v := ""
+				if k < len(wrapped[j]) {
+					v = wrapped[j][k]
+				}
+				if j > 0 {
+					b.WriteString("  ")
+				}
+				b.WriteString(v)
+				if j < len(c)-1 {
+					b.WriteString(strings.Repeat(" ", max(widths[j]-style.Width(v), 0)))
+				}
 			}
-			b.WriteString(v)
-			if j < len(c)-1 {
-				b.WriteString(strings.Repeat(" ", widths[j]-style.Width(v)))
+			m.emit(strings.TrimRight(b.String(), " "))
+		}
+	}
+}
+
+// minColumn is the narrowest a table column is wrapped to.
+const minColumn = 6
+
+// shrinkColumns narrows the widest columns, one cell at a time, until the
+// widths add up to at most avail.
+func shrinkColumns(widths []int, avail int) []int {
+	w := append([]int(nil), widths...)
+	sum := 0
+	for _, v := range w {
+		sum += v
+	}
+	for sum > avail {
+		widest := 0
+		for j := range w {
+			if w[j] > w[widest] {
+				widest = j
 			}
 		}
-		m.emit(b.String())
+		if w[widest] <= minColumn {
+			break
+		}
+		w[widest]--
+		sum--
+	}
+	return w
+}
+
+// tableRecords shows a table too wide for the terminal one row at a time,
+// each cell on its own lines after its column's header.
+func (m *mdStream) tableRecords(cells [][]string, header bool) {
+	var head []string
+	body := cells
+	if header && len(cells) > 0 {
+		head, body = cells[0], cells[1:]
+	}
+	first := true
+	for _, c := range body {
+		if c == nil {
+			continue
+		}
+		if !first {
+			m.emit(m.pal.Muted(strings.Repeat("─", min(m.wrapWidth(), 20))))
+		}
+		first = false
+		for j, v := range c {
+			label := ""
+			if j < len(head) && head[j] != "" {
+				label = head[j] + ": "
+			}
+			m.emitWrapped(label, v)
+		}
 	}
 }
 

@@ -140,3 +140,43 @@ func TestInlineEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+func TestWideTableReflows(t *testing.T) {
+	table := "| option | what it does | default |\n|---|---|---|\n" +
+		"| `maxInterval` | the longest a terminal read waits for output that matters before it returns | 30 |\n" +
+		"| `settleInterval` | how long output must be quiet before a read returns | 0.5 |\n"
+	screen, _ := renderChunks(t, []string{table}, 50, false)
+	if strings.Contains(screen, "|") {
+		t.Fatalf("raw pipes at 50 columns:\n%s", screen)
+	}
+	for _, l := range strings.Split(screen, "\n") {
+		if style.Width(l) > 49 {
+			t.Errorf("row wider than the terminal: %q", l)
+		}
+	}
+	// Every word is whole on some row: wrapping breaks at spaces.
+	for _, word := range []string{"maxInterval", "settleInterval", "matters", "returns", "default"} {
+		if !strings.Contains(screen, word) {
+			t.Errorf("%q broken or lost:\n%s", word, screen)
+		}
+	}
+	// The cells stay in their columns: the wrapped description continues
+	// under its own column.
+	lines := strings.Split(screen, "\n")
+	col := strings.Index(lines[0], "what it does")
+	found := false
+	for _, l := range lines {
+		if i := strings.Index(l, "that matters"); i >= 0 && i == col && strings.TrimSpace(l[:i]) == "" {
+			found = true
+		}
+	}
+	if col < 0 || !found {
+		t.Errorf("wrapped cells are not aligned under their column:\n%s", screen)
+	}
+
+	// Too narrow for columns: one row at a time, "header: value".
+	screen, _ = renderChunks(t, []string{table}, 20, false)
+	if strings.Contains(screen, "|") || !strings.Contains(screen, "option: maxInterval") || !strings.Contains(screen, "default: 30") {
+		t.Fatalf("records at 20 columns:\n%s", screen)
+	}
+}

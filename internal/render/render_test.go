@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -436,5 +437,33 @@ func TestResultLines(t *testing.T) {
 	}
 	if got := resultLines(`{"a":1} trailing`); len(got) != 1 {
 		t.Errorf("JSON with trailing text should stay raw: %q", got)
+	}
+}
+
+func TestExitOneAnswersAreNotFailures(t *testing.T) {
+	pal := style.Palette{Color: true}
+	runCmd := func(command string) *agent.Pending {
+		p := call("run: "+command, policy.Allow)
+		p.Call.Args = []byte(`{"command":` + strconv.Quote(command) + `}`)
+		return p
+	}
+	for command, note := range map[string]string{
+		"grep -c TODO notes.txt": "no match",
+		"ps aux | grep -q nginx": "no match",
+		"diff a.txt b.txt":       "files differ",
+		"test -f /etc/missing":   "false",
+		"[[ -d build ]]":         "false",
+		"git grep -n needle":     "no match",
+	} {
+		got := toolLine(pal, runCmd(command), &tool.Result{ExitCode: exit(1)}, 79)
+		if !strings.HasPrefix(got, pal.OK(style.IconOK)) || !strings.HasSuffix(style.Strip(got), note) || strings.Contains(got, "\x1b[31m") {
+			t.Errorf("%s exit 1: %q", command, got)
+		}
+	}
+	// Exit 2 of grep is an error; exit 1 of make, or after && is a failure.
+	for command, code := range map[string]int{"grep -c x notes.txt": 2, "make": 1, "cd src && grep x f": 1} {
+		if got := toolLine(pal, runCmd(command), &tool.Result{ExitCode: exit(code)}, 79); !strings.HasPrefix(got, pal.Fail(style.IconFail)) {
+			t.Errorf("%s exit %d: %q", command, code, got)
+		}
 	}
 }

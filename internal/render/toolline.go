@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -47,6 +49,36 @@ func failed(res *tool.Result) bool {
 	return res.IsError || (res.ExitCode != nil && *res.ExitCode != 0)
 }
 
+// answerStatus: commands whose exit status 1 is an answer, not a failure,
+// and what it means.
+var answerStatus = map[string]string{
+	"grep": "no match", "egrep": "no match", "fgrep": "no match", "zgrep": "no match",
+	"rg": "no match", "ag": "no match", "ack": "no match", "pgrep": "no match",
+	"pidof": "no match", "which": "not found", "diff": "files differ", "cmp": "files differ",
+	"test": "false", "[": "false", "[[": "false",
+}
+
+// answered returns what an exit status 1 means when the call is a
+// command, such as grep or diff, for which it is an answer ("no match"),
+// or "".
+func answered(p *agent.Pending, res *tool.Result) string {
+	if res.IsError || res.ExitCode == nil || *res.ExitCode != 1 || p.Call == nil || p.Call.Name != "run_cmd" {
+		return ""
+	}
+	var args struct{ Command string }
+	if json.Unmarshal(p.Call.Args, &args) != nil {
+		return ""
+	}
+	name, rest, ok := shellparse.StatusCommand(args.Command)
+	if !ok {
+		return ""
+	}
+	if name == "git" && len(rest) > 0 && rest[0] == "grep" {
+		return "no match"
+	}
+	return answerStatus[name]
+}
+
 // toolLine is the one-line summary of a finished call:
 //
 //	✓ read: /etc/hosts  exit 0 · 12ms
@@ -55,7 +87,12 @@ func failed(res *tool.Result) bool {
 // Auto-approved calls have their display muted. width 0 means no limit.
 func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) string {
 	icon := pal.OK(style.IconOK)
-	if failed(res) {
+	fail := failed(res)
+	answer := answered(p, res)
+	if answer != "" {
+		fail = false
+	}
+	if fail {
 		icon = pal.Fail(style.IconFail)
 	}
 	var meta []string
@@ -66,8 +103,11 @@ func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) 
 		meta = append(meta, formatDuration(res.Duration))
 	}
 	note := res.Note
-	if note == "" && failed(res) && res.ExitCode == nil {
+	if note == "" && fail && res.ExitCode == nil {
 		note = firstUseful(res.Content)
+	}
+	if note == "" {
+		note = answer
 	}
 	display := summaryDisplay(p)
 	dispStyle := func(s string) string { return s }
@@ -75,7 +115,7 @@ func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) 
 		dispStyle = pal.Muted
 	}
 	noteStyle := pal.Muted
-	if failed(res) {
+	if fail {
 		noteStyle = pal.Fail
 	}
 	return layout(icon, display, dispStyle, strings.Join(meta, " · "), pal.Muted, oneLineNote(note), noteStyle, width)

@@ -368,6 +368,10 @@ func TestQuestionMarkExpands(t *testing.T) {
 	if code := n.waitExit(ctx); code != 0 {
 		t.Fatalf("exit %d; screen:\n%s", code, n.scr.String())
 	}
+	// Answered, the expanded prompt is gone: one line for the call.
+	if s := n.scr.String(); strings.Contains(s, "full command") || strings.Contains(s, "[Y]es") || strings.Count(s, "touch really") != 1 {
+		t.Errorf("the expanded prompt stayed:\n%s", s)
+	}
 }
 
 func TestRejectionReasonReachesModel(t *testing.T) {
@@ -387,6 +391,9 @@ func TestRejectionReasonReachesModel(t *testing.T) {
 	}
 	if !strings.Contains(n.scr.String(), "OK, cmake then.") {
 		t.Errorf("screen:\n%s", n.scr.String())
+	}
+	if l := lineWith(n.scr.String(), "make build"); !strings.Contains(l, "declined: use cmake instead") {
+		t.Errorf("declined line %q does not show the reason", l)
 	}
 }
 
