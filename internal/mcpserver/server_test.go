@@ -80,6 +80,7 @@ type harness struct {
 	allow, deny, ask *fakeTool
 	closed           *closeCounter
 	root             string
+	wd               *tool.Workdir
 	done             chan error
 	cancel           context.CancelFunc
 }
@@ -98,6 +99,7 @@ func newHarness(t *testing.T, trust bool) *harness {
 		t.Fatal(err)
 	}
 	wd := tool.NewWorkdir(roots.Dirs()[0])
+	h.wd = wd
 	eng := tooltest.Engine(t, nil)
 	tools := []tool.Tool{h.allow, h.deny, h.ask, &ContextTool{Workdir: wd, Roots: roots.Dirs(), Policy: eng}}
 	tools = append(tools, files.New(files.Options{Roots: roots, Policy: eng})...)
@@ -319,6 +321,21 @@ func TestForgedApprovalRefused(t *testing.T) {
 	}
 	if !res.IsError || h.ask.runs.Load() != 0 {
 		t.Fatalf("forged approval ran the call: %+v", res)
+	}
+	// The approval of "ls" in one directory does not run it in another.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_ask", Arguments: map[string]any{"command": "ls"}})
+	if err != nil || res.RequestState == "" {
+		t.Fatalf("expected an input request: %+v %v", res, err)
+	}
+	state := res.RequestState
+	h.wd.SetCwd(t.TempDir())
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_ask", Arguments: map[string]any{"command": "ls"},
+		InputResponses: mcp.InputResponseMap{approvalID: &mcp.ElicitResult{Action: "accept", Content: approved}}, RequestState: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || h.ask.runs.Load() != 0 {
+		t.Fatalf("an approval given for another directory ran the call: %+v", res)
 	}
 }
 
