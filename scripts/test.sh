@@ -66,4 +66,4 @@ log "Windows tests under Wine"
 eval "$(scripts/wine-setup.sh)"
 GOOS=windows go test -exec wine -count=1 -timeout 10m -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd \
-	./internal/ptysession ./internal/cli
+	./internal/ptysession ./internal/cli ./internal/proctest

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"github.com/nb-cli/nb/internal/proctest"
 	"github.com/nb-cli/nb/internal/wintest"
 )
 
@@ -137,6 +138,7 @@ func winRun(t *testing.T, l *Local, ctx context.Context, c Command) (string, str
 }
 
 func newWinLocal(t *testing.T) *Local {
+	proctest.Check(t)
 	l := &Local{Shell: cmdExe(t), RuntimeDir: wintest.TempDir(t)}
 	t.Cleanup(func() { l.Close() })
 	return l

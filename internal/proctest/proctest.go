@@ -10,7 +10,8 @@
 //
 // Processes of tests running in parallel in the same binary are seen too, so
 // use Check in tests that do not run in parallel with process-starting ones.
-// On systems without /proc it checks nothing.
+// On Windows it lists the processes descending from the test process
+// (Toolhelp); on other systems without /proc it checks nothing.
 package proctest
 
 import (
@@ -43,7 +44,7 @@ func Mark() {
 func Check(t testing.TB) {
 	t.Helper()
 	Mark()
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
+	if !canList() {
 		return
 	}
 	t.Cleanup(func() {
@@ -82,8 +83,11 @@ func (p Proc) String() string {
 }
 
 // Leftovers lists live processes descending from this one or marked with
-// this process's EnvMarker.
-func Leftovers() []Proc {
+// this process's EnvMarker (on Windows: descending from this one).
+func Leftovers() []Proc { return leftovers() }
+
+// procLeftovers is Leftovers from /proc.
+func procLeftovers() []Proc {
 	self := os.Getpid()
 	mark := []byte(EnvMarker + "=" + strconv.Itoa(self) + "\x00")
 	inner := append([]byte{0}, mark...)
