@@ -157,3 +157,34 @@ func readGrants(t *testing.T, state string) string {
 	})
 	return strings.Join(rules, "\n")
 }
+
+func TestContinueWaitsForASilentCommand(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	// The default settle interval (0.5 s) is far shorter than the silence:
+	// a read that stopped at the echo would not contain "five".
+	srv := server(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{toolCall("terminal_start", map[string]string{"command": "bash --norc --noprofile"})}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "sleep 2; echo five\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "five"}, Text: "It said five."},
+	)
+	n := start(t, srv, work, env, runOpts{args: []string{"--approve", "bash --norc --noprofile", "wait for it"}})
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	reqs := srv.Requests()
+	var read string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		for _, r := range m.ToolResults {
+			if strings.Contains(r.Content, "five") {
+				read = r.Content
+			}
+		}
+	}
+	if !strings.Contains(read, "Wait Ended: the program waits for input") {
+		t.Errorf("the read did not say what ended it: %q", read)
+	}
+	if !strings.Contains(n.scr.String(), "It said five.") {
+		t.Errorf("screen:\n%s", n.scr.String())
+	}
+}
