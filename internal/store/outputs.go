@@ -12,24 +12,31 @@ import (
 
 // Outputs keeps the full output of commands whose result was cut, in
 // StateDir/outputs, so the model can grep them instead of re-running. The
-// directory is bounded: after every saved output the oldest files are removed
-// until at most MaxFiles remain and they total at most MaxBytes (the newest
-// file is always kept). A single file is capped at MaxFileBytes by its writer.
+// directory is bounded: when it is opened and after every saved output,
+// files older than MaxAge are removed, then the oldest files until at most
+// MaxFiles remain and they total at most MaxBytes (the newest file is kept
+// unless it is older than MaxAge). A single file is capped at MaxFileBytes by its writer.
 // Files still being written are never removed (Windows cannot remove an open
 // file, and elsewhere the path handed out would vanish).
 type Outputs struct {
 	Dir      string
 	MaxFiles int
 	MaxBytes int64
-	Now      func() time.Time
+	// MaxAge bounds how long an output is kept (0: DefaultOutputAge).
+	MaxAge time.Duration
+	Now    func() time.Time
 
 	mu   sync.Mutex
 	seq  int
 	open map[string]bool // names of files being written
 }
 
+// DefaultOutputAge is how long saved outputs are kept.
+const DefaultOutputAge = 14 * 24 * time.Hour
+
 // NewOutputs keeps outputs in stateDir/outputs; zero limits take the
-// defaults of terminalIntegration (50 files, 256 MiB).
+// defaults of terminalIntegration (50 files, 256 MiB). Outputs beyond the
+// limits, or older than DefaultOutputAge, are removed at once.
 func NewOutputs(stateDir string, maxFiles int, maxBytes int64) *Outputs {
 	if maxFiles <= 0 {
 		maxFiles = 50
@@ -37,7 +44,9 @@ func NewOutputs(stateDir string, maxFiles int, maxBytes int64) *Outputs {
 	if maxBytes <= 0 {
 		maxBytes = 256 << 20
 	}
-	return &Outputs{Dir: filepath.Join(stateDir, "outputs"), MaxFiles: maxFiles, MaxBytes: maxBytes, Now: time.Now}
+	o := &Outputs{Dir: filepath.Join(stateDir, "outputs"), MaxFiles: maxFiles, MaxBytes: maxBytes, MaxAge: DefaultOutputAge, Now: time.Now}
+	_ = o.Prune()
+	return o
 }
 
 // MaxFileBytes is the cap for one saved output: a quarter of MaxBytes, so a
@@ -119,6 +128,16 @@ func (o *Outputs) Prune() error {
 	var files []file
 	var total int64
 	busy := 0
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	maxAge := o.MaxAge
+	if maxAge <= 0 {
+		maxAge = DefaultOutputAge
+	}
+	cutoff := now().Add(-maxAge)
+	var firstErr error
 	for _, e := range entries {
 		if !e.Type().IsRegular() {
 			continue
@@ -127,11 +146,18 @@ func (o *Outputs) Prune() error {
 		if err != nil {
 			continue
 		}
-		total += info.Size()
 		if o.open[e.Name()] {
+			total += info.Size()
 			busy++
 			continue
 		}
+		if info.ModTime().Before(cutoff) {
+			if err := os.Remove(filepath.Join(o.Dir, e.Name())); err != nil && !os.IsNotExist(err) && firstErr == nil {
+				firstErr = fmt.Errorf("prune outputs: %w", err)
+			}
+			continue
+		}
+		total += info.Size()
 		files = append(files, file{e.Name(), info.Size(), info.ModTime()})
 	}
 	sort.Slice(files, func(i, j int) bool {
@@ -140,7 +166,6 @@ func (o *Outputs) Prune() error {
 		}
 		return files[i].name < files[j].name
 	})
-	var firstErr error
 	for len(files) > 1 && (len(files)+busy > o.MaxFiles || total > o.MaxBytes) {
 		if err := os.Remove(filepath.Join(o.Dir, files[0].name)); err != nil && !os.IsNotExist(err) && firstErr == nil {
 			firstErr = fmt.Errorf("prune outputs: %w", err)

@@ -57,3 +57,40 @@ func TestOutputsPrune(t *testing.T) {
 		t.Fatalf("MaxFileBytes %d", o.MaxFileBytes())
 	}
 }
+
+// TestOutputsPruneByAge: outputs older than MaxAge go, also when the
+// directory is merely opened, and also the newest one.
+func TestOutputsPruneByAge(t *testing.T) {
+	state := t.TempDir()
+	dir := filepath.Join(state, "outputs")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old, fresh := filepath.Join(dir, "old-stdout.txt"), filepath.Join(dir, "fresh-stdout.txt")
+	for _, p := range []string{old, fresh} {
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sixty := time.Now().Add(-60 * 24 * time.Hour)
+	if err := os.Chtimes(old, sixty, sixty); err != nil {
+		t.Fatal(err)
+	}
+	NewOutputs(state, 50, 1<<20)
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("a 60-day-old output was kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh output was removed: %v", err)
+	}
+	// the newest file goes too once it is too old
+	o := NewOutputs(state, 50, 1<<20)
+	o.MaxAge = time.Minute
+	o.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	if err := o.Prune(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %v", entries)
+	}
+}
