@@ -32,6 +32,9 @@ type Command struct {
 	Dir string
 	// Env holds KEY=VALUE pairs added to the host's environment.
 	Env []string
+	// Dirs, when set, is restored in the shell before the script runs
+	// (bash on the local host): `cd -` and popd then work across runs.
+	Dirs *DirState
 	// Stdout and Stderr receive the raw streams as they are produced.
 	Stdout, Stderr io.Writer
 	// Timeout ends the run (SIGTERM to the process group, then SIGKILL after
@@ -58,6 +61,13 @@ func (c *Command) Deadline() (<-chan time.Time, func()) {
 	return t.C, func() { t.Stop() }
 }
 
+// DirState is a shell's memory of directories besides its cwd: OLDPWD
+// (`cd -`) and the pushd stack below the current directory (popd).
+type DirState struct {
+	OldPwd string
+	Stack  []string
+}
+
 // Exit describes how a run ended.
 type Exit struct {
 	// Code is the shell's exit status (128+N when killed by signal N).
@@ -65,6 +75,9 @@ type Exit struct {
 	// Cwd is the directory the shell was in when it exited, measured, or ""
 	// when it could not be measured (the shell was killed or exec'd).
 	Cwd string
+	// Dirs is the shell's directory memory when it exited, measured where
+	// the host can (bash on the local host), else nil.
+	Dirs *DirState
 	// TimedOut is set when Timeout ended the run.
 	TimedOut bool
 	// Interrupted is set when the context was cancelled (Ctrl+C).

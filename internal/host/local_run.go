@@ -44,13 +44,20 @@ if [ -n "${NB_USER_BASH_ENV+x}" ]; then
 else
 	unset BASH_ENV
 fi
-trap 'builtin pwd >| "$__nb_cwd_file" 2>/dev/null' EXIT
+if [ -n "${NB_OLDPWD+x}" ]; then OLDPWD=$NB_OLDPWD; fi
+if [ -n "$NB_DIRSTACK" ]; then
+	mapfile -t __nb_d <<<"$NB_DIRSTACK"
+	for ((__nb_i = ${#__nb_d[@]} - 1; __nb_i >= 0; __nb_i--)); do builtin pushd -n "${__nb_d[__nb_i]}" >/dev/null 2>&1; done
+	unset __nb_d __nb_i
+fi
+unset NB_OLDPWD NB_DIRSTACK
+trap 'builtin pwd >| "$__nb_cwd_file" 2>/dev/null; { builtin printf "%s\n" "$OLDPWD"; builtin dirs -l -p; } >| "$__nb_cwd_file.dirs" 2>/dev/null' EXIT
 `
 
 // shWrapper runs the user's script ($1) under other shells, with the same
 // trap. The script stays one argv element and is evaluated unchanged.
 const shWrapper = `__nb_cwd_file=$NB_CWD_FILE
-unset NB_CWD_FILE
+unset NB_CWD_FILE NB_OLDPWD NB_DIRSTACK
 __nb_script=$1
 shift
 trap 'pwd >| "$__nb_cwd_file" 2>/dev/null' EXIT
@@ -150,6 +157,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	runID := l.runID()
 	cwdFile := filepath.Join(rt, "cwd-"+runID)
 	defer os.Remove(cwdFile)
+	defer os.Remove(cwdFile + ".dirs")
 
 	env := l.Env
 	if env == nil {
@@ -157,6 +165,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	}
 	env = append(env[:len(env):len(env)], NonInteractiveEnv...)
 	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
+	env = append(env, dirsEnv(c.Dirs)...)
 	startGuard()
 	inv := shellInvocation(shell, c.Script, rt, env)
 	argv, env := inv.argv, append(inv.env, c.Env...)
@@ -303,6 +312,7 @@ wait:
 	errR.Close()
 
 	if !killing {
+		ex.Dirs = readDirs(cwdFile + ".dirs")
 		if data, err := os.ReadFile(cwdFile); err == nil {
 			// cmd.exe ends the line with CRLF
 			ex.Cwd = strings.TrimSuffix(strings.TrimSuffix(string(data), "\r\n"), "\n")
@@ -367,4 +377,40 @@ func writeHelpers(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "cwd.cmd"), []byte(cmdCwdHelper), 0o600)
+}
+
+// dirsEnv passes d to the bash prologue.
+func dirsEnv(d *DirState) []string {
+	if d == nil {
+		return nil
+	}
+	env := []string{"NB_OLDPWD=" + d.OldPwd}
+	var stack []string
+	for _, s := range d.Stack {
+		if s != "" && !strings.Contains(s, "\n") {
+			stack = append(stack, s)
+		}
+	}
+	if len(stack) > 0 {
+		env = append(env, "NB_DIRSTACK="+strings.Join(stack, "\n"))
+	}
+	return env
+}
+
+// readDirs reads what the bash prologue's exit trap wrote: OLDPWD, then
+// `dirs -l -p` (the cwd, then the stack). nil when there is no such file.
+func readDirs(path string) *DirState {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) < 2 {
+		return nil
+	}
+	d := &DirState{OldPwd: lines[0]}
+	if len(lines) > 2 {
+		d.Stack = lines[2:]
+	}
+	return d
 }

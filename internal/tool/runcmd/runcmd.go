@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
@@ -77,7 +78,14 @@ func New(opts Options) (runCmd, setCwd tool.Tool) {
 }
 
 // RunCmd is the run_cmd tool.
-type RunCmd struct{ opts Options }
+type RunCmd struct {
+	opts Options
+
+	// dirs is the shell's OLDPWD and pushd stack after the last command,
+	// restored before the next one so `cd -` and popd work across calls.
+	mu   sync.Mutex
+	dirs *host.DirState
+}
 
 type runArgs struct {
 	Command        string           `json:"command"`
@@ -289,9 +297,13 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	}
 	out := t.capture(limits, "stdout")
 	errc := t.capture(limits, "stderr")
+	t.mu.Lock()
+	dirs := t.dirs
+	t.mu.Unlock()
 	ex, runErr := h.Run(ctx, &host.Command{
 		Script:  p.Command,
 		Dir:     p.dir,
+		Dirs:    dirs,
 		Stdout:  live(out, "stdout", call.Live),
 		Stderr:  live(errc, "stderr", call.Live),
 		Timeout: p.timeout,
@@ -311,6 +323,11 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	}
 	if ex.Cwd != "" && ex.Cwd != p.dir {
 		t.opts.Workdir.SetCwd(ex.Cwd)
+	}
+	if ex.Dirs != nil {
+		t.mu.Lock()
+		t.dirs = ex.Dirs
+		t.mu.Unlock()
 	}
 	r := result{
 		Stdout: outRes.Text, Stderr: errRes.Text, ExitCode: ex.Code,
