@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,16 +22,27 @@ func TestWinLeftoversFindsDescendants(t *testing.T) {
 		t.Fatal(err)
 	}
 	var left []Proc
+	t.Cleanup(func() {
+		for _, p := range left {
+			if proc, err := os.FindProcess(p.Pid); err == nil {
+				proc.Kill()
+			}
+		}
+	})
+	found := func() bool {
+		names := map[string]bool{}
+		for _, p := range left {
+			names[strings.ToLower(p.Cmdline)] = true
+		}
+		return names["cmd.exe"] && names["ping.exe"]
+	}
+	// a process's name shows in the snapshot a moment after it starts
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if left = Leftovers(); len(left) >= 2 {
+		if left = Leftovers(); found() {
 			break
 		}
 	}
-	names := map[string]bool{}
-	for _, p := range left {
-		names[p.Cmdline] = true
-	}
-	if !names["cmd.exe"] || !names["PING.EXE"] && !names["ping.exe"] {
+	if !found() {
 		t.Fatalf("want cmd.exe and ping.exe, got %v", left)
 	}
 	for _, p := range left {
