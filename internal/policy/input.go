@@ -181,6 +181,17 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		}
 		d.Display = fmt.Sprintf("input → %s (%s) %s", a.Session, where, d.Display)
 		d.Full, d.Subject = text, subject
+		if lang := replLang(program); !a.Shell && lang != langNone {
+			// A REPL in the foreground reads it first: its patterns warn too.
+			if why := codeWarnings(lang, text); len(why) > 0 {
+				d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
+				d.Rule, d.OfferAlways = "", false
+				d.Reasons = append(d.Reasons, why...)
+				if d.Decision == Allow {
+					d = e.ask(d, nil, &assessment{}, nil)
+				}
+			}
+		}
 		if !a.Shell && !a.InShell {
 			// A relay: the shell it feeds may be anywhere; never granted.
 			d.Rule, d.OfferAlways = "", false

@@ -71,8 +71,13 @@ func TestShellSessionInputIsShellWhateverRuns(t *testing.T) {
 	// A REPL in the foreground of a shell session: its input is still
 	// decided as shell input, never allowed by the REPL's rules.
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "python3", InShell: true, SessionProgram: "bash", Input: "os.system('rm -rf x')\n", Where: testCC})
-	if d.Decision == Allow || d.DefaultAnswer != No {
+	if d.Decision == Allow || d.DefaultAnswer != No || !d.Warn || d.OfferAlways {
 		t.Errorf("python in bash: %+v", d)
+	}
+	// Valid shell, dangerous Python: the REPL's patterns warn.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "python3", InShell: true, SessionProgram: "bash", Input: "import subprocess\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways {
+		t.Errorf("import subprocess to python in bash: %+v", d)
 	}
 	// Programs that relay input to a shell are shells too, never granted.
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-3", Program: "ssh", Input: "rm -rf /srv\n", Where: testCC})
