@@ -105,7 +105,7 @@ type Agent struct {
 	Messages []llm.Message
 
 	// turnStart is the index of the user message of the turn in flight (-1
-	// once compaction folded it into the summary).
+	// outside a turn).
 	turnStart int
 	// compacted is set when compaction changed the conversation during
 	// the current turn.

@@ -236,7 +236,7 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) e
 	switch {
 	case a.turnStart < 0:
 	case a.turnStart < keep:
-		a.turnStart = -1
+		a.turnStart = 1 // right after the summary
 	default:
 		a.turnStart = a.turnStart - keep + 1
 	}

@@ -16,6 +16,7 @@ type Saver func(kind, text string) (path string, err error)
 const (
 	ShrinkLines = 20
 	shrinkMin   = 2048
+	shrinkHead  = 1500
 	// marker starts the note of a shrunk or capped text, so nothing is
 	// shrunk twice.
 	marker = "[nb: "
@@ -35,9 +36,6 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 			continue
 		}
 		head, lines := firstLines(m.Text, ShrinkLines)
-		if len(head) >= len(m.Text)*3/4 {
-			continue // a few very long lines: cut by Cap, not here
-		}
 		path, err := save("compacted-"+m.ToolName, m.Text)
 		if err != nil {
 			continue
@@ -46,32 +44,33 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 			out = append([]llm.Message(nil), msgs...)
 			copied = true
 		}
-		out[i].Text = fmt.Sprintf("%s\n%scompacted: the first %d of %d lines are shown; the full output (%d bytes) is saved in %s — grep or tail it if you need more]",
-			head, marker, strings.Count(head, "\n")+1, lines, len(m.Text), path)
+		out[i].Text = fmt.Sprintf("%s\n%scompacted: only the start of this result is shown (%d lines, %d bytes in all); the full result is saved in %s — grep or tail it if you need more]",
+			head, marker, lines, len(m.Text), path)
 		n++
 	}
 	return out, n
 }
 
-// firstLines returns the first n lines of s (without the final newline)
-// and the number of lines in s.
+// firstLines returns the first n lines of s, at most shrinkHead bytes of
+// them (a JSON result is often one long line), and the number of lines in
+// s.
 func firstLines(s string, n int) (string, int) {
 	lines := strings.Count(s, "\n") + 1
 	if strings.HasSuffix(s, "\n") {
 		lines--
 	}
 	end := 0
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && end < len(s); i++ {
 		j := strings.IndexByte(s[end:], '\n')
 		if j < 0 {
-			return s, lines
+			end = len(s)
+			break
 		}
 		end += j + 1
 	}
-	// Very long lines: keep at most 200 bytes per line shown.
 	head := strings.TrimRight(s[:end], "\n")
-	if len(head) > n*200 {
-		head = head[:n*200]
+	if len(head) > shrinkHead {
+		head = head[:shrinkHead]
 		for len(head) > 0 && head[len(head)-1]&0xC0 == 0x80 {
 			head = head[:len(head)-1]
 		}
@@ -227,14 +226,13 @@ const SummaryPrefix = "[nb: the older part of this conversation was compacted in
 
 // Replace returns the conversation that replaces msgs: a summary message
 // standing for msgs[:keep], then msgs[keep:]. When the turn in flight
-// begins in the summarised part (inflight < keep), its user message is
-// quoted in full in the summary message, so it is never lost.
+// begins in the summarised part (0 <= inflight < keep), its user message
+// stays, verbatim, right after the summary, so it is never lost.
 func Replace(msgs []llm.Message, keep int, summary string, inflight int) []llm.Message {
-	text := SummaryPrefix + strings.TrimSpace(summary)
-	if inflight >= 0 && inflight < keep && msgs[inflight].Role == llm.RoleUser {
-		text += "\n\n## The user's current request (verbatim)\n" + msgs[inflight].Text
+	out := make([]llm.Message, 0, len(msgs)-keep+2)
+	out = append(out, llm.Message{Role: llm.RoleUser, Text: SummaryPrefix + strings.TrimSpace(summary), Summary: true})
+	if inflight >= 0 && inflight < keep {
+		out = append(out, msgs[inflight])
 	}
-	out := make([]llm.Message, 0, len(msgs)-keep+1)
-	out = append(out, llm.Message{Role: llm.RoleUser, Text: text, Summary: true})
 	return append(out, msgs[keep:]...)
 }

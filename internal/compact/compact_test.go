@@ -53,7 +53,7 @@ func TestShrinkKeepsHeadAndSavesFullOutput(t *testing.T) {
 		t.Errorf("the input was modified")
 	}
 	got := out[2].Text
-	if !strings.HasPrefix(got, "line of output\n") || !strings.Contains(got, "/state/compacted-run_cmd") || !strings.Contains(got, "first 20 of 500 lines") {
+	if !strings.HasPrefix(got, "line of output\n") || !strings.Contains(got, "/state/compacted-run_cmd") || !strings.Contains(got, "500 lines") || len(got) > 2000 {
 		t.Errorf("shrunk result = %q", got)
 	}
 	if saved["/state/compacted-run_cmd"] != msgs[2].Text {
@@ -61,6 +61,11 @@ func TestShrinkKeepsHeadAndSavesFullOutput(t *testing.T) {
 	}
 	if out[6].Text != msgs[6].Text {
 		t.Errorf("a recent result was shrunk")
+	}
+	// A one-line JSON result shrinks too.
+	json := []llm.Message{{Role: llm.RoleTool, ToolName: "run_cmd", Text: `{"stdout": "` + strings.Repeat(`1\n`, 3000) + `"}`}}
+	if js, n := ShrinkToolResults(json, 1, save); n != 1 || len(js[0].Text) > 2000 {
+		t.Errorf("one-line result: shrunk %d, %d bytes", n, len(js[0].Text))
 	}
 	// Shrinking again changes nothing.
 	if _, n := ShrinkToolResults(out, 4, save); n != 0 {
@@ -93,11 +98,15 @@ func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
 	if !out[0].Summary || out[0].Role != llm.RoleUser || !strings.Contains(out[0].Text, "SUMMARY") {
 		t.Fatalf("summary message = %+v", out[0])
 	}
-	if !strings.Contains(out[0].Text, "fix it") {
-		t.Errorf("the in-flight request was lost: %q", out[0].Text)
+	if out[1].Role != llm.RoleUser || out[1].Text != "fix it" {
+		t.Errorf("the in-flight request was not kept verbatim: %+v", out[1])
 	}
-	if len(out) != 3 || out[1].ToolCalls[0].ID != "c2" {
-		t.Errorf("kept part = %+v", out[1:])
+	if len(out) != 4 || out[2].ToolCalls[0].ID != "c2" {
+		t.Errorf("kept part = %+v", out[2:])
+	}
+	// Outside a turn nothing is added.
+	if got := Replace(msgs, 5, "S", -1); len(got) != 3 {
+		t.Errorf("got %d messages, want summary and the two kept", len(got))
 	}
 }
 
