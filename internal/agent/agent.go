@@ -267,8 +267,9 @@ func (a *Agent) send(ctx context.Context, req *llm.Request) (*llm.Response, erro
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		}
-		// Keep what the user already saw; drop half-streamed tool calls.
-		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: shown.String()}}, err
+		// Keep what the user already saw, marked as cut; drop
+		// half-streamed tool calls.
+		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: shown.String(), Partial: true}}, err
 	}
 	resp.Message.Role = llm.RoleAssistant
 	a.account(req, resp)

@@ -62,6 +62,10 @@ type Message struct {
 	// Summary marks a user message that stands for older turns replaced by
 	// a model-written summary (compaction).
 	Summary bool `json:"summary,omitempty"`
+	// Partial marks an assistant message whose answer was cut (the stream
+	// stalled or dropped, the provider failed, Ctrl+C): its text is only
+	// what arrived.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Thinking is one reasoning block of an assistant message. Signature (or,
