@@ -98,7 +98,7 @@ func Build(o Options) (*App, error) {
 	a := &App{Config: o.Config, Launch: o.LaunchDir, opts: o, built: map[string]host.Host{}, Workdir: tool.NewWorkdir(o.LaunchDir)}
 	a.State, a.StateErr = store.StateDir(o.Getenv)
 	if a.StateErr != nil {
-		o.Warn(a.StateErr.Error() + "; grants, the audit log and saved outputs are off")
+		o.Warn(a.StateErr.Error() + "; grants, history, the audit log and saved outputs are off")
 	}
 
 	engine, err := policy.New(policy.Options{
