@@ -34,6 +34,8 @@ const (
 	keyClear     // Ctrl+L
 	keyTab
 	keyPaste
+	keySearch // Ctrl+R
+	keyCancel // Ctrl+G
 )
 
 // key is one decoded input event.
@@ -132,6 +134,10 @@ func controlKey(b byte) keyKind {
 		return keyKillStart
 	case 0x17:
 		return keyKillWord
+	case 0x12:
+		return keySearch
+	case 0x07:
+		return keyCancel
 	}
 	return keyNone
 }

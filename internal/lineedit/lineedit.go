@@ -52,6 +52,15 @@ type Editor struct {
 	top    int // the first row shown when the message is taller than the screen
 	hist   int // the history entry shown (len(entries): the draft)
 	draft  []rune
+	// search is the incremental history search under way (Ctrl+R).
+	search *search
+}
+
+// search is an incremental search back through the history.
+type search struct {
+	query []rune
+	at    int    // the entry matched, -1 for none
+	saved []rune // the buffer before the search
 }
 
 // New returns an editor reading keys from in (the terminal fd for raw mode,
@@ -73,7 +82,7 @@ func (e *Editor) ReadLine(prompt string) (string, error) {
 	}
 	defer e.Restore()
 	e.prompt, e.buf, e.cur, e.curRow, e.top = prompt, nil, 0, 0, 0
-	e.hist, e.draft = len(e.History.entries), nil
+	e.hist, e.draft, e.search = len(e.History.entries), nil, nil
 	e.redraw()
 	for {
 		k, err := e.keys.next()
@@ -86,6 +95,10 @@ func (e *Editor) ReadLine(prompt string) (string, error) {
 				return "", io.EOF
 			}
 			return "", fmt.Errorf("read input: %w", err)
+		}
+		if e.search != nil && e.searchKey(k) {
+			e.redraw()
+			continue
 		}
 		switch k.kind {
 		case keyEnter:
@@ -176,6 +189,8 @@ func (e *Editor) edit(k key) {
 		e.recall(+1)
 	case keyTab:
 		e.complete()
+	case keySearch:
+		e.search = &search{at: -1, saved: append([]rune(nil), e.buf...)}
 	case keyClear:
 		e.write("\x1b[H\x1b[2J")
 		e.curRow = 0
@@ -273,6 +288,66 @@ func (e *Editor) recall(dir int) {
 	}
 }
 
+// searchKey handles a key during a history search and reports whether
+// it was consumed; other keys end the search, keeping the match, and are
+// then handled as usual.
+func (e *Editor) searchKey(k key) bool {
+	s := e.search
+	switch k.kind {
+	case keyRune:
+		s.query = append(s.query, k.r)
+		e.find(len(e.History.entries) - 1)
+	case keyPaste:
+		first, _, _ := strings.Cut(k.text, "\n")
+		s.query = append(s.query, []rune(first)...)
+		e.find(len(e.History.entries) - 1)
+	case keyBackspace:
+		if len(s.query) > 0 {
+			s.query = s.query[:len(s.query)-1]
+		}
+		e.find(len(e.History.entries) - 1)
+	case keySearch:
+		e.find(s.at - 1)
+	case keyCancel, keyInterrupt:
+		e.buf, e.cur, e.search = s.saved, len(s.saved), nil
+	default:
+		e.search = nil
+		return false
+	}
+	return true
+}
+
+// find shows the newest entry at or before index from that holds the
+// query; with none, the buffer stays.
+func (e *Editor) find(from int) {
+	s := e.search
+	q := string(s.query)
+	for i := min(from, len(e.History.entries)-1); i >= 0; i-- {
+		if q != "" && strings.Contains(e.History.entries[i], q) {
+			s.at = i
+			e.buf = []rune(e.History.entries[i])
+			e.cur = len(e.buf)
+			return
+		}
+	}
+	if q == "" {
+		s.at = -1
+		e.buf, e.cur = s.saved, len(s.saved)
+	}
+}
+
+// promptNow is the prompt drawn: the search state during a search.
+func (e *Editor) promptNow() string {
+	if e.search == nil {
+		return e.prompt
+	}
+	state := "search"
+	if e.search.at < 0 && len(e.search.query) > 0 {
+		state = "search, no match"
+	}
+	return e.Dim("("+state+") ") + string(e.search.query) + e.Dim(": ")
+}
+
 // complete completes the buffer from Complete's candidates: the one
 // candidate, or their common prefix, or a list of them.
 func (e *Editor) complete() {
@@ -314,7 +389,7 @@ func (e *Editor) accept(msg string) string {
 // all of it when whole is set, else the rows last drawn.
 func (e *Editor) finish(whole bool) {
 	var b bytes.Buffer
-	rows, _, _ := layout(e.prompt, e.buf, e.cur, e.width(), e.Dim)
+	rows, _, _ := layout(e.promptNow(), e.buf, e.cur, e.width(), e.Dim)
 	if whole {
 		e.up(&b)
 		b.WriteString("\r\x1b[J")
@@ -336,7 +411,7 @@ func (e *Editor) finish(whole bool) {
 
 // redraw draws the message over the rows it took before.
 func (e *Editor) redraw() {
-	rows, curRow, curCol := layout(e.prompt, e.buf, e.cur, e.width(), e.Dim)
+	rows, curRow, curCol := layout(e.promptNow(), e.buf, e.cur, e.width(), e.Dim)
 	vis, visCur, top := viewport(rows, curRow, e.height(), e.top, e.Dim)
 	e.top = top
 	var b bytes.Buffer

@@ -244,3 +244,31 @@ func rowsOf(scr *screentest.Screen) []string {
 	}
 	return rows
 }
+
+func TestHistorySearch(t *testing.T) {
+	e, scr := newTest(t, 60, 10, "dr", "\x12gi", "t", "\x12", "\r")
+	e.History.Add("git status")
+	e.History.Add("make test")
+	e.History.Add("git log -1")
+	msg, err := e.ReadLine("nb> ")
+	// "git" matches "git log -1", Ctrl+R again the older "git status".
+	if err != nil || msg != "git status" {
+		t.Fatalf("message = %q, %v; screen:\n%s", msg, err, scr.String())
+	}
+	if rows := rowsOf(scr); rows[len(rows)-1] != "nb> git status" {
+		t.Fatalf("the sent message is not shown with the prompt:\n%s", scr.String())
+	}
+	// Ctrl+G gives the buffer back.
+	e, _ = newTest(t, 60, 10, "draft", "\x12make", "\x07", "\r")
+	e.History.Add("make test")
+	if msg, _ := e.ReadLine("nb> "); msg != "draft" {
+		t.Fatalf("after a cancelled search: %q", msg)
+	}
+	// A search with no match keeps the buffer and says so.
+	e, scr = newTest(t, 60, 10, "\x12zzz", "\x03\x03")
+	e.History.Add("make test")
+	e.ReadLine("nb> ")
+	if !strings.Contains(scr.Raw(), "(search, no match) zzz") {
+		t.Fatalf("raw: %q", scr.Raw())
+	}
+}
