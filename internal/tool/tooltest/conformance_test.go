@@ -452,3 +452,19 @@ func TestSSHHost(t *testing.T) {
 		t.Errorf("cd then pwd over ssh: %q", results)
 	}
 }
+
+// terminal_start runs in the directory it was reviewed for, even when the
+// session directory moved in between.
+func TestTerminalStartUsesReviewedDirectory(t *testing.T) {
+	k := newKit(t, &host.Local{})
+	reviewed := k.wd.Cwd()
+	inv := k.review(t, "terminal_start", `{"command":"pwd"}`)
+	k.wd.SetCwd(k.home)
+	res, err := inv.Run(context.Background())
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if !strings.Contains(res.Content, "\n"+reviewed) {
+		t.Errorf("reviewed for %s, started elsewhere:\n%s", reviewed, res.Content)
+	}
+}
