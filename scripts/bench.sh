@@ -17,6 +17,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'ContinueEchoHi' -benchtim
 go test -run '^$' -count 1 -timeout 30m -bench 'IdleCPU' -benchtime 2x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -benchtime 2x ./internal/ptysession >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'HostileEscapes' -benchtime 1x ./internal/ptysession >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'MarkdownLongLine' -benchtime 1x ./internal/render >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
@@ -45,6 +46,7 @@ function best(key, v, lower) {
 /^BenchmarkIdleCPU/ { best("idle", metric("cpu-ms/idle-s"), 1) }
 /^BenchmarkSessionThroughput-/ { best("sess", metric("MB/s"), 0) }
 /^BenchmarkSessionThroughputCeiling/ { best("sessbase", metric("MB/s"), 0) }
+/^BenchmarkMarkdownLongLine/ { best("mdline", metric("ns/op") / 1e6, 1) }
 /^BenchmarkHostileEscapes\// { v = metric("ns/op") / 1e6; if (v > hostile) { hostile = v; hname = $1 } }
 /^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
 /^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
@@ -75,6 +77,7 @@ END {
 	printf "%-44s %9.0f MB/s %14s\n", "terminal session output throughput", B["sess"], ">= 50 MB/s"
 	printf "%-44s %9.0f MB/s %14s\n", "  same output read from a bare PTY (ceiling)", B["sessbase"], ""
 	printf "%-44s %11.0f ms %14s\n", "screen emulator, worst 1 MB hostile stream", hostile, "< 2000 ms"
+	printf "%-44s %11.0f ms %14s\n", "markdown: 1 MB line streamed in 16 B chunks", B["mdline"], "< 2000 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""

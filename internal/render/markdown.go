@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/nb-cli/nb/internal/render/style"
@@ -22,7 +23,7 @@ type mdStream struct {
 	width   func() int // the terminal's full width
 	preview bool
 
-	pending   string
+	pending   strings.Builder // the current line, not yet ended
 	inCode    bool
 	fence     string
 	started   bool
@@ -51,43 +52,60 @@ func (m *mdStream) wrapWidth() int {
 	return w
 }
 
+// write takes the next chunk of the answer. Work is proportional to the
+// chunk's length (plus the bounded preview), however long the current line
+// grows: only the new chunk is searched for line ends, and the preview
+// renders only the end of the pending line.
 func (m *mdStream) write(chunk string) {
 	m.clearPreview()
-	m.pending += chunk
 	for {
-		i := strings.IndexByte(m.pending, '\n')
+		i := strings.IndexByte(chunk, '\n')
 		if i < 0 {
 			break
 		}
-		line := strings.TrimSuffix(m.pending[:i], "\r")
-		m.pending = m.pending[i+1:]
+		m.pending.WriteString(chunk[:i])
+		line := strings.TrimSuffix(m.pending.String(), "\r")
+		m.pending.Reset()
+		chunk = chunk[i+1:]
 		m.line(line)
 	}
+	m.pending.WriteString(chunk)
 	m.drawPreview()
 }
 
 // end renders what is left and closes open blocks.
 func (m *mdStream) end() {
 	m.clearPreview()
-	if m.pending != "" {
-		m.line(strings.TrimSuffix(m.pending, "\r"))
-		m.pending = ""
+	if m.pending.Len() > 0 {
+		m.line(strings.TrimSuffix(m.pending.String(), "\r"))
+		m.pending.Reset()
 	}
 	m.flushTable()
 	m.inCode = false
 }
 
 func (m *mdStream) drawPreview() {
-	if !m.preview || m.pending == "" || len(m.table) > 0 || strings.HasPrefix(strings.TrimSpace(m.pending), "|") {
+	pending := m.pending.String()
+	if !m.preview || pending == "" || len(m.table) > 0 || strings.HasPrefix(strings.TrimLeft(pending, " \t"), "|") {
 		return
-	}
-	text := style.Sanitize(m.pending)
-	if m.inCode {
-		text = "  " + text
 	}
 	w := m.width() - 1
 	if w < 2 {
 		return
+	}
+	// Only the end of a long line can show in the preview's rows: a
+	// character takes at least one cell, so the last rows×width of them.
+	if limit := maxPreviewRows * w; len(pending) > limit {
+		cut := len(pending)
+		for n := 0; n < limit && cut > 0; n++ {
+			_, size := utf8.DecodeLastRuneInString(pending[:cut])
+			cut -= size
+		}
+		pending = pending[cut:]
+	}
+	text := style.Sanitize(pending)
+	if m.inCode {
+		text = "  " + text
 	}
 	lines := strings.Split(ansi.Hardwrap(text, w, true), "\n")
 	if len(lines) > maxPreviewRows {
