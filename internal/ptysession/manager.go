@@ -244,8 +244,14 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, first 
 		if _, err := s.term.Write(keys(stdin)); err != nil {
 			return nil, fmt.Errorf("send to %s: %w", s.id, err)
 		}
+		// What is typed without Enter stays pending for the program that
+		// reads it; another program in the foreground later does not see it.
+		fg, _ := s.foreground()
 		s.mu.Lock()
-		s.pending = pendingAfter(s.pending, stdin)
+		if fg != s.pendingFg {
+			s.pending = ""
+		}
+		s.pending, s.pendingFg = pendingAfter(s.pending, stdin), fg
 		s.mu.Unlock()
 	}
 	end := m.collect(ctx, s, waitFor{from: from, mark: mark, input: stdin, started: first}, live)
@@ -565,9 +571,12 @@ func (s *session) info(now time.Time) Info {
 	s.mu.Lock()
 	pos, end := s.cursor, s.ring.end()
 	last := strings.TrimRight(lastLine(cleanText(s.ring.tail(0, 512))), "\n")
-	pending := s.pending
+	pending, pendingFg := s.pending, s.pendingFg
 	s.mu.Unlock()
 	program, shell := s.foreground()
+	if program != pendingFg {
+		pending = ""
+	}
 	in := Info{
 		ID: s.id, Command: s.command, Program: program, Shell: shell,
 		Launched: s.program, LaunchedShell: s.shell, Pending: pending,

@@ -32,7 +32,9 @@ type session struct {
 	lastOut time.Time // when output last arrived
 	eof     bool      // the reader has seen the end of the output
 	pending string    // text typed after the last Enter
-	changed chan struct{}
+	// pendingFg is the foreground program pending was typed to.
+	pendingFg string
+	changed   chan struct{}
 
 	// emuMu guards the emulator and emuPos, the position up to which it
 	// has been given the output.
