@@ -230,6 +230,17 @@ func (t *localTerminal) Foreground() (name string, leader bool, ok bool) {
 	return strings.TrimSpace(string(comm)), pgrp == t.pid, true
 }
 
+// Dir reports the working directory of the program nb started on the
+// terminal (the shell a typed cd moves); ok is false when it cannot be
+// told (no /proc).
+func (t *localTerminal) Dir() (dir string, ok bool) {
+	d, err := os.Readlink("/proc/" + strconv.Itoa(t.pid) + "/cwd")
+	if err != nil || !strings.HasPrefix(d, "/") {
+		return "", false
+	}
+	return d, true
+}
+
 // Close implements Terminal: SIGHUP and SIGTERM to every process of the
 // terminal's session, SIGKILL to what remains after a grace period, then the
 // terminal is freed.

@@ -120,6 +120,9 @@ type Info struct {
 	// foreground program does not read it.
 	Launched      string
 	LaunchedShell bool
+	// Dir is the working directory of the program the session started
+	// (where a typed cd left the shell); "" when it cannot be told.
+	Dir string
 	// Pending is the text typed after the last Enter.
 	Pending string
 	// Question is what the program waits for, when its output ends in a
@@ -579,7 +582,7 @@ func (s *session) info(now time.Time) Info {
 	}
 	in := Info{
 		ID: s.id, Command: s.command, Program: program, Shell: shell,
-		Launched: s.program, LaunchedShell: s.shell, Pending: pending,
+		Launched: s.program, LaunchedShell: s.shell, Pending: pending, Dir: s.dir(),
 		Question: questionOf(last), QuestionText: strings.TrimSpace(last),
 		Position: pos, End: end, Running: !s.done(), Started: s.started,
 		Uptime: now.Sub(s.started),

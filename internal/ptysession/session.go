@@ -183,6 +183,22 @@ func (s *session) done() bool {
 	}
 }
 
+// direr is implemented by terminals that can tell the working directory of
+// the program nb started (the local host's, where /proc exists).
+type direr interface {
+	Dir() (string, bool)
+}
+
+// dir is the working directory of the session's program, "" when unknown.
+func (s *session) dir() string {
+	if d, ok := s.term.(direr); ok {
+		if dir, ok := d.Dir(); ok {
+			return dir
+		}
+	}
+	return ""
+}
+
 // foreground returns the program that receives typed input now and whether
 // that input is a shell command line: a shell session counts as a shell only
 // while the shell itself is in the foreground, not a job it started.

@@ -142,9 +142,15 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	if err != nil {
 		return nil, err
 	}
+	// Input is decided where the session's shell is now (a typed cd
+	// moved it), when that can be told; else at the session directory.
+	dir := at.Cwd
+	if info.Dir != "" {
+		dir = info.Dir
+	}
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
 		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,
-		PromptText: info.QuestionText, Where: t.where(at.Cwd, t.opts.Host())}
+		PromptText: info.QuestionText, Where: t.where(dir, t.opts.Host())}
 	switch info.Question {
 	case ptysession.YesNo:
 		act.Prompt = policy.Question

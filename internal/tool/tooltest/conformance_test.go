@@ -468,3 +468,36 @@ func TestTerminalStartUsesReviewedDirectory(t *testing.T) {
 		t.Errorf("reviewed for %s, started elsewhere:\n%s", reviewed, res.Content)
 	}
 }
+
+// Input typed into a shell session is decided where that shell is: after
+// a typed cd /etc, a relative read of the host key is a read in /etc.
+func TestSessionInputDecidedInTheShellsDirectory(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cwd"); err != nil {
+		t.Skip("the shell's directory is read from /proc")
+	}
+	k := newKit(t, &host.Local{})
+	call := func(name, args string) *tool.Invocation {
+		t.Helper()
+		inv := k.review(t, name, args)
+		if _, err := inv.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return inv
+	}
+	call("terminal_start", `{"command":"bash --norc --noprofile"}`)
+	read := `{"sessionId":"term-1","stdin":"cat ssh/ssh_host_ed25519_key | wc -c\n"}`
+	if d := k.review(t, "terminal_continue", read).Decision; d.Decision != policy.Allow {
+		t.Fatalf("relative read in the project: %s (%q)", d.Decision, d.Reasons)
+	}
+	call("terminal_continue", `{"sessionId":"term-1","stdin":"cd /etc\n"}`)
+	d := k.review(t, "terminal_continue", read).Decision
+	if d.Decision == policy.Allow {
+		t.Errorf("after a typed cd /etc the read was allowed by %s", d.DecidedBy)
+	}
+	for _, a := range k.spy.actions {
+		if a.Kind == policy.SessionInput && strings.HasPrefix(a.Input, "cat ssh") && a.Where.Cwd == "/etc" {
+			return
+		}
+	}
+	t.Errorf("the read was never decided in /etc: %+v", k.spy.actions)
+}
