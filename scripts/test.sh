@@ -64,6 +64,9 @@ go test -race -count=1 -timeout 15m "$@" ./...
 # are the Windows suite; the rest assume a Unix host.
 log "Windows tests under Wine"
 eval "$(scripts/wine-setup.sh)"
-GOOS=windows go test -exec wine -count=1 -timeout 10m -run 'TestWin' \
+wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_OVERLAY:+-overlay "$NB_WINE_OVERLAY"})
+"${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd \
-	./internal/ptysession ./internal/cli ./internal/proctest
+	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
+# the output sandwich (CRLF, binary detection, spill files) runs whole
+"${wine_test[@]}" ./internal/sandwich

@@ -4,8 +4,8 @@
 # prefix, and puts a bcryptprimitives.dll exporting ProcessPrng (which Go
 # 1.24+ needs and Wine 8 lacks) into its system32.
 #
-# Usage: eval "$(scripts/wine-setup.sh)"   # exports WINEPREFIX and WINEDEBUG
-# Then:  GOOS=windows go test -exec wine ./internal/store/
+# Usage: eval "$(scripts/wine-setup.sh)"   # exports WINEPREFIX, WINEDEBUG, NB_WINE_OVERLAY
+# Then:  GOOS=windows go test -overlay "$NB_WINE_OVERLAY" -exec wine -run TestWin ./internal/store/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,4 +38,23 @@ if [ ! -f "$dll" ] || [ "$src" -nt "$dll" ]; then
 	x86_64-w64-mingw32-gcc -shared -O2 -s -o "$dll.tmp" "$src" scripts/wine/processprng.def
 	mv "$dll.tmp" "$dll"
 fi
-printf 'export WINEPREFIX=%q WINEDEBUG=-all WINEDLLOVERRIDES=%q\n' "$prefix" "mscoree,mshtml="
+
+# Wine 8 answers STATUS_NOT_IMPLEMENTED where Windows before 10 1607 answers
+# STATUS_INVALID_INFO_CLASS, so Go's os.RemoveAll does not take its fallback
+# and t.TempDir cleanups fail. For test builds under Wine only, a build
+# overlay of that one standard-library file adds the status to the fallback
+# case; nb's own code is built unchanged.
+overlay=""
+std=$(go env GOROOT)/src/internal/syscall/windows/at_windows.go
+if [ -f "$std" ]; then
+	dir=$prefix/go-overlay
+	mkdir -p "$dir"
+	sed 's|^\(\t*\)STATUS_NOT_SUPPORTED: .*|\1STATUS_NOT_SUPPORTED, NTStatus(0xC0000002): // and STATUS_NOT_IMPLEMENTED (Wine)|' "$std" >"$dir/at_windows.go"
+	if cmp -s "$std" "$dir/at_windows.go"; then
+		log "Go's at_windows.go changed shape: no RemoveAll overlay (t.TempDir cleanups may fail under Wine)"
+	else
+		printf '{"Replace":{"%s":"%s"}}\n' "$std" "$dir/at_windows.go" >"$dir/overlay.json"
+		overlay=$dir/overlay.json
+	fi
+fi
+printf 'export WINEPREFIX=%q WINEDEBUG=-all WINEDLLOVERRIDES=%q NB_WINE_OVERLAY=%q\n' "$prefix" "mscoree,mshtml=" "$overlay"
