@@ -133,7 +133,9 @@ func codeWarnings(lang codeLang, code string) []string {
 		}
 	}
 	add(codePatterns[lang])
-	add(genericCode)
+	if len(reasons) == 0 {
+		add(genericCode)
+	}
 	return reasons
 }
 

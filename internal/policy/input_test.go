@@ -122,3 +122,13 @@ func TestAnswersToPrompts(t *testing.T) {
 		t.Errorf("secret: %+v", d)
 	}
 }
+
+func TestCodeWarningsSayWhy(t *testing.T) {
+	got := codeWarnings(langPython, "import os; os.system('rm -rf x')")
+	if len(got) != 1 || got[0] != "runs a command (os.system)" {
+		t.Errorf("reasons %q", got)
+	}
+	if got := codeWarnings(langPython, "print('rm -rf /')"); len(got) != 1 || !strings.Contains(got[0], "destructive shell command") {
+		t.Errorf("generic reasons %q", got)
+	}
+}
