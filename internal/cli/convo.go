@@ -138,9 +138,13 @@ func (c *chat) slashUsage(ctx context.Context, _ []string) error {
 	var b strings.Builder
 	s := c.agent.SessionStats()
 	fmt.Fprintf(&b, "this session:      %d requests · %s", s.Requests, orNone(usageLine(s)))
-	conv := agent.Stats{Usage: c.agent.ConversationUsage()}
-	fmt.Fprintf(&b, "\nthis conversation: %s (turns still in it)", orNone(usageLine(conv)))
 	m := c.agent.Model()
+	conv := agent.Stats{Usage: c.agent.ConversationUsage()}
+	if m.Prices.Known() {
+		// At the current model's prices.
+		conv.Cost, conv.CostKnown = m.Prices.Cost(conv.Usage), true
+	}
+	fmt.Fprintf(&b, "\nthis conversation: %s (turns still in it)", orNone(usageLine(conv)))
 	if m.Window > 0 {
 		used := c.agent.ContextTokens(ctx)
 		fmt.Fprintf(&b, "\ncontext window:    about %s of %s tokens (%d%%); compaction at %d%%",
