@@ -51,3 +51,6 @@ func groupAlive(pgid int) bool {
 	}
 	return groupHasLiveMember(pgid)
 }
+
+// nativeDir returns a directory a shell reported, as this system names it.
+func nativeDir(dir string) string { return dir }

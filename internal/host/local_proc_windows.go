@@ -174,3 +174,23 @@ func processName(pid uint32) string {
 	}
 	return p
 }
+
+// nativeDir returns a directory a shell reported as Windows names it. Git
+// Bash and MSYS2 bash print drive paths as /c/Users/me; those become
+// C:\Users\me. Other POSIX paths (/usr/bin) have no drive-letter name nb
+// can know, so they count as unmeasured ("").
+func nativeDir(dir string) string {
+	if !strings.HasPrefix(dir, "/") {
+		return dir
+	}
+	if len(dir) >= 2 && isDriveLetter(dir[1]) && (len(dir) == 2 || dir[2] == '/') {
+		rest := strings.ReplaceAll(dir[2:], "/", `\`)
+		if rest == "" {
+			rest = `\`
+		}
+		return strings.ToUpper(dir[1:2]) + ":" + rest
+	}
+	return ""
+}
+
+func isDriveLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -315,7 +315,7 @@ wait:
 		ex.Dirs = readDirs(cwdFile + ".dirs")
 		if data, err := os.ReadFile(cwdFile); err == nil {
 			// cmd.exe ends the line with CRLF
-			ex.Cwd = strings.TrimSuffix(strings.TrimSuffix(string(data), "\r\n"), "\n")
+			ex.Cwd = nativeDir(strings.TrimSuffix(strings.TrimSuffix(string(data), "\r\n"), "\n"))
 		}
 	}
 	ex.Duration = time.Since(start)

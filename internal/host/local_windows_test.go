@@ -288,3 +288,18 @@ func TestWinJobProcesses(t *testing.T) {
 		t.Error("job with a running process reported not alive")
 	}
 }
+
+func TestWinNativeDir(t *testing.T) {
+	for in, want := range map[string]string{
+		`/c/Users/me/My Project`: `C:\Users\me\My Project`,
+		`/d`:                     `D:\`,
+		`/c/`:                    `C:\`,
+		`C:\Users\me`:            `C:\Users\me`,
+		`/usr/bin`:               ``,
+		`/tmp`:                   ``,
+	} {
+		if got := nativeDir(in); got != want {
+			t.Errorf("nativeDir(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
