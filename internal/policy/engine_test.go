@@ -660,3 +660,28 @@ func TestHistoryInInteractiveShell(t *testing.T) {
 		t.Error("read in an interactive shell allowed")
 	}
 }
+
+func TestOperatorFamilies(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"hostnamectl", "hostnamectl status", "timedatectl show", "ip -br addr", "ip route get 1.1.1.1",
+		"docker inspect -f '{{.State.Status}}' web", "kubectl get pods -n x", "tar -tzf x.tgz", "gzip -l x.gz", "unzip -l x.zip", "python3 --version"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	for _, cmd := range []string{"hostnamectl -H evil status", "hostnamectl set-hostname x", "timedatectl set-ntp false", "ip -b x", "ip -force addr",
+		"ip addr flush dev eth0", "ip netns exec n id", "docker inspect -f '{{.Config.Env}}' web", "docker inspect -f '{{json .}}' web",
+		"docker --context prod ps", "kubectl get secrets", "kubectl get secret/db", "kubectl config view --raw", "kubectl --kubeconfig x get pods",
+		"kubectl get pods --token=x", "kubectl plugin-x", "tar -tf host:/x.tar", "tar -t -I evil -f x.tar", "tar -tf x --to-command=id",
+		"gzip x", "unzip x.zip", "python3 --version x.py", "python3 -V -c 1", "node -v -e 1", "less -k keys f", "more +!id f", "top",
+		"docker stats", "stty sane", "tput reset", "ulimit -n 10", "umask 000", "jobs -x rm x", "alias a=b", "shopt -u x"} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+	// a family the user removes is no longer safe
+	off := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"!kubectl"} })
+	if d := off.Command("kubectl get pods", testCC); d.Decision == Allow {
+		t.Error("kubectl get pods allowed after !kubectl")
+	}
+}

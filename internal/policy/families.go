@@ -74,15 +74,19 @@ func init() {
 	// settings tools print without arguments; with them they change things
 	for _, n := range []string{"hostnamectl", "timedatectl", "localectl", "loginctl"} {
 		builtinSafe[n] = safeCmd{check: func(ws []word) string {
-			for _, p := range positionals(ws, "HM") {
-				switch p.Text {
-				case "status", "show", "list", "list-sessions", "list-users", "list-seats", "show-session", "show-user",
-					"list-timezones", "list-locales", "list-keymaps", "session-status", "user-status", "seat-status":
-					return ""
-				}
-				return n + " " + p.Text + " changes settings"
+			if why := first(forbidShort("HM", "", ws), forbidLong(ws, "host", "machine")); why != "" {
+				return why
 			}
-			return first(forbidShort("HM", "", ws), forbidLong(ws, "host", "machine"))
+			pos := positionals(ws, "HM")
+			if len(pos) == 0 {
+				return ""
+			}
+			switch pos[0].Text {
+			case "status", "show", "list", "list-sessions", "list-users", "list-seats", "show-session", "show-user",
+				"list-timezones", "list-locales", "list-keymaps", "session-status", "user-status", "seat-status":
+				return ""
+			}
+			return n + " " + pos[0].Text + " changes settings"
 		}}
 	}
 	builtinSafe["ulimit"] = safeCmd{check: func(ws []word) string {
