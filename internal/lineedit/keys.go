@@ -35,6 +35,7 @@ const (
 	keyTab
 	keyPaste
 	keySearch // Ctrl+R
+	keyTypedEOF
 	keyCancel // Ctrl+G
 )
 
@@ -106,6 +107,11 @@ func (k *keyReader) next() (key, error) {
 
 func controlKey(b byte) keyKind {
 	switch b {
+	case 0x00:
+		// Ctrl+D typed while nb was busy (the terminal still in line
+		// mode) is queued as end-of-file, which reads as NUL once the
+		// editor turns line mode off.
+		return keyTypedEOF
 	case 0x01:
 		return keyHome
 	case 0x02:

@@ -114,6 +114,11 @@ func (e *Editor) ReadLine(prompt string) (string, error) {
 		case keyInterrupt:
 			e.finish(false)
 			return "", ErrInterrupt
+		case keyTypedEOF:
+			if len(e.buf) == 0 {
+				e.finish(false)
+				return "", io.EOF
+			}
 		case keyEOF:
 			if len(e.buf) == 0 {
 				e.finish(false)

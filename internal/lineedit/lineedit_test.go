@@ -171,7 +171,12 @@ func TestEditingKeys(t *testing.T) {
 }
 
 func TestInterruptAndEOF(t *testing.T) {
-	e, _ := newTest(t, 40, 10, "abc\x03", "\x04")
+	// Ctrl+D typed ahead in line mode arrives as NUL: also the end.
+	e, _ := newTest(t, 40, 10, "\x00")
+	if _, err := e.ReadLine("> "); !errors.Is(err, io.EOF) {
+		t.Fatalf("typed-ahead Ctrl+D: %v", err)
+	}
+	e, _ = newTest(t, 40, 10, "abc\x03", "\x04")
 	if _, err := e.ReadLine("> "); !errors.Is(err, ErrInterrupt) {
 		t.Fatalf("Ctrl+C: %v", err)
 	}
