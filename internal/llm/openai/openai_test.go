@@ -184,3 +184,22 @@ func TestThoughtSignatureKeptVerbatim(t *testing.T) {
 		t.Errorf("stop reason %q after tool calls", resp.StopReason)
 	}
 }
+
+// The reasoning effort reaches OpenAI reasoning models as reasoning_effort,
+// and is left out when not set.
+func TestReasoningEffort(t *testing.T) {
+	s := llmtest.NewOpenAI(t, llmtest.Turn{Text: "a"}, llmtest.Turn{Text: "b"})
+	p := openai.New(openai.Config{Model: "o4-mini", APIKey: "k", BaseURL: s.URL(), HTTPClient: llmtest.TestClient(t)})
+	ctx := context.Background()
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: "think"}}
+	if _, err := p.Stream(ctx, &llm.Request{Messages: msgs, Reasoning: llm.EffortHigh}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Stream(ctx, &llm.Request{Messages: msgs}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.Requests()
+	if reqs[0].ReasoningEffort != "high" || reqs[1].ReasoningEffort != "" {
+		t.Errorf("reasoning_effort = %q then %q, want high then none", reqs[0].ReasoningEffort, reqs[1].ReasoningEffort)
+	}
+}
