@@ -63,7 +63,8 @@ go test -race -count=1 -timeout 15m "$@" ./...
 # and mingw-w64 when missing and prepares the prefix. The tests named TestWin*
 # are the Windows suite; the rest assume a Unix host.
 log "Windows tests under Wine"
-eval "$(scripts/wine-setup.sh)"
+wine_env=$(scripts/wine-setup.sh) # fails the run when the setup fails
+eval "$wine_env"
 wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_OVERLAY:+-overlay "$NB_WINE_OVERLAY"})
 "${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd \
