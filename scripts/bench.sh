@@ -15,6 +15,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt' -b
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'LongConversation' -benchtime 1x ./internal/agent >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'SecretFiles' -benchtime 20x ./internal/fsfacts >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'ContinueEchoHi' -benchtime 20x ./internal/ptysession >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'IdleCPU' -benchtime 2x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -benchtime 2x ./internal/ptysession >>"$out"
@@ -46,6 +47,7 @@ function best(key, v, lower) {
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
+/^BenchmarkSecretFiles5000/ { best("secrets", metric("ns/op") / 1e6, 1) }
 /^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
 /^BenchmarkIdleCPU/ { best("idle", metric("cpu-ms/idle-s"), 1) }
 /^BenchmarkSessionThroughput-/ { best("sess", metric("MB/s"), 0) }
@@ -80,6 +82,7 @@ END {
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"
 	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "secret files below a 5,000-file tree", B["secrets"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"
 	printf "%-44s %8.2f ms/s %14s\n", "CPU of 8 idle sessions", B["idle"], "near 0"
 	printf "%-44s %9.0f MB/s %14s\n", "terminal session output throughput", B["sess"], ">= 50 MB/s"
