@@ -147,6 +147,15 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s\nrequest: %s", secs(i), out.String(), s.Requests()[1].Raw)
 		}
 	}
+	stateDir := ""
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			stateDir = filepath.Join(v, "nb")
+		}
+	}
+	if recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*")); len(recs) != 1 {
+		t.Errorf("records of the running nb: %v, want one", recs)
+	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	var left []string
@@ -156,10 +165,23 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 			left = append(left, pgrep("sleep "+secs(i))...)
 		}
 		if len(left) == 0 {
-			return
+			break
 		}
 	}
-	t.Errorf("left running after SIGKILL of nb: %v", left)
+	if len(left) > 0 {
+		t.Errorf("left running after SIGKILL of nb: %v", left)
+	}
+	// The guard removed nb's record once it had cleaned up.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*"))
+		if len(recs) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("records left: %v", recs)
+			break
+		}
+	}
 }
 
 // pgrep lists the pids of live processes whose command line ends in

@@ -1,10 +1,14 @@
 package host
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -31,9 +35,13 @@ func startGuard() {
 			return
 		}
 		defer r.Close()
+		args := []string{"nb", GuardArg, ownPrefix()}
+		if rec := writeRecord(); rec != "" {
+			args = append(args, rec)
+		}
 		cmd := &exec.Cmd{
 			Path:  "/proc/self/exe",
-			Args:  []string{"nb", GuardArg, ownPrefix()},
+			Args:  args,
 			Stdin: r,
 			// Its own process group: Ctrl+C or a hang-up aimed at nb's
 			// group does not reach it.
@@ -49,13 +57,17 @@ func startGuard() {
 	})
 }
 
-// GuardMain runs the guard: args are the marker prefix. It ignores the
-// signals that end nb, waits until its standard input (nb's pipe) closes,
-// then kills every process carrying the marker, a few times over to catch
-// processes forked meanwhile.
+// GuardMain runs the guard: args are the marker prefix and, optionally,
+// nb's record file. It ignores the signals that end nb, waits until its
+// standard input (nb's pipe) closes, then kills every process carrying the
+// marker, a few times over to catch processes forked meanwhile, and removes
+// the record.
 func GuardMain(args []string) int {
-	if len(args) != 1 || len(args[0]) < len(RunIDEnv)+3 {
+	if len(args) < 1 || len(args) > 2 || len(args[0]) < len(RunIDEnv)+3 {
 		return 2
+	}
+	if len(args) == 2 {
+		defer os.Remove(args[1])
 	}
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
 	_, _ = io.Copy(io.Discard, os.Stdin)
@@ -64,4 +76,84 @@ func GuardMain(args []string) int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return 0
+}
+
+var (
+	recordMu  sync.Mutex
+	recordDir string
+)
+
+// KeepRecords makes this nb leave a record in dir (a file named after its
+// pid and start time) once it starts commands; the guard removes it after
+// its cleanup. Records left behind (nb and its guard were both killed)
+// are reaped here: the processes still marked by an nb that is gone are
+// killed and the record removed. The composition root calls it once.
+func KeepRecords(dir string) {
+	recordMu.Lock()
+	recordDir = dir
+	recordMu.Unlock()
+	reapRecords(dir)
+}
+
+// writeRecord creates this process's record and returns its path ("" when
+// records are off or it cannot be written).
+func writeRecord() string {
+	recordMu.Lock()
+	dir := recordDir
+	recordMu.Unlock()
+	start, ok := startTime(os.Getpid())
+	if dir == "" || !ok || os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	p := filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+start)
+	if os.WriteFile(p, nil, 0o600) != nil {
+		return ""
+	}
+	return p
+}
+
+// reapRecords kills the marked processes of every recorded nb that no
+// longer runs. A pid now used by another process (its start time differs)
+// only loses its record: its marked processes might be the new one's.
+func reapRecords(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pidStr, start, ok := strings.Cut(e.Name(), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid == os.Getpid() {
+			continue
+		}
+		now, alive := startTime(pid)
+		switch {
+		case alive && now == start:
+			continue // that nb still runs
+		case !alive:
+			for range 3 {
+				killMarkedPrefix(RunIDEnv + "=" + pidStr + ".")
+			}
+		}
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+// startTime reads process pid's start time (clock ticks since boot) from
+// /proc; ok is false when there is no such process.
+func startTime(pid int) (string, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return "", false
+	}
+	f := bytes.Fields(data[i+1:])
+	// after the command: state is field 3, starttime field 22
+	if len(f) < 20 {
+		return "", false
+	}
+	return string(f[19]), true
 }

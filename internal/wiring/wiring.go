@@ -100,6 +100,11 @@ func Build(o Options) (*App, error) {
 	if a.StateErr != nil {
 		o.Warn(a.StateErr.Error() + "; grants, history, the audit log and saved outputs are off")
 	}
+	if a.StateErr == nil {
+		// Processes left by an nb that was killed together with its guard
+		// are ended now; this nb records itself the same way.
+		host.KeepRecords(filepath.Join(a.State, "procs"))
+	}
 
 	engine, err := policy.New(policy.Options{
 		Approval:     o.Config.Approval,
