@@ -110,6 +110,8 @@ type Agent struct {
 	// compacted is set when compaction changed the conversation during
 	// the current turn.
 	compacted bool
+	// floor is the size the last compaction reached.
+	floor int
 	// calib scales estimates to the provider's own counts (0: not yet
 	// calibrated).
 	calib float64

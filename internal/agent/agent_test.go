@@ -438,3 +438,38 @@ func TestBatchMispredictedCwdReviewsAgain(t *testing.T) {
 		t.Errorf("declined cd: results = %q", got)
 	}
 }
+
+// When compaction cannot get below the threshold (the system prompt alone
+// is large), nb does not ask for a summary before every request.
+func TestNoCompactionLoop(t *testing.T) {
+	var replies []func(context.Context, func(llm.Event)) (*llm.Response, error)
+	replies = append(replies, text("summary of the old turns"))
+	for range 4 {
+		replies = append(replies, text("answer"))
+	}
+	p := &scripted{replies: replies}
+	ui := &recUI{}
+	big := strings.Repeat("instructions ", 1850) // about 6 k of a 10 k window
+	var old []llm.Message
+	for i := range 6 {
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 400))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
+	}
+	a := New(Options{Provider: p, UI: ui, Model: Model{Window: 10000}, CompactAt: 0.6, System: func(context.Context) string { return big }}, old)
+	for i := range 4 {
+		if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("next %d", i)}); err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+	}
+	summaries := 0
+	for _, r := range p.reqs {
+		if strings.HasPrefix(r.System, "You compact") {
+			summaries++
+		}
+	}
+	if summaries != 1 {
+		t.Errorf("%d summary requests, want 1", summaries)
+	}
+	if !a.Messages[0].Summary {
+		t.Errorf("the conversation does not start with the summary")
+	}
+}

@@ -145,6 +145,11 @@ func (a *Agent) fit(ctx context.Context, req *llm.Request) error {
 	if float64(est) <= float64(w)*a.compactAt() {
 		return nil
 	}
+	if est <= a.hardLimit() && est <= a.floor+w/8 {
+		// Compaction could not get below the threshold (a large system
+		// prompt, say): wait until the conversation has grown again.
+		return nil
+	}
 	if err := a.compact(ctx, req, false); err != nil {
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return err
@@ -246,6 +251,7 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) e
 
 func (a *Agent) commit(msgs []llm.Message, before, after int) {
 	a.Messages = msgs
+	a.floor = after
 	a.compacted = true
 	a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacted %s → %s tokens", catalog.Tokens(before), catalog.Tokens(after)))
 }
