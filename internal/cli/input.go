@@ -22,7 +22,6 @@ var errAborted = errors.New("aborted")
 type lineEditor struct {
 	ed       *lineedit.Editor
 	histPath string
-	io       *iostreams.IO
 }
 
 func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
@@ -35,7 +34,7 @@ func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
 	ed := lineedit.New(io.In, io.InFd, io.Out, size)
 	ed.Dim = style.Palette{Color: io.Color}.Muted
 	ed.Continue = continueMessage
-	e := &lineEditor{ed: ed, io: io}
+	e := &lineEditor{ed: ed}
 	if stateDir != "" { // no state directory: the input history is not kept
 		e.histPath = filepath.Join(stateDir, "input_history")
 		// The history only helps: an unreadable file must not stop the chat.
