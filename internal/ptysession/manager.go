@@ -120,6 +120,9 @@ type Info struct {
 	// foreground program does not read it.
 	Launched      string
 	LaunchedShell bool
+	// Host is the host the session runs on (not necessarily the active
+	// one).
+	Host host.Host
 	// Dir is the working directory of the program the session started
 	// (where a typed cd left the shell); "" when it cannot be told.
 	Dir string
@@ -199,6 +202,7 @@ func (m *Manager) StartOn(ctx context.Context, h host.Host, dir, command, stdin 
 		return nil, fmt.Errorf("start session: %w", err)
 	}
 	s := newSession(id, command, term, p.BufferBytes, p.Rows, p.Cols, m.opts.Now)
+	s.host = h
 
 	m.mu.Lock()
 	if len(m.sessions) >= m.opts.MaxSessions {
@@ -582,7 +586,7 @@ func (s *session) info(now time.Time) Info {
 	}
 	in := Info{
 		ID: s.id, Command: s.command, Program: program, Shell: shell,
-		Launched: s.program, LaunchedShell: s.shell, Pending: pending, Dir: s.dir(),
+		Launched: s.program, LaunchedShell: s.shell, Pending: pending, Dir: s.dir(), Host: s.host,
 		Question: questionOf(last), QuestionText: strings.TrimSpace(last),
 		Position: pos, End: end, Running: !s.done(), Started: s.started,
 		Uptime: now.Sub(s.started),

@@ -22,6 +22,8 @@ type session struct {
 	started     time.Time
 	term        host.Terminal
 	now         func() time.Time
+	// host is where the session runs.
+	host host.Host
 
 	// op serialises Start/Continue on the session.
 	op sync.Mutex

@@ -148,9 +148,14 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	if info.Dir != "" {
 		dir = info.Dir
 	}
+	// ...on the host the session runs on, whichever is active now.
+	h := info.Host
+	if h == nil {
+		h = t.opts.Host()
+	}
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
 		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,
-		PromptText: info.QuestionText, Where: t.where(dir, t.opts.Host())}
+		PromptText: info.QuestionText, Where: t.where(dir, h)}
 	switch info.Question {
 	case ptysession.YesNo:
 		act.Prompt = policy.Question

@@ -501,3 +501,21 @@ func TestSessionInputDecidedInTheShellsDirectory(t *testing.T) {
 	}
 	t.Errorf("the read was never decided in /etc: %+v", k.spy.actions)
 }
+
+// Input into a session is decided for the host the session runs on: a
+// session started on this machine stays unisolated when the sandbox
+// becomes the active provider.
+func TestSessionInputDecidedForTheSessionsHost(t *testing.T) {
+	k := newKit(t, &host.Local{})
+	inv := k.review(t, "terminal_start", `{"command":"bash --norc --noprofile"}`)
+	if _, err := inv.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	k.hosts.Set(isoHost{&host.Local{}, host.IsolationSandbox})
+	if d := k.review(t, "run_cmd", `{"command":"touch made.txt"}`).Decision; d.Decision != policy.Allow {
+		t.Fatalf("touch on the sandbox: %s", d.Decision)
+	}
+	if d := k.review(t, "terminal_continue", `{"sessionId":"term-1","stdin":"touch made.txt\n"}`).Decision; d.Decision == policy.Allow {
+		t.Errorf("input into a local session decided as sandboxed: allowed by %s", d.DecidedBy)
+	}
+}
