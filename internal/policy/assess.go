@@ -935,6 +935,10 @@ func onlyFindFiles(l *shellparse.Leaf) bool {
 func findRoots(f *shellparse.Leaf) []word {
 	var roots []word
 	for _, w := range f.Args() {
+		if w.Text == "-files0-from" {
+			// the starting points are read from a file
+			return []word{{Text: "-files0-from", Raw: "-files0-from", Dynamic: true}}
+		}
 		t := w.Text
 		if w.Static() && (strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == ")") {
 			if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
@@ -964,7 +968,14 @@ var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session
 // each judged and covered on its own (after "make build" is granted,
 // bash -c 'make build' runs without asking).
 func transparentShell(l *shellparse.Leaf) bool {
-	if !shellparse.IsShell(l.Base()) || len(l.Inner) == 0 || len(l.Unknown) > 0 {
+	// only shells whose language is the bash nb parses: zsh's glob
+	// qualifiers, fish's (…) run code bash would not
+	switch l.Base() {
+	case "bash", "sh", "dash":
+	default:
+		return false
+	}
+	if len(l.Inner) == 0 || len(l.Unknown) > 0 {
 		return false
 	}
 	args := l.Args()

@@ -190,6 +190,12 @@ func TestAlwaysShapes(t *testing.T) {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
+	// zsh and fish read the script in another language
+	for _, cmd := range []string{`zsh -c 'ls *(e:"touch x":)'`, "fish -c 'ls (id)'", "find -files0-from list -exec cat {} +"} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
 	if d := e.Command("bash -c 'ls -la'", testCC); d.Decision != Allow || d.DecidedBy != "safe-list" {
 		t.Errorf("bash -c 'ls -la': %s %q", d.Decision, d.Reasons)
 	}
