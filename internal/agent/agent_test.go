@@ -473,3 +473,33 @@ func TestNoCompactionLoop(t *testing.T) {
 		t.Errorf("the conversation does not start with the summary")
 	}
 }
+
+// A provider's overflow error leads to one compaction and one retry, never
+// more; a failed retry leaves the error to the user.
+func TestOverflowRetriesOnce(t *testing.T) {
+	tooLong := &llm.Error{Kind: llm.ErrContextSize, Provider: "fake", Status: 400, Message: "This model's maximum context length is 6000 tokens."}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+		fail(tooLong), text("summary"), fail(tooLong),
+	}}
+	var old []llm.Message
+	for i := range 8 {
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 2000))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
+	}
+	ui := &recUI{}
+	a := New(Options{Provider: p, UI: ui, Model: Model{Window: 200000}}, old)
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"})
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.ErrContextSize {
+		t.Fatalf("err = %v, want the provider's overflow error", err)
+	}
+	if len(p.reqs) != 3 || !strings.HasPrefix(p.reqs[1].System, "You compact") {
+		t.Fatalf("%d requests, want the request, one summary and one retry", len(p.reqs))
+	}
+	if a.Model().Window != 6000 {
+		t.Errorf("window = %d, want the 6000 the provider named", a.Model().Window)
+	}
+	// The compaction is kept; the unanswered message is not.
+	if !a.Messages[0].Summary || a.Messages[len(a.Messages)-1].Text == "next" {
+		t.Errorf("conversation after the failed retry: %d messages, first summary=%v", len(a.Messages), a.Messages[0].Summary)
+	}
+}
