@@ -175,6 +175,12 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	}
 
 	shell := a.Shell || a.InShell || shellRelays[program]
+	// One line typed at a program's question or password prompt is read by
+	// that prompt, not by the shell behind it.
+	oneLine := !strings.ContainsAny(line, "\r\n")
+	if shell && !a.Shell && a.Prompt == Secret && oneLine {
+		return e.secretAnswer(a, program, line, subject)
+	}
 	if shell {
 		d := e.command(line, a.Where, true)
 		where := program
@@ -183,6 +189,19 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		}
 		d.Display = fmt.Sprintf("input → %s (%s) %s", a.Session, where, d.Display)
 		d.Full, d.Subject = text, subject
+		if !a.Shell && a.Prompt == Question && oneLine {
+			// Still analysed as shell code (it reaches the shell if the
+			// program ends first), shown as the answer it is.
+			d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, where, sanitize(a.PromptText, false), sanitize(line, false))
+			if d.Warn {
+				d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
+			}
+			d.Rule, d.OfferAlways = "", false
+			if d.Decision == Allow {
+				d.Reasons = append(d.Reasons, "an answer to the program's question")
+				d = e.ask(d, nil, &assessment{}, nil)
+			}
+		}
 		if lang := replLang(program); !a.Shell && lang != langNone {
 			// A REPL in the foreground reads it first: its patterns warn too.
 			if why := codeWarnings(lang, text); len(why) > 0 {
@@ -206,10 +225,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	}
 
 	if a.Prompt == Secret {
-		d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
-			Display: fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
-			Reasons: []string{"a secret typed at a password prompt"}}
-		return e.ask(d, nil, &assessment{}, nil)
+		return e.secretAnswer(a, program, line, subject)
 	}
 
 	lang := replLang(program)
@@ -260,6 +276,15 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	} else {
 		d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
 	}
+	return e.ask(d, nil, &assessment{}, nil)
+}
+
+// secretAnswer decides a secret typed at a password prompt: asked each
+// time and never shown.
+func (e *Engine) secretAnswer(a Action, program, line, subject string) *Decision {
+	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
+		Display: fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
+		Reasons: []string{"a secret typed at a password prompt"}}
 	return e.ask(d, nil, &assessment{}, nil)
 }
 

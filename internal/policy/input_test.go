@@ -112,10 +112,26 @@ func TestAnswersToPrompts(t *testing.T) {
 	if d.Decision != Ask || d.OfferAlways || d.Display != `answer → term-3 (apt) "Do you want to continue? [Y/n]": y` {
 		t.Errorf("question: %+v", d)
 	}
-	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "sudo", Prompt: Secret, PromptText: "[sudo] password for u:", Input: "hunter2\n", Where: testCC})
-	// sudo relays to a shell: its input is decided as shell input.
-	if d.Decision == Allow {
-		t.Errorf("sudo: %+v", d)
+	// sudo at its password prompt, in a shell session: the line is the
+	// password, hidden.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "sudo", InShell: true, SessionProgram: "bash", Prompt: Secret, PromptText: "[sudo] password for u:", Input: "hunter2\n", Where: testCC})
+	if d.Decision != Ask || strings.Contains(d.Display+d.Full, "hunter2") || d.OfferAlways {
+		t.Errorf("sudo password: %+v", d)
+	}
+	// More than one line goes on to the shell: decided as shell code.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "sudo", InShell: true, SessionProgram: "bash", Prompt: Secret, PromptText: "[sudo] password for u:", Input: "hunter2\nrm -rf ~\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn || !strings.Contains(d.Display, "rm") && !strings.Contains(d.Display, "delete") {
+		t.Errorf("password then rm: %+v", d)
+	}
+	// A question from a program run by the shell: shown as the answer,
+	// still decided as shell code.
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "apt", InShell: true, SessionProgram: "bash", Prompt: Question, PromptText: "Do you want to continue? [Y/n]", Input: "y\n", Where: testCC})
+	if d.Decision != Ask || d.OfferAlways || !strings.HasPrefix(d.Display, `answer → term-1 (bash, apt running) "Do you want to continue? [Y/n]": y`) {
+		t.Errorf("apt question in bash: %+v", d)
+	}
+	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "apt", InShell: true, SessionProgram: "bash", Prompt: Question, PromptText: "Continue? [Y/n]", Input: "rm -rf ~\n", Where: testCC})
+	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || !strings.Contains(d.Display, "⚠️") {
+		t.Errorf("rm typed at a question in bash: %+v", d)
 	}
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "gpg", Prompt: Secret, PromptText: "Enter passphrase:", Input: "hunter2\n", Where: testCC})
 	if d.Decision != Ask || strings.Contains(d.Display+d.Full, "hunter2") || !strings.Contains(d.Display, "answer → term-4 (gpg)") || d.OfferAlways {
