@@ -31,7 +31,13 @@ func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
 		}
 		return io.Width(), 24
 	}
-	ed := lineedit.New(io.In, io.InFd, io.Out, size)
+	// The input is drawn on the terminal: stdout, or stderr when stdout
+	// is redirected (nb > answer.md keeps only the answers).
+	out := io.Out
+	if !io.OutTTY && io.ErrTTY {
+		out = io.Err
+	}
+	ed := lineedit.New(io.In, io.InFd, out, size)
 	ed.Dim = style.Palette{Color: io.Color}.Muted
 	ed.Continue = continueMessage
 	e := &lineEditor{ed: ed}
