@@ -94,11 +94,11 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		t, _ := app.Tools.Get(spec.Name)
 		tools = append(tools, t)
 	}
-	audit := func(name string, d *policy.Decision, outcome string, res *tool.Result) {
+	audit := func(name string, at tool.At, d *policy.Decision, outcome string, res *tool.Result) {
 		if outcome == "asking" {
 			return
 		}
-		app.Audit.Write(wiring.Call{Kind: wiring.KindMCP, Cwd: app.Workdir.Cwd(), Tool: name, Decision: d, Outcome: outcome, Result: res})
+		app.Audit.Write(wiring.Call{Kind: wiring.KindMCP, Cwd: at.Cwd, Tool: name, Decision: d, Outcome: outcome, Result: res})
 	}
 	engine := app.Engine
 	srv, err := New(Options{

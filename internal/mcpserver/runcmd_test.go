@@ -68,6 +68,21 @@ func TestRunCmdOverMCP(t *testing.T) {
 	if err != nil || !strings.Contains(string(logData), `"command":"rm -rf sub/victim"`) || !strings.Contains(string(logData), `"kind":"mcp"`) {
 		t.Fatalf("audit log: %v\n%s", err, logData)
 	}
+	// Each call is audited with the directory it was reviewed in.
+	audited := false
+	for _, line := range strings.Split(strings.TrimSpace(string(logData)), "\n") {
+		var e struct{ Tool, Cwd string }
+		json.Unmarshal([]byte(line), &e)
+		if e.Tool == "set_cwd" {
+			audited = true
+			if e.Cwd != dir {
+				t.Errorf("set_cwd audited in %q, reviewed in %q", e.Cwd, dir)
+			}
+		}
+	}
+	if !audited {
+		t.Errorf("set_cwd not audited:\n%s", logData)
+	}
 	out, _ = callText(t, cs, "run_cmd", map[string]any{"command": "pwd"})
 	if json.Unmarshal([]byte(out), &r) != nil || strings.TrimSpace(r.Stdout) != filepath.Join(dir, "sub") {
 		t.Fatalf("pwd: %s", out)

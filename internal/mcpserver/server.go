@@ -54,7 +54,8 @@ type Options struct {
 	Cwd func() string
 	// Audit, when set, is told every decision and how the call ended.
 	// d is nil when the arguments were unusable; res is set once the call ran.
-	Audit func(name string, d *policy.Decision, outcome string, res *tool.Result)
+	// at is where the call was reviewed.
+	Audit func(name string, at tool.At, d *policy.Decision, outcome string, res *tool.Result)
 }
 
 // Server is nb's MCP server.
@@ -139,14 +140,14 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 		}
 		inv, err := t.Review(ctx, call, at)
 		if err != nil {
-			s.audit(name, nil, "invalid: "+err.Error())
+			s.audit(name, at, nil, "invalid: "+err.Error())
 			return errorResult("error: " + err.Error()), nil
 		}
 		d := inv.Decision
 		switch d.Decision {
 		case policy.Allow:
 		case policy.Deny:
-			s.audit(name, d, "denied")
+			s.audit(name, at, d, "denied")
 			return errorResult(refusal(d, "denied by policy")), nil
 		default:
 			ok, res := s.approve(req, name, at, args, d)
@@ -159,10 +160,10 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 		}
 		res, err := inv.Run(ctx)
 		if err != nil {
-			s.audit(name, d, "failed: "+err.Error())
+			s.audit(name, at, d, "failed: "+err.Error())
 			return errorResult("error: " + err.Error()), nil
 		}
-		s.auditResult(name, d, "ran", res)
+		s.auditResult(name, at, d, "ran", res)
 		out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Content}}, IsError: res.IsError}
 		return out, nil
 	}
@@ -174,7 +175,7 @@ func (s *Server) approve(req *mcp.CallToolRequest, name string, at tool.At, args
 	state := s.sign(name, at, args)
 	if resp, ok := req.Params.InputResponses[approvalID]; ok {
 		if !hmac.Equal([]byte(req.Params.RequestState), []byte(state)) {
-			s.audit(name, d, "refused: approval for a different call")
+			s.audit(name, at, d, "refused: approval for a different call")
 			return false, errorResult("error: the approval answer does not belong to this call; call the tool again")
 		}
 		er, ok := resp.(*mcp.ElicitResult)
@@ -188,11 +189,11 @@ func (s *Server) approve(req *mcp.CallToolRequest, name string, at tool.At, args
 			}
 			return true, nil
 		}
-		s.audit(name, d, "refused by the user")
+		s.audit(name, at, d, "refused by the user")
 		return false, nil
 	}
 	if canElicit(req.Session) {
-		s.audit(name, d, "asking")
+		s.audit(name, at, d, "asking")
 		return false, &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{approvalID: elicitation(name, d)},
 			RequestState:  state,
@@ -202,7 +203,7 @@ func (s *Server) approve(req *mcp.CallToolRequest, name string, at tool.At, args
 		d.DecidedBy = policy.ByClient
 		return true, nil
 	}
-	s.audit(name, d, "denied: no way to ask")
+	s.audit(name, at, d, "denied: no way to ask")
 	return false, errorResult(refusal(d, "it needs the user's approval and this MCP client cannot ask (no elicitation support)"))
 }
 
@@ -311,12 +312,12 @@ func truncate(s string, n int) string {
 	return s[:cut] + fmt.Sprintf("\n[... %d more bytes ...]", len(s)-cut)
 }
 
-func (s *Server) audit(name string, d *policy.Decision, outcome string) {
-	s.auditResult(name, d, outcome, nil)
+func (s *Server) audit(name string, at tool.At, d *policy.Decision, outcome string) {
+	s.auditResult(name, at, d, outcome, nil)
 }
 
-func (s *Server) auditResult(name string, d *policy.Decision, outcome string, res *tool.Result) {
+func (s *Server) auditResult(name string, at tool.At, d *policy.Decision, outcome string, res *tool.Result) {
 	if s.opts.Audit != nil {
-		s.opts.Audit(name, d, outcome, res)
+		s.opts.Audit(name, at, d, outcome, res)
 	}
 }
