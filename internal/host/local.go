@@ -79,7 +79,7 @@ type Local struct {
 // CDPATH keeps `cd name` in the directory the policy judged.
 var NonInteractiveEnv = []string{
 	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false", "GIT_OPTIONAL_LOCKS=0", "CDPATH=",
-	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "LESS=-FRX",
+	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "LESS=-FRX", "LESSOPEN=", "LESSCLOSE=",
 	"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
 	"GIT_EDITOR=true", "EDITOR=true", "VISUAL=true",
 	"DEBIAN_FRONTEND=noninteractive", "PIP_NO_INPUT=1",

@@ -674,7 +674,8 @@ func TestOperatorFamilies(t *testing.T) {
 		"docker --context prod ps", "kubectl get secrets", "kubectl get secret/db", "kubectl config view --raw", "kubectl --kubeconfig x get pods",
 		"kubectl get pods --token=x", "kubectl plugin-x", "tar -tf host:/x.tar", "tar -t -I evil -f x.tar", "tar -tf x --to-command=id",
 		"gzip x", "unzip x.zip", "python3 --version x.py", "python3 -V -c 1", "node -v -e 1", "less -k keys f", "more +!id f", "top",
-		"docker stats", "stty sane", "tput reset", "ulimit -n 10", "umask 000", "jobs -x rm x", "alias a=b", "shopt -u x"} {
+		"docker stats", "stty sane", "tput reset", "zstd -c --output-dir-flat=/tmp x", "zstd -c --trace=t x", "kubectl get -f manifests/ -o yaml",
+		"kubectl config view --flatten", "terraform version", "dotnet --version", "ulimit -n 10", "umask 000", "jobs -x rm x", "alias a=b", "shopt -u x"} {
 		if d := e.Command(cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}

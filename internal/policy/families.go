@@ -131,7 +131,7 @@ func init() {
 	for _, n := range []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "pigz"} {
 		builtinSafe[n] = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: func(ws []word) string {
 			f := shortFlags(ws, "bSTFMLo")
-			if f['o'] || hasLong(ws, "output", "rm", "files", "filelist", "suffix") || f['S'] {
+			if f['o'] || f['S'] || hasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
 				return "writes files"
 			}
 			if f['c'] || f['l'] || f['t'] || hasLong(ws, "stdout", "to-stdout", "list", "test") {
@@ -252,7 +252,7 @@ var versionQueries = map[string][]string{
 	"javac": {"-version", "--version"}, "gcc": {"--version"}, "g++": {"--version"}, "cc": {"--version"},
 	"clang": {"--version"}, "make": {"--version", "-v"}, "cmake": {"--version"}, "bash": {"--version"},
 	"zsh": {"--version"}, "tmux": {"-V"}, "deno": {"--version"}, "bun": {"--version"}, "lua": {"-v"},
-	"dotnet": {"--version"}, "terraform": {"version", "-version", "--version"}, "helm": {"version"},
+	"helm": {"version"},
 }
 
 func versionCheck(name string, opts []string) func([]word) string {
@@ -325,7 +325,9 @@ func kubectlRead(ws []word) string {
 	for _, w := range rest {
 		name, _, _ := strings.Cut(w.Text, "=")
 		switch name {
-		case "-s", "--server", "--kubeconfig", "--token", "--username", "--password", "--as", "--as-group", "--raw", "--output-directory":
+		case "-s", "--server", "--kubeconfig", "--token", "--username", "--password", "--as", "--as-group", "--raw", "--flatten", "--output-directory",
+			// objects named by local manifests may be secrets
+			"-f", "--filename", "-k", "--kustomize":
 			return "kubectl " + name + " is not known to be read-only"
 		}
 		if strings.Contains(w.Text, "go-template-file") || strings.Contains(w.Text, "jsonpath-file") {
