@@ -6,6 +6,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -105,7 +106,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	if onEvent == nil {
 		onEvent = func(llm.Event) {}
 	}
-	params, err := p.Params(req)
+	body, err := p.Body(req)
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
@@ -113,7 +114,7 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		return capture.Pass(next(r))
 	})
-	stream := p.svc.NewStreaming(ctx, params, mw)
+	stream := p.svc.NewStreaming(ctx, oa.ChatCompletionNewParams{}, mw, option.WithRequestBody("application/json", body))
 	defer stream.Close()
 
 	var asm assembler
@@ -210,6 +211,82 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 		params.Tools = append(params.Tools, oa.ChatCompletionFunctionTool(def))
 	}
 	return params, nil
+}
+
+// Body is the JSON body of the request, byte for byte what the SDK makes
+// of Params. Plain messages (text from the user, an answer without tool
+// calls, a tool result) are written directly, which for a long history is
+// many times faster than the SDK's reflective encoder; the others go
+// through the SDK.
+func (p *Provider) Body(req *llm.Request) ([]byte, error) {
+	params, err := p.Params(req)
+	if err != nil {
+		return nil, err
+	}
+	msgs := params.Messages
+	params.Messages = nil
+	rest, err := params.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	if len(rest) < 2 || rest[0] != '{' {
+		return nil, fmt.Errorf("encode request: unexpected %.20q", rest)
+	}
+	if len(msgs) == 0 {
+		return rest, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	str := func(s string) {
+		enc.Encode(s) // a string always encodes
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteString(`{"messages":[`)
+	for i, m := range msgs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		switch {
+		case m.OfUser != nil && m.OfUser.Content.OfString.Valid() && isPlain(m.OfUser.Content.OfArrayOfContentParts == nil, m.OfUser.Name, m.OfUser.ExtraFields()):
+			buf.WriteString(`{"content":`)
+			str(m.OfUser.Content.OfString.Value)
+			buf.WriteString(`,"role":"user"}`)
+		case m.OfSystem != nil && m.OfSystem.Content.OfString.Valid() && isPlain(m.OfSystem.Content.OfArrayOfContentParts == nil, m.OfSystem.Name, m.OfSystem.ExtraFields()):
+			buf.WriteString(`{"content":`)
+			str(m.OfSystem.Content.OfString.Value)
+			buf.WriteString(`,"role":"system"}`)
+		case m.OfTool != nil && m.OfTool.Content.OfString.Valid() && isPlain(m.OfTool.Content.OfArrayOfContentParts == nil, param.Opt[string]{}, m.OfTool.ExtraFields()):
+			buf.WriteString(`{"content":`)
+			str(m.OfTool.Content.OfString.Value)
+			buf.WriteString(`,"tool_call_id":`)
+			str(m.OfTool.ToolCallID)
+			buf.WriteString(`,"role":"tool"}`)
+		case m.OfAssistant != nil && m.OfAssistant.Content.OfString.Valid() && len(m.OfAssistant.ToolCalls) == 0 &&
+			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
+			buf.WriteString(`{"content":`)
+			str(m.OfAssistant.Content.OfString.Value)
+			buf.WriteString(`,"role":"assistant"}`)
+		default:
+			data, err := m.MarshalJSON()
+			if err != nil {
+				return nil, fmt.Errorf("encode message %d: %w", i+1, err)
+			}
+			buf.Write(data)
+		}
+	}
+	buf.WriteString("]")
+	if len(rest) > 2 {
+		buf.WriteByte(',')
+	}
+	buf.Write(rest[1:])
+	return buf.Bytes(), nil
+}
+
+// isPlain reports whether a message has nothing but its string content
+// (and role, tool call id): no parts, no name, no extra fields.
+func isPlain(noParts bool, name param.Opt[string], extra map[string]any) bool {
+	return noParts && !name.Valid() && len(extra) == 0
 }
 
 // signaturePlaceholder is the value Gemini documents for tool calls whose

@@ -1,0 +1,78 @@
+package openai_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/openai"
+)
+
+// TestBodyMatchesSDK: the body written directly is byte for byte what the
+// SDK makes of the same parameters, for every kind of message and for text
+// that JSON escapes, so the prefix a server caches does not depend on
+// which path encoded it.
+func TestBodyMatchesSDK(t *testing.T) {
+	tricky := "a <b> & \"q\" \\ \n\r\t\b\f \x01\x1f \u2028\u2029 é 🙂 \xff\xfe end"
+	msgs := []llm.Message{
+		{Role: llm.RoleUser, Text: tricky},
+		{Role: llm.RoleAssistant, Text: tricky},
+		{Role: llm.RoleAssistant}, // skipped
+		{Role: llm.RoleAssistant, Text: "calling", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "run_cmd", Arguments: `{"command":"ls"}`, Signature: []byte("sig")}}},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c2", Name: "run_cmd", Arguments: `{}`}}},
+		{Role: llm.RoleTool, Text: tricky, ToolCallID: "c1"},
+		{Role: llm.RoleTool, ToolCallID: "c2"},
+		{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{MediaType: "image/png", Data: []byte{1, 2, 3}}}},
+		{Role: llm.RoleUser, Text: ""},
+	}
+	tools := []llm.ToolSpec{{Name: "run_cmd", Description: "runs <it>", Schema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`)}}
+	for _, cfg := range []openai.Config{
+		{Model: "gpt-4.1"},
+		{Model: "m", Compatible: true, MaxTokens: 100},
+		{Model: "gemini", Compatible: true, ThoughtSignatures: true},
+	} {
+		for _, req := range []*llm.Request{
+			{System: tricky, Facts: "cwd: /tmp", Messages: msgs, Tools: tools, Reasoning: "high"},
+			{Messages: msgs[:1]},
+			{},
+			{Model: "other", MaxTokens: 5, Messages: msgs[5:]},
+		} {
+			p := openai.New(cfg)
+			params, err := p.Params(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := params.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Body(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%+v %d messages:\n got %s\nwant %s", cfg, len(req.Messages), got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkBody10000(b *testing.B) {
+	var msgs []llm.Message
+	for i := range 5000 {
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d: %s", i, strings.Repeat("why is the build slow? ", 8))},
+			llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d: %s", i, strings.Repeat("the cache is cold. ", 12))})
+	}
+	p := openai.New(openai.Config{Model: "m", Compatible: true})
+	req := &llm.Request{System: "sys", Facts: "facts", Messages: msgs}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Body(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
