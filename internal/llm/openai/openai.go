@@ -235,7 +235,13 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	if len(msgs) == 0 {
 		return rest, nil
 	}
+	// The texts and a little per message: one allocation for the body.
+	size := len(rest) + len(req.System) + len(req.Facts) + 64*len(msgs)
+	for _, m := range req.Messages {
+		size += len(m.Text) + len(m.Text)/8
+	}
 	var buf bytes.Buffer
+	buf.Grow(size)
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	str := func(s string) {
