@@ -38,8 +38,13 @@ func OptionsFromConfig(cfg *config.Config) Options {
 
 // CommandContext is what the engine needs to know about where a command runs.
 type CommandContext struct {
-	Cwd  string
-	Home string
+	Cwd string
+	// CwdUnknown says where the command runs cannot be told (input to a
+	// session whose shell directory cannot be read: ssh, a container, a
+	// system without /proc). Cwd is then only a guess, and nothing that
+	// depends on the directory is safe, as after cd "$d".
+	CwdUnknown bool
+	Home       string
 	// Isolation is what the host running the command isolates. Only a
 	// sandbox on this machine counts for autoApproveInSandbox: a container
 	// may mount the project and an ssh host is another, real machine.
@@ -244,7 +249,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 	}
 	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
 	cc.interactive = interactive
-	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, Interactive: interactive})
+	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
 		Safety:   as.safety,
@@ -593,5 +598,5 @@ func toolArgs(args map[string]any, keys []string) string {
 
 // parse analyses command as the engine does (for tests and tools).
 func (e *Engine) parse(command string, cc CommandContext) *shellparse.Analysis {
-	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd})
+	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown})
 }

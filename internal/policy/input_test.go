@@ -148,3 +148,32 @@ func TestCodeWarningsSayWhy(t *testing.T) {
 		t.Errorf("generic reasons %q", got)
 	}
 }
+
+// TestSessionInputInUnknownDirectory: input to a session whose shell
+// directory cannot be read (ssh, a container, no /proc) runs somewhere
+// nobody can tell; nothing that depends on that directory is safe.
+func TestSessionInputInUnknownDirectory(t *testing.T) {
+	e := newEngine(t, nil)
+	unknown := testCC
+	unknown.CwdUnknown = true
+	for _, in := range []string{"cat notes.txt", "ls", "grep -r KEY", "grep -r KEY .", "git status", "git log -p", "head -n 3 README.md", "ls /etc; cat x"} {
+		act := Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Input: in + "\n", Where: testCC}
+		if d := e.Decide(act); d.Decision != Allow {
+			t.Fatalf("%q in a known directory: %s (the case proves nothing)", in, d.Decision)
+		}
+		act.Where = unknown
+		if d := e.Decide(act); d.Decision == Allow {
+			t.Errorf("%q in an unknown directory allowed: %+v", in, d)
+		}
+		if d := e.Command(in, unknown); d.Decision == Allow {
+			t.Errorf("run %q in an unknown directory allowed", in)
+		}
+	}
+	// What does not depend on the directory still may be allowed.
+	for _, in := range []string{"echo hi", "pwd"} {
+		act := Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Input: in + "\n", Where: unknown}
+		if d := e.Decide(act); d.Decision != Allow {
+			t.Errorf("%q in an unknown directory: %+v", in, d)
+		}
+	}
+}

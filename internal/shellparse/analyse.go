@@ -28,6 +28,10 @@ type Options struct {
 	// Cwd is the directory the command starts in; cd, pushd and popd
 	// are followed from it (see Dirs).
 	Cwd string
+	// CwdUnknown says the command starts in a directory nobody can tell
+	// (Cwd is then only a guess): every leaf's directory is Unknown, as
+	// after cd "$d".
+	CwdUnknown bool
 }
 
 // Analysis is the result of analysing one command text.
@@ -205,7 +209,7 @@ func Analyse(src string, opts Options) *Analysis {
 	}
 	res := &Analysis{Source: src}
 	a := &analyser{opts: opts, res: res, funcs: map[string]*syntax.FuncDecl{}}
-	a.dir = &dirState{cur: Dirs{Paths: []string{opts.Cwd}}}
+	a.dir = &dirState{cur: Dirs{Paths: []string{opts.Cwd}, Unknown: opts.CwdUnknown}}
 	if strings.ContainsRune(src, '\r') {
 		res.Unknown = append(res.Unknown, "carriage return in the command (bash and the parser may disagree)")
 	}

@@ -143,9 +143,10 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 		return nil, err
 	}
 	// Input is decided where the session's shell is now (a typed cd
-	// moved it), when that can be told; else at the session directory.
-	dir := at.Cwd
-	if info.Dir != "" {
+	// moved it), when that can be told; else the directory is unknown and
+	// nothing that depends on it is safe.
+	dir, unknown := at.Cwd, info.Dir == ""
+	if !unknown {
 		dir = info.Dir
 	}
 	// ...on the host the session runs on, whichever is active now.
@@ -156,6 +157,7 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
 		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,
 		PromptText: info.QuestionText, Where: t.where(dir, h)}
+	act.Where.CwdUnknown = unknown
 	switch info.Question {
 	case ptysession.YesNo:
 		act.Prompt = policy.Question

@@ -41,6 +41,7 @@ type recorder struct {
 	mu       sync.Mutex
 	commands []string
 	inputs   []inputCall
+	wheres   []policy.CommandContext // of each input
 	verdict  policy.Verdict
 }
 
@@ -57,24 +58,29 @@ func (r *recorder) Decide(a policy.Action) *policy.Decision {
 		return &policy.Decision{Decision: r.verdict, Safety: policy.Unknown, Display: "run: " + a.Command, Full: a.Command, Reasons: []string{"cmd"}}
 	case policy.SessionInput:
 		r.inputs = append(r.inputs, inputCall{a.Session, a.Program, a.Shell, a.Input})
+		r.wheres = append(r.wheres, a.Where)
 		return &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "input → " + a.Session + " (" + a.Program + "): " + a.Input, Full: a.Input, Reasons: []string{"input"}}
 	}
 	return &policy.Decision{Decision: policy.Allow, Safety: policy.Safe, Display: a.Kind.String()}
 }
 
 func setup(t *testing.T) (map[string]tool.Tool, *recorder, *ptysession.Manager) {
+	return setupOn(t, &host.Local{})
+}
+
+func setupOn(t *testing.T, h host.Host) (map[string]tool.Tool, *recorder, *ptysession.Manager) {
 	t.Helper()
 	dir := t.TempDir()
 	wd := tool.NewWorkdir(dir)
 	m := ptysession.New(ptysession.Options{
-		Host:       func() host.Host { return &host.Local{} },
+		Host:       func() host.Host { return h },
 		Dir:        wd.Cwd,
 		Persistent: config.Persistent{MinInterval: 0.05, SettleInterval: 0.3, MaxInterval: 5, BufferBytes: 1 << 16, Rows: 24, Cols: 80},
 	})
 	t.Cleanup(func() { _ = m.CloseAll() })
 	rec := &recorder{verdict: policy.Allow}
 	tools := map[string]tool.Tool{}
-	for _, tl := range New(Options{Manager: m, Policy: rec, Host: func() host.Host { return &host.Local{} }, Home: "/root"}) {
+	for _, tl := range New(Options{Manager: m, Policy: rec, Host: func() host.Host { return h }, Home: "/root"}) {
 		tools[tl.Spec().Name] = tl
 		workdirs[tl] = wd
 	}
@@ -276,5 +282,42 @@ func TestWithRealPolicy(t *testing.T) {
 	// Reading without input needs no approval.
 	if d := review(`{"sessionId":"term-2"}`); d.Decision != policy.Allow {
 		t.Fatalf("read: %+v", d)
+	}
+}
+
+// blindHost starts local terminals that cannot tell their program's
+// directory, as an ssh or container session (or macOS) cannot.
+type blindHost struct{ host.Local }
+
+type blindTerm struct{ host.Terminal }
+
+func (h *blindHost) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal, error) {
+	term, err := h.Local.StartPTY(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return blindTerm{term}, nil
+}
+
+// TestInputWhereTheShellDirectoryIsUnknown: input is decided where the
+// session's shell is, and when that cannot be told the policy is told
+// the directory is unknown (never "the session directory").
+func TestInputWhereTheShellDirectoryIsUnknown(t *testing.T) {
+	for _, blind := range []bool{false, true} {
+		var h host.Host = &host.Local{}
+		if blind {
+			h = &blindHost{}
+		}
+		tools, rec, _ := setupOn(t, h)
+		if _, r := call(t, tools["terminal_start"], `{"command":"bash --norc --noprofile"}`); r.IsError {
+			t.Fatalf("start: %+v", r)
+		}
+		call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"cd /\n"}`)
+		call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"cat notes.txt\n"}`)
+		w := rec.wheres[len(rec.wheres)-1]
+		if w.CwdUnknown != blind || !blind && w.Cwd != "/" {
+			t.Errorf("blind=%v: input decided in %q (unknown %v)", blind, w.Cwd, w.CwdUnknown)
+		}
+		call(t, tools["terminal_stop"], `{"sessionId":"term-1"}`)
 	}
 }
