@@ -45,7 +45,7 @@ func (p *Pattern) forHome(home string) *Pattern {
 // ParsePattern parses a rule. A word may start with ~ (rm -rf ~/build);
 // it is matched against the home directory of each command.
 func ParsePattern(src string) (*Pattern, error) {
-	a := shellparse.Analyse(src, shellparse.Options{Home: homeMark})
+	a := shellparse.Analyse(ruleSource(src), shellparse.Options{Home: homeMark})
 	if a.Err != nil {
 		return nil, fmt.Errorf("rule %q: %w", src, a.Err)
 	}
@@ -140,8 +140,12 @@ func nameMatch(pw, lw shellparse.Word, mode matchMode) bool {
 	if !lw.Static() {
 		return mode == matchMaybe
 	}
-	name := lw.Text
-	if strings.Contains(name, "/") && !strings.Contains(pw.Text, "/") {
+	name, want := lw.Text, pw.Text
+	if mode != matchAllow {
+		// A deny rule matches however the same file is spelled.
+		name, want = slashPath(name), slashPath(want)
+	}
+	if strings.Contains(name, "/") && !strings.Contains(want, "/") {
 		dir, base := path.Split(name)
 		if mode == matchAllow && !systemBinDirs[path.Clean(dir)] {
 			return false
@@ -149,21 +153,27 @@ func nameMatch(pw, lw shellparse.Word, mode matchMode) bool {
 		name = base
 	}
 	if pw.Glob {
-		ok, _ := path.Match(pw.Text, name)
+		ok, _ := path.Match(want, name)
 		return ok
 	}
-	return pw.Text == name
+	return want == name
 }
 
 func wordMatch(pw, lw shellparse.Word, mode matchMode) bool {
 	if !lw.Static() {
 		return mode == matchMaybe || pw.Raw == "*"
 	}
+	want, got := pw.Text, lw.Text
+	if mode != matchAllow {
+		// A deny rule matches however the same file is spelled (C:\x,
+		// c:/X and /c/x are one file on Windows).
+		want, got = slashPath(want), slashPath(got)
+	}
 	if pw.Glob {
-		ok, err := path.Match(pw.Text, lw.Text)
+		ok, err := path.Match(want, got)
 		return ok && err == nil
 	}
-	return pw.Text == lw.Text
+	return want == got
 }
 
 // quoteWord quotes s so that the rule parser reads it back as the same
