@@ -119,6 +119,15 @@ func (p *Pattern) Match(l *shellparse.Leaf, mode matchMode) bool {
 	}
 	for i, pw := range p.Words {
 		lw := words[i]
+		if mode == matchAllow && lw.Static() && !pw.Glob && strings.HasPrefix(pw.Text, "/") && (relativePathWord(lw.Text, i == 0) || i > 0 && operandWord(lw.Text)) {
+			// An approved absolute path matches the same file named
+			// relative to the directory the leaf runs in (and only there).
+			dir := leafDir(l)
+			if dir == "" {
+				return false
+			}
+			lw.Text = path.Join(dir, lw.Text)
+		}
 		if i == 0 {
 			if !nameMatch(pw, lw, mode) {
 				return false
@@ -197,18 +206,72 @@ func quoteWord(s string) string {
 
 // exactRule is a rule matching exactly the leaf's words, or "" when a word
 // is not static.
+//
+// A relative path in the leaf is written resolved against the one
+// directory the leaf runs in (cat ssh/key in /etc gives cat
+// /etc/ssh/key), so the rule approves that file and not a file of that
+// name in every directory; when the directory is not known, no rule.
 func exactRule(l *shellparse.Leaf) string {
 	var parts []string
-	for _, w := range l.Words {
+	for i, w := range l.Words {
 		if !w.Static() {
 			return ""
 		}
-		parts = append(parts, quoteWord(w.Text))
+		t := w.Text
+		if relativePathWord(t, i == 0) || i > 0 && fileOperands[l.Base()] && operandWord(t) {
+			dir := leafDir(l)
+			if dir == "" {
+				return ""
+			}
+			t = path.Join(dir, t)
+		}
+		parts = append(parts, quoteWord(t))
 	}
 	if l.ArgsAppended {
 		parts = append(parts, "*")
 	}
 	return strings.Join(parts, " ")
+}
+
+// relativePathWord reports whether a word of a command may name a file
+// relative to the directory the command runs in: a relative word with a
+// slash or a dot in it, or a secret's name. A command name is one only
+// with a slash (else PATH finds it).
+func relativePathWord(t string, name bool) bool {
+	if t == "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "-") || strings.ContainsAny(t, "=:@\x00") {
+		return false
+	}
+	if name {
+		return strings.Contains(t, "/")
+	}
+	return strings.ContainsAny(t, "/.") || sensitiveSegment(t)
+}
+
+// fileOperands are commands whose operands are files: a bare word among
+// them (rm -rf build) is a file of the directory too.
+var fileOperands = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "mv": true, "cp": true, "ln": true,
+	"touch": true, "mkdir": true, "chmod": true, "chown": true, "chgrp": true, "truncate": true, "install": true,
+	"cat": true, "head": true, "tail": true, "less": true, "more": true, "tee": true, "tac": true, "nl": true,
+	"trash": true, "trash-put": true,
+}
+
+// operandWord reports whether a word may be a relative file operand
+// (not an option, a number or an assignment).
+func operandWord(t string) bool {
+	if t == "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") || strings.ContainsAny(t, "=:@\x00") {
+		return false
+	}
+	return strings.Trim(t, "0123456789") != ""
+}
+
+// leafDir is the one directory the leaf runs in, or "" when it may run in
+// several or in one known only at run time.
+func leafDir(l *shellparse.Leaf) string {
+	if l.Dir.Unknown || len(l.Dir.Paths) != 1 || !strings.HasPrefix(l.Dir.Paths[0], "/") {
+		return ""
+	}
+	return l.Dir.Paths[0]
 }
 
 // subcommandTools have subcommands; "always" saves command + subcommand.
