@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -44,6 +45,9 @@ type History struct {
 	// where the platform has none).
 	dirLock *os.File
 	now     func() time.Time
+	// closeMu makes Close safe to call from a signal's shutdown while the
+	// normal exit closes too.
+	closeMu sync.Mutex
 }
 
 // ErrLocked is returned when another nb holds the history.
@@ -255,6 +259,8 @@ func (h *History) Close() error {
 	if h == nil {
 		return nil
 	}
+	h.closeMu.Lock()
+	defer h.closeMu.Unlock()
 	if h.dirLock != nil {
 		h.dirLock.Close()
 		h.dirLock = nil

@@ -155,3 +155,30 @@ func TestNoHistory(t *testing.T) {
 		t.Errorf("a run without history saves nothing and fails nothing: %v", err)
 	}
 }
+
+// TestHistoryCloseRaces: a signal's shutdown and the normal exit both close
+// the history; under -race neither may touch the locks unguarded, and the
+// history is free afterwards.
+func TestHistoryCloseRaces(t *testing.T) {
+	launch, state := t.TempDir(), t.TempDir()
+	for i := 0; i < 20; i++ {
+		h, err := OpenHistory(launch, state, fixedNow)
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		start := make(chan struct{})
+		errs := make(chan error, 4)
+		for j := 0; j < 4; j++ {
+			go func() {
+				<-start
+				errs <- h.Close()
+			}()
+		}
+		close(start)
+		for j := 0; j < 4; j++ {
+			if err := <-errs; err != nil {
+				t.Fatalf("close %d: %v", i, err)
+			}
+		}
+	}
+}
