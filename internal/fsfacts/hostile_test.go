@@ -148,6 +148,13 @@ func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
 			t.Errorf("%q allowed in a repository configuring programs", cmd)
 		}
 	}
+	// nor from another directory through git -C
+	elsewhere := policy.CommandContext{Cwd: home, Home: home, Facts: facts}
+	for _, cmd := range []string{"git -C " + repo + " status", "git -C " + repo + " log -p"} {
+		if d := e.Command(cmd, elsewhere); d.Decision == policy.Allow {
+			t.Errorf("%q allowed on a repository configuring programs", cmd)
+		}
+	}
 	// no rule pre-approves them either
 	g, err := policy.New(policy.Options{Approval: config.Default().Approval, Approve: []string{"git diff *", "git status *"}})
 	if err != nil {
@@ -177,6 +184,13 @@ func TestPlainRepositoryReadsAllowed(t *testing.T) {
 	for _, cmd := range []string{"git status", "git diff", "git log -p", "git show", "git blame f", "git diff HEAD", "git grep x"} {
 		if d := e.Command(cmd, cc); d.Decision != policy.Allow {
 			t.Errorf("%q in a plain repository: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// git -C on it from another directory is judged by the same facts
+	elsewhere := policy.CommandContext{Cwd: home, Home: home, Facts: fsfacts.Disk{Home: home}}
+	for _, cmd := range []string{"git -C " + repo + " status", "git -C " + repo + " log -p"} {
+		if d := e.Command(cmd, elsewhere); d.Decision != policy.Allow {
+			t.Errorf("%q on a plain repository: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// a hook that an index refresh runs: reads are asked, and nb's

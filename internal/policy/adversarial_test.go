@@ -115,7 +115,9 @@ func TestAdversarialCorpus(t *testing.T) {
 			set = strings.Split(approves, " ;; ")
 		}
 		e := newEngine(t, func(o *Options) { o.Approve = set; o.Approval.Deny = []string{"git push *", "shutdown *"} })
-		d := e.Command(cmd, testCC)
+		cc := testCC
+		cc.Facts = outsideRepoFacts{}
+		d := e.Command(cmd, cc)
 		n++
 		ok := true
 		switch expect {
@@ -142,4 +144,16 @@ func TestAdversarialCorpus(t *testing.T) {
 		t.Fatalf("only %d corpus cases", n)
 	}
 	fmt.Fprintf(os.Stderr, "")
+}
+
+// outsideRepoFacts knows the project (/home/u/proj) holds no secrets and
+// configures no programs; every repository outside it configures one, as
+// a hostile checkout may.
+type outsideRepoFacts struct{ NoFacts }
+
+func (outsideRepoFacts) GitPrograms(dir string) ([]string, bool) {
+	if dir == testCC.Cwd || strings.HasPrefix(dir, testCC.Cwd+"/") {
+		return nil, true
+	}
+	return []string{"core.pager"}, true
 }

@@ -295,7 +295,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		info.noRule = l.Base() + " reads code from its standard input"
 	}
 	info.safe, info.why = e.leafSafe(l, cc, info)
-	if r := optionRuns(l); r != "" {
+	if r := optionRuns(l, cc.Facts != nil); r != "" {
 		info.exactOnly = true
 		if info.safe || info.why == "" {
 			info.why = r

@@ -184,3 +184,33 @@ func TestCopyTargetsWarn(t *testing.T) {
 		}
 	}
 }
+
+// git -C DIR is judged by the facts of DIR's repository: cleared when they
+// say it configures no program, asked when they say it does or when
+// nothing is known.
+func TestGitDashCUsesTheFactsOfItsDirectory(t *testing.T) {
+	e := newEngine(t, nil)
+	granted := newEngine(t, func(o *Options) { o.Approve = []string{"git *"} })
+	for _, cmd := range []string{"git -C /srv/repo status", "git -C /srv/repo log -p", "git -C ../other diff"} {
+		if d := e.Command(cmd, testCC); d.Decision != Allow {
+			t.Errorf("%s with clean facts: %s %v", cmd, d.Decision, d.Reasons)
+		}
+		hostile := testCC
+		hostile.Facts = outsideRepoFacts{}
+		if d := e.Command(cmd, hostile); d.Decision == Allow {
+			t.Errorf("%s in a repository configuring a program: %s", cmd, d.Decision)
+		}
+		if d := granted.Command(cmd, hostile); d.Decision == Allow {
+			t.Errorf("%s in a repository configuring a program: allowed by a rule", cmd)
+		}
+		unknown := testCC
+		unknown.Facts = nil
+		if d := e.Command(cmd, unknown); d.Decision == Allow {
+			t.Errorf("%s without facts: allowed", cmd)
+		}
+	}
+	// --git-dir and --work-tree still need an exact rule.
+	if d := e.Command("git --git-dir=/srv/repo/.git log", testCC); d.Decision == Allow {
+		t.Errorf("--git-dir allowed")
+	}
+}

@@ -103,8 +103,10 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 // optionRuns reports options that make a leaf run programs configured
 // elsewhere (git --ext-diff, --textconv, --filters; git -C or --git-dir
 // on a repository outside the project, whose configuration nb has not
-// seen). Such a leaf is approved only by an exact rule.
-func optionRuns(l *shellparse.Leaf) string {
+// seen). Such a leaf is approved only by an exact rule. With facts, git
+// -C DIR is judged by the facts of DIR's repository instead (as a git
+// read in the working directory is).
+func optionRuns(l *shellparse.Leaf, facts bool) string {
 	if l.Base() != "git" {
 		return ""
 	}
@@ -116,6 +118,8 @@ func optionRuns(l *shellparse.Leaf) string {
 		t := ws[i].Text
 		v, ok := "", false
 		switch {
+		case t == "-C" && facts:
+			i++
 		case t == "-C" || t == "--git-dir" || t == "--work-tree":
 			if i+1 < len(ws) {
 				v, ok = ws[i+1].Text, true
