@@ -269,6 +269,7 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 			str(m.OfTool.ToolCallID)
 			buf.WriteString(`,"role":"tool"}`)
 		case m.OfAssistant != nil && m.OfAssistant.Content.OfString.Valid() && len(m.OfAssistant.ToolCalls) == 0 &&
+			//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
 			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
 			buf.WriteString(`{"content":`)
 			str(m.OfAssistant.Content.OfString.Value)
