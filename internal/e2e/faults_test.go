@@ -119,7 +119,10 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 	proctest.Check(t)
 	n := os.Getpid()%1000 + 7000
 	secs := func(i int) string { return strconv.Itoa(n*10 + i) }
-	runCmd := `{"command": "setsid sleep ` + secs(1) + ` >/dev/null 2>&1 & echo bg"}`
+	// The command waits until setsid has run and exec'd sleep: a process
+	// still in the shell's group when the shell exits is ended with it by
+	// design, and under load setsid may not have run yet.
+	runCmd := `{"command": "setsid sleep ` + secs(1) + ` >/dev/null 2>&1 & until pgrep -xf 'sleep ` + secs(1) + `' >/dev/null; do :; done; echo bg"}`
 	term := `{"command": "setsid sleep ` + secs(2) + ` >/dev/null 2>&1 & nohup sleep ` + secs(3) + ` >/dev/null 2>&1 & echo started; sleep ` + secs(4) + `"}`
 	s := llmtest.NewOpenAI(t,
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "run_cmd", Arguments: runCmd}, {Name: "terminal_start", Arguments: term}}},
@@ -131,6 +134,13 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A failure below must not leave nb (and what it started) running.
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
 	for deadline := time.Now().Add(20 * time.Second); len(s.Requests()) < 2; {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
