@@ -1,10 +1,6 @@
 package host
 
-import (
-	"os"
-	"strconv"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // GuardArg is the hidden first argument that makes nb's binary run as the
 // guard (see EnableGuard); cli.Main hands it to GuardMain before anything
@@ -21,6 +17,3 @@ var guardEnabled atomic.Bool
 // their process group. Where the platform cannot find processes by marker
 // the guard is not started. The composition root calls it once.
 func EnableGuard() { guardEnabled.Store(true) }
-
-// ownPrefix is the NB_RUN_ID value prefix of every process this nb starts.
-func ownPrefix() string { return RunIDEnv + "=" + strconv.Itoa(os.Getpid()) + "." }

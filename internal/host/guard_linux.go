@@ -157,3 +157,6 @@ func startTime(pid int) (string, bool) {
 	}
 	return string(f[19]), true
 }
+
+// ownPrefix is the NB_RUN_ID value prefix of every process this nb starts.
+func ownPrefix() string { return RunIDEnv + "=" + strconv.Itoa(os.Getpid()) + "." }

@@ -129,3 +129,5 @@ func BenchmarkSessionThroughputCeiling(b *testing.B) {
 		}
 	}
 }
+
+func localHost() host.Host { return &host.Local{} }

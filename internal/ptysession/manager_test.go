@@ -35,8 +35,6 @@ func TestMain(m *testing.M) {
 // fast are short intervals for tests: reads end quickly once output settles.
 var fast = config.Persistent{MinInterval: 0.05, SettleInterval: 0.3, MaxInterval: 5, BufferBytes: 1 << 16, Rows: 24, Cols: 80}
 
-func localHost() host.Host { return &host.Local{} }
-
 func newManager(t *testing.T, p config.Persistent) *Manager {
 	t.Helper()
 	dir := t.TempDir()

@@ -9,5 +9,3 @@ var errUnsupported = errors.New("sandbox unavailable: sandboxing needs Linux (bu
 func enterLandlock(s helperSpec, argv []string) error { return errUnsupported }
 
 func landlockCheck(network bool) error { return errUnsupported }
-
-func landlockABI() int { return 0 }

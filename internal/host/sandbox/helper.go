@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 )
 
 // HelperArg is the hidden first argument with which nb re-executes itself
@@ -22,8 +21,6 @@ type helperSpec struct {
 	// controlling terminal is detached first.
 	Terminal bool `json:"t,omitempty"`
 }
-
-var lookPath = exec.LookPath
 
 // MaybeHelper runs the Landlock helper when args (nb's arguments without
 // the program name) start with HelperArg: it restricts the process and

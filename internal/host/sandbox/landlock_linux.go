@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -180,7 +181,7 @@ func detachTTY() {
 func execve(argv []string) error {
 	path := argv[0]
 	if filepath.Base(path) == path {
-		p, err := lookPath(path)
+		p, err := exec.LookPath(path)
 		if err != nil {
 			return err
 		}

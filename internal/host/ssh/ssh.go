@@ -394,15 +394,3 @@ func keepalive(c *gossh.Client, dead <-chan struct{}, every time.Duration) {
 		}
 	}
 }
-
-// dropConnection closes the underlying connection without closing the
-// host, as a network failure would (for tests of reconnection).
-func (h *Host) dropConnection() {
-	h.mu.Lock()
-	c, dead := h.client, h.dead
-	h.mu.Unlock()
-	if c != nil {
-		_ = c.Close()
-		<-dead
-	}
-}

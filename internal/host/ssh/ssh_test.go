@@ -464,3 +464,15 @@ func TestConnectionLostMidRun(t *testing.T) {
 		t.Fatalf("%q", out)
 	}
 }
+
+// dropConnection closes the underlying connection without closing the
+// host, as a network failure would (for tests of reconnection).
+func (h *Host) dropConnection() {
+	h.mu.Lock()
+	c, dead := h.client, h.dead
+	h.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+		<-dead
+	}
+}
