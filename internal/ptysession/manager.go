@@ -248,12 +248,13 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, first 
 		if s.done() {
 			return nil, fmt.Errorf("send to %s: the program has exited", s.id)
 		}
+		// What is typed without Enter stays pending for the program that
+		// reads it, the one in the foreground as it is typed; another
+		// program in the foreground later does not see it.
+		fg, _ := s.foreground()
 		if _, err := s.term.Write(keys(stdin)); err != nil {
 			return nil, fmt.Errorf("send to %s: %w", s.id, err)
 		}
-		// What is typed without Enter stays pending for the program that
-		// reads it; another program in the foreground later does not see it.
-		fg, _ := s.foreground()
 		s.mu.Lock()
 		if fg != s.pendingFg {
 			s.pending = ""

@@ -26,6 +26,9 @@ import (
 const helperEnv = "NB_PTYSESSION_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == host.GuardArg {
+		os.Exit(host.GuardMain(os.Args[2:]))
+	}
 	if os.Getenv(helperEnv) != "" {
 		os.Exit(helperMain())
 	}
@@ -520,6 +523,9 @@ func alive(pid int) bool {
 // their processes, and waits to be killed. On SIGTERM or SIGHUP it ends the
 // sessions the way nb does at exit.
 func helperMain() int {
+	// As nb does: a guard ends what the sessions started if this process
+	// is killed outright (a shell's background jobs get no hangup then).
+	host.EnableGuard()
 	// "sleep 301" echoes and then waits the whole max interval.
 	p := fast
 	p.MaxInterval = 1

@@ -48,6 +48,8 @@ func TestPendingAfter(t *testing.T) {
 		{"abc", "\x7f\x7fx", "ax"},
 		{"abc", "\x03", ""},
 		{"a", "b\nc", "c"},
+		{"abc", "\x1c", ""},
+		{"abc", "\x1a", ""},
 	}
 	for _, c := range cases {
 		if got := pendingAfter(c.pending, c.input); got != c.want {

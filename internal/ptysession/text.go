@@ -116,13 +116,13 @@ func questionOf(line string) Question {
 const maxPending = 4 << 10
 
 // pendingAfter returns the text typed on the current line after input:
-// Enter starts a new line, Ctrl+C, Ctrl+D and Ctrl+U drop it, backspace removes
-// one character.
+// Enter starts a new line, Ctrl+C, Ctrl+D, Ctrl+U, Ctrl+\ and Ctrl+Z drop it,
+// backspace removes one character.
 func pendingAfter(pending, input string) string {
 	r := []rune(pending)
 	for _, c := range input {
 		switch c {
-		case '\n', '\r', 0x03, 0x04, 0x15:
+		case '\n', '\r', 0x03, 0x04, 0x15, 0x1c, 0x1a:
 			r = r[:0]
 		case 0x7f, '\b':
 			if len(r) > 0 {
