@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -142,17 +141,9 @@ func reapRecords(dir string) {
 // startTime reads process pid's start time (clock ticks since boot) from
 // /proc; ok is false when there is no such process.
 func startTime(pid int) (string, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return "", false
-	}
-	f := bytes.Fields(data[i+1:])
+	f, ok := statFields(strconv.Itoa(pid))
 	// after the command: state is field 3, starttime field 22
-	if len(f) < 20 {
+	if !ok || len(f) < 20 {
 		return "", false
 	}
 	return string(f[19]), true

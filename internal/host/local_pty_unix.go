@@ -3,6 +3,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -294,37 +295,16 @@ func signalSession(sid int, sig syscall.Signal) {
 // sessionMembers lists the live (not zombie) processes of session sid from
 // /proc.
 func sessionMembers(sid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
+	want := []byte(strconv.Itoa(sid))
+	all, _ := pids()
+	var out []int
+	for _, pid := range all {
+		f, ok := statFields(pid)
+		if !ok || len(f) < 4 || zombie(f[0]) || !bytes.Equal(f[3], want) {
+			continue
+		}
+		n, _ := strconv.Atoi(pid)
+		out = append(out, n)
 	}
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// Fields after the command name, which is in parentheses and may
-		// contain anything: state ppid pgrp session ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 4 {
-			continue
-		}
-		if f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if s, err := strconv.Atoi(f[3]); err == nil && s == sid {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	return out
 }

@@ -21,28 +21,15 @@ func growPipe(f *os.File) {
 // groupHasLiveMember looks through /proc for a process of group pgid that
 // is not a zombie.
 func groupHasLiveMember(pgid int) bool {
-	dirs, err := filepath.Glob("/proc/[0-9]*/stat")
-	if err != nil {
+	all, ok := pids()
+	if !ok {
 		return true
 	}
 	want := []byte(strconv.Itoa(pgid))
-	for _, d := range dirs {
-		data, err := os.ReadFile(d)
-		if err != nil {
-			continue
+	for _, pid := range all {
+		if f, ok := statFields(pid); ok && len(f) >= 3 && bytes.Equal(f[2], want) && !zombie(f[0]) {
+			return true
 		}
-		i := bytes.LastIndexByte(data, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(data[i+1:])
-		if len(f) < 3 || !bytes.Equal(f[2], want) {
-			continue
-		}
-		if s := f[0]; len(s) == 1 && (s[0] == 'Z' || s[0] == 'X') {
-			continue
-		}
-		return true
 	}
 	return false
 }
