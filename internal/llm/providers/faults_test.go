@@ -13,12 +13,17 @@ import (
 	"github.com/nb-cli/nb/internal/llm/providers"
 )
 
-// faultCases are the provider types with the fake server of their wire.
-var faultCases = []struct {
+// faultCase is a provider type with the fake server of its wire and the
+// environment that configures it.
+type faultCase struct {
 	typ       string
 	newServer llmtest.NewServerFunc
 	env       func(url string) func(string) string
-}{
+}
+
+// faultCases are the provider types with a fake server of their own wire
+// (Azure shares OpenAI's).
+var faultCases = []faultCase{
 	{"openai-compatible", llmtest.NewOpenAI, func(u string) func(string) string { return envOf("OPENAI_BASE_URL", u, "OPENAI_MODEL", "m1") }},
 	{"anthropic", llmtest.NewAnthropic, func(u string) func(string) string {
 		return envOf("ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", u, "ANTHROPIC_MODEL", "m1")
