@@ -13,21 +13,8 @@ import (
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/testenv"
 )
-
-// need returns the path of a tool the test runs; without it the test
-// fails in CI and is skipped on a developer machine.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required in CI", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 func run(t *testing.T, dir string, env []string, script string) string {
 	t.Helper()
@@ -107,8 +94,8 @@ var gitReads = []string{
 }
 
 func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
-	need(t, "git")
-	need(t, "bash")
+	testenv.Tool(t, "git")
+	testenv.Tool(t, "bash")
 	home := t.TempDir()
 	repo, canary := hostileRepo(t, home)
 	env := append(baseEnv(home), host.NonInteractiveEnv...)
@@ -171,8 +158,8 @@ func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
 // hostile test above is not passing by asking everything), and they run
 // without the canary even when the user's global configuration names it.
 func TestPlainRepositoryReadsAllowed(t *testing.T) {
-	need(t, "git")
-	need(t, "bash")
+	testenv.Tool(t, "git")
+	testenv.Tool(t, "bash")
 	home := t.TempDir()
 	repo := filepath.Join(t.TempDir(), "repo")
 	run(t, filepath.Dir(repo), baseEnv(home), "git init -q repo && cd repo && git config user.email a@b.c && git config user.name a && echo x > f && echo z > g && git add f g && git commit -qm 1 && echo y >> f")

@@ -4,33 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/testenv"
 )
-
-// need returns the path of a tool the test runs; without it the test
-// fails in CI and is skipped on a developer machine.
-func need(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required in CI", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return p
-}
 
 // nb mcp serve runs commands on the configured terminal provider: with the
 // sandbox configured, run_cmd is sandboxed (decided as sandboxed, and
 // really confined) and get_context says so.
 func TestServeHonoursTerminalProvider(t *testing.T) {
-	need(t, "bwrap")
+	testenv.Tool(t, "bwrap")
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(dir, "state"), "PATH": os.Getenv("PATH")}
 	cfg := config.Default()

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nb-cli/nb/internal/llm/llmtest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func toolCall(name string, args map[string]string) llmtest.ToolCall {
@@ -76,14 +76,7 @@ func TestTypeaheadIntoBusyShellIsShellCode(t *testing.T) {
 }
 
 func TestREPLInputAlwaysIsExact(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is needed")
-		}
-		t.Skip("python3 not installed")
-	}
-	_ = python
+	testenv.Tool(t, "python3")
 	ctx := ctxT(t, 60*time.Second)
 	work, env := setup(t)
 	srv := server(t,

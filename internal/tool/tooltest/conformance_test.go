@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"github.com/nb-cli/nb/internal/mcpserver"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/testenv"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/files"
 	"github.com/nb-cli/nb/internal/tool/runcmd"
@@ -195,19 +195,9 @@ type isoHost struct {
 func (h isoHost) Isolation() host.Isolation { return h.iso }
 func (h isoHost) Name() string              { return string(h.iso) }
 
-func need(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required in CI", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-}
-
 func newSandbox(t *testing.T, launch, home string) host.Host {
 	t.Helper()
-	need(t, "bwrap")
+	testenv.Tool(t, "bwrap")
 	h, err := sandbox.New(sandbox.Options{Mechanism: sandbox.MechanismBwrap, LaunchDir: launch, Home: home})
 	if err != nil {
 		t.Fatal(err)
