@@ -1,0 +1,23 @@
+// Package secrets is nb's knowledge of where credentials live on disk, as
+// data: the files and directories below a home directory that hold them.
+// The policy judges reads against it, and the sandbox hides the same
+// paths from the commands it runs, so the two lists cannot drift apart.
+package secrets
+
+import "slices"
+
+// homePaths are files and directories, relative to the home directory,
+// that hold credentials or history a command has no business reading.
+var homePaths = []string{
+	".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".password-store",
+	".config/gcloud", ".config/gh", ".config/hub", ".config/rclone", ".config/op",
+	".config/doctl", ".config/Bitwarden", ".config/keybase", ".config/nb",
+	".local/share/keyrings", ".local/state/nb", ".terraform.d", ".pki", ".mozilla",
+	".m2/settings.xml", ".gradle/gradle.properties", ".netrc", ".git-credentials",
+	".pgpass", ".npmrc", ".pypirc", ".vault-token", ".bash_history", ".zsh_history",
+	".python_history", ".mysql_history", ".psql_history",
+}
+
+// HomePaths returns the secret locations below a home directory, relative
+// to it, slash-separated.
+func HomePaths() []string { return slices.Clone(homePaths) }
