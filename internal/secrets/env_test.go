@@ -1,0 +1,36 @@
+package secrets
+
+import "testing"
+
+func TestEnv(t *testing.T) {
+	for _, c := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"OPENAI_API_KEY", "sk-x", true},
+		{"ANTHROPIC_API_KEY", "x", true},
+		{"GITHUB_TOKEN", "ghp_x", true},
+		{"AWS_SECRET_ACCESS_KEY", "x", true},
+		{"AWS_ACCESS_KEY_ID", "AKIA", true},
+		{"DB_PASSWORD", "x", true},
+		{"PGPASSWD", "x", true},
+		{"GOOGLE_APPLICATION_CREDENTIALS", "/x.json", true},
+		{"MYAPITOKEN", "x", true},
+		{"DATABASE_URL", "postgres://app:hunter2@db/app", true},
+		{"HTTPS_PROXY", "http://user:pw@proxy:3128", true},
+		{"REDIS_URL", "redis://:pw@cache:6379", true},
+		{"HTTPS_PROXY", "http://proxy:3128", false},
+		{"DATABASE_URL", "postgres://db/app", false},
+		{"HOME", "/root", false},
+		{"PATH", "/usr/bin", false},
+		{"SSH_AUTH_SOCK", "/tmp/agent", false},
+		{"KEYTIMEOUT", "1", false},
+		{"TERM", "xterm", false},
+		{"PWD", "/x", false},
+		{"GIT_ASKPASS", "/usr/bin/x", false},
+	} {
+		if got := Env(c.name, c.value); got != c.want {
+			t.Errorf("Env(%q, %q) = %v, want %v", c.name, c.value, got, c.want)
+		}
+	}
+}
