@@ -144,3 +144,19 @@ func Tokens(n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// NoSystemRole reports whether model's chat template has no system role
+// (Gemma's refuse one; Google's API refuses a developer instruction for
+// Gemma models): the system prompt then starts the first user message.
+func NoSystemRole(model string) bool {
+	return strings.Contains(baseName(model), "gemma")
+}
+
+// baseName is model in lower case without any "vendor/" part.
+func baseName(model string) string {
+	name := strings.ToLower(model)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
