@@ -127,6 +127,28 @@ func Boundary(msgs []llm.Message, budget int) int {
 	return i
 }
 
+// TurnBoundary returns the first message of the recent part of msgs: the
+// most recent whole turns (a user message and the calls, results and
+// answer after it) that fit in budget tokens. When not even the latest
+// turn fits, it returns Boundary(msgs, budget).
+func TurnBoundary(msgs []llm.Message, budget int) int {
+	used := 0
+	keep := len(msgs)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		used += Message(msgs[i])
+		if used > budget {
+			break
+		}
+		if msgs[i].Role == llm.RoleUser {
+			keep = i
+		}
+	}
+	if keep == len(msgs) {
+		return Boundary(msgs, budget)
+	}
+	return keep
+}
+
 // SummarySystem is the system prompt of a summary request.
 const SummarySystem = `You compact the conversation between a user and nb, an assistant in the user's terminal, so that it can go on within the model's context window. Your summary replaces the older turns: the model will see only it and the most recent turns.
 
