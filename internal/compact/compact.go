@@ -1,7 +1,9 @@
 package compact
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/llm"
@@ -35,8 +37,9 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 		if m.Role != llm.RoleTool || len(m.Text) < shrinkMin || strings.Contains(m.Text, marker+"compacted") {
 			continue
 		}
-		head, lines := firstLines(m.Text, ShrinkLines)
-		path, err := save("compacted-"+m.ToolName, m.Text)
+		full := Decoded(m.Text)
+		head, lines := firstLines(full, ShrinkLines)
+		path, err := save("compacted-"+m.ToolName, full)
 		if err != nil {
 			continue
 		}
@@ -49,6 +52,48 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 		n++
 	}
 	return out, n
+}
+
+// Decoded is a tool result as text a person or grep reads: a result that
+// is one JSON object (run_cmd's stdout, stderr, exit code…) becomes a line
+// "key: value" for each short field, then each long or multi-line text
+// field under a "--- key ---" line, decoded, so that its lines are lines
+// again. Any other result is returned as it is.
+func Decoded(text string) string {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") {
+		return text
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &fields) != nil {
+		return text
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var head, body strings.Builder
+	for _, k := range keys {
+		raw := fields[k]
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			fmt.Fprintf(&head, "%s: %s\n", k, raw)
+			continue
+		}
+		if s == "" {
+			continue
+		}
+		if len(s) <= 200 && !strings.Contains(s, "\n") {
+			fmt.Fprintf(&head, "%s: %s\n", k, s)
+			continue
+		}
+		fmt.Fprintf(&body, "--- %s ---\n%s", k, s)
+		if !strings.HasSuffix(s, "\n") {
+			body.WriteByte('\n')
+		}
+	}
+	return head.String() + body.String()
 }
 
 // firstLines returns the first n lines of s, at most shrinkHead bytes of
@@ -89,7 +134,7 @@ func Cap(m *llm.Message, max int, save Saver) bool {
 	}
 	where := ""
 	if save != nil && m.Role == llm.RoleTool {
-		if path, err := save("capped-"+m.ToolName, m.Text); err == nil {
+		if path, err := save("capped-"+m.ToolName, Decoded(m.Text)); err == nil {
 			where = "; the full text is saved in " + path
 		}
 	}
