@@ -632,3 +632,28 @@ func TestOverflowKeepsRecentTurnsWhole(t *testing.T) {
 		t.Errorf("the retry keeps %d tokens of recent turns, want about %.0f%% of the %d window", kept, RecentShare*100, window)
 	}
 }
+
+// The wording of the cap's notice and of a refused request: "an
+// assistant message", and the limit actually hit (the window less the
+// room kept for the answer).
+func TestCapAndLimitWording(t *testing.T) {
+	ui := &recUI{}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text(strings.Repeat("long answer ", 100))}}
+	a := New(Options{Provider: p, UI: ui, MaxMessageBytes: 200}, nil)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ui.notices) == 0 || !strings.HasPrefix(ui.notices[0], "an assistant message was cut to 200 bytes") {
+		t.Errorf("notices %q", ui.notices)
+	}
+
+	p = &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){fail(errors.New("summary refused"))}}
+	a = New(Options{Provider: p, UI: &recUI{}, Model: Model{Window: 16384}}, []llm.Message{
+		{Role: llm.RoleUser, Text: strings.Repeat("x", 30000)}, {Role: llm.RoleAssistant, Text: "a"},
+		{Role: llm.RoleUser, Text: strings.Repeat("y", 30000)}, {Role: llm.RoleAssistant, Text: "b"},
+	})
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"})
+	if err == nil || !strings.Contains(err.Error(), "the limit is 12 k: the 16 k window less 4 k kept for the answer") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -150,6 +150,16 @@ func (a *Agent) hardLimit() int {
 	return max(w-reserve, w/2)
 }
 
+// limitText names the limit a request must stay under: "the limit is
+// 12 k: the 16 k window less 4 k kept for the answer".
+func (a *Agent) limitText() string {
+	w, limit := a.opts.Model.Window, a.hardLimit()
+	if limit >= w {
+		return "the window is " + catalog.Tokens(w)
+	}
+	return fmt.Sprintf("the limit is %s: the %s window less %s kept for the answer", catalog.Tokens(limit), catalog.Tokens(w), catalog.Tokens(w-limit))
+}
+
 // ErrTooLong is returned when a request would not fit the context window.
 var ErrTooLong = errors.New("the conversation does not fit the model's context window")
 
@@ -174,14 +184,14 @@ func (a *Agent) fit(ctx context.Context, req *llm.Request) error {
 			return err
 		}
 		if est > a.hardLimit() {
-			return fmt.Errorf("not sent: %w (about %s of %s tokens) and compacting it failed: %v", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w), err)
+			return fmt.Errorf("not sent: %w (about %s tokens; %s) and compacting it failed: %v", ErrTooLong, catalog.Tokens(est), a.limitText(), err)
 		}
 		a.opts.UI.Notice(NoticeError, "compaction failed, the conversation is unchanged: "+err.Error())
 		return nil
 	}
 	req.Messages = a.Messages
 	if est := a.estimate(req); est > a.hardLimit() {
-		return fmt.Errorf("not sent: %w even after compaction (about %s of %s tokens); the latest message or tool result is too large", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w))
+		return fmt.Errorf("not sent: %w even after compaction (about %s tokens; %s); the latest message or tool result is too large", ErrTooLong, catalog.Tokens(est), a.limitText())
 	}
 	return nil
 }
@@ -348,7 +358,11 @@ func lastAssistant(msgs []llm.Message) int {
 // keep bounds a message before it joins the conversation.
 func (a *Agent) keep(m *llm.Message) {
 	if compact.Cap(m, a.opts.MaxMessageBytes, a.opts.SaveOutput) {
-		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("a %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", m.Role, a.opts.MaxMessageBytes))
+		article := "a"
+		if m.Role == llm.RoleAssistant {
+			article = "an"
+		}
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("%s %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", article, m.Role, a.opts.MaxMessageBytes))
 	}
 }
 

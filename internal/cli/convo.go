@@ -243,8 +243,13 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		return c.reopen(n)
 	}
 	list := c.archive().List()
+	// In `nb /conversations` the list is the run's output: stdout.
+	out := c.io.Err
+	if c.single {
+		out = c.io.Out
+	}
 	if len(list) == 0 {
-		c.println("no earlier conversations in %s (/clear keeps the current one here)", c.launch)
+		fmt.Fprintf(out, "no earlier conversations in %s (/clear keeps the current one here)\n", c.launch)
 		return nil
 	}
 	var b strings.Builder
@@ -252,6 +257,6 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
 	}
 	b.WriteString("reopen one with /conversations N (the current conversation is kept), or start nb with --resume for the most recent")
-	c.println("%s", b.String())
+	fmt.Fprintln(out, b.String())
 	return nil
 }
