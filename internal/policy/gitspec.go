@@ -250,3 +250,113 @@ func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
 	why = gitPrograms(cc, dir)
 	return why, why != "" && cc.Facts != nil && !strings.Contains(why, "cannot be read")
 }
+
+// GitConfigRisk says why a setting of a repository's own configuration
+// (as git reports it: section and variable names lower-cased, the
+// subsection as written) makes a git read unsafe, or "": it names a
+// program git may run (a diff driver, a pager, a filter, a lazy fetch's
+// transport…), or it gives the repository a layout nb cannot vouch for
+// (a work tree elsewhere, a partial clone that fetches missing objects
+// when a read needs them).
+func GitConfigRisk(key, value string) string {
+	section, name := key, ""
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		section, name = key[:i], key[i+1:]
+	}
+	top, sub, hasSub := strings.Cut(section, ".")
+	off := func() bool {
+		switch strings.ToLower(strings.TrimSpace(value)) {
+		case "false", "no", "off", "0", "":
+			return true
+		}
+		return false
+	}
+	boolish := func() bool {
+		switch strings.ToLower(strings.TrimSpace(value)) {
+		case "true", "false", "yes", "no", "on", "off", "1", "0", "":
+			return true
+		}
+		return false
+	}
+	program := key + " names a program"
+	switch {
+	case top == "include" || top == "includeif":
+		return "" // git reports what the included files set
+	case section == "core":
+		switch name {
+		case "fsmonitor":
+			if !boolish() {
+				return program
+			}
+		case "pager", "editor", "sshcommand", "alternaterefscommand", "askpass", "gitproxy":
+			return program
+		case "worktree":
+			return "core.worktree puts the work tree elsewhere"
+		}
+	case top == "pager":
+		if !boolish() {
+			return program
+		}
+	case section == "diff" && name == "external":
+		return program
+	case top == "diff" && hasSub:
+		if name == "textconv" || name == "command" {
+			return program
+		}
+	case top == "merge" && hasSub && name == "driver":
+		return program
+	case top == "filter" && hasSub:
+		if name == "clean" || name == "smudge" || name == "process" {
+			return program
+		}
+	case top == "gpg":
+		if name == "program" || strings.HasSuffix(name, "command") {
+			return program
+		}
+	case section == "log" && name == "showsignature":
+		if !off() {
+			return "log.showsignature verifies signatures, which runs gpg"
+		}
+	case top == "credential" && name == "helper", section == "sequence" && name == "editor",
+		section == "interactive" && name == "difffilter", section == "uploadpack" && name == "packobjectshook",
+		section == "web" && name == "browser":
+		return program
+	case top == "remote" && hasSub:
+		switch name {
+		case "uploadpack", "receivepack", "proxy", "vcs":
+			return program
+		case "promisor":
+			if !off() {
+				return "the repository is a partial clone: a read may fetch missing objects"
+			}
+		case "partialclonefilter":
+			return "the repository is a partial clone: a read may fetch missing objects"
+		case "url", "pushurl":
+			if strings.Contains(value, "::") {
+				return key + " uses a transport that runs a program"
+			}
+		}
+	case top == "url" && hasSub:
+		if strings.Contains(sub, "::") || strings.Contains(value, "::") {
+			return key + " uses a transport that runs a program"
+		}
+	case top == "protocol":
+		if name == "allow" && strings.EqualFold(value, "always") {
+			return key + " allows transports that run programs"
+		}
+	case section == "extensions" && name == "partialclone":
+		return "the repository is a partial clone: a read may fetch missing objects"
+	case top == "submodule" && name == "update":
+		if strings.HasPrefix(strings.TrimSpace(value), "!") {
+			return program
+		}
+	case top == "browser" || top == "man" || top == "difftool" || top == "mergetool":
+		if name == "cmd" || name == "path" {
+			return program
+		}
+	}
+	if strings.HasSuffix(name, "command") || strings.HasSuffix(name, "cmd") {
+		return program
+	}
+	return ""
+}
