@@ -251,7 +251,8 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 
 // GitSecrets implements policy.Facts by asking git: the paths in the
 // index and in every commit, stash and reflog entry's tree whose names
-// look secret (policy.SecretName on any segment).
+// look secret (policy.SecretName on any segment), below the top of the
+// work tree (relative in a bare repository).
 func (d Disk) GitSecrets(dir string) ([]string, bool) {
 	if !gitAvailable() {
 		return nil, true
@@ -265,7 +266,13 @@ func (d Disk) GitSecrets(dir string) ([]string, bool) {
 	}
 	var found []string
 	add := func(p string) {
-		if p != "" && hasSecretSegment(p) && !contains(found, p) {
+		if p == "" || !hasSecretSegment(p) {
+			return
+		}
+		if r.top != "" {
+			p = filepath.ToSlash(r.top) + "/" + p
+		}
+		if !contains(found, p) {
 			found = append(found, p)
 		}
 	}

@@ -480,6 +480,10 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			}
 			return false, why
 		}
+		if why := e.gitShowsSecrets(args, cc); why != "" {
+			info.sensitive = why
+			return false, why
+		}
 	}
 	if !spec.reads {
 		for _, w := range args {

@@ -28,7 +28,8 @@ type Facts interface {
 	// GitSecrets lists the files of the git repository containing dir
 	// whose names look secret (SecretName) and whose content git can
 	// print: tracked in the index or committed in its history, as
-	// slash-separated paths relative to the top of the work tree.
+	// absolute slash-separated paths below the top of the work tree
+	// (relative ones in a repository without a work tree).
 	// complete is false when they cannot be known. Outside a repository
 	// it returns nothing, complete.
 	GitSecrets(dir string) (files []string, complete bool)
