@@ -126,4 +126,3 @@ func gitConfigSecrets(gitDir, rel string) []string {
 	})
 	return out
 }
-
