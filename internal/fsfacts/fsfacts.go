@@ -35,9 +35,10 @@ var errBudget = errors.New("too many entries")
 var credentialLine = regexp.MustCompile(`(?i)://[^/\s@]*:[^/\s@]*@|https?://[^/\s@:]+@|extraheader|password|token`)
 
 // SecretFiles implements policy.Facts: files named like secrets
-// (policy.SecretName), symbolic links to such files, and the
-// configuration files of git repositories in the tree that hold a
-// credential.
+// (policy.SecretName), symbolic links to such files, the configuration
+// files of git repositories in the tree that hold a credential, and, with
+// a trailing slash, links to directories outside the tree (what a reader
+// following links would reach there is not looked through).
 func (d Disk) SecretFiles(dir string) ([]string, bool) {
 	max := d.MaxEntries
 	if max == 0 {
@@ -45,7 +46,11 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 	}
 	var found []string
 	n := 0
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		realDir = dir
+	}
+	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
 				return err
@@ -75,11 +80,16 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
 			t, err := os.Readlink(p)
-			if r, err2 := filepath.EvalSymlinks(p); err2 == nil {
+			r, err2 := filepath.EvalSymlinks(p)
+			if err2 == nil {
 				t += "/" + r
 			}
-			if err != nil || hasSecretSegment(t) {
+			switch {
+			case err != nil || hasSecretSegment(t):
 				found = append(found, rel)
+			case err2 == nil && outside(r, realDir) && isDir(r):
+				// a reader following links leaves the tree here
+				found = append(found, rel+"/")
 			}
 		}
 		return nil
@@ -125,4 +135,14 @@ func gitConfigSecrets(gitDir, rel string) []string {
 		return nil
 	})
 	return out
+}
+
+// outside reports whether p is not dir or below it.
+func outside(p, dir string) bool {
+	return p != dir && !strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

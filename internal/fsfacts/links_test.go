@@ -78,6 +78,18 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
+	// a tree whose only way out is a link to the home directory: readers
+	// that follow links are asked, the others are not
+	tree := filepath.Join(home, "tree")
+	os.MkdirAll(filepath.Join(tree, "src"), 0o755)
+	os.WriteFile(filepath.Join(tree, "src", "a.go"), []byte("package a\n"), 0o644)
+	os.Symlink("../..", filepath.Join(tree, "src", "up"))
+	tc := policy.CommandContext{Cwd: tree, Home: home, Facts: facts}
+	for cmd, allow := range map[string]bool{"grep -r X .": true, "rg X": true, "grep -R X .": false, "rg -L X": false, "grep --dereference-recursive X src": false} {
+		if d := e.Command(cmd, tc); (d.Decision == policy.Allow) != allow {
+			t.Errorf("%q in a tree linking out: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
 	// the kernel's view: x/.. is the parent of x's target
 	if got, st := facts.Resolve(proj + "/x/../gh/hosts.yml"); st != policy.PathExists || got != filepath.Join(home, ".config", "gh", "hosts.yml") {
 		t.Errorf("Resolve x/../gh/hosts.yml = %q %v", got, st)

@@ -594,7 +594,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 					info.sensitive = base + " searches " + d.Text + " recursively, which holds secrets"
 					return false, info.sensitive
 				}
-				if why := treeSecrets(cc, d.Text, base != "rg" || rgHidden(args)); why != "" {
+				if why := treeSecretsFollow(cc, d.Text, base != "rg" || rgHidden(args), followsLinks(base, args)); why != "" {
 					info.sensitive = base + " searches " + d.Text + " recursively: " + why
 					return false, info.sensitive
 				}
@@ -1016,4 +1016,17 @@ func readsCode(l *shellparse.Leaf) bool {
 		}
 	}
 	return false
+}
+
+// followsLinks reports a recursive reader that enters the symbolic links
+// it meets below its operands (grep -R, rg -L); for readers not known to
+// leave them alone, true.
+func followsLinks(base string, args []word) bool {
+	switch base {
+	case "grep", "egrep", "fgrep":
+		return shortFlags(args, "efmABCdD")['R'] || hasLong(args, "dereference-recursive")
+	case "rg":
+		return shortFlags(args, "efmABCgtTjMrE")['L'] || hasLong(args, "follow")
+	}
+	return true
 }

@@ -14,9 +14,11 @@ import (
 type Facts interface {
 	// SecretFiles lists the files below dir whose content may be a secret
 	// (.env files, private keys, credential files, a .git/config holding
-	// a credential), as slash-separated paths relative to dir. complete
-	// is false when the tree could not be looked through entirely (too
-	// large, unreadable): then it may hold more.
+	// a credential), as slash-separated paths relative to dir; a path
+	// ending in "/" is a symbolic link to a directory outside the tree,
+	// which only readers following links enter. complete is false when
+	// the tree could not be looked through entirely (too large,
+	// unreadable): then it may hold more.
 	SecretFiles(dir string) (files []string, complete bool)
 	// GitPrograms lists the settings of the git repository containing
 	// dir, from the repository's own configuration (not the user's), that
@@ -196,6 +198,12 @@ func (e *Engine) reachesSecret(cc CommandContext, dir string) bool {
 // hidden says whether the reader looks into hidden files and directories
 // (rg does not by default).
 func treeSecrets(cc CommandContext, dir string, hidden bool) string {
+	return treeSecretsFollow(cc, dir, hidden, true)
+}
+
+// treeSecretsFollow is treeSecrets for a reader that follows the links
+// it meets below dir (grep -R, rg -L, find -L) or not.
+func treeSecretsFollow(cc CommandContext, dir string, hidden, follow bool) string {
 	if cc.Facts == nil {
 		return "nothing is known about the files below " + dir
 	}
@@ -215,8 +223,11 @@ func treeSecrets(cc CommandContext, dir string, hidden bool) string {
 		return dir + " is too large to know whether it holds secret files"
 	}
 	for _, f := range files {
-		if !hidden && hiddenPath(f) {
+		if !hidden && hiddenPath(f) || !follow && strings.HasSuffix(f, "/") {
 			continue
+		}
+		if strings.HasSuffix(f, "/") {
+			return dir + " links to a directory outside it (" + strings.TrimSuffix(f, "/") + ")"
 		}
 		return dir + " holds " + f
 	}
