@@ -42,7 +42,6 @@ type Status string
 const (
 	StatusAnswered    Status = "answered"
 	StatusError       Status = "error"
-	StatusUsage       Status = "usage"
 	StatusApproval    Status = "approval_required"
 	StatusToolLimit   Status = "tool_limit"
 	StatusInterrupted Status = "interrupted"
@@ -78,7 +77,7 @@ func (u *Usage) add(v Usage) {
 
 // Error describes why a run did not simply answer.
 type Error struct {
-	// Kind: usage, config, provider, history, approval_required,
+	// Kind: config, provider, history, approval_required,
 	// tool_limit, interrupted or error.
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
