@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck, wine64 and mingw-w64), then
+# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -38,6 +38,11 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 if ! command -v staticcheck >/dev/null 2>&1; then
 	log "installing staticcheck"
 	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+# `goreleaser check` validates .goreleaser.yaml (internal/e2e/release_test.go)
+if ! command -v goreleaser >/dev/null 2>&1; then
+	log "installing goreleaser (a few minutes, once)"
+	go install github.com/goreleaser/goreleaser/v2@v2.15.1
 fi
 
 log "gofmt"

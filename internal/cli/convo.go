@@ -30,7 +30,8 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	}
 	e, err := llm.ParseEffort(effort)
 	if err != nil {
-		return m, usagef("--reasoning: %v", err)
+		// --reasoning was checked with the flags: this is the configuration's
+		return m, fmt.Errorf("provider %q: %w", spec.Name, err)
 	}
 	if spec.Type == "anthropic" {
 		// Anthropic reasons through extended thinking: the effort picks a
