@@ -81,11 +81,11 @@ func Load(src Sources) (*Inventory, error) {
 			}
 			r := sc.Resolve(target)
 			if v := vars["ansible_port"]; v != "" {
-				p, err := strconv.Atoi(v)
-				if err != nil || p < 1 || p > 65535 {
+				port, err := strconv.Atoi(v)
+				if err != nil || port < 1 || port > 65535 {
 					return nil, fmt.Errorf("fleet inventory %s: host %s: ansible_port %q is not a port", p, name, v)
 				}
-				r.Port = p
+				r.Port = port
 			}
 			if v := vars["ansible_user"]; v != "" {
 				r.User = v
