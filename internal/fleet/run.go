@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -67,6 +68,18 @@ type Fleet struct {
 	mu     sync.Mutex
 	conns  map[string]*ssh.Host // by host name; jump hops by "jump " + spec
 	closed bool
+	// dials counts TCP connections opened (reuse is measured by it).
+	dials atomic.Int64
+}
+
+// Dials is how many TCP connections the fleet opened so far.
+func (f *Fleet) Dials() int64 { return f.dials.Load() }
+
+// dialTCP opens a direct connection and counts it.
+func (f *Fleet) dialTCP(ctx context.Context, network, addr string) (net.Conn, error) {
+	f.dials.Add(1)
+	d := net.Dialer{Timeout: f.opts.ConnectTimeout}
+	return d.DialContext(ctx, network, addr)
 }
 
 // New returns a Fleet over inv; connections are made on first use.
@@ -287,7 +300,7 @@ func (f *Fleet) conn(h *Host) (*ssh.Host, error) {
 	if c := f.conns[h.Name]; c != nil {
 		return c, nil
 	}
-	var dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	dial := f.dialTCP
 	if h.SSH.ProxyJump != "" {
 		j, err := f.jumpLocked(h.SSH.ProxyJump)
 		if err != nil {
@@ -336,7 +349,7 @@ func (f *Fleet) jumpLocked(chain string) (*ssh.Host, error) {
 			}
 			r.Port = p
 		}
-		var dial func(ctx context.Context, network, addr string) (net.Conn, error)
+		dial := f.dialTCP
 		if prev != nil {
 			dial = prev.DialContext
 		}
