@@ -142,8 +142,12 @@ func plural(n int, one, many string) string {
 // hosts (cut to a few names), the exit code and the first lines of the
 // output, then the errors.
 func (r *Result) Text(maxLines int) string {
+	return r.Line() + "\n" + r.Details(maxLines)
+}
+
+// Details is Text without the summary line.
+func (r *Result) Details(maxLines int) string {
 	var b strings.Builder
-	b.WriteString(r.Line() + "\n")
 	for _, g := range r.Groups {
 		fmt.Fprintf(&b, "── %s (exit %d%s)\n", HostList(g.Hosts, 6), g.ExitCode, map[bool]string{true: ", timed out"}[g.TimedOut])
 		out := strings.TrimRight(g.Stdout, "\n")

@@ -40,6 +40,9 @@ type Result struct {
 	ExitCode *int
 	Duration time.Duration
 	Note     string // short human note: first stderr line, "timed out", ...
+	// Details are a few lines shown under the summary line (a fleet's
+	// grouped outputs); never what the model sees.
+	Details string
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry

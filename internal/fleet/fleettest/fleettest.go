@@ -1,0 +1,52 @@
+// Package fleettest gives tests a fleet of real OpenSSH hosts: one sshd
+// on loopback listening on several ports, each port a host of an OpenSSH
+// client configuration written for the test (Host web-01 … with HostName,
+// Port, User, IdentityFile, UserKnownHostsFile and strict host keys).
+package fleettest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
+)
+
+// Fleet is the running servers and the client files naming them.
+type Fleet struct {
+	Server *sshtest.Server
+	// Config is the ssh client configuration; Home the client's home.
+	Config string
+	Home   string
+	// Names are the hosts (web-01 …), Ports their ports.
+	Names []string
+	Ports map[string]int
+}
+
+// Start runs n hosts named web-01 … web-NN.
+func Start(t testing.TB, n int) *Fleet {
+	t.Helper()
+	srv := sshtest.StartPorts(t, n)
+	f := &Fleet{Server: srv, Home: srv.Home, Config: filepath.Join(srv.Home, ".ssh", "config"), Ports: map[string]int{}}
+	var kh, cfg bytes.Buffer
+	known := filepath.Join(srv.Home, ".ssh", "fleet_known_hosts")
+	for i, port := range srv.Ports {
+		name := fmt.Sprintf("web-%02d", i+1)
+		f.Names = append(f.Names, name)
+		f.Ports[name] = port
+		fmt.Fprintf(&kh, "[127.0.0.1]:%d %s", port, gossh.MarshalAuthorizedKey(srv.HostKey))
+		fmt.Fprintf(&cfg, "Host %s\n  HostName 127.0.0.1\n  Port %d\n  User %s\n  IdentityFile %s\n  UserKnownHostsFile %s\n  StrictHostKeyChecking yes\n",
+			name, port, srv.User, srv.KeyFile, known)
+	}
+	if err := os.WriteFile(known, kh.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.Config, cfg.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
