@@ -295,3 +295,45 @@ const (
 	maxNamed  = 12
 	maxGroups = 40
 )
+
+// Listing is the inventory for the user (/hosts): the groups with their
+// sizes, then one line per host (name, user@hostname:port, ProxyJump,
+// groups, source), at most max hosts (0: all).
+func (inv *Inventory) Listing(hosts []*Host, max int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d hosts", len(inv.hosts))
+	if gs := inv.Groups(); len(gs) > 1 {
+		b.WriteString(" · groups:")
+		for _, g := range gs[1:] {
+			fmt.Fprintf(&b, " @%s (%d)", g.Name, g.Hosts)
+		}
+	}
+	b.WriteString("\n")
+	nameW, addrW := 4, 7
+	for _, h := range hosts {
+		nameW, addrW = maxInt(nameW, len(h.Name)), maxInt(addrW, len(h.Addr()))
+	}
+	for i, h := range hosts {
+		if max > 0 && i == max {
+			fmt.Fprintf(&b, "… and %d more (/hosts SELECTION filters: web-0*, @group)\n", len(hosts)-max)
+			break
+		}
+		extra := []string{}
+		if h.SSH.ProxyJump != "" {
+			extra = append(extra, "via "+h.SSH.ProxyJump)
+		}
+		if len(h.Groups) > 0 {
+			extra = append(extra, "@"+strings.Join(h.Groups, " @"))
+		}
+		extra = append(extra, h.Source)
+		fmt.Fprintf(&b, "  %-*s  %-*s  %s\n", nameW, h.Name, addrW, h.Addr(), strings.Join(extra, " · "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}

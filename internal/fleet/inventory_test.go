@@ -208,3 +208,27 @@ func unwrapAll(err error) error {
 		err = u.Unwrap()
 	}
 }
+
+func TestListing(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	write(t, cfg, "Host bastion\n  HostName 192.0.2.1\n  User ops\nHost inner\n  HostName 10.0.0.5\n  ProxyJump bastion\n")
+	p := filepath.Join(dir, "inv")
+	write(t, p, "[db]\ndb-[1:3] ansible_user=pg\n")
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: cfg, Home: dir, LocalUser: "me"}, Ansible: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := inv.Listing(inv.Hosts(), 4) + "\n" + inv.Listing(inv.Hosts()[4:], 0)
+	for _, want := range []string{
+		"5 hosts · groups: @db (3)",
+		"bastion  ops@192.0.2.1:22  ssh config",
+		"inner  me@10.0.0.5:22  via bastion · ssh config",
+		"db-1     pg@db-1:22        @db · " + p,
+		"… and 1 more",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("listing lacks %q:\n%s", want, got)
+		}
+	}
+}

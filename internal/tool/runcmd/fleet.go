@@ -64,12 +64,21 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 		if s := res.Summary; s.OK != s.Total {
 			code = 1
 		}
+		outcomes := make([]tool.HostOutcome, len(res.Hosts))
+		for i, h := range res.Hosts {
+			outcomes[i] = tool.HostOutcome{Host: h.Host, Status: string(h.Status), Error: h.Error}
+			if h.Ran {
+				c := h.ExitCode
+				outcomes[i].ExitCode = &c
+			}
+		}
 		return &tool.Result{
 			Content:  res.JSON(),
 			ExitCode: &code,
 			Duration: res.Duration,
 			Note:     res.Line(),
 			Details:  res.Details(3),
+			Hosts:    outcomes,
 		}, nil
 	}), nil
 }

@@ -83,6 +83,9 @@ func TestRunCmdHosts(t *testing.T) {
 	if *res.ExitCode != 0 || res.Note != "4 hosts: 4 ok · 1 distinct output" || !strings.Contains(res.Details, "web-01, web-02, web-03, web-04 (exit 0)") {
 		t.Errorf("exit %d note %q details %q", *res.ExitCode, res.Note, res.Details)
 	}
+	if len(res.Hosts) != 4 || res.Hosts[2].Host != "web-03" || res.Hosts[2].Status != "ok" || *res.Hosts[2].ExitCode != 0 {
+		t.Errorf("per-host outcomes %+v", res.Hosts)
+	}
 	if wd.Cwd() != before {
 		t.Errorf("session moved to %s", wd.Cwd())
 	}
