@@ -40,6 +40,7 @@ func onHosts(d *Decision, a Action) {
 		if len(list) > shownHosts {
 			list, more = list[:shownHosts], fmt.Sprintf(" and %d more", n-shownHosts)
 		}
-		d.Reasons = append(d.Reasons, fmt.Sprintf("on %d hosts: %s%s", n, strings.Join(list, ", "), more))
+		// First, so the one reason line under the prompt shows it.
+		d.Reasons = append([]string{fmt.Sprintf("on %d hosts: %s%s", n, strings.Join(list, ", "), more)}, d.Reasons...)
 	}
 }

@@ -27,13 +27,30 @@ type Fleet struct {
 	Ports map[string]int
 }
 
-// Start runs n hosts named web-01 … web-NN.
+// Start runs n hosts named web-01 … web-NN, written to the client home
+// of the server (Server.Home).
 func Start(t testing.TB, n int) *Fleet {
 	t.Helper()
 	srv := sshtest.StartPorts(t, n)
-	f := &Fleet{Server: srv, Home: srv.Home, Config: filepath.Join(srv.Home, ".ssh", "config"), Ports: map[string]int{}}
+	return write(t, srv, srv.Home)
+}
+
+// StartIn is Start with the client configuration written to
+// home/.ssh/config (the keys stay in the server's files; the paths are
+// absolute).
+func StartIn(t testing.TB, n int, home string) *Fleet {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return write(t, sshtest.StartPorts(t, n), home)
+}
+
+func write(t testing.TB, srv *sshtest.Server, home string) *Fleet {
+	t.Helper()
+	f := &Fleet{Server: srv, Home: home, Config: filepath.Join(home, ".ssh", "config"), Ports: map[string]int{}}
 	var kh, cfg bytes.Buffer
-	known := filepath.Join(srv.Home, ".ssh", "fleet_known_hosts")
+	known := filepath.Join(home, ".ssh", "fleet_known_hosts")
 	for i, port := range srv.Ports {
 		name := fmt.Sprintf("web-%02d", i+1)
 		f.Names = append(f.Names, name)
