@@ -112,6 +112,10 @@ func StartPorts(t testing.TB, n int) *Server {
 		ln.Close()
 	}
 	s.Port = s.Ports[0]
+	// SetEnv SHLVL=1: bash started by sshd for a command skips the
+	// account's ~/.bashrc (it reads it only at shell level 1), so the
+	// machine's own rc files (a pyenv rehash racing between parallel
+	// logins) do not write into the tests' outputs.
 	conf := filepath.Join(dir, "sshd_config")
 	cfg := fmt.Sprintf(`%sListenAddress 127.0.0.1
 HostKey %s
@@ -126,6 +130,7 @@ AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
 MaxStartups 512
+SetEnv SHLVL=1
 `, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
