@@ -53,6 +53,9 @@ func Start(t testing.TB) *Server {
 // $SSH_CONNECTION, the server port).
 func StartPorts(t testing.TB, n int) *Server {
 	t.Helper()
+	if n > 16 {
+		t.Fatalf("sshtest: one sshd listens on at most 16 ports (asked for %d); start several", n)
+	}
 	if _, err := os.Stat(Path); err != nil {
 		testenv.Missing(t, "ssh tests need openssh-server ("+Path+" missing; apt-get install -y openssh-server)")
 	}
