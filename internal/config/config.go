@@ -58,6 +58,11 @@ type Provider struct {
 	// with that many tokens.
 	Reasoning      string `json:"reasoning"`
 	ThinkingBudget int    `json:"thinkingBudget"`
+	// SendReasoning says whether the model takes a reasoning effort
+	// (reasoning_effort, or Anthropic extended thinking), overriding what
+	// the built-in catalog knows (nil: the catalog decides; unknown
+	// models get none).
+	SendReasoning *bool `json:"sendReasoning"`
 }
 
 // Prices are US dollars per million tokens.
