@@ -111,7 +111,7 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
-	Why string
+	Why      string
 }
 
 // Opt is an option that changes the effect.

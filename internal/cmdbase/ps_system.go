@@ -80,10 +80,10 @@ var _ = register([]Spec{
 	// the network
 	{Name: "Invoke-WebRequest", Aliases: []string{"iwr", "curl", "wget"}, In: PowerShell, Does: Sends,
 		Values: []string{"-Uri", "-OutFile", "-Method", "-Body", "-Headers", "-InFile", "-UserAgent"},
-		Opts: []Opt{{Name: "-OutFile", Does: Writes, Why: "saves a download to a file"}}},
+		Opts:   []Opt{{Name: "-OutFile", Does: Writes, Why: "saves a download to a file"}}},
 	{Name: "Invoke-RestMethod", Aliases: []string{"irm"}, In: PowerShell, Does: Sends,
 		Values: []string{"-Uri", "-OutFile", "-Method", "-Body", "-Headers", "-InFile", "-UserAgent"},
-		Opts: []Opt{{Name: "-OutFile", Does: Writes, Why: "saves a download to a file"}}},
+		Opts:   []Opt{{Name: "-OutFile", Does: Writes, Why: "saves a download to a file"}}},
 	{Name: "Start-BitsTransfer", In: PowerShell, Does: Sends},
 	{Name: "Send-MailMessage", In: PowerShell, Does: Sends},
 	{Name: "Install-Module", In: PowerShell, Does: Sends, Why: "downloads and installs code"},
