@@ -98,7 +98,7 @@ var _ = register([]Spec{
 	{Name: "wbadmin", In: Both, Does: Changes, Words: []Opt{{Name: "delete", Does: Dangerous, Why: "deletes backups (wbadmin delete)"}, {Name: "get", Does: Reads}}},
 	{Name: "wevtutil", In: Both, Does: Unknown, Subs: []Sub{{Name: "qe", Does: Reads}, {Name: "query-events", Does: Reads}, {Name: "el", Does: Reads}, {Name: "enum-logs", Does: Reads},
 		{Name: "gl", Does: Reads}, {Name: "get-log", Does: Reads}, {Name: "cl", Does: Dangerous, Why: "clears an event log (wevtutil cl)"}, {Name: "clear-log", Does: Dangerous, Why: "clears an event log"}}},
-	{Name: "shutdown", In: Both, Does: Dangerous, Why: "shuts down or restarts the computer", Opts: []Opt{{Name: "/a", Does: Changes}}},
+	{Name: "shutdown", In: Both, Does: Dangerous, Why: "shuts down or restarts the computer"},
 	{Name: "chkdsk", In: Both, Does: Reads, Opts: []Opt{{Name: "/f", Does: Dangerous, Why: "repairs a disk in place (chkdsk /f)"}, {Name: "/r", Does: Dangerous, Why: "repairs a disk in place (chkdsk /r)"}, {Name: "/x", Does: Dangerous}}},
 	{Name: "convert", In: Both, Does: Dangerous, Why: "converts a volume's file system"},
 	{Name: "label", In: Both, Does: Changes},

@@ -543,6 +543,15 @@ func isCmpOp(s string) bool {
 func splitName(toks []*ctok) []*ctok {
 	t := toks[0]
 	for k := 1; k < len(t.r); k++ {
+		if t.kind[k] == kPlain && strings.ContainsRune(",;=", t.r[k]) {
+			// delimiters end every command name
+			head := &ctok{r: t.r[:k], kind: t.kind[:k], dyn: t.dyn, raw: string(t.r[:k])}
+			if k+1 == len(t.r) {
+				return append([]*ctok{head}, toks[1:]...)
+			}
+			rest := &ctok{r: t.r[k+1:], kind: t.kind[k+1:], dyn: t.dyn, raw: string(t.r[k+1:])}
+			return append([]*ctok{head, rest}, toks[1:]...)
+		}
 		if t.kind[k] != kPlain || !strings.ContainsRune(`/\.:+[]`, t.r[k]) {
 			continue
 		}
