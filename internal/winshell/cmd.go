@@ -153,6 +153,7 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 	var cur *ctok
 	var raw strings.Builder
 	inQ := false
+	depth := 0
 	add := func(r rune, k int, d bool) {
 		if cur == nil {
 			cur = &ctok{}
@@ -207,8 +208,15 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 				i++
 			}
 			toks = append(toks, &ctok{op: op, raw: op})
-		case r == '(' || r == ')':
+		case r == '(' && cur == nil, r == ')' && depth > 0:
+			// ( opens a block only where a word starts; ) closes one only
+			// inside a block: elsewhere both are part of a word
 			end()
+			if r == '(' {
+				depth++
+			} else {
+				depth--
+			}
 			toks = append(toks, &ctok{op: string(r), raw: string(r)})
 		case r == '<' || r == '>':
 			fd := ""
