@@ -249,3 +249,32 @@ type winFacts []string
 
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
+
+// Input typed into a PowerShell or cmd.exe session is judged in that
+// shell's language, whatever the host's shell.
+func TestWinSessionInput(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"rd *"} })
+	where := winCC(sysinfo.ShellBash) // the host's shell is not the session's
+	for _, c := range []struct {
+		program, input string
+		want           Verdict
+		danger         bool
+	}{
+		{"powershell", "Get-ChildItem\r", Allow, false},
+		{"pwsh.exe", "Get-Process | Sort-Object CPU\r", Allow, false},
+		// rd is PowerShell's alias of Remove-Item: the rule denies it there too
+		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, false},
+		{"powershell", "Clear-Disk 1\r", Ask, true},
+		{"powershell", "Format-Volume -DriveLetter D\r", Ask, true},
+		{"cmd", "dir /b\r", Allow, false},
+		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, false},
+		{"cmd", "cmd /c rd x\r", Deny, false},
+		{"cmd", "del /s *.tmp\r", Ask, true},
+	} {
+		d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: c.program, Shell: true, InShell: true,
+			SessionProgram: c.program, Input: c.input, Where: where})
+		if d.Decision != c.want || c.danger != (d.Safety == Dangerous) {
+			t.Errorf("%s %q: %s %s %q, want %s dangerous=%v", c.program, c.input, d.Decision, d.Safety, d.Reasons, c.want, c.danger)
+		}
+	}
+}
