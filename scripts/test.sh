@@ -76,5 +76,6 @@ wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_O
 "${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
 	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
-# the output sandwich (CRLF, binary detection, spill files) runs whole
-"${wine_test[@]}" ./internal/sandwich
+# the output sandwich (CRLF, binary detection, spill files) and the Windows
+# shells' parsers and command base run whole
+"${wine_test[@]}" ./internal/sandwich ./internal/winshell ./internal/cmdbase
