@@ -40,8 +40,10 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // Start runs sshd on a free loopback port with a throwaway host key and
 // authorized_keys; it is stopped when the test ends. Without sshd the test
-// fails in CI and is skipped on a developer machine.
-func Start(t testing.TB) *Server {
+// fails in CI and is skipped on a developer machine. Extra lines are
+// appended to sshd_config (e.g. "SetEnv NAME=value" for the sessions'
+// environment).
+func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
 	if _, err := os.Stat(Path); err != nil {
 		testenv.Missing(t, "ssh tests need openssh-server ("+Path+" missing; apt-get install -y openssh-server)")
@@ -106,6 +108,9 @@ AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
 `, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	for _, l := range extra {
+		cfg += l + "\n"
+	}
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
