@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck, wine64 and mingw-w64), then
+# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -40,6 +40,11 @@ if ! command -v staticcheck >/dev/null 2>&1; then
 	log "installing staticcheck"
 	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 fi
+# `goreleaser check` validates .goreleaser.yaml (internal/e2e/release_test.go)
+if ! command -v goreleaser >/dev/null 2>&1; then
+	log "installing goreleaser (a few minutes, once)"
+	go install github.com/goreleaser/goreleaser/v2@v2.15.1
+fi
 
 log "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -71,5 +76,6 @@ wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_O
 "${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
 	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
-# the output sandwich (CRLF, binary detection, spill files) runs whole
-"${wine_test[@]}" ./internal/sandwich
+# the output sandwich (CRLF, binary detection, spill files) and the Windows
+# shells' parsers and command base run whole
+"${wine_test[@]}" ./internal/sandwich ./internal/winshell ./internal/cmdbase

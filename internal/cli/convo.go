@@ -38,7 +38,8 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	}
 	e, err := llm.ParseEffort(effort)
 	if err != nil {
-		return m, usagef("--reasoning: %v", err)
+		// --reasoning was checked with the flags: this is the configuration's
+		return m, fmt.Errorf("provider %q: %w", spec.Name, err)
 	}
 	if !takes {
 		m.IgnoredReasoning = e
