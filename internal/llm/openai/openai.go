@@ -408,15 +408,21 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 					}
 					a.byIndex[tc.Index] = pos
 				}
-				id := tc.ID
-				if id == "" {
-					id = fmt.Sprintf("call_%d", pos+1)
-				}
-				a.calls = append(a.calls, llm.ToolCall{ID: id, Name: tc.Function.Name})
+				a.calls = append(a.calls, llm.ToolCall{ID: a.uniqueID(tc.ID, pos), Name: tc.Function.Name})
 				a.ids = append(a.ids, tc.ID)
 				onEvent(llm.Event{Type: llm.EventToolCallStart, Index: pos, ToolCall: a.calls[pos]})
-			} else if tc.Function.Name != "" && a.calls[pos].Name == "" {
-				a.calls[pos].Name = tc.Function.Name
+			} else {
+				c := &a.calls[pos]
+				if tc.ID != "" && a.ids[pos] == "" {
+					// The arguments came before the call's id.
+					a.ids[pos] = tc.ID
+					c.ID = a.uniqueID(tc.ID, pos)
+				}
+				if name := tc.Function.Name; name != "" && name != c.Name {
+					// A name split across chunks is joined; one repeated
+					// in every chunk is taken once.
+					c.Name += name
+				}
 			}
 			if sig := signatureOf(tc); sig != "" {
 				a.calls[pos].Signature = []byte(sig)
@@ -434,20 +440,47 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 }
 
 // position finds the call a delta continues, -1 for a new call. OpenAI
-// numbers calls by index and gives each id once; Gemini may leave the index
-// out, so a new id starts a new call and a delta with neither index nor id
-// continues the latest call.
+// numbers calls by index, which decides (local servers may give two calls
+// the same id). Gemini leaves the index out: a new id starts a new call,
+// unless the latest call has neither id nor name yet (its arguments came
+// first); an id seen before continues its call, unless that call is
+// complete (named, with arguments) and the delta names a call again; a
+// delta with neither index nor id continues the latest call.
 func (a *assembler) position(tc oa.ChatCompletionChunkChoiceDeltaToolCall) int {
-	if tc.ID != "" {
-		return slices.Index(a.ids, tc.ID)
-	}
 	if tc.JSON.Index.Valid() {
 		if pos, ok := a.byIndex[tc.Index]; ok {
 			return pos
 		}
 		return -1
 	}
-	return len(a.calls) - 1
+	last := len(a.calls) - 1
+	if tc.ID != "" {
+		pos := slices.Index(a.ids, tc.ID)
+		switch {
+		case pos >= 0 && tc.Function.Name != "" && a.calls[pos].Name != "" && a.calls[pos].Arguments != "":
+			return -1
+		case pos >= 0:
+			return pos
+		case last >= 0 && a.ids[last] == "" && a.calls[last].Name == "":
+			return last
+		}
+		return -1
+	}
+	return last
+}
+
+// uniqueID is the id of the call at pos: the server's, made unique when
+// another call already has it, or call_N when the server gave none.
+func (a *assembler) uniqueID(id string, pos int) string {
+	if id == "" {
+		return fmt.Sprintf("call_%d", pos+1)
+	}
+	for i, c := range a.calls {
+		if i != pos && c.ID == id {
+			return fmt.Sprintf("%s_%d", id, pos+1)
+		}
+	}
+	return id
 }
 
 func (a *assembler) response() *llm.Response {
