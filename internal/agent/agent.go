@@ -168,6 +168,12 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 	used := 0
 	for {
 		resp, err := a.request(ctx)
+		var calls []llm.ToolCall
+		if resp != nil {
+			// The calls run as the model made them; only the copy kept
+			// in the conversation is capped.
+			calls = resp.Message.ToolCalls
+		}
 		if resp != nil && (resp.Message.Text != "" || len(resp.Message.ToolCalls) > 0) {
 			a.keep(&resp.Message)
 			a.Messages = append(a.Messages, resp.Message)
@@ -178,7 +184,6 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 		if resp.StopReason == llm.StopMaxTokens {
 			a.opts.UI.Notice(NoticeWarn, "the answer was cut: the model reached its output token limit (maxTokens)")
 		}
-		calls := resp.Message.ToolCalls
 		if len(calls) == 0 {
 			if resp.Message.Text == "" {
 				a.opts.UI.Notice(NoticeWarn, "the model returned an empty answer")

@@ -657,3 +657,30 @@ func TestCapAndLimitWording(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A 10 MB tool argument runs whole but is kept to maxMessageBytes in the
+// conversation, as valid JSON naming the saved full text.
+func TestHugeArgumentsCappedInHistory(t *testing.T) {
+	huge := `{"say":"` + strings.Repeat("z", 10<<20) + `"}`
+	echo := &echoTool{}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+		calls(llm.ToolCall{ID: "c1", Name: "echo", Arguments: huge}), text("done"),
+	}}
+	saved := map[string]string{}
+	a := New(Options{Provider: p, Tools: tool.NewRegistry(echo), UI: &recUI{}, Interactive: true, MaxMessageBytes: 4096,
+		SaveOutput: func(kind, text string) (string, error) { saved[kind] = text; return "/state/" + kind, nil }}, nil)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(echo.ran) != 1 || len(echo.ran[0]) != 10<<20 {
+		t.Fatalf("the call did not run with its whole argument")
+	}
+	args := a.Messages[1].ToolCalls[0].Arguments
+	var v map[string]string
+	if len(args) > 4096 || json.Unmarshal([]byte(args), &v) != nil || !strings.Contains(v["nb_cut"], "/state/capped-args-echo") {
+		t.Errorf("kept arguments (%d bytes): %.300s", len(args), args)
+	}
+	if saved["capped-args-echo"] != huge {
+		t.Errorf("the full arguments were not saved")
+	}
+}

@@ -364,6 +364,9 @@ func (a *Agent) keep(m *llm.Message) {
 		}
 		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("%s %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", article, m.Role, a.opts.MaxMessageBytes))
 	}
+	if n := compact.CapArguments(m, a.opts.MaxMessageBytes, a.opts.SaveOutput); n > 0 {
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("the arguments of %d tool call(s) were cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", n, a.opts.MaxMessageBytes))
+	}
 }
 
 // windowPatterns find the limit in the providers' overflow messages:

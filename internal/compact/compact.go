@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/llm"
 )
@@ -149,6 +150,44 @@ func Cap(m *llm.Message, max int, save Saver) bool {
 	}
 	m.Text = head + note + tail
 	return true
+}
+
+// CapArguments bounds the arguments of m's tool calls to max bytes for the
+// saved history: a longer one becomes a JSON object holding a note (with
+// the path of the full text, saved first when save is set) and its head,
+// so that it stays valid for every provider. The calls are copied, never
+// changed in place (they are the ones that run). It returns how many were
+// cut.
+func CapArguments(m *llm.Message, max int, save Saver) int {
+	if max <= 0 {
+		return 0
+	}
+	n := 0
+	for i, c := range m.ToolCalls {
+		if len(c.Arguments) <= max {
+			continue
+		}
+		if n == 0 {
+			m.ToolCalls = append([]llm.ToolCall(nil), m.ToolCalls...)
+		}
+		n++
+		where := ""
+		if save != nil {
+			if path, err := save("capped-args-"+c.Name, c.Arguments); err == nil {
+				where = "; the full text is saved in " + path
+			}
+		}
+		head := c.Arguments[:min(len(c.Arguments), max/2, 1024)]
+		for len(head) > 0 && !utf8.ValidString(head) {
+			head = head[:len(head)-1]
+		}
+		cut, _ := json.Marshal(map[string]string{
+			"nb_cut": fmt.Sprintf("%sthe arguments of this call (%d bytes) were cut from the saved conversation%s]", marker, len(c.Arguments), where),
+			"head":   head,
+		})
+		m.ToolCalls[i].Arguments = string(cut)
+	}
+	return n
 }
 
 // Boundary returns the first message of the recent part of msgs that fits
