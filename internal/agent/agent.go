@@ -230,6 +230,9 @@ func (a *Agent) build(ctx context.Context) *llm.Request {
 // past the compaction threshold, and once more (with one retry) when the
 // provider says it is too long after all.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+	if i, role := llm.BadRole(a.Messages); i >= 0 {
+		return nil, fmt.Errorf("not sent: message %d of the conversation has %s (written by another version of nb?); /clear sets this conversation aside (/conversations keeps it) and starts a new one", i+1, role)
+	}
 	req := a.build(ctx)
 	if err := a.fit(ctx, req); err != nil {
 		return nil, err

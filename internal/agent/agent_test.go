@@ -684,3 +684,14 @@ func TestHugeArgumentsCappedInHistory(t *testing.T) {
 		t.Errorf("the full arguments were not saved")
 	}
 }
+
+// A conversation holding a message with an unknown role is not sent: the
+// error says which message and that /clear starts over.
+func TestUnknownRoleNotSent(t *testing.T) {
+	p := &scripted{}
+	a := New(Options{Provider: p, UI: &recUI{}}, []llm.Message{{Role: "system", Text: "x"}})
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"})
+	if err == nil || !strings.Contains(err.Error(), `message 1 of the conversation has the unknown role "system"`) || !strings.Contains(err.Error(), "/clear") || len(p.reqs) != 0 {
+		t.Errorf("err = %v, %d requests", err, len(p.reqs))
+	}
+}

@@ -68,6 +68,22 @@ type Message struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
+// BadRole finds the first message whose role is none of user, assistant
+// and tool: its index and a description ("no role", "the unknown role
+// \"system\""), or -1.
+func BadRole(msgs []Message) (int, string) {
+	for i, m := range msgs {
+		switch m.Role {
+		case RoleUser, RoleAssistant, RoleTool:
+		case "":
+			return i, "no role"
+		default:
+			return i, fmt.Sprintf("the unknown role %q", m.Role)
+		}
+	}
+	return -1, ""
+}
+
 // Thinking is one reasoning block of an assistant message. Signature (or,
 // for a redacted block, Redacted) is the provider's opaque proof that must
 // come back unchanged.

@@ -205,6 +205,9 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 		problem = fmt.Sprintf("has unsupported version %d", doc.Version)
 	}
 	if problem == "" {
+		if i, role := llm.BadRole(doc.Messages); i >= 0 {
+			return doc.Messages, fmt.Sprintf("history %s: message %d has %s (written by another version of nb?) and cannot be sent to a model; /clear sets this conversation aside (/conversations keeps it) and starts a new one", h.path, i+1, role), nil
+		}
 		return doc.Messages, "", nil
 	}
 	aside := fmt.Sprintf("%s.bad-%s", h.path, h.now().UTC().Format("20060102T150405"))

@@ -182,3 +182,28 @@ func TestHistoryCloseRaces(t *testing.T) {
 		}
 	}
 }
+
+// A message with an unknown or missing role loads with a warning naming
+// the file, the message and /clear.
+func TestHistoryUnknownRoleWarns(t *testing.T) {
+	for _, role := range []string{`"role":"system",`, ``} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, HistoryFile)
+		doc := `{"format":"nb-conversation","version":1,"messages":[{"role":"user","text":"hi"},{` + role + `"text":"be brief"}]}`
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, err := OpenHistory(dir, t.TempDir(), time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, warning, err := h.Load()
+		h.Close()
+		if err != nil || len(msgs) != 2 {
+			t.Fatalf("load: %d messages, %v", len(msgs), err)
+		}
+		if !strings.Contains(warning, path) || !strings.Contains(warning, "message 2 has") || !strings.Contains(warning, "/clear") {
+			t.Errorf("warning %q", warning)
+		}
+	}
+}
