@@ -81,6 +81,10 @@ type Options struct {
 	// SaveOutput keeps full texts cut from the conversation by compaction
 	// or the cap, and returns their path (nil: they are not shrunk).
 	SaveOutput compact.Saver
+	// Archive keeps the whole conversation before a summary replaces its
+	// older turns and returns the path of the kept copy, which the summary
+	// names (nil: it is not kept).
+	Archive func(msgs []llm.Message) (path string, err error)
 	// MaxToolCalls caps tool calls per user message.
 	MaxToolCalls int
 	MaxTokens    int

@@ -264,12 +264,21 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool, s
 		if err != nil {
 			return err
 		}
-		out := compact.Replace(msgs, keep, summary, a.turnStart)
-		if round == 1 && a.calib > calib && size(out) > a.hardLimit() {
+		if round == 1 && a.calib > calib && size(compact.Replace(msgs, keep, summary, a.turnStart, "")) > a.hardLimit() {
 			// The provider counts this conversation larger than
 			// estimated: fewer recent turns can stay whole.
 			continue
 		}
+		kept := ""
+		if a.opts.Archive != nil {
+			// The turns the summary replaces stay on disk, whole.
+			path, err := a.opts.Archive(a.Messages)
+			if err != nil {
+				a.opts.UI.Notice(NoticeWarn, "the conversation before this compaction could not be kept: "+err.Error())
+			}
+			kept = path
+		}
+		out := compact.Replace(msgs, keep, summary, a.turnStart, kept)
 		switch {
 		case a.turnStart < 0:
 		case a.turnStart < keep:

@@ -78,6 +78,21 @@ func (c *chat) windowHint(p llm.Provider, m agent.Model) {
 	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
 }
 
+// keepBeforeCompaction keeps the conversation a summary is about to
+// shorten in the archive /clear uses (so /conversations lists and reopens
+// it) and returns the file's path. Without a history nothing is kept.
+func (a *app) keepBeforeCompaction(msgs []llm.Message) (string, error) {
+	if a.opts.NoHistory || a.state == "" {
+		return "", nil
+	}
+	arch := store.NewArchive(a.state, a.launch, a.io.Now)
+	id, err := arch.Keep(msgs)
+	if err != nil || id == "" {
+		return "", err
+	}
+	return arch.Path(id), nil
+}
+
 // saveOutput keeps a full text cut from the conversation in the project's
 // state directory, where compaction never prunes it soon.
 func (a *app) saveOutput(kind, text string) (string, error) {

@@ -330,13 +330,22 @@ func transcriptItem(m llm.Message, limit int) string {
 // SummaryPrefix starts the text of a summary message.
 const SummaryPrefix = "[nb: the older part of this conversation was compacted into this summary; full outputs of commands are in the files it names]\n\n"
 
+// summaryPrefixKept starts the text of a summary message whose
+// conversation was kept whole before it replaced older turns.
+const summaryPrefixKept = "[nb: the older part of this conversation was compacted into this summary; the whole conversation before it is kept in %s (JSON: grep it for exact details); full outputs of commands are in the files it names]\n\n"
+
 // Replace returns the conversation that replaces msgs: a summary message
-// standing for msgs[:keep], then msgs[keep:]. When the turn in flight
+// standing for msgs[:keep] (naming kept, the copy of the whole
+// conversation, when set), then msgs[keep:]. When the turn in flight
 // begins in the summarised part (0 <= inflight < keep), its user message
 // stays, verbatim, right after the summary, so it is never lost.
-func Replace(msgs []llm.Message, keep int, summary string, inflight int) []llm.Message {
+func Replace(msgs []llm.Message, keep int, summary string, inflight int, kept string) []llm.Message {
 	out := make([]llm.Message, 0, len(msgs)-keep+2)
-	out = append(out, llm.Message{Role: llm.RoleUser, Text: SummaryPrefix + strings.TrimSpace(summary), Summary: true})
+	prefix := SummaryPrefix
+	if kept != "" {
+		prefix = fmt.Sprintf(summaryPrefixKept, kept)
+	}
+	out = append(out, llm.Message{Role: llm.RoleUser, Text: prefix + strings.TrimSpace(summary), Summary: true})
 	if inflight >= 0 && inflight < keep {
 		out = append(out, msgs[inflight])
 	}

@@ -96,7 +96,7 @@ func TestCap(t *testing.T) {
 
 func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
 	msgs := conversation()
-	out := Replace(msgs, 5, "SUMMARY", 4)
+	out := Replace(msgs, 5, "SUMMARY", 4, "")
 	if !out[0].Summary || out[0].Role != llm.RoleUser || !strings.Contains(out[0].Text, "SUMMARY") {
 		t.Fatalf("summary message = %+v", out[0])
 	}
@@ -107,7 +107,7 @@ func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
 		t.Errorf("kept part = %+v", out[2:])
 	}
 	// Outside a turn nothing is added.
-	if got := Replace(msgs, 5, "S", -1); len(got) != 3 {
+	if got := Replace(msgs, 5, "S", -1, ""); len(got) != 3 {
 		t.Errorf("got %d messages, want summary and the two kept", len(got))
 	}
 }

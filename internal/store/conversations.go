@@ -72,6 +72,9 @@ func (a *Archive) Keep(msgs []llm.Message) (string, error) {
 
 func (a *Archive) path(id string) string { return filepath.Join(a.dir, id+".json") }
 
+// Path is the file that holds the archived conversation id.
+func (a *Archive) Path(id string) string { return a.path(id) }
+
 // ids lists the archived conversations, newest first.
 func (a *Archive) ids() []string {
 	entries, _ := os.ReadDir(a.dir)
