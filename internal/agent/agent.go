@@ -265,7 +265,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 // send streams one request to the UI and accounts for its usage.
 func (a *Agent) send(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	a.opts.UI.Waiting()
-	var shown strings.Builder
+	var shown llm.TextBuffer
 	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.Event) {
 		switch ev.Type {
 		case llm.EventText:

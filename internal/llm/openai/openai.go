@@ -369,7 +369,7 @@ func signatureOf(tc oa.ChatCompletionChunkChoiceDeltaToolCall) string {
 
 // assembler builds the response from chunks and emits events.
 type assembler struct {
-	text  []byte
+	text  llm.TextBuffer
 	calls []llm.ToolCall
 	// ids are the ids the server gave the calls ("" where it gave none).
 	ids      []string
@@ -395,7 +395,7 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 		}
 		d := ch.Delta
 		if d.Content != "" {
-			a.text = append(a.text, d.Content...)
+			a.text.WriteString(d.Content)
 			onEvent(llm.Event{Type: llm.EventText, Text: d.Content})
 		}
 		for _, tc := range d.ToolCalls {
@@ -498,7 +498,7 @@ func (a *assembler) response() *llm.Response {
 		stop = llm.StopToolUse
 	}
 	return &llm.Response{
-		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls},
+		Message:    llm.Message{Role: llm.RoleAssistant, Text: a.text.String(), ToolCalls: a.calls},
 		StopReason: stop,
 		Usage:      a.usage,
 	}
