@@ -66,6 +66,10 @@ type Message struct {
 	// stalled or dropped, the provider failed, Ctrl+C): its text is only
 	// what arrived.
 	Partial bool `json:"partial,omitempty"`
+	// Extra holds the fields of a saved message this version of nb does
+	// not know (another version wrote them), kept as they were so that
+	// saving the conversation again does not lose them.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // BadRole finds the first message whose role is none of user, assistant

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +51,7 @@ func (a *Archive) Keep(msgs []llm.Message) (string, error) {
 		return "", fmt.Errorf("keep conversation: %w", err)
 	}
 	now := a.now().UTC()
-	data, err := json.MarshalIndent(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: now, Messages: msgs}, "", " ")
+	data, err := encodeHistory(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: now, Messages: msgs})
 	if err != nil {
 		return "", fmt.Errorf("keep conversation: %w", err)
 	}
@@ -130,8 +129,8 @@ func (a *Archive) read(id string) (*historyDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	var doc historyDoc
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Format != historyFormat || doc.Version < 1 || doc.Version > HistoryVersion {
+	doc, err := decodeHistory(data)
+	if err != nil || doc.Format != historyFormat || doc.Version < 1 || doc.Version > HistoryVersion {
 		return nil, fmt.Errorf("conversation %s is not a readable nb conversation", id)
 	}
 	return &doc, nil
