@@ -18,6 +18,7 @@ command -v ssh-keygen >/dev/null 2>&1 || need_apt+=(openssh-client)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 command -v top >/dev/null 2>&1 || need_apt+=(procps)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+/usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
@@ -75,5 +76,6 @@ wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_O
 "${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
 	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
-# the output sandwich (CRLF, binary detection, spill files) runs whole
-"${wine_test[@]}" ./internal/sandwich
+# the output sandwich (CRLF, binary detection, spill files) and the Windows
+# shells' parsers and command base run whole
+"${wine_test[@]}" ./internal/sandwich ./internal/winshell ./internal/cmdbase

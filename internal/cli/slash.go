@@ -40,6 +40,7 @@ func init() {
 		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
 		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
+		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},

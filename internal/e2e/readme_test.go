@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 )
 
 // workflow is the part of a GitHub Actions workflow file the README's

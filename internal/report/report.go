@@ -19,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool"
 )
 
 // Version is the schema version carried by the start event and the result.
@@ -123,6 +124,8 @@ type ToolCall struct {
 	// Summary is the head of what the model received; Bytes its length.
 	Summary string `json:"summary"`
 	Bytes   int    `json:"bytes"`
+	// Hosts are the per-host outcomes of a call run on a fleet.
+	Hosts []tool.HostOutcome `json:"hosts,omitempty"`
 
 	resulted bool
 }
@@ -432,6 +435,7 @@ func (r *Recorder) Call(rec agent.Record) {
 	if res := rec.Result; res != nil {
 		tc.ExitCode, tc.DurationMs, tc.IsError = res.ExitCode, res.Duration.Milliseconds(), res.IsError
 		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
+		tc.Hosts = res.Hosts
 	}
 	r.result(tc)
 }
