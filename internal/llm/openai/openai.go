@@ -225,16 +225,14 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	// The texts and a little per message: one allocation for the body.
 	size := len(rest) + len(req.System) + len(req.Facts) + 64*len(msgs)
 	for _, m := range req.Messages {
-		size += len(m.Text) + len(m.Text)/8
+		size += len(m.Text) + len(m.Text)/4
+		for _, c := range m.ToolCalls {
+			size += 64 + len(c.Arguments) + len(c.Arguments)/4
+		}
 	}
 	var buf bytes.Buffer
 	buf.Grow(size)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	str := func(s string) {
-		enc.Encode(s) // a string always encodes
-		buf.Truncate(buf.Len() - 1)
-	}
+	str := func(s string) { appendJSONString(&buf, s) }
 	buf.WriteString(`{"messages":[`)
 	for i, m := range msgs {
 		if i > 0 {
@@ -261,6 +259,31 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 			buf.WriteString(`{"content":`)
 			str(m.OfAssistant.Content.OfString.Value)
 			buf.WriteString(`,"role":"assistant"}`)
+		case m.OfAssistant != nil && len(m.OfAssistant.ToolCalls) > 0 && plainCalls(m.OfAssistant.ToolCalls) &&
+			//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
+			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
+			// An answer with tool calls, as the SDK writes it.
+			buf.WriteByte('{')
+			if m.OfAssistant.Content.OfString.Valid() {
+				buf.WriteString(`"content":`)
+				str(m.OfAssistant.Content.OfString.Value)
+				buf.WriteByte(',')
+			}
+			buf.WriteString(`"tool_calls":[`)
+			for j, c := range m.OfAssistant.ToolCalls {
+				if j > 0 {
+					buf.WriteByte(',')
+				}
+				f := c.OfFunction
+				buf.WriteString(`{"id":`)
+				str(f.ID)
+				buf.WriteString(`,"function":{"arguments":`)
+				str(f.Function.Arguments)
+				buf.WriteString(`,"name":`)
+				str(f.Function.Name)
+				buf.WriteString(`},"type":"function"}`)
+			}
+			buf.WriteString(`],"role":"assistant"}`)
 		default:
 			data, err := m.MarshalJSON()
 			if err != nil {
@@ -275,6 +298,17 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	}
 	buf.Write(rest[1:])
 	return buf.Bytes(), nil
+}
+
+// plainCalls reports whether every tool call is a function call with
+// nothing but its id, name and arguments (no extra fields).
+func plainCalls(calls []oa.ChatCompletionMessageToolCallUnionParam) bool {
+	for _, c := range calls {
+		if c.OfFunction == nil || c.OfCustom != nil || len(c.OfFunction.ExtraFields()) > 0 || len(c.OfFunction.Function.ExtraFields()) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlain reports whether a message has nothing but its string content
