@@ -84,7 +84,7 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "start-up to the first prompt", B["prompt"], "< 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "10,000-message history: start to request", B["histms"], "< 50 ms"
 	printf "%-44s %10.2f MiB %14s\n", "10,000-message history: peak RSS", B["histrss"], "< 64 MiB"
-	printf "%-44s %10.2f ms %15s\n", "tool-heavy 10,000 messages: start to request", B["toolms"], "<= 50 ms"
+	printf "%-44s %11.2f ms %14s\n", "tool-heavy 10,000 messages: start to request", B["toolms"], "<= 50 ms"
 	printf "%-44s %10.2f MiB %14s\n", "tool-heavy 10,000 messages: peak RSS", B["toolrss"], "<= 64 MiB"
 	printf "%-44s %10.2f MiB %14s\n", "100 MB answer streamed: peak RSS", B["answerrss"], "<= 64 MiB"
 	printf "%-44s %12.1f %% %14s\n", "30-day history: largest request / window", B["maxwin"], "< 100 %"
