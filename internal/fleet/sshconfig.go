@@ -180,7 +180,7 @@ func (c *SSHConfig) include(dirs []string, system bool, conds []cond, depth int)
 		}
 		files, err := filepath.Glob(pat)
 		if err != nil {
-			return fmt.Errorf("Include %s: %w", d, err)
+			return fmt.Errorf("include %s: %w", d, err)
 		}
 		for _, f := range files {
 			if fi, err := os.Stat(f); err != nil || !fi.Mode().IsRegular() {
