@@ -93,6 +93,9 @@ func New(inv *Inventory, o Options) *Fleet {
 	if o.MaxOutputBytes <= 0 {
 		o.MaxOutputBytes = DefaultMaxOutputBytes
 	}
+	if o.Limits == (sandwich.Limits{}) {
+		o.Limits = sandwich.DefaultLimits()
+	}
 	return &Fleet{inv: inv, opts: o, conns: map[string]*ssh.Host{}}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/nb-cli/nb/internal/fleet/fleettest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
 )
 
@@ -280,5 +281,96 @@ func TestHostList(t *testing.T) {
 	sort.Strings(hs)
 	if got := HostList(hs, 2); got != "a, b and 2 more" {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestFleetHostKeyPolicy: an unknown key is refused under the default
+// StrictHostKeyChecking and learnt under accept-new and no; a changed key
+// is refused whatever the setting, never asked about.
+func TestFleetHostKeyPolicy(t *testing.T) {
+	ft := fleettest.Start(t, 4)
+	kh := filepath.Join(ft.Home, ".ssh", "fleet_known_hosts")
+	// web-01 keeps its entry; web-02..04 are unknown.
+	b, err := os.ReadFile(kh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitAfter(string(b), "\n")[0]
+	write(t, kh, first)
+	cfg, _ := os.ReadFile(ft.Config)
+	c := strings.Replace(string(cfg), "Host web-03\n", "Host web-03\n  StrictHostKeyChecking accept-new\n", 1)
+	c = strings.Replace(c, "Host web-04\n", "Host web-04\n  StrictHostKeyChecking no\n", 1)
+	write(t, ft.Config, c)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "echo in", Timeout: 10 * time.Second})
+	if res.Summary.OK != 3 || res.Summary.Refused != 1 || len(res.Errors) != 1 || res.Errors[0].Host != "web-02" ||
+		!strings.Contains(res.Errors[0].Error, "unknown host key") {
+		t.Fatalf("%s", res.JSON())
+	}
+	learnt, _ := os.ReadFile(kh)
+	for _, h := range []string{"web-03", "web-04"} {
+		if !strings.Contains(string(learnt), fmt.Sprintf("[127.0.0.1]:%d ", ft.Ports[h])) {
+			t.Errorf("%s's key was not learnt:\n%s", h, learnt)
+		}
+	}
+	// Every known key now changes: refused for all, whatever the setting.
+	k := filepath.Join(t.TempDir(), "k")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", k).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	pub, err := os.ReadFile(k + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(pub))
+	var lines []string
+	for _, h := range ft.Names {
+		lines = append(lines, fmt.Sprintf("[127.0.0.1]:%d %s %s", ft.Ports[h], fields[0], fields[1]))
+	}
+	write(t, kh, strings.Join(lines, "\n")+"\n")
+	f2 := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f2.Close()
+	res = f2.Run(context.Background(), hosts, Request{Command: "echo in", Timeout: 10 * time.Second})
+	if res.Summary.Refused != 4 || len(res.Groups) != 0 {
+		t.Fatalf("changed keys: %s", res.JSON())
+	}
+	for _, e := range res.Errors {
+		if !strings.Contains(e.Error, "does not match known_hosts") {
+			t.Errorf("%s: %s", e.Host, e.Error)
+		}
+	}
+}
+
+// TestFleetLargeOutput: what the model sees is shaped like run_cmd's
+// output, the saved file holds the stream up to its cap.
+func TestFleetLargeOutput(t *testing.T) {
+	ft := fleettest.Start(t, 2)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, OutputRoot: t.TempDir(), MaxOutputBytes: 100000})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "seq 1 50000; printf 'bin\\000ary' >&2", Timeout: 20 * time.Second})
+	if res.Summary.OK != 2 || len(res.Groups) != 1 {
+		t.Fatalf("%s", res.JSON())
+	}
+	g := res.Groups[0]
+	if !strings.Contains(g.Stdout, "lines omitted") || !strings.HasPrefix(g.Stdout, "1\n2\n") || !strings.HasSuffix(g.Stdout, "50000\n") || len(g.Stdout) > 20000 {
+		t.Errorf("stdout not sandwiched (%d bytes): %.200q", len(g.Stdout), g.Stdout)
+	}
+	if !strings.Contains(g.Stderr, "binary") {
+		t.Errorf("stderr %q", g.Stderr)
+	}
+	saved, err := os.ReadFile(filepath.Join(res.OutputDir, "web-02.stdout"))
+	if err != nil || len(saved) < 100000 || len(saved) > 100200 || !strings.Contains(string(saved), "output cut here") {
+		t.Errorf("saved %d bytes, %v", len(saved), err)
 	}
 }
