@@ -374,3 +374,68 @@ func TestFleetLargeOutput(t *testing.T) {
 		t.Errorf("saved %d bytes, %v", len(saved), err)
 	}
 }
+
+// TestFleetAgent: keys come from ssh-agent; with IdentitiesOnly only the
+// agent key matching an IdentityFile is offered.
+func TestFleetAgent(t *testing.T) {
+	if _, err := exec.LookPath("ssh-agent"); err != nil {
+		t.Skip("ssh-agent not installed")
+	}
+	ft := fleettest.Start(t, 3)
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "agent.sock")
+	ag := exec.Command("ssh-agent", "-D", "-a", sock)
+	if err := ag.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ag.Process.Kill(); _ = ag.Wait() }()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	add := exec.Command("ssh-add", ft.Server.KeyFile)
+	add.Env = append(os.Environ(), "SSH_AUTH_SOCK="+sock)
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v %s", err, out)
+	}
+	// Only the public half stays on disk.
+	pubOnly := filepath.Join(dir, "agentkey")
+	pub, _ := os.ReadFile(ft.Server.KeyFile + ".pub")
+	write(t, pubOnly+".pub", string(pub))
+	otherKey := filepath.Join(dir, "other")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", otherKey).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	cfg, _ := os.ReadFile(ft.Config)
+	c := strings.ReplaceAll(string(cfg), "IdentityFile "+ft.Server.KeyFile, "IdentityFile "+pubOnly)
+	// web-02 may use only a key the server does not accept; web-03 may use
+	// only the agent's key, through its public half.
+	c = strings.Replace(c, "Host web-02\n", "Host web-02\n  IdentitiesOnly yes\n  IdentityFile "+otherKey+"\n", 1)
+	c = strings.Replace(c, "Host web-03\n", "Host web-03\n  IdentitiesOnly yes\n", 1)
+	write(t, ft.Config, c)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := inv.Host("web-02")
+	// The first IdentityFile obtained is web-02's own; the pub-only one
+	// follows (IdentityFile accumulates), and IdentitiesOnly lets the
+	// agent offer its matching key: drop it to test the refusal.
+	h2.SSH.IdentityFiles = []string{otherKey}
+	hosts, _ := inv.Select("@all")
+	f := New(inv, Options{Home: ft.Home, AgentSocket: sock, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	res := f.Run(context.Background(), hosts, Request{Command: "echo via-agent", Timeout: 10 * time.Second})
+	if res.Summary.OK != 2 || res.Summary.Refused != 1 || res.Errors[0].Host != "web-02" || !strings.Contains(res.Errors[0].Error, "unable to authenticate") {
+		t.Fatalf("%s", res.JSON())
+	}
+	// Without the agent nothing authenticates web-01.
+	f2 := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f2.Close()
+	one, _ := inv.Select("web-01")
+	if res := f2.Run(context.Background(), one, Request{Command: "true"}); res.Summary.Refused != 1 {
+		t.Fatalf("no agent: %s", res.JSON())
+	}
+}
