@@ -58,6 +58,11 @@ type Provider struct {
 	// with that many tokens.
 	Reasoning      string `json:"reasoning"`
 	ThinkingBudget int    `json:"thinkingBudget"`
+	// SendReasoning says whether the model takes a reasoning effort
+	// (reasoning_effort, or Anthropic extended thinking), overriding what
+	// the built-in catalog knows (nil: the catalog decides; unknown
+	// models get none).
+	SendReasoning *bool `json:"sendReasoning"`
 }
 
 // Prices are US dollars per million tokens.
@@ -138,6 +143,18 @@ type Terminal struct {
 	Persistent Persistent          `json:"persistent"`
 	// MaxSessions bounds concurrent persistent sessions.
 	MaxSessions int `json:"maxSessions"`
+	// Env says which of nb's environment variables commands see.
+	Env TerminalEnv `json:"env"`
+}
+
+// TerminalEnv adjusts the scrubbing of commands' environment: variables
+// that look secret (names with KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL…,
+// URLs with credentials) are removed unless Pass names them; Exclude
+// removes more. Both are globs over names (letters, digits, _, * and ?),
+// case-insensitive; Exclude wins. nb's provider keys are never passed.
+type TerminalEnv struct {
+	Pass    []string `json:"pass"`
+	Exclude []string `json:"exclude"`
 }
 
 // HostSpec configures one terminal provider.

@@ -66,6 +66,9 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`[1]`, `must be a JSON object`},
 		{`{"mcpServers": {"fs": {"args": ["x"]}}}`, `mcpServers.fs: needs "command"`},
 		{`{"terminal": {"providers": {"box": {"type": "ssh"}}}}`, `terminal.providers.box.host: is required for ssh`},
+		{`{"terminal": {"env": {"pass": ["GITHUB_*", "A B"]}}}`, `terminal.env.pass: "A B" is not a variable pattern`},
+		{`{"terminal": {"env": {"exclude": ["[AB]*"]}}}`, `terminal.env.exclude: "[AB]*" is not a variable pattern`},
+		{`{"terminal": {"env": {"pas": []}}}`, `terminal.env.pas: unknown key`},
 		{`{"approval": {"autoApproveSafe": "yes"}}`, `approval.autoApproveSafe: must be true or false, not string`},
 	}
 	for _, c := range cases {

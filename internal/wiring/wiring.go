@@ -8,7 +8,9 @@ package wiring
 
 import (
 	"errors"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -226,6 +228,7 @@ func (a *App) Host(name string) (host.Host, error) {
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
 		Environ:    a.opts.Environ,
+		EnvPolicy:  EnvPolicy(a.Config),
 		Getenv:     a.opts.Getenv,
 		AskHostKey: a.opts.AskHostKey,
 	})
@@ -255,4 +258,17 @@ func (a *App) Close() error {
 		cs[i]()
 	}
 	return nil
+}
+
+// EnvPolicy is the environment policy of every host: terminal.env's pass
+// and exclude lists, and the key variables of configured providers, which
+// are never passed (like nb's standard ones).
+func EnvPolicy(c *config.Config) host.EnvPolicy {
+	p := host.EnvPolicy{Pass: c.Terminal.Env.Pass, Exclude: c.Terminal.Env.Exclude}
+	for _, name := range slices.Sorted(maps.Keys(c.Providers)) {
+		if k := c.Providers[name].APIKeyEnv; k != "" {
+			p.Always = append(p.Always, k)
+		}
+	}
+	return p
 }

@@ -58,6 +58,9 @@ type Options struct {
 	AgentSocket string
 	// AskHostKey decides about unknown host keys; nil refuses them.
 	AskHostKey AskHostKeyFunc
+	// EnvPolicy says which variables of the remote login environment
+	// commands see (host.EnvPolicy.RemoteScrub runs in the wrapper).
+	EnvPolicy host.EnvPolicy
 	// DialTimeout bounds connecting (10s when zero).
 	DialTimeout time.Duration
 	// IdentityFiles and KnownHostsFiles, when set, are used as resolved
@@ -88,6 +91,7 @@ type Host struct {
 	knownHosts []string
 	agentSock  string
 	ask        AskHostKeyFunc
+	envPolicy  host.EnvPolicy
 	timeout    time.Duration
 	keepalive  time.Duration
 	dialFn     func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -107,7 +111,7 @@ func New(o Options) (*Host, error) {
 	if o.Host == "" {
 		return nil, errors.New("ssh: no host")
 	}
-	h := &Host{name: o.Name, shell: o.Shell, agentSock: o.AgentSocket, ask: o.AskHostKey, timeout: o.DialTimeout}
+	h := &Host{name: o.Name, shell: o.Shell, agentSock: o.AgentSocket, ask: o.AskHostKey, envPolicy: o.EnvPolicy, timeout: o.DialTimeout}
 	if h.name == "" {
 		h.name = "ssh"
 	}

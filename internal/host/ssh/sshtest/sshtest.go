@@ -42,16 +42,18 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // Start runs sshd on a free loopback port with a throwaway host key and
 // authorized_keys; it is stopped when the test ends. Without sshd the test
-// fails in CI and is skipped on a developer machine.
-func Start(t testing.TB) *Server {
+// fails in CI and is skipped on a developer machine. Extra lines are
+// appended to sshd_config (e.g. "SetEnv NAME=value" for the sessions'
+// environment).
+func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
-	return StartPorts(t, 1)
+	return StartPorts(t, 1, extra...)
 }
 
 // StartPorts is Start listening on n loopback ports: one server that
 // looks like n hosts (a command tells them apart by the last field of
 // $SSH_CONNECTION, the server port).
-func StartPorts(t testing.TB, n int) *Server {
+func StartPorts(t testing.TB, n int, extra ...string) *Server {
 	t.Helper()
 	if n > 16 {
 		t.Fatalf("sshtest: one sshd listens on at most 16 ports (asked for %d); start several", n)
@@ -135,6 +137,9 @@ PrintMotd no
 MaxStartups 512
 SetEnv SHLVL=1
 `, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	for _, l := range extra {
+		cfg += l + "\n"
+	}
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
