@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ type Server struct {
 	Port int
 	// Ports are all the ports it listens on (Port first; StartPorts).
 	Ports []int
-	User string
+	User  string
 	// Home is a fake local home holding the client key (.ssh/id_ed25519)
 	// and known_hosts.
 	Home       string
@@ -117,10 +118,21 @@ func StartPorts(t testing.TB, n int, extra ...string) *Server {
 		ln.Close()
 	}
 	s.Port = s.Ports[0]
-	// SetEnv SHLVL=1: bash started by sshd for a command skips the
-	// account's ~/.bashrc (it reads it only at shell level 1), so the
-	// machine's own rc files (a pyenv rehash racing between parallel
-	// logins) do not write into the tests' outputs.
+	// SHLVL=1 in the sessions' environment: bash started by sshd for a
+	// command skips the account's ~/.bashrc (it reads it only at shell
+	// level 1), so the machine's own rc files (a pyenv rehash racing
+	// between parallel logins) do not write into the tests' outputs.
+	// sshd takes the first SetEnv only: the variable joins a caller's.
+	setEnv := "SetEnv"
+	var rest []string
+	for _, l := range extra {
+		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
+			setEnv += " " + v
+			continue
+		}
+		rest = append(rest, l)
+	}
+	setEnv += " SHLVL=1"
 	conf := filepath.Join(dir, "sshd_config")
 	cfg := fmt.Sprintf(`%sListenAddress 127.0.0.1
 HostKey %s
@@ -135,9 +147,9 @@ AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
 MaxStartups 512
-SetEnv SHLVL=1
-`, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
-	for _, l := range extra {
+%s
+`, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"), setEnv)
+	for _, l := range rest {
 		cfg += l + "\n"
 	}
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
