@@ -439,3 +439,49 @@ func TestFleetAgent(t *testing.T) {
 		t.Fatalf("no agent: %s", res.JSON())
 	}
 }
+
+// TestFleetAnsibleInventory: hosts of an Ansible inventory (INI and
+// YAML) reach real servers through ansible_host/ansible_port/ansible_user,
+// with the keys and known_hosts of the ssh configuration of their
+// ansible_host, as Ansible's ssh connection does.
+func TestFleetAnsibleInventory(t *testing.T) {
+	ft := fleettest.Start(t, 3)
+	cfg, _ := os.ReadFile(ft.Config)
+	// The aliases go; what is left applies to the address itself.
+	var keep []string
+	for _, l := range strings.Split(string(cfg), "\n") {
+		if strings.HasPrefix(l, "  IdentityFile") || strings.HasPrefix(l, "  UserKnownHostsFile") || strings.HasPrefix(l, "  StrictHostKeyChecking") {
+			keep = append(keep, l)
+		}
+	}
+	write(t, ft.Config, "Host 127.0.0.*\n"+strings.Join(keep[:3], "\n")+"\n")
+	dir := t.TempDir()
+	p := func(n int) int { return ft.Ports[ft.Names[n]] }
+	ini := filepath.Join(dir, "hosts")
+	write(t, ini, fmt.Sprintf("[app]\napp1 ansible_host=127.0.0.1 ansible_port=%d\napp2 ansible_host=127.0.0.1 ansible_port=%d\n[db]\ndb1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=nosuchuser\n[prod:children]\napp\ndb\n", p(0), p(1), p(2)))
+	yml := filepath.Join(dir, "more.yml")
+	write(t, yml, fmt.Sprintf("all:\n  children:\n    cache:\n      vars: {ansible_host: 127.0.0.1, ansible_user: %s}\n      hosts:\n        cache1: {ansible_port: %d}\n", ft.Server.User, p(2)))
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}, Ansible: []string{ini, yml}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Len() != 4 {
+		t.Fatalf("hosts %q", inv.names())
+	}
+	f := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	hosts, err := inv.Select("@prod,@cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background(), hosts, Request{Command: "echo ${SSH_CONNECTION##* }", Timeout: 10 * time.Second})
+	if res.Summary.OK != 3 || res.Summary.Refused != 1 || res.Errors[0].Host != "db1" {
+		t.Fatalf("%s", res.JSON())
+	}
+	for _, g := range res.Groups {
+		want := map[string]int{"app1": p(0), "app2": p(1), "cache1": p(2)}[g.Hosts[0]]
+		if len(g.Hosts) != 1 || g.Stdout != fmt.Sprintf("%d\n", want) {
+			t.Errorf("group %+v, want port %d", g, want)
+		}
+	}
+}
