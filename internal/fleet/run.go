@@ -277,18 +277,15 @@ func appendLine(s, line string) string {
 	return s + line
 }
 
-// classify names why a host did not run.
+// classify names why a host did not run: its key or our credentials
+// were refused, Ctrl+C came first, or it could not be reached (no
+// answer, connection refused, a jump host down, the connection lost).
 func classify(ctx context.Context, err error) Status {
-	var de *ssh.DialError
 	switch {
-	case errors.Is(err, ssh.ErrHostKey):
-		return StatusRefused
-	case strings.Contains(err.Error(), "unable to authenticate"):
+	case errors.Is(err, ssh.ErrHostKey), strings.Contains(err.Error(), "unable to authenticate"):
 		return StatusRefused
 	case ctx.Err() != nil:
 		return StatusInterrupted
-	case errors.As(err, &de):
-		return StatusUnreachable
 	}
 	return StatusUnreachable
 }
