@@ -57,6 +57,9 @@ type Options struct {
 	Limits sandwich.Limits
 	// Keepalive is the interval of keepalive requests on idle connections.
 	Keepalive time.Duration
+	// EnvPolicy says which variables of each host's login environment
+	// commands see, as for every host (terminal.env).
+	EnvPolicy host.EnvPolicy
 }
 
 // Fleet runs commands on the hosts of an inventory, keeping one
@@ -385,6 +388,7 @@ func (f *Fleet) newHost(name string, r Resolved, dial func(ctx context.Context, 
 		IdentitiesOnly:  r.IdentitiesOnly,
 		AgentSocket:     f.opts.AgentSocket,
 		AskHostKey:      ask,
+		EnvPolicy:       f.opts.EnvPolicy,
 		DialTimeout:     f.opts.ConnectTimeout,
 		Keepalive:       f.opts.Keepalive,
 		Shell:           f.opts.Shell,

@@ -17,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/nb-cli/nb/internal/fleet/fleettest"
+	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
 )
 
@@ -483,5 +484,25 @@ func TestFleetAnsibleInventory(t *testing.T) {
 		if len(g.Hosts) != 1 || g.Stdout != fmt.Sprintf("%d\n", want) {
 			t.Errorf("group %+v, want port %d", g, want)
 		}
+	}
+}
+
+// TestFleetEnvScrubbed: the secrets of each host's login environment are
+// removed as on every host (terminal.env).
+func TestFleetEnvScrubbed(t *testing.T) {
+	ft := fleettest.Start(t, 2, "SetEnv "+strings.Join(hosttest.Canaries, " "))
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, EnvPolicy: hosttest.CanaryPolicy})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "env", Timeout: 10 * time.Second})
+	if res.Summary.OK != 2 {
+		t.Fatalf("%s", res.JSON())
+	}
+	for _, g := range res.Groups {
+		hosttest.CheckScrubbed(t, "fleet "+strings.Join(g.Hosts, ","), g.Stdout)
 	}
 }
