@@ -92,7 +92,9 @@ func (c *SSHConfig) readFile(path string, system bool, outer []cond, depth int) 
 		case "host":
 			conds = append(append([]cond{}, outer...), cond{host: args})
 			for _, a := range args {
-				if !strings.ContainsAny(a, "*?!") && !c.seen[a] {
+				// Hosts are the user's aliases; the system file only
+				// adds settings.
+				if !system && !strings.ContainsAny(a, "*?!") && !c.seen[a] {
 					c.seen[a] = true
 					c.aliases = append(c.aliases, a)
 				}

@@ -215,3 +215,20 @@ func TestIncludeLoopIsAnError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestSystemConfigAddsSettingsNotHosts(t *testing.T) {
+	dir := t.TempDir()
+	user, system := filepath.Join(dir, "config"), filepath.Join(dir, "ssh_config")
+	write(t, user, "Host mine\n  HostName 10.0.0.1\n")
+	write(t, system, "Host sys-only\n  Port 1\nHost *\n  Port 2222\n  User sysuser\n")
+	sc, err := LoadSSHConfig(SSHConfigFiles{User: user, System: system, Home: dir, LocalUser: "me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Aliases(); !reflect.DeepEqual(got, []string{"mine"}) {
+		t.Errorf("aliases %q", got)
+	}
+	if r := sc.Resolve("mine"); r.Port != 2222 || r.User != "sysuser" || r.HostName != "10.0.0.1" {
+		t.Errorf("resolved %+v", r)
+	}
+}
