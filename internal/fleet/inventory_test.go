@@ -232,3 +232,13 @@ func TestListing(t *testing.T) {
 		}
 	}
 }
+
+func TestExpandRange(t *testing.T) {
+	got, err := expandRange("db-[a:b]-[08:10:2]")
+	if err != nil || strings.Join(got, " ") != "db-a-08 db-a-10 db-b-08 db-b-10" {
+		t.Errorf("%q %v", got, err)
+	}
+	if _, err := expandRange("h-[0:99999]-[0:99]"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("a product of ranges beyond the limit: %v", err)
+	}
+}

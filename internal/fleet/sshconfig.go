@@ -16,8 +16,8 @@ import (
 // and a host's settings are resolved here as ssh(1) resolves them: blocks
 // in file order, the first value obtained for a key wins, IdentityFile
 // accumulates, Host patterns with * and ? and negation, Match with the
-// criteria all, host, originalhost, user and localuser (any other
-// criterion never matches).
+// criteria all, host, originalhost, user and localuser, each negatable
+// with ! (a block with any other criterion never matches).
 type SSHConfig struct {
 	entries []entry
 	aliases []string
@@ -324,6 +324,8 @@ func (c *SSHConfig) matchBlock(crit []string, alias string, vals map[string]stri
 		if k == "all" {
 			continue
 		}
+		neg := strings.HasPrefix(k, "!")
+		k = strings.TrimPrefix(k, "!")
 		if i+1 >= len(crit) {
 			return false
 		}
@@ -350,7 +352,7 @@ func (c *SSHConfig) matchBlock(crit []string, alias string, vals map[string]stri
 		default:
 			return false
 		}
-		if !ok {
+		if ok == neg {
 			return false
 		}
 	}
