@@ -118,21 +118,10 @@ func StartPorts(t testing.TB, n int, extra ...string) *Server {
 		ln.Close()
 	}
 	s.Port = s.Ports[0]
-	// SHLVL=1 in the sessions' environment: bash started by sshd for a
-	// command skips the account's ~/.bashrc (it reads it only at shell
-	// level 1), so the machine's own rc files (a pyenv rehash racing
-	// between parallel logins) do not write into the tests' outputs.
-	// sshd takes the first SetEnv only: the variable joins a caller's.
-	setEnv := "SetEnv"
-	var rest []string
-	for _, l := range extra {
-		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
-			setEnv += " " + v
-			continue
-		}
-		rest = append(rest, l)
-	}
-	setEnv += " SHLVL=1"
+	// SetEnv SHLVL=1: bash started by sshd for a command skips the
+	// account's ~/.bashrc (it reads it only at shell level 1), so the
+	// machine's own rc files (a pyenv rehash racing between parallel
+	// logins) do not write into the tests' outputs.
 	conf := filepath.Join(dir, "sshd_config")
 	cfg := fmt.Sprintf(`%sListenAddress 127.0.0.1
 HostKey %s
@@ -147,11 +136,17 @@ AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
 MaxStartups 512
-%s
-`, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"), setEnv)
-	for _, l := range rest {
+`, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	// sshd takes the first SetEnv only: one line holds them all.
+	setenv := "SetEnv SHLVL=1"
+	for _, l := range extra {
+		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
+			setenv += " " + v
+			continue
+		}
 		cfg += l + "\n"
 	}
+	cfg += setenv + "\n"
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
