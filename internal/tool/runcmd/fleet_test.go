@@ -118,7 +118,13 @@ func TestRunCmdHosts(t *testing.T) {
 		}
 	}
 
+	inv, err = run.Review(ctx(t), &tool.Call{Name: "run_cmd", Args: json.RawMessage(`{"command":"uptime","hosts":["web-01","web-03"]}`)}, tool.At{Cwd: before})
+	if err != nil || inv.Decision.Display != "run on 2 hosts (web-01,web-03): uptime" {
+		t.Errorf("hosts as a list: %v %+v", err, inv)
+	}
+
 	for args, want := range map[string]string{
+		`{"command":"uptime","hosts":{"a":1}}`:            "hosts must be a string",
 		`{"command":"uptime","hosts":"db-*"}`:             "hosts: the selection matches no host",
 		`{"command":"uptime","hosts":"web-1"}`:            `no host "web-1"`,
 		`{"command":"uptime","hosts":"@web"}`:             `no group "web"`,
