@@ -111,7 +111,7 @@ func startFleet(t *testing.T) *testFleet {
 }
 
 func (tf *testFleet) fleet(t *testing.T) *Fleet {
-	f := New(tf.inv, Options{ConnectTimeout: 2 * time.Second, Home: tf.srv.Home, OutputRoot: filepath.Join(tf.dir, "outputs")})
+	f := New(tf.inv, Options{ConnectTimeout: 4 * time.Second, Home: tf.srv.Home, OutputRoot: filepath.Join(tf.dir, "outputs")})
 	t.Cleanup(func() { f.Close() })
 	return f
 }
@@ -254,7 +254,7 @@ func TestFleetConcurrencyLimit(t *testing.T) {
 	// from the remote side.
 	log := filepath.Join(tf.dir, "log")
 	res := f.Run(context.Background(), hosts, Request{
-		Command: fmt.Sprintf(`echo start >> %s; sleep 0.3; echo end >> %s`, log, log), Timeout: 20 * time.Second,
+		Command: fmt.Sprintf(`echo start >> %s; sleep 1; echo end >> %s`, log, log), Timeout: 30 * time.Second,
 	})
 	if res.Summary.OK != 10 {
 		t.Fatalf("%s", res.JSON())
