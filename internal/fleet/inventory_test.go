@@ -112,7 +112,7 @@ func TestAnsibleINIAndYAML(t *testing.T) {
 					t.Errorf("group %s has %d hosts, want %d (%v)", g, groups[g], n, groups)
 				}
 			}
-			sel, err := inv.Select("@db, web-0[12]*,web-legacy")
+			sel, err := inv.Select("@db, web-0[12]*,web-legacy,!db-b")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestAnsibleINIAndYAML(t *testing.T) {
 			for _, h := range sel {
 				names = append(names, h.Name)
 			}
-			if want := []string{"db-a", "db-b", "web-01.example.com", "web-02.example.com", "web-legacy"}; !reflect.DeepEqual(names, want) {
+			if want := []string{"db-a", "web-01.example.com", "web-02.example.com", "web-legacy"}; !reflect.DeepEqual(names, want) {
 				t.Errorf("selection = %q, want %q", names, want)
 			}
 		})
@@ -139,14 +139,18 @@ func TestSelectErrors(t *testing.T) {
 		t.Fatalf("hosts %q: wildcard Host lines are not hosts", inv.names())
 	}
 	for sel, want := range map[string]string{
-		"web-03":  `no host "web-03" in the inventory (did you mean web-01?)`,
-		"@webs":   `no group "webs"`,
-		"mail-*":  "matches no host",
-		" , ":     "empty selection",
-		"web-[":   "bad host pattern",
-		"@all":    "",
-		"web-0?":  "",
-		"db-01,,": "",
+		"web-03":         `no host "web-03" in the inventory (did you mean web-01?)`,
+		"@webs":          `no group "webs"`,
+		"mail-*":         "matches no host",
+		" , ":            "empty selection",
+		"web-[":          "bad host pattern",
+		"@all":           "",
+		"web-0?":         "",
+		"db-01,,":        "",
+		"!web-01":        "empty selection",
+		"web-01,!web-0?": `"web-01,!web-0?" leaves none`,
+		"@all,!nope":     `no host "nope"`,
+		"@all,!":         "an empty item",
 	} {
 		_, err := inv.Select(sel)
 		switch {

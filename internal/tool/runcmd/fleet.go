@@ -12,7 +12,7 @@ import (
 	"github.com/nb-cli/nb/internal/tool"
 )
 
-const hostsDescription = "Run the command on these hosts of the user's inventory instead of the current machine, all at once: a host, a glob over host names (web-0*), @group (@all for every host), or a comma-separated list of those. " +
+const hostsDescription = "Run the command on these hosts of the user's inventory instead of the current machine, all at once: a host, a glob over host names (web-0*), @group (@all for every host), or a comma-separated list of those; !item leaves hosts out (@web,!web-03). " +
 	"The result is JSON: summary counts (total, ok, failed, unreachable, refused, timedOut), groups of hosts whose output is identical (hosts, exitCode, stdout, stderr), errors of hosts that did not run, and outputDir holding every host's full output (HOST.stdout, HOST.stderr, hosts.tsv) to grep. " +
 	"Commands run in each host's login directory unless cwd (absolute) is given; the session working directory does not change."
 
