@@ -65,6 +65,10 @@ func startFleet(t *testing.T) *testFleet {
 	tf.ports["jumped"] = srv.Ports[11]
 	line(srv.Ports[11], srv.HostKey)
 	fmt.Fprintf(&cfg, "Host jumped\n  Port %d\n  ProxyJump web-01\n%s", srv.Ports[11], common)
+	// jumped2: two hops, the second one a raw user@host:port, which the
+	// configuration resolves too (a pattern: no host of its own).
+	fmt.Fprintf(&cfg, "Host 127.0.0.?\n%s", common)
+	fmt.Fprintf(&cfg, "Host jumped2\n  Port %d\n  ProxyJump web-01,%s@127.0.0.1:%d\n%s", srv.Ports[11], srv.User, srv.Ports[1], common)
 	// down: a port nothing listens on.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -129,11 +133,11 @@ func remote(t *testing.T, s string) int {
 func TestFleetRun(t *testing.T) {
 	tf := startFleet(t)
 	f := tf.fleet(t)
-	hosts, err := tf.inv.Select("web-*,badkey,jumped,down,hung")
+	hosts, err := tf.inv.Select("web-*,badkey,jumped*,down,hung")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hosts) != 14 {
+	if len(hosts) != 15 {
 		t.Fatalf("%d hosts selected", len(hosts))
 	}
 	script := fmt.Sprintf(`echo hello from the fleet
@@ -149,15 +153,15 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 		progress = append(progress, p)
 		pmu.Unlock()
 	}})
-	want := Summary{Total: 14, OK: 9, Failed: 1, Unreachable: 2, Refused: 1, TimedOut: 1}
+	want := Summary{Total: 15, OK: 10, Failed: 1, Unreachable: 2, Refused: 1, TimedOut: 1}
 	if res.Summary != want {
 		t.Fatalf("summary %+v, want %+v\n%s", res.Summary, want, res.JSON())
 	}
-	if len(progress) != 14 || progress[13].Done != 14 || progress[13].Total != 14 {
+	if len(progress) != 15 || progress[14].Done != 15 || progress[14].Total != 15 {
 		t.Errorf("progress %+v", progress)
 	}
 	g := res.Groups[0]
-	if wantHosts := []string{"jumped", "web-01", "web-02", "web-04", "web-06", "web-07", "web-08", "web-09"}; strings.Join(g.Hosts, ",") != strings.Join(wantHosts, ",") ||
+	if wantHosts := []string{"jumped", "jumped2", "web-01", "web-02", "web-04", "web-06", "web-07", "web-08", "web-09"}; strings.Join(g.Hosts, ",") != strings.Join(wantHosts, ",") ||
 		g.Stdout != "hello from the fleet\n" || g.ExitCode != 0 || g.Stderr != "" {
 		t.Errorf("largest group %+v", g)
 	}
@@ -196,15 +200,15 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	if !strings.Contains(string(idx), "web-05\tfailed\t3\t") || !strings.Contains(string(idx), "badkey\trefused\t-1\t") {
 		t.Errorf("hosts.tsv:\n%s", idx)
 	}
-	if l := res.Line(); l != "14 hosts: 9 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
+	if l := res.Line(); l != "15 hosts: 10 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
 		t.Errorf("line %q", l)
 	}
 
 	// The second fan-out reuses every connection.
 	dials := f.Dials()
-	good, _ := tf.inv.Select("web-0*,jumped")
+	good, _ := tf.inv.Select("web-0*,jumped*")
 	res2 := f.Run(context.Background(), good, Request{Command: "echo again", Timeout: 5 * time.Second})
-	if res2.Summary.OK != 10 || len(res2.Groups) != 1 {
+	if res2.Summary.OK != 11 || len(res2.Groups) != 1 {
 		t.Fatalf("second run: %s", res2.JSON())
 	}
 	if f.Dials() != dials {
