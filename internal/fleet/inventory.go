@@ -75,6 +75,12 @@ func Load(src Sources) (*Inventory, error) {
 		}
 		for _, name := range a.order {
 			vars := a.vars(name)
+			// The names before Ansible 2.0 still appear in inventories.
+			for _, k := range []string{"host", "port", "user"} {
+				if vars["ansible_"+k] == "" {
+					vars["ansible_"+k] = vars["ansible_ssh_"+k]
+				}
+			}
 			target := name
 			if v := vars["ansible_host"]; v != "" {
 				target = v

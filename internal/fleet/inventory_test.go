@@ -127,6 +127,21 @@ func TestAnsibleINIAndYAML(t *testing.T) {
 	}
 }
 
+func TestAnsibleOldVariableNames(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "old")
+	write(t, p, "[legacy]\nold1 ansible_ssh_host=10.9.9.9 ansible_ssh_port=2200 ansible_ssh_user=veteran\nnew1 ansible_host=10.8.8.8 ansible_ssh_host=ignored\n")
+	inv, err := Load(Sources{SSH: SSHConfigFiles{Home: dir, LocalUser: "me"}, Ansible: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"old1": "veteran@10.9.9.9:2200", "new1": "me@10.8.8.8:22"} {
+		if h, _ := inv.Host(name); h == nil || h.Addr() != want {
+			t.Errorf("%s: %v, want %s", name, h, want)
+		}
+	}
+}
+
 func TestSelectErrors(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config")
