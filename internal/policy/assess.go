@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -43,7 +44,10 @@ type assessment struct {
 	writes         bool
 	network        bool
 	redirSensitive bool
-	maybeDenied    []string
+	// secretEnv says why the command expands a variable that may hold a
+	// secret: no rule pre-approves it.
+	secretEnv   string
+	maybeDenied []string
 }
 
 // secretVar finds expansions of variables named like secrets.
@@ -116,6 +120,10 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 				addReason(fmt.Sprintf("might match deny rule %q", p.Src))
 			}
 		}
+	}
+	if why := secretExpansion(a); why != "" {
+		as.secretEnv, unsafe = why, true
+		addReason("sensitive: " + why)
 	}
 	for _, r := range a.Redirs {
 		t := r.Target
@@ -420,7 +428,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if base == "printenv" && len(l.Args()) > 0 {
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
-			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) {
+			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
 				info.sensitive = "printenv " + w.Raw + " may show a secret"
 				return false, info.sensitive
 			}
@@ -1029,4 +1037,32 @@ func followsLinks(base string, args []word) bool {
 		return shortFlags(args, "efmABCgtTjMrE")['L'] || hasLong(args, "follow")
 	}
 	return true
+}
+
+// secretExpansion says why the text expands a variable that may hold a
+// secret, in any context bash expands one (an assignment then used, a
+// here-string, a here-document, arithmetic), or one chosen at run time.
+func secretExpansion(a *shellparse.Analysis) string {
+	for _, name := range a.Expands {
+		if secrets.EnvMayHoldSecret(name) {
+			return "expands $" + name + ", which may hold a secret"
+		}
+	}
+	if a.IndirectExpansion {
+		return "expands a variable named at run time (${!name}), which may hold a secret"
+	}
+	for _, l := range a.Leaves {
+		// declare -n r=TOKEN makes $r read TOKEN
+		switch l.Base() {
+		case "declare", "local", "typeset":
+			if shortFlags(l.Args(), "")['n'] {
+				for _, w := range l.Args() {
+					if _, v, ok := strings.Cut(w.Text, "="); ok && (!w.Static() || secrets.EnvMayHoldSecret(v)) {
+						return l.Base() + " -n makes a name refer to " + v + ", which may hold a secret"
+					}
+				}
+			}
+		}
+	}
+	return ""
 }

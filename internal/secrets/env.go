@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"net/url"
-	"strings"
-)
+import "strings"
 
 // secretWords are the words of an environment variable's name (split at
 // underscores, upper-cased) that mark its value as a secret.
@@ -55,24 +52,44 @@ func Env(name, value string) bool {
 }
 
 // URLWithCredentials reports whether s is a URL whose user information
-// holds a password or token (postgres://u:p@db, https://tok@host).
+// holds a password or token (postgres://u:p@db, https://tok@host): the
+// authority (after "://", up to the first "/", "?" or "#") has a
+// non-empty part before its last "@". The package reads no URL library
+// so that the pure policy may use it; a test holds it against net/url.
 func URLWithCredentials(s string) bool {
+	s = strings.TrimSpace(s)
 	i := strings.Index(s, "://")
 	if i <= 0 {
 		return false
 	}
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil {
-		// An unparsable URL with an @ before its path may still carry a password.
-		rest := s[i+3:]
-		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-			rest = rest[:j]
-		}
-		return strings.Contains(rest, "@")
+	rest := s[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
 	}
-	if u.User == nil {
-		return false
+	at := strings.LastIndexByte(rest, '@')
+	return at > 0
+}
+
+// urlWords are the last words of names of variables that usually hold a
+// URL or address, which may carry a user and password
+// (DATABASE_URL=postgres://u:p@db, HTTPS_PROXY=http://u:p@proxy).
+var urlWords = map[string]bool{
+	"URL": true, "URLS": true, "URI": true, "URIS": true, "DSN": true, "PROXY": true, "CONN": true,
+	"CONNECTION": true, "CONNSTR": true, "ENDPOINT": true, "REMOTE": true,
+}
+
+// EnvMayHoldSecret reports whether an expansion of the variable named
+// may print a secret when its value is not known: its name says it is
+// one (EnvName), or names a URL or proxy, which often carries
+// credentials.
+func EnvMayHoldSecret(name string) bool {
+	if EnvName(name) {
+		return true
 	}
-	_, hasPass := u.User.Password()
-	return hasPass || u.User.Username() != ""
+	words := strings.Split(strings.ToUpper(name), "_")
+	last := words[len(words)-1]
+	if urlWords[last] && strings.ToUpper(name) != "NO_PROXY" {
+		return true
+	}
+	return strings.HasSuffix(strings.ToUpper(name), "PROXY") && strings.ToUpper(name) != "NO_PROXY"
 }

@@ -1,6 +1,9 @@
 package secrets
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestEnv(t *testing.T) {
 	for _, c := range []struct {
@@ -31,6 +34,36 @@ func TestEnv(t *testing.T) {
 	} {
 		if got := Env(c.name, c.value); got != c.want {
 			t.Errorf("Env(%q, %q) = %v, want %v", c.name, c.value, got, c.want)
+		}
+	}
+}
+
+// URLWithCredentials reads user information as net/url does.
+func TestURLWithCredentialsAgreesWithNetURL(t *testing.T) {
+	for _, s := range []string{
+		"postgres://app:hunter2@db/app", "https://tok@github.com/x", "https://github.com/x@y", "https://@host/",
+		"http://proxy:3128", "redis://:pw@cache:6379", "ftp://a:b@c:d@host/", "https://host?x=a@b", "https://host#a@b",
+		"mysql://u@h", "x://a@b", "no url", "https://h/p@q:r", "https://user%40x:p@h",
+	} {
+		want := false
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			_, hasPass := u.User.Password()
+			want = hasPass || u.User.Username() != ""
+		}
+		if got := URLWithCredentials(s); got != want {
+			t.Errorf("URLWithCredentials(%q) = %v, net/url says %v", s, got, want)
+		}
+	}
+}
+
+func TestEnvMayHoldSecret(t *testing.T) {
+	for name, want := range map[string]bool{
+		"DATABASE_URL": true, "HTTPS_PROXY": true, "http_proxy": true, "ALL_PROXY": true, "MONGODB_URI": true,
+		"SENTRY_DSN": true, "GITHUB_TOKEN": true, "NO_PROXY": false, "HOME": false, "PATH": false, "USER": false,
+		"PWD": false, "SHELL": false, "EDITOR": false,
+	} {
+		if got := EnvMayHoldSecret(name); got != want {
+			t.Errorf("EnvMayHoldSecret(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
