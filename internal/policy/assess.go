@@ -467,6 +467,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, base + " gets arguments at run time"
 		}
 	}
+	if hasLong(args, "files0-from", "files-from") {
+		// the files read are named in a list chosen when it runs
+		info.exactOnly = true
+		return false, base + " reads the files named in a list"
+	}
 	if spec.check != nil {
 		if why := spec.check(args); why != "" {
 			return false, why

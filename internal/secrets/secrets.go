@@ -15,7 +15,12 @@ var homePaths = []string{
 	".local/share/keyrings", ".local/state/nb", ".terraform.d", ".pki", ".mozilla",
 	".m2/settings.xml", ".gradle/gradle.properties", ".netrc", ".git-credentials",
 	".pgpass", ".npmrc", ".pypirc", ".vault-token", ".bash_history", ".zsh_history",
-	".python_history", ".mysql_history", ".psql_history",
+	".python_history", ".mysql_history", ".psql_history", ".gitconfig", ".config/git/credentials",
+	".sh_history", ".history", ".histfile", ".local/share/fish/fish_history", ".node_repl_history",
+	".sqlite_history", ".rediscli_history", ".irb_history", ".lesshst", ".viminfo", ".yarnrc.yml",
+	".gem/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".config/hcloud", ".oci", ".bluemix", ".config/heroku", ".netlify",
+	".config/netlify", ".vercel", ".local/share/com.vercel.cli", ".config/configstore", ".dbshell", ".mongoshrc.js",
+	".config/git-credential-manager", ".config/Code/User/globalStorage", ".config/1Password", ".ansible/vault_pass",
 }
 
 // HomePaths returns the secret locations below a home directory, relative

@@ -1,0 +1,154 @@
+package secrets
+
+import (
+	"path"
+	"strings"
+)
+
+// The secret-file list as data. A name on it marks a secret wherever it
+// appears in a path; the home paths (secrets.go) are secret only below
+// the home directory. Add a credential file here and the policy (reads,
+// globs, recursive reads) and the sandbox's hidden list both learn it.
+
+// names are file and directory names that hold credentials or history
+// wherever they are.
+var names = []string{
+	// directories
+	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure", ".gcloud", ".vault-token",
+	".terraform.d", ".pki", "keyrings",
+	// credential and configuration files
+	".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".yarnrc.yml",
+	"credentials", "shadow", "gshadow", "shadow-", "gshadow-", "environ", "opasswd", "sudoers",
+	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".envrc", ".boto", ".s3cfg", ".dockercfg", ".Xauthority",
+	"master.key", ".my.cnf", "secrets.yml", "secrets.yaml", "secrets.json", ".htpasswd", "debian.cnf",
+	"wp-config.php", "rclone.conf", "kubeconfig", "auth.json", "service-account.json",
+	"service_account.json", "application_default_credentials.json", "terraform.tfvars", ".tfvars",
+	"terraform.tfstate", ".vault_pass", "vault.yml", "credentials.toml",
+	".git-credential", "accessTokens.json", "access_tokens.db", "legacy_credentials",
+	// shells' and interpreters' histories
+	".bash_history", ".zsh_history", ".sh_history", ".history", ".histfile", "fish_history",
+	".python_history", ".node_repl_history", ".mysql_history", ".psql_history", ".sqlite_history",
+	".rediscli_history", ".irb_history", ".pry_history", ".Rhistory", ".lesshst", ".viminfo",
+	".mongoshrc.js", ".dbshell", ".scala_history", ".php_history", ".ts_node_repl_history",
+}
+
+// extensions mark files holding keys and certificates with their private
+// parts, keystores and password databases.
+var extensions = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg",
+	".nmconnection", ".tfvars", ".tfstate", ".keytab", ".ovpn", ".age"}
+
+// words mark a name as secret wherever they appear in it
+// (github-token.txt, prod_credentials.json, my-secret.yaml).
+var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "password", "service-account", "service_account", "_history"}
+
+// notSecretNames are names the words would catch that hold no secret
+// (templates, the shell's own tokenizer sources).
+var notSecretNames = map[string]bool{
+	".env.example": true, ".env.sample": true, ".env.template": true, ".env.dist": true,
+	"secrets.example.yml": true, "known_hosts": true,
+}
+
+// Names returns the names on the list (directories and files that hold
+// secrets wherever they are).
+func Names() []string { return append([]string(nil), names...) }
+
+var nameSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}()
+
+// Name reports whether one path segment names a secret: a name on the
+// list, a .env file, a private key or keystore by its extension, or a
+// name holding a word such as credential, secret or token.
+func Name(seg string) bool {
+	if seg == "" || notSecretNames[seg] {
+		return false
+	}
+	if nameSet[seg] {
+		return true
+	}
+	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
+		return true
+	}
+	lower := strings.ToLower(seg)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	for _, pre := range []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"} {
+		if strings.HasPrefix(seg, pre) {
+			return true
+		}
+	}
+	for _, e := range extensions {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Samples are names a glob is tested against: a glob that can match one
+// can name a secret (~/.*history, *.pem, .e*).
+func Samples() []string {
+	out := append([]string(nil), names...)
+	for _, e := range extensions {
+		out = append(out, "x"+e)
+	}
+	out = append(out, ".env", ".env.local", ".env.production", "prod.env", "id_rsa.old")
+	for _, w := range words {
+		out = append(out, w, "x"+w+".json", "x-"+w+".txt")
+	}
+	for _, p := range homePaths {
+		out = append(out, path.Base(p))
+	}
+	return out
+}
+
+// GlobReachesHome reports whether a glob written below the home
+// directory (its segments after home, such as [".c*", "gh", "hosts.yml"])
+// can name a secret home path or a file below one.
+func GlobReachesHome(segs []string) bool {
+	for _, hp := range homePaths {
+		hs := strings.Split(hp, "/")
+		if len(segs) < len(hs) {
+			continue
+		}
+		ok := true
+		for i, h := range hs {
+			if m, err := path.Match(segs[i], h); err != nil || !m {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ContentShape reports whether the start of a file's content has the
+// shape of a secret whatever its name: a PEM private key, a Google Cloud
+// service-account key, an AWS credentials file, a kubeconfig with user
+// credentials.
+func ContentShape(head []byte) bool {
+	s := string(head)
+	switch {
+	case strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY"):
+		return true
+	case strings.Contains(s, `"type"`) && strings.Contains(s, `"service_account"`) && strings.Contains(s, `"private_key`):
+		return true
+	case strings.Contains(s, "aws_secret_access_key"):
+		return true
+	case strings.Contains(s, "client-key-data:") || strings.Contains(s, "\n    token:") && strings.Contains(s, "kind: Config"):
+		return true
+	case strings.Contains(s, `"refresh_token"`) && strings.Contains(s, `"client_secret"`):
+		return true
+	}
+	return false
+}
