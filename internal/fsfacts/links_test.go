@@ -90,6 +90,14 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 			t.Errorf("%q in a tree linking out: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
+	// a write through a link to a startup file is dangerous, not only asked
+	os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644)
+	os.Symlink("../.bashrc", filepath.Join(proj, "rc"))
+	for _, cmd := range []string{"echo x >> rc", "tee -a rc < README.md", "cp README.md rc", "sed -i s/a/b/ rc"} {
+		if d := e.Command(cmd, cc); d.Decision == policy.Allow || d.Safety != policy.Dangerous {
+			t.Errorf("%q through a link to ~/.bashrc: %s %s %q", cmd, d.Decision, d.Safety, d.Reasons)
+		}
+	}
 	// the kernel's view: x/.. is the parent of x's target
 	if got, st := facts.Resolve(proj + "/x/../gh/hosts.yml"); st != policy.PathExists || got != filepath.Join(home, ".config", "gh", "hosts.yml") {
 		t.Errorf("Resolve x/../gh/hosts.yml = %q %v", got, st)

@@ -135,7 +135,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			for _, d := range r.Dir.Paths {
 				dc := cc
 				dc.Cwd = d
-				if p := absPath(t.Text, d); r.Write && systemPath(p, cc.Home) || r.Read && e.secretPath(dc, t.Text, false) {
+				if p := absPath(t.Text, d); r.Write && systemTarget(dc, t.Text) || r.Read && e.secretPath(dc, t.Text, false) {
 					abs = p
 					break
 				}
@@ -153,7 +153,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			case t.Static() && networkDevice(abs):
 				as.network, dangerous = true, true
 				addReason("dangerous: opens a network connection through " + t.Text)
-			case t.Static() && systemPath(abs, cc.Home):
+			case t.Static() && (systemPath(abs, cc.Home) || systemTarget(cc, abs)):
 				as.writes, dangerous = true, true
 				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
 			case !t.Static() && systemPath(absPath(homeGuess(t.Raw, cc.Home), cc.Cwd), cc.Home):
@@ -288,7 +288,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	if w, targets := optionWrite(l); w != "" && !allHarmless(targets, cc.Cwd) {
 		info.optWrite = w
 		for _, t := range targets {
-			if info.danger == "" && t.Static() && systemPath(absPath(t.Text, cc.Cwd), cc.Home) {
+			if info.danger == "" && t.Static() && systemTarget(cc, t.Text) {
 				info.danger = w + " into a system path or startup file: " + t.Text
 			}
 		}

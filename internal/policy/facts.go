@@ -277,3 +277,17 @@ func gitPrograms(cc CommandContext, dir string) string {
 	}
 	return ""
 }
+
+// systemTarget is systemPath for a path written in a command running in
+// cc.Cwd, judged where it is written and where its links lead (a link
+// in the project to ~/.bashrc is a startup file).
+func systemTarget(cc CommandContext, p string) bool {
+	if p == "" {
+		return false
+	}
+	if systemPath(absPath(p, cc.Cwd), cc.Home) {
+		return true
+	}
+	t, _ := realPath(cc, p)
+	return t != "" && systemPath(t, cc.Home)
+}
