@@ -11,6 +11,10 @@ import (
 
 // Resolve implements policy.Facts with the system's own resolution.
 func (Disk) Resolve(p string) (string, policy.PathState) {
+	// the policy's slash form of C:\x is /c/x
+	if len(p) >= 3 && p[0] == '/' && p[2] == '/' && (p[1] >= 'a' && p[1] <= 'z' || p[1] >= 'A' && p[1] <= 'Z') {
+		p = p[1:2] + ":" + p[2:]
+	}
 	t, err := filepath.EvalSymlinks(filepath.FromSlash(p))
 	switch {
 	case err == nil:

@@ -158,18 +158,21 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 	if cc.Facts == nil || p == "" {
 		return "", PathUnknown
 	}
+	if driveAbs(p) {
+		return "", PathExists // a Windows path, judged as written
+	}
 	raw := joinRaw(cc.Cwd, p)
 	if !strings.HasPrefix(raw, "/") {
-		return "", PathUnknown
+		return "", PathExists
 	}
 	t, st := cc.Facts.Resolve(raw)
 	if st == PathUnknown {
 		return "", st
 	}
-	if t == absPath(p, cc.Cwd) {
+	if t = slashPath(t); t == absPath(p, cc.Cwd) {
 		return "", st
 	}
-	return slashPath(t), st
+	return t, st
 }
 
 // secretPath is sensitivePath for a path as the kernel will open it from
@@ -184,7 +187,7 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 	}
 	t, st := realPath(cc, p)
 	if st == PathUnknown {
-		return strings.HasPrefix(joinRaw(cc.Cwd, p), "/")
+		return true
 	}
 	if t != "" && (e.sensitivePath(t, "", false) || homeSecret(t, cc.Home, false)) {
 		return true
@@ -226,7 +229,10 @@ func treeSecretsFollow(cc CommandContext, dir string, hidden, follow bool) strin
 	if cc.Facts == nil {
 		return "nothing is known about the files below " + dir
 	}
-	walk := absPath(dir, cc.Cwd)
+	walk := dir
+	if !driveAbs(dir) {
+		walk = absPath(dir, cc.Cwd)
+	}
 	t, st := realPath(cc, dir)
 	switch st {
 	case PathMissing:
@@ -290,4 +296,10 @@ func systemTarget(cc CommandContext, p string) bool {
 	}
 	t, _ := realPath(cc, p)
 	return t != "" && systemPath(t, cc.Home)
+}
+
+// driveAbs reports a native Windows absolute path (C:\x, \\server\share),
+// which the Windows analysis passes as it is.
+func driveAbs(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/') || strings.HasPrefix(p, `\\`)
 }

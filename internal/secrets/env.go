@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // secretWords are the words of an environment variable's name (split at
 // underscores, upper-cased) that mark its value as a secret.
@@ -51,13 +54,12 @@ func Env(name, value string) bool {
 	return EnvName(name) || URLWithCredentials(value)
 }
 
-// URLWithCredentials reports whether s is a URL whose user information
-// holds a password or token (postgres://u:p@db, https://tok@host): the
-// authority (after "://", up to the first "/", "?" or "#") has a
-// non-empty part before its last "@". The package reads no URL library
-// so that the pure policy may use it; a test holds it against net/url.
+// URLWithCredentials reports whether s holds a URL whose authority carries
+// user information (postgres://u:p@db, https://tok@host): an "@" between
+// the first "://" and the next "/", "?" or "#". The rule is plain on
+// purpose: the remote environment scrubber (host.EnvPolicy) applies the
+// same one in awk.
 func URLWithCredentials(s string) bool {
-	s = strings.TrimSpace(s)
 	i := strings.Index(s, "://")
 	if i <= 0 {
 		return false
@@ -66,8 +68,7 @@ func URLWithCredentials(s string) bool {
 	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
 		rest = rest[:j]
 	}
-	at := strings.LastIndexByte(rest, '@')
-	return at > 0
+	return strings.Contains(rest, "@")
 }
 
 // urlWords are the last words of names of variables that usually hold a
@@ -93,3 +94,31 @@ func EnvMayHoldSecret(name string) bool {
 	}
 	return strings.HasSuffix(strings.ToUpper(name), "PROXY") && strings.ToUpper(name) != "NO_PROXY"
 }
+
+// NameRules returns the data EnvName decides by, sorted: the words of a
+// name (split at underscores) that mark a secret, the fragments that mark
+// one anywhere in the name, and the names that are never secret. Hosts
+// that scrub a remote environment in shell code build it from these.
+func NameRules() (words, fragments, exceptions []string) {
+	for w, on := range secretWords {
+		if on {
+			words = append(words, w)
+		}
+	}
+	for n, on := range notSecret {
+		if on {
+			exceptions = append(exceptions, n)
+		}
+	}
+	slices.Sort(words)
+	slices.Sort(exceptions)
+	return words, slices.Clone(secretFragments), exceptions
+}
+
+// providerEnv are the variables nb itself reads its model providers' keys
+// from. Commands never see them, whatever the configuration passes.
+var providerEnv = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "AZURE_OPENAI_API_KEY"}
+
+// ProviderEnv returns the names of the environment variables holding nb's
+// own provider keys.
+func ProviderEnv() []string { return slices.Clone(providerEnv) }

@@ -50,8 +50,29 @@ func TestURLWithCredentialsAgreesWithNetURL(t *testing.T) {
 			_, hasPass := u.User.Password()
 			want = hasPass || u.User.Username() != ""
 		}
+		// the rule is plainer than net/url's (the remote scrubber applies
+		// it in awk): it may only call more URLs credentialed
+		if want && !URLWithCredentials(s) {
+			t.Errorf("URLWithCredentials(%q) = false, net/url finds user information", s)
+		}
+	}
+}
+
+func TestURLWithCredentials(t *testing.T) {
+	for s, want := range map[string]bool{
+		"https://u:p@h/x":           true,
+		"https://tok@h":             true,
+		"https://@h":                true,
+		"x y://u@h":                 true,
+		"https://h/x@y":             false,
+		"https://h?u=a@b":           false,
+		"https://h#a@b":             false,
+		"mailto:a@b":                false,
+		"://u@h":                    false,
+		"postgres://a:b@db:5432/ap": true,
+	} {
 		if got := URLWithCredentials(s); got != want {
-			t.Errorf("URLWithCredentials(%q) = %v, net/url says %v", s, got, want)
+			t.Errorf("URLWithCredentials(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
@@ -64,6 +85,28 @@ func TestEnvMayHoldSecret(t *testing.T) {
 	} {
 		if got := EnvMayHoldSecret(name); got != want {
 			t.Errorf("EnvMayHoldSecret(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestNameRulesDecideLikeEnvName(t *testing.T) {
+	words, frags, except := NameRules()
+	if len(words) == 0 || len(frags) == 0 || len(except) == 0 {
+		t.Fatal("empty rules")
+	}
+	for _, n := range except {
+		if EnvName(n) {
+			t.Errorf("%s is an exception but EnvName says secret", n)
+		}
+	}
+	for _, w := range words {
+		if !EnvName("X_" + w) {
+			t.Errorf("word %s does not make X_%s secret", w, w)
+		}
+	}
+	for _, p := range ProviderEnv() {
+		if !EnvName(p) {
+			t.Errorf("provider key %s not secret by name", p)
 		}
 	}
 }
