@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // gitTimeout bounds one question to git; a repository git cannot answer
@@ -251,8 +252,9 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 
 // GitSecrets implements policy.Facts by asking git: the paths in the
 // index and in every commit, stash and reflog entry's tree whose names
-// look secret (policy.SecretName on any segment), below the top of the
-// work tree (relative in a bare repository).
+// look like secret values (secrets.ValueFile; a tracked certificate only
+// when its content holds a private key), below the top of the work tree
+// (relative in a bare repository).
 func (d Disk) GitSecrets(dir string) ([]string, bool) {
 	if !gitAvailable() {
 		return nil, true
@@ -265,9 +267,13 @@ func (d Disk) GitSecrets(dir string) ([]string, bool) {
 		return nil, false
 	}
 	var found []string
+	inIndex := map[string]bool{}
 	add := func(p string) {
-		if p == "" || !hasSecretSegment(p) {
+		if p == "" || !secrets.ValueFile(p) {
 			return
+		}
+		if inIndex[p] && r.top != "" && secrets.PublicOnlyByContent(p) && !d.SecretContent(filepath.Join(r.top, filepath.FromSlash(p))) {
+			return // a certificate in the work tree, its private key elsewhere
 		}
 		if r.top != "" {
 			p = filepath.ToSlash(r.top) + "/" + p
@@ -282,10 +288,11 @@ func (d Disk) GitSecrets(dir string) ([]string, bool) {
 			return found, false
 		}
 		for _, p := range strings.Split(string(out), "\x00") {
+			inIndex[p] = true
 			add(p)
 		}
 	}
-	out, err := d.git(dir, "rev-list", "--all", "--reflog", "--objects", "--missing=allow-any")
+	out, err := d.git(dir, "rev-list", "--all", "--reflog", "--objects", "--missing=allow-any", "--filter=object:type=blob")
 	if err != nil {
 		return found, false
 	}

@@ -231,3 +231,29 @@ func TestKeyContentShapes(t *testing.T) {
 		}
 	}
 }
+
+// A tracked public certificate leaves patches allowed; a tracked private
+// key does not, nor does source code named after tokens make them ask.
+func TestTrackedCertificatesAndCode(t *testing.T) {
+	testenv.Tool(t, "git")
+	testenv.Tool(t, "bash")
+	home := t.TempDir()
+	root := t.TempDir()
+	run(t, root, baseEnv(home), `set -e
+git init -q repo && cd repo && git config user.email a@b.c && git config user.name a
+mkdir -p certs internal/tokens && printf -- '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' > certs/ca.pem
+echo 'package tokens' > internal/tokens/token.go && git add . && git commit -qm 1 && echo '// x' >> internal/tokens/token.go && git commit -qam 2`)
+	repo := filepath.Join(root, "repo")
+	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
+	if d := e.Command("git show", cc); d.Decision != policy.Allow {
+		t.Errorf("git show with a public certificate and token.go: %s %q", d.Decision, d.Reasons)
+	}
+	run(t, repo, baseEnv(home), `printf -- '-----BEGIN PRIVATE KEY-----\nCANARY\n-----END PRIVATE KEY-----\n' > certs/key.pem && git add certs && git commit -qm key`)
+	if d := e.Command("git show", policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}); d.Decision == policy.Allow {
+		t.Error("git show allowed with a tracked private key")
+	}
+}

@@ -152,3 +152,53 @@ func ContentShape(head []byte) bool {
 	}
 	return false
 }
+
+// codeExtensions are source and documentation files: a name such as
+// token.go or secrets.md is about secrets, not one.
+var codeExtensions = []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".java", ".kt", ".kts",
+	".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".rb", ".php", ".cs", ".swift", ".m", ".scala", ".sh", ".bash",
+	".zsh", ".fish", ".ps1", ".md", ".rst", ".adoc", ".txtar", ".html", ".css", ".scss", ".vue", ".svelte",
+	".lua", ".pl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".dart", ".r", ".jl", ".proto", ".graphql",
+	".tf", ".snap", ".lock", ".sum", ".mod", ".golden", ".tmpl", ".j2", ".rego", ".sql", ".ipynb"}
+
+// ValueFile reports whether a path in a repository names a file that
+// probably holds secret values, for deciding whether the repository's
+// history may show one: a directory on the list (.ssh, .aws…) on the
+// way, or a base name on it (a name, a .env file, a key's extension, or
+// a word such as token or secret in a data file — token.go and
+// docs/secrets.md are code and documentation about secrets).
+func ValueFile(p string) bool {
+	segs := strings.Split(p, "/")
+	for _, s := range segs[:len(segs)-1] {
+		if nameSet[s] {
+			return true
+		}
+	}
+	base := segs[len(segs)-1]
+	if !Name(base) {
+		return false
+	}
+	if nameSet[base] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") {
+		return true
+	}
+	lower := strings.ToLower(base)
+	for _, e := range codeExtensions {
+		if strings.HasSuffix(lower, e) {
+			return false
+		}
+	}
+	return !strings.Contains(lower, "_test.") && !strings.Contains(lower, ".test.") && !strings.Contains(lower, ".spec.")
+}
+
+// PublicOnlyByContent reports extensions whose files are often public
+// certificates, a secret only when their content holds a private key
+// (ContentShape).
+func PublicOnlyByContent(p string) bool {
+	lower := strings.ToLower(p)
+	for _, e := range []string{".pem", ".crt", ".cer", ".asc", ".gpg"} {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}

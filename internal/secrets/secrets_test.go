@@ -22,3 +22,16 @@ func TestHomePathsAreRelativeAndClean(t *testing.T) {
 		}
 	}
 }
+
+func TestValueFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		".env": true, "config/.env.production": true, "deploy/service-account.json": true, "prod.tfvars": true,
+		"certs/server.key": true, "home/.ssh/config": true, "github-token.txt": true, "secrets.yaml": true,
+		"internal/auth/token.go": false, "internal/secrets/env.go": false, "docs/secrets.md": false,
+		"testdata/no_history.txtar": false, ".env.example": false, "README.md": false, "token_test.py": false,
+	} {
+		if got := ValueFile(p); got != want {
+			t.Errorf("ValueFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
