@@ -192,7 +192,7 @@ echo ok`)
 				t.Errorf("facts report %q, want %s", got, c.key)
 			}
 			cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
-			for _, cmd := range []string{"git diff", "git log -p", "git show", "git status"} {
+			for _, cmd := range []string{"git diff", "git log -p", "git show", "git status", "git cat-file -p HEAD:f.txt", "git ls-tree -r HEAD", "git rev-list --objects HEAD", "git blame f.txt"} {
 				if d := e.Command(cmd, cc); d.Decision == policy.Allow {
 					t.Errorf("%q allowed", cmd)
 				}

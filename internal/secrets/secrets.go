@@ -15,7 +15,7 @@ var homePaths = []string{
 	".local/share/keyrings", ".local/state/nb", ".terraform.d", ".pki", ".mozilla",
 	".m2/settings.xml", ".gradle/gradle.properties", ".netrc", ".git-credentials",
 	".pgpass", ".npmrc", ".pypirc", ".vault-token", ".bash_history", ".zsh_history",
-	".python_history", ".mysql_history", ".psql_history", ".gitconfig", ".config/git/credentials",
+	".python_history", ".mysql_history", ".psql_history", ".gitconfig", ".config/git/config", ".config/git/credentials",
 	".sh_history", ".history", ".histfile", ".local/share/fish/fish_history", ".node_repl_history",
 	".sqlite_history", ".rediscli_history", ".irb_history", ".lesshst", ".viminfo", ".yarnrc.yml",
 	".gem/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".config/hcloud", ".oci", ".bluemix", ".config/heroku", ".netlify",
