@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -149,9 +150,16 @@ func ContentShape(head []byte) bool {
 		return true
 	case strings.Contains(s, `"refresh_token"`) && strings.Contains(s, `"client_secret"`):
 		return true
+	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
+		return true // gh hosts.yml, .npmrc, docker config.json under any name
 	}
-	return false
+	return tokenShape.MatchString(s)
 }
+
+// tokenShape matches access tokens whose form is unmistakable: GitHub
+// (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and
+// Anthropic project keys, GitLab personal tokens.
+var tokenShape = regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20})\b`)
 
 // codeExtensions are source and documentation files: a name such as
 // token.go or secrets.md is about secrets, not one.

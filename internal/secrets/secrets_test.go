@@ -35,3 +35,21 @@ func TestValueFile(t *testing.T) {
 		}
 	}
 }
+
+func TestContentShape(t *testing.T) {
+	for s, want := range map[string]bool{
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl":                                      true,
+		"-----BEGIN CERTIFICATE-----\nMIIB":                                              false,
+		`{"type": "service_account", "private_key_id": "1", "private_key": ""}`:          true,
+		"[default]\naws_access_key_id = AKIAXXXXXXXXXXXXXXXX\naws_secret_access_key = x": true,
+		"github.com:\n    oauth_token: gho_x\n":                                          true,
+		"//registry.npmjs.org/:_authToken=npm_x\n":                                       true,
+		"token = ghp_" + "0123456789abcdefghijABCDEFGHIJ012345":                          true,
+		"package main\n\nfunc main() {}\n":                                               false,
+		`{"name": "x", "version": "1.0.0"}`:                                              false,
+	} {
+		if got := ContentShape([]byte(s)); got != want {
+			t.Errorf("ContentShape(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
