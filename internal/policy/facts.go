@@ -145,7 +145,7 @@ func (m *memoFacts) Resolve(p string) (string, PathState) {
 // without cleaning: the kernel takes ".." after the links before it.
 func joinRaw(cwd, p string) string {
 	p = slashPath(p)
-	if strings.HasPrefix(p, "/") || cwd == "" {
+	if strings.HasPrefix(p, "/") || drivePath(p) || cwd == "" {
 		return p
 	}
 	return strings.TrimSuffix(cwd, "/") + "/" + p
@@ -158,12 +158,9 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 	if cc.Facts == nil || p == "" {
 		return "", PathUnknown
 	}
-	if driveAbs(p) {
-		return "", PathExists // a Windows path, judged as written
-	}
 	raw := joinRaw(cc.Cwd, p)
-	if !strings.HasPrefix(raw, "/") {
-		return "", PathExists
+	if !strings.HasPrefix(raw, "/") && !drivePath(raw) {
+		return "", PathExists // no directory to resolve it from: judged as written
 	}
 	t, st := cc.Facts.Resolve(raw)
 	if st == PathUnknown {
@@ -229,10 +226,7 @@ func treeSecretsFollow(cc CommandContext, dir string, hidden, follow bool) strin
 	if cc.Facts == nil {
 		return "nothing is known about the files below " + dir
 	}
-	walk := dir
-	if !driveAbs(dir) {
-		walk = absPath(dir, cc.Cwd)
-	}
+	walk := absPath(dir, cc.Cwd)
 	t, st := realPath(cc, dir)
 	switch st {
 	case PathMissing:
@@ -298,8 +292,9 @@ func systemTarget(cc CommandContext, p string) bool {
 	return t != "" && systemPath(t, cc.Home)
 }
 
-// driveAbs reports a native Windows absolute path (C:\x, \\server\share),
-// which the Windows analysis passes as it is.
-func driveAbs(p string) bool {
-	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/') || strings.HasPrefix(p, `\\`)
+// drivePath reports whether p starts with a drive letter (C:\ or C:/): an
+// absolute Windows path as written where the host does not spell it the
+// policy's way (a Windows shell's paths judged on another system).
+func drivePath(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/')
 }
