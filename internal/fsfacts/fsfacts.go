@@ -43,6 +43,7 @@ var credentialLine = regexp.MustCompile(`(?i)://[^/\s@]*:[^/\s@]*@|https?://[^/\
 // a trailing slash, links to directories outside the tree (what a reader
 // following links would reach there is not looked through).
 func (d Disk) SecretFiles(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	max := d.MaxEntries
 	if max == 0 {
 		max = 20000
@@ -160,7 +161,7 @@ func isDir(p string) bool {
 // file have the shape of a secret (secrets.ContentShape).
 func (Disk) SecretContent(p string) bool {
 	// opened without blocking: a FIFO or device is not read
-	f, err := regular.Open(p)
+	f, err := regular.Open(diskPath(p))
 	if err != nil {
 		return false
 	}

@@ -142,6 +142,7 @@ func contains(list []string, s string) bool {
 // they include), the same for each submodule git may recurse into, and a
 // post-index-change hook an index refresh would run.
 func (d Disk) GitPrograms(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	if !gitAvailable() {
 		return nil, true
 	}
@@ -256,6 +257,7 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 // when its content holds a private key), below the top of the work tree
 // (relative in a bare repository).
 func (d Disk) GitSecrets(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	if !gitAvailable() {
 		return nil, true
 	}
