@@ -39,6 +39,9 @@ var homeSensitive = []string{
 	".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bash_history", ".zsh_history", ".vault-token",
 }
 
+// homeTrees are homeSensitive and the secret-file list's home paths.
+var homeTrees = append(append([]string(nil), homeSensitive...), secrets.HomePaths()...)
+
 // sensitiveUnder are path fragments below which every file is sensitive.
 var sensitiveUnder = []string{
 	"/.config/gh/", "/.config/gcloud/", "/.config/hub", "/.local/share/keyrings/", "/.mozilla/",
@@ -64,7 +67,7 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 		}
 	}
 	if home != "" {
-		for _, p := range append(homeSensitive, secrets.HomePaths()...) {
+		for _, p := range homeTrees {
 			if under(home + "/" + p) {
 				return true
 			}
@@ -227,17 +230,12 @@ func networkDevice(abs string) bool {
 // homeSecret reports whether abs (absolute, clean) is a secret location
 // of the home directory or below one; a glob is matched against them.
 func homeSecret(abs, home string, glob bool) bool {
-	if home == "" || !strings.HasPrefix(abs, home+"/") {
+	if home == "" || len(abs) <= len(home) || abs[len(home)] != '/' || !strings.HasPrefix(abs, home) {
 		return false
 	}
-	rel := strings.TrimPrefix(abs, home+"/")
+	rel := abs[len(home)+1:]
 	if glob {
 		return secrets.GlobReachesHome(strings.Split(rel, "/"))
 	}
-	for _, p := range secrets.HomePaths() {
-		if rel == p || strings.HasPrefix(rel, p+"/") {
-			return true
-		}
-	}
-	return false
+	return secrets.UnderHome(rel)
 }

@@ -4,7 +4,10 @@
 // paths from the commands it runs, so the two lists cannot drift apart.
 package secrets
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // homePaths are files and directories, relative to the home directory,
 // that hold credentials or history a command has no business reading.
@@ -26,3 +29,14 @@ var homePaths = []string{
 // HomePaths returns the secret locations below a home directory, relative
 // to it, slash-separated.
 func HomePaths() []string { return slices.Clone(homePaths) }
+
+// UnderHome reports whether rel, a clean slash-separated path relative to
+// the home directory, is one of the secret locations or below one.
+func UnderHome(rel string) bool {
+	for _, p := range homePaths {
+		if strings.HasPrefix(rel, p) && (len(rel) == len(p) || rel[len(p)] == '/') {
+			return true
+		}
+	}
+	return false
+}
