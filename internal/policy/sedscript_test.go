@@ -169,6 +169,15 @@ func TestSedThroughWrappers(t *testing.T) {
 			}
 		}
 	}
+	// typed into a shell session, and through Decide as run_cmd
+	for _, in := range []string{"sed -n ':x e' f\n", "sed -n ':x w /tmp/canary' f\n"} {
+		if d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "bash", InShell: true, SessionProgram: "bash", Input: in, Where: cc}); d.Decision == Allow {
+			t.Errorf("session input %q allowed", in)
+		}
+		if d := e.Decide(Action{Kind: RunCommand, Command: strings.TrimSpace(in), Where: cc}); d.Decision == Allow {
+			t.Errorf("run_cmd %q allowed", in)
+		}
+	}
 	for _, cmd := range []string{"sed -n 1,5p f", "timeout 5 sed -n 's/a/b/p' f", "env sed ':a;N;$!ba;s/\\n/ /g' f"} {
 		if d := e.Command(cmd, cc); d.Decision != Allow {
 			t.Errorf("%q not allowed: %v", cmd, d.Reasons)
