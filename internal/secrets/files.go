@@ -26,6 +26,7 @@ var names = []string{
 	"service_account.json", "application_default_credentials.json", "terraform.tfvars", ".tfvars",
 	"terraform.tfstate", ".vault_pass", "vault.yml", "credentials.toml",
 	".git-credential", "accessTokens.json", "access_tokens.db", "legacy_credentials",
+	"password", "passwords", "password.txt", "passwords.txt", "passwords.csv", "passwords.json", ".passwords",
 	// shells' and interpreters' histories
 	".bash_history", ".zsh_history", ".sh_history", ".history", ".histfile", "fish_history",
 	".python_history", ".node_repl_history", ".mysql_history", ".psql_history", ".sqlite_history",
@@ -40,7 +41,7 @@ var extensions = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", 
 
 // words mark a name as secret wherever they appear in it
 // (github-token.txt, prod_credentials.json, my-secret.yaml).
-var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "password", "service-account", "service_account", "_history"}
+var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account", "_history"}
 
 // notSecretNames are names the words would catch that hold no secret
 // (templates, the shell's own tokenizer sources).
