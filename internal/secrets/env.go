@@ -87,13 +87,17 @@ func EnvMayHoldSecret(name string) bool {
 	if EnvName(name) {
 		return true
 	}
-	words := strings.Split(strings.ToUpper(name), "_")
-	last := words[len(words)-1]
-	if urlWords[last] && strings.ToUpper(name) != "NO_PROXY" {
-		return true
+	upper := strings.ToUpper(name)
+	if notURL[upper] {
+		return false
 	}
-	return strings.HasSuffix(strings.ToUpper(name), "PROXY") && strings.ToUpper(name) != "NO_PROXY"
+	words := strings.Split(upper, "_")
+	return urlWords[words[len(words)-1]] || strings.HasSuffix(upper, "PROXY")
 }
+
+// notURL are well-known variables whose names end like a URL's but hold
+// none (addresses and ports, host lists).
+var notURL = map[string]bool{"NO_PROXY": true, "SSH_CONNECTION": true, "SSH_CLIENT": true}
 
 // NameRules returns the data EnvName decides by, sorted: the words of a
 // name (split at underscores) that mark a secret, the fragments that mark

@@ -81,7 +81,7 @@ func TestEnvMayHoldSecret(t *testing.T) {
 	for name, want := range map[string]bool{
 		"DATABASE_URL": true, "HTTPS_PROXY": true, "http_proxy": true, "ALL_PROXY": true, "MONGODB_URI": true,
 		"SENTRY_DSN": true, "GITHUB_TOKEN": true, "NO_PROXY": false, "HOME": false, "PATH": false, "USER": false,
-		"PWD": false, "SHELL": false, "EDITOR": false,
+		"PWD": false, "SHELL": false, "EDITOR": false, "SSH_CONNECTION": false, "no_proxy": false, "DB_CONN": true,
 	} {
 		if got := EnvMayHoldSecret(name); got != want {
 			t.Errorf("EnvMayHoldSecret(%q) = %v, want %v", name, got, want)
