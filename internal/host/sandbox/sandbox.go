@@ -257,7 +257,7 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 	switch h.mech {
 	case MechanismBwrap:
 		h.mu.Lock()
-		plan := bwrapArgs(h.layout, filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
+		plan := bwrapArgs(h.layout.Current(), filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
 		for _, c := range plan.Created {
 			h.created[c] = true
 		}
@@ -268,12 +268,13 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 		out = append(out, "--")
 		return append(out, argv...), nil
 	case MechanismLandlock:
+		l := h.layout.Current()
 		return helperArgv(h.self, helperSpec{
-			Writable: h.layout.Writable,
-			Hidden:   h.layout.Hidden,
-			ReadOnly: h.layout.ReadOnly,
-			Scratch:  h.layout.Scratch,
-			Network:  h.layout.Network,
+			Writable: l.Writable,
+			Hidden:   l.Hidden,
+			ReadOnly: l.ReadOnly,
+			Scratch:  l.Scratch,
+			Network:  l.Network,
 			Terminal: terminal,
 		}, argv)
 	}
