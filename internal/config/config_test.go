@@ -121,3 +121,32 @@ func TestProjectMayOnlyTighten(t *testing.T) {
 		t.Error("project set a non-approval key")
 	}
 }
+
+func TestFleetConfig(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(p, []byte(`{"fleet": {"inventory": ["~/inv/hosts.yml"], "concurrency": 4} // ok
+}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fleet.Concurrency != 4 || c.Fleet.ConnectTimeout != 10 || len(c.Fleet.Inventory) != 1 {
+		t.Errorf("fleet %+v", c.Fleet)
+	}
+	for body, want := range map[string]string{
+		`{"fleet": {"concurrency": 0}}`:     "fleet.concurrency: must be between 1 and 1024",
+		`{"fleet": {"connectTimeout": -1}}`: "fleet.connectTimeout",
+		`{"fleet": {"inventory": [""]}}`:    "fleet.inventory[0]: is empty",
+		`{"fleet": {"inventroy": ["x"]}}`:   `fleet.inventroy: unknown key (did you mean "inventory"?)`,
+	} {
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(p, true); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+}

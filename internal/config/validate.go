@@ -63,6 +63,17 @@ func (c *Config) Validate() error {
 	if c.Conversation.MaxMessageBytes < 1024 {
 		return bad("conversation.maxMessageBytes", "must be at least 1024 (got %d)", c.Conversation.MaxMessageBytes)
 	}
+	if f := c.Fleet; f.Concurrency < 1 || f.Concurrency > 1024 {
+		return bad("fleet.concurrency", "must be between 1 and 1024 (got %d)", f.Concurrency)
+	}
+	if c.Fleet.ConnectTimeout <= 0 {
+		return bad("fleet.connectTimeout", "must be a positive number of seconds (got %v)", c.Fleet.ConnectTimeout)
+	}
+	for i, p := range c.Fleet.Inventory {
+		if strings.TrimSpace(p) == "" {
+			return bad(fmt.Sprintf("fleet.inventory[%d]", i), "is empty")
+		}
+	}
 	if c.MaxToolCalls < 1 {
 		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)
 	}

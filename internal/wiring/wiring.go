@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosts"
 	"github.com/nb-cli/nb/internal/host/ssh"
@@ -71,6 +72,10 @@ type App struct {
 	Audit    *Audit
 	// Roots are the file tools' roots (nb mcp serve).
 	Roots *files.Roots
+	// Fleet runs one command on many hosts (run_cmd's hosts); nil when
+	// the inventory has no host, and FleetErr when it cannot be read.
+	Fleet    *fleet.Fleet
+	FleetErr error
 
 	opts    Options
 	mu      sync.Mutex
@@ -158,6 +163,7 @@ func Build(o Options) (*App, error) {
 	if a.StateErr == nil {
 		outputs = store.NewOutputs(a.State, ti.SavedOutputsMax, ti.SavedOutputsMaxBytes)
 	}
+	a.buildFleet()
 	run, cd := runcmd.New(runcmd.Options{
 		Hosts:   a.Hosts,
 		Workdir: a.Workdir,
@@ -165,6 +171,7 @@ func Build(o Options) (*App, error) {
 		Config:  ti,
 		Outputs: outputs,
 		Getenv:  o.Getenv,
+		Fleet:   a.fleetFunc(),
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)
