@@ -109,6 +109,10 @@ type Action struct {
 	// Prompt is the question the program waits at (PromptText its line).
 	Prompt     PromptKind
 	PromptText string
+	// SecretRead says the terminal showed that the foreground program
+	// (the session's shell too, in `read -s`) is blocked reading a line
+	// with echo off: the first line typed is a secret read as data.
+	SecretRead bool
 
 	// Path is the resolved absolute path of file actions and SetCwd;
 	// Shown is the path as the model wrote it.

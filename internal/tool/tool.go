@@ -104,6 +104,9 @@ type Invocation struct {
 	CwdAfter string
 	// Run performs the call once it is approved. It runs at most once.
 	Run func(ctx context.Context) (*Result, error)
+	// KeptArgs, when set, replace the call's arguments in the
+	// conversation: the arguments without the secret they carry.
+	KeptArgs []byte
 }
 
 // Stays returns an invocation that does not move the working directory.
