@@ -44,8 +44,8 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 // Start runs sshd on a free loopback port with a throwaway host key and
 // authorized_keys; it is stopped when the test ends. Without sshd the test
 // fails in CI and is skipped on a developer machine. Extra lines are
-// appended to sshd_config ("SetEnv NAME=value …" lines are merged into
-// the one SetEnv sshd reads).
+// appended to sshd_config (e.g. "SetEnv NAME=value" for the sessions'
+// environment).
 func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
 	return StartPorts(t, 1, extra...)
@@ -137,7 +137,7 @@ X11Forwarding no
 PrintMotd no
 MaxStartups 512
 `, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
-	// sshd takes the first SetEnv only: one line for all.
+	// sshd takes the first SetEnv only: one line holds them all.
 	setenv := "SetEnv SHLVL=1"
 	for _, l := range extra {
 		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
