@@ -144,3 +144,28 @@ func TestElicitationEscapesOnce(t *testing.T) {
 		}
 	}
 }
+
+// Commands run by nb mcp serve get the scrubbed environment: secrets and
+// nb's provider keys removed, what terminal.env passes kept.
+func TestRunCmdEnvScrubbedOverMCP(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	cfg := config.Default()
+	cfg.Terminal.Env.Pass = []string{"NBT_PASSED_*"}
+	environ := append(os.Environ(), "GITHUB_TOKEN=canary-gh", "OPENAI_API_KEY=canary-openai",
+		"DATABASE_URL=postgres://u:canary-pw@db/x", "NBT_PASSED_TOKEN=passed", "NBT_PLAIN=plain")
+	srv, err := Build(context.Background(), BuildOptions{Config: cfg, LaunchDir: dir, Approve: []string{"env"},
+		Environ: environ, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: srv}
+	cs := h.connect(t, nil, "")
+	out, isErr := callText(t, cs, "run_cmd", map[string]any{"command": "env"})
+	if isErr {
+		t.Fatalf("env: %s", out)
+	}
+	if strings.Contains(out, "canary") || !strings.Contains(out, "NBT_PASSED_TOKEN=passed") || !strings.Contains(out, "NBT_PLAIN=plain") {
+		t.Fatalf("env over MCP:\n%s", out)
+	}
+}
