@@ -308,8 +308,9 @@ func (h *Host) Describe() string {
 	}
 	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
 	if h.mech == MechanismLandlock {
-		s += "; unix sockets refused; new entries directly in the workspace and its .git cannot be created (install bubblewrap to lift this)"
+		s += "; unix sockets refused; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry (install bubblewrap to lift this)"
 	}
+	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only"
 	return s
 }
 
