@@ -122,7 +122,15 @@ func NewLayout(launch, home string, extraWritable, extraHidden []string, network
 	}
 	if home != "" {
 		for _, h := range DefaultHidden {
-			l.Hidden = append(l.Hidden, resolve(filepath.Join(home, h)))
+			if strings.ContainsAny(h, "*?[") {
+				// a pattern (shell histories): what matches now
+				matches, _ := filepath.Glob(filepath.Join(home, filepath.FromSlash(h)))
+				for _, m := range matches {
+					l.Hidden = append(l.Hidden, resolve(m))
+				}
+				continue
+			}
+			l.Hidden = append(l.Hidden, resolve(filepath.Join(home, filepath.FromSlash(h))))
 		}
 	}
 	for _, h := range extraHidden {

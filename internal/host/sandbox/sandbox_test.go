@@ -647,3 +647,23 @@ func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
 		})
 	}
 }
+
+// The hidden list is the policy's secret list, patterns included.
+func TestLayoutHidesSecretList(t *testing.T) {
+	home := t.TempDir()
+	mustWrite(t, filepath.Join(home, ".foo_hist"), "x")
+	old := DefaultHidden
+	DefaultHidden = append(append([]string{}, old...), ".*_hist")
+	defer func() { DefaultHidden = old }()
+	l := NewLayout(t.TempDir(), home, nil, nil, false)
+	for _, want := range []string{".foo_hist", ".ssh", ".config/gh", ".vault-token", ".npmrc", ".bash_history"} {
+		p := resolve(filepath.Join(home, want))
+		found := false
+		for _, h := range l.Hidden {
+			found = found || h == p
+		}
+		if !found {
+			t.Errorf("%s not hidden", want)
+		}
+	}
+}
