@@ -150,7 +150,8 @@ func NewLayout(launch, home string, extraWritable, extraHidden []string, network
 
 // Current is l for one run: in every writable tree the RunLater entries
 // that exist now, at its top and up to nestedDepth levels below it, are
-// read-only too. (Under Landlock a directory holding a read-only entry
+// read-only too, and so are the files git says configure the tree's
+// repository (included config files) and its hooks directory. (Under Landlock a directory holding a read-only entry
 // cannot take new files: a right to create in a directory is a right to
 // create anywhere below it.)
 func (l Layout) Current() Layout {
@@ -162,6 +163,20 @@ func (l Layout) Current() Layout {
 			}
 		}
 		ro = append(ro, nestedRunLater(w, nestedDepth)...)
+		if _, ok := exists(filepath.Join(w, ".git")); ok {
+			// Files the repository's configuration reads or runs from:
+			// included config files, the hooks directory.
+			files, hooks := gitConfigFiles(w)
+			if hooks != "" {
+				files = append(files, hooks)
+			}
+			for _, f := range files {
+				f = resolve(f)
+				if _, ok := exists(f); ok && l.insideWritable(f) {
+					ro = append(ro, f)
+				}
+			}
+		}
 	}
 	l.ReadOnly = uniqSorted(ro)
 	return l

@@ -503,6 +503,14 @@ func escapeWorld(t *testing.T) (w world, canary string) {
 	}
 	mustWrite(t, filepath.Join(x, ".git"), "gitdir: ../.git/modules/x\n")
 	gitRun(t, w, w.ws, "config", "-f", filepath.Join(mods, "x", "config"), "core.worktree", "../../../x")
+	// A tracked configuration file the repository includes, and a hooks
+	// directory in the tree.
+	mustWrite(t, filepath.Join(w.ws, "inc.cfg"), "[x]\n\ta = 1\n")
+	gitRun(t, w, w.ws, "config", "include.path", "../inc.cfg")
+	if err := os.MkdirAll(filepath.Join(w.ws, "tools", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, w, w.ws, "config", "core.hooksPath", "tools/hooks")
 	return w, canary
 }
 
@@ -522,11 +530,13 @@ var (
 		"cp evil/config .git/config.new && mv -f .git/config.new .git/config",
 		"cat evil/config >> .git/modules/x/config",
 		"echo 'gitdir: ../evilrepo/.git' > x/.git",
+		"cat evil/config >> inc.cfg",
 	}
 	escapeWrite = []string{
 		"mkdir -p .git/info && echo '* filter=evil diff=evil' > .git/info/attributes",
 		`echo "$PWD/evilrepo/.git/objects" > .git/objects/info/alternates`,
 		"echo evil > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
+		"echo evil > tools/hooks/post-checkout && chmod +x tools/hooks/post-checkout",
 		"mv .git .git-old",
 		"rm -rf .git",
 	}
@@ -571,8 +581,11 @@ func TestGitEscapeThenRealGitStatus(t *testing.T) {
 					}
 					return nil
 				})
-				b, _ := os.ReadFile(filepath.Join(w.ws, "x", ".git"))
-				m["x/.git"] = string(b)
+				for _, f := range []string{"x/.git", "inc.cfg", "tools/hooks/post-checkout"} {
+					if b, err := os.ReadFile(filepath.Join(w.ws, f)); err == nil {
+						m[f] = string(b)
+					}
+				}
 				return m
 			}
 			before := gitFiles()
