@@ -48,6 +48,9 @@ type Options struct {
 	AgentSocket string
 	// Shell runs the command remotely ("" for bash when present, else sh).
 	Shell string
+	// EnvPolicy says which variables of the remote environment commands
+	// see (as on every host).
+	EnvPolicy host.EnvPolicy
 	// OutputRoot holds one directory per run with every host's full
 	// output; "" saves nothing.
 	OutputRoot string
@@ -392,6 +395,7 @@ func (f *Fleet) newHost(name string, r Resolved, dial func(ctx context.Context, 
 		DialTimeout:     f.opts.ConnectTimeout,
 		Keepalive:       f.opts.Keepalive,
 		Shell:           f.opts.Shell,
+		EnvPolicy:       f.opts.EnvPolicy,
 		Dial:            dial,
 	})
 }
