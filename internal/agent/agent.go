@@ -335,6 +335,11 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 			results[i] = tool.Errorf("%v", err)
 			continue
 		}
+		if inv.KeptArgs != nil {
+			// A secret in the arguments is not kept in the conversation
+			// (calls shares its array with the saved message).
+			calls[i].Arguments, call.Args = string(inv.KeptArgs), inv.KeptArgs
+		}
 		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd}, inv: inv})
 		if inv.CwdAfter == "" {
 			end = i + 1

@@ -126,6 +126,9 @@ type Decision struct {
 	// command for run_cmd, "input → term-2" for session input, the tool name
 	// for MCP tools.
 	Subject string `json:"-"`
+	// Secret is set when the action carries a secret (a password typed
+	// at a prompt): it is never shown, saved or logged in clear.
+	Secret bool `json:"-"`
 }
 
 // Category classifies a single simple command for the display line.

@@ -251,6 +251,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		return e.decideWindows(command, cc, sh, interactive, extra)
 	}
 	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
+	cc.Facts = memoize(cc.Facts)
 	cc.interactive = interactive
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown, Interactive: interactive})
 	as := e.assess(a, cc)

@@ -175,6 +175,9 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		// Enter after text typed earlier: that text runs now, decide it.
 	}
 
+	if a.SecretRead {
+		return e.secretRead(a, program, line, subject)
+	}
 	shell := a.Shell || a.InShell || shellRelays[program]
 	// One line typed at a program's question or password prompt is read by
 	// that prompt, not by the shell behind it.
@@ -212,6 +215,16 @@ func (e *Engine) sessionInput(a Action) *Decision {
 				if d.Decision == Allow {
 					d = e.ask(d, nil, &assessment{}, nil)
 				}
+			}
+		}
+		if a.Shell && a.Prompt == Secret {
+			// The shell itself is in front of a line asking for a secret
+			// that the terminal could not confirm: shown (it may be a
+			// command), never saved.
+			d.Rule, d.OfferAlways = "", false
+			d.Reasons = append(d.Reasons, "the terminal's last line asks for a secret: never saved as a rule")
+			if d.Decision == Allow {
+				d = e.ask(d, nil, &assessment{}, nil)
 			}
 		}
 		if !a.Shell && !a.InShell {
@@ -285,8 +298,35 @@ func (e *Engine) sessionInput(a Action) *Decision {
 func (e *Engine) secretAnswer(a Action, program, line, subject string) *Decision {
 	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
 		Display: fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
-		Reasons: []string{"a secret typed at a password prompt"}}
+		Reasons: []string{"a secret typed at a password prompt"}, Secret: true}
 	return e.ask(d, nil, &assessment{}, nil)
+}
+
+// secretRead decides input typed while the foreground program reads a
+// line with echo off: its first line is a secret, masked and asked each
+// time; lines after it reach whatever reads next and are decided as such.
+func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
+	first, rest, multi := strings.Cut(line, "\n")
+	first = strings.TrimSuffix(first, "\r")
+	if a.PromptText == "" || a.Prompt != Secret {
+		a.PromptText = "echo off"
+	}
+	d := e.secretAnswer(a, program, first, subject)
+	if !multi {
+		return d
+	}
+	next := a
+	next.SecretRead, next.Pending, next.Input, next.Prompt, next.PromptText = false, "", rest+"\n", NoPrompt, ""
+	after := e.sessionInput(next)
+	after.Display = d.Display + ", then " + after.Display
+	after.Full = d.Full + "\n" + after.Full
+	after.Rule, after.OfferAlways = "", false
+	after.Reasons = append(d.Reasons, after.Reasons...)
+	after.Secret = true
+	if after.Decision == Allow {
+		after = e.ask(after, nil, &assessment{}, nil)
+	}
+	return after
 }
 
 // InputRule is the grant that allows exactly line typed into program.

@@ -177,3 +177,41 @@ func TestSessionInputInUnknownDirectory(t *testing.T) {
 		}
 	}
 }
+
+// The session's shell itself reading a password (`read -s`): the terminal
+// says echo is off while a line is read, so the line is a secret whatever
+// the prompt; the shell's prompt-text guess alone never saves a rule.
+func TestSecretReadByTheShell(t *testing.T) {
+	e := newEngine(t, nil)
+	base := Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Where: testCC}
+	a := base
+	a.SecretRead, a.Prompt, a.PromptText, a.Input = true, Secret, "Password:", "hunter2\n"
+	d := e.Decide(a)
+	if d.Decision != Ask || d.OfferAlways || d.Rule != "" || strings.Contains(d.Display+d.Full+d.Subject, "hunter2") || !strings.Contains(d.Display, "•••") {
+		t.Errorf("read -s: %+v", d)
+	}
+	// Echo off with no prompt text at all.
+	a = base
+	a.SecretRead, a.Input = true, "hunter2\n"
+	if d := e.Decide(a); d.Decision != Ask || d.OfferAlways || strings.Contains(d.Display+d.Full, "hunter2") {
+		t.Errorf("echo off, no prompt: %+v", d)
+	}
+	// What follows the secret line reaches the shell: decided as code,
+	// the secret still hidden.
+	a.Input = "hunter2\nrm -rf ~\n"
+	if d := e.Decide(a); d.Decision == Allow || !d.Warn || d.OfferAlways || strings.Contains(d.Display+d.Full, "hunter2") {
+		t.Errorf("secret then rm: %+v", d)
+	}
+	// Text typed before Enter belongs to the same read.
+	a.Pending, a.Input = "hunter2", "\n"
+	if d := e.Decide(a); d.Decision != Ask || strings.Contains(d.Display+d.Full, "hunter2") {
+		t.Errorf("pending secret: %+v", d)
+	}
+	// Only the last line's text asks for a secret (a remote shell): shown,
+	// since it may be a command, but never offered as a rule.
+	a = base
+	a.Prompt, a.PromptText, a.Input = Secret, "Password:", "hunter2\n"
+	if d := e.Decide(a); d.Decision != Ask || d.OfferAlways || d.Rule != "" {
+		t.Errorf("prompt text only: %+v", d)
+	}
+}

@@ -249,6 +249,8 @@ type winFacts []string
 
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
+func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
+func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
 // shell's language, whatever the host's shell.

@@ -132,12 +132,17 @@ type Info struct {
 	// recognised question or password prompt (QuestionText).
 	Question     Question
 	QuestionText string
-	Position     int64 // the model's read position
-	End          int64 // bytes written so far
-	Running      bool
-	ExitCode     int
-	Started      time.Time
-	Uptime       time.Duration
+	// SecretRead is set when the foreground program (the session's shell
+	// too: `read -s`) is blocked reading a line the terminal does not
+	// echo: a password read, whatever its prompt says. Question is then
+	// Secret.
+	SecretRead bool
+	Position   int64 // the model's read position
+	End        int64 // bytes written so far
+	Running    bool
+	ExitCode   int
+	Started    time.Time
+	Uptime     time.Duration
 }
 
 // ErrNoSession is returned for an unknown session id.
@@ -265,7 +270,7 @@ func (m *Manager) exchange(ctx context.Context, s *session, stdin string, first 
 	end := m.collect(ctx, s, waitFor{from: from, mark: mark, input: stdin, started: first}, live)
 	out := m.take(s, from)
 	out.Ended = end
-	out.Prompt = end == EndPrompt
+	out.Prompt = end == EndPrompt || end == EndReading
 	if out.Complete {
 		s.mu.Lock()
 		drained := s.cursor >= s.ring.end()
@@ -294,6 +299,9 @@ const (
 	EndQuiet
 	// EndCancelled: the call was cancelled.
 	EndCancelled
+	// EndReading: the program's output paused and its foreground process
+	// is blocked reading the terminal (cat, input() with no prompt).
+	EndReading
 )
 
 func (e WaitEnd) String() string {
@@ -310,6 +318,8 @@ func (e WaitEnd) String() string {
 		return "no output yet"
 	case EndCancelled:
 		return "cancelled"
+	case EndReading:
+		return "reading the terminal"
 	}
 	return "unknown"
 }
@@ -346,6 +356,10 @@ func (m *Manager) collect(ctx context.Context, s *session, w waitFor, live func(
 	checked := int64(-1)
 	promptSeen, matters := false, false
 	sent := w.from
+	// A program blocked reading the terminal waits for input even with no
+	// prompt: once the output pauses, the read ends (where the terminal
+	// can tell; readPoll paces the look).
+	_, canTell := s.ttyState()
 	// A poll of a program that already waits at a prompt returns at once.
 	waiting := false
 	if w.input == "" && !w.started {
@@ -400,6 +414,9 @@ func (m *Manager) collect(ctx context.Context, s *session, w waitFor, live func(
 		if matters && elapsed >= minI && quiet >= settle {
 			return EndSettled
 		}
+		if canTell && elapsed >= minI && quiet >= settle && s.blockedReading() {
+			return EndReading
+		}
 		// A program just started that has written nothing yet (still
 		// starting, or silent by nature) is given a little longer.
 		quietStart := w.started && end <= w.from
@@ -417,6 +434,9 @@ func (m *Manager) collect(ctx context.Context, s *session, w waitFor, live func(
 		}
 		if promptSeen {
 			wait = min(wait, promptQuiet-quiet)
+		}
+		if canTell {
+			wait = min(wait, max(minI-elapsed, settle-quiet, readPoll))
 		}
 		if !doneAt.IsZero() {
 			wait = min(wait, exitDrain-now.Sub(doneAt))
@@ -439,6 +459,17 @@ func (m *Manager) collect(ctx context.Context, s *session, w waitFor, live func(
 		case <-timer.C:
 		}
 	}
+}
+
+// readPoll is how often a read that waits looks whether the foreground
+// program is blocked reading the terminal.
+const readPoll = 100 * time.Millisecond
+
+// blockedReading reports whether the session's foreground process is
+// blocked reading the terminal.
+func (s *session) blockedReading() bool {
+	st, ok := s.ttyState()
+	return ok && st.WaitsForInput()
 }
 
 // maxEchoCheck bounds the output compared with the input's echo: more
@@ -594,6 +625,8 @@ func (s *session) info(now time.Time) Info {
 	}
 	if !in.Running {
 		in.ExitCode = s.term.ExitCode()
+	} else if st, ok := s.ttyState(); ok && st.SecretRead() {
+		in.SecretRead, in.Question = true, Secret
 	}
 	return in
 }

@@ -14,6 +14,20 @@ type foregrounder interface {
 	Foreground() (name string, leader bool, ok bool)
 }
 
+// ttyStater is implemented by terminals that can tell what the foreground
+// program does with the terminal (the local host's, on Linux).
+type ttyStater interface {
+	TTYState() (host.TTYState, bool)
+}
+
+// ttyState is the terminal's state; ok is false when it cannot be told.
+func (s *session) ttyState() (host.TTYState, bool) {
+	if t, ok := s.term.(ttyStater); ok {
+		return t.TTYState()
+	}
+	return host.TTYState{}, false
+}
+
 // session is one program on a terminal.
 type session struct {
 	id, command string

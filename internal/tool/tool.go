@@ -40,9 +40,24 @@ type Result struct {
 	ExitCode *int
 	Duration time.Duration
 	Note     string // short human note: first stderr line, "timed out", ...
+	// Details are a few lines shown under the summary line (a fleet's
+	// grouped outputs); never what the model sees.
+	Details string
+	// Hosts are the per-host outcomes of a call run on many hosts (a
+	// fleet), for --output-format json and the audit log.
+	Hosts []HostOutcome
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry
+}
+
+// HostOutcome is how a call ended on one host of a fleet.
+type HostOutcome struct {
+	Host string `json:"host"`
+	// Status is ok, failed, unreachable, refused, timedOut or interrupted.
+	Status   string `json:"status"`
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // Retry is a second attempt that needs the user's approval.
@@ -89,6 +104,9 @@ type Invocation struct {
 	CwdAfter string
 	// Run performs the call once it is approved. It runs at most once.
 	Run func(ctx context.Context) (*Result, error)
+	// KeptArgs, when set, replace the call's arguments in the
+	// conversation: the arguments without the secret they carry.
+	KeptArgs []byte
 }
 
 // Stays returns an invocation that does not move the working directory.

@@ -181,3 +181,68 @@ func TestContinueWaitsForASilentCommand(t *testing.T) {
 		t.Errorf("screen:\n%s", n.scr.String())
 	}
 }
+
+// A password read by the session's own shell (`read -s`) and typed by the
+// model: masked at the prompt, Always never offered, and the secret is
+// nowhere on screen or in the state directory (grants, audit log, saved
+// conversation, input history).
+func TestPasswordReadByTheShellIsHidden(t *testing.T) {
+	testenv.Tool(t, "bash")
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	quickSessions(t, work)
+	const secret = "hunter2xyz"
+	srv := server(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{toolCall("terminal_start", map[string]string{"command": "bash --norc --noprofile"})}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{typeInto("term-1", "read -s -p 'Password: ' pw; echo len=${#pw}\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "Password:"}, ToolCalls: []llmtest.ToolCall{typeInto("term-1", secret+"\n")}},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "len=10"}, Text: "Typed it."},
+	)
+	n := start(t, srv, work, env, runOpts{args: []string{"--approve", "bash --norc --noprofile", "log in"}})
+	n.waitText(ctx, "read -s")
+	if strings.Contains(n.scr.String(), "•") {
+		t.Fatal("the read command itself is masked")
+	}
+	n.send("y")
+	n.waitText(ctx, "•••")
+	screen := n.scr.String()
+	line := lineWith(screen, "•••")
+	if !strings.Contains(line, "answer → term-1 (bash)") {
+		t.Errorf("secret prompt line %q:\n%s", line, screen)
+	}
+	if strings.Contains(screen, "lways") {
+		t.Errorf("Always offered for a secret:\n%s", screen)
+	}
+	n.send("y")
+	n.waitText(ctx, "Typed it.")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(n.scr.Raw(), secret) {
+		t.Errorf("the secret reached the screen:\n%s", n.scr.String())
+	}
+	root := filepath.Dir(work)
+	seen := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(p, work) {
+			return nil
+		}
+		seen++
+		if data, _ := os.ReadFile(p); strings.Contains(string(data), secret) {
+			t.Errorf("the secret is kept in clear in %s", p)
+		}
+		return nil
+	})
+	if seen == 0 {
+		t.Fatal("no state written at all: the check proves nothing")
+	}
+	if g := readGrants(t, filepath.Join(root, "state")); g != "" {
+		t.Errorf("grants saved: %q", g)
+	}
+	// The next request carries the call without the secret (the read's
+	// "len=10" result above shows the secret did reach the shell).
+	reqs := srv.Requests()
+	if b, _ := json.Marshal(reqs[len(reqs)-1].Messages); strings.Contains(string(b), secret) {
+		t.Errorf("the conversation sent to the model keeps the secret")
+	}
+}

@@ -164,7 +164,7 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	}
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
 		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,
-		PromptText: info.QuestionText, Where: t.where(dir, h)}
+		PromptText: info.QuestionText, SecretRead: info.SecretRead, Where: t.where(dir, h)}
 	act.Where.CwdUnknown = unknown
 	switch info.Question {
 	case ptysession.YesNo:
@@ -175,7 +175,8 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	if a.Stdin != "" {
 		act.Kind, act.Input = policy.SessionInput, a.Stdin
 	}
-	return tool.Stays(at, t.opts.Policy.Decide(act), func(ctx context.Context) (*tool.Result, error) {
+	d := t.opts.Policy.Decide(act)
+	inv := tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
 		began := time.Now()
 		out, err := t.opts.Manager.ContinueWatch(ctx, a.SessionID, a.Stdin, watcher(call))
 		if err != nil {
@@ -185,7 +186,13 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 		fmt.Fprintf(&b, "Terminal Session: %s\n", out.ID)
 		writeOutput(&b, out)
 		return result(b.String(), out, time.Since(began), ""), nil
-	}), nil
+	})
+	if d.Secret {
+		// The conversation keeps that a secret was typed, not the secret.
+		kept, _ := json.Marshal(continueArgs{SessionID: a.SessionID, Stdin: "[a secret typed at a password prompt: not kept]"})
+		inv.KeptArgs = kept
+	}
+	return inv, nil
 }
 
 // --- terminal_stop
@@ -315,6 +322,8 @@ func waitEnded(out *ptysession.Output) string {
 		return "no output yet; the program is still running"
 	case ptysession.EndCancelled:
 		return "cancelled"
+	case ptysession.EndReading:
+		return "the program waits for input (it is reading the terminal)"
 	}
 	return out.Ended.String()
 }
