@@ -509,21 +509,19 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		e.winPortable(wl, c, cc)
 		return wl
 	}
-	var paths []string
-	paths = append(paths, j.Operands...)
-	paths = append(paths, j.Values...)
-	for _, p := range paths {
+	var words []string
+	words = append(words, j.Operands...)
+	words = append(words, j.Values...)
+	for _, p := range words {
 		if d := winDrive(p); d != "" {
 			wl.unsafe = "reads the PowerShell " + d + " drive (variables, environment or certificates)"
 		}
 	}
+	paths := j.Files
 	switch j.Does {
 	case cmdbase.Reads:
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
-		}
-		if j.Spec != nil && j.Spec.Name == "echo" || j.Name == "Write-Output" || j.Name == "Write-Host" {
-			break // prints its words; reads no file
 		}
 		for _, p := range paths {
 			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
@@ -532,10 +530,7 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			}
 		}
 		if j.Recurse {
-			roots := j.Operands
-			if len(roots) == 0 {
-				roots = []string{"."}
-			}
+			roots := treeRoots(j.Files)
 			for _, r := range roots {
 				if why := e.winTree(r, cc); why != "" {
 					wl.unsafe = why
@@ -621,6 +616,31 @@ func (e *Engine) winTree(root string, cc CommandContext) string {
 	return treeSecrets(cc, native, true)
 }
 
+// treeRoots are the directories a recursive search of files reads: the
+// directory part of each file operand (findstr /s x src\*.go reads src),
+// the current directory for a bare name or pattern.
+func treeRoots(files []string) []string {
+	var roots []string
+	for _, f := range files {
+		r := "."
+		if i := strings.LastIndexAny(f, `\/`); i >= 0 {
+			r = f[:i+1]
+		} else if len(f) >= 2 && f[1] == ':' {
+			r = f[:2]
+		}
+		if strings.ContainsAny(r, "*?") {
+			r = f // a pattern in the directory part: judge it as written
+		}
+		if !contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
+}
+
 // winPipelines: a command reading the files its pipeline names
 // (Get-ChildItem -Recurse | Select-String x) reads the lister's tree;
 // code from the network piped into Invoke-Expression or a shell is
@@ -654,7 +674,7 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
 				}
-				roots := up.j.Operands
+				roots := up.j.Files
 				if len(roots) == 0 {
 					roots = []string{"."}
 				}
