@@ -133,7 +133,7 @@ type Capture struct {
 	binary     bool
 	binaryHint string
 	pend       [utf8.UTFMax]byte
-	npend  int
+	npend      int
 
 	esc escState
 
