@@ -35,6 +35,10 @@ type Editor struct {
 	Continue func(buf string) (next string, more bool)
 	// Dim styles secondary text (continuation marks, notes).
 	Dim func(string) string
+	// External edits the message in another program (Ctrl+G, Ctrl+X
+	// Ctrl+E) with the terminal in its normal mode, and returns the text
+	// saved there (nil: the keys do nothing).
+	External func(text string) (string, error)
 
 	History History
 
@@ -43,14 +47,24 @@ type Editor struct {
 	mu       sync.Mutex
 	rawState *term.State
 
+	// dmu guards the state of a ReadLine and the drawing: a resize
+	// redraws from another goroutine.
+	dmu    sync.Mutex
+	active bool // a ReadLine is under way
+
 	// The state of one ReadLine.
 	prompt string
 	buf    []rune
 	cur    int
 	curRow int // the terminal cursor's row within the drawn rows
 	drawn  int // how many rows the last redraw drew
-	top    int // the first row shown when the message is taller than the screen
-	hist   int // the history entry shown (len(entries): the draft)
+	// widths are the widths of the rows drawn, and curCol the cursor's
+	// column: a terminal narrowed since reflows them onto more rows.
+	widths []int
+	curCol int
+	ctrlX  bool // Ctrl+X was pressed: Ctrl+E opens the external editor
+	top    int  // the first row shown when the message is taller than the screen
+	hist   int  // the history entry shown (len(entries): the draft)
 	draft  []rune
 	// search is the incremental history search under way (Ctrl+R).
 	search *search
@@ -68,7 +82,7 @@ type search struct {
 func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
 	return &Editor{
 		in: in, out: out, fd: fd, size: size,
-		keys: keyReader{in: in},
+		keys: keyReader{in: in, lineMode: fd < 0},
 		Dim:  func(s string) string { return s },
 	}
 }
@@ -77,61 +91,130 @@ func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
 // It returns io.EOF on Ctrl+D at an empty buffer (or when the input ends)
 // and ErrInterrupt on Ctrl+C.
 func (e *Editor) ReadLine(prompt string) (string, error) {
-	if err := e.enterRaw(); err != nil {
+	if err := e.enterRaw(true); err != nil {
 		return "", err
 	}
 	defer e.Restore()
+	e.dmu.Lock()
 	e.prompt, e.buf, e.cur, e.curRow, e.top = prompt, nil, 0, 0, 0
-	e.hist, e.draft, e.search = len(e.History.entries), nil, nil
+	e.hist, e.draft, e.search, e.ctrlX = len(e.History.entries), nil, nil, false
+	e.active = true
 	e.redraw()
+	e.dmu.Unlock()
+	defer func() {
+		e.dmu.Lock()
+		e.active = false
+		e.dmu.Unlock()
+	}()
 	for {
 		k, err := e.keys.next()
-		if err != nil {
-			if len(e.buf) > 0 {
-				return e.accept(string(e.buf)), nil
-			}
-			e.finish(false)
-			if errors.Is(err, io.EOF) {
-				return "", io.EOF
-			}
-			return "", fmt.Errorf("read input: %w", err)
-		}
-		if e.search != nil && e.searchKey(k) {
-			e.redraw()
-			continue
-		}
-		switch k.kind {
-		case keyEnter:
-			msg := string(e.buf)
-			if e.Continue != nil {
-				if next, more := e.Continue(msg); more {
-					e.buf = []rune(next)
-					e.cur = len(e.buf)
-					break
-				}
-			}
-			return e.accept(msg), nil
-		case keyInterrupt:
-			e.finish(false)
-			return "", ErrInterrupt
-		case keyTypedEOF:
-			if len(e.buf) == 0 {
-				e.finish(false)
-				return "", io.EOF
-			}
-		case keyEOF:
-			if len(e.buf) == 0 {
-				e.finish(false)
-				return "", io.EOF
-			}
-			e.deleteAt(e.cur)
-		default:
-			e.edit(k)
-		}
-		if k.kind != keyClear {
-			e.redraw()
+		e.dmu.Lock()
+		msg, done, rerr := e.handle(k, err)
+		e.dmu.Unlock()
+		if done {
+			return msg, rerr
 		}
 	}
+}
+
+// Resize redraws the message after the terminal changed size (SIGWINCH).
+// It is safe to call from another goroutine, at any time.
+func (e *Editor) Resize() {
+	e.dmu.Lock()
+	defer e.dmu.Unlock()
+	if e.active {
+		e.redraw()
+	}
+}
+
+// handle applies one key (or the read error) and reports whether ReadLine
+// is done, with its result. e.dmu is held.
+func (e *Editor) handle(k key, err error) (string, bool, error) {
+	if err != nil {
+		if len(e.buf) > 0 {
+			return e.accept(string(e.buf)), true, nil
+		}
+		e.finish(false)
+		if errors.Is(err, io.EOF) {
+			return "", true, io.EOF
+		}
+		return "", true, fmt.Errorf("read input: %w", err)
+	}
+	if e.search != nil && e.searchKey(k) {
+		e.redraw()
+		return "", false, nil
+	}
+	if e.ctrlX {
+		e.ctrlX = false
+		if k.kind == keyEnd && k.r == 0x05 { // Ctrl+X Ctrl+E
+			e.editExternal()
+			return "", false, nil
+		}
+	}
+	switch k.kind {
+	case keyEnter:
+		msg := string(e.buf)
+		if e.Continue != nil {
+			if next, more := e.Continue(msg); more {
+				e.buf = []rune(next)
+				e.cur = len(e.buf)
+				break
+			}
+		}
+		return e.accept(msg), true, nil
+	case keyInterrupt:
+		e.finish(false)
+		return "", true, ErrInterrupt
+	case keyTypedEOF:
+		if len(e.buf) == 0 {
+			e.finish(false)
+			return "", true, io.EOF
+		}
+	case keyEOF:
+		if len(e.buf) == 0 {
+			e.finish(false)
+			return "", true, io.EOF
+		}
+		e.deleteAt(e.cur)
+	case keyCtrlX:
+		e.ctrlX = true
+		return "", false, nil
+	case keyCancel:
+		e.editExternal()
+		return "", false, nil
+	default:
+		e.edit(k)
+	}
+	if k.kind != keyClear {
+		e.redraw()
+	}
+	return "", false, nil
+}
+
+// editExternal hands the message to the External editor and takes back
+// what was saved there; the message is drawn again where it was.
+func (e *Editor) editExternal() {
+	if e.External == nil {
+		return
+	}
+	var b bytes.Buffer
+	e.up(&b)
+	b.WriteString("\r\x1b[J")
+	e.write(b.String())
+	e.curRow, e.drawn, e.widths, e.curCol = 0, 0, nil, 0
+	e.Restore()
+	text, err := e.External(string(e.buf))
+	if rerr := e.enterRaw(false); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		e.write(e.Dim("editor: "+err.Error()) + "\r\n")
+	} else {
+		e.buf = []rune(strings.TrimRight(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
+		e.cur = len(e.buf)
+		e.hist = len(e.History.entries)
+	}
+	e.redraw()
 }
 
 // edit applies one editing key to the buffer.
@@ -198,7 +281,7 @@ func (e *Editor) edit(k key) {
 		e.search = &search{at: -1, saved: append([]rune(nil), e.buf...)}
 	case keyClear:
 		e.write("\x1b[H\x1b[2J")
-		e.curRow = 0
+		e.curRow, e.curCol = 0, 0
 		e.redraw()
 	}
 }
@@ -410,7 +493,7 @@ func (e *Editor) finish(whole bool) {
 		}
 	}
 	b.WriteString("\r\n")
-	e.curRow, e.drawn = 0, 0
+	e.curRow, e.drawn, e.widths, e.curCol = 0, 0, nil, 0
 	e.write(b.String())
 }
 
@@ -439,15 +522,39 @@ func (e *Editor) redraw() {
 		fmt.Fprintf(&b, "\x1b[%dC", curCol)
 	}
 	b.WriteString("\x1b[?25h")
-	e.curRow, e.drawn = visCur, len(vis)
+	e.curRow, e.drawn, e.curCol = visCur, len(vis), curCol
+	e.widths = e.widths[:0]
+	for _, r := range vis {
+		e.widths = append(e.widths, r.width)
+	}
 	e.write(b.String())
 }
 
-// up moves the terminal cursor to the first drawn row.
+// up moves the terminal cursor to the first drawn row. The rows are
+// counted at the terminal's width now: one drawn wider than that has been
+// reflowed onto more rows by a terminal that was narrowed since.
 func (e *Editor) up(b *bytes.Buffer) {
-	if e.curRow > 0 {
-		fmt.Fprintf(b, "\x1b[%dA", e.curRow)
+	if n := rowsAbove(e.widths, e.curRow, e.curCol, e.width()); n > 0 {
+		fmt.Fprintf(b, "\x1b[%dA", n)
 	}
+}
+
+// rowsAbove is how many screen rows the cursor is below the first drawn
+// row, at column col of drawn row row, once rows of the given widths are
+// shown at width columns.
+func rowsAbove(widths []int, row, col, width int) int {
+	if width <= 0 {
+		return row
+	}
+	n := 0
+	for i := 0; i < row; i++ {
+		w := 0
+		if i < len(widths) {
+			w = widths[i]
+		}
+		n += max(1, (w+width-1)/width)
+	}
+	return n + col/width
 }
 
 func (e *Editor) width() int {
@@ -470,10 +577,16 @@ func (e *Editor) height() int {
 
 func (e *Editor) write(s string) { _, _ = io.WriteString(e.out, s) }
 
-// enterRaw puts the terminal in raw mode with bracketed paste on.
-func (e *Editor) enterRaw() error {
+// enterRaw puts the terminal in raw mode with bracketed paste on and asks
+// it to report modified keys (Shift+Enter) as xterm's modifyOtherKeys
+// does. Bytes already queued were typed in line mode (typeahead) when
+// typeahead is set.
+func (e *Editor) enterRaw(typeahead bool) error {
 	if e.fd < 0 {
 		return nil
+	}
+	if typeahead {
+		e.keys.typeahead(queued(e.fd))
 	}
 	st, err := term.MakeRaw(e.fd)
 	if err != nil {
@@ -482,7 +595,7 @@ func (e *Editor) enterRaw() error {
 	e.mu.Lock()
 	e.rawState = st
 	e.mu.Unlock()
-	e.write("\x1b[?2004h")
+	e.write("\x1b[?2004h\x1b[>4;1m")
 	return nil
 }
 
@@ -494,7 +607,7 @@ func (e *Editor) Restore() {
 	if e.rawState == nil {
 		return
 	}
-	e.write("\x1b[?2004l")
+	e.write("\x1b[>4;0m\x1b[?2004l")
 	_ = term.Restore(e.fd, e.rawState)
 	e.rawState = nil
 }
