@@ -24,6 +24,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'MarkdownLongLine' -bencht
 go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Uptime50' -benchtime 5x ./internal/fleet >>"$out" || true
 
 # metric NAME UNIT from benchmark lines: the value preceding UNIT
 awk -v OFS='\t' '
@@ -61,6 +62,8 @@ function best(key, v, lower) {
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
+/^BenchmarkUptime50\/first/ { best("fleet1", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
+/^BenchmarkUptime50\/reused/ { best("fleet2", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
 END {
 	printf "%-44s %14s %14s\n", "benchmark", "result", "target"
 	printf "%-44s %14s %14s\n", "--------------------------------------------", "--------------", "--------------"
@@ -96,4 +99,7 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (Landlock)", B["landlock"], "local + 15 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: ssh over loopback, open connection", B["ssh"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "  bare ssh session running true", B["sshbare"], ""
+	printf "%-44s %11.0f ms %14s\n", "fleet: uptime on 50 loopback hosts", B["fleet1"], "< 2000 ms"
+	printf "%-44s %11.0f ms %14s\n", "fleet: the same, connections reused", B["fleet2"], "first / 3"
+	printf "%-44s %10.2f MiB %14s\n", "fleet: peak RSS", B["fleetrss"], "< 64 MiB"
 }' "$out"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck, wine64 and mingw-w64), then
+# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -18,6 +18,7 @@ command -v ssh-keygen >/dev/null 2>&1 || need_apt+=(openssh-client)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 command -v top >/dev/null 2>&1 || need_apt+=(procps)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+/usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
@@ -38,6 +39,11 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 if ! command -v staticcheck >/dev/null 2>&1; then
 	log "installing staticcheck"
 	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+# `goreleaser check` validates .goreleaser.yaml (internal/e2e/release_test.go)
+if ! command -v goreleaser >/dev/null 2>&1; then
+	log "installing goreleaser (a few minutes, once)"
+	go install github.com/goreleaser/goreleaser/v2@v2.15.1
 fi
 
 log "gofmt"
@@ -70,5 +76,6 @@ wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_O
 "${wine_test[@]}" -run 'TestWin' \
 	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
 	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
-# the output sandwich (CRLF, binary detection, spill files) runs whole
-"${wine_test[@]}" ./internal/sandwich
+# the output sandwich (CRLF, binary detection, spill files) and the Windows
+# shells' parsers and command base run whole
+"${wine_test[@]}" ./internal/sandwich ./internal/winshell ./internal/cmdbase

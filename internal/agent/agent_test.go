@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
@@ -501,5 +502,33 @@ func TestOverflowRetriesOnce(t *testing.T) {
 	// The compaction is kept; the unanswered message is not.
 	if !a.Messages[0].Summary || a.Messages[len(a.Messages)-1].Text == "next" {
 		t.Errorf("conversation after the failed retry: %d messages, first summary=%v", len(a.Messages), a.Messages[0].Summary)
+	}
+}
+
+// A summary request to a model that reasons first leaves room for its
+// reasoning: its output limit is well above the summary's own few
+// thousand tokens, and input and output together still fit the window.
+func TestSummaryLeavesRoomForReasoning(t *testing.T) {
+	for _, reasons := range []bool{false, true} {
+		p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("summary")}}
+		var old []llm.Message
+		for i := range 40 {
+			old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 8000))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
+		}
+		const window = 128000
+		a := New(Options{Provider: p, UI: &recUI{}, Model: Model{Window: window, Reasons: reasons}}, old)
+		if err := a.Compact(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		r := p.reqs[0]
+		if reasons && r.MaxTokens < summaryMaxTokens+8000 {
+			t.Errorf("reasoning model: summary max tokens %d leave no room for reasoning", r.MaxTokens)
+		}
+		if !reasons && r.MaxTokens != summaryMaxTokens {
+			t.Errorf("summary max tokens %d, want %d", r.MaxTokens, summaryMaxTokens)
+		}
+		if in := compact.Request(r); in+r.MaxTokens > window {
+			t.Errorf("reasons=%v: summary request of %d tokens + %d to answer exceeds the %d window", reasons, in, r.MaxTokens, window)
+		}
 	}
 }

@@ -22,6 +22,11 @@ const defaultReserve = 4096
 // summaryMaxTokens bounds the answer of a summary request.
 const summaryMaxTokens = 4096
 
+// summaryReasoningRoom is added to a summary request's output limit for a
+// model that reasons first (its reasoning counts against the limit, and a
+// few thousand tokens can be spent before any summary is written).
+const summaryReasoningRoom = 16384
+
 // Model is what nb knows of the model it talks to.
 type Model struct {
 	// Window is the context window in tokens (0: unknown; nothing is
@@ -32,6 +37,15 @@ type Model struct {
 	// ThinkingBudget turns on Anthropic extended thinking.
 	Reasoning      llm.Effort
 	ThinkingBudget int
+	// Reasons is set for a model that spends output tokens reasoning
+	// before it answers: a summary request leaves room for them.
+	Reasons bool
+	// IgnoredReasoning is the reasoning effort asked for that is not sent
+	// because the model does not take one ("" when none is ignored).
+	IgnoredReasoning llm.Effort
+	// CostEstimate is set when the prices are those of the model's family,
+	// not its own.
+	CostEstimate bool
 }
 
 // Stats are the token usage and estimated cost of a turn or a session.
@@ -218,7 +232,12 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) e
 	}
 	a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacting the conversation (about %s tokens): asking the model for a summary of the older turns…", catalog.Tokens(before)))
 	answer := min(summaryMaxTokens, w/8)
-	sreq := compact.SummaryRequest(msgs[:keep], int(float64(a.hardLimit()-answer)/a.calib), answer)
+	limit := answer
+	if a.opts.Model.Reasons {
+		limit += min(summaryReasoningRoom, w/4)
+	}
+	input := min(a.hardLimit()-answer, w-limit)
+	sreq := compact.SummaryRequest(msgs[:keep], int(float64(input)/a.calib), limit)
 	sreq.Model = a.opts.Provider.Model()
 	sreq.Internal = true
 	a.opts.UI.Waiting()

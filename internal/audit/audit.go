@@ -35,6 +35,9 @@ type Entry struct {
 	DurationMs int64    `json:"durationMs,omitempty"`
 	TimedOut   bool     `json:"timedOut,omitempty"`
 	Error      string   `json:"error,omitempty"`
+	// Hosts are, for a command run on a fleet, each host's outcome (ok,
+	// failed, unreachable, refused, timedOut, interrupted).
+	Hosts map[string]string `json:"hosts,omitempty"`
 }
 
 // Log appends entries to a file.

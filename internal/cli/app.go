@@ -152,6 +152,9 @@ func (a *app) systemPrompt(ctx context.Context) string {
 			b.WriteString("\n\n")
 			b.WriteString(sysinfo.Format(info, ""))
 		}
+		if s := a.w.FleetPrompt(); s != "" && !a.opts.NoTools {
+			b.WriteString("\n\n" + strings.TrimSpace(s))
+		}
 	}
 	if a.userSystem != "" {
 		b.WriteString("\n\n")

@@ -76,6 +76,11 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	if singleShot && strings.TrimSpace(words) == "" && strings.TrimSpace(piped) == "" {
 		return failRun(rec, io, kindRun, usagef("nothing to ask: give a message as arguments or on stdin (see nb --help)"))
 	}
+	if singleShot && strings.HasPrefix(words, "/") {
+		if err := checkSlashWords(words); err != nil {
+			return failRun(rec, io, kindRun, err)
+		}
+	}
 	if !singleShot && opts.OutputFormat != FormatText {
 		return failRun(rec, io, kindRun, usagef("--output-format %s reports a single-shot run: give a message (nb --output-format %[1]s WORDS...)", opts.OutputFormat))
 	}

@@ -43,6 +43,13 @@ func Main(args []string, io *iostreams.IO) int {
 	if err != nil {
 		return reportError(io, err)
 	}
+	if len(opts.Words) > 0 && !opts.forcedChat && opts.Help {
+		// nb --help tool: the subcommand's help
+		if text, ok := helpTopics[opts.Words[0]]; ok {
+			printHelp(io, text)
+			return ExitOK
+		}
+	}
 	if len(opts.Words) > 0 && !opts.forcedChat && !opts.Help && !opts.Version {
 		if sub, ok := subcommands[opts.Words[0]]; ok {
 			return sub(opts.Words[1:], io, opts)
@@ -55,6 +62,7 @@ func Main(args []string, io *iostreams.IO) int {
 // given before it (git-style: nb --config F tool ...), and refuses the ones
 // that mean nothing to it.
 var subcommands = map[string]func(args []string, io *iostreams.IO, global *Options) int{
+	"help":   runHelp,
 	"mcp":    runMCP,
 	"policy": runPolicy,
 	"tool":   runTool,

@@ -16,7 +16,8 @@ func (a *app) configDir() string {
 	return filepath.Dir(config.DefaultPath(a.io.Getenv))
 }
 
-// loadInstructions reads the AGENTS.md files of the launch directory; with
+// loadInstructions reads the instruction files (AGENTS.md, CLAUDE.md,
+// GEMINI.md) of the launch directory; with
 // --verbose it lists them on stderr.
 func (a *app) loadInstructions() {
 	files, warnings := instructions.Find(a.launch, a.configDir(), instructions.DefaultMaxBytes)
@@ -32,7 +33,7 @@ func (a *app) loadInstructions() {
 // describeInstructions lists the instruction files, one per line.
 func (a *app) describeInstructions(prefix string) string {
 	if len(a.instructions) == 0 {
-		return fmt.Sprintf("%sproject instructions: no %s found (looked from %s up to the repository root, and in %s)\n", prefix, instructions.FileName, a.launch, a.configDir())
+		return fmt.Sprintf("%sproject instructions: no %s found (looked from %s up to the repository root, and in %s)\n", prefix, strings.Join(instructions.FileNames, ", "), a.launch, a.configDir())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%sproject instructions (most general first, at most %d bytes in all):\n", prefix, instructions.DefaultMaxBytes)

@@ -17,20 +17,33 @@ import (
 // the --reasoning flag.
 func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	info := catalog.Lookup(spec.Type, spec.Model)
-	m := agent.Model{Window: info.ContextWindow, Prices: info.Prices, ThinkingBudget: spec.ThinkingBudget}
+	m := agent.Model{Window: info.ContextWindow, Prices: info.Prices, ThinkingBudget: spec.ThinkingBudget, CostEstimate: info.Estimate && info.Prices.Known()}
 	if spec.ContextWindow > 0 {
 		m.Window = spec.ContextWindow
 	}
 	if p := spec.Prices; p != nil {
 		m.Prices = catalog.Prices{Input: p.Input, CachedInput: p.CachedInput, CacheWrite: p.CacheWrite, Output: p.Output}
+		m.CostEstimate = false
 	}
+	// The effort goes only to models that take one: the catalog knows,
+	// the configuration's "sendReasoning" overrides it.
+	takes := info.Reasoning
+	if spec.SendReasoning != nil {
+		takes = *spec.SendReasoning
+	}
+	m.Reasons = takes || spec.ThinkingBudget > 0
 	effort := spec.Reasoning
 	if a.opts.Reasoning != "" {
 		effort = a.opts.Reasoning
 	}
 	e, err := llm.ParseEffort(effort)
 	if err != nil {
-		return m, usagef("--reasoning: %v", err)
+		// --reasoning was checked with the flags: this is the configuration's
+		return m, fmt.Errorf("provider %q: %w", spec.Name, err)
+	}
+	if !takes {
+		m.IgnoredReasoning = e
+		return m, nil
 	}
 	if spec.Type == "anthropic" {
 		// Anthropic reasons through extended thinking: the effort picks a
@@ -46,9 +59,17 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 
 // windowHint says how to set the context window of a local model nb does
 // not know (in interactive chats, or with --verbose).
+// It also says, once per model, when the reasoning effort asked for is not
+// sent, and when the cost is an estimate from the model's family.
 func (c *chat) windowHint(p llm.Provider, m agent.Model) {
+	if m.IgnoredReasoning != "" {
+		c.ui.Notice(agent.NoticeWarn, fmt.Sprintf("reasoning effort %q not sent: %s does not take one (set \"sendReasoning\": true in providers.%s of the config if it does)", m.IgnoredReasoning, p.Model(), p.Name()))
+	}
 	if c.single && !c.opts.Verbose {
 		return
+	}
+	if m.CostEstimate {
+		c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s is not in nb's price table: costs are estimated from its family's prices (set \"prices\" in providers.%s of the config)", p.Model(), p.Name()))
 	}
 	spec, err := providers.Resolve(c.cfg, p.Name(), p.Model(), c.io.Getenv)
 	if err != nil || spec.Type != "openai-compatible" || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {

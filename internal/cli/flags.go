@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nb-cli/nb/internal/spelling"
+	"github.com/nb-cli/nb/internal/llm"
 )
 
 // Options are the global flags of a chat run.
@@ -100,7 +100,13 @@ var flagSpecs = []flagSpec{
 		o.History = v
 		return nil
 	}},
-	{"reasoning", true, setter(func(o *Options, v string) { o.Reasoning = v })},
+	{"reasoning", true, func(o *Options, v string) error {
+		if _, err := llm.ParseEffort(v); err != nil || v == "" {
+			return usagef("--reasoning %q: use low, medium or high", v)
+		}
+		o.Reasoning = v
+		return nil
+	}},
 	{"resume", false, setter(func(o *Options, _ string) { o.Resume = true })},
 }
 
@@ -109,52 +115,17 @@ var flagSpecs = []flagSpec{
 // ends the flags explicitly.
 func parseFlags(args []string) (*Options, error) {
 	o := &Options{OutputFormat: FormatText}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.Words, o.forcedChat = args[i+1:], true
-			break
-		}
-		if a == "-h" {
-			o.Help = true
-			o.set = append(o.set, "help")
-			continue
-		}
-		if a == "-v" || a == "-V" {
-			o.Version = true
-			o.set = append(o.set, "version")
-			continue
-		}
-		if !strings.HasPrefix(a, "--") || len(a) == 2 {
-			if strings.HasPrefix(a, "-") && len(a) > 1 {
-				return nil, usagef("unknown flag %s (flags are spelled --name; see nb --help)", a)
-			}
-			o.Words = args[i:]
-			break
-		}
-		name, val, hasVal := strings.Cut(a[2:], "=")
-		spec := findFlag(name)
-		if spec == nil {
-			if s := suggestFlag(name); s != "" {
-				return nil, usagef("unknown flag --%s (did you mean --%s?)", name, s)
-			}
-			return nil, usagef("unknown flag --%s (see nb --help)", name)
-		}
-		if spec.value {
-			if !hasVal {
-				if i+1 >= len(args) {
-					return nil, usagef("flag --%s needs a value", name)
-				}
-				i++
-				val = args[i]
-			}
-		} else if hasVal {
-			return nil, usagef("flag --%s takes no value", name)
-		}
-		if err := spec.set(o, val); err != nil {
-			return nil, err
-		}
-		o.set = append(o.set, name)
+	line := cmdLine{cmd: "nb", stopAtWord: true, short: map[string]string{"-h": "help", "-v": "version", "-V": "version"}}
+	for _, f := range flagSpecs {
+		line.flags = append(line.flags, flagDef{name: f.name, value: f.value, set: func(v string) error { return f.set(o, v) }})
+	}
+	p, err := line.parse(args)
+	if err != nil {
+		return nil, err
+	}
+	o.Words, o.forcedChat, o.set = p.words, p.dashes, p.set
+	if p.dashes {
+		o.Words = p.afterDashes
 	}
 	if o.History != "" && o.NoHistory {
 		return nil, usagef("--history and --no-history cannot be used together")
@@ -180,23 +151,6 @@ func (o *Options) only(cmd string, allowed ...string) error {
 	return nil
 }
 
-func findFlag(name string) *flagSpec {
-	for i := range flagSpecs {
-		if flagSpecs[i].name == name {
-			return &flagSpecs[i]
-		}
-	}
-	return nil
-}
-
-func suggestFlag(name string) string {
-	var names []string
-	for _, f := range flagSpecs {
-		names = append(names, f.name)
-	}
-	return spelling.Suggest(name, names)
-}
-
 const usageText = `nb — a command-line AI assistant that can act on this machine
 
 Usage:
@@ -209,6 +163,7 @@ Subcommands (global flags may come before them: nb --config F tool ...):
   nb mcp serve [--http ADDR] [--root DIR]...   serve nb's tools over MCP
   nb policy check [--json] -- COMMAND          show the approval decision for a command
   nb tool NAME ARGS_JSON                       run one tool as the model would
+  nb help [SUBCOMMAND]                         this help, or a subcommand's (also: nb mcp --help)
 
 Flags:
   --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -31,49 +29,48 @@ default or as streamable HTTP on a loopback address with --http.
 --config, --approve and --verbose may also come before "mcp" (nb --verbose mcp serve).
 `
 
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
-
 // runMCP implements `nb mcp serve`.
 func runMCP(args []string, io *iostreams.IO, global *Options) int {
 	if err := global.only("mcp", "config", "approve", "verbose"); err != nil {
 		return reportError(io, err)
 	}
-	if len(args) == 0 || args[0] != "serve" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprint(io.Out, mcpUsage)
-			return ExitOK
-		}
-		fmt.Fprint(io.Err, mcpUsage)
-		return ExitUsage
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		printHelp(io, mcpUsage)
+		return ExitOK
 	}
-	fs := flag.NewFlagSet("nb mcp serve", flag.ContinueOnError)
-	fs.SetOutput(io.Err)
-	fs.Usage = func() { fmt.Fprint(io.Err, mcpUsage) }
-	var roots multiFlag
-	approve := multiFlag(append([]string(nil), global.Approve...))
-	httpAddr := fs.String("http", "", "")
-	configPath := fs.String("config", global.Config, "")
-	verbose := fs.Bool("verbose", global.Verbose, "")
-	fs.Var(&roots, "root", "")
-	fs.Var(&approve, "approve", "")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+	if len(args) == 0 {
+		return reportError(io, usagef("mcp needs a subcommand: serve (see nb mcp --help)"))
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(io.Err, "nb mcp serve: unexpected argument %q\n", fs.Arg(0))
-		fmt.Fprint(io.Err, mcpUsage)
-		return ExitUsage
+	if strings.HasPrefix(args[0], "-") {
+		return reportError(io, (&cmdLine{cmd: "nb mcp"}).unknown(args[0]))
 	}
-	if *httpAddr != "" {
-		if err := mcpserver.CheckLoopback(*httpAddr); err != nil {
-			fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
-			return ExitUsage
+	if args[0] != "serve" {
+		return reportError(io, usagef("unknown subcommand mcp %s (see nb mcp --help)", args[0]))
+	}
+	var roots []string
+	approve := append([]string(nil), global.Approve...)
+	httpAddr, configPath, verbose := "", global.Config, global.Verbose
+	line := cmdLine{cmd: "nb mcp serve", flags: []flagDef{
+		{name: "http", value: true, set: func(v string) error { httpAddr = v; return nil }},
+		{name: "root", value: true, set: func(v string) error { roots = append(roots, v); return nil }},
+		{name: "config", value: true, set: func(v string) error { configPath = v; return nil }},
+		{name: "approve", value: true, set: func(v string) error { approve = append(approve, v); return nil }},
+		{name: "verbose", set: func(string) error { verbose = true; return nil }},
+	}}
+	p, err := line.parse(args[1:])
+	if err != nil {
+		return reportError(io, err)
+	}
+	if p.help {
+		printHelp(io, mcpUsage)
+		return ExitOK
+	}
+	if rest := append(p.words, p.afterDashes...); len(rest) > 0 {
+		return reportError(io, usagef("mcp serve: unexpected argument %q (see nb mcp serve --help)", rest[0]))
+	}
+	if httpAddr != "" {
+		if err := mcpserver.CheckLoopback(httpAddr); err != nil {
+			return reportError(io, usagef("mcp serve: %v", err))
 		}
 	}
 	launch, err := os.Getwd()
@@ -82,7 +79,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		return ExitError
 	}
 	// The user's config, tightened by the launch directory's .nb/config.json.
-	cfg, err := loadConfig(io, *configPath, launch)
+	cfg, err := loadConfig(io, configPath, launch)
 	if err != nil {
 		fmt.Fprintf(io.Err, "nb: %v\n", err)
 		return ExitError
@@ -102,15 +99,15 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		Getenv:    io.Getenv,
 		Environ:   os.Environ(),
 		Version:   Version,
-		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(*verbose)})),
+		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(verbose)})),
 		Now:       io.Now,
 	})
 	if err != nil {
 		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
 		return ExitError
 	}
-	if *httpAddr != "" {
-		err = srv.ServeHTTP(ctx, *httpAddr, func(addr string) {
+	if httpAddr != "" {
+		err = srv.ServeHTTP(ctx, httpAddr, func(addr string) {
 			fmt.Fprintf(io.Err, "nb mcp serve: listening on http://%s/mcp\n", addr)
 		})
 	} else {

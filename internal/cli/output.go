@@ -41,15 +41,15 @@ const (
 )
 
 // failRun reports err on stderr, ends the report with it and returns the
-// exit code.
+// exit code. A usage error (exit 2) writes no report: whatever the output
+// format, exit 2 leaves stdout empty (docs/output-format.md), so usage
+// errors are found before the report starts.
 func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) int {
 	code := reportError(streams, err)
-	e := errorObject(kind, err)
-	status := report.StatusError
 	if code == ExitUsage {
-		status = report.StatusUsage
+		return code
 	}
-	finishReport(rec, streams, status, code, e)
+	finishReport(rec, streams, report.StatusError, code, errorObject(kind, err))
 	return code
 }
 
@@ -65,11 +65,8 @@ func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Sta
 // errorObject is the report's account of err.
 func errorObject(kind errorKind, err error) *report.Error {
 	e := &report.Error{Kind: string(kind), Message: err.Error()}
-	var ue *usageError
 	var le *llm.Error
 	switch {
-	case errors.As(err, &ue):
-		e.Kind = "usage"
 	case errors.As(err, &le):
 		e.Kind, e.Reason, e.HTTPStatus = "provider", providerReason(le.Kind), le.Status
 	case errors.Is(err, store.ErrLocked):

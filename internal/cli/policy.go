@@ -24,74 +24,51 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	if err := global.only("policy", "config", "approve"); err != nil {
 		return reportError(io, err)
 	}
-	usage := func(msg string) int {
-		if msg != "" {
-			fmt.Fprintln(io.Err, "nb policy: "+msg)
-		}
-		fmt.Fprintln(io.Err, policyUsage)
-		return ExitUsage
-	}
-	if len(args) == 0 {
-		return usage("missing subcommand \"check\"")
-	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(io.Out, policyUsage)
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		printHelp(io, policyUsage)
 		return ExitOK
 	}
+	if len(args) == 0 {
+		return reportError(io, usagef("policy needs a subcommand: check (see nb policy --help)"))
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return reportError(io, (&cmdLine{cmd: "nb policy"}).unknown(args[0]))
+	}
 	if args[0] != "check" {
-		return usage(fmt.Sprintf("unknown subcommand %q", args[0]))
+		return reportError(io, usagef("unknown subcommand policy %s (see nb policy --help)", args[0]))
+	}
+	usage := func(format string, a ...any) int {
+		return reportError(io, usagef("policy check: "+format+" (see nb policy --help)", a...))
 	}
 	approve := append([]string(nil), global.Approve...)
 	configPath, asJSON := global.Config, false
-	var command []string
-	found := false
-	rest := args[1:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			command, found = rest[i+1:], true
-			break
-		}
-		name, val, hasVal := strings.Cut(a, "=")
-		switch name {
-		case "--approve", "--config":
-			if !hasVal {
-				if i+1 >= len(rest) {
-					return usage(name + " needs a value")
-				}
-				i++
-				val = rest[i]
-			}
-			if name == "--approve" {
-				approve = append(approve, val)
-			} else {
-				configPath = val
-			}
-		case "--json":
-			if hasVal {
-				return usage("--json takes no value")
-			}
-			asJSON = true
-		case "-h", "--help":
-			fmt.Fprintln(io.Out, policyUsage)
-			return ExitOK
-		default:
-			if strings.HasPrefix(a, "-") {
-				return usage(fmt.Sprintf("unknown flag %q", a))
-			}
-			return usage(fmt.Sprintf("unexpected %q: put the command after --", a))
-		}
+	line := cmdLine{cmd: "nb policy", flags: []flagDef{
+		{name: "approve", value: true, set: func(v string) error { approve = append(approve, v); return nil }},
+		{name: "config", value: true, set: func(v string) error { configPath = v; return nil }},
+		{name: "json", set: func(string) error { asJSON = true; return nil }},
+	}}
+	p, err := line.parse(args[1:])
+	if err != nil {
+		return reportError(io, err)
 	}
-	if !found {
+	if p.help {
+		printHelp(io, policyUsage)
+		return ExitOK
+	}
+	if len(p.words) > 0 {
+		return usage("unexpected %q: put the command after --", p.words[0])
+	}
+	if !p.dashes {
 		return usage("missing -- before the command")
 	}
+	command := p.afterDashes
 	cmd := strings.Join(command, " ")
 	if strings.TrimSpace(cmd) == "" {
 		return usage("no command given after --")
 	}
 	for _, a := range approve {
 		if _, err := policy.ParsePattern(a); err != nil {
-			return usage("--approve: " + err.Error())
+			return reportError(io, usagef("--approve: %v", err))
 		}
 	}
 	cwd, err := os.Getwd()

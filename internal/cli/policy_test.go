@@ -77,8 +77,8 @@ func TestPolicyCheckUsage(t *testing.T) {
 		if code := runPolicy(args, io, &Options{}); code != ExitUsage {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
-		if _, e := output(); !strings.Contains(e, "usage:") {
-			t.Errorf("%q: no usage in %q", args, e)
+		if out, e := output(); out != "" || !strings.HasPrefix(e, "nb: ") || strings.Count(e, "\n") != 1 {
+			t.Errorf("%q: stdout %q, stderr %q: want nothing on stdout, one nb: line on stderr", args, out, e)
 		}
 	}
 }

@@ -40,6 +40,7 @@ func init() {
 		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
 		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
+		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
@@ -88,15 +89,12 @@ func (c *chat) slash(ctx context.Context, line string) bool {
 // attaches its file and hands the remaining words back as the message.
 // Failures are usage errors (exit 2) or run errors (exit 1).
 func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, handled bool, err error) {
+	if err := checkSlashWords(words); err != nil {
+		return "", true, err
+	}
 	fields := strings.Fields(words)
 	cmd := findSlash(fields[0])
-	if cmd == nil {
-		return "", true, usagef("%s", unknownSlash(fields[0]))
-	}
 	if cmd.name == "/insert" {
-		if len(fields) < 2 {
-			return "", true, usagef("usage: /insert FILE [message]")
-		}
 		if err := c.slashInsert(ctx, fields[1:2]); err != nil {
 			return "", true, err
 		}
@@ -106,6 +104,24 @@ func (c *chat) slashSingleShot(ctx context.Context, words string) (rest string, 
 		return "", true, err
 	}
 	return "", true, nil
+}
+
+// checkSlashWords returns the usage error of a single-shot run's words
+// that start with a slash command, if any: checked before the run starts,
+// so that exit 2 leaves stdout empty in every output format.
+func checkSlashWords(words string) error {
+	fields := strings.Fields(words)
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "/") {
+		return nil
+	}
+	cmd := findSlash(fields[0])
+	if cmd == nil {
+		return usagef("%s", unknownSlash(fields[0]))
+	}
+	if cmd.name == "/insert" && len(fields) < 2 {
+		return usagef("usage: /insert FILE [message]")
+	}
+	return nil
 }
 
 func unknownSlash(name string) string {

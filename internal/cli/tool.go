@@ -28,26 +28,23 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 		return reportError(io, err)
 	}
 	opts := &Options{Config: global.Config}
-	for len(args) > 0 && strings.HasPrefix(args[0], "--") {
-		name, val, ok := strings.Cut(args[0], "=")
-		if name == "--help" {
-			fmt.Fprintln(io.Out, toolUsage)
-			return ExitOK
-		}
-		if name != "--config" {
-			return reportError(io, usagef("unknown flag %s\n%s", args[0], toolUsage))
-		}
-		if !ok {
-			if len(args) < 2 {
-				return reportError(io, usagef("--config needs a value"))
-			}
-			val, args = args[1], args[1:]
-		}
-		opts.Config = val
-		args = args[1:]
+	line := cmdLine{cmd: "nb tool", flags: []flagDef{
+		{name: "config", value: true, set: func(v string) error { opts.Config = v; return nil }},
+	}}
+	p, err := line.parse(args)
+	if err != nil {
+		return reportError(io, err)
 	}
-	if len(args) < 1 || len(args) > 2 {
-		return reportError(io, usagef("%s", toolUsage))
+	if p.help || (len(p.words) > 0 && p.words[0] == "help") {
+		printHelp(io, toolUsage)
+		return ExitOK
+	}
+	args = append(p.words, p.afterDashes...)
+	if len(args) < 1 {
+		return reportError(io, usagef("tool needs a tool name: nb tool NAME [ARGS_JSON] (see nb tool --help)"))
+	}
+	if len(args) > 2 {
+		return reportError(io, usagef("tool: unexpected %q after ARGS_JSON (see nb tool --help)", args[2]))
 	}
 	raw := "{}"
 	if len(args) == 2 {

@@ -18,6 +18,7 @@ type Config struct {
 	MCP                 MCPOptions           `json:"mcp"`
 	Render              Render               `json:"render"`
 	Conversation        Conversation         `json:"conversation"`
+	Fleet               Fleet                `json:"fleet"`
 
 	// Path is the file this configuration came from ("" for defaults only).
 	Path string `json:"-"`
@@ -57,6 +58,11 @@ type Provider struct {
 	// with that many tokens.
 	Reasoning      string `json:"reasoning"`
 	ThinkingBudget int    `json:"thinkingBudget"`
+	// SendReasoning says whether the model takes a reasoning effort
+	// (reasoning_effort, or Anthropic extended thinking), overriding what
+	// the built-in catalog knows (nil: the catalog decides; unknown
+	// models get none).
+	SendReasoning *bool `json:"sendReasoning"`
 }
 
 // Prices are US dollars per million tokens.
@@ -65,6 +71,21 @@ type Prices struct {
 	CachedInput float64 `json:"cachedInput"`
 	CacheWrite  float64 `json:"cacheWrite"`
 	Output      float64 `json:"output"`
+}
+
+// Fleet configures running one command on many hosts over SSH (SPEC
+// §14): the hosts of the OpenSSH client configuration and of the Ansible
+// inventories named here.
+type Fleet struct {
+	// Inventory lists Ansible inventory files, INI or YAML (~ is home).
+	Inventory []string `json:"inventory"`
+	// SSHConfig is the OpenSSH client configuration whose Host aliases
+	// are hosts ("" for ~/.ssh/config, "none" for none).
+	SSHConfig string `json:"sshConfig"`
+	// Concurrency is how many hosts run at once.
+	Concurrency int `json:"concurrency"`
+	// ConnectTimeout is the seconds allowed to connect to one host.
+	ConnectTimeout float64 `json:"connectTimeout"`
 }
 
 // Conversation configures how long conversations are kept in bounds.
@@ -122,6 +143,18 @@ type Terminal struct {
 	Persistent Persistent          `json:"persistent"`
 	// MaxSessions bounds concurrent persistent sessions.
 	MaxSessions int `json:"maxSessions"`
+	// Env says which of nb's environment variables commands see.
+	Env TerminalEnv `json:"env"`
+}
+
+// TerminalEnv adjusts the scrubbing of commands' environment: variables
+// that look secret (names with KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL…,
+// URLs with credentials) are removed unless Pass names them; Exclude
+// removes more. Both are globs over names (letters, digits, _, * and ?),
+// case-insensitive; Exclude wins. nb's provider keys are never passed.
+type TerminalEnv struct {
+	Pass    []string `json:"pass"`
+	Exclude []string `json:"exclude"`
 }
 
 // HostSpec configures one terminal provider.
@@ -251,6 +284,7 @@ func Default() *Config {
 		Servers:    map[string]MCPServer{},
 		MCP:        MCPOptions{StartTimeout: 30},
 		Render:     Render{Markdown: true, LiveLines: 5},
+		Fleet:      Fleet{Concurrency: 16, ConnectTimeout: 10},
 		Conversation: Conversation{
 			CompactAt:       0.75,
 			MaxMessageBytes: 128 << 10,

@@ -66,6 +66,9 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`[1]`, `must be a JSON object`},
 		{`{"mcpServers": {"fs": {"args": ["x"]}}}`, `mcpServers.fs: needs "command"`},
 		{`{"terminal": {"providers": {"box": {"type": "ssh"}}}}`, `terminal.providers.box.host: is required for ssh`},
+		{`{"terminal": {"env": {"pass": ["GITHUB_*", "A B"]}}}`, `terminal.env.pass: "A B" is not a variable pattern`},
+		{`{"terminal": {"env": {"exclude": ["[AB]*"]}}}`, `terminal.env.exclude: "[AB]*" is not a variable pattern`},
+		{`{"terminal": {"env": {"pas": []}}}`, `terminal.env.pas: unknown key`},
 		{`{"approval": {"autoApproveSafe": "yes"}}`, `approval.autoApproveSafe: must be true or false, not string`},
 	}
 	for _, c := range cases {
@@ -116,5 +119,34 @@ func TestProjectMayOnlyTighten(t *testing.T) {
 	put(`{"terminalIntegration": {"shell": "/bin/evil"}}`)
 	if err := LoadProject(Default(), dir); err == nil {
 		t.Error("project set a non-approval key")
+	}
+}
+
+func TestFleetConfig(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(p, []byte(`{"fleet": {"inventory": ["~/inv/hosts.yml"], "concurrency": 4} // ok
+}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Fleet.Concurrency != 4 || c.Fleet.ConnectTimeout != 10 || len(c.Fleet.Inventory) != 1 {
+		t.Errorf("fleet %+v", c.Fleet)
+	}
+	for body, want := range map[string]string{
+		`{"fleet": {"concurrency": 0}}`:     "fleet.concurrency: must be between 1 and 1024",
+		`{"fleet": {"connectTimeout": -1}}`: "fleet.connectTimeout",
+		`{"fleet": {"inventory": [""]}}`:    "fleet.inventory[0]: is empty",
+		`{"fleet": {"inventroy": ["x"]}}`:   `fleet.inventroy: unknown key (did you mean "inventory"?)`,
+	} {
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(p, true); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -61,6 +62,17 @@ func (c *Config) Validate() error {
 	}
 	if c.Conversation.MaxMessageBytes < 1024 {
 		return bad("conversation.maxMessageBytes", "must be at least 1024 (got %d)", c.Conversation.MaxMessageBytes)
+	}
+	if f := c.Fleet; f.Concurrency < 1 || f.Concurrency > 1024 {
+		return bad("fleet.concurrency", "must be between 1 and 1024 (got %d)", f.Concurrency)
+	}
+	if c.Fleet.ConnectTimeout <= 0 {
+		return bad("fleet.connectTimeout", "must be a positive number of seconds (got %v)", c.Fleet.ConnectTimeout)
+	}
+	for i, p := range c.Fleet.Inventory {
+		if strings.TrimSpace(p) == "" {
+			return bad(fmt.Sprintf("fleet.inventory[%d]", i), "is empty")
+		}
 	}
 	if c.MaxToolCalls < 1 {
 		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)
@@ -120,6 +132,16 @@ func (c *Config) Validate() error {
 	if ps.BufferBytes < 4096 || ps.Rows < 2 || ps.Cols < 10 {
 		return bad("terminal.persistent", "bufferBytes must be at least 4096, rows at least 2 and cols at least 10")
 	}
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"terminal.env.pass", c.Terminal.Env.Pass}, {"terminal.env.exclude", c.Terminal.Env.Exclude}} {
+		for _, p := range l.list {
+			if !envGlob.MatchString(p) {
+				return bad(l.key, "%q is not a variable pattern (letters, digits, _, * and ?)", p)
+			}
+		}
+	}
 	if c.Terminal.MaxSessions < 1 {
 		return bad("terminal.maxSessions", "must be at least 1 (got %d)", c.Terminal.MaxSessions)
 	}
@@ -160,6 +182,10 @@ func (c *Config) AllMCPServers() map[string]MCPServer {
 	}
 	return all
 }
+
+// envGlob is a pattern over environment variable names (host.ValidEnvGlob
+// checks the same).
+var envGlob = regexp.MustCompile(`^[A-Za-z0-9_*?]+$`)
 
 // Project is the subset of configuration a project directory may set in
 // .nb/config.json. It can only tighten approval: add deny rules, turn off

@@ -34,7 +34,8 @@ var loadSchema = sync.OnceValues(func() (*jsonschema.Resolved, error) {
 // cmdOutputSchema: outputschema json|stream-json FILE validates FILE (a
 // copy of nb's stdout) against the output schema: json is exactly one
 // result object; stream-json is one object per line, a start event first
-// (unless the run failed before it started) and exactly one result, last.
+// (unless the run failed before it started) and exactly one result, last;
+// start and result carry one session id, and timestamps never go back.
 func cmdOutputSchema(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || (args[0] != "json" && args[0] != "stream-json") {
 		ts.Fatalf("usage: outputschema json|stream-json FILE")
@@ -61,7 +62,7 @@ func checkOutput(format, out string) error {
 	if out == "" || (format == "json" && len(lines) != 1) {
 		return fmt.Errorf("--output-format json prints exactly one line, got %d:\n%s", len(lines), out)
 	}
-	var types []string
+	var types, sessions, stamps []string
 	for i, line := range lines {
 		var v any
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
@@ -73,6 +74,19 @@ func checkOutput(format, out string) error {
 		obj, _ := v.(map[string]any)
 		typ, _ := obj["type"].(string)
 		types = append(types, typ)
+		stamp, _ := obj["timestamp"].(string)
+		if n := len(stamps); n > 0 && stamp < stamps[n-1] {
+			return fmt.Errorf("line %d: timestamp %s before the previous event's %s", i+1, stamp, stamps[n-1])
+		}
+		stamps = append(stamps, stamp)
+		if id, ok := obj["sessionId"].(string); ok {
+			sessions = append(sessions, id)
+		}
+	}
+	for _, id := range sessions {
+		if id != sessions[0] {
+			return fmt.Errorf("session ids differ between start and result: %q", sessions)
+		}
 	}
 	last := types[len(types)-1]
 	if last != "result" {

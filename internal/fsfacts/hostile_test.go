@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -202,54 +201,6 @@ func TestPlainRepositoryReadsAllowed(t *testing.T) {
 	// without facts, nothing is known about the repository
 	if d := e.Command("git diff", policy.CommandContext{Cwd: repo, Home: home}); d.Decision == policy.Allow {
 		t.Error("git diff allowed without facts about the repository")
-	}
-}
-
-func TestGitProgramsSettings(t *testing.T) {
-	dir := t.TempDir()
-	gitDir := filepath.Join(dir, ".git")
-	os.MkdirAll(filepath.Join(gitDir, "modules", "sub"), 0o755)
-	inc := filepath.Join(dir, "inc.cfg")
-	os.WriteFile(inc, []byte("[diff]\n\texternal = x\n"), 0o644)
-	cfg := `[core]
-	fsmonitor = true
-	pager = less
-[pager]
-	branch = false
-	log = evil
-[Filter "lfs"]
-	clean = git-lfs clean -- %f
-[diff "pdf"]
-	textconv = pdftotext
-	binary = true
-[log]
-	showSignature
-	abbrevCommit = true
-[gpg "ssh"]
-	program = x
-[include]
-	path = ../inc.cfg
-[credential]
-	helper = store
-`
-	os.WriteFile(filepath.Join(gitDir, "config"), []byte(cfg), 0o644)
-	os.WriteFile(filepath.Join(gitDir, "modules", "sub", "config"), []byte("[filter \"x\"]\n\tsmudge = y\n"), 0o644)
-	got, ok := fsfacts.Disk{}.GitPrograms(filepath.Join(dir, "a", "b"))
-	if !ok {
-		t.Fatal("incomplete")
-	}
-	want := []string{"core.pager", "pager.log", "filter.lfs.clean", "diff.pdf.textconv", "log.showsignature", "gpg.ssh.program", "diff.external", "filter.x.smudge"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Fatalf("got %q\nwant %q", got, want)
-	}
-	if got, ok := (fsfacts.Disk{}).GitPrograms(t.TempDir()); !ok || len(got) != 0 {
-		t.Fatalf("outside a repository: %q %v", got, ok)
-	}
-	// a .git file pointing elsewhere (worktrees, submodules)
-	wt := t.TempDir()
-	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitDir+"\n"), 0o644)
-	if got, _ := (fsfacts.Disk{}).GitPrograms(wt); len(got) == 0 {
-		t.Fatal("gitdir file not followed")
 	}
 }
 

@@ -19,7 +19,8 @@ import (
 // stdin on /dev/null, in a new session (so the command has no controlling
 // terminal: ssh, sudo or gpg fail instead of prompting on nb's terminal)
 // whose process group holds everything the command starts. The environment
-// is Env plus NonInteractiveEnv plus PWD plus Command.Env.
+// is CommandEnv(Env, EnvPolicy) plus NonInteractiveEnv plus PWD plus
+// Command.Env.
 //
 // The working directory the shell ends in is measured, not parsed: bash gets
 // BASH_ENV pointing at a small prologue in RuntimeDir that installs an EXIT
@@ -51,8 +52,12 @@ type Local struct {
 	// Wrap, when set, rewrites the argv of every process before it starts
 	// (the sandbox host prefixes bubblewrap this way).
 	Wrap func(argv []string) ([]string, error)
-	// Env is the base environment (os.Environ() when nil).
+	// Env is the base environment (os.Environ() when nil); commands get
+	// it through CommandEnv with EnvPolicy, so secret-looking variables
+	// never reach them unless the policy passes them.
 	Env []string
+	// EnvPolicy says which variables of Env commands see.
+	EnvPolicy EnvPolicy
 	// RuntimeDir holds nb's helper files (the bash prologue, per-run cwd
 	// files). "" means a private temporary directory created on first use
 	// and removed by Close. A Wrap that hides the host's filesystem must

@@ -45,10 +45,7 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
-	base := l.Env
-	if base == nil {
-		base = os.Environ()
-	}
+	base := CommandEnv(l.Env, l.EnvPolicy)
 	// The run marker finds the session's descendants that leave its
 	// process group and session (setsid, double forks) when it closes.
 	runID := l.runID()

@@ -48,10 +48,7 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 		cpty.Close()
 		return nil, fmt.Errorf("start pty: %w", err)
 	}
-	base := l.Env
-	if base == nil {
-		base = os.Environ()
-	}
+	base := CommandEnv(l.Env, l.EnvPolicy)
 	env := append(append([]string{}, base...), c.Env...)
 	if cmdLine == "" {
 		cmdLine = windows.ComposeCommandLine(argv)

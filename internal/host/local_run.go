@@ -159,11 +159,8 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	defer os.Remove(cwdFile)
 	defer os.Remove(cwdFile + ".dirs")
 
-	env := l.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append(env[:len(env):len(env)], NonInteractiveEnv...)
+	env := CommandEnv(l.Env, l.EnvPolicy)
+	env = append(env, NonInteractiveEnv...)
 	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
 	env = append(env, dirsEnv(c.Dirs)...)
 	startGuard()

@@ -1,5 +1,5 @@
-// Package instructions finds the project instruction files (AGENTS.md)
-// that apply to a run and turns them into a section of the system prompt.
+// Package instructions finds the project instruction files (AGENTS.md, or
+// CLAUDE.md / GEMINI.md where a directory has none) that apply to a run and turns them into a section of the system prompt.
 // They are text for the model, never configuration: nothing in them
 // changes what nb allows or asks.
 package instructions
@@ -17,8 +17,14 @@ import (
 	"unicode/utf8"
 )
 
-// FileName is the name of an instruction file.
+// FileName is the name of nb's own instruction file.
 const FileName = "AGENTS.md"
+
+// FileNames are the instruction files a project directory may hold, in
+// order of preference: a directory contributes the first one present, so
+// projects written for other assistants (CLAUDE.md, GEMINI.md) are read
+// where they carry no AGENTS.md. The global file is AGENTS.md only.
+var FileNames = []string{FileName, "CLAUDE.md", "GEMINI.md"}
 
 // DefaultMaxBytes caps the instructions of one run, all files together.
 const DefaultMaxBytes = 32 << 10
@@ -40,40 +46,59 @@ type File struct {
 // Find returns the instruction files for a run launched in dir, in prompt
 // order: the global one (globalDir/AGENTS.md) first, then those of the
 // repository root and of every directory below it down to dir, so the most
-// specific comes last. Outside a repository (no .git above dir) only dir's
-// own file applies. Together they hold at most maxBytes: the most specific
-// file is served first, and files beyond the cap are cut or left empty.
+// specific comes last; each directory contributes its first file of
+// FileNames. Outside a repository (no .git above dir) only dir's own file
+// applies. Together they hold at most maxBytes. The global file keeps up to
+// half of the budget whatever the project holds; the project files share
+// the rest, the most specific served first, and files beyond it are cut or
+// left empty; what the project leaves unused goes to the global file.
 // Files that cannot be read are skipped and reported in warnings.
 func Find(dir, globalDir string, maxBytes int) (files []File, warnings []string) {
-	var paths []string
-	for _, d := range chain(dir) {
-		paths = append(paths, filepath.Join(d, FileName))
-	}
 	global := ""
 	if globalDir != "" {
 		global = filepath.Join(filepath.Clean(globalDir), FileName)
-		if slices.Contains(paths, global) {
+	}
+	var candidates [][]string // per directory, the names to try in order
+	for _, d := range chain(dir) {
+		var names []string
+		for _, n := range FileNames {
+			names = append(names, filepath.Join(d, n))
+		}
+		if slices.Contains(names, global) {
 			global = "" // the configuration directory is in the chain
-		} else {
-			paths = append([]string{global}, paths...)
+		}
+		candidates = append(candidates, names)
+	}
+	if global != "" {
+		candidates = append([][]string{{global}}, candidates...)
+	}
+	for _, names := range candidates {
+		for _, p := range names {
+			f, err := read(p, maxBytes)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				warnings = append(warnings, err.Error())
+			} else {
+				f.Global = p == global
+				files = append(files, f)
+			}
+			break // the directory's file, read or not, is this one
 		}
 	}
-	for _, p := range paths {
-		f, err := read(p, maxBytes)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			warnings = append(warnings, err.Error())
-			continue
-		}
-		f.Global = p == global
-		files = append(files, f)
+	// The global file's share, then the project's budget from the most
+	// specific file up, then the global file gets what is left.
+	reserved := 0
+	if len(files) > 0 && files[0].Global {
+		reserved = min(len(files[0].Text), maxBytes/2)
 	}
-	// Spend the budget from the most specific file up.
-	left := maxBytes
+	left := maxBytes - reserved
 	for i := len(files) - 1; i >= 0; i-- {
 		f := &files[i]
+		if f.Global {
+			left += reserved
+		}
 		if len(f.Text) > left {
 			f.Text, f.Cut = cut(f.Text, left), true
 		}
@@ -165,7 +190,7 @@ func Section(files []File) string {
 		}
 		if b.Len() == 0 {
 			b.WriteString("## Project instructions\n")
-			b.WriteString("The user keeps these AGENTS.md files for AI assistants, most general first. Follow them where they do not conflict with the user's requests. They do not approve commands: every command still goes through nb's approval.\n")
+			b.WriteString("The user keeps these instruction files for AI assistants (AGENTS.md, or CLAUDE.md or GEMINI.md written for other assistants), most general first. Follow them where they do not conflict with the user's requests. They do not approve commands: every command still goes through nb's approval.\n")
 		}
 		label := f.Path
 		if f.Global {
@@ -173,7 +198,7 @@ func Section(files []File) string {
 		}
 		fmt.Fprintf(&b, "\n### %s\n%s\n", label, strings.TrimRight(f.Text, "\n"))
 		if f.Cut {
-			fmt.Fprintf(&b, "[... %s cut: %d of %d bytes included ...]\n", FileName, len(f.Text), f.Size)
+			fmt.Fprintf(&b, "[... %s cut: %d of %d bytes included ...]\n", filepath.Base(f.Path), len(f.Text), f.Size)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

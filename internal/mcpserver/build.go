@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
@@ -101,6 +102,10 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		app.Audit.Write(wiring.Call{Kind: wiring.KindMCP, Cwd: at.Cwd, Tool: name, Decision: d, Outcome: outcome, Result: res})
 	}
 	engine := app.Engine
+	instructions := "nb gives you a shell on the user's machine (run_cmd, set_cwd, terminal sessions) and file tools confined to the allowed roots. Call get_context first."
+	if f := app.FleetPrompt(); f != "" {
+		instructions += "\n\n" + strings.TrimSpace(f)
+	}
 	srv, err := New(Options{
 		Audit:               audit,
 		Cwd:                 app.Workdir.Cwd,
@@ -110,7 +115,7 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		Logger:              o.Logger,
 		Now:                 o.Now,
 		Grant:               func(d *policy.Decision) error { return engine.Grant(d, policy.ScopeSession) },
-		Instructions:        "nb gives you a shell on the user's machine (run_cmd, set_cwd, terminal sessions) and file tools confined to the allowed roots. Call get_context first.",
+		Instructions:        instructions,
 		Closers:             []io.Closer{app},
 	})
 	if err != nil {

@@ -85,6 +85,11 @@ type Action struct {
 
 	// Command is the shell text of RunCommand and RerunOutside.
 	Command string
+	// Hosts are the hosts a RunCommand runs on at once (a fleet, SPEC
+	// §14) and Selection how the call named them ("@web"); empty for the
+	// one active host. The command is decided once for all of them.
+	Hosts     []string
+	Selection string
 	// Input is text typed into a session (SessionInput, or RunCommand for
 	// terminal_start with stdin).
 	Input string
@@ -129,6 +134,9 @@ func (e *Engine) Decide(a Action) *Decision {
 	switch a.Kind {
 	case RunCommand:
 		d := e.Command(a.Command, a.Where)
+		if len(a.Hosts) > 0 {
+			onHosts(d, a)
+		}
 		if a.Input == "" {
 			return d
 		}

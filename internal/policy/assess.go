@@ -125,7 +125,9 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			// judge the file in every directory a cd may have moved to
 			// (cd /etc && echo x > hosts)
 			for _, d := range r.Dir.Paths {
-				if p := absPath(t.Text, d); r.Write && systemPath(p, cc.Home) || r.Read && e.sensitivePath(p, "", false) {
+				dc := cc
+				dc.Cwd = d
+				if p := absPath(t.Text, d); r.Write && systemPath(p, cc.Home) || r.Read && e.secretPath(dc, t.Text, false) {
 					abs = p
 					break
 				}
@@ -166,7 +168,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			case !t.Static():
 				unsafe = true
 				addReason("reads a file chosen at run time: " + t.Raw)
-			case e.sensitivePath(abs, "", false):
+			case e.secretPath(cc, abs, false) || relative && e.secretPath(cc, t.Text, false):
 				as.redirSensitive, unsafe = true, true
 				addReason("sensitive: reads " + t.Raw)
 			}
@@ -358,7 +360,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if e.removedSafe[base] {
 		return false, base + " is removed from the safe list"
 	}
-	if !dirFree[base] && cc.Cwd != "" && e.sensitivePath(cc.Cwd, "", false) {
+	if !dirFree[base] && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
 		return false, info.sensitive
 	}
@@ -395,7 +397,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		}
 		if base == "xargs" {
 			for _, v := range optionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
-				if e.sensitivePath(v, cc.Cwd, false) {
+				if e.secretPath(cc, v, false) {
 					info.sensitive = "xargs reads " + v
 					return false, info.sensitive
 				}
@@ -478,10 +480,14 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			}
 			return false, why
 		}
+		if why := e.gitShowsSecrets(args, cc); why != "" {
+			info.sensitive = why
+			return false, why
+		}
 	}
 	if !spec.reads {
 		for _, w := range args {
-			if w.Static() && e.sensitivePath(w.Text, cc.Cwd, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly[base] {
+			if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly[base] {
 				info.sensitive = base + " names " + w.Raw
 				return false, info.sensitive
 			}
@@ -512,12 +518,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			// the files find passes are below its starting points: a
 			// recursive read of them
 			for _, root := range findRoots(l.Wrapper) {
-				abs := absPath(root.Text, cc.Cwd)
-				if !root.Static() || e.sensitivePath(abs, "", false) || e.containsSensitive(abs, cc.Home) {
+				if !root.Static() || e.secretPath(cc, root.Text, false) || e.reachesSecret(cc, root.Text) {
 					info.sensitive = base + " reads the files find finds below " + root.Raw + ", which holds secrets"
 					return false, info.sensitive
 				}
-				if why := treeSecrets(cc, abs, true); why != "" {
+				if why := treeSecrets(cc, root.Text, true); why != "" {
 					info.sensitive = base + " reads the files find finds below " + root.Raw + ": " + why
 					return false, info.sensitive
 				}
@@ -526,11 +531,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		for _, w := range args {
 			// option values such as --file=x or -fX may name files too
 			if strings.HasPrefix(w.Text, "-") && w.Static() {
-				if _, v, ok := strings.Cut(w.Text, "="); ok && e.sensitivePath(v, cc.Cwd, strings.ContainsAny(v, "*?[")) {
+				if _, v, ok := strings.Cut(w.Text, "="); ok && e.secretPath(cc, v, strings.ContainsAny(v, "*?[")) {
 					info.sensitive = base + " reads " + w.Raw
 					return false, info.sensitive
 				}
-				if len(w.Text) > 2 && w.Text[1] != '-' && e.sensitivePath(w.Text[2:], cc.Cwd, false) {
+				if len(w.Text) > 2 && w.Text[1] != '-' && e.secretPath(cc, w.Text[2:], false) {
 					info.sensitive = base + " reads " + w.Raw
 					return false, info.sensitive
 				}
@@ -574,7 +579,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				info.exactOnly = true
 				return false, base + " reads a file chosen at run time: " + w.Raw
 			}
-			if e.sensitivePath(w.Text, cc.Cwd, w.Glob) {
+			if e.secretPath(cc, w.Text, w.Glob) {
 				info.sensitive = base + " reads " + w.Raw
 				return false, info.sensitive
 			}
@@ -585,12 +590,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				dirs = []word{{Text: "."}}
 			}
 			for _, d := range dirs {
-				abs := absPath(d.Text, cc.Cwd)
-				if e.containsSensitive(abs, cc.Home) {
+				if e.reachesSecret(cc, d.Text) {
 					info.sensitive = base + " searches " + d.Text + " recursively, which holds secrets"
 					return false, info.sensitive
 				}
-				if why := treeSecrets(cc, abs, base != "rg" || rgHidden(args)); why != "" {
+				if why := treeSecretsFollow(cc, d.Text, base != "rg" || rgHidden(args), followsLinks(base, args)); why != "" {
 					info.sensitive = base + " searches " + d.Text + " recursively: " + why
 					return false, info.sensitive
 				}
@@ -1012,4 +1016,17 @@ func readsCode(l *shellparse.Leaf) bool {
 		}
 	}
 	return false
+}
+
+// followsLinks reports a recursive reader that enters the symbolic links
+// it meets below its operands (grep -R, rg -L); for readers not known to
+// leave them alone, true.
+func followsLinks(base string, args []word) bool {
+	switch base {
+	case "grep", "egrep", "fgrep":
+		return shortFlags(args, "efmABCdD")['R'] || hasLong(args, "dereference-recursive")
+	case "rg":
+		return shortFlags(args, "efmABCgtTjMrE")['L'] || hasLong(args, "follow")
+	}
+	return true
 }

@@ -55,9 +55,9 @@ type CommandContext struct {
 	Facts Facts
 	// interactive is set for text typed into an interactive shell.
 	interactive bool
-	// Shell is the language of the shell that will run the command. The
-	// analysis parses bash; a command for cmd.exe or PowerShell is never
-	// allowed by it: deny rules still apply, everything else is asked.
+	// Shell is the language of the shell that will run the command:
+	// commands for cmd.exe and PowerShell are parsed by package winshell
+	// and judged by package cmdbase (windows.go), the others as bash.
 	Shell sysinfo.ShellKind
 }
 
@@ -247,7 +247,11 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 			return e.decide(command, cc, interactive, rules).Decision == Allow
 		})
 	}
+	if sh, ok := windowsShell(cc.Shell); ok {
+		return e.decideWindows(command, cc, sh, interactive, extra)
+	}
 	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
+	cc.Facts = memoize(cc.Facts)
 	cc.interactive = interactive
 	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown, Interactive: interactive})
 	as := e.assess(a, cc)
@@ -282,12 +286,6 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 				return d
 			}
 		}
-	}
-	if !cc.Shell.Bashlike() {
-		d.Safety = Unknown
-		d.Rule, d.OfferAlways = "", false
-		d.Reasons = append(d.Reasons, fmt.Sprintf("commands for %s are not analysed: each one is asked", cc.Shell))
-		return e.ask(d, a, as, nil)
 	}
 	if src, ok := e.preApproved(a, as, extra, cc.Home); ok {
 		d.Decision = Allow

@@ -604,6 +604,10 @@ func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
 
 func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[dir], true }
 
+func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
+
+func (f fakeFacts) Resolve(p string) (string, PathState) { return NoFacts{}.Resolve(p) }
+
 func TestDirectoryTracking(t *testing.T) {
 	e := newEngine(t, nil)
 	ask := []string{

@@ -14,9 +14,11 @@ import (
 type Facts interface {
 	// SecretFiles lists the files below dir whose content may be a secret
 	// (.env files, private keys, credential files, a .git/config holding
-	// a credential), as slash-separated paths relative to dir. complete
-	// is false when the tree could not be looked through entirely (too
-	// large, unreadable): then it may hold more.
+	// a credential), as slash-separated paths relative to dir; a path
+	// ending in "/" is a symbolic link to a directory outside the tree,
+	// which only readers following links enter. complete is false when
+	// the tree could not be looked through entirely (too large,
+	// unreadable): then it may hold more.
 	SecretFiles(dir string) (files []string, complete bool)
 	// GitPrograms lists the settings of the git repository containing
 	// dir, from the repository's own configuration (not the user's), that
@@ -25,7 +27,33 @@ type Facts interface {
 	// is false when they cannot be known. Outside a repository it returns
 	// nothing, complete.
 	GitPrograms(dir string) (settings []string, complete bool)
+	// GitSecrets lists the files of the git repository containing dir
+	// whose names look secret (SecretName) and whose content git can
+	// print: tracked in the index or committed in its history, as
+	// absolute slash-separated paths below the top of the work tree
+	// (relative ones in a repository without a work tree).
+	// complete is false when they cannot be known. Outside a repository
+	// it returns nothing, complete.
+	GitSecrets(dir string) (files []string, complete bool)
+	// Resolve says where the absolute path p leads as the kernel resolves
+	// it at this moment: every symbolic link followed, and ".." taken
+	// after the link it follows (not lexically). A path whose tail does
+	// not exist resolves as far as it exists and keeps the rest.
+	Resolve(p string) (target string, state PathState)
 }
+
+// PathState is what Facts.Resolve knows about a path.
+type PathState int
+
+const (
+	// PathUnknown: where the path leads cannot be told (a link loop, an
+	// unreadable directory); target is not to be trusted.
+	PathUnknown PathState = iota
+	// PathMissing: the path does not exist (yet).
+	PathMissing
+	// PathExists: the path exists and target is where it leads.
+	PathExists
+)
 
 // NoFacts is a Facts for a filesystem known to hold no secret files and
 // no repository configuring programs (tests, fixtures).
@@ -37,20 +65,169 @@ func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 // GitPrograms implements Facts.
 func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
 
+// GitSecrets implements Facts.
+func (NoFacts) GitSecrets(string) ([]string, bool) { return nil, true }
+
+// Resolve implements Facts: every path exists and is what it says.
+func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
+
+// memoFacts remembers the answers of one decision's facts: a decision may
+// ask about the same directory for many leaves, and the remedy search
+// decides again.
+type memoFacts struct {
+	f       Facts
+	secrets map[string]memoList
+	progs   map[string]memoList
+	gitSec  map[string]memoList
+	paths   map[string]memoPath
+}
+
+type memoList struct {
+	list     []string
+	complete bool
+}
+
+type memoPath struct {
+	target string
+	state  PathState
+}
+
+func memoize(f Facts) Facts {
+	if f == nil {
+		return nil
+	}
+	if _, ok := f.(*memoFacts); ok {
+		return f
+	}
+	return &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}}
+}
+
+func memoOf(m map[string]memoList, key string, get func(string) ([]string, bool)) ([]string, bool) {
+	if v, ok := m[key]; ok {
+		return v.list, v.complete
+	}
+	l, c := get(key)
+	m[key] = memoList{l, c}
+	return l, c
+}
+
+func (m *memoFacts) SecretFiles(dir string) ([]string, bool) {
+	return memoOf(m.secrets, dir, m.f.SecretFiles)
+}
+
+func (m *memoFacts) GitPrograms(dir string) ([]string, bool) {
+	return memoOf(m.progs, dir, m.f.GitPrograms)
+}
+
+func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
+	return memoOf(m.gitSec, dir, m.f.GitSecrets)
+}
+
+func (m *memoFacts) Resolve(p string) (string, PathState) {
+	if v, ok := m.paths[p]; ok {
+		return v.target, v.state
+	}
+	t, s := m.f.Resolve(p)
+	m.paths[p] = memoPath{t, s}
+	return t, s
+}
+
+// joinRaw joins a path as written to the directory it is opened from,
+// without cleaning: the kernel takes ".." after the links before it.
+func joinRaw(cwd, p string) string {
+	p = slashPath(p)
+	if strings.HasPrefix(p, "/") || cwd == "" {
+		return p
+	}
+	return strings.TrimSuffix(cwd, "/") + "/" + p
+}
+
+// realPath says where p, written in a command running in cc.Cwd, leads
+// on the disk: "" when it is where it says (or nothing is known); ok is
+// false when the facts cannot tell.
+func realPath(cc CommandContext, p string) (target string, state PathState) {
+	if cc.Facts == nil || p == "" {
+		return "", PathUnknown
+	}
+	raw := joinRaw(cc.Cwd, p)
+	if !strings.HasPrefix(raw, "/") {
+		return "", PathUnknown
+	}
+	t, st := cc.Facts.Resolve(raw)
+	if st == PathUnknown {
+		return "", st
+	}
+	if t == absPath(p, cc.Cwd) {
+		return "", st
+	}
+	return slashPath(t), st
+}
+
+// secretPath is sensitivePath for a path as the kernel will open it from
+// cc.Cwd: the path as written, and where its links lead. A path whose
+// links cannot be followed counts as secret.
+func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
+	if e.sensitivePath(p, cc.Cwd, glob) {
+		return true
+	}
+	if glob || cc.Facts == nil || p == "" {
+		return false
+	}
+	t, st := realPath(cc, p)
+	if st == PathUnknown {
+		return strings.HasPrefix(joinRaw(cc.Cwd, p), "/")
+	}
+	return t != "" && e.sensitivePath(t, "", false)
+}
+
+// reachesSecret reports whether reading dir (as written, from cc.Cwd)
+// recursively reaches secrets, judged where it is written and where its
+// links lead.
+func (e *Engine) reachesSecret(cc CommandContext, dir string) bool {
+	if e.containsSensitive(absPath(dir, cc.Cwd), cc.Home) {
+		return true
+	}
+	t, st := realPath(cc, dir)
+	if st == PathUnknown && cc.Facts != nil {
+		return true
+	}
+	return t != "" && e.containsSensitive(t, cc.Home)
+}
+
 // treeSecrets says why reading dir recursively may show a secret, or "".
 // hidden says whether the reader looks into hidden files and directories
 // (rg does not by default).
 func treeSecrets(cc CommandContext, dir string, hidden bool) string {
+	return treeSecretsFollow(cc, dir, hidden, true)
+}
+
+// treeSecretsFollow is treeSecrets for a reader that follows the links
+// it meets below dir (grep -R, rg -L, find -L) or not.
+func treeSecretsFollow(cc CommandContext, dir string, hidden, follow bool) string {
 	if cc.Facts == nil {
 		return "nothing is known about the files below " + dir
 	}
-	files, complete := cc.Facts.SecretFiles(dir)
+	walk := absPath(dir, cc.Cwd)
+	t, st := realPath(cc, dir)
+	switch st {
+	case PathMissing:
+		return dir + " does not exist (yet): what it will hold is not known"
+	case PathUnknown:
+		return "where " + dir + " leads cannot be told"
+	}
+	if t != "" {
+		walk = t
+	}
+	files, complete := cc.Facts.SecretFiles(walk)
 	if !complete {
 		return dir + " is too large to know whether it holds secret files"
 	}
 	for _, f := range files {
-		if !hidden && hiddenPath(f) {
+		if !hidden && hiddenPath(f) || !follow && strings.HasSuffix(f, "/") {
 			continue
+		}
+		if strings.HasSuffix(f, "/") {
+			return dir + " links to a directory outside it (" + strings.TrimSuffix(f, "/") + ")"
 		}
 		return dir + " holds " + f
 	}

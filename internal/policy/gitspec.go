@@ -1,6 +1,11 @@
 package policy
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
 
 // This file is nb's knowledge of git: which subcommands only read, which
 // options write or run programs, which output may carry a credential, and
@@ -62,9 +67,17 @@ func gitReadOnly(ws []word) string {
 sub:
 	sub := ws[i].Text
 	rest := ws[i+1:]
-	bad := forbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature")
+	bad := forbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
+		// a remerge runs merge drivers; alternate refs run
+		// core.alternateRefsCommand
+		"remerge-diff", "alternate-refs", "output-directory")
 	if bad != "" {
 		return bad
+	}
+	for _, v := range optionValues(rest, 0, "", "diff-merges") {
+		if v == "" || strings.HasPrefix("remerge", v) {
+			return "git --diff-merges=" + v + " remerges, which runs merge drivers"
+		}
 	}
 	for _, w := range rest {
 		if w.Text == "--" {
@@ -165,11 +178,7 @@ sub:
 		}
 		return ""
 	case "clean":
-		f := shortFlags(rest, "e")
-		if (f['n'] || hasLong(rest, "dry-run")) && !f['i'] && !hasLong(rest, "interactive") {
-			return ""
-		}
-		return "git clean deletes files"
+		return gitCleanDry(rest)
 	case "hash-object":
 		if r := first(forbidShort("w", "t", rest), forbidLong(rest, "stdin-paths")); r != "" {
 			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
@@ -249,4 +258,371 @@ func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
 	}
 	why = gitPrograms(cc, dir)
 	return why, why != "" && cc.Facts != nil && !strings.Contains(why, "cannot be read")
+}
+
+// GitConfigRisk says why a setting of a repository's own configuration
+// (as git reports it: section and variable names lower-cased, the
+// subsection as written) makes a git read unsafe, or "": it names a
+// program git may run (a diff driver, a pager, a filter, a lazy fetch's
+// transport…), or it gives the repository a layout nb cannot vouch for
+// (a work tree elsewhere, a partial clone that fetches missing objects
+// when a read needs them).
+func GitConfigRisk(key, value string) string {
+	section, name := key, ""
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		section, name = key[:i], key[i+1:]
+	}
+	top, sub, hasSub := strings.Cut(section, ".")
+	off := func() bool {
+		switch strings.ToLower(strings.TrimSpace(value)) {
+		case "false", "no", "off", "0", "":
+			return true
+		}
+		return false
+	}
+	boolish := func() bool {
+		switch strings.ToLower(strings.TrimSpace(value)) {
+		case "true", "false", "yes", "no", "on", "off", "1", "0", "":
+			return true
+		}
+		return false
+	}
+	program := key + " names a program"
+	switch {
+	case top == "include" || top == "includeif":
+		return "" // git reports what the included files set
+	case section == "core":
+		switch name {
+		case "fsmonitor":
+			if !boolish() {
+				return program
+			}
+		case "pager", "editor", "sshcommand", "alternaterefscommand", "askpass", "gitproxy":
+			return program
+		case "worktree":
+			return "core.worktree puts the work tree elsewhere"
+		}
+	case top == "pager":
+		if !boolish() {
+			return program
+		}
+	case section == "diff" && name == "external":
+		return program
+	case top == "diff" && hasSub:
+		if name == "textconv" || name == "command" {
+			return program
+		}
+	case top == "merge" && hasSub && name == "driver":
+		return program
+	case top == "filter" && hasSub:
+		if name == "clean" || name == "smudge" || name == "process" {
+			return program
+		}
+	case top == "gpg":
+		if name == "program" || strings.HasSuffix(name, "command") {
+			return program
+		}
+	case section == "log" && name == "showsignature":
+		if !off() {
+			return "log.showsignature verifies signatures, which runs gpg"
+		}
+	case top == "credential" && name == "helper", section == "sequence" && name == "editor",
+		section == "interactive" && name == "difffilter", section == "uploadpack" && name == "packobjectshook",
+		section == "web" && name == "browser":
+		return program
+	case top == "remote" && hasSub:
+		switch name {
+		case "uploadpack", "receivepack", "proxy", "vcs":
+			return program
+		case "promisor":
+			if !off() {
+				return "the repository is a partial clone: a read may fetch missing objects"
+			}
+		case "partialclonefilter":
+			return "the repository is a partial clone: a read may fetch missing objects"
+		case "url", "pushurl":
+			if strings.Contains(value, "::") {
+				return key + " uses a transport that runs a program"
+			}
+		}
+	case top == "url" && hasSub:
+		if strings.Contains(sub, "::") || strings.Contains(value, "::") {
+			return key + " uses a transport that runs a program"
+		}
+	case top == "protocol":
+		if name == "allow" && strings.EqualFold(value, "always") {
+			return key + " allows transports that run programs"
+		}
+	case section == "extensions" && name == "partialclone":
+		return "the repository is a partial clone: a read may fetch missing objects"
+	case top == "submodule" && name == "update":
+		if strings.HasPrefix(strings.TrimSpace(value), "!") {
+			return program
+		}
+	case top == "browser" || top == "man" || top == "difftool" || top == "mergetool":
+		if name == "cmd" || name == "path" {
+			return program
+		}
+	}
+	if strings.HasSuffix(name, "command") || strings.HasSuffix(name, "cmd") {
+		return program
+	}
+	return ""
+}
+
+// gitCleanLongs are git clean's long options; git takes any unique
+// abbreviation and a --no- form of each.
+var gitCleanLongs = []string{"dry-run", "quiet", "exclude", "force", "interactive", "no-dry-run", "no-quiet", "no-force"}
+
+// gitCleanDry accepts git clean only when its options, read in order as
+// git reads them, leave it a dry run (the last of -n, --dry-run and
+// --no-dry-run wins); any option it does not know is asked.
+func gitCleanDry(ws []word) string {
+	dry := false
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		if !ws[i].Static() {
+			return "git clean option " + ws[i].Raw + " is chosen at run time"
+		}
+		switch {
+		case t == "--":
+			i = len(ws)
+		case strings.HasPrefix(t, "--"):
+			name, _, eq := strings.Cut(t[2:], "=")
+			switch shellparse.ResolveLong(name, gitCleanLongs) {
+			case "dry-run":
+				dry = true
+			case "no-dry-run":
+				dry = false
+			case "quiet", "no-quiet", "force", "no-force":
+			case "exclude":
+				if !eq {
+					i++
+				}
+			default:
+				return "git clean option " + t + " is not known to keep it a dry run"
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			for j := 1; j < len(t); j++ {
+				switch t[j] {
+				case 'n':
+					dry = true
+				case 'd', 'f', 'x', 'X', 'q':
+				case 'e':
+					if j == len(t)-1 {
+						i++
+					}
+					j = len(t)
+				default:
+					return "git clean option -" + string(t[j]) + " is not known to keep it a dry run"
+				}
+			}
+		}
+	}
+	if !dry {
+		return "git clean deletes files"
+	}
+	return ""
+}
+
+// gitNamesOnly are options after which git diff and git show print
+// names and counts, not content (unless a patch option comes too).
+var gitNamesOnly = []string{"stat", "numstat", "shortstat", "name-only", "name-status", "summary", "dirstat", "raw", "quiet", "no-patch", "compact-summary"}
+
+// gitPatchLongs are options that make log-like commands print content.
+var gitPatchLongs = []string{"patch", "patch-with-stat", "patch-with-raw", "cc", "unified", "word-diff", "color-words",
+	"function-context", "remerge-diff", "dd", "diff-merges", "combined-all-paths", "binary", "full-diff", "line-porcelain", "textconv"}
+
+// gitPatchShort reports a short option that makes log print patches (-p,
+// -u, -U3, -c, -m, -L…, -W) before "--".
+func gitPatchShort(ws []word) bool {
+	for _, w := range ws {
+		t := w.Text
+		if t == "--" {
+			return false
+		}
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		switch t[1] {
+		case 'p', 'u', 'U', 'c', 'm', 'L', 'W':
+			return true
+		}
+		if len(t) <= 4 && strings.ContainsAny(t[1:], "pu") && strings.Trim(t[1:], "pusnqz") == "" {
+			return true // a cluster such as -sp
+		}
+	}
+	return false
+}
+
+// gitPrintsContent reports git subcommands that, as given, print the
+// content of files the repository holds (patches, blobs, matching
+// lines), not only their names.
+func gitPrintsContent(sub string, rest []word) bool {
+	patch := gitPatchShort(rest) || hasLong(rest, gitPatchLongs...)
+	switch sub {
+	case "show", "range-diff", "grep":
+		return true
+	case "diff":
+		return patch || !(shortFlags(rest, "U")['s'] || hasLong(rest, gitNamesOnly...))
+	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
+		return patch
+	case "stash":
+		// stash.showPatch in any configuration makes a plain show print
+		return len(rest) > 0 && rest[0].Text == "show"
+	case "cat-file":
+		for _, w := range rest {
+			switch w.Text {
+			case "-t", "-s", "-e", "--batch-check":
+			default:
+				if strings.HasPrefix(w.Text, "-") {
+					return true
+				}
+			}
+		}
+		return !anyWord(rest, "-t", "-s", "-e", "--batch-check")
+	case "notes":
+		return len(rest) > 0 && rest[0].Text == "show"
+	}
+	return false
+}
+
+// gitShowsSecrets says why a git read may print a secret's content, or
+// "": an object named by path (HEAD:.env), a search or diff of the files
+// on disk (git grep --no-index or --untracked, git diff --no-index), or a
+// content-printing read in a repository that tracks, or once committed,
+// secret-looking files (Facts.GitSecrets) that the command's pathspecs do
+// not leave out.
+func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
+	sub, rest, dir, ok := gitSub(ws, cc.Cwd)
+	if !ok || sub == "" {
+		return ""
+	}
+	for _, w := range rest {
+		if _, p, ok := strings.Cut(w.Text, ":"); ok && !strings.HasPrefix(w.Text, "-") && p != "" && e.sensitivePath(p, "", strings.ContainsAny(p, "*?[")) {
+			return "git " + sub + " " + w.Raw + " names a secret file"
+		}
+	}
+	dc := cc
+	dc.Cwd = dir
+	onDisk := sub == "grep" && hasLong(rest, "no-index", "untracked") || sub == "diff" && hasLong(rest, "no-index")
+	if onDisk {
+		targets := []word{{Text: ".", Raw: "."}}
+		if sub == "diff" {
+			targets = positionals(rest, "U")
+		} else if hasLong(rest, "no-index") && !hasLong(rest, "untracked") {
+			// a pathspec narrows the search; none means the directory
+			if ps := gitPathspecs(rest, dc); len(ps) > 0 {
+				targets = ps
+			}
+		}
+		for _, t := range targets {
+			if !t.Static() || e.secretPath(dc, t.Text, false) || e.reachesSecret(dc, t.Text) {
+				return "git " + sub + " reads the files below " + t.Raw + ", which hold secrets"
+			}
+			if why := treeSecrets(dc, t.Text, true); why != "" {
+				return "git " + sub + " reads the files on disk: " + why
+			}
+		}
+	}
+	if sub == "grep" {
+		for _, f := range optionValues(rest, 'f', "efABCm", "") {
+			if e.secretPath(dc, f, false) {
+				return "git grep reads patterns from " + f
+			}
+		}
+	}
+	if !gitPrintsContent(sub, rest) {
+		return ""
+	}
+	if cc.Facts == nil {
+		return "the files the repository in " + dir + " tracks are not known"
+	}
+	files, complete := cc.Facts.GitSecrets(dir)
+	if !complete {
+		return "the files the repository in " + dir + " holds cannot be listed"
+	}
+	var specs []word
+	switch sub {
+	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
+		// revisions here are commits or trees: a pathspec narrows what
+		// is printed
+		specs = gitPathspecs(rest, dc)
+	case "diff":
+		// two blobs are diffed whatever the pathspec says: only plain
+		// revisions of HEAD keep it a diff of trees
+		if gitHeadRevs(rest, dc) {
+			specs = gitPathspecs(rest, dc)
+		}
+	}
+	for _, f := range files {
+		if len(specs) > 0 && !strings.HasPrefix(f, "/") {
+			return "the repository holds " + f + ", which git " + sub + " may print"
+		}
+		covered := len(specs) == 0
+		for _, s := range specs {
+			p := absPath(s.Text, dir)
+			if !s.Static() || strings.HasPrefix(s.Text, ":") || strings.ContainsAny(s.Text, "*?[") || f == p || strings.HasPrefix(f, p+"/") || p == "/" {
+				covered = true
+			}
+		}
+		if covered {
+			return "the repository holds " + f + ", which git " + sub + " may print"
+		}
+	}
+	return ""
+}
+
+// gitPathspecs are the paths a git command is narrowed to: the words
+// after "--", or else the operands that name existing paths (git takes
+// such an operand for a path).
+func gitPathspecs(rest []word, cc CommandContext) []word {
+	for i, w := range rest {
+		if w.Text == "--" {
+			return rest[i+1:]
+		}
+	}
+	if cc.Facts == nil {
+		return nil
+	}
+	var out []word
+	for _, w := range rest {
+		if strings.HasPrefix(w.Text, "-") || !w.Static() {
+			continue
+		}
+		if _, st := cc.Facts.Resolve(joinRaw(cc.Cwd, w.Text)); st == PathExists {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// headRev matches revisions that name commits of the current branch
+// (HEAD, HEAD~2, @^, ORIG_HEAD) and ranges of them.
+var headRev = regexp.MustCompile(`^((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?(\.\.\.?((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?)?$`)
+
+// gitHeadRevs reports a git diff whose operands before "--" are existing
+// paths or revisions of HEAD.
+func gitHeadRevs(rest []word, cc CommandContext) bool {
+	if cc.Facts == nil {
+		return false
+	}
+	for _, w := range rest {
+		if w.Text == "--" {
+			return true
+		}
+		if strings.HasPrefix(w.Text, "-") {
+			continue
+		}
+		if !w.Static() {
+			return false
+		}
+		if _, st := cc.Facts.Resolve(joinRaw(cc.Cwd, w.Text)); st == PathExists {
+			continue
+		}
+		if !headRev.MatchString(w.Text) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/nb-cli/nb/internal/sysinfo"
 	"path"
 	"regexp"
 	"strings"
@@ -185,7 +186,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		return e.secretAnswer(a, program, line, subject)
 	}
 	if shell {
-		d := e.command(line, a.Where, true)
+		d := e.command(line, inputWhere(a), true)
 		where := program
 		if !a.Shell && a.InShell {
 			where = path.Base(a.SessionProgram) + ", " + program + " running"
@@ -331,4 +332,19 @@ func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
 // InputRule is the grant that allows exactly line typed into program.
 func InputRule(program, line string) string {
 	return "input → " + path.Base(program) + ": " + line
+}
+
+// inputWhere is where typed input runs: in the language of the shell
+// that reads it (a PowerShell or cmd.exe session on any host), which may
+// not be the host's.
+func inputWhere(a Action) CommandContext {
+	where := a.Where
+	prog := a.Program
+	if !a.Shell {
+		prog = a.SessionProgram
+	}
+	if (a.Shell || a.InShell) && prog != "" {
+		where.Shell = sysinfo.KindOf(prog)
+	}
+	return where
 }

@@ -11,6 +11,42 @@ import (
 var shells = map[string]bool{
 	"bash": true, "sh": true, "zsh": true, "dash": true, "fish": true,
 	"ksh": true, "mksh": true, "ash": true,
+	"cmd": true, "powershell": true, "pwsh": true,
+}
+
+// progName is a program's name without directory and, for Windows
+// programs, without .exe and case (C:\Windows\System32\cmd.exe → cmd).
+func progName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	if strings.HasSuffix(strings.ToLower(p), ".exe") {
+		p = strings.ToLower(p[:len(p)-4])
+	}
+	switch l := strings.ToLower(p); l {
+	case "cmd", "powershell", "pwsh":
+		return l
+	}
+	return p
+}
+
+// windowsShellOpt reports whether a is an option that leaves cmd.exe or
+// PowerShell interactive (not /c, /k, -Command, -File, -EncodedCommand…).
+func windowsShellOpt(program, a string) bool {
+	l := strings.ToLower(a)
+	if program == "cmd" {
+		return strings.HasPrefix(l, "/") && l != "/c" && l != "/k" && l != "/r" && !strings.HasPrefix(l, "/v:on")
+	}
+	name := strings.TrimLeft(l, "-/")
+	if !strings.HasPrefix(l, "-") || name == "" {
+		return false
+	}
+	for _, p := range []string{"command", "file", "encodedcommand", "executionpolicy", "settingsfile", "workingdirectory", "configurationname", "custompipename", "inputformat", "outputformat", "windowstyle", "version", "psconsolefile"} {
+		if strings.HasPrefix(p, name) {
+			return false
+		}
+	}
+	return true
 }
 
 // ProgramOf names the program a session command starts and whether it is
@@ -19,7 +55,7 @@ var shells = map[string]bool{
 func ProgramOf(command string) (program string, shell bool) { return programOf(command) }
 
 // IsShellName reports whether name (a command name or path) is a shell.
-func IsShellName(name string) bool { return shells[path.Base(name)] }
+func IsShellName(name string) bool { return shells[progName(name)] }
 
 // programOf names the program a session command runs and whether it is an
 // interactive shell reading command lines from the terminal. Only a single
@@ -61,9 +97,17 @@ func programOf(command string) (program string, shell bool) {
 	}
 	return "", false
 found:
-	program = path.Base(words[i])
+	program = progName(words[i])
 	if !shells[program] {
-		return program, false
+		return path.Base(words[i]), false
+	}
+	if program == "cmd" || program == "powershell" || program == "pwsh" {
+		for _, a := range words[i+1:] {
+			if !windowsShellOpt(program, a) {
+				return program, false
+			}
+		}
+		return program, true
 	}
 	for _, a := range words[i+1:] {
 		if !strings.HasPrefix(a, "-") || a == "-c" || a == "-" || a == "--" || strings.HasPrefix(a, "--init-file") || strings.HasPrefix(a, "--rcfile") {

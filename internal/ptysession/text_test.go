@@ -115,3 +115,23 @@ func TestLimitText(t *testing.T) {
 		t.Fatal("short text changed")
 	}
 }
+
+// cmd.exe and PowerShell started without a command are interactive
+// shells: what is typed into them is a command line.
+func TestWinShellSessions(t *testing.T) {
+	for _, c := range []struct {
+		command, program string
+		shell            bool
+	}{
+		{"cmd", "cmd", true}, {"cmd.exe /q", "cmd", true}, {"CMD.EXE", "cmd", true}, {"cmd /c dir", "cmd", false},
+		{"cmd /k dir", "cmd", false}, {"powershell", "powershell", true}, {"powershell -NoLogo -NoProfile", "powershell", true},
+		{"pwsh -nop", "pwsh", true}, {"powershell -Command Get-Date", "powershell", false}, {"pwsh -c ls", "pwsh", false},
+		{"powershell -File x.ps1", "powershell", false}, {"powershell -enc AAAA", "powershell", false},
+		{"powershell -ExecutionPolicy Bypass", "powershell", false},
+	} {
+		p, sh := ProgramOf(c.command)
+		if p != c.program || sh != c.shell {
+			t.Errorf("%q: %q %v, want %q %v", c.command, p, sh, c.program, c.shell)
+		}
+	}
+}

@@ -180,6 +180,15 @@ func (v *toolView) Done(res *tool.Result) {
 	}
 	line := toolLine(t.pal, v.p, res, t.width())
 	t.errLine(line)
+	if res.Details != "" && !t.opts.Verbose {
+		for _, l := range strings.Split(res.Details, "\n") {
+			l = style.Sanitize(l)
+			if w := t.width(); w > 0 {
+				l = style.Truncate(l, max(w-2, 8))
+			}
+			t.errLine("  " + t.pal.Muted(l))
+		}
+	}
 	if t.opts.Verbose {
 		t.writeContent(res.Content)
 	}

@@ -7,7 +7,9 @@
 package report
 
 import (
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/tool"
 )
 
 // Version is the schema version carried by the start event and the result.
@@ -42,7 +45,6 @@ type Status string
 const (
 	StatusAnswered    Status = "answered"
 	StatusError       Status = "error"
-	StatusUsage       Status = "usage"
 	StatusApproval    Status = "approval_required"
 	StatusToolLimit   Status = "tool_limit"
 	StatusInterrupted Status = "interrupted"
@@ -78,7 +80,7 @@ func (u *Usage) add(v Usage) {
 
 // Error describes why a run did not simply answer.
 type Error struct {
-	// Kind: usage, config, provider, history, approval_required,
+	// Kind: config, provider, history, approval_required,
 	// tool_limit, interrupted or error.
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
@@ -105,9 +107,9 @@ type ToolCall struct {
 	// Outcome: ran, denied (policy, or no terminal to ask), declined (by
 	// the user), skipped (interrupted) or not_run.
 	Outcome string `json:"outcome"`
-	// DecidedBy says who decided: the policy's source (safe-list, rule,
-	// flag, grant, sandbox, tool, deny-rule...), user, or headless /
-	// no-terminal when approval was needed and nobody could be asked.
+	// DecidedBy says who decided: a policy.Decider (flag, rule, grant,
+	// safe-list, sandbox, action, sensitive-path, deny-rule, user,
+	// headless, no-terminal); docs/output-format.md lists them all.
 	DecidedBy string   `json:"decidedBy,omitempty"`
 	Safety    string   `json:"safety,omitempty"`
 	Display   string   `json:"display,omitempty"`
@@ -122,6 +124,8 @@ type ToolCall struct {
 	// Summary is the head of what the model received; Bytes its length.
 	Summary string `json:"summary"`
 	Bytes   int    `json:"bytes"`
+	// Hosts are the per-host outcomes of a call run on a fleet.
+	Hosts []tool.HostOutcome `json:"hosts,omitempty"`
 
 	resulted bool
 }
@@ -129,8 +133,11 @@ type ToolCall struct {
 // Result is the final object: --output-format json prints it alone, and
 // stream-json prints it as its last line.
 type Result struct {
-	Type       string     `json:"type"` // "result"
-	Version    int        `json:"version"`
+	Type      string `json:"type"` // "result"
+	Timestamp string `json:"timestamp"`
+	Version   int    `json:"version"`
+	// SessionID identifies the run; the start event carries the same.
+	SessionID  string     `json:"sessionId"`
 	Status     Status     `json:"status"`
 	ExitCode   int        `json:"exitCode"`
 	Answer     string     `json:"answer"`
@@ -153,6 +160,16 @@ type Start struct {
 	Tools   []string
 }
 
+// head begins every event: its type and when it was written.
+type head struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+}
+
+// TimeFormat is the format of every event's timestamp: RFC 3339 in UTC
+// with milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
 // Recorder gathers a run and writes it in its Mode. It is safe for use
 // from several goroutines.
 type Recorder struct {
@@ -160,6 +177,7 @@ type Recorder struct {
 	w       io.Writer
 	now     func() time.Time
 	started time.Time
+	session string
 
 	mu       sync.Mutex
 	provider string
@@ -173,9 +191,27 @@ type Recorder struct {
 	writeErr error
 }
 
-// New returns a recorder writing to w in mode; now is the clock.
+// New returns a recorder writing to w in mode; now is the clock. Each
+// recorder has a session id of its own (a random UUID).
 func New(mode Mode, w io.Writer, now func() time.Time) *Recorder {
-	return &Recorder{mode: mode, w: w, now: now, started: now()}
+	return &Recorder{mode: mode, w: w, now: now, started: now(), session: newSessionID()}
+}
+
+// SessionID is the run's id, carried by the start event and the result.
+func (r *Recorder) SessionID() string { return r.session }
+
+// newSessionID returns a random (version 4) UUID.
+func newSessionID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// head returns the beginning of an event of type typ, stamped now.
+func (r *Recorder) head(typ string) head {
+	return head{Type: typ, Timestamp: r.now().UTC().Format(TimeFormat)}
 }
 
 // emit writes one stream-json line.
@@ -205,14 +241,15 @@ func (r *Recorder) Start(s Start) {
 		history = &s.History
 	}
 	r.emit(struct {
-		Type     string   `json:"type"`
-		Version  int      `json:"version"`
-		Provider string   `json:"provider"`
-		Model    string   `json:"model"`
-		Cwd      string   `json:"cwd"`
-		History  *string  `json:"history"`
-		Tools    []string `json:"tools"`
-	}{"start", Version, s.Provider, s.Model, s.Cwd, history, tools})
+		head
+		Version   int      `json:"version"`
+		SessionID string   `json:"sessionId"`
+		Provider  string   `json:"provider"`
+		Model     string   `json:"model"`
+		Cwd       string   `json:"cwd"`
+		History   *string  `json:"history"`
+		Tools     []string `json:"tools"`
+	}{r.head("start"), Version, r.session, s.Provider, s.Model, s.Cwd, history, tools})
 }
 
 // Request counts a model request (a turn of the run).
@@ -227,9 +264,9 @@ func (r *Recorder) Text(chunk string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.emit(struct {
-		Type string `json:"type"`
+		head
 		Text string `json:"text"`
-	}{"text", chunk})
+	}{r.head("text"), chunk})
 }
 
 // Notice records a notice shown to the human (retries, limits, errors).
@@ -244,10 +281,10 @@ func (r *Recorder) Notice(kind agent.NoticeKind, msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.emit(struct {
-		Type    string `json:"type"`
+		head
 		Level   string `json:"level"`
 		Message string `json:"message"`
-	}{"notice", level, msg})
+	}{r.head("notice"), level, msg})
 }
 
 // Response records a completed model response: its text, usage and the
@@ -258,27 +295,27 @@ func (r *Recorder) Response(resp *llm.Response, usage Usage) {
 	r.answer = resp.Message.Text
 	r.usage.add(usage)
 	r.emit(struct {
-		Type       string `json:"type"`
+		head
 		Turn       int    `json:"turn"`
 		Text       string `json:"text"`
 		StopReason string `json:"stopReason"`
 		ToolCalls  int    `json:"toolCalls"`
-	}{"message", r.turns, resp.Message.Text, resp.StopReason, len(resp.Message.ToolCalls)})
+	}{r.head("message"), r.turns, resp.Message.Text, resp.StopReason, len(resp.Message.ToolCalls)})
 	r.emit(struct {
-		Type string `json:"type"`
-		Turn int    `json:"turn"`
+		head
+		Turn int `json:"turn"`
 		Usage
-	}{"usage", r.turns, usage})
+	}{r.head("usage"), r.turns, usage})
 	for _, c := range resp.Message.ToolCalls {
 		tc := &ToolCall{ID: c.ID, Name: c.Name, Arguments: arguments(c.Arguments), Outcome: OutcomeNotRun}
 		r.calls = append(r.calls, tc)
 		r.emit(struct {
-			Type      string          `json:"type"`
+			head
 			Turn      int             `json:"turn"`
 			ID        string          `json:"id"`
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
-		}{"tool_call", r.turns, tc.ID, tc.Name, tc.Arguments})
+		}{r.head("tool_call"), r.turns, tc.ID, tc.Name, tc.Arguments})
 	}
 }
 
@@ -338,7 +375,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, string(d.DecidedBy), string(d.Safety), d.Display
 	tc.Reasons, tc.Remedy = d.Reasons, d.Remedy
 	r.emit(struct {
-		Type      string         `json:"type"`
+		head
 		ID        string         `json:"id"`
 		Name      string         `json:"name"`
 		Decision  policy.Verdict `json:"decision"`
@@ -348,7 +385,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 		Display   string         `json:"display"`
 		Reasons   []string       `json:"reasons"`
 		Remedy    string         `json:"remedy,omitempty"`
-	}{"decision", tc.ID, tc.Name, d.Decision, run, string(d.DecidedBy), string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
+	}{r.head("decision"), tc.ID, tc.Name, d.Decision, run, string(d.DecidedBy), string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
 }
 
 // Remedy records the human remedy line printed for a refused call; it
@@ -398,6 +435,7 @@ func (r *Recorder) Call(rec agent.Record) {
 	if res := rec.Result; res != nil {
 		tc.ExitCode, tc.DurationMs, tc.IsError = res.ExitCode, res.Duration.Milliseconds(), res.IsError
 		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
+		tc.Hosts = res.Hosts
 	}
 	r.result(tc)
 }
@@ -405,7 +443,7 @@ func (r *Recorder) Call(rec agent.Record) {
 func (r *Recorder) result(tc *ToolCall) {
 	tc.resulted = true
 	r.emit(struct {
-		Type          string `json:"type"`
+		head
 		ID            string `json:"id"`
 		Name          string `json:"name"`
 		Outcome       string `json:"outcome"`
@@ -416,7 +454,7 @@ func (r *Recorder) result(tc *ToolCall) {
 		IsError       bool   `json:"isError"`
 		Summary       string `json:"summary"`
 		Bytes         int    `json:"bytes"`
-	}{"tool_result", tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes})
+	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes})
 }
 
 // Settle gives the calls that never reached approval (unknown tool,
@@ -469,7 +507,8 @@ func (r *Recorder) Finish(status Status, exitCode int, e *Error) (*Result, error
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	res := &Result{
-		Type: "result", Version: Version, Status: status, ExitCode: exitCode,
+		Type: "result", Timestamp: r.head("result").Timestamp, Version: Version, SessionID: r.session,
+		Status: status, ExitCode: exitCode,
 		Answer: r.answer, Provider: r.provider, Model: r.model,
 		DurationMs: r.now().Sub(r.started).Milliseconds(),
 		Turns:      r.turns, ToolCalls: []ToolCall{}, Usage: r.usage, Error: e,

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -139,3 +140,40 @@ func TestHeadlessRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamSessionAndTimestamps: start and result carry the run's session
+// id (a UUID, different for every run); every event carries the clock's
+// time, right after its type.
+func TestStreamSessionAndTimestamps(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Stream, &out, clock())
+	run(r)
+	if _, err := r.Finish(StatusAnswered, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	objs := lines(t, out.String())
+	start, result := objs[0], objs[len(objs)-1]
+	id, _ := start["sessionId"].(string)
+	if !uuidRE.MatchString(id) || result["sessionId"] != id || id != r.SessionID() {
+		t.Errorf("session ids: start %v, result %v, recorder %q", start["sessionId"], result["sessionId"], r.SessionID())
+	}
+	if other := New(Stream, &bytes.Buffer{}, clock()).SessionID(); other == id {
+		t.Errorf("two runs share the session id %s", id)
+	}
+	prev := ""
+	for i, o := range objs {
+		ts, _ := o["timestamp"].(string)
+		at, err := time.Parse(TimeFormat, ts)
+		if err != nil || at.Year() != 2026 || !strings.HasSuffix(ts, "Z") || ts < prev {
+			t.Errorf("event %d (%v): timestamp %q (%v) after %q", i, o["type"], ts, err, prev)
+		}
+		prev = ts
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.HasPrefix(l, `{"type":"`) || !strings.Contains(l[:40], `","timestamp":"2026-`) {
+			t.Errorf("event does not start with type then timestamp: %.80s", l)
+		}
+	}
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)

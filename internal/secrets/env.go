@@ -1,7 +1,7 @@
 package secrets
 
 import (
-	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -54,25 +54,47 @@ func Env(name, value string) bool {
 	return EnvName(name) || URLWithCredentials(value)
 }
 
-// URLWithCredentials reports whether s is a URL whose user information
-// holds a password or token (postgres://u:p@db, https://tok@host).
+// URLWithCredentials reports whether s holds a URL whose authority carries
+// user information (postgres://u:p@db, https://tok@host): an "@" between
+// the first "://" and the next "/", "?" or "#". The rule is plain on
+// purpose: the remote environment scrubber (host.EnvPolicy) applies the
+// same one in awk.
 func URLWithCredentials(s string) bool {
 	i := strings.Index(s, "://")
 	if i <= 0 {
 		return false
 	}
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil {
-		// An unparsable URL with an @ before its path may still carry a password.
-		rest := s[i+3:]
-		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-			rest = rest[:j]
-		}
-		return strings.Contains(rest, "@")
+	rest := s[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
 	}
-	if u.User == nil {
-		return false
-	}
-	_, hasPass := u.User.Password()
-	return hasPass || u.User.Username() != ""
+	return strings.Contains(rest, "@")
 }
+
+// NameRules returns the data EnvName decides by, sorted: the words of a
+// name (split at underscores) that mark a secret, the fragments that mark
+// one anywhere in the name, and the names that are never secret. Hosts
+// that scrub a remote environment in shell code build it from these.
+func NameRules() (words, fragments, exceptions []string) {
+	for w, on := range secretWords {
+		if on {
+			words = append(words, w)
+		}
+	}
+	for n, on := range notSecret {
+		if on {
+			exceptions = append(exceptions, n)
+		}
+	}
+	slices.Sort(words)
+	slices.Sort(exceptions)
+	return words, slices.Clone(secretFragments), exceptions
+}
+
+// providerEnv are the variables nb itself reads its model providers' keys
+// from. Commands never see them, whatever the configuration passes.
+var providerEnv = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "AZURE_OPENAI_API_KEY"}
+
+// ProviderEnv returns the names of the environment variables holding nb's
+// own provider keys.
+func ProviderEnv() []string { return slices.Clone(providerEnv) }

@@ -34,3 +34,44 @@ func TestEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestURLWithCredentials(t *testing.T) {
+	for s, want := range map[string]bool{
+		"https://u:p@h/x":           true,
+		"https://tok@h":             true,
+		"https://@h":                true,
+		"x y://u@h":                 true,
+		"https://h/x@y":             false,
+		"https://h?u=a@b":           false,
+		"https://h#a@b":             false,
+		"mailto:a@b":                false,
+		"://u@h":                    false,
+		"postgres://a:b@db:5432/ap": true,
+	} {
+		if got := URLWithCredentials(s); got != want {
+			t.Errorf("URLWithCredentials(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestNameRulesDecideLikeEnvName(t *testing.T) {
+	words, frags, except := NameRules()
+	if len(words) == 0 || len(frags) == 0 || len(except) == 0 {
+		t.Fatal("empty rules")
+	}
+	for _, n := range except {
+		if EnvName(n) {
+			t.Errorf("%s is an exception but EnvName says secret", n)
+		}
+	}
+	for _, w := range words {
+		if !EnvName("X_" + w) {
+			t.Errorf("word %s does not make X_%s secret", w, w)
+		}
+	}
+	for _, p := range ProviderEnv() {
+		if !EnvName(p) {
+			t.Errorf("provider key %s not secret by name", p)
+		}
+	}
+}

@@ -40,9 +40,24 @@ type Result struct {
 	ExitCode *int
 	Duration time.Duration
 	Note     string // short human note: first stderr line, "timed out", ...
+	// Details are a few lines shown under the summary line (a fleet's
+	// grouped outputs); never what the model sees.
+	Details string
+	// Hosts are the per-host outcomes of a call run on many hosts (a
+	// fleet), for --output-format json and the audit log.
+	Hosts []HostOutcome
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry
+}
+
+// HostOutcome is how a call ended on one host of a fleet.
+type HostOutcome struct {
+	Host string `json:"host"`
+	// Status is ok, failed, unreachable, refused, timedOut or interrupted.
+	Status   string `json:"status"`
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // Retry is a second attempt that needs the user's approval.

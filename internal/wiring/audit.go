@@ -86,6 +86,12 @@ func (a *Audit) Write(c Call) {
 	}
 	if r := c.Result; r != nil {
 		e.ExitCode, e.DurationMs = r.ExitCode, r.Duration.Milliseconds()
+		if len(r.Hosts) > 0 {
+			e.Hosts = map[string]string{}
+			for _, h := range r.Hosts {
+				e.Hosts[h.Host] = h.Status
+			}
+		}
 		if r.IsError && r.ExitCode == nil {
 			e.Error = r.Note
 			if e.Error == "" {

@@ -8,11 +8,14 @@ package wiring
 
 import (
 	"errors"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosts"
 	"github.com/nb-cli/nb/internal/host/ssh"
@@ -69,6 +72,10 @@ type App struct {
 	Audit    *Audit
 	// Roots are the file tools' roots (nb mcp serve).
 	Roots *files.Roots
+	// Fleet runs one command on many hosts (run_cmd's hosts); nil when
+	// the inventory has no host, and FleetErr when it cannot be read.
+	Fleet    *fleet.Fleet
+	FleetErr error
 
 	opts    Options
 	mu      sync.Mutex
@@ -156,6 +163,7 @@ func Build(o Options) (*App, error) {
 	if a.StateErr == nil {
 		outputs = store.NewOutputs(a.State, ti.SavedOutputsMax, ti.SavedOutputsMaxBytes)
 	}
+	a.buildFleet()
 	run, cd := runcmd.New(runcmd.Options{
 		Hosts:   a.Hosts,
 		Workdir: a.Workdir,
@@ -163,6 +171,7 @@ func Build(o Options) (*App, error) {
 		Config:  ti,
 		Outputs: outputs,
 		Getenv:  o.Getenv,
+		Fleet:   a.fleetFunc(),
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)
@@ -219,6 +228,7 @@ func (a *App) Host(name string) (host.Host, error) {
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
 		Environ:    a.opts.Environ,
+		EnvPolicy:  EnvPolicy(a.Config),
 		Getenv:     a.opts.Getenv,
 		AskHostKey: a.opts.AskHostKey,
 	})
@@ -248,4 +258,17 @@ func (a *App) Close() error {
 		cs[i]()
 	}
 	return nil
+}
+
+// EnvPolicy is the environment policy of every host: terminal.env's pass
+// and exclude lists, and the key variables of configured providers, which
+// are never passed (like nb's standard ones).
+func EnvPolicy(c *config.Config) host.EnvPolicy {
+	p := host.EnvPolicy{Pass: c.Terminal.Env.Pass, Exclude: c.Terminal.Env.Exclude}
+	for _, name := range slices.Sorted(maps.Keys(c.Providers)) {
+		if k := c.Providers[name].APIKeyEnv; k != "" {
+			p.Always = append(p.Always, k)
+		}
+	}
+	return p
 }

@@ -1,6 +1,7 @@
 package wiring
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -8,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/tool"
@@ -162,5 +165,37 @@ func TestToolsBuilt(t *testing.T) {
 	}
 	if _, err := Build(Options{LaunchDir: "rel", Getenv: getenv}); err == nil {
 		t.Error("relative launch directory accepted")
+	}
+}
+
+// Commands run by the built app see terminal.env's decisions: secrets
+// removed, passed ones kept, provider keys (standard and configured)
+// never.
+func TestCommandsEnvScrubbed(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
+	cfg := config.Default()
+	cfg.Terminal.Env = config.TerminalEnv{Pass: []string{"NBT_PASSED_*", "OPENAI_API_KEY", "WORK_*"}, Exclude: []string{"NBT_EXCL*"}}
+	cfg.Providers = map[string]config.Provider{"work": {Type: "anthropic", APIKeyEnv: "WORK_LLM"}}
+	environ := append(os.Environ(), "GITHUB_TOKEN=canary-gh", "OPENAI_API_KEY=canary-openai", "WORK_LLM=canary-work",
+		"NBT_PASSED_TOKEN=passed", "NBT_EXCLUDED=canary-excl", "NBT_PLAIN=plain")
+	a, err := Build(Options{Config: cfg, LaunchDir: proj, Getenv: getenv, Environ: environ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	h, err := a.Host("local")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := h.Run(ctx, &host.Command{Script: "env", Dir: proj, Stdout: &out, Timeout: 15 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	env := out.String()
+	if strings.Contains(env, "canary") || !strings.Contains(env, "NBT_PASSED_TOKEN=passed") || !strings.Contains(env, "NBT_PLAIN=plain") {
+		t.Errorf("env:\n%s", env)
 	}
 }

@@ -37,6 +37,9 @@ type Options struct {
 	Shell string
 	// Env is the docker CLI's own environment (os.Environ() when nil).
 	Env []string
+	// EnvPolicy says which variables of the container's own environment
+	// its commands see (host.EnvPolicy.RemoteScrub runs in the wrapper).
+	EnvPolicy host.EnvPolicy
 }
 
 // Host is a container host.Host.
@@ -164,7 +167,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	start := time.Now()
 	marker := shwrap.NewMarker()
 	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
-	argv := h.argv(marker, c.Dir, env, false, shwrap.Args(marker, c.Dir, c.Script, true))
+	argv := h.argv(marker, c.Dir, env, false, shwrap.Args(marker, c.Dir, c.Script, true, h.o.EnvPolicy.RemoteScrub()))
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = h.env()
 	ownGroup(cmd)
@@ -283,8 +286,9 @@ func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal,
 		return nil, fmt.Errorf("container pty: %w", err)
 	}
 	name := shwrap.NewMarker()
-	args := shwrap.Args("", c.Dir, c.Script, false)
-	l := &host.Local{Env: h.env(), Wrap: func([]string) ([]string, error) {
+	args := shwrap.Args("", c.Dir, c.Script, false, h.o.EnvPolicy.RemoteScrub())
+	// The docker CLI's own environment: its DOCKER_* settings pass.
+	l := &host.Local{Env: h.env(), EnvPolicy: host.EnvPolicy{Pass: []string{"DOCKER_*"}}, Wrap: func([]string) ([]string, error) {
 		return h.argv(name, c.Dir, c.Env, true, args), nil
 	}}
 	local := *c

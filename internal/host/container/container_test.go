@@ -10,6 +10,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/host/shwrap"
 )
 
 // engine skips the test when no Docker engine answers.
@@ -98,4 +99,29 @@ func TestConformanceExec(t *testing.T) {
 		}
 		return h
 	})
+}
+
+func TestEnvScrubbed(t *testing.T) {
+	engine(t)
+	image := os.Getenv("NB_TEST_IMAGE")
+	if image == "" {
+		image = "alpine:3"
+	}
+	h, err := New(Options{Image: image, LaunchDir: t.TempDir(), EnvPolicy: hosttest.CanaryPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	// The canaries reach the container's environment (docker -e); the
+	// wrapper removes them inside it before the script runs.
+	r := hosttest.Exec(t, context.Background(), h, host.Command{Script: "env", Env: hosttest.Canaries, Timeout: 20 * time.Second})
+	hosttest.CheckScrubbed(t, "container", r.Stdout)
+}
+
+func TestArgvScrubsEnv(t *testing.T) {
+	p := host.EnvPolicy{Pass: []string{"NBT_X"}}
+	args := shwrap.Args("m", "/d", "env", true, p.RemoteScrub())
+	if !strings.Contains(args[1], p.RemoteScrub()+`eval "$1"`) {
+		t.Fatalf("wrapper does not scrub before the script: %q", args[1])
+	}
 }

@@ -31,6 +31,8 @@ type Env struct {
 	Shell string
 	// Environ is the base environment of local processes (os.Environ()).
 	Environ []string
+	// EnvPolicy says which variables commands see, on every host.
+	EnvPolicy host.EnvPolicy
 	// Getenv reads nb's environment (SSH_AUTH_SOCK, USER).
 	Getenv func(string) string
 	// Self is nb's executable, re-executed as the Landlock helper
@@ -171,7 +173,7 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 	}
 	switch spec.Type {
 	case "local", "":
-		l := &host.Local{Shell: shell, Env: env.Environ}
+		l := &host.Local{Shell: shell, Env: env.Environ, EnvPolicy: env.EnvPolicy}
 		if name == "local" {
 			return l, nil
 		}
@@ -182,7 +184,7 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 		h, err := sandbox.New(sandbox.Options{
 			Name: name, Mechanism: spec.Mechanism, LaunchDir: env.LaunchDir, Home: env.Home,
 			Writable: spec.WritablePaths, Hidden: hidden, AllowNetwork: spec.AllowNetwork,
-			Shell: shell, Env: env.Environ, Self: env.Self,
+			Shell: shell, Env: env.Environ, EnvPolicy: env.EnvPolicy, Self: env.Self,
 		})
 		if err != nil {
 			return nil, err
@@ -191,7 +193,7 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 	case "container":
 		h, err := container.New(container.Options{
 			Name: name, Docker: spec.Docker, Container: spec.Container, Image: spec.Image,
-			LaunchDir: env.LaunchDir, Shell: spec.Shell, Env: env.Environ,
+			LaunchDir: env.LaunchDir, Shell: spec.Shell, Env: env.Environ, EnvPolicy: env.EnvPolicy,
 		})
 		if err != nil {
 			return nil, err
@@ -202,7 +204,7 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 			Name: name, Host: spec.Host, User: spec.User, Port: spec.Port,
 			IdentityFile: spec.IdentityFile, KnownHosts: spec.KnownHosts, Shell: spec.Shell,
 			Home: env.Home, LocalUser: getenv("USER"), AgentSocket: getenv("SSH_AUTH_SOCK"),
-			AskHostKey: env.AskHostKey,
+			AskHostKey: env.AskHostKey, EnvPolicy: env.EnvPolicy,
 		})
 		if err != nil {
 			return nil, err

@@ -51,9 +51,10 @@ type Options struct {
 	Hidden   []string
 	// AllowNetwork leaves the network on.
 	AllowNetwork bool
-	// Shell and Env are as in host.Local.
-	Shell string
-	Env   []string
+	// Shell, Env and EnvPolicy are as in host.Local.
+	Shell     string
+	Env       []string
+	EnvPolicy host.EnvPolicy
 	// Self is nb's executable, re-executed as the Landlock helper
 	// (os.Executable when empty).
 	Self string
@@ -63,15 +64,16 @@ type Options struct {
 
 // Host is a sandboxed host.Host.
 type Host struct {
-	name   string
-	mech   string
-	layout Layout
-	bwrap  string
-	self   string
-	base   string   // private directory: empty dir, empty file, tmp
-	env    []string // the environment before the sandbox's changes
-	run    *host.Local
-	pty    *host.Local
+	name      string
+	mech      string
+	layout    Layout
+	bwrap     string
+	self      string
+	base      string   // private directory: empty dir, empty file, tmp
+	env       []string // the environment before the sandbox's changes
+	envPolicy host.EnvPolicy
+	run       *host.Local
+	pty       *host.Local
 
 	mu      sync.Mutex
 	created map[string]bool
@@ -152,11 +154,8 @@ func New(o Options) (*Host, error) {
 		h.layout.Scratch = append(h.layout.Scratch, resolve(filepath.Join(base, "tmp")))
 	}
 
-	env := o.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	h.env = env
+	env := host.CommandEnv(o.Env, o.EnvPolicy)
+	h.env, h.envPolicy = env, o.EnvPolicy
 	// Agents and buses are ways out of the sandbox.
 	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
 	tmp := "/tmp"
@@ -164,8 +163,8 @@ func New(o Options) (*Host, error) {
 		tmp = filepath.Join(base, "tmp")
 	}
 	env = setEnv(env, "TMPDIR", tmp)
-	h.run = &host.Local{Shell: o.Shell, Env: env, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
-	h.pty = &host.Local{Shell: o.Shell, Env: env, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
+	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
+	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
 	return h, nil
 }
 
@@ -288,7 +287,7 @@ func (h *Host) Name() string { return h.name }
 // outside the sandbox, for a re-run the user approved after Exit.Sandboxed.
 // The caller closes it.
 func (h *Host) Unsandboxed() host.Host {
-	return &host.Local{Shell: h.run.Shell, Env: h.env}
+	return &host.Local{Shell: h.run.Shell, Env: h.env, EnvPolicy: h.envPolicy}
 }
 
 // Isolation implements host.Host.

@@ -441,3 +441,23 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+func TestEnvScrubbed(t *testing.T) {
+	for _, mech := range mechanisms(t) {
+		t.Run(mech, func(t *testing.T) {
+			dir := t.TempDir()
+			h, err := New(Options{Mechanism: mech, LaunchDir: dir, Home: t.TempDir(),
+				Env: append(os.Environ(), hosttest.Canaries...), EnvPolicy: hosttest.CanaryPolicy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			hosttest.EnvScrubbed(t, h, dir, true)
+			// The re-run outside the sandbox gets the same environment.
+			outside := h.Unsandboxed()
+			defer outside.Close()
+			out := hosttest.Exec(t, context.Background(), outside, host.Command{Script: "env", Dir: dir, Timeout: 15 * time.Second})
+			hosttest.CheckScrubbed(t, "outside", out.Stdout)
+		})
+	}
+}

@@ -32,17 +32,21 @@ func NewMarker() string {
 }
 
 const (
-	plain   = `cd -- "$1" || exit 1; shift; eval "$1"`
-	tracked = `printf '\036%sP%s\036' "$0" "$$" >&2; trap 'printf "\036%sC%s:%s\036" "$0" "$?" "$PWD" >&2' EXIT; cd -- "$1" || exit 1; shift; eval "$1"`
+	plain   = `cd -- "$1" || exit 1; shift; `
+	tracked = `printf '\036%sP%s\036' "$0" "$$" >&2; trap 'printf "\036%sC%s:%s\036" "$0" "$?" "$PWD" >&2' EXIT; cd -- "$1" || exit 1; shift; `
+	run     = `eval "$1"`
 )
 
 // Args are the arguments after the shell: -c wrapper marker dir script.
 // With track the wrapper reports its pid, exit status and directory.
-func Args(marker, dir, script string, track bool) []string {
+// prelude is shell code run just before the script, in the same shell
+// (host.EnvPolicy.RemoteScrub); it must end with a separator.
+func Args(marker, dir, script string, track bool, prelude string) []string {
 	w := plain
 	if track {
 		w = tracked
 	}
+	w += prelude + run
 	if marker == "" {
 		marker = "nb"
 	}
@@ -68,7 +72,7 @@ func CheckEnv(env []string) error {
 // CommandLine is a command string for a remote POSIX login shell: it
 // exports env and runs shell (bash when present, else sh, when shell is
 // "") with Args.
-func CommandLine(shell, marker, dir, script string, env []string, track bool) (string, error) {
+func CommandLine(shell, marker, dir, script string, env []string, track bool, prelude string) (string, error) {
 	if err := CheckEnv(env); err != nil {
 		return "", err
 	}
@@ -78,7 +82,7 @@ func CommandLine(shell, marker, dir, script string, env []string, track bool) (s
 		b.WriteString("export " + k + "=" + Quote(v) + "; ")
 	}
 	var args strings.Builder
-	for _, a := range Args(marker, dir, script, track) {
+	for _, a := range Args(marker, dir, script, track, prelude) {
 		args.WriteString(" " + Quote(a))
 	}
 	// The login shell has read the user's rc files already: a bash

@@ -19,7 +19,7 @@ func TestQuoteThroughShell(t *testing.T) {
 func TestCommandLineRunsIntact(t *testing.T) {
 	script := `printf '%s|' "$X" 'it'\''s' "$0"; cd /; exit 3`
 	for _, shell := range []string{"", "/bin/sh", "bash"} {
-		line, err := CommandLine(shell, "nbm", "/tmp", script, []string{"X=a 'b' $c"}, true)
+		line, err := CommandLine(shell, "nbm", "/tmp", script, []string{"X=a 'b' $c"}, true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func TestCommandLineRunsIntact(t *testing.T) {
 			t.Errorf("shell %q: out %q err %q state %d %v %d %q", shell, out.String(), errb.String(), pid, exited, code, cwd)
 		}
 	}
-	if _, err := CommandLine("", "m", "/", "true", []string{"BAD KEY=1"}, false); err == nil {
+	if _, err := CommandLine("", "m", "/", "true", []string{"BAD KEY=1"}, false, ""); err == nil {
 		t.Error("bad env key accepted")
 	}
 }

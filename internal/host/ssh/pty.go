@@ -15,7 +15,7 @@ import (
 
 // StartPTY implements host.Host with a remote pseudo-terminal.
 func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal, error) {
-	cmdline, err := shwrap.CommandLine(h.shell, "", c.Dir, c.Script, c.Env, false)
+	cmdline, err := shwrap.CommandLine(h.shell, "", c.Dir, c.Script, c.Env, false, h.envPolicy.RemoteScrub())
 	if err != nil {
 		return nil, err
 	}

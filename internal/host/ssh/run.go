@@ -40,7 +40,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	start := time.Now()
 	marker := shwrap.NewMarker()
 	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
-	cmdline, err := shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true)
+	cmdline, err := shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true, h.envPolicy.RemoteScrub())
 	if err != nil {
 		return nil, err
 	}

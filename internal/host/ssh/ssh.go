@@ -58,8 +58,21 @@ type Options struct {
 	AgentSocket string
 	// AskHostKey decides about unknown host keys; nil refuses them.
 	AskHostKey AskHostKeyFunc
+	// EnvPolicy says which variables of the remote login environment
+	// commands see (host.EnvPolicy.RemoteScrub runs in the wrapper).
+	EnvPolicy host.EnvPolicy
 	// DialTimeout bounds connecting (10s when zero).
 	DialTimeout time.Duration
+	// IdentityFiles and KnownHostsFiles, when set, are used as resolved
+	// (a fleet inventory resolves ~/.ssh/config itself and passes
+	// SSHConfig "none"): keys offered after IdentityFile, and the
+	// known_hosts files in place of the defaults (new keys go to the
+	// first).
+	IdentityFiles   []string
+	KnownHostsFiles []string
+	// Dial, when set, opens the connection to host:port in place of a TCP
+	// dial (ProxyJump: through another Host's DialContext).
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Keepalive is the interval of keepalive requests (30s when zero); a
 	// connection that stops answering is closed and redialled on next use.
 	Keepalive time.Duration
@@ -75,8 +88,10 @@ type Host struct {
 	knownHosts []string
 	agentSock  string
 	ask        AskHostKeyFunc
+	envPolicy  host.EnvPolicy
 	timeout    time.Duration
 	keepalive  time.Duration
+	dialFn     func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu     sync.Mutex
 	client *gossh.Client
@@ -92,7 +107,7 @@ func New(o Options) (*Host, error) {
 	if o.Host == "" {
 		return nil, errors.New("ssh: no host")
 	}
-	h := &Host{name: o.Name, shell: o.Shell, agentSock: o.AgentSocket, ask: o.AskHostKey, timeout: o.DialTimeout}
+	h := &Host{name: o.Name, shell: o.Shell, agentSock: o.AgentSocket, ask: o.AskHostKey, envPolicy: o.EnvPolicy, timeout: o.DialTimeout}
 	if h.name == "" {
 		h.name = "ssh"
 	}
@@ -140,12 +155,16 @@ func New(o Options) (*Host, error) {
 		h.keyFiles = append(h.keyFiles, expandTilde(o.IdentityFile, o.Home))
 	}
 	h.keyFiles = append(h.keyFiles, ce.IdentityFiles...)
+	h.keyFiles = append(h.keyFiles, o.IdentityFiles...)
+	h.dialFn = o.Dial
 	if len(h.keyFiles) == 0 && o.Home != "" {
 		for _, n := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
 			h.keyFiles = append(h.keyFiles, filepath.Join(o.Home, ".ssh", n))
 		}
 	}
 	switch {
+	case len(o.KnownHostsFiles) > 0:
+		h.knownHosts = o.KnownHostsFiles
 	case o.KnownHosts != "":
 		h.knownHosts = []string{expandTilde(o.KnownHosts, o.Home)}
 	case len(ce.KnownHosts) > 0:
@@ -156,6 +175,34 @@ func New(o Options) (*Host, error) {
 		return nil, errors.New("ssh: no known_hosts file (set knownHosts)")
 	}
 	return h, nil
+}
+
+// ErrHostKey is wrapped by the errors of a host key that is not trusted
+// (a mismatch, or an unknown key refused).
+var ErrHostKey = errors.New("host key verification failed")
+
+// DialError is a failure to reach the server at all (no route, refused,
+// no answer within the dial timeout): nothing was said to the server.
+type DialError struct {
+	Addr string
+	Err  error
+}
+
+func (e *DialError) Error() string { return "ssh " + e.Addr + ": " + e.Err.Error() }
+func (e *DialError) Unwrap() error { return e.Err }
+
+// DialContext opens a TCP connection from the remote host (a ProxyJump
+// hop), connecting to h first when needed.
+func (h *Host) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := h.conn(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := c.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, fmt.Errorf("ssh jump %s → %s: %w", h.addr, addr, err)
+	}
+	return nc, nil
 }
 
 // Name implements host.Host.
@@ -215,19 +262,36 @@ func (h *Host) dial(ctx context.Context) (*gossh.Client, error) {
 		HostKeyCallback: h.hostKeyCallback(),
 		Timeout:         h.timeout,
 	}
-	d := net.Dialer{Timeout: h.timeout}
-	nc, err := d.DialContext(ctx, "tcp", h.addr)
+	dctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	var nc net.Conn
+	var err error
+	if h.dialFn != nil {
+		nc, err = h.dialFn(dctx, "tcp", h.addr)
+	} else {
+		d := net.Dialer{Timeout: h.timeout}
+		nc, err = d.DialContext(dctx, "tcp", h.addr)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("ssh %s: %w", h.addr, err)
+		return nil, &DialError{Addr: h.addr, Err: err}
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)
 	} else {
 		_ = nc.SetDeadline(time.Now().Add(h.timeout))
 	}
+	// Connections that ignore deadlines (a channel through a jump host)
+	// and a cancelled ctx end the handshake by closing the connection.
+	stop := context.AfterFunc(dctx, func() { nc.Close() })
 	cc, chans, reqs, err := gossh.NewClientConn(nc, h.addr, cfg)
+	if !stop() && err == nil {
+		err = dctx.Err()
+	}
 	if err != nil {
 		nc.Close()
+		if dctx.Err() != nil && !errors.Is(err, ErrHostKey) {
+			return nil, &DialError{Addr: h.addr, Err: fmt.Errorf("handshake: %w", context.Cause(dctx))}
+		}
 		return nil, fmt.Errorf("ssh %s: %w", h.addr, err)
 	}
 	_ = nc.SetDeadline(time.Time{})
@@ -286,21 +350,21 @@ func (h *Host) hostKeyCallback() gossh.HostKeyCallback {
 			case err == nil:
 				return nil
 			case errors.As(err, &ke) && len(ke.Want) > 0:
-				return fmt.Errorf("host key for %s does not match known_hosts (%s:%d): possible man-in-the-middle attack; got %s",
-					hostname, ke.Want[0].Filename, ke.Want[0].Line, gossh.FingerprintSHA256(key))
+				return fmt.Errorf("%w: host key for %s does not match known_hosts (%s:%d): possible man-in-the-middle attack; got %s",
+					ErrHostKey, hostname, ke.Want[0].Filename, ke.Want[0].Line, gossh.FingerprintSHA256(key))
 			case !errors.As(err, &ke):
 				return err
 			}
 		}
 		if h.ask == nil {
-			return fmt.Errorf("unknown host key for %s (%s): add it to %s or connect interactively", hostname, gossh.FingerprintSHA256(key), h.knownHosts[0])
+			return fmt.Errorf("%w: unknown host key for %s (%s): add it to %s or connect interactively", ErrHostKey, hostname, gossh.FingerprintSHA256(key), h.knownHosts[0])
 		}
 		ok, err := h.ask(hostname, key)
 		if err != nil {
 			return fmt.Errorf("host key: %w", err)
 		}
 		if !ok {
-			return fmt.Errorf("host key for %s refused", hostname)
+			return fmt.Errorf("%w: host key for %s refused", ErrHostKey, hostname)
 		}
 		return appendKnownHost(h.knownHosts[0], hostname, key)
 	}

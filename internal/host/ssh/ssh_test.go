@@ -21,6 +21,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
 )
 
 func run(t *testing.T, h host.Host, dir, script string) (string, string, *host.Exit) {
@@ -475,4 +476,20 @@ func (h *Host) dropConnection() {
 		_ = c.Close()
 		<-dead
 	}
+}
+
+func TestEnvScrubbed(t *testing.T) {
+	// The canaries are in the remote login environment (sshd's SetEnv):
+	// the wrapper removes them there.
+	ss := sshtest.Start(t, "SetEnv "+strings.Join(hosttest.Canaries, " "))
+	s := &server{port: ss.Port, user: ss.User, home: ss.Home, keyFile: ss.KeyFile, knownHosts: ss.KnownHosts, hostKey: ss.HostKey, s: ss}
+	s.trust(t)
+	o := s.options()
+	o.EnvPolicy = hosttest.CanaryPolicy
+	h, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	hosttest.EnvScrubbed(t, h, t.TempDir(), true)
 }

@@ -54,8 +54,8 @@
 //     meets its expect, whenever one comes, before the sequence is consulted.
 //   - expect: checks on the request: lastUser (substring of the last user
 //     message that has text), system (substring of the system prompt),
-//     facts (substring of the request's last user text, where per-request
-//     facts go),
+//     facts (substring of the text that ends the request, in its last user
+//     message or tool result, where per-request facts go),
 //     toolResult (substring of some tool result in the last message group),
 //     tools (tool names that must be offered), model (exact model),
 //     images (minimum number of images in the last user message).

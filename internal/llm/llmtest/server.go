@@ -95,11 +95,15 @@ func (r *Request) LastUserText() string {
 	return strings.Join(texts, "\n")
 }
 
-// Tail is the last text the request carries in a user message: where
-// clients put per-request facts, after the cacheable prefix.
+// Tail is the last text the request carries in a user message, or in the
+// tool result that ends it: where clients put per-request facts, after the
+// cacheable prefix.
 func (r *Request) Tail() string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		m := r.Messages[i]
+		if m.Role == "tool" && i == len(r.Messages)-1 && len(m.ToolResults) > 0 {
+			return m.ToolResults[len(m.ToolResults)-1].Content
+		}
 		if m.Role != "user" || m.Text == "" {
 			continue
 		}

@@ -177,25 +177,12 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 	}
 	// The system prompt, the tools and the messages are serialised the same
 	// way in every request, so the prefix a server caches stays byte-stable;
-	// the request's facts come last, in a user message of their own.
-	if req.System != "" {
-		params.Messages = append(params.Messages, oa.SystemMessage(req.System))
+	// the request's facts come last, inside the last message (see wire).
+	msgs, err := p.wire(req)
+	if err != nil {
+		return params, err
 	}
-	for i, m := range req.Messages {
-		if m.Role == llm.RoleAssistant && m.Text == "" && len(m.ToolCalls) == 0 {
-			// An interrupted, empty answer: the API rejects empty
-			// assistant messages.
-			continue
-		}
-		msg, err := p.message(m)
-		if err != nil {
-			return params, fmt.Errorf("message %d: %w", i+1, err)
-		}
-		params.Messages = append(params.Messages, msg)
-	}
-	if req.Facts != "" {
-		params.Messages = append(params.Messages, oa.UserMessage(req.Facts))
-	}
+	params.Messages = msgs
 	for _, t := range req.Tools {
 		def := shared.FunctionDefinitionParam{Name: t.Name}
 		if t.Description != "" {
@@ -300,11 +287,13 @@ func isPlain(noParts bool, name param.Opt[string], extra map[string]any) bool {
 // thought signature is unknown, such as calls made by another model.
 const signaturePlaceholder = "skip_thought_signature_validator"
 
-func (p *Provider) message(m llm.Message) (oa.ChatCompletionMessageParamUnion, error) {
+// message converts one message; facts, when set, end it (a last text part
+// after images, else after a blank line).
+func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessageParamUnion, error) {
 	switch m.Role {
 	case llm.RoleUser:
 		if len(m.Images) == 0 {
-			return oa.UserMessage(m.Text), nil
+			return oa.UserMessage(joinText(m.Text, facts)), nil
 		}
 		var parts []oa.ChatCompletionContentPartUnionParam
 		if m.Text != "" {
@@ -313,6 +302,9 @@ func (p *Provider) message(m llm.Message) (oa.ChatCompletionMessageParamUnion, e
 		for _, img := range m.Images {
 			url := "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
 			parts = append(parts, oa.ImageContentPart(oa.ChatCompletionContentPartImageImageURLParam{URL: url}))
+		}
+		if facts != "" {
+			parts = append(parts, oa.TextContentPart(facts))
 		}
 		return oa.UserMessage(parts), nil
 	case llm.RoleAssistant:
@@ -348,7 +340,7 @@ func (p *Provider) message(m llm.Message) (oa.ChatCompletionMessageParamUnion, e
 		if text == "" {
 			text = "(no output)"
 		}
-		return oa.ToolMessage(text, m.ToolCallID), nil
+		return oa.ToolMessage(joinText(text, facts), m.ToolCallID), nil
 	}
 	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
 }

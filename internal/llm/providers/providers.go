@@ -97,6 +97,7 @@ type Spec struct {
 	Prices         *config.Prices
 	Reasoning      string
 	ThinkingBudget int
+	SendReasoning  *bool
 	Source         string
 	// HTTPClient, when set, is used for requests (tests).
 	HTTPClient *http.Client
@@ -189,6 +190,7 @@ func fromConfig(name string, p config.Provider, getenv func(string) string) (Spe
 		Headers: p.Headers, MaxTokens: p.MaxTokens, MaxRetries: p.MaxRetries, Source: "config",
 		Timeouts:      llm.Timeouts{Connect: secs(p.ConnectTimeout), FirstByte: secs(p.FirstByteTimeout), Idle: secs(p.IdleTimeout)},
 		ContextWindow: p.ContextWindow, Prices: p.Prices, Reasoning: p.Reasoning, ThinkingBudget: p.ThinkingBudget,
+		SendReasoning: p.SendReasoning,
 	}
 	if s.Type == "" {
 		s.Type = "openai"

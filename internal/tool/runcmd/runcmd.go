@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
@@ -63,6 +64,10 @@ type Options struct {
 	Outputs *store.Outputs
 	// Getenv supplies HOME for ~ in paths (os.Getenv when nil).
 	Getenv func(string) string
+	// Fleet, when set, offers the hosts argument: the same command on
+	// many hosts (SPEC §14). It returns the session's fleet, or why there
+	// is none (an inventory that cannot be read).
+	Fleet func() (*fleet.Fleet, error)
 }
 
 // New returns the run_cmd and set_cwd tools. Hosts, Workdir and Policy
@@ -92,6 +97,7 @@ type runArgs struct {
 	Description    string           `json:"description"`
 	Cwd            string           `json:"cwd"`
 	TimeoutSeconds *json.RawMessage `json:"timeoutSeconds"`
+	Hosts          string           `json:"hosts"`
 }
 
 // Spec implements tool.Tool.
@@ -111,6 +117,9 @@ func (t *RunCmd) Spec() llm.ToolSpec {
 		},
 		"required":             []string{"command"},
 		"additionalProperties": false,
+	}
+	if t.opts.Fleet != nil {
+		schema["properties"].(map[string]any)["hosts"] = map[string]any{"type": "string", "description": hostsDescription}
 	}
 	raw, _ := json.Marshal(schema)
 	return llm.ToolSpec{Name: "run_cmd", Description: strings.TrimSpace(runCmdDescription), Schema: raw}
@@ -193,6 +202,9 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	p, err := t.parse(call, at.Cwd)
 	if err != nil {
 		return nil, err
+	}
+	if p.Hosts != "" {
+		return t.reviewFleet(call, at, p)
 	}
 	p.host = t.opts.Hosts.Get()
 	home := t.opts.Getenv("HOME")

@@ -25,6 +25,8 @@ const Path = "/usr/sbin/sshd"
 // Server is a real OpenSSH server on a loopback port, started for a test.
 type Server struct {
 	Port int
+	// Ports are all the ports it listens on (Port first; StartPorts).
+	Ports []int
 	User string
 	// Home is a fake local home holding the client key (.ssh/id_ed25519)
 	// and known_hosts.
@@ -40,9 +42,22 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // Start runs sshd on a free loopback port with a throwaway host key and
 // authorized_keys; it is stopped when the test ends. Without sshd the test
-// fails in CI and is skipped on a developer machine.
-func Start(t testing.TB) *Server {
+// fails in CI and is skipped on a developer machine. Extra lines are
+// appended to sshd_config (e.g. "SetEnv NAME=value" for the sessions'
+// environment).
+func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
+	return StartPorts(t, 1, extra...)
+}
+
+// StartPorts is Start listening on n loopback ports: one server that
+// looks like n hosts (a command tells them apart by the last field of
+// $SSH_CONNECTION, the server port).
+func StartPorts(t testing.TB, n int, extra ...string) *Server {
+	t.Helper()
+	if n > 16 {
+		t.Fatalf("sshtest: one sshd listens on at most 16 ports (asked for %d); start several", n)
+	}
 	if _, err := os.Stat(Path); err != nil {
 		testenv.Missing(t, "ssh tests need openssh-server ("+Path+" missing; apt-get install -y openssh-server)")
 	}
@@ -85,15 +100,29 @@ func Start(t testing.TB) *Server {
 	if s.HostKey, _, _, _, err = gossh.ParseAuthorizedKey(hpub); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	// Hold every listener until all ports are picked, so they differ.
+	var portLines string
+	var lns []net.Listener
+	for range max(n, 1) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, ln)
+		p := ln.Addr().(*net.TCPAddr).Port
+		s.Ports = append(s.Ports, p)
+		portLines += fmt.Sprintf("Port %d\n", p)
 	}
-	s.Port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	for _, ln := range lns {
+		ln.Close()
+	}
+	s.Port = s.Ports[0]
+	// SetEnv SHLVL=1: bash started by sshd for a command skips the
+	// account's ~/.bashrc (it reads it only at shell level 1), so the
+	// machine's own rc files (a pyenv rehash racing between parallel
+	// logins) do not write into the tests' outputs.
 	conf := filepath.Join(dir, "sshd_config")
-	cfg := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
+	cfg := fmt.Sprintf(`%sListenAddress 127.0.0.1
 HostKey %s
 AuthorizedKeysFile %s
 PidFile %s
@@ -105,7 +134,12 @@ PermitRootLogin prohibit-password
 AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
-`, s.Port, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+MaxStartups 512
+SetEnv SHLVL=1
+`, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	for _, l := range extra {
+		cfg += l + "\n"
+	}
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/iostreams"
+)
+
+// usageIO returns streams with a private HOME, no provider and stdin as
+// given (not a terminal unless tty).
+func usageIO(t *testing.T, stdin string, tty bool) (*iostreams.IO, func() (string, string)) {
+	t.Helper()
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	io, in, out, errOut := iostreams.Test(env)
+	in.WriteString(stdin)
+	io.InTTY = tty
+	return io, func() (string, string) { return out.String(), errOut.String() }
+}
+
+// TestUsageErrorsLeaveStdoutEmpty: every exit 2, of nb and of every
+// subcommand, in every output format, prints nothing on stdout and one
+// "nb: ..." line on stderr.
+func TestUsageErrorsLeaveStdoutEmpty(t *testing.T) {
+	type usageCase struct {
+		args  []string
+		stdin string
+		tty   bool
+		want  string // in the stderr line
+	}
+	var cases []usageCase
+	for _, format := range []string{"text", "json", "stream-json"} {
+		f := []string{"--output-format", format}
+		cases = append(cases,
+			usageCase{args: append(f, "--bogus", "hi"), want: "unknown flag --bogus (see nb --help)"},
+			usageCase{args: append(f, "--aprove", "ls", "hi"), want: "unknown flag --aprove (did you mean --approve?)"},
+			usageCase{args: append(f, "-x", "hi"), want: "unknown flag -x"},
+			usageCase{args: append(f, "--model"), want: "flag --model needs a value"},
+			usageCase{args: append(f, "--reasoning", "extreme", "hi"), want: `--reasoning "extreme"`},
+			usageCase{args: append(f, "--no-history", "--history", "h.json", "hi"), want: "cannot be used together"},
+			usageCase{args: f, want: "nothing to ask"},
+			usageCase{args: f, stdin: "  \n", want: "nothing to ask"},
+			usageCase{args: append(f, "/nosuch"), want: "unknown command /nosuch"},
+			usageCase{args: append(f, "/insert"), want: "usage: /insert FILE"},
+			usageCase{args: append(f, "--approve", "ls; rm x", "hi"), want: "--approve"},
+		)
+	}
+	cases = append(cases,
+		usageCase{args: []string{"--output-format", "xml", "hi"}, want: "use text, json or stream-json"},
+		usageCase{args: []string{"--output-format", "json"}, tty: true, want: "reports a single-shot run"},
+		usageCase{args: []string{"--output-format", "stream-json"}, tty: true, want: "reports a single-shot run"},
+		usageCase{args: []string{"help", "frobnicate"}, want: `no help for "frobnicate"`},
+		usageCase{args: []string{"policy", "--bogus"}, want: "unknown flag --bogus (see nb policy --help)"},
+		usageCase{args: []string{"policy", "check", "--bogus", "--", "ls"}, want: "unknown flag --bogus (see nb policy --help)"},
+		usageCase{args: []string{"policy"}, want: "policy needs a subcommand"},
+		usageCase{args: []string{"policy", "check", "ls"}, want: "put the command after --"},
+		usageCase{args: []string{"--model", "m", "policy", "check", "--", "ls"}, want: "--model does not apply to nb policy"},
+		usageCase{args: []string{"mcp"}, want: "mcp needs a subcommand: serve"},
+		usageCase{args: []string{"mcp", "frob"}, want: "unknown subcommand mcp frob"},
+		usageCase{args: []string{"mcp", "--bogus"}, want: "unknown flag --bogus (see nb mcp --help)"},
+		usageCase{args: []string{"mcp", "serve", "--bogus"}, want: "unknown flag --bogus (see nb mcp serve --help)"},
+		usageCase{args: []string{"mcp", "serve", "-bogus"}, want: "unknown flag -bogus (flags are spelled --name; see nb mcp serve --help)"},
+		usageCase{args: []string{"mcp", "serve", "--rot", "x"}, want: "unknown flag --rot (did you mean --root?)"},
+		usageCase{args: []string{"mcp", "serve", "extra"}, want: `unexpected argument "extra"`},
+		usageCase{args: []string{"mcp", "serve", "--http"}, want: "flag --http needs a value"},
+		usageCase{args: []string{"mcp", "serve", "--http", "0.0.0.0:7777"}, want: "mcp serve:"},
+		usageCase{args: []string{"tool"}, want: "tool needs a tool name"},
+		usageCase{args: []string{"tool", "--bogus", "run_cmd"}, want: "unknown flag --bogus (see nb tool --help)"},
+		usageCase{args: []string{"tool", "run_cmd", "{", "x"}, want: "unexpected"},
+		usageCase{args: []string{"tool", "run_cmd", "not json"}, want: "ARGS_JSON is not valid JSON"},
+		usageCase{args: []string{"--verbose", "tool", "run_cmd"}, want: "--verbose does not apply to nb tool"},
+	)
+	for _, c := range cases {
+		io, output := usageIO(t, c.stdin, c.tty)
+		code := Main(c.args, io)
+		out, errOut := output()
+		if code != ExitUsage {
+			t.Errorf("nb %q: exit %d, want 2 (stderr %q)", c.args, code, errOut)
+		}
+		if out != "" {
+			t.Errorf("nb %q: stdout %q, want nothing", c.args, out)
+		}
+		if !strings.HasPrefix(errOut, "nb: ") || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("nb %q: stderr %q, want one nb: line with %q", c.args, errOut, c.want)
+		}
+	}
+}
+
+// TestHelpOnStdout: every way of asking for help prints it on stdout,
+// exits 0 and needs no provider (none is configured here).
+func TestHelpOnStdout(t *testing.T) {
+	for args, want := range map[string]string{
+		"help":                 "nb — a command-line AI assistant",
+		"--help":               "nb — a command-line AI assistant",
+		"-h":                   "nb — a command-line AI assistant",
+		"help help":            "nb — a command-line AI assistant",
+		"help mcp":             "usage: nb mcp serve",
+		"help policy":          "usage: nb policy check",
+		"help tool":            "usage: nb tool NAME",
+		"--help tool":          "usage: nb tool NAME",
+		"--config c.json help": "nb — a command-line AI assistant",
+		"mcp --help":           "usage: nb mcp serve",
+		"mcp help":             "usage: nb mcp serve",
+		"mcp serve --help":     "usage: nb mcp serve",
+		"mcp serve -h":         "usage: nb mcp serve",
+		"policy --help":        "usage: nb policy check",
+		"policy check --help":  "usage: nb policy check",
+		"policy check -h":      "usage: nb policy check",
+		"tool --help":          "usage: nb tool NAME",
+		"tool -h":              "usage: nb tool NAME",
+		"tool help":            "usage: nb tool NAME",
+		"tool run_cmd --help":  "usage: nb tool NAME",
+	} {
+		io, output := usageIO(t, "", false)
+		code := Main(strings.Fields(args), io)
+		out, errOut := output()
+		if code != ExitOK || !strings.HasPrefix(out, want) || errOut != "" {
+			t.Errorf("nb %s: exit %d, stdout %.60q, stderr %q; want exit 0 and %q on stdout only", args, code, out, errOut, want)
+		}
+		if strings.HasSuffix(out, "\n\n") || !strings.HasSuffix(out, "\n") {
+			t.Errorf("nb %s: help should end in exactly one newline: %q", args, out[max(0, len(out)-20):])
+		}
+	}
+}

@@ -1,0 +1,411 @@
+// Package cmdbase is nb's knowledge of Windows commands as data: cmd.exe's
+// built-ins, Windows programs and PowerShell cmdlets, each with what it
+// does (reads, writes, changes the system, runs code, talks to the
+// network, is dangerous), the options and subcommands that change that,
+// the options that take a value, and the forms that read a whole tree.
+// One file holds one family (cmd_builtins.go, win_programs.go,
+// ps_read.go, ps_write.go, ps_system.go); Judge is the small interpreter
+// that reads an entry against a command's words.
+//
+// Programs that behave on Windows as they do elsewhere (git, go, docker…)
+// are listed as Portable: their arguments are judged by the bash
+// analysis.
+//
+// The package is pure: it looks nothing up on the system.
+package cmdbase
+
+import (
+	"strings"
+)
+
+// Effect is what a command does.
+type Effect int
+
+const (
+	// Unknown: not in the base; asked.
+	Unknown Effect = iota
+	// Reads files or system state and prints them; changes nothing.
+	Reads
+	// Writes creates, changes, moves or deletes files (warned, seed 000).
+	Writes
+	// Changes changes the system, processes, services or settings.
+	Changes
+	// Runs runs other programs or code.
+	Runs
+	// Sends talks to the network.
+	Sends
+	// Dangerous is warned with the default answer No.
+	Dangerous
+)
+
+func (e Effect) String() string {
+	return [...]string{"unknown", "reads", "writes", "changes", "runs", "sends", "dangerous"}[e]
+}
+
+// worse orders effects by how much they need a human.
+func worse(a, b Effect) Effect {
+	rank := [...]int{Unknown: 2, Reads: 0, Writes: 4, Changes: 2, Runs: 3, Sends: 3, Dangerous: 5}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// Shells says where a name is known.
+type Shells uint8
+
+const (
+	Cmd Shells = 1 << iota
+	PowerShell
+	// Both: a program on PATH, the same from either shell.
+	Both = Cmd | PowerShell
+)
+
+// Category is how the display line shows a single command.
+type Category string
+
+const (
+	CatNone   Category = ""
+	CatRead   Category = "read"
+	CatDelete Category = "delete"
+	CatCopy   Category = "copy"
+	CatMove   Category = "move"
+	CatMkdir  Category = "mkdir"
+	CatWrite  Category = "write"
+	CatAppend Category = "append"
+)
+
+// Spec is what the base knows about one command.
+type Spec struct {
+	// Name is the canonical name (a cmdlet's Verb-Noun, a program's name
+	// without .exe).
+	Name string
+	// Aliases are other names for it in the shells of In.
+	Aliases []string
+	In      Shells
+	// Does is the effect with no option or subcommand that changes it.
+	Does Effect
+	// Cat is the display category of a single such command.
+	Cat Category
+	// Values are the options that take the next word as a value
+	// (PowerShell parameters without the dash; cmd.exe switches with
+	// the slash).
+	Values []string
+	// Opts are options that change the effect.
+	Opts []Opt
+	// Words are operands that change the effect, matched whole and
+	// without case (wmic … delete, netsh … show): the worst one wins;
+	// a Reads word only lowers Does when no other word matched.
+	Words []Opt
+	// Subs are subcommands (the first operand: reg query, sc stop);
+	// an unlisted subcommand is Unknown.
+	Subs []Sub
+	// NoArgs is the effect when the command has no arguments at all
+	// (set prints the environment, date waits for a new date); 0 means Does.
+	NoArgs Effect
+	// Lists says it lists files (its output, piped, names files).
+	Lists bool
+	// PipedPaths says it reads the files its pipeline input names
+	// (Get-ChildItem -Recurse | Select-String reads the whole tree).
+	PipedPaths bool
+	// ShowsEnv says it prints environment or session variables, which may
+	// hold secrets (asked).
+	ShowsEnv bool
+	Why      string
+}
+
+// Opt is an option that changes the effect.
+type Opt struct {
+	// Name is the option: "-Recurse" (PowerShell, any unique prefix of it
+	// matches), "/s" (cmd.exe; "/a" also matches "/a:h").
+	Name string
+	Does Effect
+	// Recurse says the command reads (or acts on) whole trees.
+	Recurse bool
+	// Value is the option's value that makes it apply ("RunAs" for
+	// Start-Process -Verb); empty: any.
+	Value string
+	Why   string
+}
+
+// Sub is a subcommand.
+type Sub struct {
+	Name string
+	Does Effect
+	Opts []Opt
+	Why  string
+}
+
+// Arg is one word after the command name.
+type Arg struct {
+	Text string
+	// Quoted says the word was quoted (a PowerShell parameter never is).
+	Quoted bool
+}
+
+// Judgement is the interpreter's verdict for one command.
+type Judgement struct {
+	// Spec is the entry found (nil: unknown command).
+	Spec *Spec
+	// Name is the canonical name (or the name as written, lower-cased).
+	Name string
+	Does Effect
+	// Why explains a Dangerous, Changes or Runs effect.
+	Why string
+	// Operands are the arguments that are neither options nor their
+	// values: the files and directories it reads or changes.
+	Operands []string
+	// Values are the option values (they may name files too).
+	Values []string
+	// Recurse says it reads whole trees: Operands, or the current
+	// directory when there are none.
+	Recurse bool
+	// ShowsEnv: it prints environment or session variables.
+	ShowsEnv bool
+	// Portable: the program behaves as on Unix; judge it as bash would.
+	Portable bool
+	Cat      Category
+}
+
+// builtins are the names each shell knows itself (cmd.exe built-ins;
+// cmdlets, functions and aliases), which win over programs on PATH;
+// programs are the programs on PATH, the same from either shell.
+var (
+	builtins = map[Shells]map[string]*Spec{Cmd: {}, PowerShell: {}}
+	programs = map[string]*Spec{}
+)
+
+func register(specs []Spec) bool {
+	for i := range specs {
+		s := &specs[i]
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			k := strings.ToLower(n)
+			if s.In == Both {
+				if _, dup := programs[k]; dup {
+					panic("cmdbase: program " + n + " listed twice")
+				}
+				programs[k] = s
+				continue
+			}
+			for _, sh := range []Shells{Cmd, PowerShell} {
+				if s.In&sh == 0 {
+					continue
+				}
+				if _, dup := builtins[sh][k]; dup {
+					panic("cmdbase: " + n + " listed twice")
+				}
+				builtins[sh][k] = s
+			}
+		}
+	}
+	return true
+}
+
+// Lookup finds the entry for a command name in a shell, comparing names
+// without case. A name with a directory or an .exe/.com suffix names a
+// program file, never a built-in or an alias. Cmdlets may be
+// module-qualified (Microsoft.PowerShell.Management\Get-ChildItem).
+func Lookup(sh Shells, name string) *Spec {
+	n := strings.ToLower(name)
+	if sh == PowerShell && strings.HasPrefix(n, "microsoft.") {
+		if i := strings.LastIndexByte(n, '\\'); i > 0 {
+			n = n[i+1:]
+		}
+	}
+	if s := builtins[sh][n]; s != nil {
+		return s
+	}
+	return programs[base(n)]
+}
+
+// base is a program name without directory and .exe/.com suffix.
+func base(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.ToLower(s)
+	for _, ext := range []string{".exe", ".com"} {
+		if strings.HasSuffix(s, ext) && len(s) > len(ext) {
+			return strings.TrimSuffix(s, ext)
+		}
+	}
+	return s
+}
+
+// isOpt says whether an argument is an option in the shell.
+func isOpt(sh Shells, a Arg) bool {
+	if a.Quoted || len(a.Text) < 2 {
+		return false
+	}
+	switch sh {
+	case PowerShell:
+		return a.Text[0] == '-' && !isDigit(a.Text[1])
+	default:
+		return a.Text[0] == '/' || a.Text[0] == '-' && !isDigit(a.Text[1])
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// optMatches says whether the argument a names option name.
+func optMatches(sh Shells, a, name string) bool {
+	a, name = strings.ToLower(a), strings.ToLower(name)
+	if sh == PowerShell && strings.HasPrefix(name, "-") {
+		// PowerShell accepts any unambiguous prefix; the base assumes the
+		// worst: a prefix of an option may be that option
+		return len(a) >= 2 && strings.HasPrefix(name, a)
+	}
+	if a == name {
+		return true
+	}
+	// /a:h, /o:-d
+	if i := strings.IndexByte(a, ':'); i > 0 && a[:i] == name {
+		return true
+	}
+	return false
+}
+
+// Judge reads the base's entry for a command (name and arguments) in a
+// shell.
+func Judge(sh Shells, name string, args []Arg) Judgement {
+	s := Lookup(sh, name)
+	if s == nil {
+		j := Judgement{Name: base(name), Does: Unknown, Portable: portable[base(name)]}
+		j.Operands = textOf(args)
+		return j
+	}
+	j := Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}
+	if len(args) == 0 && s.NoArgs != Unknown {
+		j.Does = s.NoArgs
+		if j.Does != s.Does {
+			j.Cat = CatNone
+		}
+	}
+	opts := s.Opts
+	if len(s.Subs) > 0 {
+		var sub *Sub
+		for i, a := range args {
+			if isOpt(sh, a) {
+				continue
+			}
+			for k := range s.Subs {
+				if strings.EqualFold(s.Subs[k].Name, a.Text) {
+					sub = &s.Subs[k]
+				}
+			}
+			args = append(append([]Arg{}, args[:i]...), args[i+1:]...)
+			break
+		}
+		if sub == nil {
+			if len(args) > 0 || s.NoArgs == Unknown {
+				j.Does = Unknown
+				j.Why = s.Name + " with an unknown subcommand"
+			}
+		} else {
+			j.Does, j.Why = sub.Does, sub.Why
+			opts = append(append([]Opt{}, opts...), sub.Opts...)
+		}
+	}
+	wordEffect := Unknown
+	lowered, hasRaised, raised, raisedWhy := false, false, Unknown, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !isOpt(sh, a) {
+			j.Operands = append(j.Operands, a.Text)
+			for _, w := range s.Words {
+				if strings.EqualFold(w.Name, a.Text) {
+					if wordEffect == Unknown || worse(wordEffect, w.Does) == w.Does {
+						wordEffect = w.Does
+						if w.Why != "" {
+							j.Why = w.Why
+						}
+					}
+				}
+			}
+			continue
+		}
+		takesValue := false
+		for _, v := range s.Values {
+			if optMatches(sh, a.Text, v) && !strings.Contains(a.Text, ":") {
+				takesValue = true
+			}
+		}
+		var value string
+		if takesValue && i+1 < len(args) {
+			value = args[i+1].Text
+			j.Values = append(j.Values, value)
+			i++
+		} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
+			value = a.Text[k+1:]
+		}
+		for _, o := range opts {
+			if !optMatches(sh, a.Text, o.Name) {
+				continue
+			}
+			if o.Value != "" && !strings.EqualFold(o.Value, value) {
+				continue
+			}
+			if o.Recurse {
+				j.Recurse = true
+			}
+			switch o.Does {
+			case Unknown:
+			case Reads:
+				// an option that makes it only read (date /t, schtasks /query)
+				lowered = true
+			default:
+				if !hasRaised || worse(raised, o.Does) == o.Does && o.Does != raised {
+					hasRaised = true
+					raised = o.Does
+					raisedWhy = o.Why
+					if raisedWhy == "" {
+						raisedWhy = s.Name + " " + o.Name
+					}
+				}
+			}
+		}
+	}
+	if lowered {
+		j.Does, j.Why = Reads, ""
+	}
+	if hasRaised && worse(j.Does, raised) == raised && raised != j.Does {
+		j.Does, j.Why = raised, raisedWhy
+		if raised != Reads {
+			j.Cat = CatNone
+			if raised == Dangerous && s.Cat == CatDelete {
+				j.Cat = CatDelete
+			}
+		}
+	}
+	if wordEffect != Unknown {
+		if wordEffect == Reads && j.Does == s.Does {
+			j.Does = Reads
+		} else {
+			j.Does = worse(j.Does, wordEffect)
+		}
+	}
+	return j
+}
+
+func textOf(args []Arg) []string {
+	var out []string
+	for _, a := range args {
+		out = append(out, a.Text)
+	}
+	return out
+}
+
+// Portable reports whether a program behaves on Windows as on Unix, so
+// its arguments may be judged by the bash analysis.
+func Portable(name string) bool { return portable[base(name)] }
+
+// String names the shell.
+func (s Shells) String() string {
+	switch s {
+	case Cmd:
+		return "cmd.exe"
+	case PowerShell:
+		return "PowerShell"
+	}
+	return "Windows"
+}

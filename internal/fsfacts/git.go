@@ -1,0 +1,303 @@
+package fsfacts
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nb-cli/nb/internal/policy"
+)
+
+// gitTimeout bounds one question to git; a repository git cannot answer
+// about in time is reported incomplete (its reads are asked).
+const gitTimeout = 3 * time.Second
+
+// errNoRepo is git's answer outside any repository.
+var errNoRepo = errors.New("not a git repository")
+
+// git runs git in dir with the arguments and returns its standard output.
+// Nothing it runs may start a program of the repository's choosing: only
+// rev-parse, config, ls-files and rev-list are asked, without a pager,
+// prompts, optional locks, the file-system monitor (ls-files would run
+// core.fsmonitor) or lazy fetches of a partial clone.
+func (d Disk) git(dir string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	pre := []string{"--no-pager", "-c", "core.fsmonitor=false", "-c", "protocol.allow=never", "-c", "core.sshCommand=false", "-C", dir}
+	cmd := exec.CommandContext(ctx, "git", append(pre, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C", "GIT_NO_LAZY_FETCH=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if strings.Contains(errb.String(), "not a git repository") {
+			return nil, errNoRepo
+		}
+		return nil, errors.New("git " + strings.Join(args, " ") + ": " + strings.TrimSpace(errb.String()) + ": " + err.Error())
+	}
+	return out.Bytes(), nil
+}
+
+// gitAvailable reports whether git can be run at all: without it, no git
+// read runs anything.
+func gitAvailable() bool {
+	_, err := exec.LookPath("git")
+	return err == nil
+}
+
+// repo is what git says about the repository containing a directory.
+type repo struct {
+	gitDir, commonDir, top, hooks string
+}
+
+// findRepo asks git for the repository containing dir; nil outside any.
+func (d Disk) findRepo(dir string) (*repo, error) {
+	out, err := d.git(dir, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--git-path", "hooks")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, errors.New("git rev-parse: unexpected answer")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	r := &repo{gitDir: lines[0], commonDir: abs(lines[1]), hooks: abs(lines[2])}
+	if top, err := d.git(dir, "rev-parse", "--show-toplevel"); err == nil {
+		r.top = strings.TrimRight(string(top), "\n")
+	}
+	return r, nil
+}
+
+// configEntry is one setting as git reports it.
+type configEntry struct {
+	scope, origin, key, value string
+}
+
+// config asks git for every setting a command run in dir would see, the
+// included files followed as git follows them. gitDir, when set, names
+// the repository instead of discovering it from dir.
+func (d Disk) config(dir, gitDir string) ([]configEntry, error) {
+	args := []string{"config", "--list", "--show-scope", "--show-origin", "--includes", "-z"}
+	if gitDir != "" {
+		args = append([]string{"--git-dir=" + gitDir}, args...)
+	}
+	out, err := d.git(dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	var entries []configEntry
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i+2 < len(fields); i += 3 {
+		key, value, _ := strings.Cut(fields[i+2], "\n")
+		entries = append(entries, configEntry{scope: fields[i], origin: fields[i+1], key: key, value: value})
+	}
+	return entries, nil
+}
+
+// repoRisks lists the settings of the repository's own configuration
+// (local and worktree scopes, with what they include) that make a read
+// unsafe. The user's own (system, global) and the command line's are the
+// user's choice and not judged.
+func repoRisks(entries []configEntry, allowWorktree func(string) bool) []string {
+	var found []string
+	for _, e := range entries {
+		if e.scope != "local" && e.scope != "worktree" {
+			continue
+		}
+		if e.key == "core.worktree" && allowWorktree != nil && allowWorktree(e.value) {
+			continue
+		}
+		if why := policy.GitConfigRisk(e.key, e.value); why != "" && !contains(found, e.key) {
+			found = append(found, e.key)
+		}
+	}
+	return found
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// GitPrograms implements policy.Facts by asking git: the settings git
+// itself reports for the repository a command in dir reaches (its
+// configuration, config.worktree, the common directory's — an embedded
+// bare repository reached through commondir included — and every file
+// they include), the same for each submodule git may recurse into, and a
+// post-index-change hook an index refresh would run.
+func (d Disk) GitPrograms(dir string) ([]string, bool) {
+	if !gitAvailable() {
+		return nil, true
+	}
+	r, err := d.findRepo(dir)
+	if errors.Is(err, errNoRepo) {
+		return nil, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	entries, err := d.config(dir, "")
+	if err != nil {
+		return nil, false
+	}
+	found := repoRisks(entries, nil)
+	if fi, err := os.Stat(filepath.Join(r.hooks, "post-index-change")); err == nil && fi.Mode()&0o111 != 0 {
+		found = append(found, "hook post-index-change")
+	}
+	subs, ok := d.submoduleRisks(r)
+	return append(found, subs...), ok
+}
+
+// submoduleRisks asks git about the repositories below a work tree that
+// git status and git diff recurse into: the git directories kept in the
+// common directory's modules/, and checked-out gitlinks holding their own
+// .git. A submodule's core.worktree must stay inside the superproject.
+func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
+	var found []string
+	inside := func(base string) func(string) bool {
+		return func(v string) bool {
+			if r.top == "" {
+				return false
+			}
+			if !filepath.IsAbs(v) {
+				v = filepath.Join(base, v)
+			}
+			v = filepath.Clean(v)
+			return v == r.top || strings.HasPrefix(v, r.top+string(filepath.Separator))
+		}
+	}
+	add := func(entries []configEntry, base, name string) {
+		for _, k := range repoRisks(entries, inside(base)) {
+			found = append(found, name+": "+k)
+		}
+	}
+	complete := true
+	n := 0
+	filepath.WalkDir(filepath.Join(r.commonDir, "modules"), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return nil
+		}
+		if !fileExists(filepath.Join(p, "HEAD")) || !fileExists(filepath.Join(p, "config")) {
+			return nil
+		}
+		if n++; n > 50 {
+			complete = false
+			return filepath.SkipAll
+		}
+		entries, err := d.config(p, p)
+		if err != nil {
+			complete = false
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(r.commonDir, p)
+		add(entries, p, "submodule "+filepath.ToSlash(rel))
+		return nil
+	})
+	if r.top == "" {
+		return found, complete
+	}
+	out, err := d.git(r.top, "ls-files", "-s", "-z")
+	if err != nil {
+		return found, false
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok || !strings.HasPrefix(meta, "160000 ") {
+			continue
+		}
+		sub := filepath.Join(r.top, filepath.FromSlash(path))
+		// core.worktree is relative to the submodule's git directory
+		base := filepath.Join(sub, ".git")
+		fi, err := os.Lstat(base)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			b, err := os.ReadFile(base)
+			g, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if err != nil || !ok {
+				return found, false
+			}
+			if base = strings.TrimSpace(g); !filepath.IsAbs(base) {
+				base = filepath.Join(sub, base)
+			}
+		}
+		if n++; n > 50 {
+			return found, false
+		}
+		entries, err := d.config(sub, "")
+		if err != nil {
+			return found, false
+		}
+		add(entries, base, "submodule "+path)
+	}
+	return found, complete
+}
+
+// GitSecrets implements policy.Facts by asking git: the paths in the
+// index and in every commit, stash and reflog entry's tree whose names
+// look secret (policy.SecretName on any segment), below the top of the
+// work tree (relative in a bare repository).
+func (d Disk) GitSecrets(dir string) ([]string, bool) {
+	if !gitAvailable() {
+		return nil, true
+	}
+	r, err := d.findRepo(dir)
+	if errors.Is(err, errNoRepo) {
+		return nil, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	var found []string
+	add := func(p string) {
+		if p == "" || !hasSecretSegment(p) {
+			return
+		}
+		if r.top != "" {
+			p = filepath.ToSlash(r.top) + "/" + p
+		}
+		if !contains(found, p) {
+			found = append(found, p)
+		}
+	}
+	if r.top != "" {
+		out, err := d.git(r.top, "ls-files", "-z", "--full-name")
+		if err != nil {
+			return found, false
+		}
+		for _, p := range strings.Split(string(out), "\x00") {
+			add(p)
+		}
+	}
+	out, err := d.git(dir, "rev-list", "--all", "--reflog", "--objects", "--missing=allow-any")
+	if err != nil {
+		return found, false
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, p, ok := strings.Cut(line, " "); ok {
+			add(p)
+		}
+	}
+	return found, true
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

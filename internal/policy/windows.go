@@ -1,0 +1,780 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/cmdbase"
+	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/sysinfo"
+	"github.com/nb-cli/nb/internal/winshell"
+)
+
+// Commands for cmd.exe and PowerShell are parsed by package winshell
+// (the plain subset of each shell) and judged by the command base of
+// package cmdbase; this file maps them onto the engine's verdicts, in
+// the order of SPEC §6.1: deny rules (on every spelling the parser sees:
+// carets, @, cmd /c, if …, aliases and canonical cmdlet names, any
+// case), pre-approval by rules and grants, provably read-only commands
+// (every command in the base as a reader, no secret path, no write, no
+// construct outside the subset), then ask. Dangerous names warn wherever
+// they appear, inside blocks and nested shells too.
+
+// winLeaf is one command of a Windows script with its judgement.
+type winLeaf struct {
+	cmd  *winshell.Command
+	j    cmdbase.Judgement
+	leaf *shellparse.Leaf // lower-cased words, for rules
+	// names are the spellings a deny rule may name: as written, without
+	// directory and .exe, the canonical name and its aliases.
+	names   []string
+	danger  string
+	unsafe  string // why it is not provably read-only
+	secret  string // a secret path it reads
+	writes  bool
+	wrapper bool // cmd /c, powershell -Command, if: only what it runs counts
+	rule    string
+}
+
+func windowsShell(k sysinfo.ShellKind) (cmdbase.Shells, bool) {
+	switch k {
+	case sysinfo.ShellCmd:
+		return cmdbase.Cmd, true
+	case sysinfo.ShellPowerShell:
+		return cmdbase.PowerShell, true
+	}
+	return 0, false
+}
+
+// winSlash writes a Windows path the way the analysis compares paths:
+// slashes, the drive as a leading directory, lower case (C:\Users\Me →
+// /c/users/me).
+func winSlash(p string) string {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && (len(p) == 2 || p[2] == '/') {
+		p = "/" + p[:1] + p[2:]
+	}
+	return strings.ToLower(p)
+}
+
+// winAbs resolves a path word against the directory (both Windows
+// spellings) into the compared form.
+func winAbs(p, cwd, home string) string {
+	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
+		p = home + p[1:]
+	}
+	s := winSlash(p)
+	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && len(p) > 2 && p[2] != '\\' && p[2] != '/' {
+		s = "/" + strings.ToLower(p[:1]) + "/" + winSlash(p[2:]) // C:x: relative to that drive
+	}
+	if !strings.HasPrefix(s, "/") && cwd != "" {
+		s = winSlash(cwd) + "/" + s
+	}
+	return path.Clean(s)
+}
+
+// winSecretUnder are locations below a Windows profile or system that
+// hold credentials, in the compared form.
+var winSecretUnder = []string{
+	"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials",
+	"/appdata/roaming/microsoft/protect", "/appdata/roaming/microsoft/vault", "/appdata/local/microsoft/vault",
+	"/appdata/local/google/chrome/user data", "/appdata/local/microsoft/edge/user data",
+	"/appdata/roaming/mozilla/firefox/profiles", "/appdata/roaming/microsoft/windows/powershell/psreadline",
+	"/appdata/local/nb", "/appdata/roaming/nb", "/windows/system32/config", "/windows/panther",
+}
+
+var winSecretNames = map[string]bool{
+	"consolehost_history.txt": true, "ntuser.dat": true, "sam": true, "security": true, "unattend.xml": true,
+	"web.config": false,
+}
+
+// winSecret says whether a path word names a secret, in any Windows
+// spelling (C:\Users\Me\.ssh, %USERPROFILE%\.aws, ~\.ssh, .\.env).
+func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
+	if p == "" {
+		return false
+	}
+	abs := winAbs(p, cwd, home)
+	if e.sensitivePath(abs, "", glob) {
+		return true
+	}
+	h := winSlash(home)
+	// (package secrets' list would do, but it imports net/url, which the
+	// policy must not depend on)
+	for _, hp := range homeSensitive {
+		t := h + "/" + strings.ToLower(hp)
+		if h != "" && (abs == t || strings.HasPrefix(abs, t+"/")) {
+			return true
+		}
+	}
+	for _, u := range winSecretUnder {
+		if strings.Contains(abs+"/", u+"/") {
+			return true
+		}
+	}
+	return winSecretNames[path.Base(abs)]
+}
+
+// winSystemPath says whether writing or deleting abs (compared form)
+// touches the system: a drive's root, Windows, Program Files, the users
+// directory, the profile itself and the files that run at start-up.
+func winSystemPath(abs, home string) bool {
+	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	if len(parts) == 1 && len(parts[0]) == 1 {
+		return true // C:\
+	}
+	if len(parts) >= 2 && len(parts[0]) == 1 {
+		switch parts[1] {
+		case "windows", "program files", "program files (x86)", "programdata", "boot", "recovery", "system volume information", "$recycle.bin":
+			return true
+		case "users":
+			if len(parts) == 2 {
+				return true
+			}
+		}
+	}
+	h := winSlash(home)
+	if h != "" && (abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
+		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
+		strings.HasPrefix(abs, h+"/.ssh")) {
+		return true
+	}
+	return false
+}
+
+// harmlessTarget: redirections to these write nothing.
+func harmlessTarget(t string) bool {
+	switch strings.ToLower(t) {
+	case "nul", "$null", "con", "nul:", `\\.\nul`:
+		return true
+	}
+	return false
+}
+
+// winDrives are PowerShell drives whose items are not files; reading them
+// shows variables, functions, certificates or settings.
+var winDrives = []string{"env:", "variable:", "function:", "cert:", "wsman:", "alias:"}
+
+func winDrive(w string) string {
+	lw := strings.ToLower(w)
+	for _, d := range winDrives {
+		if strings.HasPrefix(lw, d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// decideWindows decides a command for cmd.exe or PowerShell.
+func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.Shells, interactive bool, extra []*Pattern) *Decision {
+	opts := winshell.Options{Home: cc.Home, Cwd: cc.Cwd}
+	var s *winshell.Script
+	if sh == cmdbase.Cmd {
+		s = winshell.ParseCmd(command, opts)
+	} else {
+		s = winshell.ParsePowerShell(command, opts)
+	}
+	d := &Decision{Full: command, Subject: command, Reasons: []string{}, DefaultAnswer: Yes}
+	reason := func(r string) {
+		if !contains(d.Reasons, r) {
+			d.Reasons = append(d.Reasons, r)
+		}
+	}
+	leaves := make([]*winLeaf, 0, len(s.Commands))
+	byCmd := map[*winshell.Command]*winLeaf{}
+	for _, c := range s.Commands {
+		csh := cmdbase.Cmd
+		if c.PowerShell {
+			csh = cmdbase.PowerShell
+		}
+		wl := e.winLeaf(c, csh, cc)
+		leaves = append(leaves, wl)
+		byCmd[c] = wl
+	}
+	e.winPipelines(s, leaves, byCmd, cc)
+	for _, u := range s.Unknown {
+		reason("outside the plain " + sh.String() + " subset: " + u)
+	}
+
+	// 1. deny rules, on every spelling
+	var maybe []string
+	for _, wl := range leaves {
+		for _, p := range e.denyRules(cc.Home) {
+			lp := lowerPattern(p)
+			for _, n := range wl.names {
+				l := *wl.leaf
+				l.Words = append([]shellparse.Word{{Text: n, Raw: n}}, wl.leaf.Words[1:]...)
+				if lp.denies(&l) {
+					d.Decision, d.DecidedBy = Deny, ByDenyRule
+					d.Safety, d.Display = Unknown, e.displayRun(command, false)
+					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
+					return d
+				}
+				if lp.Match(&l, matchMaybe) && !contains(maybe, p.Src) {
+					maybe = append(maybe, p.Src)
+				}
+			}
+		}
+	}
+	for _, m := range maybe {
+		reason(fmt.Sprintf("may match deny rule %q once its words are known", m))
+	}
+
+	// 2. what the commands do
+	safe, dangerous, warn := len(s.Unknown) == 0, false, false
+	writes := false
+	var cat cmdbase.Category
+	var subject string
+	for _, wl := range leaves {
+		if wl.danger != "" {
+			dangerous = true
+			reason("dangerous: " + wl.danger)
+		}
+		if wl.secret != "" {
+			reason("sensitive path: " + wl.secret)
+		}
+		if wl.unsafe != "" {
+			safe = false
+			reason(wl.unsafe)
+		}
+		if wl.writes {
+			writes = true
+		}
+	}
+	if len(maybe) > 0 {
+		safe = false
+	}
+	if dangerous {
+		safe = false
+	}
+	top := 0
+	var single *winLeaf
+	for _, wl := range leaves {
+		if wl.cmd.Via == "" {
+			top++
+			single = wl
+		}
+	}
+	if top == 1 && len(leaves) == 1 && len(s.Unknown) == 0 && s.Lines <= 1 {
+		cat, subject = winCategory(single)
+	}
+	warn = dangerous || writes || cat == cmdbase.CatDelete || cat == cmdbase.CatMove || cat == cmdbase.CatWrite || cat == cmdbase.CatAppend
+	switch {
+	case dangerous:
+		d.Safety = Dangerous
+	case safe:
+		d.Safety = Safe
+	default:
+		d.Safety = Unknown
+	}
+	d.Warn = warn
+	if warn {
+		d.DefaultAnswer = No
+	}
+	if cat != cmdbase.CatNone {
+		head := string(cat)
+		if warn {
+			head += " ⚠️"
+		}
+		d.Display = head + ": " + sanitize(subject, false)
+		d.Category = Category(cat)
+	} else {
+		d.Display = e.displayRun(command, warn)
+	}
+
+	// Always: one rule per command that needs one, when every one can have it
+	needRule := []*winLeaf{}
+	for _, wl := range leaves {
+		if !wl.wrapper && wl.unsafe != "" {
+			needRule = append(needRule, wl)
+		}
+	}
+	if len(s.Unknown) == 0 && !warn && len(needRule) > 0 {
+		var rules []string
+		ok := true
+		for _, wl := range needRule {
+			if wl.rule == "" || wl.secret != "" {
+				ok = false
+				break
+			}
+			if !contains(rules, wl.rule) {
+				rules = append(rules, wl.rule)
+			}
+		}
+		if ok {
+			d.Rule, d.OfferAlways = strings.Join(rules, "\n"), true
+		}
+	}
+
+	// 3. pre-approval by rules and grants
+	if src, ok := e.winPreApproved(s, leaves, extra, cc, len(maybe) > 0); ok {
+		d.Decision, d.DecidedBy = Allow, src
+		return d
+	}
+	if e.opts.Approval.AutoApproveSafe && d.Safety == Safe {
+		d.Decision, d.DecidedBy = Allow, BySafeList
+		return d
+	}
+	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && !dangerous && len(maybe) == 0 {
+		d.Decision, d.DecidedBy = Allow, BySandbox
+		return d
+	}
+	d = e.ask(d, nil, &assessment{}, nil)
+	if d.Decision == Deny && extra == nil {
+		d.Remedy = e.winRemedy(command, cc, sh, interactive, s, needRule, warn)
+	}
+	return d
+}
+
+// winRemedy offers --approve rules that the engine has checked make the
+// command allowed.
+func (e *Engine) winRemedy(command string, cc CommandContext, sh cmdbase.Shells, interactive bool, s *winshell.Script, need []*winLeaf, warn bool) string {
+	if len(s.Unknown) > 0 || len(need) == 0 {
+		if len(s.Unknown) > 0 {
+			return remedyInteractive
+		}
+		return remedyYourself
+	}
+	var rules []string
+	for _, wl := range need {
+		r := wl.rule
+		if warn || wl.danger != "" || wl.secret != "" {
+			r = exactWinRule(wl.cmd)
+		}
+		if r == "" || sanitize(r, false) != r {
+			return remedyInteractive
+		}
+		if !contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	var pats []*Pattern
+	for _, r := range rules {
+		p, err := ParsePattern(r)
+		if err != nil {
+			return remedyInteractive
+		}
+		pats = append(pats, p)
+	}
+	if e.decideWindows(command, cc, sh, interactive, pats).Decision != Allow {
+		return remedyInteractive
+	}
+	var b strings.Builder
+	b.WriteString("re-run with")
+	for _, r := range rules {
+		b.WriteString(" --approve ")
+		b.WriteString(shellQuote(r))
+	}
+	return b.String()
+}
+
+// lowerPattern is p with every word lower-cased: Windows names,
+// switches and paths ignore case.
+func lowerPattern(p *Pattern) *Pattern {
+	c := *p
+	c.Words = make([]shellparse.Word, len(p.Words))
+	for i, w := range p.Words {
+		w.Text = strings.ToLower(w.Text)
+		if i == 0 {
+			w.Text = winshell.BaseName(w.Text)
+		}
+		c.Words[i] = w
+	}
+	return &c
+}
+
+// winPreApproved: every command is covered by a rule, is a reader, or is
+// a wrapper whose commands are covered; nothing outside the subset, no
+// write by redirection.
+func (e *Engine) winPreApproved(s *winshell.Script, leaves []*winLeaf, extra []*Pattern, cc CommandContext, maybe bool) (Decider, bool) {
+	if len(s.Unknown) > 0 || maybe {
+		return "", false
+	}
+	for _, wl := range leaves {
+		for _, r := range wl.cmd.Redirs {
+			if r.Write && !harmlessTarget(r.Target.Text) {
+				return "", false
+			}
+		}
+	}
+	rules := e.rules(extra, cc.Home)
+	if len(rules) == 0 {
+		return "", false
+	}
+	rank := map[Decider]int{ByFlag: 3, ByRule: 2, ByGrant: 1}
+	source := Decider("")
+	for _, wl := range leaves {
+		var hit *ruleEntry
+		for i := range rules {
+			r := &rules[i]
+			lp := lowerPattern(r.p)
+			matched := false
+			for _, n := range wl.names[:min(2, len(wl.names))] {
+				l := *wl.leaf
+				l.Words = append([]shellparse.Word{{Text: n, Raw: n}}, wl.leaf.Words[1:]...)
+				if lp.Match(&l, matchAllow) {
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				continue
+			}
+			if (wl.danger != "" || wl.secret != "" || wl.writes) && !lp.Exact() {
+				continue
+			}
+			hit = r
+			break
+		}
+		if hit != nil {
+			if rank[hit.source] > rank[source] {
+				source = hit.source
+			}
+			continue
+		}
+		if wl.danger != "" {
+			return "", false
+		}
+		if wl.wrapper || e.opts.Approval.AutoApproveSafe && wl.unsafe == "" {
+			continue
+		}
+		return "", false
+	}
+	if source == "" {
+		return "", false
+	}
+	return source, true
+}
+
+// winLeaf judges one command.
+func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandContext) *winLeaf {
+	wl := &winLeaf{cmd: c, leaf: &shellparse.Leaf{}}
+	for _, w := range c.Words {
+		wl.leaf.Words = append(wl.leaf.Words, shellparse.Word{Text: strings.ToLower(w.Text), Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob})
+	}
+	for _, r := range c.Redirs {
+		e.winRedir(wl, r, cc)
+	}
+	if len(c.Words) == 0 {
+		if wl.unsafe == "" && len(c.Redirs) > 0 {
+			wl.unsafe = "a redirection without a command"
+		}
+		wl.names = []string{""}
+		wl.leaf.Words = []shellparse.Word{{}}
+		return wl
+	}
+	name := c.Words[0]
+	if name.Dynamic {
+		wl.unsafe = "the command name is known only at run time"
+		wl.names = []string{strings.ToLower(name.Text)}
+		return wl
+	}
+	var args []cmdbase.Arg
+	for _, w := range c.Args() {
+		args = append(args, cmdbase.Arg{Text: w.Text, Quoted: w.Quoted})
+	}
+	wl.j = cmdbase.Judge(sh, name.Text, args)
+	written := strings.ToLower(name.Text)
+	wl.names = []string{written}
+	add := func(n string) {
+		n = strings.ToLower(n)
+		if n != "" && !contains(wl.names, n) {
+			wl.names = append(wl.names, n)
+		}
+	}
+	if wl.j.Spec != nil {
+		add(wl.j.Spec.Name)
+	}
+	add(winshell.BaseName(name.Text))
+	if wl.j.Spec != nil {
+		for _, a := range wl.j.Spec.Aliases {
+			add(a)
+		}
+	}
+	if c.Dynamic() {
+		wl.unsafe = "an argument is known only at run time"
+	}
+	wl.rule = winRule(c, wl.j)
+	j := wl.j
+	if len(c.Inner) > 0 && (j.Name == "cmd" || j.Name == "powershell" || j.Name == "if" || j.Name == "start") {
+		// its commands are judged on their own
+		wl.wrapper = j.Name != "start"
+		if j.Name == "start" {
+			wl.unsafe = "start runs a program"
+		}
+		return wl
+	}
+	if j.Portable {
+		e.winPortable(wl, c, cc)
+		return wl
+	}
+	var paths []string
+	paths = append(paths, j.Operands...)
+	paths = append(paths, j.Values...)
+	for _, p := range paths {
+		if d := winDrive(p); d != "" {
+			wl.unsafe = "reads the PowerShell " + d + " drive (variables, environment or certificates)"
+		}
+	}
+	switch j.Does {
+	case cmdbase.Reads:
+		if j.ShowsEnv {
+			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
+		}
+		if j.Spec != nil && j.Spec.Name == "echo" || j.Name == "Write-Output" || j.Name == "Write-Host" {
+			break // prints its words; reads no file
+		}
+		for _, p := range paths {
+			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
+				wl.secret = p
+				wl.unsafe = "reads a sensitive path: " + p
+			}
+		}
+		if j.Recurse {
+			roots := j.Operands
+			if len(roots) == 0 {
+				roots = []string{"."}
+			}
+			for _, r := range roots {
+				if why := e.winTree(r, cc); why != "" {
+					wl.unsafe = why
+				}
+			}
+		}
+		if cc.CwdUnknown && wl.unsafe == "" && len(paths) > 0 {
+			wl.unsafe = "the directory it runs in is not known"
+		}
+	case cmdbase.Writes:
+		wl.writes = true
+		wl.unsafe = j.Name + " writes files"
+		if j.Why != "" && j.Does == j.Spec.Does {
+			wl.unsafe = j.Why
+		}
+		for _, p := range paths {
+			abs := winAbs(p, cc.Cwd, cc.Home)
+			if winSystemPath(abs, cc.Home) {
+				wl.danger = j.Name + " changes a system location (" + p + ")"
+			}
+		}
+	case cmdbase.Dangerous:
+		wl.danger = j.Why
+		if wl.danger == "" {
+			wl.danger = j.Name
+		}
+		wl.unsafe = wl.danger
+	case cmdbase.Unknown:
+		wl.unsafe = "unknown command: " + name.Text
+		if j.Why != "" {
+			wl.unsafe = j.Why
+		}
+	default:
+		why := j.Why
+		if why == "" {
+			why = j.Name + " " + j.Does.String() + " (not read-only)"
+		}
+		wl.unsafe = why
+	}
+	return wl
+}
+
+// winRedir judges a redirection.
+func (e *Engine) winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext) {
+	t := r.Target.Text
+	switch {
+	case r.Write && !harmlessTarget(t):
+		wl.writes = true
+		wl.unsafe = "writes " + t + " by redirection"
+		if r.Target.Dynamic {
+			wl.unsafe = "writes a file named at run time"
+		}
+		if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) {
+			wl.danger = "redirection into a system location (" + t + ")"
+		}
+		if e.winSecret(t, cc.Cwd, cc.Home, false) {
+			wl.secret = t
+		}
+	case r.Read:
+		if e.winSecret(t, cc.Cwd, cc.Home, r.Target.Glob) {
+			wl.secret = t
+			wl.unsafe = "reads a sensitive path: " + t
+		}
+	}
+}
+
+// winTree says why reading the tree at root may show a secret, or "".
+func (e *Engine) winTree(root string, cc CommandContext) string {
+	abs := winAbs(root, cc.Cwd, cc.Home)
+	if e.containsSensitive(abs, winSlash(cc.Home)) || winSystemPath(abs, cc.Home) {
+		return "reads the whole tree " + root + ", which holds secrets"
+	}
+	if cc.CwdUnknown && !strings.HasPrefix(winSlash(root), "/") {
+		return "the directory it runs in is not known"
+	}
+	native := root
+	if !(len(root) >= 2 && root[1] == ':') {
+		native = strings.TrimRight(cc.Cwd, `\/`) + `\` + root
+		if root == "." {
+			native = cc.Cwd
+		}
+	}
+	return treeSecrets(cc, native, true)
+}
+
+// winPipelines: a command reading the files its pipeline names
+// (Get-ChildItem -Recurse | Select-String x) reads the lister's tree;
+// code from the network piped into Invoke-Expression or a shell is
+// dangerous.
+func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*winshell.Command]*winLeaf, cc CommandContext) {
+	sends := false
+	for _, wl := range leaves {
+		if wl.j.Does == cmdbase.Sends || wl.j.Portable && shellparse.IsNetworkTool(wl.j.Name) {
+			sends = true
+		}
+		for _, w := range wl.cmd.Words {
+			lw := strings.ToLower(w.Raw)
+			if strings.Contains(lw, "downloadstring") || strings.Contains(lw, "downloadfile") || strings.Contains(lw, "net.webclient") {
+				sends = true
+			}
+		}
+	}
+	var upstream []*winLeaf
+	for _, wl := range leaves {
+		if !wl.cmd.PipeIn {
+			upstream = nil
+		}
+		name := strings.ToLower(wl.j.Name)
+		runsCode := name == "invoke-expression" || name == "powershell" || name == "cmd" || name == "bash" || name == "sh"
+		if runsCode && sends && (wl.cmd.PipeIn || name == "invoke-expression") {
+			wl.danger = "code from the network is run (" + wl.cmd.Name() + ")"
+			wl.unsafe = wl.danger
+		}
+		if wl.cmd.PipeIn && wl.j.Spec != nil && wl.j.Spec.PipedPaths {
+			for _, up := range upstream {
+				if up.j.Spec == nil || !up.j.Spec.Lists {
+					continue
+				}
+				roots := up.j.Operands
+				if len(roots) == 0 {
+					roots = []string{"."}
+				}
+				for _, r := range roots {
+					if e.winSecret(r, cc.Cwd, cc.Home, strings.ContainsAny(r, "*?")) {
+						wl.unsafe = "reads a sensitive path: " + r
+						wl.secret = r
+					} else if why := e.winTree(r, cc); why != "" {
+						wl.unsafe = why
+					}
+				}
+			}
+		}
+		upstream = append(upstream, wl)
+		if !wl.cmd.PipeOut {
+			upstream = nil
+		}
+	}
+	_ = byCmd
+}
+
+// winPortable judges a program that behaves as on Unix (git, go,
+// docker…) by the bash analysis of the same words.
+func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext) {
+	var parts []string
+	for i, w := range c.Words {
+		t := w.Text
+		if i == 0 {
+			t = winshell.BaseName(t)
+		} else if strings.ContainsAny(t, `\:`) || strings.HasPrefix(t, "~") {
+			t = winAbs(t, cc.Cwd, cc.Home)
+		}
+		parts = append(parts, shellQuote(t))
+	}
+	bcc := cc
+	bcc.Shell = sysinfo.ShellBash
+	bcc.Cwd, bcc.Home = winSlash(cc.Cwd), winSlash(cc.Home)
+	bd := e.decide(strings.Join(parts, " "), bcc, false, []*Pattern{})
+	switch {
+	case bd.Decision == Allow && bd.DecidedBy != BySafeList:
+		// a rule of the user's allowed it: winPreApproved finds it again
+		wl.unsafe = c.Name() + " is allowed by a rule, not by the safe list"
+	case bd.Safety == Dangerous:
+		wl.danger = strings.Join(bd.Reasons, "; ")
+		if wl.danger == "" {
+			wl.danger = c.Name()
+		}
+		wl.unsafe = wl.danger
+	case bd.Safety != Safe || bd.Warn:
+		wl.unsafe = c.Name() + " is not provably read-only here"
+		if len(bd.Reasons) > 0 {
+			wl.unsafe = bd.Reasons[0]
+		}
+		if bd.Warn {
+			wl.writes = true
+		}
+	}
+	if bd.Rule != "" {
+		wl.rule = bd.Rule
+	}
+}
+
+// winRule is the narrowest rule "Always" saves for a command: name and
+// subcommand and * for commands with subcommands, else the exact command.
+func winRule(c *winshell.Command, j cmdbase.Judgement) string {
+	if c.Dynamic() || len(c.Words) == 0 {
+		return ""
+	}
+	if j.Spec != nil && len(j.Spec.Subs) > 0 && len(c.Words) >= 2 {
+		return quoteWord(c.Words[0].Text) + " " + quoteWord(c.Words[1].Text) + " *"
+	}
+	return exactWinRule(c)
+}
+
+func exactWinRule(c *winshell.Command) string {
+	if c.Dynamic() || len(c.Words) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, w := range c.Words {
+		parts = append(parts, quoteWord(w.Text))
+	}
+	return strings.Join(parts, " ")
+}
+
+// winCategory is the display class of a single command.
+func winCategory(wl *winLeaf) (cmdbase.Category, string) {
+	for _, r := range wl.cmd.Redirs {
+		if r.Write && !harmlessTarget(r.Target.Text) {
+			n := strings.ToLower(wl.j.Name)
+			if len(wl.cmd.Redirs) == 1 && (n == "echo" || n == "write-output") {
+				if strings.HasSuffix(r.Op, ">>") {
+					return cmdbase.CatAppend, r.Target.Raw
+				}
+				return cmdbase.CatWrite, r.Target.Raw
+			}
+			return cmdbase.CatNone, ""
+		}
+		if r.Read {
+			return cmdbase.CatNone, ""
+		}
+	}
+	ops := wl.j.Operands
+	switch wl.j.Cat {
+	case cmdbase.CatRead:
+		if len(ops) == 1 && len(wl.j.Values) == 0 {
+			return cmdbase.CatRead, ops[0]
+		}
+	case cmdbase.CatCopy, cmdbase.CatMove:
+		if len(ops) == 2 {
+			return wl.j.Cat, ops[0] + " → " + ops[1]
+		}
+	case cmdbase.CatDelete, cmdbase.CatMkdir:
+		if len(ops) > 0 {
+			return wl.j.Cat, strings.Join(ops, " ")
+		}
+	case cmdbase.CatWrite, cmdbase.CatAppend:
+		if len(ops) >= 1 {
+			return wl.j.Cat, ops[0]
+		}
+	}
+	return cmdbase.CatNone, ""
+}

@@ -1,0 +1,282 @@
+package policy
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/sysinfo"
+)
+
+// winCC is where the Windows suite's commands run.
+func winCC(sh sysinfo.ShellKind) CommandContext {
+	return CommandContext{Home: `C:\Users\me`, Cwd: `C:\Users\me\proj`, Shell: sh, Facts: NoFacts{}}
+}
+
+type winCase struct {
+	shell sysinfo.ShellKind
+	label string
+	cmd   string
+	line  int
+}
+
+func loadWinSuite(t *testing.T) []winCase {
+	t.Helper()
+	f, err := os.Open("testdata/windows_commands.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []winCase
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		sh, rest, _ := strings.Cut(line, " ")
+		label, cmd, _ := strings.Cut(rest, " ")
+		k := sysinfo.ShellCmd
+		if sh == "ps" {
+			k = sysinfo.ShellPowerShell
+		}
+		out = append(out, winCase{k, label, cmd, n})
+	}
+	return out
+}
+
+// TestWinCommandSuite runs the labelled PowerShell and cmd.exe commands
+// (read-only, writing, dangerous, asked, outside the subset) through
+// Decide, natively and, in CI, under Wine.
+func TestWinCommandSuite(t *testing.T) {
+	e := newEngine(t, nil)
+	cases := loadWinSuite(t)
+	if len(cases) < 150 {
+		t.Fatalf("the suite has %d commands, want at least 150", len(cases))
+	}
+	for _, c := range cases {
+		d := e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: winCC(c.shell)})
+		bad := ""
+		switch c.label {
+		case "allow":
+			if d.Decision != Allow {
+				bad = "want allow"
+			}
+		case "write":
+			if d.Decision != Ask || !d.Warn || d.Safety == Dangerous || d.DefaultAnswer != No || d.OfferAlways {
+				bad = "want ask, warned, not dangerous, default No, no Always"
+			}
+		case "danger":
+			if d.Decision != Ask || !d.Warn || d.Safety != Dangerous || d.DefaultAnswer != No || d.OfferAlways || !strings.Contains(d.Display, "⚠️") {
+				bad = "want ask, dangerous, ⚠️, default No, no Always"
+			}
+		case "ask":
+			if d.Decision != Ask || d.Safety == Dangerous {
+				bad = "want ask, not dangerous"
+			}
+		case "outside":
+			if d.Decision != Ask || !strings.Contains(strings.Join(d.Reasons, "\n"), "outside the plain") || d.OfferAlways {
+				bad = "want ask, outside the subset, no Always"
+			}
+		default:
+			t.Fatalf("line %d: unknown label %q", c.line, c.label)
+		}
+		if bad != "" {
+			t.Errorf("line %d %s %q: %s safety=%s warn=%v default=%s always=%v display=%q reasons=%q: %s",
+				c.line, c.shell, c.cmd, d.Decision, d.Safety, d.Warn, d.DefaultAnswer, d.OfferAlways, d.Display, d.Reasons, bad)
+		}
+	}
+}
+
+// A deny rule denies every spelling of the command the parsers can see:
+// carets, @, switches glued to the name, cmd /c, if …, case, aliases and
+// canonical cmdlet names, nested shells.
+func TestWinDenyEverySpelling(t *testing.T) {
+	useWindowsPaths(t)
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"rd *", "Remove-Item *", "reg delete *"} })
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{
+		{sysinfo.ShellCmd, `rd /s /q C:\x`}, {sysinfo.ShellCmd, `r^d /s /q C:\x`}, {sysinfo.ShellCmd, `cmd /c rd /s /q C:\x`},
+		{sysinfo.ShellCmd, `rd/s/q C:\x`}, {sysinfo.ShellCmd, `@rd /s /q C:\x`}, {sysinfo.ShellCmd, `if 1==1 rd /s /q C:\x`},
+		{sysinfo.ShellCmd, `RD /S /Q C:\x`}, {sysinfo.ShellCmd, `rmdir /s /q C:\x`}, {sysinfo.ShellCmd, `dir & rd x`},
+		{sysinfo.ShellCmd, `cmd /d /s /c "echo a && rd x"`}, {sysinfo.ShellCmd, `rd,/s,/q,x`}, {sysinfo.ShellCmd, `if exist x (rd x)`},
+		{sysinfo.ShellCmd, `for %i in (a) do rd %i`}, {sysinfo.ShellCmd, `powershell -c Remove-Item x`},
+		{sysinfo.ShellCmd, `REG DELETE HKLM\Software\x /f`}, {sysinfo.ShellCmd, `C:\Windows\System32\reg.exe delete HKCU\x`},
+		{sysinfo.ShellPowerShell, `Remove-Item x`}, {sysinfo.ShellPowerShell, `rm x`}, {sysinfo.ShellPowerShell, `del x`},
+		{sysinfo.ShellPowerShell, `ri x`}, {sysinfo.ShellPowerShell, `remove-item x`}, {sysinfo.ShellPowerShell, `rd x`},
+		{sysinfo.ShellPowerShell, `gci | Remove-Item`}, {sysinfo.ShellPowerShell, `gci | % { Remove-Item $_ }`},
+		{sysinfo.ShellPowerShell, `cmd /c rd /s /q C:\x`}, {sysinfo.ShellPowerShell, `Microsoft.PowerShell.Management\Remove-Item x`},
+	} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != Deny {
+			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)
+		}
+	}
+	for _, c := range []string{`dir`, `type rd.txt`, `echo rd`} {
+		if d := e.Command(c, winCC(sysinfo.ShellCmd)); d.Decision == Deny {
+			t.Errorf("%q: denied", c)
+		}
+	}
+}
+
+// --approve, allow rules and grants work for both shells, and a headless
+// run gets a remedy it can use; what only reads needs no rule at all.
+func TestWinApproveAndHeadless(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Headless = true })
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{{sysinfo.ShellCmd, "dir"}, {sysinfo.ShellPowerShell, "Get-ChildItem"}, {sysinfo.ShellCmd, "type README.md | findstr x"}} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != Allow {
+			t.Errorf("headless %s %q: %s %q", c.sh, c.cmd, d.Decision, d.Reasons)
+		}
+	}
+	for _, c := range []struct {
+		sh     sysinfo.ShellKind
+		cmd    string
+		remedy string
+	}{
+		{sysinfo.ShellCmd, "git push origin main", "re-run with --approve 'git push *'"},
+		{sysinfo.ShellCmd, "sc stop spooler", "re-run with --approve 'sc stop *'"},
+		{sysinfo.ShellPowerShell, "Stop-Process -Name node", "re-run with --approve 'Stop-Process -Name node'"},
+		{sysinfo.ShellPowerShell, "Remove-Item x.txt", "re-run with --approve 'Remove-Item x.txt'"},
+		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
+	} {
+		d := e.Command(c.cmd, winCC(c.sh))
+		if d.Decision != Deny || d.DecidedBy != ByHeadless || d.Remedy != c.remedy {
+			t.Errorf("headless %s %q: %s by %s, remedy %q, want %q", c.sh, c.cmd, d.Decision, d.DecidedBy, d.Remedy, c.remedy)
+		}
+	}
+	approved := newEngine(t, func(o *Options) {
+		o.Headless = true
+		o.Approve = []string{"git push *", "sc stop *", "Stop-Process -Name node", "Remove-Item x.txt", "Remove-Item *"}
+	})
+	for _, c := range []struct {
+		sh   sysinfo.ShellKind
+		cmd  string
+		want Verdict
+	}{
+		{sysinfo.ShellCmd, "git push origin main", Allow},
+		{sysinfo.ShellPowerShell, "git push origin main", Allow},
+		{sysinfo.ShellCmd, "SC STOP spooler", Allow},
+		{sysinfo.ShellPowerShell, "stop-process -name node", Allow},
+		{sysinfo.ShellPowerShell, "Stop-Process -Name node; Remove-Item x.txt", Allow},
+		// a rule with * never approves what is dangerous or writes
+		{sysinfo.ShellPowerShell, "Remove-Item y.txt", Deny},
+		{sysinfo.ShellPowerShell, "Remove-Item x.txt -Recurse", Deny},
+		// nor a command outside the subset, nor a write by redirection
+		{sysinfo.ShellPowerShell, "Stop-Process -Name $n", Deny},
+		{sysinfo.ShellCmd, "sc stop spooler > out.txt", Deny},
+		{sysinfo.ShellCmd, "sc stop spooler & sc delete spooler", Deny},
+	} {
+		d := approved.Command(c.cmd, winCC(c.sh))
+		if d.Decision != c.want {
+			t.Errorf("approved %s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
+		}
+	}
+	// grants ("Always") too
+	g := newEngine(t, nil)
+	d := g.Command("sc stop spooler", winCC(sysinfo.ShellCmd))
+	if !d.OfferAlways || d.Rule != "sc stop *" {
+		t.Fatalf("Always: offer %v rule %q", d.OfferAlways, d.Rule)
+	}
+	if err := g.Grant(d, ScopeSession); err != nil {
+		t.Fatal(err)
+	}
+	if d := g.Command("sc stop spooler", winCC(sysinfo.ShellCmd)); d.Decision != Allow || d.DecidedBy != ByGrant {
+		t.Errorf("after the grant: %s by %s", d.Decision, d.DecidedBy)
+	}
+}
+
+// Secret paths are secrets in every Windows spelling.
+func TestWinSecretSpellings(t *testing.T) {
+	useWindowsPaths(t)
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{
+		{sysinfo.ShellCmd, `type %USERPROFILE%\.ssh\id_rsa`}, {sysinfo.ShellCmd, `type C:\USERS\ME\.SSH\ID_RSA`},
+		{sysinfo.ShellCmd, `type ..\.aws\credentials`}, {sysinfo.ShellCmd, `type c:/users/me/.git-credentials`},
+		{sysinfo.ShellCmd, `findstr x %HOMEDRIVE%%HOMEPATH%\.kube\config`}, {sysinfo.ShellCmd, `type .env.local`},
+		{sysinfo.ShellCmd, `more < C:\Users\me\.ssh\id_ed25519`}, {sysinfo.ShellCmd, `dir /s C:\Users\me\.ssh & type C:\Users\me\.netrc`},
+		{sysinfo.ShellCmd, `type C:\Users\me\AppData\Roaming\Microsoft\Windows\PowerShell\PSReadLine\ConsoleHost_history.txt`},
+		{sysinfo.ShellPowerShell, `Get-Content ~\.ssh\id_rsa`}, {sysinfo.ShellPowerShell, `gc $HOME\.aws\credentials`},
+		{sysinfo.ShellPowerShell, `gc $env:USERPROFILE\.docker\config.json`}, {sysinfo.ShellPowerShell, `Select-String key C:\Users\me\.ssh\*`},
+		{sysinfo.ShellPowerShell, `Get-ChildItem C:\Users\me -Recurse | Select-String password`},
+		{sysinfo.ShellPowerShell, `Get-Content server.pem`}, {sysinfo.ShellPowerShell, `Get-ChildItem Env:`},
+		{sysinfo.ShellPowerShell, `Format-Hex C:\Windows\System32\config\SAM`},
+	} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision == Allow {
+			t.Errorf("%s %q: allowed", c.sh, c.cmd)
+		} else if d.OfferAlways && strings.Contains(strings.Join(d.Reasons, " "), "sensitive") {
+			t.Errorf("%s %q: Always offered for a secret", c.sh, c.cmd)
+		}
+	}
+}
+
+// A recursive read of a tree that holds secret files asks; the same
+// read of a clean tree is allowed.
+func TestWinTreeFacts(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := winCC(sysinfo.ShellPowerShell)
+	cc.Facts = winFacts{"config/.env"}
+	for _, cmd := range []string{`Get-ChildItem -Recurse | Select-String TODO`, `gci src -r | sls x`} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%q in a tree with .env: allowed", cmd)
+		}
+		if d := e.Command(cmd, winCC(sysinfo.ShellPowerShell)); d.Decision != Allow {
+			t.Errorf("%q in a clean tree: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	cmdcc := winCC(sysinfo.ShellCmd)
+	cmdcc.Facts = winFacts{".env"}
+	if d := e.Command(`findstr /s password *.*`, cmdcc); d.Decision == Allow {
+		t.Errorf("findstr /s in a tree with .env: allowed")
+	}
+	cmdcc.Facts = nil
+	if d := e.Command(`findstr /s password *.*`, cmdcc); d.Decision == Allow {
+		t.Errorf("findstr /s with no facts: allowed")
+	}
+}
+
+// winFacts reports the same secret files below every directory.
+type winFacts []string
+
+func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
+func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
+func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
+func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
+
+// Input typed into a PowerShell or cmd.exe session is judged in that
+// shell's language, whatever the host's shell.
+func TestWinSessionInput(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"rd *"} })
+	where := winCC(sysinfo.ShellBash) // the host's shell is not the session's
+	for _, c := range []struct {
+		program, input string
+		want           Verdict
+		danger         bool
+	}{
+		{"powershell", "Get-ChildItem\r", Allow, false},
+		{"pwsh.exe", "Get-Process | Sort-Object CPU\r", Allow, false},
+		// rd is PowerShell's alias of Remove-Item: the rule denies it there too
+		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, false},
+		{"powershell", "Clear-Disk 1\r", Ask, true},
+		{"powershell", "Format-Volume -DriveLetter D\r", Ask, true},
+		{"cmd", "dir /b\r", Allow, false},
+		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, false},
+		{"cmd", "cmd /c rd x\r", Deny, false},
+		{"cmd", "del /s *.tmp\r", Ask, true},
+	} {
+		d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: c.program, Shell: true, InShell: true,
+			SessionProgram: c.program, Input: c.input, Where: where})
+		if d.Decision != c.want || c.danger != (d.Safety == Dangerous) {
+			t.Errorf("%s %q: %s %s %q, want %s dangerous=%v", c.program, c.input, d.Decision, d.Safety, d.Reasons, c.want, c.danger)
+		}
+	}
+}

@@ -1,0 +1,651 @@
+package winshell
+
+import (
+	"strings"
+	"unicode"
+)
+
+// rune kinds inside a cmd.exe word
+const (
+	kPlain  = iota // unquoted, unescaped
+	kQuote         // a double quote character (removed from Text)
+	kQuoted        // inside quotes or escaped by a caret
+)
+
+// ctok is a cmd.exe token: a word or an operator.
+type ctok struct {
+	op    string // "" for a word
+	r     []rune
+	kind  []int
+	dyn   bool
+	raw   string
+	redir *Redir // for redirection operators: the target is filled later
+}
+
+func (t *ctok) text() string {
+	var b strings.Builder
+	for i, r := range t.r {
+		if t.kind[i] != kQuote {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// line is the word as the next cmd.exe would read it: carets removed,
+// quotes kept.
+func (t *ctok) line() string { return string(t.r) }
+
+func (t *ctok) word() Word {
+	w := Word{Text: t.text(), Raw: t.raw, Dynamic: t.dyn}
+	for i, r := range t.r {
+		switch t.kind[i] {
+		case kPlain:
+			if r == '*' || r == '?' {
+				w.Glob = true
+			}
+		case kQuote:
+			w.Quoted = true
+		}
+	}
+	return w
+}
+
+// split cuts the word at unquoted characters of seps (cmd.exe's built-ins
+// treat , ; = like spaces).
+func (t *ctok) split(seps string) []*ctok {
+	var out []*ctok
+	cur := &ctok{}
+	flush := func() {
+		if len(cur.r) > 0 {
+			cur.raw = string(cur.r)
+			cur.dyn = t.dyn
+			out = append(out, cur)
+		}
+		cur = &ctok{}
+	}
+	for i, r := range t.r {
+		if t.kind[i] == kPlain && strings.ContainsRune(seps, r) {
+			flush()
+			continue
+		}
+		cur.r = append(cur.r, r)
+		cur.kind = append(cur.kind, t.kind[i])
+	}
+	flush()
+	if len(out) == 1 {
+		out[0].raw = t.raw
+	}
+	return out
+}
+
+// expandPercent replaces the %VAR% references cmd.exe expands before it
+// parses a line. Known variables get their value; the others are kept as
+// written and marked dynamic (their value may hold anything, even & or a
+// quote), and reported.
+func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
+	var out []rune
+	var dyn []bool
+	rs := []rune(line)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '%' {
+			out = append(out, rs[i])
+			dyn = append(dyn, false)
+			continue
+		}
+		// %1, %~dp0, %* (arguments) are unknown in any case
+		if i+1 < len(rs) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '~' || rs[i+1] == '*') {
+			s.unknown("a %" + string(rs[i+1]) + " argument reference")
+			out = append(out, rs[i], rs[i+1])
+			dyn = append(dyn, true, true)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && rs[j] != '%' && !unicode.IsSpace(rs[j]) {
+			j++
+		}
+		if j >= len(rs) || rs[j] != '%' || j == i+1 {
+			// a lone % is literal on a command line
+			out = append(out, rs[i])
+			dyn = append(dyn, false)
+			continue
+		}
+		name := string(rs[i+1 : j])
+		if v, ok := knownVar(name, opts); ok {
+			for _, r := range v {
+				out = append(out, r)
+				dyn = append(dyn, false)
+			}
+		} else {
+			s.unknown("%" + name + "% is expanded at run time")
+			for _, r := range rs[i : j+1] {
+				out = append(out, r)
+				dyn = append(dyn, true)
+			}
+		}
+		i = j
+	}
+	return out, dyn
+}
+
+func knownVar(name string, opts Options) (string, bool) {
+	switch strings.ToUpper(name) {
+	case "USERPROFILE":
+		return opts.Home, opts.Home != ""
+	case "CD":
+		return opts.Cwd, opts.Cwd != ""
+	case "HOMEDRIVE":
+		if len(opts.Home) >= 2 && opts.Home[1] == ':' {
+			return opts.Home[:2], true
+		}
+	case "HOMEPATH":
+		if len(opts.Home) >= 2 && opts.Home[1] == ':' {
+			return opts.Home[2:], true
+		}
+	}
+	return "", false
+}
+
+// cmdTokens splits one line into words and operators.
+func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
+	var toks []*ctok
+	var cur *ctok
+	var raw strings.Builder
+	inQ := false
+	depth := 0
+	add := func(r rune, k int, d bool) {
+		if cur == nil {
+			cur = &ctok{}
+		}
+		cur.r = append(cur.r, r)
+		cur.kind = append(cur.kind, k)
+		if d {
+			cur.dyn = true
+		}
+	}
+	end := func() {
+		if cur != nil {
+			cur.raw = raw.String()
+			toks = append(toks, cur)
+		}
+		cur = nil
+		raw.Reset()
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if inQ {
+			raw.WriteRune(r)
+			if r == '"' {
+				inQ = false
+				add(r, kQuote, dyn[i])
+			} else {
+				add(r, kQuoted, dyn[i])
+			}
+			continue
+		}
+		switch {
+		case r == '"':
+			raw.WriteRune(r)
+			inQ = true
+			add(r, kQuote, dyn[i])
+		case r == '^':
+			if i+1 >= len(rs) {
+				s.unknown("a caret continuing the line")
+				continue
+			}
+			raw.WriteRune(r)
+			raw.WriteRune(rs[i+1])
+			add(rs[i+1], kQuoted, dyn[i+1])
+			i++
+		case r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == 0xa0:
+			end()
+		case r == '&' || r == '|':
+			end()
+			op := string(r)
+			if i+1 < len(rs) && rs[i+1] == r {
+				op += string(r)
+				i++
+			}
+			toks = append(toks, &ctok{op: op, raw: op})
+		case r == '(' && cur == nil, r == ')' && depth > 0:
+			// ( opens a block only where a word starts; ) closes one only
+			// inside a block: elsewhere both are part of a word
+			end()
+			if r == '(' {
+				depth++
+			} else {
+				depth--
+			}
+			toks = append(toks, &ctok{op: string(r), raw: string(r)})
+		case r == '<' || r == '>':
+			fd := ""
+			if cur != nil && len(cur.r) == 1 && cur.kind[0] == kPlain && cur.r[0] >= '0' && cur.r[0] <= '9' {
+				fd = string(cur.r[0])
+				cur = nil
+				raw.Reset()
+			}
+			end()
+			op := fd + string(r)
+			if r == '>' && i+1 < len(rs) && rs[i+1] == '>' {
+				op += ">"
+				i++
+			}
+			rd := &Redir{Op: op, Write: r == '>', Read: r == '<'}
+			if i+2 < len(rs) && rs[i+1] == '&' && rs[i+2] >= '0' && rs[i+2] <= '9' {
+				rd.Op += "&" + string(rs[i+2])
+				rd.Write, rd.Read = false, false
+				i += 2
+				toks = append(toks, &ctok{op: "dup", raw: rd.Op, redir: rd})
+				continue
+			}
+			toks = append(toks, &ctok{op: "redir", raw: op, redir: rd})
+		default:
+			raw.WriteRune(r)
+			add(r, kPlain, dyn[i])
+		}
+	}
+	if inQ {
+		// cmd.exe accepts an unclosed quote; so does the parser, but the
+		// words are not what a reader would expect.
+		s.unknown("an unclosed double quote")
+	}
+	end()
+	return toks
+}
+
+// cmdBuiltins are cmd.exe's internal commands (lower case).
+var cmdBuiltins = map[string]bool{
+	"assoc": true, "break": true, "call": true, "cd": true, "chdir": true, "cls": true, "color": true,
+	"copy": true, "date": true, "del": true, "dir": true, "echo": true, "endlocal": true, "erase": true,
+	"exit": true, "for": true, "ftype": true, "goto": true, "if": true, "md": true, "mkdir": true,
+	"mklink": true, "move": true, "path": true, "pause": true, "popd": true, "prompt": true, "pushd": true,
+	"rd": true, "rem": true, "ren": true, "rename": true, "rmdir": true, "set": true, "setlocal": true,
+	"shift": true, "start": true, "time": true, "title": true, "type": true, "ver": true, "verify": true,
+	"vol": true, "dpath": true,
+}
+
+// IsCmdBuiltin reports whether name (any case) is an internal command of
+// cmd.exe.
+func IsCmdBuiltin(name string) bool { return cmdBuiltins[strings.ToLower(name)] }
+
+// ParseCmd parses a cmd.exe command line (several lines are parsed one
+// by one).
+func ParseCmd(src string, opts Options) *Script {
+	s := &Script{}
+	p := &cmdParser{s: s, opts: opts}
+	for n, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		s.Lines++
+		s.Commands = append(s.Commands, p.line(line, n+1, "", 0)...)
+	}
+	return s
+}
+
+type cmdParser struct {
+	s    *Script
+	opts Options
+}
+
+// line parses one line; via and depth describe how it is reached.
+func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
+	if depth > maxDepth {
+		p.s.unknown("commands nested too deeply")
+		return nil
+	}
+	trim := strings.TrimLeft(line, " \t@;,=")
+	if strings.HasPrefix(trim, ":") {
+		p.s.unknown("a label or :: comment")
+		return nil
+	}
+	rs, dyn := expandPercent(line, p.opts, p.s)
+	toks := cmdTokens(rs, dyn, p.s)
+	var out []*Command
+	var cur []*ctok
+	var redirs []Redir
+	pipeIn := false
+	groupVia := via
+	flush := func(pipeOut bool) {
+		if len(cur) > 0 || len(redirs) > 0 {
+			cmds := p.command(cur, redirs, groupVia, n, depth)
+			if len(cmds) > 0 {
+				cmds[0].PipeIn = pipeIn
+				cmds[0].PipeOut = pipeOut
+			}
+			out = append(out, cmds...)
+		}
+		cur, redirs = nil, nil
+		pipeIn = pipeOut
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.op {
+		case "":
+			cur = append(cur, t)
+		case "redir":
+			if i+1 < len(toks) && toks[i+1].op == "" {
+				t.redir.Target = toks[i+1].word()
+				i++
+			} else {
+				p.s.unknown("a redirection without a file")
+			}
+			redirs = append(redirs, *t.redir)
+		case "dup":
+			redirs = append(redirs, *t.redir)
+		case "|":
+			flush(true)
+		case "&", "&&", "||":
+			flush(false)
+		case "(":
+			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") && !strings.EqualFold(cur[0].text(), "for") {
+				// "echo a(b" is a literal parenthesis; keep it in the word
+				cur = append(cur, &ctok{r: []rune{'('}, kind: []int{kPlain}, raw: "("})
+				continue
+			}
+			p.s.unknown("a parenthesised block")
+			flush(false)
+			groupVia = "group"
+		case ")":
+			if groupVia != "group" && len(cur) > 0 {
+				cur = append(cur, &ctok{r: []rune{')'}, kind: []int{kPlain}, raw: ")"})
+				continue
+			}
+			flush(false)
+			groupVia = via
+		}
+	}
+	flush(false)
+	return out
+}
+
+// command turns the tokens of one simple command into Commands: the
+// command itself and the ones it runs (cmd /c, if, for, call, start).
+func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth int) []*Command {
+	// a leading @ (echo off for this command) and , ; = before the name
+	for len(toks) > 0 {
+		t := toks[0]
+		k := 0
+		for k < len(t.r) && t.kind[k] == kPlain && strings.ContainsRune("@,;=", t.r[k]) {
+			k++
+		}
+		if k == 0 {
+			break
+		}
+		if k == len(t.r) {
+			toks = toks[1:]
+			continue
+		}
+		toks[0] = &ctok{r: t.r[k:], kind: t.kind[k:], dyn: t.dyn, raw: strings.TrimLeft(t.raw, "@,;=")}
+		break
+	}
+	if len(toks) == 0 {
+		return []*Command{{Redirs: redirs, Via: via, Line: n}}
+	}
+	toks = splitName(toks)
+	name := strings.ToLower(toks[0].text())
+	if cmdBuiltins[name] && name != "echo" && name != "set" && name != "if" && name != "rem" && name != "title" && name != "prompt" && name != "for" {
+		var split []*ctok
+		split = append(split, toks[0])
+		for _, t := range toks[1:] {
+			split = append(split, t.split(",;=")...)
+		}
+		toks = split
+	}
+	var words []Word
+	for i, t := range toks {
+		if i > 0 && cmdBuiltins[name] {
+			for _, part := range splitSwitches(t) {
+				words = append(words, part.word())
+			}
+			continue
+		}
+		words = append(words, t.word())
+	}
+	c := &Command{Words: words, Redirs: redirs, Via: via, Line: n}
+	out := []*Command{c}
+	inner := func(text, v string) {
+		for _, ic := range p.line(text, n, v, depth+1) {
+			c.Inner = append(c.Inner, ic)
+			out = append(out, ic)
+		}
+	}
+	innerWords := func(ts []*ctok, v string) {
+		var parts []string
+		for _, t := range ts {
+			parts = append(parts, t.line())
+		}
+		inner(strings.Join(parts, " "), v)
+	}
+	switch baseName(name) {
+	case "cmd":
+		for i := 1; i < len(toks); i++ {
+			sw := strings.ToLower(toks[i].text())
+			if sw == "/c" || sw == "/k" || sw == "/r" {
+				text := ""
+				var parts []string
+				for _, t := range toks[i+1:] {
+					parts = append(parts, t.line())
+				}
+				text = strings.Join(parts, " ")
+				if strings.HasPrefix(text, `"`) {
+					text = text[1:]
+					if j := strings.LastIndex(text, `"`); j >= 0 {
+						text = text[:j] + text[j+1:]
+					}
+				}
+				inner(text, "cmd /c")
+				return out
+			}
+			if strings.HasPrefix(sw, "/v") && !strings.HasPrefix(sw, "/v:off") {
+				p.s.unknown("delayed expansion (cmd /v)")
+			}
+			if !strings.HasPrefix(sw, "/") {
+				break
+			}
+		}
+	case "powershell", "pwsh":
+		if script, ok := psCommandArg(words[1:]); ok {
+			ps := ParsePowerShell(script, p.opts)
+			for _, u := range ps.Unknown {
+				p.s.unknown(u)
+			}
+			for _, ic := range ps.Commands {
+				if ic.Via == "" {
+					ic.Via = "powershell -Command"
+					c.Inner = append(c.Inner, ic)
+				}
+				ic.Line = n
+				out = append(out, ic)
+			}
+		}
+	case "if":
+		i := 1
+		for i < len(toks) {
+			w := strings.ToLower(toks[i].text())
+			if w == "/i" || w == "not" {
+				i++
+				continue
+			}
+			break
+		}
+		if i >= len(toks) {
+			return out
+		}
+		w := strings.ToLower(toks[i].text())
+		switch {
+		case w == "exist" || w == "defined" || w == "errorlevel" || w == "cmdextversion":
+			i += 2
+		case i+1 < len(toks) && isCmpOp(toks[i+1].text()):
+			i += 3
+		default:
+			// A==B, A== B, A ==B, A == B
+			for j := i; j < len(toks); j++ {
+				t := toks[j].text()
+				if k := strings.Index(t, "=="); k >= 0 {
+					i = j + 1
+					if strings.HasSuffix(t, "==") {
+						i = j + 2
+					}
+					break
+				}
+			}
+		}
+		if i < len(toks) {
+			body := toks[i:]
+			for j, t := range body {
+				if strings.EqualFold(t.text(), "else") {
+					p.s.unknown("if … else")
+					innerWords(body[j+1:], "if")
+					body = body[:j]
+					break
+				}
+			}
+			innerWords(body, "if")
+		}
+	case "for":
+		p.s.unknown("a for loop")
+		for i, t := range toks {
+			if strings.EqualFold(t.text(), "do") {
+				innerWords(toks[i+1:], "for")
+				break
+			}
+		}
+	case "else", "do":
+		// what follows a block: if (…) else CMD, for … (…) do CMD
+		p.s.unknown(name + " after a parenthesised block")
+		innerWords(toks[1:], map[string]string{"else": "if", "do": "for"}[name])
+	case "call":
+		p.s.unknown("call")
+		innerWords(toks[1:], "call")
+	case "start":
+		i := 1
+		if i < len(toks) && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
+			i++ // the window title
+		}
+		for i < len(toks) && strings.HasPrefix(toks[i].text(), "/") {
+			sw := strings.ToLower(toks[i].text())
+			i++
+			if sw == "/d" || sw == "/node" || sw == "/affinity" {
+				i++
+			}
+		}
+		if i < len(toks) {
+			innerWords(toks[i:], "start")
+		}
+	}
+	return out
+}
+
+func isCmpOp(s string) bool {
+	switch strings.ToLower(s) {
+	case "equ", "neq", "lss", "leq", "gtr", "geq":
+		return true
+	}
+	return false
+}
+
+// splitName cuts a built-in's name from what is glued to it: rd/s/q,
+// cd.., cd\, echo. (cmd.exe ends a command name at these characters).
+func splitName(toks []*ctok) []*ctok {
+	t := toks[0]
+	for k := 1; k < len(t.r); k++ {
+		if t.kind[k] == kPlain && strings.ContainsRune(",;=", t.r[k]) {
+			// delimiters end every command name
+			head := &ctok{r: t.r[:k], kind: t.kind[:k], dyn: t.dyn, raw: string(t.r[:k])}
+			if k+1 == len(t.r) {
+				return append([]*ctok{head}, toks[1:]...)
+			}
+			rest := &ctok{r: t.r[k+1:], kind: t.kind[k+1:], dyn: t.dyn, raw: string(t.r[k+1:])}
+			return append([]*ctok{head, rest}, toks[1:]...)
+		}
+		if t.kind[k] != kPlain || !strings.ContainsRune(`/\.:+[]`, t.r[k]) {
+			continue
+		}
+		name := strings.ToLower(string(t.r[:k]))
+		if !cmdBuiltins[name] && t.r[k] != '/' {
+			continue
+		}
+		if t.r[k] == '/' && strings.ContainsAny(name, `\:.`) && !cmdBuiltins[name] {
+			// C:\tools\x.exe/? … keep paths whole unless a switch follows a plain name
+			if !cmdBuiltins[baseName(name)] {
+				continue
+			}
+		}
+		head := &ctok{r: t.r[:k], kind: t.kind[:k], dyn: t.dyn, raw: string(t.r[:k])}
+		rest := &ctok{r: t.r[k:], kind: t.kind[k:], dyn: t.dyn, raw: string(t.r[k:])}
+		if t.r[k] == '.' && len(rest.r) == 1 {
+			return append([]*ctok{head}, toks[1:]...) // echo. prints an empty line
+		}
+		return append([]*ctok{head, rest}, toks[1:]...)
+	}
+	return toks
+}
+
+// splitSwitches cuts /s/q into /s and /q.
+func splitSwitches(t *ctok) []*ctok {
+	if len(t.r) < 4 || t.r[0] != '/' || t.kind[0] != kPlain {
+		return []*ctok{t}
+	}
+	var out []*ctok
+	start := 0
+	for k := 1; k <= len(t.r); k++ {
+		if k == len(t.r) || t.r[k] == '/' && t.kind[k] == kPlain {
+			part := &ctok{r: t.r[start:k], kind: t.kind[start:k], dyn: t.dyn, raw: string(t.r[start:k])}
+			if len(part.r) < 2 || len(part.r) > 3 && !strings.ContainsRune(string(part.r), ':') {
+				return []*ctok{t}
+			}
+			out = append(out, part)
+			start = k
+		}
+	}
+	return out
+}
+
+// psCommandArg finds the script a powershell command line runs:
+// -Command/-c TEXT… (the rest of the line), -EncodedCommand BASE64, or a
+// bare script text. ok is false when it runs a file or nothing
+// recognisable.
+func psCommandArg(args []Word) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i].Text)
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "/") {
+			// the first non-parameter is the command text
+			return joinText(args[i:]), true
+		}
+		name := strings.TrimLeft(a, "-/")
+		switch {
+		case name == "":
+			return "", false
+		case name == "c" || len(name) >= 3 && strings.HasPrefix("command", name):
+			if i+1 < len(args) && args[i+1].Text == "-" {
+				return "", false // the script is read from standard input
+			}
+			return joinText(args[i+1:]), true
+		case name == "e" || name == "ec" || len(name) >= 2 && strings.HasPrefix("encodedcommand", name):
+			if i+1 < len(args) {
+				if s, ok := decodeUTF16Base64(args[i+1].Text); ok {
+					return s, true
+				}
+			}
+			return "", false
+		case name == "f" || len(name) >= 2 && strings.HasPrefix("file", name):
+			return "", false
+		case name == "executionpolicy" || name == "ex" || name == "ep" || name == "windowstyle" || name == "w" ||
+			name == "inputformat" || name == "outputformat" || name == "workingdirectory" || name == "wd" ||
+			name == "configurationname" || name == "psconsolefile" || name == "version" || name == "v" ||
+			name == "settingsfile" || name == "custompipename" || name == "of" || name == "if":
+			i++
+		}
+	}
+	return "", false
+}
+
+func joinText(ws []Word) string {
+	var parts []string
+	for _, w := range ws {
+		parts = append(parts, w.Text)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,536 @@
+package winshell
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+)
+
+// ptok is a PowerShell token.
+type ptok struct {
+	kind  int // pWord, pParam, pSep, pPipe, pAmp, pOpen, pClose, pRedir, pComma
+	text  string
+	word  Word
+	redir *Redir
+	line  int
+}
+
+const (
+	pWord = iota
+	pParam
+	pSep // ; newline && ||
+	pPipe
+	pAmp
+	pOpen
+	pClose
+	pRedir
+	pComma
+)
+
+// psKeywords start statements outside the subset.
+var psKeywords = map[string]bool{
+	"if": true, "elseif": true, "else": true, "for": true, "foreach": true, "while": true, "do": true,
+	"until": true, "switch": true, "function": true, "filter": true, "workflow": true, "param": true,
+	"try": true, "catch": true, "finally": true, "trap": true, "return": true, "throw": true, "break": true,
+	"continue": true, "exit": true, "begin": true, "process": true, "end": true, "class": true, "enum": true,
+	"using": true, "data": true, "dynamicparam": true, "configuration": true, "inlinescript": true,
+	"parallel": true, "sequence": true, "hidden": true, "static": true,
+}
+
+type psLexer struct {
+	rs   []rune
+	i    int
+	line int
+	s    *Script
+	opts Options
+	toks []ptok
+}
+
+func isPSWordEnd(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune("{}();|&,<>\n", r)
+}
+
+func (l *psLexer) emit(t ptok) {
+	t.line = l.line
+	l.toks = append(l.toks, t)
+}
+
+// variable reads a $ reference at l.i (which is at '$'); it returns the
+// substituted text and whether it is known.
+func (l *psLexer) variable() (string, bool) {
+	rs := l.rs
+	j := l.i + 1
+	if j < len(rs) && rs[j] == '{' {
+		for j < len(rs) && rs[j] != '}' {
+			j++
+		}
+		l.i = min(j, len(rs)-1)
+		return string(rs[l.i:]), false
+	}
+	for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '_' || rs[j] == ':' || rs[j] == '?' || rs[j] == '^' || rs[j] == '$') {
+		j++
+		if rs[j-1] == '?' || rs[j-1] == '^' || rs[j-1] == '$' {
+			break
+		}
+	}
+	name := strings.ToLower(string(rs[l.i+1 : j]))
+	l.i = j - 1
+	if (name == "home" || name == "env:userprofile") && l.opts.Home != "" {
+		return l.opts.Home, true
+	}
+	if name == "null" || name == "true" || name == "false" {
+		return "$" + name, true // constants
+	}
+	return "$" + name, false
+}
+
+// wordAt reads a bare or quoted word starting at l.i.
+func (l *psLexer) wordAt() Word {
+	rs := l.rs
+	start := l.i
+	var b strings.Builder
+	w := Word{}
+	for ; l.i < len(rs); l.i++ {
+		r := rs[l.i]
+		switch {
+		case r == '\'':
+			w.Quoted = true
+			l.i++
+			for ; l.i < len(rs); l.i++ {
+				if rs[l.i] == '\'' || rs[l.i] == '‘' || rs[l.i] == '’' {
+					if l.i+1 < len(rs) && rs[l.i+1] == rs[l.i] {
+						b.WriteRune(rs[l.i])
+						l.i++
+						continue
+					}
+					break
+				}
+				if rs[l.i] == '\n' {
+					l.line++
+				}
+				b.WriteRune(rs[l.i])
+			}
+			if l.i >= len(rs) {
+				l.s.unknown("an unclosed quote")
+			}
+		case r == '"' || r == '“' || r == '”':
+			w.Quoted = true
+			l.i++
+			for ; l.i < len(rs) && !(rs[l.i] == '"' || rs[l.i] == '“' || rs[l.i] == '”'); l.i++ {
+				switch rs[l.i] {
+				case '`':
+					l.s.unknown("an escape in a string")
+					w.Dynamic = true
+					if l.i+1 < len(rs) {
+						l.i++
+						b.WriteRune(rs[l.i])
+					}
+					continue
+				case '$':
+					v, ok := l.variable()
+					if !ok {
+						l.s.unknown("a variable or subexpression in a string")
+						w.Dynamic = true
+					}
+					b.WriteString(v)
+					continue
+				case '\n':
+					l.line++
+				}
+				b.WriteRune(rs[l.i])
+			}
+			if l.i >= len(rs) {
+				l.s.unknown("an unclosed quote")
+			}
+		case r == '`':
+			l.s.unknown("a backtick escape")
+			w.Dynamic = true
+			if l.i+1 < len(rs) {
+				l.i++
+				b.WriteRune(rs[l.i])
+			}
+		case r == '$':
+			if l.i+1 < len(rs) && rs[l.i+1] == '(' {
+				// a subexpression inside a word: the word ends here, the
+				// group is read as its own token
+				l.s.unknown("a subexpression")
+				w.Dynamic = true
+				w.Raw = string(rs[start:l.i])
+				w.Text = b.String()
+				l.i--
+				return w
+			}
+			v, ok := l.variable()
+			if !ok {
+				l.s.unknown("a variable")
+				w.Dynamic = true
+			}
+			b.WriteString(v)
+		case isPSWordEnd(r):
+			w.Raw = string(rs[start:l.i])
+			w.Text = b.String()
+			l.i--
+			return w
+		default:
+			if r == '*' || r == '?' {
+				w.Glob = true
+			}
+			b.WriteRune(r)
+		}
+	}
+	w.Raw = string(rs[start:min(l.i, len(rs))])
+	w.Text = b.String()
+	l.i--
+	return w
+}
+
+func (l *psLexer) lex() {
+	rs := l.rs
+	for l.i = 0; l.i < len(rs); l.i++ {
+		r := rs[l.i]
+		next := rune(0)
+		if l.i+1 < len(rs) {
+			next = rs[l.i+1]
+		}
+		switch {
+		case r == '\n':
+			l.emit(ptok{kind: pSep, text: "\n"})
+			l.line++
+		case unicode.IsSpace(r):
+		case r == '#':
+			for l.i < len(rs) && rs[l.i] != '\n' {
+				l.i++
+			}
+			l.i--
+		case r == '<' && next == '#':
+			end := strings.Index(string(rs[l.i:]), "#>")
+			if end < 0 {
+				l.s.unknown("an unclosed block comment")
+				return
+			}
+			seg := string(rs[l.i:])[:end+2]
+			l.line += strings.Count(seg, "\n")
+			l.i += len([]rune(seg)) - 1
+		case r == ';':
+			l.emit(ptok{kind: pSep, text: ";"})
+		case r == '|' && next == '|', r == '&' && next == '&':
+			l.emit(ptok{kind: pSep, text: string([]rune{r, next})})
+			l.i++
+		case r == '|':
+			l.emit(ptok{kind: pPipe, text: "|"})
+		case r == '&':
+			l.emit(ptok{kind: pAmp, text: "&"})
+		case r == ',':
+			l.emit(ptok{kind: pComma, text: ","})
+		case r == '(' || r == '{':
+			l.emit(ptok{kind: pOpen, text: string(r)})
+		case (r == '$' || r == '@') && (next == '(' || next == '{'):
+			l.emit(ptok{kind: pOpen, text: string([]rune{r, next})})
+			l.i++
+		case r == ')' || r == '}':
+			l.emit(ptok{kind: pClose, text: string(r)})
+		case r == '@' && (next == '\'' || next == '"'):
+			l.s.unknown("a here-string")
+			end := strings.Index(string(rs[l.i+2:]), string(next)+"@")
+			w := Word{Dynamic: true, Raw: "@" + string(next) + "…"}
+			if end < 0 {
+				l.emit(ptok{kind: pWord, word: w})
+				return
+			}
+			seg := string(rs[l.i+2:])[:end+2]
+			l.line += strings.Count(seg, "\n")
+			l.i += 2 + len([]rune(seg)) - 1
+			l.emit(ptok{kind: pWord, word: w})
+		case r == '@':
+			l.s.unknown("splatting")
+			w := l.wordAt()
+			w.Dynamic = true
+			l.emit(ptok{kind: pWord, word: w})
+		case r == '[':
+			l.s.unknown("a type or attribute")
+			depth := 0
+			start := l.i
+			for ; l.i < len(rs); l.i++ {
+				if rs[l.i] == '[' {
+					depth++
+				} else if rs[l.i] == ']' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if l.i+1 < len(rs) && !isPSWordEnd(rs[l.i+1]) {
+				l.i++
+				l.wordAt()
+			}
+			end := min(l.i+1, len(rs))
+			l.emit(ptok{kind: pWord, word: Word{Dynamic: true, Raw: string(rs[start:end]), Text: string(rs[start:end])}})
+		case r == '>' || (r == '*' || r >= '1' && r <= '6') && next == '>':
+			op := string(r)
+			if r != '>' {
+				op += ">"
+				l.i++
+			}
+			if l.i+1 < len(rs) && rs[l.i+1] == '>' {
+				op += ">"
+				l.i++
+			}
+			rd := &Redir{Op: op, Write: true}
+			if l.i+2 < len(rs) && rs[l.i+1] == '&' && rs[l.i+2] >= '1' && rs[l.i+2] <= '6' {
+				rd.Op += "&" + string(rs[l.i+2])
+				rd.Write = false
+				l.i += 2
+			}
+			l.emit(ptok{kind: pRedir, text: rd.Op, redir: rd})
+		case r == '<':
+			l.s.unknown("the reserved < operator")
+			l.emit(ptok{kind: pRedir, text: "<", redir: &Redir{Op: "<", Read: true}})
+		case r == '-' && next == '-' && l.i+2 < len(rs) && rs[l.i+2] == '%':
+			l.s.unknown("the stop-parsing token --%")
+			rest := string(rs[l.i:])
+			if k := strings.IndexByte(rest, '\n'); k >= 0 {
+				rest = rest[:k]
+			}
+			l.i += len([]rune(rest)) - 1
+			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
+		case (r == '-' || r == '–' || r == '—') && (unicode.IsLetter(next) || next == '_' || next == '?'):
+			w := l.wordAt()
+			if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
+				// -Name:value is the parameter and its argument
+				l.emit(ptok{kind: pParam, word: Word{Text: w.Text[:i], Raw: w.Text[:i]}})
+				v := w
+				v.Text, v.Raw = w.Text[i+1:], strings.TrimPrefix(w.Raw, w.Text[:i+1])
+				l.emit(ptok{kind: pWord, word: v})
+				continue
+			}
+			l.emit(ptok{kind: pParam, word: w})
+		default:
+			l.emit(ptok{kind: pWord, word: l.wordAt()})
+		}
+	}
+}
+
+// ParsePowerShell parses a PowerShell script.
+func ParsePowerShell(src string, opts Options) *Script {
+	return parsePS(src, opts, 0)
+}
+
+func parsePS(src string, opts Options, depth int) *Script {
+	s := &Script{}
+	for _, ln := range strings.Split(src, "\n") {
+		if strings.TrimSpace(ln) != "" {
+			s.Lines++
+		}
+	}
+	if depth > maxDepth {
+		s.unknown("commands nested too deeply")
+		return s
+	}
+	lx := &psLexer{rs: []rune(strings.ReplaceAll(src, "\r\n", "\n")), line: 1, s: s, opts: opts}
+	lx.lex()
+	p := &psParser{toks: lx.toks, s: s, opts: opts, depth: depth}
+	p.block("", "")
+	return s
+}
+
+type psParser struct {
+	toks  []ptok
+	i     int
+	s     *Script
+	opts  Options
+	depth int
+}
+
+// block parses statements until close (or the end).
+func (p *psParser) block(via, close string) {
+	for p.i < len(p.toks) {
+		t := p.toks[p.i]
+		if t.kind == pClose {
+			if t.text != close {
+				p.s.unknown("an unmatched " + t.text)
+			}
+			p.i++
+			return
+		}
+		if t.kind == pSep {
+			p.i++
+			continue
+		}
+		p.pipeline(via)
+	}
+	if close != "" {
+		p.s.unknown("an unclosed " + close)
+	}
+}
+
+func (p *psParser) pipeline(via string) {
+	pipeIn := false
+	for p.i < len(p.toks) {
+		c := p.command(via)
+		if c != nil {
+			c.PipeIn = pipeIn
+		}
+		if p.i < len(p.toks) && p.toks[p.i].kind == pPipe {
+			p.i++
+			if c != nil {
+				c.PipeOut = true
+			}
+			pipeIn = true
+			continue
+		}
+		return
+	}
+}
+
+func closer(open string) string {
+	if strings.HasSuffix(open, "{") {
+		return "}"
+	}
+	return ")"
+}
+
+// command parses one command of a pipeline.
+func (p *psParser) command(via string) *Command {
+	c := &Command{Via: via, PowerShell: true}
+	first := true
+	for p.i < len(p.toks) {
+		t := p.toks[p.i]
+		if t.kind == pSep || t.kind == pPipe || t.kind == pClose {
+			break
+		}
+		if c.Line == 0 {
+			c.Line = t.line
+		}
+		p.i++
+		switch t.kind {
+		case pWord:
+			c.Words = append(c.Words, t.word)
+		case pParam:
+			c.Words = append(c.Words, t.word)
+		case pComma:
+			if first {
+				p.s.unknown("an array expression")
+			}
+		case pAmp:
+			if first {
+				p.s.unknown("the & call operator")
+			} else {
+				p.s.unknown("& (a background job)")
+			}
+		case pOpen:
+			kind := "subexpression"
+			if strings.HasSuffix(t.text, "{") {
+				kind = "script block"
+			}
+			if t.text == "@{" {
+				kind = "hash table"
+			}
+			p.s.unknown("a " + kind)
+			p.depth++
+			if p.depth > maxDepth {
+				p.s.unknown("commands nested too deeply")
+				p.i = len(p.toks)
+				return nil
+			}
+			p.block(kind, closer(t.text))
+			p.depth--
+			c.Words = append(c.Words, Word{Dynamic: true, Raw: t.text + "…" + closer(t.text), Text: t.text + "…" + closer(t.text)})
+		case pRedir:
+			rd := *t.redir
+			if rd.Write && !strings.Contains(rd.Op, "&") || rd.Read {
+				if p.i < len(p.toks) && p.toks[p.i].kind == pWord {
+					rd.Target = p.toks[p.i].word
+					p.i++
+				} else {
+					p.s.unknown("a redirection without a file")
+				}
+			}
+			c.Redirs = append(c.Redirs, rd)
+		}
+		first = false
+	}
+	if len(c.Words) == 0 && len(c.Redirs) == 0 {
+		return nil
+	}
+	p.s.Commands = append(p.s.Commands, c)
+	if len(c.Words) == 0 {
+		return c
+	}
+	head := c.Words[0]
+	switch {
+	case head.Dynamic || head.Quoted:
+		p.s.unknown("an expression, not a command")
+	case head.Text == ".":
+		p.s.unknown("dot-sourcing")
+	case psKeywords[strings.ToLower(head.Text)]:
+		p.s.unknown("the " + strings.ToLower(head.Text) + " keyword")
+	case isNumberish(head.Text):
+		p.s.unknown("an expression, not a command")
+	case strings.EqualFold(head.Text, "iex") || strings.EqualFold(head.Text, "Invoke-Expression"):
+		p.s.unknown("Invoke-Expression")
+	}
+	name := baseName(head.Text)
+	if !head.Dynamic && (name == "powershell" || name == "pwsh") {
+		if script, ok := psCommandArg(c.Words[1:]); ok {
+			inner := parsePS(script, p.opts, p.depth+1)
+			p.adopt(c, inner, "powershell -Command")
+		} else if hasWords(c.Words[1:]) {
+			p.s.unknown("powershell running a file or reading its script from standard input")
+		}
+	}
+	if !head.Dynamic && name == "cmd" {
+		for i, w := range c.Words[1:] {
+			sw := strings.ToLower(w.Text)
+			if sw == "/c" || sw == "/k" || sw == "/r" {
+				inner := ParseCmd(joinText(c.Words[i+2:]), p.opts)
+				p.adopt(c, inner, "cmd /c")
+				break
+			}
+		}
+	}
+	return c
+}
+
+// adopt adds the commands of an inner script run by c.
+func (p *psParser) adopt(c *Command, inner *Script, via string) {
+	for _, u := range inner.Unknown {
+		p.s.unknown(u)
+	}
+	for _, ic := range inner.Commands {
+		if ic.Via == "" {
+			ic.Via = via
+			c.Inner = append(c.Inner, ic)
+		}
+		ic.Line = c.Line
+		p.s.Commands = append(p.s.Commands, ic)
+	}
+}
+
+func hasWords(ws []Word) bool { return len(ws) > 0 }
+
+func isNumberish(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(unicode.IsDigit(r) || strings.ContainsRune(".-+eExXabcdefABCDEFkKmMgGtTbBpPlLuU", r)) {
+			return false
+		}
+	}
+	return unicode.IsDigit([]rune(s)[0]) || s[0] == '.' && len(s) > 1 && unicode.IsDigit(rune(s[1]))
+}
+
+// decodeUTF16Base64 decodes -EncodedCommand's text.
+func decodeUTF16Base64(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u)), true
+}
