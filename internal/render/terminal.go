@@ -247,8 +247,15 @@ func (t *Terminal) Approve(ctx context.Context, batch []*agent.Pending) ([]agent
 	t.settle()
 	t.mu.Unlock()
 	answers, err := t.opts.Approver.Approve(ctx, batch)
-	if errors.Is(err, approval.ErrInterrupted) && t.opts.OnInterrupt != nil {
-		t.opts.OnInterrupt()
+	if errors.Is(err, approval.ErrInterrupted) {
+		// The prompt is gone; each call's line takes its place, as after
+		// any other answer. None of them runs: the turn stops.
+		for _, p := range batch {
+			t.Refused(p, "interrupted (Ctrl+C)")
+		}
+		if t.opts.OnInterrupt != nil {
+			t.opts.OnInterrupt()
+		}
 	}
 	return answers, err
 }
