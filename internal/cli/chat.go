@@ -307,6 +307,10 @@ func (c *chat) interactive(ctx context.Context) int {
 			}
 			continue
 		}
+		if command, ok := shellLine(line); ok {
+			c.shellCommand(ctx, command)
+			continue
+		}
 		c.turn(ctx, line)
 		if c.quitting() {
 			return ExitInterrupted

@@ -194,3 +194,43 @@ func rowsAt(joined string, cols int) bool {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// "!command" runs the user's own command without asking, shows its output,
+// and puts the command and its output into the next message.
+func TestShellModeOutputReachesTheNextMessage(t *testing.T) {
+	testenv.Tool(t, "bash")
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, llmtest.Turn{Expect: llmtest.Expect{LastUser: "shell-mode-42"}, Text: "I see 42."})
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	// rm is asked about when the model runs it; typed after "!" it runs.
+	n.send("!echo shell-mode-$((6*7)); rm notes.txt\r")
+	n.waitText(ctx, "next message")
+	screen := n.scr.String()
+	if strings.Contains(screen, "[Y]es") || !strings.Contains(screen, "shell-mode-42") {
+		t.Fatalf("shell mode screen:\n%s", screen)
+	}
+	if exists(t, filepath.Join(work, "notes.txt")) {
+		t.Fatal("the command did not run")
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("shell mode sent a request by itself")
+	}
+	n.send("what did it print?\r")
+	n.waitText(ctx, "I see 42.")
+	got := srv.Requests()[0].LastUserText()
+	for _, want := range []string{"echo shell-mode-$((6*7))", "shell-mode-42", "what did it print?"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the next message lacks %q:\n%s", want, got)
+		}
+	}
+	n.waitPrompts(ctx, 3)
+	n.send("\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
