@@ -283,6 +283,7 @@ func (c *chat) interactive(ctx context.Context) int {
 	defer ed.close()
 	c.ed = ed
 	ed.setCompleter(slashNames())
+	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())
 	for {
 		if ctx.Err() != nil {
@@ -311,6 +312,7 @@ func (c *chat) interactive(ctx context.Context) int {
 			c.shellCommand(ctx, command)
 			continue
 		}
+		c.attachMentions(ctx, line)
 		c.turn(ctx, line)
 		if c.quitting() {
 			return ExitInterrupted

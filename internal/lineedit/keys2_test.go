@@ -99,3 +99,36 @@ func TestRowsAboveAtANewWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestCompleteWordAtTheCursor(t *testing.T) {
+	complete := func(buf string, cursor int) (int, []string, bool) {
+		i := strings.LastIndex(buf[:cursor], "@")
+		if i < 0 {
+			return 0, nil, false
+		}
+		switch buf[i:cursor] {
+		case "@ma":
+			return i, []string{"@src/main.go"}, true
+		case "@do":
+			return i, []string{"@docs/ui.md", "@docs/usage.md"}, true
+		}
+		return i, []string{"@a.txt", "@b.txt"}, true
+	}
+	cases := []struct{ in, want string }{
+		{"see @ma\t\r", "see @src/main.go "},
+		{"see @ma and\x1b[D\x1b[D\x1b[D\x1b[D\t\r", "see @src/main.go and"},
+		{"@do\t\r", "@docs/u"},
+		{"@x\t\r", "@x"}, // nothing in common: listed, unchanged
+	}
+	for _, c := range cases {
+		e, scr := newTest(t, 60, 10, c.in)
+		e.CompleteWord = complete
+		got, err := e.ReadLine("> ")
+		if err != nil || got != c.want {
+			t.Errorf("%q: got %q, %v; want %q", c.in, got, err, c.want)
+		}
+		if c.want == "@x" && !strings.Contains(scr.String(), "@a.txt  @b.txt") {
+			t.Errorf("candidates not listed:\n%s", scr.String())
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -30,6 +31,11 @@ type Editor struct {
 
 	// Complete returns the candidates for a buffer (nil: none).
 	Complete func(buf string) []string
+	// CompleteWord completes the word at the cursor (a byte offset in
+	// buf): it returns where the word starts and the texts that may
+	// replace it up to the cursor, best first; ok false leaves Tab to
+	// Complete.
+	CompleteWord func(buf string, cursor int) (start int, cands []string, ok bool)
 	// Continue reports whether Enter on this buffer adds a line instead of
 	// sending it (for example a line ending in a backslash).
 	Continue func(buf string) (next string, more bool)
@@ -439,6 +445,14 @@ func (e *Editor) promptNow() string {
 // complete completes the buffer from Complete's candidates: the one
 // candidate, or their common prefix, or a list of them.
 func (e *Editor) complete() {
+	if e.CompleteWord != nil {
+		text := string(e.buf)
+		cursor := len(string(e.buf[:e.cur]))
+		if start, cands, ok := e.CompleteWord(text, cursor); ok {
+			e.completeWord(text, start, cursor, cands)
+			return
+		}
+	}
 	if e.Complete == nil || e.cur != len(e.buf) {
 		return
 	}
@@ -463,6 +477,44 @@ func (e *Editor) complete() {
 	// Nothing to add: list the candidates under the message.
 	e.finish(false)
 	e.write(strings.Join(cands, "  ") + "\r\n")
+}
+
+// completeWord replaces text[start:cursor] with the one candidate, or
+// with what all candidates start with when that is longer; else it lists
+// them under the message.
+func (e *Editor) completeWord(text string, start, cursor int, cands []string) {
+	if len(cands) == 0 {
+		return
+	}
+	word := text[start:cursor]
+	repl := cands[0]
+	if len(cands) > 1 {
+		repl = commonPrefix(cands)
+		if len(repl) <= len(word) || !strings.HasPrefix(repl, word) {
+			e.finish(false)
+			e.write(e.Dim(strings.Join(cands, "  ")) + "\r\n")
+			return
+		}
+	} else if cursor == len(text) {
+		repl += " "
+	}
+	head := []rune(text[:start] + repl)
+	e.buf = append(head, []rune(text[cursor:])...)
+	e.cur = len(head)
+}
+
+func commonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	// Not in the middle of a UTF-8 sequence.
+	for len(p) > 0 && !utf8.ValidString(p) {
+		p = p[:len(p)-1]
+	}
+	return p
 }
 
 // accept shows the whole message (not only the window of a tall one),

@@ -234,3 +234,54 @@ func TestShellModeOutputReachesTheNextMessage(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// "@" completes project files fuzzily with Tab, leaving out what
+// .gitignore ignores, and a mentioned file is attached to the message.
+func TestMentionCompletesAndAttaches(t *testing.T) {
+	testenv.Tool(t, "git")
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	for name, body := range map[string]string{
+		"src/server/handler.go": "package server // HANDLER-BODY\n",
+		"src/server/routes.go":  "package server\n",
+		".gitignore":            "secrets/\n*.log\n",
+		"secrets/handler.key":   "KEY\n",
+		"debug-handler.log":     "LOG\n",
+	} {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "-C", work, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	srv := server(t, llmtest.Turn{Expect: llmtest.Expect{LastUser: "HANDLER-BODY"}, Text: "Read it."})
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	// "hndl" is no prefix of anything: fuzzy. Only one file is not ignored.
+	n.send("explain @hndl\t")
+	n.waitText(ctx, "nb> explain @src/server/handler.go")
+	if strings.Contains(n.scr.String(), "handler.key") || strings.Contains(n.scr.String(), ".log") {
+		t.Fatalf("ignored files offered:\n%s", n.scr.String())
+	}
+	// Several matches with nothing in common: listed under the message.
+	n.send("and @srv\t")
+	n.waitText(ctx, "@src/server/routes.go")
+	n.send("\x17\x17please\r")
+	n.waitText(ctx, "Read it.")
+	got := srv.Requests()[0].LastUserText()
+	for _, want := range []string{"File src/server/handler.go:", "HANDLER-BODY", "explain @src/server/handler.go please"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the message lacks %q:\n%s", want, got)
+		}
+	}
+	n.waitPrompts(ctx, 2)
+	n.send("\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
