@@ -47,6 +47,9 @@ type chat struct {
 
 	// single is set for a single-shot run.
 	single bool
+	// typeahead reads what is typed while a turn of an interactive chat
+	// runs.
+	typeahead *typeahead
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the running turn
@@ -282,6 +285,7 @@ func (c *chat) interactive(ctx context.Context) int {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
+	c.typeahead = newTypeahead(c.io.InFd, c.showTypeahead)
 	ed.setCompleter(slashNames())
 	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())
@@ -313,7 +317,9 @@ func (c *chat) interactive(ctx context.Context) int {
 			continue
 		}
 		c.attachMentions(ctx, line)
+		c.typeahead.start()
 		c.turn(ctx, line)
+		ed.feed(c.typeahead.finish())
 		if c.quitting() {
 			return ExitInterrupted
 		}

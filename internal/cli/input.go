@@ -82,6 +82,13 @@ func (e *lineEditor) setCompleter(words []string) {
 	}
 }
 
+// feed gives keys typed during the turn to the next message.
+func (e *lineEditor) feed(keys []byte) {
+	if len(keys) > 0 {
+		e.ed.Feed(keys)
+	}
+}
+
 // readMessage returns the next message, io.EOF on Ctrl+D, errAborted on
 // Ctrl+C.
 func (e *lineEditor) readMessage(prompt string) (string, error) {

@@ -93,6 +93,13 @@ func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
 	}
 }
 
+// Feed gives keys read elsewhere (typed while nb was busy, with the
+// terminal out of line mode) to the next ReadLine, before any key still
+// to come.
+func (e *Editor) Feed(keys []byte) {
+	e.keys.buf = append(append([]byte(nil), keys...), e.keys.buf...)
+}
+
 // ReadLine shows prompt and returns the message the user sends with Enter.
 // It returns io.EOF on Ctrl+D at an empty buffer (or when the input ends)
 // and ErrInterrupt on Ctrl+C.

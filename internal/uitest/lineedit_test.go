@@ -285,3 +285,69 @@ func TestMentionCompletesAndAttaches(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// What is typed while the model works shows on the spinner line and
+// becomes the next message, sent when the turn ends if Enter was typed;
+// keys typed before an approval prompt never answer it.
+func TestTypingDuringATurn(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	srv := server(t,
+		llmtest.Turn{Text: "First answer.", Delay: 1500 * time.Millisecond},
+		llmtest.Turn{Expect: llmtest.Expect{LastUser: "second question"}, ToolCalls: []llmtest.ToolCall{runCmd("mkdir typed", "")}, Delay: 800 * time.Millisecond},
+		llmtest.Turn{Expect: llmtest.Expect{ToolResult: "declined"}, Text: "Not made."},
+	)
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("first\r")
+	n.waitText(ctx, "thinking")
+	n.send("second questoin\x7f\x7f\x7fion")
+	n.waitText(ctx, "next: second question")
+	n.waitText(ctx, "First answer.")
+	// Not sent: it waits at the prompt, editable.
+	n.waitText(ctx, "nb> second question")
+	if got := len(srv.Requests()); got != 1 {
+		t.Fatalf("%d requests; the typed text was sent without Enter", got)
+	}
+	n.send("\r")
+	n.waitText(ctx, "thinking")
+	n.send("yyy") // typed before the prompt appears
+	n.waitText(ctx, "[Y]es")
+	time.Sleep(300 * time.Millisecond)
+	if exists(t, filepath.Join(work, "typed")) {
+		t.Fatal("keys typed during the turn answered the prompt")
+	}
+	n.send("n")
+	n.waitText(ctx, "reason")
+	n.send("\r")
+	n.waitText(ctx, "Not made.")
+	n.waitText(ctx, "nb> yyy")
+	n.send("\x15\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// A message finished with Enter during a turn is sent when the turn ends.
+func TestMessageTypedDuringATurnIsSentAfterIt(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	srv := server(t,
+		llmtest.Turn{Text: "First answer.", Delay: 1500 * time.Millisecond},
+		llmtest.Turn{Expect: llmtest.Expect{LastUser: "then this\nand this"}, Text: "Second answer."},
+	)
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("first\r")
+	n.waitText(ctx, "thinking")
+	n.send("then this\nand this\r") // Ctrl+J adds a line, Enter sends
+	n.waitText(ctx, "Second answer.")
+	if got := strings.TrimSpace(typed(srv.Requests()[1])); got != "then this\nand this" {
+		t.Fatalf("second message %q", got)
+	}
+	n.waitPrompts(ctx, 3)
+	n.send("\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
