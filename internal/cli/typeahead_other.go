@@ -7,6 +7,6 @@ package cli
 type typeahead struct{}
 
 func newTypeahead(int, func(string)) *typeahead { return &typeahead{} }
-func (t *typeahead) start() bool                 { return false }
-func (t *typeahead) pause() func()               { return func() {} }
-func (t *typeahead) finish() []byte              { return nil }
+func (t *typeahead) start() bool                { return false }
+func (t *typeahead) pause() func()              { return func() {} }
+func (t *typeahead) finish() []byte             { return nil }
