@@ -74,7 +74,7 @@ wine_env=$(scripts/wine-setup.sh) # fails the run when the setup fails
 eval "$wine_env"
 wine_test=(env GOOS=windows go test -exec wine -count=1 -timeout 10m ${NB_WINE_OVERLAY:+-overlay "$NB_WINE_OVERLAY"})
 "${wine_test[@]}" -run 'TestWin' \
-	./internal/host ./internal/store ./internal/sysinfo ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
+	./internal/host ./internal/store ./internal/sysinfo ./internal/fsfacts ./internal/policy ./internal/tool/runcmd ./internal/tool/files \
 	./internal/ptysession ./internal/cli ./internal/proctest ./internal/e2e
 # the output sandwich (CRLF, binary detection, spill files) and the Windows
 # shells' parsers and command base run whole

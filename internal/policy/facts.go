@@ -136,7 +136,7 @@ func (m *memoFacts) Resolve(p string) (string, PathState) {
 // without cleaning: the kernel takes ".." after the links before it.
 func joinRaw(cwd, p string) string {
 	p = slashPath(p)
-	if strings.HasPrefix(p, "/") || cwd == "" {
+	if strings.HasPrefix(p, "/") || drivePath(p) || cwd == "" {
 		return p
 	}
 	return strings.TrimSuffix(cwd, "/") + "/" + p
@@ -150,7 +150,7 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 		return "", PathUnknown
 	}
 	raw := joinRaw(cc.Cwd, p)
-	if !strings.HasPrefix(raw, "/") {
+	if !strings.HasPrefix(raw, "/") && !drivePath(raw) {
 		return "", PathUnknown
 	}
 	t, st := cc.Facts.Resolve(raw)
@@ -257,4 +257,11 @@ func gitPrograms(cc CommandContext, dir string) string {
 		return "the repository configures a program git would run (" + strings.Join(settings, ", ") + ")"
 	}
 	return ""
+}
+
+// drivePath reports whether p starts with a drive letter (C:\ or C:/): an
+// absolute Windows path as written where the host does not spell it the
+// policy's way (a Windows shell's paths judged on another system).
+func drivePath(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && isLetter(p[0]) && (p[2] == '\\' || p[2] == '/')
 }

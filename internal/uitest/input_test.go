@@ -88,8 +88,9 @@ func TestPasteIsOneMessage(t *testing.T) {
 
 // typed is the last user message as typed: without the facts nb adds.
 func typed(r llmtest.Request) string {
+	// the session facts travel after the message, as its own content part
 	text, _, _ := strings.Cut(r.LastUserText(), "\n[nb: ")
-	return text
+	return strings.TrimSuffix(text, "\n")
 }
 
 // waitPrompts waits until the screen shows k input prompts: nb reads

@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ type Server struct {
 	Port int
 	// Ports are all the ports it listens on (Port first; StartPorts).
 	Ports []int
-	User string
+	User  string
 	// Home is a fake local home holding the client key (.ssh/id_ed25519)
 	// and known_hosts.
 	Home       string
@@ -135,11 +136,17 @@ AllowAgentForwarding no
 X11Forwarding no
 PrintMotd no
 MaxStartups 512
-SetEnv SHLVL=1
 `, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
+	// sshd takes the first SetEnv only: one line holds them all.
+	setenv := "SetEnv SHLVL=1"
 	for _, l := range extra {
+		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
+			setenv += " " + v
+			continue
+		}
 		cfg += l + "\n"
 	}
+	cfg += setenv + "\n"
 	if err := os.WriteFile(conf, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
