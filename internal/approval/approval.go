@@ -240,7 +240,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		}
 	}
 	if big {
-		s.line("  " + pal.Warn(style.Truncate(fmt.Sprintf("too large to show here (%s bytes): press ? to read it before answering", style.Count(len(fullText(d)))), width-2)))
+		s.line("  " + pal.Warn(style.Truncate(fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", style.Count(len(fullText(d)))), width-2)))
 	}
 	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
 	s.ask(hints)
@@ -381,7 +381,11 @@ func (s *session) expand(d *policy.Decision) {
 			s.line("  " + pal.Fail(style.Sanitize(fmt.Sprintf("could not save the %s (%s bytes): %v", label, style.Count(len(full)), err))))
 			return
 		}
-		s.line("  " + pal.Muted(fmt.Sprintf("%s (%s bytes, %s lines) saved to ", label, style.Count(len(full)), style.Count(strings.Count(full, "\n")+1))) + visible.String(path))
+		size := style.Count(len(full)) + " bytes"
+		if n := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1; n > 1 {
+			size += ", " + style.Count(n) + " lines"
+		}
+		s.line("  " + pal.Muted(label+" ("+size+") saved to ") + visible.String(path))
 		s.line("  " + pal.Muted("read it with: ") + "less " + visible.String(path))
 		return
 	}
@@ -618,8 +622,8 @@ func fitChoices(width int, lists ...[]string) string {
 const (
 	promptBytes = 4096
 	promptLines = 40
-	promptHead  = 1024
-	promptTail  = 512
+	promptHead  = 384
+	promptTail  = 192
 	headLines   = 8
 	tailLines   = 4
 )
@@ -661,7 +665,7 @@ func indentLine(i int, l string) string {
 // shapeHuge is shape's head-and-tail view: long lines are wrapped (not
 // cut), so every byte shown or hidden is accounted for.
 func shapeHuge(pal style.Palette, display string, width int) []string {
-	e, _ := style.Elide(display, promptHead, promptTail)
+	e, _ := style.Elide(strings.TrimRight(display, "\n"), promptHead, promptTail)
 	head := strings.Split(e.Head, "\n")
 	if len(head) > headLines {
 		for _, l := range head[headLines:] {
@@ -680,9 +684,7 @@ func shapeHuge(pal style.Palette, display string, width int) []string {
 	}
 	var out []string
 	wrapped := func(i int, l string) {
-		for _, w := range strings.Split(style.Wrap(indentLine(i, style.Sanitize(l)), max(width, 10)), "\n") {
-			out = append(out, w)
-		}
+		out = append(out, strings.Split(style.HardWrap(indentLine(i, style.Sanitize(l)), max(width, 10)), "\n")...)
 	}
 	for i, l := range head {
 		wrapped(i, l)

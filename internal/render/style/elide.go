@@ -84,3 +84,11 @@ func FitMiddle(head, marker, tail string, width int) string {
 	}
 	return h + sep + marker + sep + t
 }
+
+// HardWrap breaks s into lines of at most width cells, inside words too.
+func HardWrap(s string, width int) string {
+	if width < 1 {
+		return s
+	}
+	return ansi.Hardwrap(s, width, true)
+}
