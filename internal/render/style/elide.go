@@ -40,7 +40,10 @@ func Elide(s string, head, tail int) (e Elided, ok bool) {
 // more …", naming the hidden lines when there are some.
 func (e Elided) Marker() string {
 	lines := ""
-	if e.HiddenLines > 0 {
+	switch {
+	case e.HiddenLines == 1:
+		lines = ", 1 line"
+	case e.HiddenLines > 1:
 		lines = fmt.Sprintf(", %s lines", Count(e.HiddenLines))
 	}
 	return fmt.Sprintf("%s %s bytes%s more %s", Ellipsis, Count(e.Hidden), lines, Ellipsis)
