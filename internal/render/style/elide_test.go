@@ -18,7 +18,7 @@ func TestElide(t *testing.T) {
 	if len(e.Head)+e.Hidden+len(e.Tail) != len(s) || e.HiddenLines != 1 {
 		t.Errorf("parts do not add up: %d+%d+%d != %d, lines %d", len(e.Head), e.Hidden, len(e.Tail), len(s), e.HiddenLines)
 	}
-	if m := e.Marker(); m != "… 380 bytes, 1 line more …" {
+	if m := e.Marker(); m != "… 381 bytes, 1 line more …" {
 		t.Errorf("marker %q", m)
 	}
 }
