@@ -182,3 +182,53 @@ func TestMidSizeScriptQuestionMarkShowsAll(t *testing.T) {
 		}
 	}
 }
+
+func engine(t *testing.T) *policy.Engine {
+	t.Helper()
+	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// A 10 MB write_file content and a 10 MB MCP argument get the same
+// bounded prompt: Enter declines and ? saves the whole text.
+func TestHugeWriteAndToolArguments(t *testing.T) {
+	big := "\x1b[2J HEADMARK " + strings.Repeat("w", 10<<20) + " \x1b[8m TAILMARK"
+	e := engine(t)
+	cases := map[string]*policy.Decision{
+		"write_file": e.Decide(policy.Action{Kind: policy.WriteFile, Path: "/home/u/p/f.txt", Shown: "f.txt", Content: big}),
+		"mcp":        e.Decide(policy.Action{Kind: policy.MCPTool, Tool: "srv_upload", Args: map[string]any{"data": big}}),
+	}
+	for name, d := range cases {
+		t.Run(name, func(t *testing.T) {
+			if d.Decision != policy.Ask {
+				t.Fatalf("decision %s, want ask", d.Decision)
+			}
+			p, scr := prompter("?\r\r", 80)
+			defer scr.Close()
+			var saved string
+			p.Save = func(text string) (string, error) { saved = text; return "/saved/full.txt", nil }
+			got, err := p.Approve(ctxT(t), []*agent.Pending{{Call: &tool.Call{ID: "c1", Name: name}, Decision: d}})
+			if err != nil || got[0].Approved {
+				t.Fatalf("got %+v, %v: Enter approved a text the prompt could not show", got, err)
+			}
+			raw := scr.Raw()
+			if len(raw) > maxShown {
+				t.Fatalf("the prompt wrote %d bytes", len(raw))
+			}
+			// write_file saves the content as written, an MCP tool its
+			// arguments as JSON.
+			whole := strings.Contains(saved, big) || len(saved) >= len(big) && strings.Contains(saved, "HEADMARK") && strings.Contains(saved, "TAILMARK")
+			if !whole || !strings.Contains(raw, "saved to /saved/full.txt") {
+				t.Errorf("? saved %d bytes (want all %d) or did not name the file:\n%s", len(saved), len(big), raw)
+			}
+			for _, bad := range []string{"\x1b[2J", "\x1b[8m"} {
+				if strings.Contains(raw, bad) {
+					t.Errorf("prompt writes the raw %q", bad)
+				}
+			}
+		})
+	}
+}
