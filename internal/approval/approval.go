@@ -240,7 +240,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		}
 	}
 	if big {
-		s.line("  " + pal.Warn(style.Truncate(fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", style.Count(len(fullText(d)))), width-2)))
+		s.line("  " + pal.Warn(style.Truncate(fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", visible.Count(len(fullText(d)))), width-2)))
 	}
 	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
 	s.ask(hints)
@@ -378,12 +378,12 @@ func (s *session) expand(d *policy.Decision) {
 		}
 		path, err := save(full)
 		if err != nil {
-			s.line("  " + pal.Fail(style.Sanitize(fmt.Sprintf("could not save the %s (%s bytes): %v", label, style.Count(len(full)), err))))
+			s.line("  " + pal.Fail(style.Sanitize(fmt.Sprintf("could not save the %s (%s bytes): %v", label, visible.Count(len(full)), err))))
 			return
 		}
-		size := style.Count(len(full)) + " bytes"
+		size := visible.Count(len(full)) + " bytes"
 		if n := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1; n > 1 {
-			size += ", " + style.Count(n) + " lines"
+			size += ", " + visible.Count(n) + " lines"
 		}
 		s.line("  " + pal.Muted(label+" ("+size+") saved to ") + visible.String(path))
 		s.line("  " + pal.Muted("read it with: ") + "less " + visible.String(path))
@@ -665,7 +665,7 @@ func indentLine(i int, l string) string {
 // shapeHuge is shape's head-and-tail view: long lines are wrapped (not
 // cut), so every byte shown or hidden is accounted for.
 func shapeHuge(pal style.Palette, display string, width int) []string {
-	e, _ := style.Elide(strings.TrimRight(display, "\n"), promptHead, promptTail)
+	e, _ := visible.Elide(strings.TrimRight(display, "\n"), promptHead, promptTail)
 	head := strings.Split(e.Head, "\n")
 	if len(head) > headLines {
 		for _, l := range head[headLines:] {

@@ -12,6 +12,7 @@ import (
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // The call line shows at most this many bytes of a display's head and
@@ -58,7 +59,7 @@ func summaryDisplay(p *agent.Pending) shown {
 	if disp == "" && p.Call != nil {
 		disp = p.Call.Name
 	}
-	e, cut := style.Elide(disp, lineHead, lineTail)
+	e, cut := visible.Elide(disp, lineHead, lineTail)
 	out := shown{head: oneLineDisplay(e.Head)}
 	if cut {
 		out.marker, out.tail = e.Marker(), oneLineDisplay(e.Tail)
