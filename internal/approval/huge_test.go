@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nb-cli/nb/internal/agent"
@@ -15,14 +16,22 @@ import (
 // maxShown bounds what a prompt about a huge call writes to the terminal.
 const maxShown = 64 << 10
 
-// hugeCall is a call of the command as the real policy engine decides it.
+var (
+	decidedMu sync.Mutex
+	decided   = map[string]*policy.Decision{}
+)
+
+// hugeCall is a call of the command as the real policy engine decides it
+// (once per command: a 10 MB one takes seconds under the race detector).
 func hugeCall(t *testing.T, command string) *agent.Pending {
 	t.Helper()
-	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
-	if err != nil {
-		t.Fatal(err)
+	decidedMu.Lock()
+	d := decided[command]
+	if d == nil {
+		d = engine(t).Command(command, policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}})
+		decided[command] = d
 	}
-	d := e.Command(command, policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}})
+	decidedMu.Unlock()
 	if d.Decision != policy.Ask {
 		t.Fatalf("decision %s, want ask", d.Decision)
 	}
@@ -142,7 +151,8 @@ func TestHugeCallInBatchDefaultsToNo(t *testing.T) {
 	small := pending("read: /etc/hosts", "", false)
 	p, scr := prompter("\r\r", 80)
 	defer scr.Close()
-	got, err := p.Approve(ctxT(t), []*agent.Pending{small, hugeCall(t, hugeOneLine())})
+	huge := hugeCall(t, hugeOneLine())
+	got, err := p.Approve(ctxT(t), []*agent.Pending{small, huge})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,21 +6,18 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
-	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
-// hugeCall is a 10 MB command as the real policy engine decides it: both
-// ends hide escape sequences.
+// hugeCall is a 10 MB command whose both ends hide escape sequences,
+// with the display the policy gives it (escaped by package visible; the
+// approval tests take it from the real engine).
 func hugeCall(t *testing.T) *agent.Pending {
 	t.Helper()
-	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
-	if err != nil {
-		t.Fatal(err)
-	}
 	command := "mycmd HEADMARK '\x1b[2J\x1b]0;x\x07 " + strings.Repeat("y", 10<<20) + " \x1b[8m' TAILMARK"
-	d := e.Command(command, policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}})
+	d := &policy.Decision{Decision: policy.Ask, Display: "run: " + visible.String(command), Full: command, Subject: command}
 	return &agent.Pending{Call: &tool.Call{ID: "1", Name: "run_cmd"}, Decision: d}
 }
 
@@ -61,12 +58,13 @@ func TestHugeCallLinePlain(t *testing.T) {
 // On a terminal the live line and the summary fit the width and keep
 // both ends.
 func TestHugeCallLineTerminal(t *testing.T) {
+	p := hugeCall(t)
 	ctx := ctxT(t)
 	io, scr := ttyIO(80, false)
 	defer scr.Close()
 	term := New(io, Options{Frame: 5 * time.Millisecond, LiveDelay: time.Millisecond})
 	defer term.Close()
-	v := term.ToolStart(hugeCall(t))
+	v := term.ToolStart(p)
 	v.Output("stdout", []byte("working\n"))
 	if err := scr.WaitText(ctx, "working"); err != nil {
 		t.Fatal(err)
