@@ -470,8 +470,9 @@ func gitPrintsContent(sub string, rest []word) bool {
 	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
 		return patch
 	case "stash":
-		// stash.showPatch in any configuration makes a plain show print
-		return len(rest) > 0 && rest[0].Text == "show"
+		// stash.showPatch in any configuration makes a plain show print;
+		// stash list takes log's options (-p)
+		return len(rest) > 0 && (rest[0].Text == "show" || rest[0].Text == "list" && patch)
 	case "cat-file":
 		for _, w := range rest {
 			switch w.Text {
@@ -485,6 +486,9 @@ func gitPrintsContent(sub string, rest []word) bool {
 		return !anyWord(rest, "-t", "-s", "-e", "--batch-check")
 	case "notes":
 		return len(rest) > 0 && rest[0].Text == "show"
+	case "status":
+		// git status -v shows the staged diff, -vv the unstaged one too
+		return shortFlags(rest, "")['v'] || hasLong(rest, "verbose")
 	}
 	return false
 }
