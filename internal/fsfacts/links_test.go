@@ -181,6 +181,11 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
+	// --follow takes a pathspec back through renames (main.go may once
+	// have been .env)
+	if d := e.Command("git log -p --follow -- main.go", cc); d.Decision == policy.Allow {
+		t.Error("git log -p --follow -- main.go allowed in a repository tracking .env")
+	}
 	// the same reads in a repository without secrets are allowed
 	clean := filepath.Join(t.TempDir(), "clean")
 	run(t, filepath.Dir(clean), baseEnv(home), "git init -q clean && cd clean && git config user.email a@b.c && git config user.name a && echo x > f && git add f && git commit -qm 1 && echo y >> f && git commit -qam 2")

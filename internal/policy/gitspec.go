@@ -552,8 +552,10 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	switch sub {
 	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
 		// revisions here are commits or trees: a pathspec narrows what
-		// is printed
-		specs = gitPathspecs(rest, dc)
+		// is printed, unless --follow takes it back through renames
+		if !hasLong(rest, "follow") {
+			specs = gitPathspecs(rest, dc)
+		}
 	case "diff":
 		// two blobs are diffed whatever the pathspec says: only plain
 		// revisions of HEAD keep it a diff of trees
