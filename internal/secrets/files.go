@@ -154,8 +154,13 @@ func ContentShape(head []byte) bool {
 	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
 		return true // gh hosts.yml, .npmrc, docker config.json under any name
 	}
-	return tokenShape.MatchString(s)
+	return tokenShape.MatchString(s) || secretAssignment.MatchString(s)
 }
+
+// secretAssignment matches a variable named like a secret assigned a
+// literal value in a shell startup file, an env file under another name
+// or a settings module (export GITHUB_TOKEN=ghp_…, SECRET_KEY = '…').
+var secretAssignment = regexp.MustCompile(`(?m)^[ \t]*(export[ \t]+)?[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Za-z0-9_]*[ \t]*=[ \t]*['"]?[^\s'"$({]{8,}`)
 
 // tokenShape matches access tokens whose form is unmistakable: GitHub
 // (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and
