@@ -9,6 +9,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 type leafInfo struct {
@@ -755,33 +756,13 @@ func (e *Engine) displayRun(src string, warn bool) string {
 }
 
 // sanitize makes control characters, bidirectional overrides and
-// invisible characters visible, so the display cannot hide text.
+// invisible characters visible, so the display cannot hide text (the one
+// escaping, package visible).
 func sanitize(s string, keepNewlines bool) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' && keepNewlines, r == '\t':
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0, r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
-			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x00a0, r == 0x2028, r == 0x2029,
-			// blank-looking letters and symbols, variation selectors
-			r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x2800, r == 0x180e, r == 0x034f,
-			r == 0x17b4, r == 0x17b5, r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef,
-			unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case unicode.IsSpace(r) && r != ' ':
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
+	if keepNewlines {
+		return visible.Lines(s)
 	}
-	return b.String()
+	return visible.String(s)
 }
 
 func compactJSON(v any) string {
