@@ -57,12 +57,16 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 		"cat notes.txt", "head -5 notes.txt", "grep -r X h", "grep -r X h/", "rg X h", "cat x/../gh/hosts.yml",
 		"cd cfg && cat gh/hosts.yml", "find keys/ -exec cat {} +", "find keys -type f -exec cat {} ;",
 		"cat < notes.txt", "wc -c notes.txt && cat ./notes.txt", "cd x && cat ../gh/hosts.yml",
-		"sort notes.txt", "tail h/.ssh/id_rsa", "grep -R X .",
+		"sort notes.txt", "tail h/.ssh/id_rsa", "grep -R X .", "cd -P x/.. && cat gh/hosts.yml", "cd -P x/../gh && cat hosts.yml", "cd x/../gh && cat hosts.yml",
+		"cd x/../gh; cat hosts.yml", "cd x/../nonexistent/.. && cat gh/hosts.yml",
 	}
 	for _, cmd := range ask {
 		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
+	}
+	if d := e.Command("cd -P "+proj+"/x/.. && cat gh/hosts.yml", cc); d.Decision == policy.Allow {
+		t.Error("cd -P to an absolute path through a link, then a read: allowed")
 	}
 	// set_cwd into a link: the session directory is the link
 	for _, c := range []struct{ cwd, cmd string }{{filepath.Join(proj, "keys"), "cat id_rsa"}, {filepath.Join(proj, "cfg"), "cat gh/hosts.yml"}, {filepath.Join(proj, "h"), "grep -r X ."}} {
