@@ -86,7 +86,7 @@ func (a *analyser) chdir(l *Leaf) {
 	unknown := func() { a.dir.cur.Unknown = true }
 	// options: cd -L -P -e -@, pushd/popd -n
 	i := 0
-	physical := false
+	physical := a.physicalCd
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++

@@ -26,6 +26,8 @@ func TestLeafDirs(t *testing.T) {
 		{"cd x/../gh && ls", 1, []string{cwd, cwd + "/gh", cwd + "/x/../gh"}, false},
 		{"cd -LP /a/x/.. && ls", 1, []string{cwd, "/a/x/.."}, false},
 		{"cd -PL x/.. && ls", 1, []string{cwd, cwd + "/x/.."}, false},
+		{"set -P; cd x; cd ..; ls", 3, []string{cwd, cwd + "/x", cwd + "/..", cwd + "/x/.."}, false},
+		{"set -o physical; cd ..; ls", 2, []string{cwd, cwd + "/.."}, false},
 		{"(cd /etc); ls", 1, []string{cwd}, false},
 		{"cd /etc | cat; ls", 2, []string{cwd}, false},
 		{"echo $(cd /etc; pwd); ls", 2, []string{cwd}, false},
