@@ -541,6 +541,14 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	if !gitPrintsContent(sub, rest) {
 		return ""
 	}
+	for _, v := range optionValues(rest, 0, "", "submodule") {
+		if v == "diff" {
+			return "git " + sub + " --submodule=diff prints the submodules' content too"
+		}
+	}
+	if hasLong(rest, "recurse-submodules") {
+		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	}
 	if cc.Facts == nil {
 		return "the files the repository in " + dir + " tracks are not known"
 	}
