@@ -31,10 +31,9 @@ type Facts interface {
 	GitPrograms(dir string) (settings []string, complete bool)
 	// GitSecrets lists the files of the git repository containing dir
 	// whose names say they hold secret values (secrets.ValueFile) and
-	// whose content git can
-	// print: tracked in the index or committed in its history, as
-	// absolute slash-separated paths below the top of the work tree
-	// (relative ones in a repository without a work tree).
+	// whose content git can print: tracked in the index or committed in
+	// its history, as absolute slash-separated paths below the top of the
+	// work tree (relative ones in a repository without a work tree).
 	// complete is false when they cannot be known. Outside a repository
 	// it returns nothing, complete.
 	GitSecrets(dir string) (files []string, complete bool)
