@@ -41,7 +41,7 @@ var extensions = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", 
 
 // words mark a name as secret wherever they appear in it
 // (github-token.txt, prod_credentials.json, my-secret.yaml).
-var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account", "_history"}
+var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account"}
 
 // notSecretNames are names the words would catch that hold no secret
 // (templates, the shell's own tokenizer sources).
@@ -74,6 +74,9 @@ func Name(seg string) bool {
 	}
 	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
 		return true
+	}
+	if strings.HasSuffix(seg, "_history") || strings.HasSuffix(seg, "_history.txt") {
+		return true // a REPL's or shell's history (.node_repl_history, fish_history)
 	}
 	lower := strings.ToLower(seg)
 	for _, w := range words {
