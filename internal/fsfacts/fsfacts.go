@@ -75,11 +75,14 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 			found = append(found, gitConfigSecrets(p, rel)...)
 			return filepath.SkipDir
 		}
-		if policy.SecretName(name) {
+		if e.IsDir() && policy.SecretName(name) {
 			found = append(found, rel)
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
+			return filepath.SkipDir
+		}
+		// a file's name says it holds secret values (token.go and
+		// docs/secrets.md are code and text about them)
+		if !e.IsDir() && secrets.ValueFile(rel) {
+			found = append(found, rel)
 			return nil
 		}
 		if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") && !toolJSON[name] {
