@@ -161,6 +161,12 @@ func winSystemPath(abs, home string) bool {
 	return false
 }
 
+// winSystemBin are the directories Windows' own programs live in.
+var winSystemBin = map[string]bool{
+	"/c/windows/system32": true, "/c/windows": true, "/c/windows/syswow64": true,
+	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
+}
+
 // harmlessTarget: redirections to these write nothing.
 func harmlessTarget(t string) bool {
 	switch strings.ToLower(t) {
@@ -548,6 +554,12 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	}
 	wl.j = cmdbase.Judge(sh, name.Text, args)
 	written := strings.ToLower(name.Text)
+	if i := strings.LastIndexAny(written, `\/`); i >= 0 && !winSystemBin[winSlash(written[:i])] && !moduleQualified(sh, written) {
+		// a program named by its path is the known one only in the
+		// system's directories: .\findstr.exe may be anything
+		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
+			Why: "unknown program: " + name.Text, Operands: wl.j.Operands, Files: wl.j.Operands}
+	}
 	wl.names = []string{written}
 	add := func(n string) {
 		n = strings.ToLower(n)
@@ -580,6 +592,20 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	if j.Portable {
 		e.winPortable(wl, c, cc)
 		return wl
+	}
+	// approval.safeCommands: "!dir" takes a reader off the safe list, a
+	// name adds an unknown program to it
+	for k := range e.removedSafe {
+		if j.Does == cmdbase.Reads && contains(wl.names, strings.ToLower(k)) {
+			j.Does, j.Why = cmdbase.Unknown, k+" is removed from the safe list (approval.safeCommands)"
+		}
+	}
+	if j.Does == cmdbase.Unknown && j.Spec == nil && !j.Portable && !strings.ContainsAny(written, `\/`) {
+		for k := range e.safeNames {
+			if strings.EqualFold(k, winshell.BaseName(written)) {
+				j.Does = cmdbase.Reads
+			}
+		}
 	}
 	var words []string
 	words = append(words, j.Operands...)
@@ -869,4 +895,12 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 		}
 	}
 	return cmdbase.CatNone, ""
+}
+
+// moduleQualified says a PowerShell name is a cmdlet named with its module
+// (Microsoft.PowerShell.Management\Get-ChildItem), not a path.
+func moduleQualified(sh cmdbase.Shells, name string) bool {
+	mod, rest, ok := strings.Cut(name, `\`)
+	return ok && sh == cmdbase.PowerShell && strings.HasPrefix(mod, "microsoft.") && !strings.ContainsAny(mod, ":/") &&
+		!strings.ContainsAny(rest, `\/`) && !strings.HasSuffix(rest, ".exe")
 }

@@ -354,3 +354,21 @@ func BenchmarkWinDecide1000Lines(b *testing.B) {
 		e.Command(script, cc)
 	}
 }
+
+// approval.safeCommands adds and removes readers for both shells.
+func TestWinSafeCommandsConfig(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"MyTool", "!dir", "!Get-ChildItem"} })
+	for _, c := range []struct {
+		sh   sysinfo.ShellKind
+		cmd  string
+		want Verdict
+	}{
+		{sysinfo.ShellCmd, "mytool --list", Allow}, {sysinfo.ShellPowerShell, "mytool.exe", Allow},
+		{sysinfo.ShellCmd, "dir", Ask}, {sysinfo.ShellPowerShell, "Get-ChildItem", Ask}, {sysinfo.ShellPowerShell, "gci", Ask},
+		{sysinfo.ShellCmd, "type x.txt", Allow}, {sysinfo.ShellCmd, `C:\\tmp\\mytool.exe`, Ask},
+	} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != c.want {
+			t.Errorf("%s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
+		}
+	}
+}
