@@ -51,7 +51,7 @@ var _ = register([]Spec{
 		{Name: "delete", Does: Dangerous, Why: "deletes a service (sc delete)"}, {Name: "sdset", Does: Dangerous, Why: "changes a service's security (sc sdset)"}}},
 	{Name: "net", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "user", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
-			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Changes}, {Name: "/domain", Does: Reads}}},
+			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Dangerous, Why: "enables or disables a user account (net user /active)"}, {Name: "/domain", Does: Reads}}},
 		{Name: "localgroup", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"}, {Name: "/delete", Does: Dangerous, Why: "removes from a local group"}}},
 		{Name: "group", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous}, {Name: "/delete", Does: Dangerous}}},
 		{Name: "accounts", Does: Reads}, {Name: "config", Does: Reads}, {Name: "statistics", Does: Reads}, {Name: "view", Does: Sends},

@@ -757,11 +757,44 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 		}
 	}
 	var upstream []*winLeaf
+	downloaded := "" // a file saved from the network earlier in the script
 	for _, wl := range leaves {
 		if !wl.cmd.PipeIn {
 			upstream = nil
 		}
 		name := strings.ToLower(wl.j.Name)
+		// download, then run: iwr … -OutFile x; Start-Process x
+		if downloaded != "" && (wl.j.Does == cmdbase.Runs || wl.j.Does == cmdbase.Unknown && !wl.j.Portable) && wl.danger == "" {
+			wl.danger = "runs what was downloaded (" + downloaded + ")"
+			wl.unsafe = wl.danger
+		}
+		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
+			downloaded = wl.cmd.Name()
+		}
+		// the machine-wide registry
+		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
+			for _, w := range wl.j.Operands {
+				if lw := strings.ToLower(w); strings.HasPrefix(lw, "hklm") || strings.HasPrefix(lw, "hkey_local_machine") || strings.HasPrefix(lw, `registry::hkey_local_machine`) {
+					wl.danger = "changes the machine-wide registry (" + w + ")"
+					wl.unsafe = wl.danger
+				}
+			}
+			for _, w := range wl.j.Values {
+				if lw := strings.ToLower(w); strings.HasPrefix(lw, "hklm") || strings.HasPrefix(lw, "hkey_local_machine") {
+					wl.danger = "changes the machine-wide registry (" + w + ")"
+					wl.unsafe = wl.danger
+				}
+			}
+		}
+		// deleting what a recursive listing names: gci -Recurse | Remove-Item
+		if wl.cmd.PipeIn && wl.j.Cat == cmdbase.CatDelete && wl.danger == "" {
+			for _, up := range upstream {
+				if up.j.Spec != nil && up.j.Spec.Lists && hasParam(up.cmd, "-recurse", 2) {
+					wl.danger = "deletes everything a recursive listing names"
+					wl.unsafe = wl.danger
+				}
+			}
+		}
 		runsCode := name == "invoke-expression" || name == "powershell" || name == "cmd" || name == "bash" || name == "sh"
 		if runsCode && sends && (wl.cmd.PipeIn || name == "invoke-expression") {
 			wl.danger = "code from the network is run (" + wl.cmd.Name() + ")"
@@ -792,6 +825,45 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 		}
 	}
 	_ = byCmd
+}
+
+// downloads says a command saves something from the network to a file.
+func downloads(wl *winLeaf) bool {
+	n := strings.ToLower(wl.j.Name)
+	switch {
+	case (n == "invoke-webrequest" || n == "invoke-restmethod") && hasParam(wl.cmd, "-outfile", 2):
+		return true
+	case n == "start-bitstransfer" || n == "bitsadmin":
+		return true
+	case n == "certutil" && (hasParam(wl.cmd, "-urlcache", 4) || hasParam(wl.cmd, "/urlcache", 4)):
+		return true
+	case n == "curl" || n == "wget":
+		for _, w := range wl.cmd.Args() {
+			lw := strings.ToLower(w.Text)
+			if lw == "-o" || lw == "-O" || strings.HasPrefix(lw, "--output") || strings.HasPrefix(lw, "-o") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasParam says whether the command has parameter name (lower case, with
+// its dash or slash) or an abbreviation of it at least min letters long.
+func hasParam(c *winshell.Command, name string, min int) bool {
+	for _, w := range c.Args() {
+		lw := strings.ToLower(w.Text)
+		if w.Quoted || len(lw) < min || lw[0] != name[0] {
+			continue
+		}
+		if i := strings.IndexByte(lw, ':'); i > 0 {
+			lw = lw[:i]
+		}
+		if strings.HasPrefix(name, lw) {
+			return true
+		}
+	}
+	return false
 }
 
 // winPortable judges a program that behaves as on Unix (git, go,
