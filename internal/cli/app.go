@@ -248,6 +248,7 @@ func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interacti
 		CompactAt:       a.cfg.Conversation.CompactAt,
 		MaxMessageBytes: a.cfg.Conversation.MaxMessageBytes,
 		SaveOutput:      a.saveOutput,
+		Archive:         a.keepBeforeCompaction,
 		MaxToolCalls:    a.cfg.MaxToolCalls,
 		Interactive:     interactive,
 		Grants:          a.engine,

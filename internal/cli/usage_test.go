@@ -124,3 +124,16 @@ func TestHelpOnStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySubcommandHasHelp: a new subcommand cannot ship without the
+// help `nb help NAME` and `nb NAME --help` print.
+func TestEverySubcommandHasHelp(t *testing.T) {
+	for name := range subcommands {
+		if helpTopics[name] == "" {
+			t.Errorf("subcommand %q has no help topic (help.go)", name)
+		}
+		if name != "help" && !strings.Contains(usageText, "nb "+name+" ") {
+			t.Errorf("nb --help does not list subcommand %q", name)
+		}
+	}
+}

@@ -251,6 +251,7 @@ func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
+func (winFacts) SecretContent(string) bool             { return false }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
 // shell's language, whatever the host's shell.

@@ -151,6 +151,7 @@ func Build(o Options) (*App, error) {
 			return nil, err
 		}
 		a.Roots = roots
+		a.closers = append(a.closers, func() { roots.Close() })
 		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: homeDir(o.Getenv)}) {
 			a.Tools.Add(t)
 		}

@@ -104,7 +104,7 @@ type runArgs struct {
 	Description    string           `json:"description"`
 	Cwd            string           `json:"cwd"`
 	TimeoutSeconds *json.RawMessage `json:"timeoutSeconds"`
-	Hosts          string           `json:"hosts"`
+	Hosts          hostsArg         `json:"hosts"`
 }
 
 // Spec implements tool.Tool.
