@@ -167,6 +167,13 @@ var winSystemBin = map[string]bool{
 	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
 }
 
+// uncPath says a path names another machine's share or a device
+// (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
+// reads raw disks.
+func uncPath(p string) bool {
+	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\/`) || strings.HasPrefix(p, `/\`)
+}
+
 // harmlessTarget: redirections to these write nothing.
 func harmlessTarget(t string) bool {
 	switch strings.ToLower(t) {
@@ -622,6 +629,9 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
 		}
 		for _, p := range paths {
+			if uncPath(p) {
+				wl.unsafe = "reaches another machine or a raw device (" + p + ")"
+			}
 			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
 				wl.secret = p
 				wl.unsafe = "reads a sensitive path: " + p
@@ -688,6 +698,9 @@ func (e *Engine) winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext) {
 			wl.secret = t
 		}
 	case r.Read:
+		if uncPath(t) {
+			wl.unsafe = "reaches another machine or a raw device (" + t + ")"
+		}
 		if e.winSecret(t, cc.Cwd, cc.Home, r.Target.Glob) {
 			wl.secret = t
 			wl.unsafe = "reads a sensitive path: " + t
