@@ -161,6 +161,29 @@ func winSystemPath(abs, home string) bool {
 	return false
 }
 
+// LocalPrograms is an optional part of Facts for cmd.exe, which runs a
+// program of the current directory before any on PATH: LocalProgram
+// reports whether dir holds a program (name, or name with a PATHEXT
+// extension) that a bare name would run instead of the system's.
+type LocalPrograms interface {
+	LocalProgram(dir, name string) bool
+}
+
+// shadowed says why a bare program name in cmd.exe may run a file of the
+// directory instead of the known program, or "".
+func shadowed(cc CommandContext, name string) string {
+	lp, ok := cc.Facts.(LocalPrograms)
+	switch {
+	case cc.Facts == nil || !ok:
+		return "cmd.exe runs a " + name + " of the current directory first, and what is there is not known"
+	case cc.CwdUnknown:
+		return "the directory it runs in is not known"
+	case lp.LocalProgram(cc.Cwd, name):
+		return "the current directory holds its own " + name + ", which cmd.exe would run"
+	}
+	return ""
+}
+
 // winSystemBin are the directories Windows' own programs live in.
 var winSystemBin = map[string]bool{
 	"/c/windows/system32": true, "/c/windows": true, "/c/windows/syswow64": true,
@@ -595,6 +618,12 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			wl.unsafe = "start runs a program"
 		}
 		return wl
+	}
+	if sh == cmdbase.Cmd && !strings.ContainsAny(written, `\/`) && (j.Portable || j.Spec != nil && j.Spec.In == cmdbase.Both) {
+		if why := shadowed(cc, winshell.BaseName(written)); why != "" {
+			wl.unsafe = why
+			return wl
+		}
 	}
 	if j.Portable {
 		e.winPortable(wl, c, cc)

@@ -373,3 +373,41 @@ func TestWinSafeCommandsConfig(t *testing.T) {
 		}
 	}
 }
+
+// cmd.exe runs a program of the current directory before the system's:
+// a repository's own findstr.bat or git.cmd is never run as the known one.
+func TestWinLocalProgramShadows(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := winCC(sysinfo.ShellCmd)
+	cc.Facts = localProgs{"findstr": true, "git": true}
+	for _, cmd := range []string{"findstr x a.txt", "git status", "type a.txt | findstr x"} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%q with a local program: allowed", cmd)
+		}
+	}
+	for _, cmd := range []string{"dir", "type a.txt", "tasklist"} {
+		if d := e.Command(cmd, cc); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// PowerShell does not look in the current directory
+	cc.Shell = sysinfo.ShellPowerShell
+	if d := e.Command("findstr x a.txt", cc); d.Decision != Allow {
+		t.Errorf("PowerShell findstr: %s %q", d.Decision, d.Reasons)
+	}
+	// without facts, a program cmd.exe may find in the directory is asked
+	cc = winCC(sysinfo.ShellCmd)
+	cc.Facts = nil
+	if d := e.Command("findstr x a.txt", cc); d.Decision == Allow {
+		t.Errorf("findstr with no facts: allowed")
+	}
+}
+
+type localProgs map[string]bool
+
+func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
+func (localProgs) SecretContent(string) bool            { return false }
+func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
+func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
