@@ -35,6 +35,7 @@ type winLeaf struct {
 	secret  string // a secret path it reads
 	writes  bool
 	wrapper bool // cmd /c, powershell -Command, if: only what it runs counts
+	quiet   bool // a write shown without a warning (copy, mkdir)
 	rule    string
 }
 
@@ -292,7 +293,7 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 			safe = false
 			reason(wl.unsafe)
 		}
-		if wl.writes {
+		if wl.writes && !wl.quiet {
 			writes = true
 		}
 	}
@@ -678,6 +679,9 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			wl.unsafe = "the directory it runs in is not known"
 		}
 	case cmdbase.Writes:
+		// as for cp and mkdir in bash: asked, not warned (unless a
+		// redirection writes too)
+		wl.quiet = (j.Cat == cmdbase.CatCopy || j.Cat == cmdbase.CatMkdir) && !wl.writes
 		wl.writes = true
 		wl.unsafe = j.Name + " writes files"
 		if j.Why != "" && j.Does == j.Spec.Does {
