@@ -448,7 +448,7 @@ func (e *Engine) winRemedy(command string, cc CommandContext, sh cmdbase.Shells,
 	var rules []string
 	for _, wl := range need {
 		r := wl.rule
-		if warn || wl.danger != "" || wl.secret != "" {
+		if r == "" || warn || wl.danger != "" || wl.secret != "" {
 			r = exactWinRule(wl.cmd)
 		}
 		if r == "" || sanitize(r, false) != r {
@@ -710,6 +710,11 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			why = j.Name + " " + j.Does.String() + " (not read-only)"
 		}
 		wl.unsafe = why
+		if j.Does == cmdbase.Sends || j.Does == cmdbase.Runs {
+			// as for network tools, shells and interpreters in bash: no
+			// "Always" (an exact --approve rule still works)
+			wl.rule = ""
+		}
 	}
 	return wl
 }

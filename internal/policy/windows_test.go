@@ -145,6 +145,7 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		{sysinfo.ShellPowerShell, "Stop-Process -Name node", "re-run with --approve 'Stop-Process -Name node'"},
 		{sysinfo.ShellPowerShell, "Remove-Item x.txt", "re-run with --approve 'Remove-Item x.txt'"},
 		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
+		{sysinfo.ShellPowerShell, "Invoke-WebRequest https://example.com", "re-run with --approve 'Invoke-WebRequest https://example.com'"},
 	} {
 		d := e.Command(c.cmd, winCC(c.sh))
 		if d.Decision != Deny || d.DecidedBy != ByHeadless || d.Remedy != c.remedy {
@@ -176,6 +177,12 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		d := approved.Command(c.cmd, winCC(c.sh))
 		if d.Decision != c.want {
 			t.Errorf("approved %s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
+		}
+	}
+	// no "Always" for what talks to the network or runs code
+	for _, c := range []string{"Invoke-WebRequest https://example.com", "Start-Process notepad", "Import-Module x"} {
+		if d := newEngine(t, nil).Command(c, winCC(sysinfo.ShellPowerShell)); d.OfferAlways {
+			t.Errorf("%q: Always offered (%q)", c, d.Rule)
 		}
 	}
 	// grants ("Always") too
