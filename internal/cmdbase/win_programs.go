@@ -61,7 +61,8 @@ var _ = register([]Spec{
 		{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 	{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
 		Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
-			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"}}},
+			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
+			{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}}},
 	{Name: "reg", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "query", Does: Reads}, {Name: "compare", Does: Reads},
 		{Name: "add", Does: Changes, Why: "changes the registry"}, {Name: "copy", Does: Changes, Why: "changes the registry"},

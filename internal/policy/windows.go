@@ -191,6 +191,19 @@ var winSystemBin = map[string]bool{
 	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
 }
 
+// credentialHive says a registry key is one of the hives that hold
+// password hashes and secrets (HKLM\SAM, HKLM\SECURITY, HKLM\SYSTEM).
+func credentialHive(key string) bool {
+	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
+	for _, root := range []string{`hklm\`, `hkey_local_machine\`, `hklm:\`, `registry::hkey_local_machine\`} {
+		if rest, ok := strings.CutPrefix(k, root); ok {
+			hive, _, _ := strings.Cut(rest, `\`)
+			return hive == "sam" || hive == "security" || hive == "system"
+		}
+	}
+	return false
+}
+
 // uncPath says a path names another machine's share or a device
 // (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
 // reads raw disks.
@@ -653,6 +666,16 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		}
 	}
 	paths := j.Files
+	for _, w := range j.Operands {
+		if credentialHive(w) {
+			if j.Does == cmdbase.Reads {
+				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
+			} else if j.Does != cmdbase.Unknown {
+				wl.danger, wl.unsafe = "copies or changes the registry hive of stored credentials ("+w+")", "copies or changes "+w
+				return wl
+			}
+		}
+	}
 	switch j.Does {
 	case cmdbase.Reads:
 		if j.ShowsEnv {
