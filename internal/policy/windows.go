@@ -710,7 +710,7 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		if j.Why != "" && j.Does == j.Spec.Does {
 			wl.unsafe = j.Why
 		}
-		for _, p := range paths {
+		for _, p := range words { // -Destination too
 			abs := winAbs(p, cc.Cwd, cc.Home)
 			if winSystemPath(abs, cc.Home) {
 				wl.danger = j.Name + " changes a system location (" + p + ")"
