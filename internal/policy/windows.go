@@ -304,7 +304,9 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		}
 		if wl.unsafe != "" {
 			safe = false
-			reason(wl.unsafe)
+			if wl.unsafe != wl.danger {
+				reason(wl.unsafe)
+			}
 		}
 		if wl.writes && !wl.quiet {
 			writes = true
@@ -730,7 +732,8 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	default:
 		why := j.Why
 		if why == "" {
-			why = j.Name + " " + j.Does.String() + " (not read-only)"
+			why = j.Name + " " + map[cmdbase.Effect]string{cmdbase.Sends: "uses the network",
+				cmdbase.Runs: "runs other programs or code", cmdbase.Changes: "changes the system or the session"}[j.Does]
 		}
 		wl.unsafe = why
 		if j.Does == cmdbase.Sends || j.Does == cmdbase.Runs {
@@ -948,7 +951,7 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 		t := w.Text
 		if i == 0 {
 			t = winshell.BaseName(t)
-		} else if strings.ContainsAny(t, `\:`) || strings.HasPrefix(t, "~") {
+		} else if winPathWord(t) {
 			t = winAbs(t, cc.Cwd, cc.Home)
 		}
 		parts = append(parts, shellQuote(t))
@@ -979,6 +982,17 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 	if bd.Rule != "" {
 		wl.rule = bd.Rule
 	}
+}
+
+// winPathWord says a word is a Windows path (C:\x, ..\x, ~\x), which the
+// bash analysis should see in its own spelling; other words (options,
+// messages with a colon) are passed as written.
+func winPathWord(t string) bool {
+	if strings.HasPrefix(t, "-") {
+		return false
+	}
+	return len(t) >= 3 && isLetter(t[0]) && t[1] == ':' && (t[2] == '\\' || t[2] == '/') ||
+		strings.Contains(t, `\`) || strings.HasPrefix(t, "~")
 }
 
 // winRule is the narrowest rule "Always" saves for a command: name and
@@ -1021,7 +1035,18 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 			return cmdbase.CatNone, ""
 		}
 	}
-	ops := wl.j.Operands
+	// operands as written ($env:USERPROFILE\x, not the expanded path)
+	var ops []string
+	for _, o := range wl.j.Operands {
+		shown := o
+		for _, w := range wl.cmd.Args() {
+			if w.Text == o {
+				shown = w.Raw
+				break
+			}
+		}
+		ops = append(ops, shown)
+	}
 	switch wl.j.Cat {
 	case cmdbase.CatRead:
 		if len(ops) == 1 && len(wl.j.Values) == 0 {
