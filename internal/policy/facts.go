@@ -68,6 +68,9 @@ type NoFacts struct{}
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 
+// LocalProgram implements LocalPrograms: no directory holds programs.
+func (NoFacts) LocalProgram(string, string) bool { return false }
+
 // GitPrograms implements Facts.
 func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
 
