@@ -213,8 +213,10 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		defYes = false
 	}
 	if pd.Description != "" {
-		// The intent is worth a few lines: wrap it rather than cut it.
-		desc := strings.Split(style.Wrap(oneLine(pd.Description), max(width-style.Width(head), 10)), "\n")
+		// The intent is worth a few lines: wrap it rather than cut it
+		// (only its head: a model may send megabytes).
+		intent, _ := visible.Elide(pd.Description, 2048, 0)
+		desc := strings.Split(style.Wrap(oneLine(intent.Head), max(width-style.Width(head), 10)), "\n")
 		if len(desc) > 3 {
 			desc = append(desc[:2], style.Truncate(strings.Join(desc[2:], " "), width-style.Width(head)))
 		}
@@ -454,7 +456,8 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 		first := num + lines[0]
 		if pd.Description != "" && len(lines) == 1 {
 			if room := width - style.Width(first) - 4; room >= 8 {
-				first += pal.Muted("  · " + style.Truncate(oneLine(pd.Description), room))
+				intent, _ := visible.Elide(pd.Description, 2048, 0)
+				first += pal.Muted("  · " + style.Truncate(oneLine(intent.Head), room))
 			}
 		}
 		s.line(first)

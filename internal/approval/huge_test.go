@@ -242,3 +242,22 @@ func TestHugeWriteAndToolArguments(t *testing.T) {
 		})
 	}
 }
+
+// A 10 MB description (the model's stated intent) shows a few lines.
+func TestHugeDescriptionBounded(t *testing.T) {
+	desc := "INTENT " + strings.Repeat("words and \x1b[2J more ", 10<<20/20)
+	for _, batch := range [][]*agent.Pending{
+		{pending("run: make", desc, false)},
+		{pending("run: make", desc, false), pending("run: make test", desc, false)},
+	} {
+		p, scr := prompter("n\r", 80)
+		if _, err := p.Approve(ctxT(t), batch); err != nil {
+			t.Fatal(err)
+		}
+		raw := scr.Raw()
+		scr.Close()
+		if len(raw) > 8<<10 || !strings.Contains(raw, "INTENT") || strings.Contains(raw, "\x1b[2J") {
+			t.Errorf("prompt wrote %d bytes: %.300q", len(raw), raw)
+		}
+	}
+}
