@@ -199,7 +199,8 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 	pal := s.p.Palette
 	width := s.width()
 	warn := Warned(d)
-	always := OfferAlways(d)
+	// A rule too long to show is never saved by a keypress.
+	always := OfferAlways(d) && len(d.Rule) <= promptBytes
 	defYes := DefaultYes(d)
 	head := pal.Accent(style.IconAsk) + " "
 	if counter != "" {

@@ -261,3 +261,18 @@ func TestHugeDescriptionBounded(t *testing.T) {
 		}
 	}
 }
+
+// Always is not offered for a rule too long to show.
+func TestHugeRuleNotOffered(t *testing.T) {
+	pd := pending("run: mycmd x", "", false)
+	pd.Decision.Rule = "mycmd " + strings.Repeat("r", 1<<20)
+	p, scr := prompter("a\x1b", 80)
+	defer scr.Close()
+	got, err := p.Approve(ctxT(t), []*agent.Pending{pd})
+	if err != nil || got[0].Approved || got[0].Always {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if raw := scr.Raw(); strings.Contains(raw, "[a]lways") || len(raw) > 8<<10 {
+		t.Errorf("prompt (%d bytes) offers Always for a 1 MB rule", len(raw))
+	}
+}
