@@ -87,6 +87,7 @@ func (p *Prompter) Approve(ctx context.Context, batch []*agent.Pending) ([]agent
 		discardInput(p.Fd)
 	}
 	s := &session{p: p, keys: &keyReader{r: p.In, fd: p.Fd}, w: crlfWriter{p.Out}}
+	defer s.removeTemps()
 	if len(batch) == 1 {
 		a, err := s.single(ctx, batch[0], "")
 		return []agent.Answer{a}, err
@@ -112,6 +113,16 @@ type session struct {
 	rows int
 	// col is the width of the choice line the cursor is on.
 	col int
+	// temps are the files SaveTemp wrote for `?`, removed once answered.
+	temps []string
+}
+
+// removeTemps removes the files `?` saved (a reader that has one open
+// keeps reading it).
+func (s *session) removeTemps() {
+	for _, path := range s.temps {
+		_ = os.Remove(path)
+	}
 }
 
 // termWidth is the terminal's width in columns.
@@ -377,7 +388,13 @@ func (s *session) expand(d *policy.Decision) {
 	if tooLarge(d) {
 		save := s.p.Save
 		if save == nil {
-			save = SaveTemp
+			save = func(text string) (string, error) {
+				path, err := SaveTemp(text)
+				if err == nil {
+					s.temps = append(s.temps, path)
+				}
+				return path, err
+			}
 		}
 		path, err := save(full)
 		if err != nil {
@@ -389,7 +406,7 @@ func (s *session) expand(d *policy.Decision) {
 			size += ", " + visible.Count(n) + " lines"
 		}
 		s.line("  " + pal.Muted(label+" ("+size+") saved to ") + visible.String(path))
-		s.line("  " + pal.Muted("read it with: ") + "less " + visible.String(path))
+		s.line("  " + pal.Muted("read it with: ") + "less " + visible.String(path) + pal.Muted("  (removed once answered)"))
 		return
 	}
 	s.line("  " + pal.Muted(label+":"))

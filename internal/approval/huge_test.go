@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -275,4 +276,54 @@ func TestHugeRuleNotOffered(t *testing.T) {
 	if raw := scr.Raw(); strings.Contains(raw, "[a]lways") || len(raw) > 8<<10 {
 		t.Errorf("prompt (%d bytes) offers Always for a 1 MB rule", len(raw))
 	}
+}
+
+// Without a Save of its own the prompt saves to the temporary directory
+// and removes the file once answered.
+func TestHugeSavedToTempAndRemoved(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	command := hugeScript()
+	pd := hugeCall(t, command)
+	var during []byte
+	p, scr := prompter("?", 80)
+	defer scr.Close()
+	keys := &afterKeys{first: "?", then: "n\r", at: func() {
+		raw := scr.Raw()
+		i := strings.Index(raw, "saved to ")
+		if i < 0 {
+			return
+		}
+		path := strings.Fields(raw[i+len("saved to "):])[0]
+		during, _ = os.ReadFile(path)
+	}}
+	p.In = keys
+	if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
+		t.Fatal(err)
+	}
+	if string(during) != command {
+		t.Errorf("while asking, the saved file held %d bytes, want the %d of the command", len(during), len(command))
+	}
+	left, _ := os.ReadDir(os.Getenv("TMPDIR"))
+	if len(left) != 0 {
+		t.Errorf("files left after the answer: %v", left)
+	}
+}
+
+// afterKeys delivers first, calls at, then delivers then.
+type afterKeys struct {
+	first, then string
+	at          func()
+	n           int
+}
+
+func (k *afterKeys) Read(b []byte) (int, error) {
+	k.n++
+	switch k.n {
+	case 1:
+		return copy(b, k.first), nil
+	case 2:
+		k.at()
+		return copy(b, k.then), nil
+	}
+	return 0, io.EOF
 }
