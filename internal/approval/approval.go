@@ -254,7 +254,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		}
 	}
 	if big {
-		s.line("  " + pal.Warn(style.Truncate(fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", visible.Count(len(fullText(d)))), width-2)))
+		s.line("  " + pal.Warn(style.Truncate(tooLargeNote(d), width-2)))
 	}
 	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
 	s.ask(hints)
@@ -468,7 +468,8 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 		indent := strings.Repeat(" ", style.Width(num))
 		lines, cut, hidden := shape(pal, DisplayLine(d), width-style.Width(num))
 		anyCut = anyCut || cut
-		if hidden || tooLarge(d) {
+		big := hidden || tooLarge(d)
+		if big {
 			anyWarn = true // default No: part of it is not on the screen
 		}
 		first := num + lines[0]
@@ -486,6 +487,9 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 			if r := warnReasons(d); r != "" {
 				s.line(indent + pal.Warn(style.Truncate(r, width-style.Width(indent))))
 			}
+		}
+		if big {
+			s.line(indent + pal.Warn(style.Truncate(tooLargeNote(d), width-style.Width(indent))))
 		}
 	}
 	more := ""
@@ -722,6 +726,11 @@ func shapeHuge(pal style.Palette, display string, width int) []string {
 func tooLarge(d *policy.Decision) bool {
 	full := fullText(d)
 	return len(full) > fullBytes || strings.Count(full, "\n") >= fullLines
+}
+
+// tooLargeNote says that d is not shown whole.
+func tooLargeNote(d *policy.Decision) string {
+	return fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", visible.Count(len(fullText(d))))
 }
 
 // fullText is the complete text behind d's display.

@@ -160,8 +160,10 @@ func TestHugeCallInBatchDefaultsToNo(t *testing.T) {
 	if got[0].Approved || got[1].Approved {
 		t.Fatalf("Enter approved a batch holding a command the prompt could not show: %+v", got)
 	}
-	if raw := scr.Raw(); len(raw) > maxShown || !strings.Contains(raw, "TAILMARK") {
-		t.Errorf("batch prompt wrote %d bytes, tail shown: %v", len(raw), strings.Contains(raw, "TAILMARK"))
+	raw := scr.Raw()
+	checkBounded(t, raw)
+	if !strings.Contains(raw, "[y]es to all") || !strings.Contains(raw, "[N]o to all") {
+		t.Errorf("batch default is not No:\n%s", raw)
 	}
 }
 
