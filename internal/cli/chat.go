@@ -286,6 +286,7 @@ func (c *chat) interactive(ctx context.Context) int {
 	defer ed.close()
 	c.ed = ed
 	c.typeahead = newTypeahead(c.io.InFd, c.showTypeahead)
+	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
 	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())
