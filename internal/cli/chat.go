@@ -58,7 +58,7 @@ type chat struct {
 
 func runChat(opts *Options, io *iostreams.IO) int {
 	if opts.Help {
-		fmt.Fprint(io.Out, usageText)
+		fmt.Fprint(io.Out, usage())
 		return ExitOK
 	}
 	if opts.Version {
