@@ -351,3 +351,32 @@ func TestMessageTypedDuringATurnIsSentAfterIt(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// While an answer streams, what is typed shows under it.
+func TestTypingWhileAnAnswerStreams(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	chunks := []string{"First line of the answer.\n\n"}
+	for i := range 12 {
+		chunks = append(chunks, fmt.Sprintf("word%d ", i))
+	}
+	srv := server(t, llmtest.Turn{Chunks: append(chunks, "END."), Delay: 250 * time.Millisecond})
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("go\r")
+	n.waitText(ctx, "First line of the answer.")
+	n.send("while streaming")
+	n.waitText(ctx, "next: while streaming")
+	if strings.Contains(n.scr.String(), "END.") {
+		t.Fatal("the answer ended before the typed text showed; the test proves nothing")
+	}
+	n.waitText(ctx, "END.")
+	n.waitText(ctx, "nb> while streaming")
+	if strings.Contains(n.scr.String(), "next:") {
+		t.Errorf("the typed line stayed under the answer:\n%s", n.scr.String())
+	}
+	n.send("\x15\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
