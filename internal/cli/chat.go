@@ -285,7 +285,7 @@ func (c *chat) interactive(ctx context.Context) int {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
-	c.typeahead = newTypeahead(c.io.InFd, c.showTypeahead)
+	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead)
 	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
 	ed.ed.CompleteWord = c.completeMention()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -13,6 +14,7 @@ import (
 // prompts pause it: keys typed before a prompt never answer it.
 type typeahead struct {
 	fd   int
+	out  io.Writer // the terminal, for bracketed paste
 	show func(string)
 
 	mu      sync.Mutex
@@ -22,8 +24,8 @@ type typeahead struct {
 	stopped chan struct{}
 }
 
-func newTypeahead(fd int, show func(string)) *typeahead {
-	return &typeahead{fd: fd, show: show}
+func newTypeahead(fd int, out io.Writer, show func(string)) *typeahead {
+	return &typeahead{fd: fd, out: out, show: show}
 }
 
 // start begins reading keys; false when the terminal cannot be set.
@@ -47,6 +49,8 @@ func (t *typeahead) start() bool {
 		return false
 	}
 	t.saved = &saved
+	// A paste arrives marked, so it stays one message.
+	_, _ = io.WriteString(t.out, "\x1b[?2004h")
 	t.stop, t.stopped = make(chan struct{}), make(chan struct{})
 	go t.read(t.stop, t.stopped)
 	return true
@@ -101,6 +105,7 @@ func (t *typeahead) halt() {
 	}
 	close(stop)
 	<-stopped
+	_, _ = io.WriteString(t.out, "\x1b[?2004l")
 	_ = unix.IoctlSetTermios(t.fd, unix.TCSETS, saved)
 }
 

@@ -380,3 +380,34 @@ func TestTypingWhileAnAnswerStreams(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// A paste made while the model works stays one message.
+func TestPasteDuringATurnIsOneMessage(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	srv := server(t,
+		llmtest.Turn{Text: "First answer.", Delay: 1500 * time.Millisecond},
+		llmtest.Turn{Expect: llmtest.Expect{LastUser: "line one\nline two\nline three"}, Text: "Three lines."},
+	)
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("first\r")
+	n.waitText(ctx, "thinking")
+	// The terminal is asked to mark pastes during the turn too.
+	if raw := n.scr.Raw(); strings.LastIndex(raw, "\x1b[?2004h") < strings.LastIndex(raw, "\x1b[?2004l") {
+		t.Fatal("bracketed paste is off while the model works")
+	}
+	n.send(bracketed([]string{"line one", "line two", "line three"}))
+	n.waitText(ctx, "First answer.")
+	n.waitText(ctx, "… line three")
+	if got := len(srv.Requests()); got != 1 {
+		t.Fatalf("the paste sent %d messages by itself", got-1)
+	}
+	n.send("\r")
+	n.waitText(ctx, "Three lines.")
+	n.waitPrompts(ctx, 3)
+	n.send("\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
