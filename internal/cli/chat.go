@@ -265,6 +265,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		}
 		words = rest
 	}
+	c.attachMentions(ctx, words)
 	text := words
 	if strings.TrimSpace(piped) != "" {
 		text = fence(piped) + "\n\n" + words

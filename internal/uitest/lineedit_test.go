@@ -411,3 +411,20 @@ func TestPasteDuringATurnIsOneMessage(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// A single-shot message attaches the files it mentions too.
+func TestMentionInASingleShotMessage(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte("NOTES-BODY\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, llmtest.Turn{Expect: llmtest.Expect{LastUser: "NOTES-BODY"}, Text: "Summarised."})
+	n := start(t, srv, work, env, runOpts{args: []string{"summarise @notes.txt and @nobody"}})
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "summarise @notes.txt and @nobody") {
+		t.Errorf("message %q", got)
+	}
+}
