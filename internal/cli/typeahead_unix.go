@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
 package cli
 
 import (
@@ -35,7 +37,7 @@ func (t *typeahead) start() bool {
 	if t.stop != nil {
 		return true
 	}
-	tio, err := unix.IoctlGetTermios(t.fd, unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
 	if err != nil {
 		return false
 	}
@@ -45,7 +47,7 @@ func (t *typeahead) start() bool {
 	tio.Lflag &^= unix.ICANON | unix.ECHO
 	tio.Iflag &^= unix.ICRNL
 	tio.Cc[unix.VMIN], tio.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(t.fd, unix.TCSETS, tio); err != nil {
+	if err := unix.IoctlSetTermios(t.fd, ioctlSetTermios, tio); err != nil {
 		return false
 	}
 	t.saved = &saved
@@ -106,7 +108,7 @@ func (t *typeahead) halt() {
 	close(stop)
 	<-stopped
 	_, _ = io.WriteString(t.out, "\x1b[?2004l")
-	_ = unix.IoctlSetTermios(t.fd, unix.TCSETS, saved)
+	_ = unix.IoctlSetTermios(t.fd, ioctlSetTermios, saved)
 }
 
 // pause stops reading for an approval prompt; the function returned
