@@ -56,6 +56,9 @@ type app struct {
 	compacted *store.Outputs
 	savedMu   sync.Mutex
 	saved     map[string]string
+	// pauseKeys stops reading keys typed during a turn while a question
+	// reads the terminal (nil: nothing reads them); it returns the resume.
+	pauseKeys func() (resume func())
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
