@@ -299,7 +299,13 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 					l.Unknown = append(l.Unknown, "alias with a dynamic value")
 					continue
 				}
+				// bash appends the words after the alias name where it is
+				// used: alias l=cat; l secret runs cat secret
+				start := len(a.res.Leaves)
 				a.script(l, Word{Text: v, Raw: v}, "alias", ctx)
+				for _, in := range a.res.Leaves[start:] {
+					in.ArgsAppended = true
+				}
 			}
 		}
 	case "find":

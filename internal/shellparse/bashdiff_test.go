@@ -1,0 +1,459 @@
+package shellparse
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/testenv"
+)
+
+// The differential harness runs a command line under a real bash inside a
+// bubblewrap sandbox whose /usr/bin holds only recording stubs: every
+// program bash executes, by name through PATH or by absolute path, and
+// every name bash fails to find (command_not_found_handle), leaves its argv
+// in a log instead of acting. The root file system is read-only, the
+// network and the other processes are out of reach, and only a scratch
+// directory is writable. What bash really executed is then compared with
+// the leaves Analyse reported.
+
+// stubNames get a recording program in the sandbox's /usr/bin; every
+// other name reaches command_not_found_handle, which records it too.
+var stubNames = []string{
+	"aaa", "bbb", "ccc", "ddd", "eee",
+	"ls", "cat", "rm", "cp", "mv", "mkdir", "grep", "sed", "awk", "find", "xargs", "env", "timeout",
+	"nice", "nohup", "sudo", "sh", "bash", "dash", "git", "curl", "wget", "echo", "printf", "true",
+	"false", "test", "[", "head", "tail", "sort", "uniq", "wc", "tr", "cut", "tee", "chmod", "touch",
+	"date", "id", "whoami", "python3", "node", "make", "dd", "ln", "stat", "seq", "yes", "sleep",
+	"kill", "ps", "stdbuf", "setsid", "time", "su", "xxd", "base64", "jq", "tar", "ssh", "docker",
+}
+
+const (
+	sandboxBash = "/usr/bin/.nb-real-bash" // the real bash, bound over a stub file
+	sandboxEnv  = "/usr/bin/.nb-env"       // BASH_ENV: defines command_not_found_handle
+	sandboxLog  = "/tmp/.nb-log"           // one file per execution
+	sandboxWork = "/tmp/w"                 // the scratch directory, also HOME
+)
+
+type bashSandbox struct {
+	bash, bwrap string
+	stubs       string // host directory bound as /usr/bin
+	empty       string // host directory bound over the other program directories
+	log, work   string
+}
+
+// execRecord is one program execution bash made: argv[0] is the base name
+// of the program (or the name bash could not find).
+type execRecord struct {
+	argv     []string
+	notFound bool
+}
+
+func newBashSandbox(t testing.TB) *bashSandbox {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the bash sandbox needs Linux namespaces")
+	}
+	sb := &bashSandbox{bash: testenv.Tool(t, "bash"), bwrap: testenv.Tool(t, "bwrap")}
+	dir := t.TempDir()
+	sb.stubs, sb.empty = filepath.Join(dir, "bin"), filepath.Join(dir, "empty")
+	sb.log, sb.work = filepath.Join(dir, "log"), filepath.Join(dir, "work")
+	for _, d := range []string{sb.stubs, sb.empty, sb.log, sb.work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stub := "#!" + sandboxBash + "\nprintf '%s\\0' \"${0##*/}\" \"$@\" > " + sandboxLog + "/x$BASHPID.$RANDOM\n"
+	for _, n := range stubNames {
+		if err := os.WriteFile(filepath.Join(sb.stubs, n), []byte(stub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := "command_not_found_handle() { printf '%s\\0' \"$@\" > " + sandboxLog + "/n$BASHPID.$RANDOM; return 127; }\n"
+	if err := os.WriteFile(filepath.Join(sb.stubs, ".nb-env"), []byte(env), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.stubs, ".nb-real-bash"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	recs, out, err := sb.run("aaa 'x y'; /usr/bin/bbb; zzz q")
+	want := []execRecord{{argv: []string{"aaa", "x y"}}, {argv: []string{"bbb"}}, {argv: []string{"zzz", "q"}, notFound: true}}
+	if err != nil || fmt.Sprint(recs) != fmt.Sprint(want) {
+		testenv.Missing(t, fmt.Sprintf("the bubblewrap sandbox does not work here: %v, recorded %v, output %q", err, recs, out))
+	}
+	return sb
+}
+
+// run executes src under the sandboxed bash and returns the executions in
+// the order they were recorded, and the first bytes of the output.
+func (sb *bashSandbox) run(src string) ([]execRecord, string, error) {
+	for _, d := range []string{sb.log, sb.work} {
+		if err := os.RemoveAll(d); err != nil {
+			return nil, "", err
+		}
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return nil, "", err
+		}
+	}
+	args := []string{
+		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+		"--ro-bind", sb.stubs, "/usr/bin", "--ro-bind", sb.bash, sandboxBash,
+	}
+	for _, d := range []string{"/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/usr/games", "/usr/local/games", "/snap/bin"} {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			args = append(args, "--ro-bind", sb.empty, d)
+		}
+	}
+	// limits apply inside the sandbox's own user namespace: a process
+	// bomb or a memory or file hog stays small
+	limits := "ulimit -u 256; ulimit -v 4000000; ulimit -f 20000; exec " + sandboxBash + ` -c "$1"`
+	args = append(args,
+		"--bind", sb.log, sandboxLog, "--bind", sb.work, sandboxWork, "--chdir", sandboxWork,
+		"--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+		"--setenv", "PATH", "/usr/bin", "--setenv", "HOME", sandboxWork, "--setenv", "BASH_ENV", sandboxEnv,
+		"--setenv", "LC_ALL", "C",
+		sandboxBash, "-c", limits, "nb", src)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, sb.bwrap, args...)
+	var out capped
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = time.Second
+	_ = cmd.Run() // the exit status of the command line does not matter
+	entries, err := os.ReadDir(sb.log)
+	if err != nil {
+		return nil, out.String(), err
+	}
+	var recs []execRecord
+	type stamped struct {
+		at  time.Time
+		rec execRecord
+	}
+	var all []stamped
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(sb.log, e.Name()))
+		if err != nil || !bytes.HasSuffix(data, []byte{0}) {
+			continue // not written by a stub, or cut short
+		}
+		argv := strings.Split(string(data[:len(data)-1]), "\x00")
+		info, _ := e.Info()
+		var at time.Time
+		if info != nil {
+			at = info.ModTime()
+		}
+		all = append(all, stamped{at, execRecord{argv: argv, notFound: strings.HasPrefix(e.Name(), "n")}})
+	}
+	slices.SortStableFunc(all, func(a, b stamped) int { return a.at.Compare(b.at) })
+	for _, s := range all {
+		recs = append(recs, s.rec)
+	}
+	return recs, out.String(), nil
+}
+
+// capped keeps the first 4 KiB written to it.
+type capped struct{ b bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := 4096 - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.b.String() }
+
+// opaque reports whether the analysis itself says it does not know
+// everything the text runs: then policy asks, whatever bash executes.
+func opaque(a *Analysis) bool {
+	if a.Err != nil || len(a.Unknown) > 0 {
+		return true
+	}
+	for _, l := range a.Leaves {
+		if len(l.Unknown) > 0 || l.Name() == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// codeFromFile are builtins that run shell code the text does not show
+// (a script file); the analysis reports them as leaves and policy never
+// takes them as safe.
+var codeFromFile = map[string]bool{"source": true, ".": true}
+
+// divergences compares what bash executed with what the analysis foresaw:
+// every execution must be a leaf of the same (base) name, and when every
+// leaf of that name is fully static, one of them must have exactly the
+// executed argv. Nothing is reported when the analysis says it cannot see
+// everything.
+func divergences(a *Analysis, recs []execRecord) []string {
+	if opaque(a) {
+		return nil
+	}
+	for _, l := range a.Leaves {
+		if codeFromFile[l.Base()] {
+			return nil
+		}
+	}
+	var out []string
+	for _, r := range recs {
+		name := r.argv[0]
+		var same []*Leaf
+		for _, l := range a.Leaves {
+			if l.Base() == name || r.notFound && l.Name() == name {
+				same = append(same, l)
+			}
+		}
+		if len(same) == 0 {
+			out = append(out, fmt.Sprintf("bash executed %q, which no leaf names", r.argv))
+			continue
+		}
+		matched := false
+		for _, l := range same {
+			if !allStatic(l) || sameArgv(l, r) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			var leaves []string
+			for _, l := range same {
+				leaves = append(leaves, argvOf(l, r.notFound))
+			}
+			out = append(out, fmt.Sprintf("bash executed %q; the static leaves say %s", r.argv, strings.Join(leaves, " or ")))
+		}
+	}
+	return out
+}
+
+// sameArgv reports whether the static leaf l has the executed argv, or is
+// its start when more arguments are appended at run time.
+func sameArgv(l *Leaf, r execRecord) bool {
+	argv := r.argv
+	if l.ArgsAppended && len(argv) > len(l.Words) {
+		argv = argv[:len(l.Words)]
+	}
+	return argvOf(l, r.notFound) == fmt.Sprintf("%q", argv)
+}
+
+func allStatic(l *Leaf) bool {
+	for _, w := range l.Words {
+		if !w.Static() {
+			return false
+		}
+	}
+	return true
+}
+
+// argvOf is the leaf's argv as a stub records it: the base name of the
+// program, or the name as written when bash did not find it.
+func argvOf(l *Leaf, asWritten bool) string {
+	argv := make([]string, len(l.Words))
+	for i, w := range l.Words {
+		argv[i] = w.Text
+	}
+	if !asWritten {
+		argv[0] = l.Base()
+	}
+	return fmt.Sprintf("%q", argv)
+}
+
+// bashCorpus are command lines whose leaves bash and the analysis must
+// agree on. Each executes at least one program.
+var bashCorpus = []string{
+	// quoting and escapes
+	`aaa 'a b' "c d" e\ f`,
+	`aaa "a'b" 'c"d' "e\"f" "g\\h" "i\$j" 'k\l'`,
+	`aaa \a\b\\c \'d \"e`,
+	`aaa "a\
+b" c\
+d`,
+	`a"a"a 'x'"y"z`,
+	`aaa '' "" x`,
+	`aaa "\n\t" '\n'`,
+	`aaa "$(:)x" "a  b"`,
+	// ANSI-C quoting
+	`aaa $'a\tb' $'\x41\101\u00e9' $'\e\a\cA'`,
+	`$'\x61aa' $'q\'r'`,
+	`aaa $'a\0b'c $'\x00'd`,
+	`aaa $"x y"`,
+	`aaa $'\q' $'\z' $'\u'`,
+	// brace expansion and globs
+	`aaa {a,b}c {1..3} x{,y}`,
+	`aaa '{a,b}' "{1..2}" \{a,b\}`,
+	`aaa {a} {} a{b c}`,
+	`{aaa,bbb} x`,
+	`aaa * ? [ab] 'x*'`,
+	`aaa ~ ~/x x~ a=~/y`,
+	`aaa --opt=~/x -I~/y`,
+	// arithmetic
+	`aaa $((1+2)) $[3*4] "$((5))"`,
+	`(( x = 1 )) && aaa $x`,
+	`let 'y=2' && aaa`,
+	`for ((i=0;i<2;i++)); do aaa $i; done`,
+	// aliases are off in bash -c
+	"alias aaa=bbb\naaa x",
+	"shopt -s expand_aliases\nalias q=bbb\nq y",
+	// heredocs and here-strings
+	"aaa <<EOF\nline $(bbb)\nEOF",
+	"aaa <<'EOF'\n$(bbb)\nEOF",
+	"aaa <<-EOF\n\tx\n\tEOF\nccc",
+	"aaa <<< \"$(bbb) x\"",
+	"aaa <<A; bbb <<B\n1\nA\n2\nB",
+	// process and command substitution
+	`aaa <(bbb) >(ccc); wait`,
+	`aaa "$(bbb "$(ccc)")" ` + "`ddd`",
+	`x=$(aaa) y=` + "`bbb`" + ` ccc`,
+	// eval, command, builtin, exec
+	`eval aaa x 'y z'`,
+	`eval "aaa \"p q\""`,
+	`eval 'aaa; bbb' && eval ccc`,
+	`command aaa x`,
+	`command -p aaa`,
+	`command -- aaa y`,
+	`builtin echo x; aaa`,
+	`builtin command aaa`,
+	`exec aaa z`,
+	`exec -a name aaa`,
+	`exec -c aaa`,
+	`exec 3>/dev/null aaa`,
+	`exec >/dev/null; aaa`,
+	// functions
+	`f() { aaa "$@"; }; f x`,
+	`function g { bbb; }; g; aaa`,
+	`aaa() { bbb; }; command aaa`,
+	`h() { aaa; }; unset -f h; bbb`,
+	// redirections and fd dups
+	`aaa <>file 3<>f2`,
+	`aaa &>out; bbb &>>out`,
+	`aaa 2>&1 >&2 3>&1- <&0 4>&-`,
+	`aaa >|out 2>>err`,
+	`aaa >file; bbb <file`,
+	`> file aaa x`,
+	`aaa 2>/dev/null >&out`,
+	`{ aaa; bbb; } >out 2>&1`,
+	`aaa {fd}>out`,
+	// wrappers: the wrapper runs, the inner command is a leaf of its own
+	`env X=1 aaa`,
+	`timeout 5 aaa`,
+	`nice -n 1 aaa`,
+	`nohup aaa`,
+	`sudo aaa`,
+	`xargs aaa </dev/null`,
+	`bash -c 'aaa'`,
+	`sh -c "bbb x"`,
+	// compound commands
+	`if aaa; then bbb; else ccc; fi`,
+	`case x in x) aaa;; *) bbb;; esac`,
+	`while ! aaa; do :; done`,
+	`until aaa; do :; done`,
+	`for x in a 'b c'; do aaa "$x"; done`,
+	`select x in a; do aaa $x; break; done <<< 1`,
+	`[[ -n x ]] && aaa`,
+	`aaa | bbb |& ccc`,
+	`coproc aaa; wait`,
+	`coproc N { aaa; }; wait`,
+	`time aaa`,
+	`! aaa`,
+	`aaa & wait`,
+	// assignments and declarations
+	`X=1 aaa`,
+	`declare x=$(aaa)`,
+	`export y=1; aaa`,
+	`local z=1 2>/dev/null; aaa`,
+	`readonly r=$(aaa)`,
+	// comments, newlines, odd spacing
+	"aaa # bbb\nccc",
+	"aaa\\\n x",
+	"aaa;bbb&&ccc||ddd",
+	"aaa\n\n\tbbb",
+	`aaa x#y '#'z`,
+	// not found by PATH lookup
+	`zzz x`,
+	`command zzz`,
+	`./aaa; /usr/bin/aaa q`,
+	// special characters in names and arguments
+	`aaa -- -x --y=z`,
+	`aaa a=b c:d e@f %g ^h`,
+	`aaa "é" ü 日本`,
+	`aaa $'\xff\xfe'`,
+	`aaa ""x""`,
+	`"aaa" 'x'\''y'`,
+}
+
+// TestBashDifferential runs bashCorpus in the sandboxed bash and fails on
+// any program bash executed that the analysis did not report, or reported
+// as fully static with other arguments.
+func TestBashDifferential(t *testing.T) {
+	sb := newBashSandbox(t)
+	for _, src := range bashCorpus {
+		recs, out, err := sb.run(src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if len(recs) == 0 {
+			t.Errorf("%q: bash executed nothing (output %q): the case tests nothing", src, out)
+			continue
+		}
+		a := Analyse(src, Options{Home: sandboxWork, Cwd: sandboxWork})
+		if a.Err != nil {
+			t.Errorf("%q: parse error %v", src, a.Err)
+			continue
+		}
+		for _, d := range divergences(a, recs) {
+			t.Errorf("%q: %s (leaves %q)", src, d, leafTexts(a))
+		}
+	}
+}
+
+// TestBashDifferentialCatches keeps the harness honest: a wrong view of a
+// command must be reported.
+func TestBashDifferentialCatches(t *testing.T) {
+	sb := newBashSandbox(t)
+	recs, out, err := sb.run(`aaa 'x y'`)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("recorded %v (output %q, %v)", recs, out, err)
+	}
+	for _, wrong := range []string{`aaa x y`, `aaa 'x  y'`, `bbb 'x y'`, `aaa`} {
+		if d := divergences(Analyse(wrong, Options{}), recs); len(d) == 0 {
+			t.Errorf("the analysis of %q passes for bash running `aaa 'x y'`", wrong)
+		}
+	}
+	if d := divergences(Analyse(`aaa "$X"`, Options{}), recs); len(d) != 0 {
+		t.Errorf("a dynamic argument is reported: %v", d)
+	}
+}
+
+// FuzzBashDifferential runs mutated command lines under the sandboxed
+// bash and compares what it executed with the analysis. Inputs the
+// analysis rejects or marks as unknowable are not run.
+func FuzzBashDifferential(f *testing.F) {
+	for _, s := range bashCorpus {
+		f.Add(s)
+	}
+	sb := newBashSandbox(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1000 || strings.ContainsRune(src, 0) {
+			return
+		}
+		a := Analyse(src, Options{Home: sandboxWork, Cwd: sandboxWork})
+		if opaque(a) || len(a.Recursive) > 0 {
+			return // policy asks anyway; running it may not end
+		}
+		recs, out, err := sb.run(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := divergences(a, recs); len(d) > 0 {
+			t.Errorf("%q: %s (leaves %q; output %q)", src, strings.Join(d, "; "), leafTexts(a), out)
+		}
+	})
+}
