@@ -84,7 +84,7 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 	if err := os.WriteFile(filepath.Join(sb.stubs, ".nb-real-bash"), nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	recs, out, err := sb.run("aaa 'x y'; /usr/bin/bbb; zzz q")
+	recs, out, err := sb.run("aaa 'x y'; /usr/bin/bbb; zzz q", "C")
 	want := []execRecord{{argv: []string{"aaa", "x y"}}, {argv: []string{"bbb"}}, {argv: []string{"zzz", "q"}, notFound: true}}
 	if err != nil || fmt.Sprint(recs) != fmt.Sprint(want) {
 		testenv.Missing(t, fmt.Sprintf("the bubblewrap sandbox does not work here: %v, recorded %v, output %q", err, recs, out))
@@ -94,7 +94,11 @@ func newBashSandbox(t testing.TB) *bashSandbox {
 
 // run executes src under the sandboxed bash and returns the executions in
 // the order they were recorded, and the first bytes of the output.
-func (sb *bashSandbox) run(src string) ([]execRecord, string, error) {
+// locales are those bash runs in: the plain C locale and a UTF-8 one,
+// where $'\u…' and multibyte characters differ.
+var locales = []string{"C", "C.UTF-8"}
+
+func (sb *bashSandbox) run(src, locale string) ([]execRecord, string, error) {
 	for _, d := range []string{sb.log, sb.work} {
 		if err := os.RemoveAll(d); err != nil {
 			return nil, "", err
@@ -119,7 +123,7 @@ func (sb *bashSandbox) run(src string) ([]execRecord, string, error) {
 		"--bind", sb.log, sandboxLog, "--bind", sb.work, sandboxWork, "--chdir", sandboxWork,
 		"--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
 		"--setenv", "PATH", "/usr/bin", "--setenv", "HOME", sandboxWork, "--setenv", "BASH_ENV", sandboxEnv,
-		"--setenv", "LC_ALL", "C",
+		"--setenv", "LC_ALL", locale,
 		sandboxBash, "-c", limits, "nb", src)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -286,6 +290,7 @@ d`,
 	`aaa $'a\0b'c $'\x00'd`,
 	`aaa $"x y"`,
 	`aaa $'\q' $'\z' $'\u'`,
+	`aaa $'\u80' $'\u00e9' $'\U0001F600' $'\u0063'`,
 	// brace expansion and globs
 	`aaa {a,b}c {1..3} x{,y}`,
 	`aaa '{a,b}' "{1..2}" \{a,b\}`,
@@ -395,21 +400,23 @@ d`,
 func TestBashDifferential(t *testing.T) {
 	sb := newBashSandbox(t)
 	for _, src := range bashCorpus {
-		recs, out, err := sb.run(src)
-		if err != nil {
-			t.Fatalf("%q: %v", src, err)
-		}
-		if len(recs) == 0 {
-			t.Errorf("%q: bash executed nothing (output %q): the case tests nothing", src, out)
-			continue
-		}
 		a := Analyse(src, Options{Home: sandboxWork, Cwd: sandboxWork})
 		if a.Err != nil {
 			t.Errorf("%q: parse error %v", src, a.Err)
 			continue
 		}
-		for _, d := range divergences(a, recs) {
-			t.Errorf("%q: %s (leaves %q)", src, d, leafTexts(a))
+		for _, loc := range locales {
+			recs, out, err := sb.run(src, loc)
+			if err != nil {
+				t.Fatalf("%q: %v", src, err)
+			}
+			if len(recs) == 0 {
+				t.Errorf("%q (LC_ALL=%s): bash executed nothing (output %q): the case tests nothing", src, loc, out)
+				continue
+			}
+			for _, d := range divergences(a, recs) {
+				t.Errorf("%q (LC_ALL=%s): %s (leaves %q)", src, loc, d, leafTexts(a))
+			}
 		}
 	}
 }
@@ -418,7 +425,7 @@ func TestBashDifferential(t *testing.T) {
 // command must be reported.
 func TestBashDifferentialCatches(t *testing.T) {
 	sb := newBashSandbox(t)
-	recs, out, err := sb.run(`aaa 'x y'`)
+	recs, out, err := sb.run(`aaa 'x y'`, "C")
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("recorded %v (output %q, %v)", recs, out, err)
 	}
@@ -448,12 +455,13 @@ func FuzzBashDifferential(f *testing.F) {
 		if opaque(a) || len(a.Recursive) > 0 {
 			return // policy asks anyway; running it may not end
 		}
-		recs, out, err := sb.run(src)
+		loc := locales[len(src)%len(locales)]
+		recs, out, err := sb.run(src, loc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if d := divergences(a, recs); len(d) > 0 {
-			t.Errorf("%q: %s (leaves %q; output %q)", src, strings.Join(d, "; "), leafTexts(a), out)
+			t.Errorf("%q (LC_ALL=%s): %s (leaves %q; output %q)", src, loc, strings.Join(d, "; "), leafTexts(a), out)
 		}
 	})
 }

@@ -410,6 +410,11 @@ func decodeANSIC(s string) (string, bool) {
 				b.WriteByte(byte(n))
 			} else if utf8.ValidRune(rune(n)) {
 				b.WriteRune(rune(n))
+				if n >= 0x80 {
+					// bash encodes it in the locale's character set, and
+					// leaves \uXXXX as written where it has none (LC_ALL=C)
+					ok = false
+				}
 			} else {
 				ok = false
 			}
