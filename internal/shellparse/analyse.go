@@ -524,6 +524,11 @@ func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
 		case syntax.RdrInOut:
 			rd.Read, rd.Write = true, true
 		case syntax.DplIn, syntax.DplOut:
+			if lit, ok := r.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "-") && rd.Target.Raw != "-" {
+				// bash reads an unquoted - after >& or <& as a token of its
+				// own: 2>&-rm x closes fd 2 and runs rm x
+				a.unknown(ctx, "text after "+r.Op.String()+"- is a word of its own in bash")
+			}
 			t := rd.Target.Text
 			if rd.Target.Static() && (t == "-" || isNumber(strings.TrimSuffix(t, "-"))) {
 				rd.Dup = true

@@ -59,6 +59,8 @@ func TestNotFullyKnown(t *testing.T) {
 		`declare 'w[$(rm -rf ~)]=1'`, `declare 'w[i]=1'`, `printf -v PATH %s x`, `read -r HOME`, `mapfile PATH`,
 		`for PATH in x; do ls; done`, `export 'LD_PRELOAD=/x'`, `declare "PS1=x"`, `env -S 'ls'`, `coproc PATH { ls; }`,
 		`PS0=x`, `HISTFILE=~/.bashrc`, `bash -c '$1' _ ls`,
+		// bash closes the descriptor and runs rm true / cat rm
+		`<&-rm true`, `true 2>& -rm x`, `cat >&-rm`,
 	} {
 		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {
 			t.Errorf("%q: fully known", src)
@@ -106,6 +108,13 @@ func TestWordValues(t *testing.T) {
 		w := a.Leaves[0].Words[1]
 		if w.Text != want || !w.Static() {
 			t.Errorf("%q: %q (static %v), want %q", src, w.Text, w.Static(), want)
+		}
+	}
+	// beyond ASCII, $'\u…' is encoded in the locale's character set, and
+	// left as written where there is none
+	for src, static := range map[string]bool{`cat $'\u00e9'`: false, `cat $'\U0001F600'`: false, `cat $'\u0063'`: true, `cat $'\xe9'`: true} {
+		if w := Analyse(src, Options{}).Leaves[0].Words[1]; w.Static() != static {
+			t.Errorf("%q: static %v, want %v", src, w.Static(), static)
 		}
 	}
 	if w := Analyse(`dd of=~bob/x`, Options{Home: "/home/u"}).Leaves[0].Words[1]; w.Static() {
