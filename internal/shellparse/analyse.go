@@ -434,6 +434,11 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.arith(x, ctx)
 		}
 	case *syntax.TimeClause:
+		if call := leftmostCall(c.Stmt); call != nil && len(call.Args) > 0 && call.Args[0].Lit() == "--" {
+			// bash takes time -- and time -p -- as the keyword's own end
+			// of options: time -- rm x runs rm x
+			call.Args = call.Args[1:]
+		}
 		a.stmt(c.Stmt, ctx)
 	case *syntax.CoprocClause:
 		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {

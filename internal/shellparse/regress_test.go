@@ -35,6 +35,10 @@ func TestHiddenLeaves(t *testing.T) {
 		{`echo 'rm x' | sh`, "rm x"},
 		{`bash -c '$0 -rf ~' rm`, "rm -rf /home/u"},
 		{`sh -c '"$@"' x rm -rf y`, "rm -rf y"},
+		{`time -- rm x`, "rm x"},
+		{`time -p -- rm x | cat`, "rm x"},
+		{`compgen -C 'rm x' y`, "rm x"},
+		{`complete -C 'rm x' ls`, "rm x"},
 	} {
 		a := Analyse(c.src, Options{Home: "/home/u"})
 		if !slices.Contains(leafTexts(a), c.want) {
@@ -61,6 +65,8 @@ func TestNotFullyKnown(t *testing.T) {
 		`PS0=x`, `HISTFILE=~/.bashrc`, `bash -c '$1' _ ls`,
 		// bash closes the descriptor and runs rm true / cat rm
 		`<&-rm true`, `true 2>& -rm x`, `cat >&-rm`,
+		// ls runs /bin/rm from then on; compgen calls a function
+		`hash -p /bin/rm ls; ls x`, `hash -tp /bin/rm ls`, `compgen -F f x`, `complete -F f ls`,
 	} {
 		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {
 			t.Errorf("%q: fully known", src)

@@ -292,6 +292,30 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 		if len(rest) >= 2 && rest[0].Text != "-" && rest[0].Text != "" {
 			a.script(l, rest[0], "trap", ctx)
 		}
+	case "hash":
+		// hash -p FILE NAME makes NAME run FILE from then on
+		for _, w := range args {
+			if !w.Static() || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.Contains(w.Text, "p") {
+				l.Unknown = append(l.Unknown, "hash -p makes a name run another program")
+				break
+			}
+		}
+	case "compgen", "complete":
+		// -C COMMAND runs a command (compgen now, complete when completing),
+		// -F FUNCTION calls a shell function
+		for k, w := range args {
+			t := w.Text
+			switch {
+			case t == "-C" && k+1 < len(args):
+				start := len(a.res.Leaves)
+				a.script(l, args[k+1], name+" -C", ctx)
+				for _, in := range a.res.Leaves[start:] {
+					in.ArgsAppended = true
+				}
+			case !w.Static() || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "CF"):
+				l.Unknown = append(l.Unknown, name+" -C or -F runs a command or a shell function")
+			}
+		}
 	case "alias":
 		for _, w := range args {
 			if _, v, ok := strings.Cut(w.Text, "="); ok {
