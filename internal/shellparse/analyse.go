@@ -253,9 +253,38 @@ func Analyse(src string, opts Options) *Analysis {
 
 func (a *analyser) parse(src string) (*syntax.File, error) {
 	if a.parser == nil {
-		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	}
-	return a.parser.Parse(strings.NewReader(src), "")
+	f, err := a.parser.Parse(strings.NewReader(src), "")
+	// bash ends a comment at the newline; the parser takes a backslash
+	// before it as a line continuation and joins the next line to the
+	// command before the comment (ls #\ NL rm x). Parse what bash sees:
+	// the same text with those backslashes blanked (offsets unchanged).
+	for range 4 {
+		if err != nil {
+			return f, err
+		}
+		b := []byte(src)
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Comment); ok {
+				start, text := int(c.Hash.Offset())+1, c.Text
+				for i := strings.Index(text, "\\\n"); i >= 0; i = strings.Index(text, "\\\n") {
+					if start+i < len(b) && b[start+i] == '\\' {
+						b[start+i] = ' '
+					}
+					text = text[:i] + " " + text[i+1:]
+				}
+			}
+			return true
+		})
+		if string(b) == src {
+			return f, nil
+		}
+		a.unknown(nil, "a comment ends in a backslash (bash and the parser disagree on the next line)")
+		src = string(b)
+		f, err = a.parser.Parse(strings.NewReader(src), "")
+	}
+	return f, err
 }
 
 // file analyses one parsed script (top level or inner) and checks that
@@ -352,6 +381,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 					right.pipeText = t
 				}
 			}
+			timeProgram(c.Y)
 			a.stmt(c.Y, &right)
 		} else {
 			a.stmt(c.X, ctx)
@@ -920,4 +950,25 @@ func substituteArgs(script string, args []Word) (string, bool) {
 	}
 	out := strings.NewReplacer(repl...).Replace(script)
 	return out, out != script
+}
+
+// timeProgram rewrites "time CMD" after a pipe into the simple command it
+// is to bash: the time keyword only starts a pipeline, so aaa | time bbb
+// runs the program time with bbb as its argument.
+func timeProgram(s *syntax.Stmt) {
+	tc, ok := s.Cmd.(*syntax.TimeClause)
+	if !ok || tc.Stmt == nil {
+		return
+	}
+	call := leftmostCall(tc.Stmt)
+	if call == nil {
+		return // time { …; } after a pipe is not valid bash
+	}
+	words := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "time"}}}}
+	if tc.PosixFormat {
+		words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "-p"}}})
+	}
+	call.Args = append(words, call.Args...)
+	s.Cmd = tc.Stmt.Cmd
+	s.Redirs = append(tc.Stmt.Redirs, s.Redirs...)
 }

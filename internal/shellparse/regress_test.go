@@ -36,6 +36,10 @@ func TestHiddenLeaves(t *testing.T) {
 		{`bash -c '$0 -rf ~' rm`, "rm -rf /home/u"},
 		{`sh -c '"$@"' x rm -rf y`, "rm -rf y"},
 		{`time -- rm x`, "rm x"},
+		{`ls | time rm x`, "time rm x"},
+		{"ls #\\\nrm -rf ~", "rm -rf /home/u"},
+		{"ls # a \\\ncat x #\\\nrm y", "rm y"},
+		{`ls | time -p rm x | cat`, "rm x"},
 		{`time -p -- rm x | cat`, "rm x"},
 		{`compgen -C 'rm x' y`, "rm x"},
 		{`complete -C 'rm x' ls`, "rm x"},
@@ -66,6 +70,8 @@ func TestNotFullyKnown(t *testing.T) {
 		// bash closes the descriptor and runs rm true / cat rm
 		`<&-rm true`, `true 2>& -rm x`, `cat >&-rm`,
 		// ls runs /bin/rm from then on; compgen calls a function
+		// bash ends a comment at the newline; the parser joins the lines
+		"ls #\\\nrm -rf ~", "ls # x \\\nrm x", "bash -c 'ls #\\\nrm x'",
 		`hash -p /bin/rm ls; ls x`, `hash -tp /bin/rm ls`, `compgen -F f x`, `complete -F f ls`,
 	} {
 		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {
