@@ -15,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // ErrNoTerminal means there is no terminal to ask at; the call must be
@@ -362,7 +363,7 @@ func (s *session) expand(d *policy.Decision) {
 	}
 	s.line("  " + s.p.Palette.Muted(label))
 	for _, l := range strings.Split(strings.TrimRight(full, "\n"), "\n") {
-		s.line("    " + style.Sanitize(l))
+		s.line("    " + visible.String(l))
 	}
 }
 

@@ -14,13 +14,15 @@ import (
 	"github.com/nb-cli/nb/internal/mcpserver"
 )
 
-const mcpUsage = `usage: nb mcp serve [--http ADDR] [--root DIR]... [--config FILE] [--approve PATTERN]...
+const mcpUsage = `usage: nb mcp serve [--http ADDR [--token-file FILE]] [--root DIR]... [--config FILE] [--approve PATTERN]...
 
 Serves nb's tools (run_cmd, set_cwd, terminal sessions, read_file, write_file,
 list_dir, path_info, get_context) over the Model Context Protocol, on stdio by
 default or as streamable HTTP on a loopback address with --http.
 
-  --http ADDR        listen on ADDR (127.0.0.1:PORT, [::1]:PORT, localhost:PORT)
+  --http ADDR        listen on ADDR (127.0.0.1:PORT, [::1]:PORT, localhost:PORT); clients
+                     must send "Authorization: Bearer TOKEN" with the token printed on stderr
+  --token-file FILE  take the bearer token from FILE (or $NB_MCP_TOKEN) instead of a new one
   --root DIR         confine the file tools to DIR (repeatable; default: the current directory)
   --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
   --approve PATTERN  pre-approve commands matching PATTERN (repeatable)
@@ -49,9 +51,10 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 	}
 	var roots []string
 	approve := append([]string(nil), global.Approve...)
-	httpAddr, configPath, verbose := "", global.Config, global.Verbose
+	httpAddr, tokenFile, configPath, verbose := "", "", global.Config, global.Verbose
 	line := cmdLine{cmd: "nb mcp serve", flags: []flagDef{
 		{name: "http", value: true, set: func(v string) error { httpAddr = v; return nil }},
+		{name: "token-file", value: true, set: func(v string) error { tokenFile = v; return nil }},
 		{name: "root", value: true, set: func(v string) error { roots = append(roots, v); return nil }},
 		{name: "config", value: true, set: func(v string) error { configPath = v; return nil }},
 		{name: "approve", value: true, set: func(v string) error { approve = append(approve, v); return nil }},
@@ -68,10 +71,18 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 	if rest := append(p.words, p.afterDashes...); len(rest) > 0 {
 		return reportError(io, usagef("mcp serve: unexpected argument %q (see nb mcp serve --help)", rest[0]))
 	}
+	var token string
+	printToken := false
 	if httpAddr != "" {
 		if err := mcpserver.CheckLoopback(httpAddr); err != nil {
 			return reportError(io, usagef("mcp serve: %v", err))
 		}
+		if token, printToken, err = mcpToken(tokenFile, io.Getenv); err != nil {
+			fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
+			return ExitError
+		}
+	} else if tokenFile != "" {
+		return reportError(io, usagef("mcp serve: --token-file needs --http"))
 	}
 	launch, err := os.Getwd()
 	if err != nil {
@@ -107,7 +118,10 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		return ExitError
 	}
 	if httpAddr != "" {
-		err = srv.ServeHTTP(ctx, httpAddr, func(addr string) {
+		err = srv.ServeHTTP(ctx, httpAddr, token, func(addr string) {
+			if printToken {
+				fmt.Fprintf(io.Err, "nb mcp serve: bearer token %s (clients send \"Authorization: Bearer %s\")\n", token, token)
+			}
 			fmt.Fprintf(io.Err, "nb mcp serve: listening on http://%s/mcp\n", addr)
 		})
 	} else {
@@ -129,4 +143,26 @@ func logLevel(verbose bool) slog.Level {
 		return slog.LevelDebug
 	}
 	return slog.LevelWarn
+}
+
+// mcpToken is the HTTP transport's bearer token: read from file, else
+// $NB_MCP_TOKEN, else a new random one, which is to be printed.
+func mcpToken(file string, getenv func(string) string) (token string, fresh bool, err error) {
+	switch {
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", false, fmt.Errorf("token file: %w", err)
+		}
+		token = strings.TrimSpace(string(b))
+	case getenv("NB_MCP_TOKEN") != "":
+		token = strings.TrimSpace(getenv("NB_MCP_TOKEN"))
+	default:
+		t, err := mcpserver.NewToken()
+		return t, true, err
+	}
+	if len(token) < mcpserver.MinTokenLen || strings.ContainsAny(token, " \t\r\n") {
+		return "", false, fmt.Errorf("the bearer token must be at least %d characters, without spaces", mcpserver.MinTokenLen)
+	}
+	return token, false, nil
 }

@@ -223,6 +223,9 @@ func shellWords(s string) ([]string, error) {
 	return out, nil
 }
 
+// maxRange bounds the hosts one range pattern expands to.
+const maxRange = 100000
+
 // expandRange expands Ansible host ranges: web-[01:03] is web-01 web-02
 // web-03 (leading zeros kept), [a:c] letters, [0:10:2] a step.
 func expandRange(name string) ([]string, error) {
@@ -253,7 +256,7 @@ func expandRange(name string) ([]string, error) {
 		if err != nil || hi < lo {
 			return nil, fmt.Errorf("host %q: bad range", name)
 		}
-		if (hi-lo)/step > 100000 {
+		if (hi-lo)/step > maxRange {
 			return nil, fmt.Errorf("host %q: range too large", name)
 		}
 		width := 0
@@ -270,12 +273,15 @@ func expandRange(name string) ([]string, error) {
 	} else {
 		return nil, fmt.Errorf("host %q: bad range", name)
 	}
+	rest, err := expandRange(name[j+1:])
+	if err != nil {
+		return nil, err
+	}
+	if len(items)*len(rest) > maxRange {
+		return nil, fmt.Errorf("host %q: range too large", name)
+	}
 	var out []string
 	for _, it := range items {
-		rest, err := expandRange(name[j+1:])
-		if err != nil {
-			return nil, err
-		}
 		for _, r := range rest {
 			out = append(out, name[:i]+it+r)
 		}

@@ -75,6 +75,12 @@ func Load(src Sources) (*Inventory, error) {
 		}
 		for _, name := range a.order {
 			vars := a.vars(name)
+			// The names before Ansible 2.0 still appear in inventories.
+			for _, k := range []string{"host", "port", "user"} {
+				if vars["ansible_"+k] == "" {
+					vars["ansible_"+k] = vars["ansible_ssh_"+k]
+				}
+			}
 			target := name
 			if v := vars["ansible_host"]; v != "" {
 				target = v
@@ -180,53 +186,31 @@ func (inv *Inventory) Groups() []GroupSize {
 var ErrNoHosts = errors.New("the selection matches no host")
 
 // Select resolves a selection: comma-separated host names, globs over
-// host names (web-0*, db-?, web-[12]*) and @group (@all for every host).
-// The hosts come back in inventory order, once each. A name, group or
-// glob that matches nothing is an error naming it (with a suggestion).
+// host names (web-0*, db-?, web-[12]*) and @group (@all for every host);
+// an item starting with ! takes its hosts out again (@web,!web-03). The
+// hosts come back in inventory order, once each. A name, group or glob
+// that matches nothing is an error naming it (with a suggestion), and so
+// is a selection left with no host.
 func (inv *Inventory) Select(sel string) ([]*Host, error) {
-	picked := map[string]bool{}
+	picked, dropped := map[string]bool{}, map[string]bool{}
 	any := false
 	for _, item := range strings.Split(sel, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
-		any = true
-		switch {
-		case strings.HasPrefix(item, "@"):
-			g := item[1:]
-			if g == "all" {
-				for _, h := range inv.hosts {
-					picked[h.Name] = true
-				}
-				continue
-			}
-			members, ok := inv.groups[g]
-			if !ok {
-				return nil, fmt.Errorf("no group %q in the inventory%s", g, suggest(g, inv.groupNames(), "@"))
-			}
-			for _, m := range members {
-				picked[m] = true
-			}
-		case strings.ContainsAny(item, "*?["):
-			if _, err := path.Match(item, ""); err != nil {
-				return nil, fmt.Errorf("bad host pattern %q: %w", item, err)
-			}
-			n := 0
-			for _, h := range inv.hosts {
-				if ok, _ := path.Match(item, h.Name); ok {
-					picked[h.Name] = true
-					n++
-				}
-			}
-			if n == 0 {
-				return nil, fmt.Errorf("%w: %q", ErrNoHosts, item)
-			}
-		default:
-			if _, ok := inv.byName[item]; !ok {
-				return nil, fmt.Errorf("no host %q in the inventory%s", item, suggest(item, inv.names(), ""))
-			}
-			picked[item] = true
+		into := picked
+		if rest, ok := strings.CutPrefix(item, "!"); ok {
+			into, item = dropped, strings.TrimSpace(rest)
+		} else {
+			any = true
+		}
+		names, err := inv.match(item)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			into[n] = true
 		}
 	}
 	if !any {
@@ -234,11 +218,49 @@ func (inv *Inventory) Select(sel string) ([]*Host, error) {
 	}
 	var out []*Host
 	for _, h := range inv.hosts {
-		if picked[h.Name] {
+		if picked[h.Name] && !dropped[h.Name] {
 			out = append(out, h)
 		}
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: %q leaves none", ErrNoHosts, sel)
+	}
 	return out, nil
+}
+
+// match is the hosts one selection item names.
+func (inv *Inventory) match(item string) ([]string, error) {
+	switch {
+	case item == "@all":
+		return inv.names(), nil
+	case strings.HasPrefix(item, "@"):
+		g := item[1:]
+		members, ok := inv.groups[g]
+		if !ok {
+			return nil, fmt.Errorf("no group %q in the inventory%s", g, suggest(g, inv.groupNames(), "@"))
+		}
+		return members, nil
+	case strings.ContainsAny(item, "*?["):
+		if _, err := path.Match(item, ""); err != nil {
+			return nil, fmt.Errorf("bad host pattern %q: %w", item, err)
+		}
+		var out []string
+		for _, h := range inv.hosts {
+			if ok, _ := path.Match(item, h.Name); ok {
+				out = append(out, h.Name)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%w: %q", ErrNoHosts, item)
+		}
+		return out, nil
+	case item == "":
+		return nil, fmt.Errorf("%w: an empty item", ErrNoHosts)
+	}
+	if _, ok := inv.byName[item]; !ok {
+		return nil, fmt.Errorf("no host %q in the inventory%s", item, suggest(item, inv.names(), ""))
+	}
+	return []string{item}, nil
 }
 
 func (inv *Inventory) names() []string {

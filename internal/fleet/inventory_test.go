@@ -112,7 +112,7 @@ func TestAnsibleINIAndYAML(t *testing.T) {
 					t.Errorf("group %s has %d hosts, want %d (%v)", g, groups[g], n, groups)
 				}
 			}
-			sel, err := inv.Select("@db, web-0[12]*,web-legacy")
+			sel, err := inv.Select("@db, web-0[12]*,web-legacy,!db-b")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,10 +120,25 @@ func TestAnsibleINIAndYAML(t *testing.T) {
 			for _, h := range sel {
 				names = append(names, h.Name)
 			}
-			if want := []string{"db-a", "db-b", "web-01.example.com", "web-02.example.com", "web-legacy"}; !reflect.DeepEqual(names, want) {
+			if want := []string{"db-a", "web-01.example.com", "web-02.example.com", "web-legacy"}; !reflect.DeepEqual(names, want) {
 				t.Errorf("selection = %q, want %q", names, want)
 			}
 		})
+	}
+}
+
+func TestAnsibleOldVariableNames(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "old")
+	write(t, p, "[legacy]\nold1 ansible_ssh_host=10.9.9.9 ansible_ssh_port=2200 ansible_ssh_user=veteran\nnew1 ansible_host=10.8.8.8 ansible_ssh_host=ignored\n")
+	inv, err := Load(Sources{SSH: SSHConfigFiles{Home: dir, LocalUser: "me"}, Ansible: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"old1": "veteran@10.9.9.9:2200", "new1": "me@10.8.8.8:22"} {
+		if h, _ := inv.Host(name); h == nil || h.Addr() != want {
+			t.Errorf("%s: %v, want %s", name, h, want)
+		}
 	}
 }
 
@@ -139,14 +154,18 @@ func TestSelectErrors(t *testing.T) {
 		t.Fatalf("hosts %q: wildcard Host lines are not hosts", inv.names())
 	}
 	for sel, want := range map[string]string{
-		"web-03":  `no host "web-03" in the inventory (did you mean web-01?)`,
-		"@webs":   `no group "webs"`,
-		"mail-*":  "matches no host",
-		" , ":     "empty selection",
-		"web-[":   "bad host pattern",
-		"@all":    "",
-		"web-0?":  "",
-		"db-01,,": "",
+		"web-03":         `no host "web-03" in the inventory (did you mean web-01?)`,
+		"@webs":          `no group "webs"`,
+		"mail-*":         "matches no host",
+		" , ":            "empty selection",
+		"web-[":          "bad host pattern",
+		"@all":           "",
+		"web-0?":         "",
+		"db-01,,":        "",
+		"!web-01":        "empty selection",
+		"web-01,!web-0?": `"web-01,!web-0?" leaves none`,
+		"@all,!nope":     `no host "nope"`,
+		"@all,!":         "an empty item",
 	} {
 		_, err := inv.Select(sel)
 		switch {
@@ -230,5 +249,15 @@ func TestListing(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("listing lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+func TestExpandRange(t *testing.T) {
+	got, err := expandRange("db-[a:b]-[08:10:2]")
+	if err != nil || strings.Join(got, " ") != "db-a-08 db-a-10 db-b-08 db-b-10" {
+		t.Errorf("%q %v", got, err)
+	}
+	if _, err := expandRange("h-[0:99999]-[0:99]"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("a product of ranges beyond the limit: %v", err)
 	}
 }

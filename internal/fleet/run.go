@@ -48,6 +48,9 @@ type Options struct {
 	AgentSocket string
 	// Shell runs the command remotely ("" for bash when present, else sh).
 	Shell string
+	// EnvPolicy says which variables of the remote environment commands
+	// see (as on every host).
+	EnvPolicy host.EnvPolicy
 	// OutputRoot holds one directory per run with every host's full
 	// output; "" saves nothing.
 	OutputRoot string
@@ -92,6 +95,9 @@ func New(inv *Inventory, o Options) *Fleet {
 	}
 	if o.MaxOutputBytes <= 0 {
 		o.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if o.Limits == (sandwich.Limits{}) {
+		o.Limits = sandwich.DefaultLimits()
 	}
 	return &Fleet{inv: inv, opts: o, conns: map[string]*ssh.Host{}}
 }
@@ -274,18 +280,15 @@ func appendLine(s, line string) string {
 	return s + line
 }
 
-// classify names why a host did not run.
+// classify names why a host did not run: its key or our credentials
+// were refused, Ctrl+C came first, or it could not be reached (no
+// answer, connection refused, a jump host down, the connection lost).
 func classify(ctx context.Context, err error) Status {
-	var de *ssh.DialError
 	switch {
-	case errors.Is(err, ssh.ErrHostKey):
-		return StatusRefused
-	case strings.Contains(err.Error(), "unable to authenticate"):
+	case errors.Is(err, ssh.ErrHostKey), strings.Contains(err.Error(), "unable to authenticate"):
 		return StatusRefused
 	case ctx.Err() != nil:
 		return StatusInterrupted
-	case errors.As(err, &de):
-		return StatusUnreachable
 	}
 	return StatusUnreachable
 }
@@ -382,8 +385,10 @@ func (f *Fleet) newHost(name string, r Resolved, dial func(ctx context.Context, 
 		SSHConfig:       "none",
 		IdentityFiles:   r.IdentityFiles,
 		KnownHostsFiles: r.KnownHostsFiles,
+		IdentitiesOnly:  r.IdentitiesOnly,
 		AgentSocket:     f.opts.AgentSocket,
 		AskHostKey:      ask,
+		EnvPolicy:       f.opts.EnvPolicy,
 		DialTimeout:     f.opts.ConnectTimeout,
 		Keepalive:       f.opts.Keepalive,
 		Shell:           f.opts.Shell,

@@ -16,6 +16,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/nb-cli/nb/internal/fleet/fleettest"
+	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
 )
 
@@ -63,6 +65,10 @@ func startFleet(t *testing.T) *testFleet {
 	tf.ports["jumped"] = srv.Ports[11]
 	line(srv.Ports[11], srv.HostKey)
 	fmt.Fprintf(&cfg, "Host jumped\n  Port %d\n  ProxyJump web-01\n%s", srv.Ports[11], common)
+	// jumped2: two hops, the second one a raw user@host:port, which the
+	// configuration resolves too (a pattern: no host of its own).
+	fmt.Fprintf(&cfg, "Host 127.0.0.?\n%s", common)
+	fmt.Fprintf(&cfg, "Host jumped2\n  Port %d\n  ProxyJump web-01,%s@127.0.0.1:%d\n%s", srv.Ports[11], srv.User, srv.Ports[1], common)
 	// down: a port nothing listens on.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -109,7 +115,7 @@ func startFleet(t *testing.T) *testFleet {
 }
 
 func (tf *testFleet) fleet(t *testing.T) *Fleet {
-	f := New(tf.inv, Options{ConnectTimeout: 2 * time.Second, Home: tf.srv.Home, OutputRoot: filepath.Join(tf.dir, "outputs")})
+	f := New(tf.inv, Options{ConnectTimeout: 4 * time.Second, Home: tf.srv.Home, OutputRoot: filepath.Join(tf.dir, "outputs")})
 	t.Cleanup(func() { f.Close() })
 	return f
 }
@@ -127,11 +133,11 @@ func remote(t *testing.T, s string) int {
 func TestFleetRun(t *testing.T) {
 	tf := startFleet(t)
 	f := tf.fleet(t)
-	hosts, err := tf.inv.Select("web-*,badkey,jumped,down,hung")
+	hosts, err := tf.inv.Select("web-*,badkey,jumped*,down,hung")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hosts) != 14 {
+	if len(hosts) != 15 {
 		t.Fatalf("%d hosts selected", len(hosts))
 	}
 	script := fmt.Sprintf(`echo hello from the fleet
@@ -147,15 +153,15 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 		progress = append(progress, p)
 		pmu.Unlock()
 	}})
-	want := Summary{Total: 14, OK: 9, Failed: 1, Unreachable: 2, Refused: 1, TimedOut: 1}
+	want := Summary{Total: 15, OK: 10, Failed: 1, Unreachable: 2, Refused: 1, TimedOut: 1}
 	if res.Summary != want {
 		t.Fatalf("summary %+v, want %+v\n%s", res.Summary, want, res.JSON())
 	}
-	if len(progress) != 14 || progress[13].Done != 14 || progress[13].Total != 14 {
+	if len(progress) != 15 || progress[14].Done != 15 || progress[14].Total != 15 {
 		t.Errorf("progress %+v", progress)
 	}
 	g := res.Groups[0]
-	if wantHosts := []string{"jumped", "web-01", "web-02", "web-04", "web-06", "web-07", "web-08", "web-09"}; strings.Join(g.Hosts, ",") != strings.Join(wantHosts, ",") ||
+	if wantHosts := []string{"jumped", "jumped2", "web-01", "web-02", "web-04", "web-06", "web-07", "web-08", "web-09"}; strings.Join(g.Hosts, ",") != strings.Join(wantHosts, ",") ||
 		g.Stdout != "hello from the fleet\n" || g.ExitCode != 0 || g.Stderr != "" {
 		t.Errorf("largest group %+v", g)
 	}
@@ -194,15 +200,15 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	if !strings.Contains(string(idx), "web-05\tfailed\t3\t") || !strings.Contains(string(idx), "badkey\trefused\t-1\t") {
 		t.Errorf("hosts.tsv:\n%s", idx)
 	}
-	if l := res.Line(); l != "14 hosts: 9 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
+	if l := res.Line(); l != "15 hosts: 10 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
 		t.Errorf("line %q", l)
 	}
 
 	// The second fan-out reuses every connection.
 	dials := f.Dials()
-	good, _ := tf.inv.Select("web-0*,jumped")
+	good, _ := tf.inv.Select("web-0*,jumped*")
 	res2 := f.Run(context.Background(), good, Request{Command: "echo again", Timeout: 5 * time.Second})
-	if res2.Summary.OK != 10 || len(res2.Groups) != 1 {
+	if res2.Summary.OK != 11 || len(res2.Groups) != 1 {
 		t.Fatalf("second run: %s", res2.JSON())
 	}
 	if f.Dials() != dials {
@@ -252,7 +258,7 @@ func TestFleetConcurrencyLimit(t *testing.T) {
 	// from the remote side.
 	log := filepath.Join(tf.dir, "log")
 	res := f.Run(context.Background(), hosts, Request{
-		Command: fmt.Sprintf(`echo start >> %s; sleep 0.3; echo end >> %s`, log, log), Timeout: 20 * time.Second,
+		Command: fmt.Sprintf(`echo start >> %s; sleep 1; echo end >> %s`, log, log), Timeout: 30 * time.Second,
 	})
 	if res.Summary.OK != 10 {
 		t.Fatalf("%s", res.JSON())
@@ -280,5 +286,227 @@ func TestHostList(t *testing.T) {
 	sort.Strings(hs)
 	if got := HostList(hs, 2); got != "a, b and 2 more" {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestFleetHostKeyPolicy: an unknown key is refused under the default
+// StrictHostKeyChecking and learnt under accept-new and no; a changed key
+// is refused whatever the setting, never asked about.
+func TestFleetHostKeyPolicy(t *testing.T) {
+	ft := fleettest.Start(t, 4)
+	kh := filepath.Join(ft.Home, ".ssh", "fleet_known_hosts")
+	// web-01 keeps its entry; web-02..04 are unknown.
+	b, err := os.ReadFile(kh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitAfter(string(b), "\n")[0]
+	write(t, kh, first)
+	cfg, _ := os.ReadFile(ft.Config)
+	c := strings.Replace(string(cfg), "Host web-03\n", "Host web-03\n  StrictHostKeyChecking accept-new\n", 1)
+	c = strings.Replace(c, "Host web-04\n", "Host web-04\n  StrictHostKeyChecking no\n", 1)
+	write(t, ft.Config, c)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "echo in", Timeout: 10 * time.Second})
+	if res.Summary.OK != 3 || res.Summary.Refused != 1 || len(res.Errors) != 1 || res.Errors[0].Host != "web-02" ||
+		!strings.Contains(res.Errors[0].Error, "unknown host key") {
+		t.Fatalf("%s", res.JSON())
+	}
+	learnt, _ := os.ReadFile(kh)
+	for _, h := range []string{"web-03", "web-04"} {
+		if !strings.Contains(string(learnt), fmt.Sprintf("[127.0.0.1]:%d ", ft.Ports[h])) {
+			t.Errorf("%s's key was not learnt:\n%s", h, learnt)
+		}
+	}
+	// Every known key now changes: refused for all, whatever the setting.
+	k := filepath.Join(t.TempDir(), "k")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", k).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	pub, err := os.ReadFile(k + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(pub))
+	var lines []string
+	for _, h := range ft.Names {
+		lines = append(lines, fmt.Sprintf("[127.0.0.1]:%d %s %s", ft.Ports[h], fields[0], fields[1]))
+	}
+	write(t, kh, strings.Join(lines, "\n")+"\n")
+	f2 := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f2.Close()
+	res = f2.Run(context.Background(), hosts, Request{Command: "echo in", Timeout: 10 * time.Second})
+	if res.Summary.Refused != 4 || len(res.Groups) != 0 {
+		t.Fatalf("changed keys: %s", res.JSON())
+	}
+	for _, e := range res.Errors {
+		if !strings.Contains(e.Error, "does not match known_hosts") {
+			t.Errorf("%s: %s", e.Host, e.Error)
+		}
+	}
+}
+
+// TestFleetLargeOutput: what the model sees is shaped like run_cmd's
+// output, the saved file holds the stream up to its cap.
+func TestFleetLargeOutput(t *testing.T) {
+	ft := fleettest.Start(t, 2)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, OutputRoot: t.TempDir(), MaxOutputBytes: 100000})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "seq 1 50000; printf 'bin\\000ary' >&2", Timeout: 20 * time.Second})
+	if res.Summary.OK != 2 || len(res.Groups) != 1 {
+		t.Fatalf("%s", res.JSON())
+	}
+	g := res.Groups[0]
+	if !strings.Contains(g.Stdout, "lines omitted") || !strings.HasPrefix(g.Stdout, "1\n2\n") || !strings.HasSuffix(g.Stdout, "50000\n") || len(g.Stdout) > 20000 {
+		t.Errorf("stdout not sandwiched (%d bytes): %.200q", len(g.Stdout), g.Stdout)
+	}
+	if !strings.Contains(g.Stderr, "binary") {
+		t.Errorf("stderr %q", g.Stderr)
+	}
+	saved, err := os.ReadFile(filepath.Join(res.OutputDir, "web-02.stdout"))
+	if err != nil || len(saved) < 100000 || len(saved) > 100200 || !strings.Contains(string(saved), "output cut here") {
+		t.Errorf("saved %d bytes, %v", len(saved), err)
+	}
+}
+
+// TestFleetAgent: keys come from ssh-agent; with IdentitiesOnly only the
+// agent key matching an IdentityFile is offered.
+func TestFleetAgent(t *testing.T) {
+	if _, err := exec.LookPath("ssh-agent"); err != nil {
+		t.Skip("ssh-agent not installed")
+	}
+	ft := fleettest.Start(t, 3)
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "agent.sock")
+	ag := exec.Command("ssh-agent", "-D", "-a", sock)
+	if err := ag.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ag.Process.Kill(); _ = ag.Wait() }()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	add := exec.Command("ssh-add", ft.Server.KeyFile)
+	add.Env = append(os.Environ(), "SSH_AUTH_SOCK="+sock)
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v %s", err, out)
+	}
+	// Only the public half stays on disk.
+	pubOnly := filepath.Join(dir, "agentkey")
+	pub, _ := os.ReadFile(ft.Server.KeyFile + ".pub")
+	write(t, pubOnly+".pub", string(pub))
+	otherKey := filepath.Join(dir, "other")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", otherKey).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	cfg, _ := os.ReadFile(ft.Config)
+	c := strings.ReplaceAll(string(cfg), "IdentityFile "+ft.Server.KeyFile, "IdentityFile "+pubOnly)
+	// web-02 may use only a key the server does not accept; web-03 may use
+	// only the agent's key, through its public half.
+	c = strings.Replace(c, "Host web-02\n", "Host web-02\n  IdentitiesOnly yes\n  IdentityFile "+otherKey+"\n", 1)
+	c = strings.Replace(c, "Host web-03\n", "Host web-03\n  IdentitiesOnly yes\n", 1)
+	write(t, ft.Config, c)
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := inv.Host("web-02")
+	// The first IdentityFile obtained is web-02's own; the pub-only one
+	// follows (IdentityFile accumulates), and IdentitiesOnly lets the
+	// agent offer its matching key: drop it to test the refusal.
+	h2.SSH.IdentityFiles = []string{otherKey}
+	hosts, _ := inv.Select("@all")
+	f := New(inv, Options{Home: ft.Home, AgentSocket: sock, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	res := f.Run(context.Background(), hosts, Request{Command: "echo via-agent", Timeout: 10 * time.Second})
+	if res.Summary.OK != 2 || res.Summary.Refused != 1 || res.Errors[0].Host != "web-02" || !strings.Contains(res.Errors[0].Error, "unable to authenticate") {
+		t.Fatalf("%s", res.JSON())
+	}
+	// Without the agent nothing authenticates web-01.
+	f2 := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f2.Close()
+	one, _ := inv.Select("web-01")
+	if res := f2.Run(context.Background(), one, Request{Command: "true"}); res.Summary.Refused != 1 {
+		t.Fatalf("no agent: %s", res.JSON())
+	}
+}
+
+// TestFleetAnsibleInventory: hosts of an Ansible inventory (INI and
+// YAML) reach real servers through ansible_host/ansible_port/ansible_user,
+// with the keys and known_hosts of the ssh configuration of their
+// ansible_host, as Ansible's ssh connection does.
+func TestFleetAnsibleInventory(t *testing.T) {
+	ft := fleettest.Start(t, 3)
+	cfg, _ := os.ReadFile(ft.Config)
+	// The aliases go; what is left applies to the address itself.
+	var keep []string
+	for _, l := range strings.Split(string(cfg), "\n") {
+		if strings.HasPrefix(l, "  IdentityFile") || strings.HasPrefix(l, "  UserKnownHostsFile") || strings.HasPrefix(l, "  StrictHostKeyChecking") {
+			keep = append(keep, l)
+		}
+	}
+	write(t, ft.Config, "Host 127.0.0.*\n"+strings.Join(keep[:3], "\n")+"\n")
+	dir := t.TempDir()
+	p := func(n int) int { return ft.Ports[ft.Names[n]] }
+	ini := filepath.Join(dir, "hosts")
+	write(t, ini, fmt.Sprintf("[app]\napp1 ansible_host=127.0.0.1 ansible_port=%d\napp2 ansible_host=127.0.0.1 ansible_port=%d\n[db]\ndb1 ansible_host=127.0.0.1 ansible_port=%d ansible_user=nosuchuser\n[prod:children]\napp\ndb\n", p(0), p(1), p(2)))
+	yml := filepath.Join(dir, "more.yml")
+	write(t, yml, fmt.Sprintf("all:\n  children:\n    cache:\n      vars: {ansible_host: 127.0.0.1, ansible_user: %s}\n      hosts:\n        cache1: {ansible_port: %d}\n", ft.Server.User, p(2)))
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}, Ansible: []string{ini, yml}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Len() != 4 {
+		t.Fatalf("hosts %q", inv.names())
+	}
+	f := New(inv, Options{Home: ft.Home, ConnectTimeout: 5 * time.Second})
+	defer f.Close()
+	hosts, err := inv.Select("@prod,@cache")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.Run(context.Background(), hosts, Request{Command: "echo ${SSH_CONNECTION##* }", Timeout: 10 * time.Second})
+	if res.Summary.OK != 3 || res.Summary.Refused != 1 || res.Errors[0].Host != "db1" {
+		t.Fatalf("%s", res.JSON())
+	}
+	for _, g := range res.Groups {
+		want := map[string]int{"app1": p(0), "app2": p(1), "cache1": p(2)}[g.Hosts[0]]
+		if len(g.Hosts) != 1 || g.Stdout != fmt.Sprintf("%d\n", want) {
+			t.Errorf("group %+v, want port %d", g, want)
+		}
+	}
+}
+
+// TestFleetEnvScrubbed: the secrets of each host's login environment are
+// removed as on every host (terminal.env).
+func TestFleetEnvScrubbed(t *testing.T) {
+	ft := fleettest.Start(t, 2, "SetEnv "+strings.Join(hosttest.Canaries, " "))
+	inv, err := Load(Sources{SSH: SSHConfigFiles{User: ft.Config, Home: ft.Home, LocalUser: ft.Server.User}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(inv, Options{Home: ft.Home, EnvPolicy: hosttest.CanaryPolicy})
+	defer f.Close()
+	hosts, _ := inv.Select("@all")
+	res := f.Run(context.Background(), hosts, Request{Command: "env", Timeout: 10 * time.Second})
+	if res.Summary.OK != 2 {
+		t.Fatalf("%s", res.JSON())
+	}
+	for _, g := range res.Groups {
+		hosttest.CheckScrubbed(t, "fleet "+strings.Join(g.Hosts, ","), g.Stdout)
 	}
 }

@@ -16,8 +16,8 @@ import (
 // and a host's settings are resolved here as ssh(1) resolves them: blocks
 // in file order, the first value obtained for a key wins, IdentityFile
 // accumulates, Host patterns with * and ? and negation, Match with the
-// criteria all, host, originalhost, user and localuser (any other
-// criterion never matches).
+// criteria all, host, originalhost, user and localuser, each negatable
+// with ! (a block with any other criterion never matches).
 type SSHConfig struct {
 	entries []entry
 	aliases []string
@@ -92,7 +92,9 @@ func (c *SSHConfig) readFile(path string, system bool, outer []cond, depth int) 
 		case "host":
 			conds = append(append([]cond{}, outer...), cond{host: args})
 			for _, a := range args {
-				if !strings.ContainsAny(a, "*?!") && !c.seen[a] {
+				// Hosts are the user's aliases; the system file only
+				// adds settings.
+				if !system && !strings.ContainsAny(a, "*?!") && !c.seen[a] {
 					c.seen[a] = true
 					c.aliases = append(c.aliases, a)
 				}
@@ -180,7 +182,7 @@ func (c *SSHConfig) include(dirs []string, system bool, conds []cond, depth int)
 		}
 		files, err := filepath.Glob(pat)
 		if err != nil {
-			return fmt.Errorf("Include %s: %w", d, err)
+			return fmt.Errorf("include %s: %w", d, err)
 		}
 		for _, f := range files {
 			if fi, err := os.Stat(f); err != nil || !fi.Mode().IsRegular() {
@@ -322,6 +324,8 @@ func (c *SSHConfig) matchBlock(crit []string, alias string, vals map[string]stri
 		if k == "all" {
 			continue
 		}
+		neg := strings.HasPrefix(k, "!")
+		k = strings.TrimPrefix(k, "!")
 		if i+1 >= len(crit) {
 			return false
 		}
@@ -348,7 +352,7 @@ func (c *SSHConfig) matchBlock(crit []string, alias string, vals map[string]stri
 		default:
 			return false
 		}
-		if !ok {
+		if ok == neg {
 			return false
 		}
 	}

@@ -65,6 +65,27 @@ Host *
     StrictHostKeyChecking no
 `
 
+const diffConfig2 = `Host inc-*
+    Include %[1]s/scoped.conf
+Host "quoted" other
+    HostName q.example.net
+    UserKnownHostsFile ~/.ssh/kh_%%h_%%r_%%p_%%u %%d/kh_%%n
+    User ruser
+    Port 2022
+Match host q.example.net
+    Port 9999
+    IdentityFile /keys/q
+Match originalhost inc-b !host never
+    User incb
+Host *
+    IdentityFile /keys/last
+`
+
+const diffScoped = `HostName scoped.example.net
+Host inc-a
+    User onlya
+`
+
 const diffInclude = `Host web-01
     Port 2299
     IdentityFile /keys/from_include
@@ -137,6 +158,45 @@ func TestSSHConfigMatchesOpenSSH(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSSHConfigMatchesOpenSSH2: Include inside a Host block, quoted
+// patterns, tokens in UserKnownHostsFile, Match host after HostName.
+func TestSSHConfigMatchesOpenSSH2(t *testing.T) {
+	if _, err := exec.LookPath("ssh"); err != nil {
+		testenv.Missing(t, "the differential test needs OpenSSH's ssh client")
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	write(t, cfg, strings.ReplaceAll(sprintf(diffConfig2, dir), "%%", "%"))
+	write(t, filepath.Join(dir, "scoped.conf"), diffScoped)
+	sc, err := LoadSSHConfig(SSHConfigFiles{User: cfg, Home: u.HomeDir, LocalUser: u.Username})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alias := range []string{"inc-a", "inc-b", "quoted", "other", "plain"} {
+		g := sshG(t, cfg, alias)
+		r := sc.Resolve(alias)
+		got := map[string]string{"hostname": r.HostName, "port": strconv.Itoa(r.Port), "user": r.User, "userknownhostsfile": strings.Join(r.KnownHostsFiles, " ")}
+		for k, v := range got {
+			if want := strings.Join(g[k], " "); v != want {
+				t.Errorf("%s %s: nb %q, ssh -G %q", alias, k, v, want)
+			}
+		}
+		var ids []string
+		for _, f := range g["identityfile"] {
+			if strings.HasPrefix(f, "/keys/") {
+				ids = append(ids, f)
+			}
+		}
+		if !reflect.DeepEqual(r.IdentityFiles, ids) {
+			t.Errorf("%s identityfile: nb %q, ssh -G %q", alias, r.IdentityFiles, ids)
+		}
 	}
 }
 
@@ -213,5 +273,22 @@ func TestIncludeLoopIsAnError(t *testing.T) {
 	write(t, cfg, "Include "+cfg+"\n")
 	if _, err := LoadSSHConfig(SSHConfigFiles{User: cfg, Home: dir}); err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSystemConfigAddsSettingsNotHosts(t *testing.T) {
+	dir := t.TempDir()
+	user, system := filepath.Join(dir, "config"), filepath.Join(dir, "ssh_config")
+	write(t, user, "Host mine\n  HostName 10.0.0.1\n")
+	write(t, system, "Host sys-only\n  Port 1\nHost *\n  Port 2222\n  User sysuser\n")
+	sc, err := LoadSSHConfig(SSHConfigFiles{User: user, System: system, Home: dir, LocalUser: "me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Aliases(); !reflect.DeepEqual(got, []string{"mine"}) {
+		t.Errorf("aliases %q", got)
+	}
+	if r := sc.Resolve("mine"); r.Port != 2222 || r.User != "sysuser" || r.HostName != "10.0.0.1" {
+		t.Errorf("resolved %+v", r)
 	}
 }

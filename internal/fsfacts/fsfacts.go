@@ -7,6 +7,7 @@ package fsfacts
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/regular"
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // Disk implements policy.Facts for the local filesystem.
@@ -40,6 +43,7 @@ var credentialLine = regexp.MustCompile(`(?i)://[^/\s@]*:[^/\s@]*@|https?://[^/\
 // a trailing slash, links to directories outside the tree (what a reader
 // following links would reach there is not looked through).
 func (d Disk) SecretFiles(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	max := d.MaxEntries
 	if max == 0 {
 		max = 20000
@@ -77,6 +81,12 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") {
+			// a cloud key saved under any name (key.json)
+			if fi, err := e.Info(); err == nil && fi.Size() >= 512 && fi.Size() <= 16<<10 && d.SecretContent(p) {
+				found = append(found, rel)
+			}
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
 			t, err := os.Readlink(p)
@@ -145,4 +155,18 @@ func outside(p, dir string) bool {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// SecretContent implements policy.Facts: the first 16 KiB of a regular
+// file have the shape of a secret (secrets.ContentShape).
+func (Disk) SecretContent(p string) bool {
+	// opened without blocking: a FIFO or device is not read
+	f, err := regular.Open(diskPath(p))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 16<<10)
+	n, _ := io.ReadFull(f, buf)
+	return secrets.ContentShape(buf[:n])
 }

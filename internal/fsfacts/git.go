@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // gitTimeout bounds one question to git; a repository git cannot answer
@@ -141,6 +142,7 @@ func contains(list []string, s string) bool {
 // they include), the same for each submodule git may recurse into, and a
 // post-index-change hook an index refresh would run.
 func (d Disk) GitPrograms(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	if !gitAvailable() {
 		return nil, true
 	}
@@ -251,9 +253,11 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 
 // GitSecrets implements policy.Facts by asking git: the paths in the
 // index and in every commit, stash and reflog entry's tree whose names
-// look secret (policy.SecretName on any segment), below the top of the
-// work tree (relative in a bare repository).
+// look like secret values (secrets.ValueFile; a tracked certificate only
+// when its content holds a private key), below the top of the work tree
+// (relative in a bare repository).
 func (d Disk) GitSecrets(dir string) ([]string, bool) {
+	dir = diskPath(dir)
 	if !gitAvailable() {
 		return nil, true
 	}
@@ -265,9 +269,13 @@ func (d Disk) GitSecrets(dir string) ([]string, bool) {
 		return nil, false
 	}
 	var found []string
+	inIndex := map[string]bool{}
 	add := func(p string) {
-		if p == "" || !hasSecretSegment(p) {
+		if p == "" || !secrets.ValueFile(p) {
 			return
+		}
+		if inIndex[p] && r.top != "" && secrets.PublicOnlyByContent(p) && !d.SecretContent(filepath.Join(r.top, filepath.FromSlash(p))) {
+			return // a certificate in the work tree, its private key elsewhere
 		}
 		if r.top != "" {
 			p = filepath.ToSlash(r.top) + "/" + p
@@ -282,10 +290,11 @@ func (d Disk) GitSecrets(dir string) ([]string, bool) {
 			return found, false
 		}
 		for _, p := range strings.Split(string(out), "\x00") {
+			inIndex[p] = true
 			add(p)
 		}
 	}
-	out, err := d.git(dir, "rev-list", "--all", "--reflog", "--objects", "--missing=allow-any")
+	out, err := d.git(dir, "rev-list", "--all", "--reflog", "--objects", "--missing=allow-any", "--filter=object:type=blob")
 	if err != nil {
 		return found, false
 	}

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package fsfacts_test
 
 import (
@@ -88,6 +90,14 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 	for cmd, allow := range map[string]bool{"grep -r X .": true, "rg X": true, "grep -R X .": false, "rg -L X": false, "grep --dereference-recursive X src": false} {
 		if d := e.Command(cmd, tc); (d.Decision == policy.Allow) != allow {
 			t.Errorf("%q in a tree linking out: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// a write through a link to a startup file is dangerous, not only asked
+	os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644)
+	os.Symlink("../.bashrc", filepath.Join(proj, "rc"))
+	for _, cmd := range []string{"echo x >> rc", "tee -a rc < README.md", "cp README.md rc", "sed -i s/a/b/ rc"} {
+		if d := e.Command(cmd, cc); d.Decision == policy.Allow || d.Safety != policy.Dangerous {
+			t.Errorf("%q through a link to ~/.bashrc: %s %s %q", cmd, d.Decision, d.Safety, d.Reasons)
 		}
 	}
 	// the kernel's view: x/.. is the parent of x's target
@@ -186,5 +196,31 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 		if d := e.Command(cmd, ccClean); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
+	}
+}
+
+// A tracked public certificate leaves patches allowed; a tracked private
+// key does not, nor does source code named after tokens make them ask.
+func TestTrackedCertificatesAndCode(t *testing.T) {
+	testenv.Tool(t, "git")
+	testenv.Tool(t, "bash")
+	home := t.TempDir()
+	root := t.TempDir()
+	run(t, root, baseEnv(home), `set -e
+git init -q repo && cd repo && git config user.email a@b.c && git config user.name a
+mkdir -p certs internal/tokens && printf -- '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' > certs/ca.pem
+echo 'package tokens' > internal/tokens/token.go && git add . && git commit -qm 1 && echo '// x' >> internal/tokens/token.go && git commit -qam 2`)
+	repo := filepath.Join(root, "repo")
+	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
+	if d := e.Command("git show", cc); d.Decision != policy.Allow {
+		t.Errorf("git show with a public certificate and token.go: %s %q", d.Decision, d.Reasons)
+	}
+	run(t, repo, baseEnv(home), `printf -- '-----BEGIN PRIVATE KEY-----\nCANARY\n-----END PRIVATE KEY-----\n' > certs/key.pem && git add certs && git commit -qm key`)
+	if d := e.Command("git show", policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}); d.Decision == policy.Allow {
+		t.Error("git show allowed with a tracked private key")
 	}
 }

@@ -52,3 +52,7 @@ func policyPath(p string) string {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// diskPath turns a path in the policy's spelling into one the system
+// opens.
+func diskPath(p string) string { return nativePath(p) }

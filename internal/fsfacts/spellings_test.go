@@ -192,12 +192,39 @@ echo ok`)
 				t.Errorf("facts report %q, want %s", got, c.key)
 			}
 			cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
-			for _, cmd := range []string{"git diff", "git log -p", "git show", "git status"} {
+			for _, cmd := range []string{"git diff", "git log -p", "git show", "git status", "git cat-file -p HEAD:f.txt", "git ls-tree -r HEAD", "git rev-list --objects HEAD", "git blame f.txt"} {
 				if d := e.Command(cmd, cc); d.Decision == policy.Allow {
 					t.Errorf("%q allowed", cmd)
 				}
 			}
 		})
+	}
+	// an embedded bare repository a clone delivers: reads run inside it
+	// use its configuration
+	{
+		root := t.TempDir()
+		out := run(t, root, baseEnv(home), `set -e
+git init -q repo && cd repo && git config user.email a@b.c && git config user.name a
+echo x > f && git add f && git commit -qm 1
+git clone -q --bare . inner.git && git --git-dir=inner.git config core.pager /bin/false
+touch inner.git/refs/.keep inner.git/objects/.keep
+git add inner.git && git commit -qm inner && echo ok`)
+		if !strings.HasSuffix(strings.TrimSpace(out), "ok") {
+			t.Fatalf("fixture: %s", out)
+		}
+		clone := filepath.Join(root, "clone")
+		run(t, root, baseEnv(home), "git clone -q repo clone")
+		inner := filepath.Join(clone, "inner.git")
+		listed, _ := exec.Command("git", "-C", inner, "config", "--list").Output()
+		if !strings.Contains(string(listed), "core.pager=") {
+			t.Fatalf("git does not read the embedded repository's configuration:\n%s", listed)
+		}
+		cc := policy.CommandContext{Cwd: clone, Home: home, Facts: fsfacts.Disk{Home: home}}
+		for _, cmd := range []string{"cd inner.git && git log -p", "git -C inner.git show", "cd inner.git/refs && git log -p"} {
+			if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+				t.Errorf("%q allowed in an embedded bare repository configuring a pager", cmd)
+			}
+		}
 	}
 	// a plain repository with a clean submodule stays allowed
 	root := t.TempDir()

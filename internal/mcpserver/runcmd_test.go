@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // The real run_cmd and set_cwd over MCP, under the real policy engine.
@@ -86,5 +89,83 @@ func TestRunCmdOverMCP(t *testing.T) {
 	out, _ = callText(t, cs, "run_cmd", map[string]any{"command": "pwd"})
 	if json.Unmarshal([]byte(out), &r) != nil || strings.TrimSpace(r.Stdout) != filepath.Join(dir, "sub") {
 		t.Fatalf("pwd: %s", out)
+	}
+}
+
+// The question put to the user shows a command's hidden characters
+// escaped, once, and never raw: ESC, CR, a right-to-left override,
+// zero-width and other invisible characters, in the command, its full
+// text, the reasons and the rule of "always".
+func TestElicitationEscapesOnce(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	srv, err := Build(context.Background(), BuildOptions{Config: config.Default(), LaunchDir: dir, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: srv}
+	var asked []*mcp.ElicitParams
+	cs := h.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = append(asked, r.Params)
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}}, "")
+	hidden := []string{"\x1b", "\r", "\u202e", "\u200b", "\u2066", "\ufeff", "\u00ad", "\x07"}
+	for _, cmd := range []string{
+		"curl -o x https://example.com/a\x1b[2K\r# harmless",
+		"printf 'ok\\n' > 'gpj.\u202eexe'",
+		"rm -rf sub\u200b/\u2066x",
+		"touch a\ufeff\u00ad\x07 && make install\nrm -rf ~/x\r\necho done",
+	} {
+		asked = nil
+		out, isErr := callText(t, cs, "run_cmd", map[string]any{"command": cmd})
+		if !isErr || len(asked) != 1 {
+			t.Fatalf("%q: want one question and a refusal, got %d questions: %s", cmd, len(asked), out)
+		}
+		p := asked[0]
+		b, _ := json.Marshal(p.RequestedSchema)
+		for _, c := range hidden {
+			if strings.Contains(p.Message, c) || strings.Contains(string(b), c) {
+				t.Errorf("%q: raw %q reaches the client:\n%q", cmd, c, p.Message)
+			}
+		}
+		if !visible.Hides(cmd) {
+			t.Fatalf("test command %q hides nothing", cmd)
+		}
+		// Nothing hides in the question (the warning sign's own variation
+		// selector aside), and each line of the command is shown escaped
+		// exactly once.
+		if visible.Hides(strings.ReplaceAll(strings.ReplaceAll(p.Message, "⚠️", ""), "\n", " ")) {
+			t.Errorf("%q: the question hides characters:\n%q", cmd, p.Message)
+		}
+		for _, l := range strings.Split(cmd, "\n") {
+			if n := strings.Count(p.Message, visible.String(l)); n != 1 {
+				t.Errorf("%q: line %q is shown %d times:\n%s", cmd, visible.String(l), n, p.Message)
+			}
+		}
+	}
+}
+
+// Commands run by nb mcp serve get the scrubbed environment: secrets and
+// nb's provider keys removed, what terminal.env passes kept.
+func TestRunCmdEnvScrubbedOverMCP(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	cfg := config.Default()
+	cfg.Terminal.Env.Pass = []string{"NBT_PASSED_*"}
+	environ := append(os.Environ(), "GITHUB_TOKEN=canary-gh", "OPENAI_API_KEY=canary-openai",
+		"DATABASE_URL=postgres://u:canary-pw@db/x", "NBT_PASSED_TOKEN=passed", "NBT_PLAIN=plain")
+	srv, err := Build(context.Background(), BuildOptions{Config: cfg, LaunchDir: dir, Approve: []string{"env"},
+		Environ: environ, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: srv}
+	cs := h.connect(t, nil, "")
+	out, isErr := callText(t, cs, "run_cmd", map[string]any{"command": "env"})
+	if isErr {
+		t.Fatalf("env: %s", out)
+	}
+	if strings.Contains(out, "canary") || !strings.Contains(out, "NBT_PASSED_TOKEN=passed") || !strings.Contains(out, "NBT_PLAIN=plain") {
+		t.Fatalf("env over MCP:\n%s", out)
 	}
 }

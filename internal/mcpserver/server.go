@@ -27,6 +27,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // Options configures a Server.
@@ -233,22 +234,27 @@ func canElicit(ss *mcp.ServerSession) bool {
 }
 
 // elicitation is the question put to the user: the display line, the warning,
-// and the full text behind it.
+// and the full text behind it. Everything from the call is escaped once
+// (package visible): control characters, carriage returns, bidirectional
+// overrides and invisible characters never reach the client raw.
 func elicitation(name string, d *policy.Decision) *mcp.ElicitParams {
 	var b strings.Builder
-	b.WriteString(name)
+	b.WriteString(visible.String(name))
 	if d.Warn {
 		b.WriteString(" ⚠️")
 	}
 	b.WriteString(": ")
+	// The display line is the policy's, escaped there with the same
+	// function; the full text is shown when the display does not already
+	// show all of it.
 	b.WriteString(d.Display)
-	if d.Full != "" && d.Full != strings.TrimPrefix(d.Display, "run: ") {
+	if full := strings.TrimRight(truncate(d.Full, 4000), "\n"); full != "" && !shows(d.Display, full) {
 		b.WriteString("\n\n")
-		b.WriteString(strings.TrimRight(truncate(d.Full, 4000), "\n"))
+		b.WriteString(visible.Lines(full))
 	}
 	if len(d.Reasons) > 0 {
 		b.WriteString("\n\n(")
-		b.WriteString(strings.Join(d.Reasons, "; "))
+		b.WriteString(visible.String(strings.Join(d.Reasons, "; ")))
 		b.WriteString(")")
 	}
 	def := d.DefaultAnswer != "no"
@@ -256,7 +262,8 @@ func elicitation(name string, d *policy.Decision) *mcp.ElicitParams {
 		"approve": map[string]any{"type": "boolean", "title": "Run it?", "description": "Allow nb to perform this action", "default": def},
 	}
 	if d.OfferAlways && d.Rule != "" && !d.Warn {
-		props["always"] = map[string]any{"type": "boolean", "title": "Always allow " + d.Rule, "description": "Allow calls matching " + d.Rule + " without asking until nb mcp serve exits", "default": false}
+		rule := visible.String(d.Rule)
+		props["always"] = map[string]any{"type": "boolean", "title": "Always allow " + rule, "description": "Allow calls matching " + rule + " without asking until nb mcp serve exits", "default": false}
 	}
 	return &mcp.ElicitParams{
 		Mode:    "form",
@@ -267,6 +274,16 @@ func elicitation(name string, d *policy.Decision) *mcp.ElicitParams {
 			"required":   []string{"approve"},
 		},
 	}
+}
+
+// shows reports whether display already shows every line of full.
+func shows(display, full string) bool {
+	for _, l := range strings.Split(full, "\n") {
+		if !strings.Contains(display, visible.String(l)) {
+			return false
+		}
+	}
+	return true
 }
 
 // refusal is the tool error the model receives when a call does not run.

@@ -4,12 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -220,9 +225,62 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
-// HTTPHandler serves the streamable HTTP transport.
-func (s *Server) HTTPHandler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: s.opts.Logger})
+// HTTPHandler serves the streamable HTTP transport to clients that send
+// token as a bearer token and come from no web origin or a loopback one
+// (Guard).
+func (s *Server) HTTPHandler(token string) http.Handler {
+	return Guard(token, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{Logger: s.opts.Logger}))
+}
+
+// NewToken returns a fresh random bearer token (256 bits, hex).
+func NewToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// MinTokenLen is the shortest bearer token the HTTP transport accepts.
+const MinTokenLen = 16
+
+// Guard admits a request to next only when its Origin header, if any,
+// names a loopback host (403 otherwise: a web page the user visits must
+// not reach nb's tools, as the MCP specification requires) and it carries
+// "Authorization: Bearer TOKEN" (401 otherwise: other local users and
+// programs must not either). An empty or short token admits nothing.
+func Guard(token string, next http.Handler) http.Handler {
+	want := []byte(token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Values("Origin"); len(o) > 0 && (len(o) > 1 || !loopbackOrigin(o[0])) {
+			http.Error(w, "forbidden: requests from web origins other than loopback are refused", http.StatusForbidden)
+			return
+		}
+		auth := r.Header.Get("Authorization")
+		scheme, got, _ := strings.Cut(auth, " ")
+		if len(want) < MinTokenLen || !strings.EqualFold(scheme, "Bearer") ||
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="nb"`)
+			http.Error(w, "unauthorized: send the token nb mcp serve printed as \"Authorization: Bearer TOKEN\"", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackOrigin reports whether an Origin header value is an http(s)
+// origin on localhost or a loopback address.
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil {
+		return false
+	}
+	h := u.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // CheckLoopback refuses listen addresses that are not on a loopback
@@ -243,19 +301,24 @@ func CheckLoopback(addr string) error {
 }
 
 // ServeHTTP listens on the loopback address addr and serves streamable HTTP
-// until ctx is cancelled. ready, when set, is called with the bound address.
-func (s *Server) ServeHTTP(ctx context.Context, addr string, ready func(addr string)) error {
+// to clients presenting token (see Guard) until ctx is cancelled. ready,
+// when set, is called with the bound address.
+func (s *Server) ServeHTTP(ctx context.Context, addr, token string, ready func(addr string)) error {
 	defer s.Close()
 	if err := CheckLoopback(addr); err != nil {
 		return err
+	}
+	if len(token) < MinTokenLen {
+		return fmt.Errorf("serve http: the bearer token must have at least %d characters", MinTokenLen)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.HTTPHandler())
-	mux.Handle("/", s.HTTPHandler())
+	h := s.HTTPHandler(token)
+	mux.Handle("/mcp", h)
+	mux.Handle("/", h)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	if ready != nil {
 		ready(ln.Addr().String())

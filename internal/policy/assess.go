@@ -7,7 +7,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 type leafInfo struct {
@@ -43,7 +45,10 @@ type assessment struct {
 	writes         bool
 	network        bool
 	redirSensitive bool
-	maybeDenied    []string
+	// secretEnv says why the command expands a variable that may hold a
+	// secret: no rule pre-approves it.
+	secretEnv   string
+	maybeDenied []string
 }
 
 // secretVar finds expansions of variables named like secrets.
@@ -117,6 +122,10 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			}
 		}
 	}
+	if why := secretExpansion(a); why != "" {
+		as.secretEnv, unsafe = why, true
+		addReason("sensitive: " + why)
+	}
 	for _, r := range a.Redirs {
 		t := r.Target
 		abs := absPath(t.Text, cc.Cwd)
@@ -127,7 +136,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			for _, d := range r.Dir.Paths {
 				dc := cc
 				dc.Cwd = d
-				if p := absPath(t.Text, d); r.Write && systemPath(p, cc.Home) || r.Read && e.secretPath(dc, t.Text, false) {
+				if p := absPath(t.Text, d); r.Write && systemTarget(dc, t.Text) || r.Read && e.secretPath(dc, t.Text, false) {
 					abs = p
 					break
 				}
@@ -145,7 +154,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			case t.Static() && networkDevice(abs):
 				as.network, dangerous = true, true
 				addReason("dangerous: opens a network connection through " + t.Text)
-			case t.Static() && systemPath(abs, cc.Home):
+			case t.Static() && (systemPath(abs, cc.Home) || systemTarget(cc, abs)):
 				as.writes, dangerous = true, true
 				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
 			case !t.Static() && systemPath(absPath(homeGuess(t.Raw, cc.Home), cc.Cwd), cc.Home):
@@ -280,7 +289,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	if w, targets := optionWrite(l); w != "" && !allHarmless(targets, cc.Cwd) {
 		info.optWrite = w
 		for _, t := range targets {
-			if info.danger == "" && t.Static() && systemPath(absPath(t.Text, cc.Cwd), cc.Home) {
+			if info.danger == "" && t.Static() && systemTarget(cc, t.Text) {
 				info.danger = w + " into a system path or startup file: " + t.Text
 			}
 		}
@@ -420,7 +429,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if base == "printenv" && len(l.Args()) > 0 {
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
-			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) {
+			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
 				info.sensitive = "printenv " + w.Raw + " may show a secret"
 				return false, info.sensitive
 			}
@@ -458,6 +467,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		if l.ArgsAppended && !findExec(l) {
 			return false, base + " gets arguments at run time"
 		}
+	}
+	if hasLong(args, "files0-from", "files-from") {
+		// the files read are named in a list chosen when it runs
+		info.exactOnly = true
+		return false, base + " reads the files named in a list"
 	}
 	if spec.check != nil {
 		if why := spec.check(args); why != "" {
@@ -742,33 +756,13 @@ func (e *Engine) displayRun(src string, warn bool) string {
 }
 
 // sanitize makes control characters, bidirectional overrides and
-// invisible characters visible, so the display cannot hide text.
+// invisible characters visible, so the display cannot hide text (the one
+// escaping, package visible).
 func sanitize(s string, keepNewlines bool) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' && keepNewlines, r == '\t':
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0, r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
-			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0x00a0, r == 0x2028, r == 0x2029,
-			// blank-looking letters and symbols, variation selectors
-			r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x2800, r == 0x180e, r == 0x034f,
-			r == 0x17b4, r == 0x17b5, r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef,
-			unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case unicode.IsSpace(r) && r != ' ':
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
+	if keepNewlines {
+		return visible.Lines(s)
 	}
-	return b.String()
+	return visible.String(s)
 }
 
 func compactJSON(v any) string {
@@ -1029,4 +1023,32 @@ func followsLinks(base string, args []word) bool {
 		return shortFlags(args, "efmABCgtTjMrE")['L'] || hasLong(args, "follow")
 	}
 	return true
+}
+
+// secretExpansion says why the text expands a variable that may hold a
+// secret, in any context bash expands one (an assignment then used, a
+// here-string, a here-document, arithmetic), or one chosen at run time.
+func secretExpansion(a *shellparse.Analysis) string {
+	for _, name := range a.Expands {
+		if secrets.EnvMayHoldSecret(name) {
+			return "expands $" + name + ", which may hold a secret"
+		}
+	}
+	if a.IndirectExpansion {
+		return "expands a variable named at run time (${!name}), which may hold a secret"
+	}
+	for _, l := range a.Leaves {
+		// declare -n r=TOKEN makes $r read TOKEN
+		switch l.Base() {
+		case "declare", "local", "typeset":
+			if shortFlags(l.Args(), "")['n'] {
+				for _, w := range l.Args() {
+					if _, v, ok := strings.Cut(w.Text, "="); ok && (!w.Static() || secrets.EnvMayHoldSecret(v)) {
+						return l.Base() + " -n makes a name refer to " + v + ", which may hold a secret"
+					}
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -131,7 +131,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 	case "truncate":
 		for _, p := range positionals(ws, "sr") {
-			if systemPath(absPath(p.Text, cc.Cwd), cc.Home) {
+			if systemTarget(cc, p.Text) {
 				return "truncate in a system path"
 			}
 		}
@@ -332,7 +332,7 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 				}
 			}
 			for _, r := range a.Redirs {
-				if r.Write && r.Target.Static() && systemPath(absPath(r.Target.Text, cc.Cwd), cc.Home) {
+				if r.Write && r.Target.Static() && systemTarget(cc, r.Target.Text) {
 					return "writes into a system path (run by " + base + ")"
 				}
 			}
@@ -441,7 +441,7 @@ func copyTarget(base string, ws []word, cc CommandContext) string {
 	pos := positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
 	f := shortFlags(ws, vs)
 	check := func(p string) bool {
-		return p != "" && systemPath(absPath(p, cc.Cwd), cc.Home)
+		return systemTarget(cc, p)
 	}
 	if base == "tee" {
 		for _, p := range pos {

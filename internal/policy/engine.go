@@ -339,7 +339,7 @@ const (
 // printable text; otherwise the remedy says honestly that the command
 // must be approved interactively.
 func (e *Engine) remedy(a *shellparse.Analysis, as *assessment, works func([]*Pattern) bool) string {
-	if a == nil || a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(a.Recursive) > 0 {
+	if a == nil || a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || as.secretEnv != "" || len(a.Recursive) > 0 {
 		return remedyInteractive
 	}
 	var rules []string
@@ -396,7 +396,7 @@ func contains(list []string, s string) bool {
 
 // alwaysRule is the narrowest rule set "Always" saves, one rule per line.
 func (e *Engine) alwaysRule(a *shellparse.Analysis, as *assessment) (string, bool) {
-	if a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.warn || len(as.needRule) == 0 {
+	if a.Err != nil || len(a.Unknown) > 0 || as.writes || as.network || as.warn || as.secretEnv != "" || len(as.needRule) == 0 {
 		return "", false
 	}
 	var rules []string
@@ -418,7 +418,7 @@ func (e *Engine) alwaysRule(a *shellparse.Analysis, as *assessment) (string, boo
 // preApproved reports whether every leaf is covered by a rule (or is
 // safe, or a harmless wrapper), and returns the source of the rules.
 func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pattern, home string) (Decider, bool) {
-	if len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || len(as.maybeDenied) > 0 || len(a.Recursive) > 0 {
+	if len(a.Unknown) > 0 || as.writes || as.network || as.redirSensitive || as.secretEnv != "" || len(as.maybeDenied) > 0 || len(a.Recursive) > 0 {
 		return "", false
 	}
 	rules := e.rules(extra, home)

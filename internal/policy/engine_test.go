@@ -608,6 +608,8 @@ func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
 
 func (f fakeFacts) Resolve(p string) (string, PathState) { return NoFacts{}.Resolve(p) }
 
+func (f fakeFacts) SecretContent(string) bool { return false }
+
 func TestDirectoryTracking(t *testing.T) {
 	e := newEngine(t, nil)
 	ask := []string{

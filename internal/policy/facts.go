@@ -40,6 +40,10 @@ type Facts interface {
 	// after the link it follows (not lexically). A path whose tail does
 	// not exist resolves as far as it exists and keeps the rest.
 	Resolve(p string) (target string, state PathState)
+	// SecretContent reports whether the file at the absolute path p
+	// (links followed) holds what has the shape of a secret whatever its
+	// name: a private key, a cloud service-account key.
+	SecretContent(p string) bool
 }
 
 // PathState is what Facts.Resolve knows about a path.
@@ -67,6 +71,9 @@ func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
 
 // GitSecrets implements Facts.
 func (NoFacts) GitSecrets(string) ([]string, bool) { return nil, true }
+
+// SecretContent implements Facts.
+func (NoFacts) SecretContent(string) bool { return false }
 
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
@@ -123,6 +130,8 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 	return memoOf(m.gitSec, dir, m.f.GitSecrets)
 }
 
+func (m *memoFacts) SecretContent(p string) bool { return m.f.SecretContent(p) }
+
 func (m *memoFacts) Resolve(p string) (string, PathState) {
 	if v, ok := m.paths[p]; ok {
 		return v.target, v.state
@@ -151,23 +160,23 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 	}
 	raw := joinRaw(cc.Cwd, p)
 	if !strings.HasPrefix(raw, "/") && !drivePath(raw) {
-		return "", PathUnknown
+		return "", PathExists // no directory to resolve it from: judged as written
 	}
 	t, st := cc.Facts.Resolve(raw)
 	if st == PathUnknown {
 		return "", st
 	}
-	if t == absPath(p, cc.Cwd) {
+	if t = slashPath(t); t == absPath(p, cc.Cwd) {
 		return "", st
 	}
-	return slashPath(t), st
+	return t, st
 }
 
 // secretPath is sensitivePath for a path as the kernel will open it from
 // cc.Cwd: the path as written, and where its links lead. A path whose
 // links cannot be followed counts as secret.
 func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
-	if e.sensitivePath(p, cc.Cwd, glob) {
+	if e.sensitivePath(p, cc.Cwd, glob) || p != "" && homeSecret(absPath(p, cc.Cwd), cc.Home, glob) {
 		return true
 	}
 	if glob || cc.Facts == nil || p == "" {
@@ -175,9 +184,19 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 	}
 	t, st := realPath(cc, p)
 	if st == PathUnknown {
-		return strings.HasPrefix(joinRaw(cc.Cwd, p), "/")
+		return true
 	}
-	return t != "" && e.sensitivePath(t, "", false)
+	if t != "" && (e.sensitivePath(t, "", false) || homeSecret(t, cc.Home, false)) {
+		return true
+	}
+	if st == PathExists {
+		target := t
+		if target == "" {
+			target = absPath(p, cc.Cwd)
+		}
+		return cc.Facts.SecretContent(target)
+	}
+	return false
 }
 
 // reachesSecret reports whether reading dir (as written, from cc.Cwd)
@@ -257,6 +276,20 @@ func gitPrograms(cc CommandContext, dir string) string {
 		return "the repository configures a program git would run (" + strings.Join(settings, ", ") + ")"
 	}
 	return ""
+}
+
+// systemTarget is systemPath for a path written in a command running in
+// cc.Cwd, judged where it is written and where its links lead (a link
+// in the project to ~/.bashrc is a startup file).
+func systemTarget(cc CommandContext, p string) bool {
+	if p == "" {
+		return false
+	}
+	if systemPath(absPath(p, cc.Cwd), cc.Home) {
+		return true
+	}
+	t, _ := realPath(cc, p)
+	return t != "" && systemPath(t, cc.Home)
 }
 
 // drivePath reports whether p starts with a drive letter (C:\ or C:/): an

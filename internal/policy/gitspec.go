@@ -196,12 +196,14 @@ sub:
 
 // gitProgramFree are read-only subcommands that never run a program the
 // repository configures (no content diff, no filter, no pager when the
-// output is not a terminal).
+// output is not a terminal) and read no tree or blob a partial clone
+// would fetch (which runs the remote's transport: cat-file, ls-tree and
+// rev-list are not here).
 var gitProgramFree = map[string]bool{
 	"version": true, "rev-parse": true, "var": true, "config": true, "branch": true, "tag": true,
-	"remote": true, "for-each-ref": true, "show-ref": true, "rev-list": true, "merge-base": true,
-	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true, "ls-tree": true,
-	"describe": true, "worktree": true, "show-branch": true, "cat-file": true,
+	"remote": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
+	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true,
+	"describe": true, "worktree": true, "show-branch": true,
 }
 
 // gitSub finds git's subcommand after its global options and the

@@ -3,6 +3,8 @@ package policy
 import (
 	"path"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // absPath resolves p against cwd (when known) and cleans it.
@@ -20,24 +22,6 @@ func absPath(p, cwd string) string {
 	return path.Clean(p)
 }
 
-var sensitiveDirs = map[string]bool{
-	".ssh": true, ".aws": true, ".gnupg": true, ".kube": true, ".docker": true, ".password-store": true,
-	".azure": true, ".gcloud": true, ".vault-token": true, ".terraform.d": true, ".pki": true,
-	"keyrings": true, ".local/share/keyrings": true,
-}
-
-var sensitiveNames = map[string]bool{
-	".netrc": true, ".git-credentials": true, ".pgpass": true, ".npmrc": true, ".pypirc": true,
-	"credentials": true, "shadow": true, "gshadow": true, "shadow-": true, "gshadow-": true, "environ": true,
-	"id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, ".bash_history": true,
-	".zsh_history": true, ".envrc": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "hosts.yml": false, ".python_history": true, ".mysql_history": true, ".psql_history": true,
-	"sudoers": true, ".Xauthority": true, "master.key": true, ".my.cnf": true, "secrets.yml": true,
-	"secrets.yaml": true, "secrets.json": true, ".htpasswd": true, "known_hosts": false, "opasswd": true,
-	"debian.cnf": true, "wp-config.php": true, "rclone.conf": true, "kubeconfig": true, "auth.json": true,
-}
-
-var sensitiveExts = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg", ".nmconnection"}
-
 // sensitiveTrees are absolute directories and files holding secrets;
 // homeSensitive are the same below the home directory. Reading a
 // directory recursively that is or contains one of them is sensitive.
@@ -54,6 +38,9 @@ var homeSensitive = []string{
 	".pki", ".config", ".local/share/keyrings", ".local/state/nb", ".mozilla", ".m2/settings.xml", ".netrc",
 	".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bash_history", ".zsh_history", ".vault-token",
 }
+
+// homeTrees are homeSensitive and the secret-file list's home paths.
+var homeTrees = append(append([]string(nil), homeSensitive...), secrets.HomePaths()...)
 
 // sensitiveUnder are path fragments below which every file is sensitive.
 var sensitiveUnder = []string{
@@ -80,7 +67,7 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 		}
 	}
 	if home != "" {
-		for _, p := range homeSensitive {
+		for _, p := range homeTrees {
 			if under(home + "/" + p) {
 				return true
 			}
@@ -98,52 +85,17 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 }
 
 // samples are names a glob is tested against: if a glob could match one,
-// it could read a secret.
-var samples = []string{
-	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".env", ".env.local", "x.pem", "x.key", "id_rsa",
-	"id_ed25519", "shadow", "gshadow", "environ", ".netrc", ".git-credentials", "credentials",
-	".password-store", ".pgpass", ".npmrc", "sudoers", "x.p12", "mem",
-}
+// it could read a secret (the secret-file list, and /proc's mem).
+var samples = append(secrets.Samples(), "mem")
 
 // SecretName reports whether a file or directory name (one path segment)
 // names a secret: .env files, private keys, credential files and
 // directories. Callers reading the disk for Facts use it.
 func SecretName(name string) bool { return sensitiveSegment(name) }
 
-// sensitiveSegment reports whether one path segment names a secret.
-func sensitiveSegment(seg string) bool {
-	if sensitiveDirs[seg] || sensitiveNames[seg] {
-		return true
-	}
-	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
-		switch seg {
-		case ".env.example", ".env.sample", ".env.template", ".env.dist":
-			return false
-		}
-		return true
-	}
-	lower := seg
-	for i := 0; i < len(seg); i++ {
-		if seg[i] >= 'A' && seg[i] <= 'Z' {
-			lower = strings.ToLower(seg)
-			break
-		}
-	}
-	for _, w := range []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", ".tfstate", ".keytab"} {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	if strings.HasPrefix(seg, "id_") && (strings.HasPrefix(seg, "id_rsa") || strings.HasPrefix(seg, "id_ed25519") || strings.HasPrefix(seg, "id_ecdsa") || strings.HasPrefix(seg, "id_dsa")) {
-		return true
-	}
-	for _, e := range sensitiveExts {
-		if strings.HasSuffix(seg, e) {
-			return true
-		}
-	}
-	return false
-}
+// sensitiveSegment reports whether one path segment names a secret (the
+// secret-file list of package secrets).
+func sensitiveSegment(seg string) bool { return secrets.Name(seg) }
 
 // sensitivePath reports whether p (as written, already ~-expanded) names a
 // secret: a credentials directory or file, /etc/shadow, /proc/*/environ.
@@ -181,6 +133,7 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 			return true
 		}
 	}
+
 	if strings.HasPrefix(abs, "/proc/") {
 		rest := strings.Split(strings.TrimPrefix(abs, "/proc/"), "/")
 		if len(rest) >= 2 {
@@ -272,4 +225,17 @@ func systemPath(abs, home string) bool {
 
 func networkDevice(abs string) bool {
 	return strings.HasPrefix(abs, "/dev/tcp/") || strings.HasPrefix(abs, "/dev/udp/")
+}
+
+// homeSecret reports whether abs (absolute, clean) is a secret location
+// of the home directory or below one; a glob is matched against them.
+func homeSecret(abs, home string, glob bool) bool {
+	if home == "" || len(abs) <= len(home) || abs[len(home)] != '/' || !strings.HasPrefix(abs, home) {
+		return false
+	}
+	rel := abs[len(home)+1:]
+	if glob {
+		return secrets.GlobReachesHome(strings.Split(rel, "/"))
+	}
+	return secrets.UnderHome(rel)
 }

@@ -171,6 +171,15 @@ func init() {
 		if r := first(forbidShort("f", "", ws), forbidLong(ws, "from-file")); r != "" {
 			return r
 		}
+		// modules and data files are read from the search path
+		if shortFlags(ws, "")['L'] || hasLong(ws, "library-path") {
+			return "jq -L reads modules and data files from a directory"
+		}
+		for _, w := range ws {
+			if strings.Contains(w.Text, "import") || strings.Contains(w.Text, "include") {
+				return "jq filter imports modules or data files"
+			}
+		}
 		pos := positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
 		if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "input_filename") || strings.Contains(pos[0].Text, "$__prog")) {
 			return "jq filter reads the environment"

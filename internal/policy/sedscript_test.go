@@ -2,7 +2,9 @@ package policy
 
 import (
 	"math/rand"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,11 +83,18 @@ func TestSedScanAgreesWithSed(t *testing.T) {
 	sed := requireGNUSed(t)
 	dir := t.TempDir()
 	scripts := append(append([]string{}, sedHiddenCommands...), sedHarmless...)
-	rng := rand.New(rand.NewSource(19))
 	n := 3000
 	if testing.Short() {
 		n = 300
 	}
+	if v, err := strconv.Atoi(os.Getenv("NB_SED_SCRIPTS")); err == nil && v > 0 {
+		n = v // a longer run by hand
+	}
+	seed := int64(19)
+	if v, err := strconv.ParseInt(os.Getenv("NB_SED_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	rng := rand.New(rand.NewSource(seed))
 	for range n {
 		scripts = append(scripts, genSedScript(rng))
 	}
@@ -133,6 +142,7 @@ func genSedScript(rng *rand.Rand) string {
 		"d", "n", "N", "z", "F", "{", "}", ";", " ", " ", "\t", "\n", "\n", "#", "# c", "\\", "\\\\",
 		"/", "/x/", "/x/I", "\\%x%", "1", "$", "!", ",", "1,3", "1~2", ",+2", ",~4", "0,/y/", "[", "]",
 		"[[:alpha:]]", "x", "e", "w", "I", "M", "g", "2", "#n", "}", "s/x/\\\n/", "y/a/\\/", "s/\\n/x/",
+		" I", "M ", "0~3", "\n}", "s", "y", "a\\\\", "\\\n", ":a;", "b a;", "s/a/b/w /dev/stdout", "l;", "=;",
 	}
 	var b strings.Builder
 	for k := 1 + rng.Intn(7); k > 0; k-- {
@@ -157,6 +167,15 @@ func TestSedThroughWrappers(t *testing.T) {
 			if d := e.Command(cmd, cc); d.Decision == Allow {
 				t.Errorf("%q allowed", cmd)
 			}
+		}
+	}
+	// typed into a shell session, and through Decide as run_cmd
+	for _, in := range []string{"sed -n ':x e' f\n", "sed -n ':x w /tmp/canary' f\n"} {
+		if d := e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "bash", InShell: true, SessionProgram: "bash", Input: in, Where: cc}); d.Decision == Allow {
+			t.Errorf("session input %q allowed", in)
+		}
+		if d := e.Decide(Action{Kind: RunCommand, Command: strings.TrimSpace(in), Where: cc}); d.Decision == Allow {
+			t.Errorf("run_cmd %q allowed", in)
 		}
 	}
 	for _, cmd := range []string{"sed -n 1,5p f", "timeout 5 sed -n 's/a/b/p' f", "env sed ':a;N;$!ba;s/\\n/ /g' f"} {

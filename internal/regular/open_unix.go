@@ -7,11 +7,8 @@ import (
 	"syscall"
 )
 
-// openNonBlocking opens path read-only without waiting (a FIFO with no
-// writer opens at once).
-func openNonBlocking(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
+// nonBlock makes opening a FIFO return at once.
+const nonBlock = syscall.O_NONBLOCK
 
 // setBlocking makes reads of a regular file's descriptor ordinary again.
 func setBlocking(f *os.File) error {

@@ -23,10 +23,21 @@ var ErrTooLarge = errors.New("file too large")
 // named in the error, which wraps ErrNotRegular. A directory's error wraps
 // ErrNotRegular too.
 func Open(path string) (*os.File, error) {
-	f, err := openNonBlocking(path)
+	return open(path, func() (*os.File, error) { return os.OpenFile(path, os.O_RDONLY|nonBlock, 0) }, func() (fs.FileInfo, error) { return os.Stat(path) })
+}
+
+// OpenIn is Open for name inside root: the kernel resolves name beneath
+// root, so neither "..", nor a symlink, nor a directory swapped for a
+// symlink while it is opened can take it out of root.
+func OpenIn(root *os.Root, name string) (*os.File, error) {
+	return open(name, func() (*os.File, error) { return root.OpenFile(name, os.O_RDONLY|nonBlock, 0) }, func() (fs.FileInfo, error) { return root.Stat(name) })
+}
+
+func open(path string, openFile func() (*os.File, error), stat func() (fs.FileInfo, error)) (*os.File, error) {
+	f, err := openFile()
 	if err != nil {
 		// Sockets cannot be opened at all (ENXIO): name them too.
-		if fi, serr := os.Stat(path); serr == nil && !fi.Mode().IsRegular() {
+		if fi, serr := stat(); serr == nil && !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s is %s: %w", path, Kind(fi.Mode()), ErrNotRegular)
 		}
 		return nil, err
@@ -56,12 +67,29 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > max {
-		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d: %w", path, fi.Size(), max, ErrTooLarge)
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > max {
+			return nil, fmt.Errorf("%s is %d bytes, over the limit of %d: %w", path, fi.Size(), max, ErrTooLarge)
+		}
+		size = fi.Size()
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// One buffer of the file's size (and a byte to see it end) instead of
+	// a doubling one: a long history is read without copies.
+	data := make([]byte, 0, size+1)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%s is over the limit of %d bytes: %w", path, max, ErrTooLarge)

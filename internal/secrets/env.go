@@ -71,6 +71,34 @@ func URLWithCredentials(s string) bool {
 	return strings.Contains(rest, "@")
 }
 
+// urlWords are the last words of names of variables that usually hold a
+// URL or address, which may carry a user and password
+// (DATABASE_URL=postgres://u:p@db, HTTPS_PROXY=http://u:p@proxy).
+var urlWords = map[string]bool{
+	"URL": true, "URLS": true, "URI": true, "URIS": true, "DSN": true, "PROXY": true, "CONN": true,
+	"CONNECTION": true, "CONNSTR": true, "ENDPOINT": true, "REMOTE": true,
+}
+
+// EnvMayHoldSecret reports whether an expansion of the variable named
+// may print a secret when its value is not known: its name says it is
+// one (EnvName), or names a URL or proxy, which often carries
+// credentials.
+func EnvMayHoldSecret(name string) bool {
+	if EnvName(name) {
+		return true
+	}
+	upper := strings.ToUpper(name)
+	if notURL[upper] {
+		return false
+	}
+	words := strings.Split(upper, "_")
+	return urlWords[words[len(words)-1]] || strings.HasSuffix(upper, "PROXY")
+}
+
+// notURL are well-known variables whose names end like a URL's but hold
+// none (addresses and ports, host lists).
+var notURL = map[string]bool{"NO_PROXY": true, "SSH_CONNECTION": true, "SSH_CLIENT": true}
+
 // NameRules returns the data EnvName decides by, sorted: the words of a
 // name (split at underscores) that mark a secret, the fragments that mark
 // one anywhere in the name, and the names that are never secret. Hosts

@@ -1,6 +1,9 @@
 package secrets
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestEnv(t *testing.T) {
 	for _, c := range []struct {
@@ -35,6 +38,26 @@ func TestEnv(t *testing.T) {
 	}
 }
 
+// URLWithCredentials reads user information as net/url does.
+func TestURLWithCredentialsAgreesWithNetURL(t *testing.T) {
+	for _, s := range []string{
+		"postgres://app:hunter2@db/app", "https://tok@github.com/x", "https://github.com/x@y", "https://@host/",
+		"http://proxy:3128", "redis://:pw@cache:6379", "ftp://a:b@c:d@host/", "https://host?x=a@b", "https://host#a@b",
+		"mysql://u@h", "x://a@b", "no url", "https://h/p@q:r", "https://user%40x:p@h",
+	} {
+		want := false
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			_, hasPass := u.User.Password()
+			want = hasPass || u.User.Username() != ""
+		}
+		// the rule is plainer than net/url's (the remote scrubber applies
+		// it in awk): it may only call more URLs credentialed
+		if want && !URLWithCredentials(s) {
+			t.Errorf("URLWithCredentials(%q) = false, net/url finds user information", s)
+		}
+	}
+}
+
 func TestURLWithCredentials(t *testing.T) {
 	for s, want := range map[string]bool{
 		"https://u:p@h/x":           true,
@@ -50,6 +73,18 @@ func TestURLWithCredentials(t *testing.T) {
 	} {
 		if got := URLWithCredentials(s); got != want {
 			t.Errorf("URLWithCredentials(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestEnvMayHoldSecret(t *testing.T) {
+	for name, want := range map[string]bool{
+		"DATABASE_URL": true, "HTTPS_PROXY": true, "http_proxy": true, "ALL_PROXY": true, "MONGODB_URI": true,
+		"SENTRY_DSN": true, "GITHUB_TOKEN": true, "NO_PROXY": false, "HOME": false, "PATH": false, "USER": false,
+		"PWD": false, "SHELL": false, "EDITOR": false, "SSH_CONNECTION": false, "no_proxy": false, "DB_CONN": true,
+	} {
+		if got := EnvMayHoldSecret(name); got != want {
+			t.Errorf("EnvMayHoldSecret(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

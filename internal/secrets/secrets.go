@@ -4,7 +4,10 @@
 // paths from the commands it runs, so the two lists cannot drift apart.
 package secrets
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // homePaths are files and directories, relative to the home directory,
 // that hold credentials or history a command has no business reading.
@@ -15,9 +18,25 @@ var homePaths = []string{
 	".local/share/keyrings", ".local/state/nb", ".terraform.d", ".pki", ".mozilla",
 	".m2/settings.xml", ".gradle/gradle.properties", ".netrc", ".git-credentials",
 	".pgpass", ".npmrc", ".pypirc", ".vault-token", ".bash_history", ".zsh_history",
-	".python_history", ".mysql_history", ".psql_history",
+	".python_history", ".mysql_history", ".psql_history", ".gitconfig", ".config/git/config", ".config/git/credentials",
+	".sh_history", ".history", ".histfile", ".local/share/fish/fish_history", ".node_repl_history",
+	".sqlite_history", ".rediscli_history", ".irb_history", ".lesshst", ".viminfo", ".yarnrc.yml",
+	".gem/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".config/hcloud", ".oci", ".bluemix", ".config/heroku", ".netlify",
+	".config/netlify", ".vercel", ".local/share/com.vercel.cli", ".config/configstore", ".dbshell", ".mongoshrc.js",
+	".config/git-credential-manager", ".config/Code/User/globalStorage", ".config/1Password", ".ansible/vault_pass",
 }
 
 // HomePaths returns the secret locations below a home directory, relative
 // to it, slash-separated.
 func HomePaths() []string { return slices.Clone(homePaths) }
+
+// UnderHome reports whether rel, a clean slash-separated path relative to
+// the home directory, is one of the secret locations or below one.
+func UnderHome(rel string) bool {
+	for _, p := range homePaths {
+		if strings.HasPrefix(rel, p) && (len(rel) == len(p) || rel[len(p)] == '/') {
+			return true
+		}
+	}
+	return false
+}

@@ -22,3 +22,34 @@ func TestHomePathsAreRelativeAndClean(t *testing.T) {
 		}
 	}
 }
+
+func TestValueFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		".env": true, "config/.env.production": true, "deploy/service-account.json": true, "prod.tfvars": true,
+		"certs/server.key": true, "home/.ssh/config": true, "github-token.txt": true, "secrets.yaml": true,
+		"internal/auth/token.go": false, "internal/secrets/env.go": false, "docs/secrets.md": false,
+		"testdata/no_history.txtar": false, ".env.example": false, "README.md": false, "token_test.py": false,
+	} {
+		if got := ValueFile(p); got != want {
+			t.Errorf("ValueFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestContentShape(t *testing.T) {
+	for s, want := range map[string]bool{
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl":                                      true,
+		"-----BEGIN CERTIFICATE-----\nMIIB":                                              false,
+		`{"type": "service_account", "private_key_id": "1", "private_key": ""}`:          true,
+		"[default]\naws_access_key_id = AKIAXXXXXXXXXXXXXXXX\naws_secret_access_key = x": true,
+		"github.com:\n    oauth_token: gho_x\n":                                          true,
+		"//registry.npmjs.org/:_authToken=npm_x\n":                                       true,
+		"token = ghp_" + "0123456789abcdefghijABCDEFGHIJ012345":                          true,
+		"package main\n\nfunc main() {}\n":                                               false,
+		`{"name": "x", "version": "1.0.0"}`:                                              false,
+	} {
+		if got := ContentShape([]byte(s)); got != want {
+			t.Errorf("ContentShape(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -55,6 +55,12 @@ type Analysis struct {
 	// SingleCall is the leaf when the whole text is exactly one simple
 	// command (no lists, pipelines, substitutions or inner commands).
 	SingleCall *Leaf
+	// Expands are the variables the text (inner scripts included)
+	// expands anywhere: words, assignments, redirections, here-strings,
+	// here-documents, arithmetic; IndirectExpansion is set when it
+	// expands one chosen at run time (${!name}).
+	Expands           []string
+	IndirectExpansion bool
 }
 
 // Leaf is one simple command.
@@ -292,6 +298,7 @@ func (a *analyser) parse(src string) (*syntax.File, error) {
 func (a *analyser) file(f *syntax.File, src string, ctx *walkCtx) {
 	saveSrc, saveVisited := a.src, a.visited
 	a.src, a.visited = src, map[syntax.Node]bool{}
+	a.expands(f)
 	a.stmts(f.Stmts, ctx)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n.(type) {

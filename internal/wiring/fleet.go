@@ -67,6 +67,7 @@ func (a *App) buildFleet() {
 		Home:           home,
 		AgentSocket:    o.Getenv("SSH_AUTH_SOCK"),
 		OutputRoot:     root,
+		EnvPolicy:      EnvPolicy(a.Config),
 		Limits: sandwich.Limits{
 			ThresholdBytes: ti.OutputThresholdBytes, ThresholdLines: ti.OutputThresholdLines,
 			HeadLines: ti.SandwichHeadLines, TailLines: ti.SandwichTailLines, MaxLineBytes: ti.MaxLineBytes,

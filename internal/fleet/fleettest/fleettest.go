@@ -33,10 +33,10 @@ type Fleet struct {
 const perServer = 16
 
 // Start runs n hosts named web-01 … web-NN, written to the client home
-// of the first server (Server.Home).
-func Start(t testing.TB, n int) *Fleet {
+// of the first server (Server.Home). Extra lines go to every sshd_config.
+func Start(t testing.TB, n int, extra ...string) *Fleet {
 	t.Helper()
-	srvs := servers(t, n)
+	srvs := servers(t, n, extra...)
 	return write(t, srvs, srvs[0].Home)
 }
 
@@ -51,11 +51,11 @@ func StartIn(t testing.TB, n int, home string) *Fleet {
 	return write(t, servers(t, n), home)
 }
 
-func servers(t testing.TB, n int) []*sshtest.Server {
+func servers(t testing.TB, n int, extra ...string) []*sshtest.Server {
 	var out []*sshtest.Server
 	for n > 0 {
 		k := min(n, perServer)
-		out = append(out, sshtest.StartPorts(t, k))
+		out = append(out, sshtest.StartPorts(t, k, extra...))
 		n -= k
 	}
 	return out

@@ -87,21 +87,10 @@ func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(
 		case !fi.IsDir():
 			ms = append(ms, mount{op: "--ro-bind", src: git, dest: git})
 		default:
-			// A mount point cannot be renamed away and replaced.
-			ms = append(ms, mount{op: "--bind", src: git, dest: git})
-			for _, name := range []string{"hooks", "config"} {
-				p := filepath.Join(git, name)
-				if _, ok := exists(p); ok {
-					ms = append(ms, mount{op: "--ro-bind", src: p, dest: p})
-					continue
-				}
-				src := emptyDir
-				if name == "config" {
-					src = emptyFile
-				}
-				ms = append(ms, mount{op: "--ro-bind", src: src, dest: p})
-				created = append(created, p)
-			}
+			// All of the repository: what it holds runs outside later
+			// (hooks, config, commondir, info/attributes, alternates,
+			// modules/*/config). A mount point cannot be renamed away.
+			ms = append(ms, mount{op: "--ro-bind", src: git, dest: git})
 		}
 	}
 	for _, p := range l.ReadOnly {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // Layout is the resolved filesystem policy of one sandbox: everything
@@ -22,12 +24,24 @@ type Layout struct {
 	Network bool
 }
 
-// DefaultHidden lists the secrets directories hidden from sandboxed
-// commands, relative to the home directory.
-var DefaultHidden = []string{
-	".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker",
-	".config/gcloud", ".netrc", ".git-credentials", ".password-store",
+// DefaultHidden lists the secret locations hidden from sandboxed
+// commands, relative to the home directory: the policy's own list.
+var DefaultHidden = secrets.HomePaths()
+
+// RunLater are entries of a workspace that programs run outside the
+// sandbox later read as code or as settings naming programs: git's
+// repository, direnv, editors' and dev containers' settings, hook
+// managers. Existing ones are read-only inside the sandbox (a missing
+// .git is covered too, so none can be planted).
+var RunLater = []string{
+	".git", ".envrc", ".vscode", ".idea", ".devcontainer", ".husky", ".githooks",
+	".pre-commit-config.yaml", ".gitmodules", ".gitattributes", "lefthook.yml", ".lefthook.yml",
+	"mise.toml", ".mise.toml", ".tool-versions",
 }
+
+// nestedDepth bounds the search for RunLater entries below a writable
+// tree's top.
+const nestedDepth = 3
 
 // resolve makes p absolute and resolves symlinks in the longest existing
 // prefix, so a path that does not exist yet is still named by where it
@@ -95,8 +109,9 @@ func uniqSorted(ps []string) []string {
 
 // NewLayout computes the layout for launch (the workspace), with home's
 // secrets hidden plus extraHidden (nb's config and state directories,
-// configured paths) and extraWritable trees. The workspace's .git/hooks and
-// .git/config stay read-only, whether or not they exist yet.
+// configured paths) and extraWritable trees. In every writable tree .git
+// is read-only, whether or not it exists yet; Current adds what exists at
+// the time of a run.
 func NewLayout(launch, home string, extraWritable, extraHidden []string, network bool) Layout {
 	var l Layout
 	l.Network = network
@@ -107,7 +122,15 @@ func NewLayout(launch, home string, extraWritable, extraHidden []string, network
 	}
 	if home != "" {
 		for _, h := range DefaultHidden {
-			l.Hidden = append(l.Hidden, resolve(filepath.Join(home, h)))
+			if strings.ContainsAny(h, "*?[") {
+				// a pattern (shell histories): what matches now
+				matches, _ := filepath.Glob(filepath.Join(home, filepath.FromSlash(h)))
+				for _, m := range matches {
+					l.Hidden = append(l.Hidden, resolve(m))
+				}
+				continue
+			}
+			l.Hidden = append(l.Hidden, resolve(filepath.Join(home, filepath.FromSlash(h))))
 		}
 	}
 	for _, h := range extraHidden {
@@ -117,16 +140,45 @@ func NewLayout(launch, home string, extraWritable, extraHidden []string, network
 		l.Hidden = append(l.Hidden, resolve(expandHome(h, home)))
 	}
 	for _, w := range l.Writable {
-		l.ReadOnly = append(l.ReadOnly, filepath.Join(w, ".git", "hooks"), filepath.Join(w, ".git", "config"))
-		// Submodules keep their repositories, hooks included, in
-		// .git/modules.
-		for _, m := range moduleRepos(filepath.Join(w, ".git", "modules"), 4) {
-			l.ReadOnly = append(l.ReadOnly, filepath.Join(m, "hooks"), filepath.Join(m, "config"))
-		}
+		l.ReadOnly = append(l.ReadOnly, filepath.Join(w, ".git"))
 	}
 	l.Writable = uniqSorted(l.Writable)
 	l.Hidden = uniqSorted(l.Hidden)
 	l.ReadOnly = uniqSorted(l.ReadOnly)
+	return l
+}
+
+// Current is l for one run: in every writable tree the RunLater entries
+// that exist now, at its top and up to nestedDepth levels below it, are
+// read-only too, and so are the files git says configure the tree's
+// repository (included config files) and its hooks directory. (Under Landlock a directory holding a read-only entry
+// cannot take new files: a right to create in a directory is a right to
+// create anywhere below it.)
+func (l Layout) Current() Layout {
+	ro := append([]string{}, l.ReadOnly...)
+	for _, w := range l.Writable {
+		for _, name := range RunLater {
+			if _, ok := exists(filepath.Join(w, name)); ok {
+				ro = append(ro, filepath.Join(w, name))
+			}
+		}
+		ro = append(ro, nestedRunLater(w, nestedDepth)...)
+		if _, ok := exists(filepath.Join(w, ".git")); ok {
+			// Files the repository's configuration reads or runs from:
+			// included config files, the hooks directory.
+			files, hooks := gitConfigFiles(w)
+			if hooks != "" {
+				files = append(files, hooks)
+			}
+			for _, f := range files {
+				f = resolve(f)
+				if _, ok := exists(f); ok && l.insideWritable(f) {
+					ro = append(ro, f)
+				}
+			}
+		}
+	}
+	l.ReadOnly = uniqSorted(ro)
 	return l
 }
 
@@ -145,9 +197,10 @@ func exists(p string) (os.FileInfo, bool) {
 	return fi, err == nil
 }
 
-// moduleRepos lists the git directories (holding a HEAD) under dir, down
-// to depth levels.
-func moduleRepos(dir string, depth int) []string {
+// nestedRunLater lists the RunLater entries (a repository's .git, a
+// subproject's .envrc or hooks …) in the subdirectories of dir, down to
+// depth levels, not following symlinks nor entering .git or node_modules.
+func nestedRunLater(dir string, depth int) []string {
 	if depth == 0 {
 		return nil
 	}
@@ -157,15 +210,16 @@ func moduleRepos(dir string, depth int) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if !e.IsDir() {
+		if !e.IsDir() || e.Name() == ".git" || e.Name() == "node_modules" {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
-			out = append(out, p)
+		for _, name := range RunLater {
+			if _, ok := exists(filepath.Join(p, name)); ok {
+				out = append(out, filepath.Join(p, name))
+			}
 		}
-		out = append(out, moduleRepos(p, depth-1)...)
-		out = append(out, moduleRepos(filepath.Join(p, "modules"), depth-1)...)
+		out = append(out, nestedRunLater(p, depth-1)...)
 	}
 	return out
 }

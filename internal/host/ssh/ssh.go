@@ -70,6 +70,9 @@ type Options struct {
 	// first).
 	IdentityFiles   []string
 	KnownHostsFiles []string
+	// IdentitiesOnly offers only the identity files' keys, also when the
+	// agent holds them (OpenSSH's IdentitiesOnly), not every agent key.
+	IdentitiesOnly bool
 	// Dial, when set, opens the connection to host:port in place of a TCP
 	// dial (ProxyJump: through another Host's DialContext).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -92,6 +95,7 @@ type Host struct {
 	timeout    time.Duration
 	keepalive  time.Duration
 	dialFn     func(ctx context.Context, network, addr string) (net.Conn, error)
+	idOnly     bool
 
 	mu     sync.Mutex
 	client *gossh.Client
@@ -156,7 +160,7 @@ func New(o Options) (*Host, error) {
 	}
 	h.keyFiles = append(h.keyFiles, ce.IdentityFiles...)
 	h.keyFiles = append(h.keyFiles, o.IdentityFiles...)
-	h.dialFn = o.Dial
+	h.dialFn, h.idOnly = o.Dial, o.IdentitiesOnly
 	if len(h.keyFiles) == 0 && o.Home != "" {
 		for _, n := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
 			h.keyFiles = append(h.keyFiles, filepath.Join(o.Home, ".ssh", n))
@@ -303,7 +307,13 @@ func (h *Host) dial(ctx context.Context) (*gossh.Client, error) {
 func (h *Host) authMethods() ([]gossh.AuthMethod, func()) {
 	var signers []gossh.Signer
 	closer := func() {}
+	allowed := map[string]bool{} // the identity files' public keys
 	for _, f := range h.keyFiles {
+		if b, err := os.ReadFile(f + ".pub"); err == nil {
+			if pk, _, _, _, err := gossh.ParseAuthorizedKey(b); err == nil {
+				allowed[string(pk.Marshal())] = true
+			}
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
@@ -312,6 +322,7 @@ func (h *Host) authMethods() ([]gossh.AuthMethod, func()) {
 		if err != nil {
 			continue // encrypted keys are for the agent
 		}
+		allowed[string(s.PublicKey().Marshal())] = true
 		signers = append(signers, s)
 	}
 	var methods []gossh.AuthMethod
@@ -319,7 +330,20 @@ func (h *Host) authMethods() ([]gossh.AuthMethod, func()) {
 		if c, err := net.Dial("unix", h.agentSock); err == nil {
 			ag := agent.NewClient(c)
 			closer = func() { c.Close() }
-			methods = append(methods, gossh.PublicKeysCallback(ag.Signers))
+			cb := ag.Signers
+			if h.idOnly {
+				cb = func() ([]gossh.Signer, error) {
+					all, err := ag.Signers()
+					var keep []gossh.Signer
+					for _, s := range all {
+						if allowed[string(s.PublicKey().Marshal())] {
+							keep = append(keep, s)
+						}
+					}
+					return keep, err
+				}
+			}
+			methods = append(methods, gossh.PublicKeysCallback(cb))
 		}
 	}
 	if len(signers) > 0 {

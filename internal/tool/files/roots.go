@@ -2,8 +2,11 @@
 // write_file, list_dir, path_info), confined to a set of root directories.
 // Every path is made absolute, cleaned, and has its symlinks resolved (for a
 // path that does not exist yet, those of its longest existing prefix) before
-// it is checked against the roots, so `..`, absolute paths and symlinks
-// cannot leave them.
+// it is checked against the roots and shown to the policy, so `..`,
+// absolute paths and symlinks cannot leave them. The checked path is then
+// opened through the root's os.Root handle: the kernel resolves it beneath
+// the root, so a directory swapped for a symlink between the check and the
+// use cannot lead out either.
 package files
 
 import (
@@ -17,7 +20,8 @@ import (
 
 // Roots is a set of directories file tools may touch.
 type Roots struct {
-	dirs []string // absolute, symlink-free, cleaned
+	dirs    []string   // absolute, symlink-free, cleaned
+	handles []*os.Root // the open roots, one per dir
 }
 
 // NewRoots resolves dirs (which must exist and be directories).
@@ -42,9 +46,41 @@ func NewRoots(dirs ...string) (*Roots, error) {
 		if !fi.IsDir() {
 			return nil, fmt.Errorf("root %s: not a directory", d)
 		}
+		h, err := os.OpenRoot(real)
+		if err != nil {
+			r.Close()
+			return nil, fmt.Errorf("root %s: %w", d, err)
+		}
 		r.dirs = append(r.dirs, filepath.Clean(real))
+		r.handles = append(r.handles, h)
 	}
 	return r, nil
+}
+
+// Close closes the roots' handles.
+func (r *Roots) Close() error {
+	for _, h := range r.handles {
+		h.Close()
+	}
+	r.handles = nil
+	return nil
+}
+
+// in returns the open root holding the resolved path p and p's name
+// relative to it ("." for the root itself).
+func (r *Roots) in(p string) (*os.Root, string, error) {
+	for i, d := range r.dirs {
+		if i >= len(r.handles) {
+			break
+		}
+		if p == d {
+			return r.handles[i], ".", nil
+		}
+		if rel, err := filepath.Rel(d, p); err == nil && filepath.IsLocal(rel) {
+			return r.handles[i], rel, nil
+		}
+	}
+	return nil, "", fmt.Errorf("%s: %w", p, ErrOutside)
 }
 
 // Dirs lists the resolved roots.

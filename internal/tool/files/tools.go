@@ -21,7 +21,6 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/regular"
-	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -129,14 +128,19 @@ func (t *readFile) Review(_ context.Context, call *tool.Call, at tool.At) (*tool
 }
 
 func (t *readFile) read(a readArgs, p string) *tool.Result {
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+	root, rel, err := t.opts.Roots.in(p)
+	if err != nil {
+		return tool.Errorf("read %s: %v", a.Path, err)
+	}
+	if fi, err := root.Stat(rel); err == nil && fi.IsDir() {
 		return tool.Errorf("read %s: is a directory (use list_dir)", a.Path)
 	}
 	// Only regular files: opening a FIFO would wait for a writer and
-	// reading a device might never end.
-	f, err := regular.Open(p)
+	// reading a device might never end. Opened beneath the root: nothing
+	// swapped in since the review can lead out of it.
+	f, err := regular.OpenIn(root, rel)
 	if errors.Is(err, regular.ErrNotRegular) {
-		return tool.Errorf("read %s: %v", a.Path, strings.TrimPrefix(err.Error(), p+" "))
+		return tool.Errorf("read %s: %v", a.Path, strings.TrimPrefix(err.Error(), rel+" "))
 	}
 	if err != nil {
 		return tool.Errorf("read %s: %v", a.Path, unwrap(err))
@@ -283,19 +287,71 @@ func (t *writeFile) Review(_ context.Context, call *tool.Call, at tool.At) (*too
 }
 
 func (t *writeFile) write(a writeArgs, p string) *tool.Result {
+	root, rel, err := t.opts.Roots.in(p)
+	if err != nil {
+		return tool.Errorf("write %s: %v", a.Path, err)
+	}
 	perm := fs.FileMode(0o644)
 	existed := false
-	if fi, err := os.Stat(p); err == nil {
+	if fi, err := root.Stat(rel); err == nil {
 		perm, existed = fi.Mode().Perm(), true
 	}
-	if err := store.WriteFileAtomic(p, []byte(*a.Content), perm); err != nil {
-		return tool.Errorf("%v", unwrap(err))
+	if err := writeAtomicIn(root, rel, []byte(*a.Content), perm); err != nil {
+		return tool.Errorf("write %s: %v", a.Path, unwrap(err))
 	}
 	verb := "created"
 	if existed {
 		verb = "overwrote"
 	}
 	return &tool.Result{Content: fmt.Sprintf("%s %s (%d bytes)", verb, p, len(*a.Content))}
+}
+
+// writeAtomicIn replaces name beneath root with data: a temporary file
+// beside it, synced, then renamed over it, every step resolved beneath
+// root. Missing parent directories are created.
+func writeAtomicIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(name)
+	if dir != "." {
+		if err := root.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	var f *os.File
+	var tmp string
+	for i := 0; ; i++ {
+		tmp = filepath.Join(dir, fmt.Sprintf(".%s.tmp%d%d", filepath.Base(name), time.Now().UnixNano(), i))
+		var err error
+		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || i == 100 {
+			return err
+		}
+	}
+	fail := func(err error) error {
+		f.Close()
+		root.Remove(tmp)
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		root.Remove(tmp)
+		return err
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		root.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // ---- list_dir
@@ -334,7 +390,16 @@ func (t *listDir) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.
 }
 
 func (t *listDir) list(shown, p string) *tool.Result {
-	entries, err := os.ReadDir(p)
+	root, rel, err := t.opts.Roots.in(p)
+	if err != nil {
+		return tool.Errorf("list %s: %v", shown, err)
+	}
+	d, err := root.Open(rel)
+	if err != nil {
+		return tool.Errorf("list %s: %v", shown, unwrap(err))
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return tool.Errorf("list %s: %v", shown, unwrap(err))
 	}
@@ -349,7 +414,7 @@ func (t *listDir) list(shown, p string) *tool.Result {
 		name := e.Name()
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(filepath.Join(p, name))
+			target, _ := root.Readlink(filepath.Join(rel, name))
 			fmt.Fprintf(&b, "%s -> %s\n", name, target)
 		case e.IsDir():
 			fmt.Fprintf(&b, "%s/\n", name)
@@ -411,10 +476,16 @@ func (t *pathInfo) info(shown, p, cwd string) *tool.Result {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(t.cwdOrRoot(cwd), abs)
 	}
-	if lfi, err := os.Lstat(abs); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
-		info.Symlink, _ = os.Readlink(abs)
+	if root, rel, err := t.opts.Roots.in(filepath.Clean(abs)); err == nil {
+		if lfi, err := root.Lstat(rel); err == nil && lfi.Mode()&fs.ModeSymlink != 0 {
+			info.Symlink, _ = root.Readlink(rel)
+		}
 	}
-	if fi, err := os.Stat(p); err == nil {
+	root, rel, err := t.opts.Roots.in(p)
+	if err != nil {
+		return tool.Errorf("path_info %s: %v", shown, err)
+	}
+	if fi, err := root.Stat(rel); err == nil {
 		info.Exists = true
 		info.Mode = fmt.Sprintf("%04o", fi.Mode().Perm())
 		info.Modified = fi.ModTime().UTC().Format(time.RFC3339)

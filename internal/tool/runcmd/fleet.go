@@ -2,6 +2,7 @@ package runcmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -11,9 +12,27 @@ import (
 	"github.com/nb-cli/nb/internal/tool"
 )
 
-const hostsDescription = "Run the command on these hosts of the user's inventory instead of the current machine, all at once: a host, a glob over host names (web-0*), @group (@all for every host), or a comma-separated list of those. " +
+const hostsDescription = "Run the command on these hosts of the user's inventory instead of the current machine, all at once: a host, a glob over host names (web-0*), @group (@all for every host), or a comma-separated list of those; !item leaves hosts out (@web,!web-03). " +
 	"The result is JSON: summary counts (total, ok, failed, unreachable, refused, timedOut), groups of hosts whose output is identical (hosts, exitCode, stdout, stderr), errors of hosts that did not run, and outputDir holding every host's full output (HOST.stdout, HOST.stderr, hosts.tsv) to grep. " +
 	"Commands run in each host's login directory unless cwd (absolute) is given; the session working directory does not change."
+
+// hostsArg is the hosts argument: a selection string, or (as models
+// sometimes send it) an array of selections, joined with commas.
+type hostsArg string
+
+func (h *hostsArg) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*h = hostsArg(s)
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("hosts must be a string such as \"web-0*,@db\"")
+	}
+	*h = hostsArg(strings.Join(list, ","))
+	return nil
+}
 
 // reviewFleet reviews a call with hosts: the selection is resolved now,
 // the command decided once for all of them, and the invocation runs it on
@@ -26,7 +45,8 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 	if err != nil {
 		return nil, fmt.Errorf("hosts: %w", err)
 	}
-	hosts, err := f.Inventory().Select(p.Hosts)
+	sel := strings.TrimSpace(string(p.Hosts))
+	hosts, err := f.Inventory().Select(sel)
 	if err != nil {
 		return nil, fmt.Errorf("hosts: %w", err)
 	}
@@ -47,7 +67,7 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 		Kind: policy.RunCommand, Command: p.Command,
 		Where:     policy.CommandContext{Cwd: decideIn, Home: home, Isolation: policy.IsolationRemote},
 		Hosts:     names,
-		Selection: strings.TrimSpace(p.Hosts),
+		Selection: sel,
 	})
 	return tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
 		req := fleet.Request{Command: p.Command, Dir: dir, Timeout: p.timeout}

@@ -105,7 +105,26 @@ func TestRunCmdHosts(t *testing.T) {
 		t.Errorf("decision %s %q", d.Decision, d.Display)
 	}
 
+	// The login directory is the remote home: a relative path to a secret
+	// there is a secret.
+	for _, cmd := range []string{"cat .ssh/id_ed25519", "cat ~/.ssh/id_ed25519", "cat .aws/credentials"} {
+		args, _ := json.Marshal(map[string]string{"command": cmd, "hosts": "@all"})
+		inv, err = run.Review(ctx(t), &tool.Call{Name: "run_cmd", Args: args}, tool.At{Cwd: before})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := inv.Decision; d.Decision == policy.Allow {
+			t.Errorf("%s on a fleet is allowed: %+v", cmd, d)
+		}
+	}
+
+	inv, err = run.Review(ctx(t), &tool.Call{Name: "run_cmd", Args: json.RawMessage(`{"command":"uptime","hosts":["web-01","web-03"]}`)}, tool.At{Cwd: before})
+	if err != nil || inv.Decision.Display != "run on 2 hosts (web-01,web-03): uptime" {
+		t.Errorf("hosts as a list: %v %+v", err, inv)
+	}
+
 	for args, want := range map[string]string{
+		`{"command":"uptime","hosts":{"a":1}}`:            "hosts must be a string",
 		`{"command":"uptime","hosts":"db-*"}`:             "hosts: the selection matches no host",
 		`{"command":"uptime","hosts":"web-1"}`:            `no host "web-1"`,
 		`{"command":"uptime","hosts":"@web"}`:             `no group "web"`,

@@ -1,0 +1,213 @@
+package secrets
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// The secret-file list as data. A name on it marks a secret wherever it
+// appears in a path; the home paths (secrets.go) are secret only below
+// the home directory. Add a credential file here and the policy (reads,
+// globs, recursive reads) and the sandbox's hidden list both learn it.
+
+// names are file and directory names that hold credentials or history
+// wherever they are.
+var names = []string{
+	// directories
+	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure", ".gcloud", ".vault-token",
+	".terraform.d", ".pki", "keyrings",
+	// credential and configuration files
+	".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".yarnrc.yml",
+	"credentials", "shadow", "gshadow", "shadow-", "gshadow-", "environ", "opasswd", "sudoers",
+	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".envrc", ".boto", ".s3cfg", ".dockercfg", ".Xauthority",
+	"master.key", ".my.cnf", "secrets.yml", "secrets.yaml", "secrets.json", ".htpasswd", "debian.cnf",
+	"wp-config.php", "rclone.conf", "kubeconfig", "auth.json", "service-account.json",
+	"service_account.json", "application_default_credentials.json", "terraform.tfvars", ".tfvars",
+	"terraform.tfstate", ".vault_pass", "vault.yml", "credentials.toml",
+	".git-credential", "accessTokens.json", "access_tokens.db", "legacy_credentials",
+	"password", "passwords", "password.txt", "passwords.txt", "passwords.csv", "passwords.json", ".passwords",
+	// shells' and interpreters' histories
+	".bash_history", ".zsh_history", ".sh_history", ".history", ".histfile", "fish_history",
+	".python_history", ".node_repl_history", ".mysql_history", ".psql_history", ".sqlite_history",
+	".rediscli_history", ".irb_history", ".pry_history", ".Rhistory", ".lesshst", ".viminfo",
+	".mongoshrc.js", ".dbshell", ".scala_history", ".php_history", ".ts_node_repl_history",
+}
+
+// extensions mark files holding keys and certificates with their private
+// parts, keystores and password databases.
+var extensions = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", ".jks", ".ppk", ".asc", ".gpg",
+	".nmconnection", ".tfvars", ".tfstate", ".keytab", ".ovpn", ".age"}
+
+// words mark a name as secret wherever they appear in it
+// (github-token.txt, prod_credentials.json, my-secret.yaml).
+var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account", "_history"}
+
+// notSecretNames are names the words would catch that hold no secret
+// (templates, the shell's own tokenizer sources).
+var notSecretNames = map[string]bool{
+	".env.example": true, ".env.sample": true, ".env.template": true, ".env.dist": true,
+	"secrets.example.yml": true, "known_hosts": true,
+}
+
+// Names returns the names on the list (directories and files that hold
+// secrets wherever they are).
+func Names() []string { return append([]string(nil), names...) }
+
+var nameSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}()
+
+// Name reports whether one path segment names a secret: a name on the
+// list, a .env file, a private key or keystore by its extension, or a
+// name holding a word such as credential, secret or token.
+func Name(seg string) bool {
+	if seg == "" || notSecretNames[seg] {
+		return false
+	}
+	if nameSet[seg] {
+		return true
+	}
+	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
+		return true
+	}
+	lower := strings.ToLower(seg)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	for _, pre := range []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"} {
+		if strings.HasPrefix(seg, pre) {
+			return true
+		}
+	}
+	for _, e := range extensions {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Samples are names a glob is tested against: a glob that can match one
+// can name a secret (~/.*history, *.pem, .e*).
+func Samples() []string {
+	out := append([]string(nil), names...)
+	for _, e := range extensions {
+		out = append(out, "x"+e)
+	}
+	out = append(out, ".env", ".env.local", ".env.production", "prod.env", "id_rsa.old")
+	for _, w := range words {
+		out = append(out, w, "x"+w+".json", "x-"+w+".txt")
+	}
+	for _, p := range homePaths {
+		out = append(out, path.Base(p))
+	}
+	return out
+}
+
+// GlobReachesHome reports whether a glob written below the home
+// directory (its segments after home, such as [".c*", "gh", "hosts.yml"])
+// can name a secret home path or a file below one.
+func GlobReachesHome(segs []string) bool {
+	for _, hp := range homePaths {
+		hs := strings.Split(hp, "/")
+		if len(segs) < len(hs) {
+			continue
+		}
+		ok := true
+		for i, h := range hs {
+			if m, err := path.Match(segs[i], h); err != nil || !m {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ContentShape reports whether the start of a file's content has the
+// shape of a secret whatever its name: a PEM private key, a Google Cloud
+// service-account key, an AWS credentials file, a kubeconfig with user
+// credentials.
+func ContentShape(head []byte) bool {
+	s := string(head)
+	switch {
+	case strings.Contains(s, "-----BEGIN") && strings.Contains(s, "PRIVATE KEY"):
+		return true
+	case strings.Contains(s, `"type"`) && strings.Contains(s, `"service_account"`) && strings.Contains(s, `"private_key`):
+		return true
+	case strings.Contains(s, "aws_secret_access_key"):
+		return true
+	case strings.Contains(s, "client-key-data:") || strings.Contains(s, "\n    token:") && strings.Contains(s, "kind: Config"):
+		return true
+	case strings.Contains(s, `"refresh_token"`) && strings.Contains(s, `"client_secret"`):
+		return true
+	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
+		return true // gh hosts.yml, .npmrc, docker config.json under any name
+	}
+	return tokenShape.MatchString(s)
+}
+
+// tokenShape matches access tokens whose form is unmistakable: GitHub
+// (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and
+// Anthropic project keys, GitLab personal tokens.
+var tokenShape = regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20})\b`)
+
+// codeExtensions are source and documentation files: a name such as
+// token.go or secrets.md is about secrets, not one.
+var codeExtensions = []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".java", ".kt", ".kts",
+	".rs", ".c", ".h", ".cc", ".cpp", ".hpp", ".rb", ".php", ".cs", ".swift", ".m", ".scala", ".sh", ".bash",
+	".zsh", ".fish", ".ps1", ".md", ".rst", ".adoc", ".txtar", ".html", ".css", ".scss", ".vue", ".svelte",
+	".lua", ".pl", ".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".dart", ".r", ".jl", ".proto", ".graphql",
+	".tf", ".snap", ".lock", ".sum", ".mod", ".golden", ".tmpl", ".j2", ".rego", ".sql", ".ipynb"}
+
+// ValueFile reports whether a path in a repository names a file that
+// probably holds secret values, for deciding whether the repository's
+// history may show one: a directory on the list (.ssh, .aws…) on the
+// way, or a base name on it (a name, a .env file, a key's extension, or
+// a word such as token or secret in a data file — token.go and
+// docs/secrets.md are code and documentation about secrets).
+func ValueFile(p string) bool {
+	segs := strings.Split(p, "/")
+	for _, s := range segs[:len(segs)-1] {
+		if nameSet[s] {
+			return true
+		}
+	}
+	base := segs[len(segs)-1]
+	if !Name(base) {
+		return false
+	}
+	if nameSet[base] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") {
+		return true
+	}
+	lower := strings.ToLower(base)
+	for _, e := range codeExtensions {
+		if strings.HasSuffix(lower, e) {
+			return false
+		}
+	}
+	return !strings.Contains(lower, "_test.") && !strings.Contains(lower, ".test.") && !strings.Contains(lower, ".spec.")
+}
+
+// PublicOnlyByContent reports extensions whose files are often public
+// certificates, a secret only when their content holds a private key
+// (ContentShape).
+func PublicOnlyByContent(p string) bool {
+	lower := strings.ToLower(p)
+	for _, e := range []string{".pem", ".crt", ".cer", ".asc", ".gpg"} {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
