@@ -478,6 +478,13 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		}
 		a.stmt(c.Stmt, ctx)
 	case *syntax.CoprocClause:
+		if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
+			// coproc NAME >file: the parser takes the command for the
+			// coprocess's name and leaves a statement of redirections;
+			// bash runs NAME
+			c.Stmt.Cmd = &syntax.CallExpr{Args: []*syntax.Word{c.Name}}
+			c.Name = nil
+		}
 		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
 			// bash takes no NAME before a simple command: "coproc curl x"
 			// runs curl.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -162,6 +163,20 @@ func (sb *bashSandbox) run(src, locale string) ([]execRecord, string, error) {
 	return recs, out.String(), nil
 }
 
+// created lists the files the last run left in the scratch directory, as
+// absolute paths inside the sandbox.
+func (sb *bashSandbox) created() []string {
+	var out []string
+	_ = filepath.WalkDir(sb.work, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(sb.work, p)
+			out = append(out, path.Join(sandboxWork, filepath.ToSlash(rel)))
+		}
+		return nil
+	})
+	return out
+}
+
 // capped keeps the first 4 KiB written to it.
 type capped struct{ b bytes.Buffer }
 
@@ -198,7 +213,11 @@ var codeFromFile = map[string]bool{"source": true, ".": true}
 // leaf of that name is fully static, one of them must have exactly the
 // executed argv. Nothing is reported when the analysis says it cannot see
 // everything.
-func divergences(a *Analysis, recs []execRecord) []string {
+//
+// Every file the command line created must be the target of a redirection
+// that writes, at the same path when the target and the directory are
+// static.
+func divergences(a *Analysis, recs []execRecord, created []string) []string {
 	if opaque(a) {
 		return nil
 	}
@@ -235,7 +254,43 @@ func divergences(a *Analysis, recs []execRecord) []string {
 			out = append(out, fmt.Sprintf("bash executed %q; the static leaves say %s", r.argv, strings.Join(leaves, " or ")))
 		}
 	}
+	for _, f := range created {
+		if !redirWrites(a, f) && !slices.ContainsFunc(a.Leaves, writesFiles) {
+			out = append(out, fmt.Sprintf("bash created %s, which no redirection writes", f))
+		}
+	}
 	return out
+}
+
+// writesFiles reports builtins that write files named by their arguments
+// (policy judges them, they are no redirections).
+func writesFiles(l *Leaf) bool { return l.Base() == "history" && len(l.Words) > 1 }
+
+// redirWrites reports whether a redirection of the analysis may write
+// file: one that writes to a dynamic target or from an unknown directory,
+// or to a static target that resolves to file.
+func redirWrites(a *Analysis, file string) bool {
+	for _, r := range a.Redirs {
+		if !r.Write {
+			continue
+		}
+		if !r.Target.Static() || r.Dir.Unknown {
+			return true
+		}
+		t := r.Target.Text
+		if path.IsAbs(t) {
+			if path.Clean(t) == file {
+				return true
+			}
+			continue
+		}
+		for _, d := range r.Dir.Paths {
+			if path.Join(d, t) == file {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameArgv reports whether the static leaf l has the executed argv, or is
@@ -369,6 +424,14 @@ d`,
 	`aaa | bbb |& ccc`,
 	`coproc aaa; wait`,
 	`coproc N { aaa; }; wait`,
+	`coproc aaa >x; wait`,
+	`coproc aaa 2>&1 </dev/null; wait`,
+	`aaa >x; bbb >>y 2>z &>w &>>v 3<>u >|t`,
+	`mkdir d; cd d 2>/dev/null; aaa >x`,
+	`aaa >~/x >"a b" >$'c	d' >e\ f`,
+	`{ aaa; } >x; (bbb) >y; f() { ccc; } >z; f`,
+	`aaa > >(bbb >p); wait`,
+	`eval 'aaa >e'; bash -c 'bbb >f'`,
 	`time aaa`,
 	`! aaa`,
 	`aaa & wait`,
@@ -467,7 +530,7 @@ func TestBashDifferential(t *testing.T) {
 				t.Errorf("%q (LC_ALL=%s): bash executed nothing (output %q): the case tests nothing", src, loc, out)
 				continue
 			}
-			for _, d := range divergences(a, recs) {
+			for _, d := range divergences(a, recs, sb.created()) {
 				t.Errorf("%q (LC_ALL=%s): %s (leaves %q)", src, loc, d, leafTexts(a))
 			}
 		}
@@ -483,12 +546,24 @@ func TestBashDifferentialCatches(t *testing.T) {
 		t.Fatalf("recorded %v (output %q, %v)", recs, out, err)
 	}
 	for _, wrong := range []string{`aaa x y`, `aaa 'x  y'`, `bbb 'x y'`, `aaa`} {
-		if d := divergences(Analyse(wrong, Options{}), recs); len(d) == 0 {
+		if d := divergences(Analyse(wrong, Options{}), recs, nil); len(d) == 0 {
 			t.Errorf("the analysis of %q passes for bash running `aaa 'x y'`", wrong)
 		}
 	}
-	if d := divergences(Analyse(`aaa "$X"`, Options{}), recs); len(d) != 0 {
+	if d := divergences(Analyse(`aaa "$X"`, Options{}), recs, nil); len(d) != 0 {
 		t.Errorf("a dynamic argument is reported: %v", d)
+	}
+	if recs, _, err = sb.run(`aaa >'x y'`, "C"); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Home: sandboxWork, Cwd: sandboxWork}
+	if d := divergences(Analyse(`aaa >'x y'`, opts), recs, sb.created()); len(d) != 0 {
+		t.Errorf("a write bash made as the analysis says is reported: %v", d)
+	}
+	for _, wrong := range []string{`aaa >x`, `aaa <'x y'`, `aaa 2>&1`, `aaa >'/x y'`} {
+		if d := divergences(Analyse(wrong, opts), recs, sb.created()); len(d) == 0 {
+			t.Errorf("the analysis of %q passes for bash running `aaa >'x y'`", wrong)
+		}
 	}
 }
 
@@ -513,7 +588,7 @@ func FuzzBashDifferential(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := divergences(a, recs); len(d) > 0 {
+		if d := divergences(a, recs, sb.created()); len(d) > 0 {
 			t.Errorf("%q (LC_ALL=%s): %s (leaves %q; output %q)", src, loc, strings.Join(d, "; "), leafTexts(a), out)
 		}
 	})

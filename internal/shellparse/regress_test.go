@@ -37,6 +37,8 @@ func TestHiddenLeaves(t *testing.T) {
 		{`sh -c '"$@"' x rm -rf y`, "rm -rf y"},
 		{`time -- rm x`, "rm x"},
 		{`ls | time rm x`, "time rm x"},
+		{`coproc reboot >/dev/null`, "reboot"},
+		{`coproc reboot 2>&1 </dev/null`, "reboot"},
 		{"ls #\\\nrm -rf ~", "rm -rf /home/u"},
 		{"ls # a \\\ncat x #\\\nrm y", "rm y"},
 		{`ls | time -p rm x | cat`, "rm x"},
