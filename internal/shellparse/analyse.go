@@ -482,18 +482,30 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			// coproc NAME >file: the parser takes the command for the
 			// coprocess's name and leaves a statement of redirections;
 			// bash runs NAME
-			c.Stmt.Cmd = &syntax.CallExpr{Args: []*syntax.Word{c.Name}}
-			c.Name = nil
+			c.Stmt.Cmd = &syntax.CallExpr{}
 		}
 		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
 			// bash takes no NAME before a simple command: "coproc curl x"
 			// runs curl.
 			call.Args = append([]*syntax.Word{c.Name}, call.Args...)
+			c.Name = nil
 		} else if c.Name != nil {
 			w := a.word(c.Name, ctx)
 			// coproc NAME { …; } sets the array NAME and NAME_PID
 			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
 				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
+			}
+		}
+		if call := leftmostCall(c.Stmt); call != nil && len(call.Assigns) == 0 {
+			// the parser reads "coproc a=1 curl" as the command a=1; bash
+			// assigns a and runs curl
+			for len(call.Args) > 1 {
+				as := assignWord(call.Args[0])
+				if as == nil {
+					break
+				}
+				call.Assigns = append(call.Assigns, as)
+				call.Args = call.Args[1:]
 			}
 		}
 		restore := a.saveDir()
@@ -985,4 +997,24 @@ func timeProgram(s *syntax.Stmt) {
 	call.Args = append(words, call.Args...)
 	s.Cmd = tc.Stmt.Cmd
 	s.Redirs = append(tc.Stmt.Redirs, s.Redirs...)
+}
+
+// assignWord is the assignment a word NAME=value (or NAME+=value) makes
+// in front of a simple command, or nil when it is no assignment.
+func assignWord(w *syntax.Word) *syntax.Assign {
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil
+	}
+	name, rest, ok := strings.Cut(lit.Value, "=")
+	appendTo := strings.HasSuffix(name, "+")
+	name = strings.TrimSuffix(name, "+")
+	if !ok || !isName(name) {
+		return nil
+	}
+	skip := uint(len(lit.Value) - len(rest))
+	p := lit.ValuePos
+	valuePos := syntax.NewPos(p.Offset()+skip, p.Line(), p.Col()+skip)
+	value := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{ValuePos: valuePos, ValueEnd: lit.ValueEnd, Value: rest}}, w.Parts[1:]...)}
+	return &syntax.Assign{Append: appendTo, Name: &syntax.Lit{Value: name}, Value: value}
 }

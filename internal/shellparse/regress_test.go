@@ -38,6 +38,8 @@ func TestHiddenLeaves(t *testing.T) {
 		{`time -- rm x`, "rm x"},
 		{`ls | time rm x`, "time rm x"},
 		{`coproc reboot >/dev/null`, "reboot"},
+		{`coproc a=1 rm x`, "rm x"},
+		{`coproc a+=$(id) rm x`, "id"},
 		{`coproc reboot 2>&1 </dev/null`, "reboot"},
 		{"ls #\\\nrm -rf ~", "rm -rf /home/u"},
 		{"ls # a \\\ncat x #\\\nrm y", "rm y"},
@@ -134,4 +136,14 @@ func TestWordValues(t *testing.T) {
 	if w := Analyse(`dd of=~bob/x`, Options{Home: "/home/u"}).Leaves[0].Words[1]; w.Static() {
 		t.Errorf("of=~bob/x is static: %q", w.Text)
 	}
+}
+
+func TestCoprocAssignRaw(t *testing.T) {
+	a := Analyse(`coproc a=$(id)x rm y`, Options{})
+	for _, l := range a.Leaves {
+		if l.Name() == "rm" && strings.Join(l.EnvAssigns, " ") == "a" {
+			return
+		}
+	}
+	t.Errorf("leaves %q: no rm y with the assignment a", leafTexts(a))
 }
