@@ -357,6 +357,7 @@ d`,
 	`aaa $'a\0b'c $'\x00'd`,
 	`aaa $"x y"`,
 	`aaa $'\q' $'\z' $'\u'`,
+	`aaa $'\x{41}' $'\x{4142}' $'\x{2e}env' $'\x{0}b' $'\x{41' $'\x{}'`,
 	`aaa $'\u80' $'\u00e9' $'\U0001F600' $'\u0063'`,
 	// brace expansion and globs
 	`aaa {a,b}c {1..3} x{,y}`,
