@@ -722,6 +722,9 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	if isDirChange(l.Base()) && !strings.Contains(l.Name(), "/") {
 		a.chdir(l)
 	}
+	if (l.Base() == "set" || l.Base() == "shopt") && !strings.Contains(l.Name(), "/") {
+		a.cdOptions(l)
+	}
 	return l
 }
 

@@ -120,6 +120,13 @@ func (sb *bashSandbox) run(src, locale string) ([]execRecord, string, error) {
 			return nil, "", err
 		}
 	}
+	// directories to cd into, one through a symbolic link
+	if err := os.MkdirAll(filepath.Join(sb.work, "sub", "deep"), 0o755); err != nil {
+		return nil, "", err
+	}
+	if err := os.Symlink("sub/deep", filepath.Join(sb.work, "ln")); err != nil {
+		return nil, "", err
+	}
 	args := []string{
 		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
 		"--ro-bind", sb.stubs, "/usr/bin", "--ro-bind", sb.bash, sandboxBash,
@@ -180,13 +187,36 @@ func (sb *bashSandbox) run(src, locale string) ([]execRecord, string, error) {
 func (sb *bashSandbox) created() []string {
 	var out []string
 	_ = filepath.WalkDir(sb.work, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
+		if err == nil && d.Type().IsRegular() {
 			rel, _ := filepath.Rel(sb.work, p)
 			out = append(out, path.Join(sandboxWork, filepath.ToSlash(rel)))
 		}
 		return nil
 	})
 	return out
+}
+
+// canon resolves the symbolic links in the directory of a path inside the
+// scratch directory, as the kernel does when bash opens it.
+func (sb *bashSandbox) canon(p string) string {
+	rel, ok := strings.CutPrefix(p, sandboxWork+"/")
+	if !ok {
+		return p
+	}
+	host := filepath.Join(sb.work, filepath.FromSlash(rel))
+	dir, err := filepath.EvalSymlinks(filepath.Dir(host))
+	if err != nil {
+		return p
+	}
+	root, err := filepath.EvalSymlinks(sb.work)
+	if err != nil {
+		return p
+	}
+	inside, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(host)))
+	if err != nil || strings.HasPrefix(inside, "..") {
+		return p
+	}
+	return path.Join(sandboxWork, filepath.ToSlash(inside))
 }
 
 // capped keeps the first 4 KiB written to it.
@@ -229,7 +259,10 @@ var codeFromFile = map[string]bool{"source": true, ".": true}
 // Every file the command line created must be the target of a redirection
 // that writes, at the same path when the target and the directory are
 // static.
-func divergences(a *Analysis, recs []execRecord, created []string) []string {
+func divergences(a *Analysis, recs []execRecord, created []string, canon func(string) string) []string {
+	if canon == nil {
+		canon = func(p string) string { return p }
+	}
 	if opaque(a) {
 		return nil
 	}
@@ -267,7 +300,7 @@ func divergences(a *Analysis, recs []execRecord, created []string) []string {
 		}
 	}
 	for _, f := range created {
-		if !redirWrites(a, f) && !slices.ContainsFunc(a.Leaves, writesFiles) {
+		if !redirWrites(a, f, canon) && !slices.ContainsFunc(a.Leaves, writesFiles) {
 			out = append(out, fmt.Sprintf("bash created %s, which no redirection writes", f))
 		}
 	}
@@ -281,7 +314,7 @@ func writesFiles(l *Leaf) bool { return l.Base() == "history" && len(l.Words) > 
 // redirWrites reports whether a redirection of the analysis may write
 // file: one that writes to a dynamic target or from an unknown directory,
 // or to a static target that resolves to file.
-func redirWrites(a *Analysis, file string) bool {
+func redirWrites(a *Analysis, file string, canon func(string) string) bool {
 	for _, r := range a.Redirs {
 		if !r.Write {
 			continue
@@ -291,13 +324,13 @@ func redirWrites(a *Analysis, file string) bool {
 		}
 		t := r.Target.Text
 		if path.IsAbs(t) {
-			if path.Clean(t) == file {
+			if canon(path.Clean(t)) == file {
 				return true
 			}
 			continue
 		}
 		for _, d := range r.Dir.Paths {
-			if path.Join(d, t) == file {
+			if canon(path.Join(d, t)) == file {
 				return true
 			}
 		}
@@ -443,6 +476,15 @@ d`,
 	`coproc aaa 2>&1 </dev/null; wait`,
 	`aaa >x; bbb >>y 2>z &>w &>>v 3<>u >|t`,
 	`mkdir d; cd d 2>/dev/null; aaa >x`,
+	// directories: sub/deep exists, ln links to it
+	`cd sub; aaa >x; cd deep && bbb >y; cd ../..; ccc >z`,
+	`cd ln; aaa >x; cd ..; bbb >y`,
+	`cd -P ln; cd ..; aaa >x`,
+	`set -P; cd ln; cd ..; aaa >x`,
+	`CDPATH=sub cd deep >/dev/null; aaa >x`,
+	`pushd sub >/dev/null; aaa >x; popd >/dev/null; bbb >y`,
+	`(cd sub; aaa >x); bbb >y; cd sub | true; ccc >z`,
+	`cd; cd sub; cd; aaa >x`,
 	`aaa >~/x >"a b" >$'c	d' >e\ f`,
 	`{ aaa; } >x; (bbb) >y; f() { ccc; } >z; f`,
 	`aaa > >(bbb >p); wait`,
@@ -545,7 +587,7 @@ func TestBashDifferential(t *testing.T) {
 				t.Errorf("%q (LC_ALL=%s): bash executed nothing (output %q): the case tests nothing", src, loc, out)
 				continue
 			}
-			for _, d := range divergences(a, recs, sb.created()) {
+			for _, d := range divergences(a, recs, sb.created(), sb.canon) {
 				t.Errorf("%q (LC_ALL=%s): %s (leaves %q)", src, loc, d, leafTexts(a))
 			}
 		}
@@ -561,22 +603,22 @@ func TestBashDifferentialCatches(t *testing.T) {
 		t.Fatalf("recorded %v (output %q, %v)", recs, out, err)
 	}
 	for _, wrong := range []string{`aaa x y`, `aaa 'x  y'`, `bbb 'x y'`, `aaa`} {
-		if d := divergences(Analyse(wrong, Options{}), recs, nil); len(d) == 0 {
+		if d := divergences(Analyse(wrong, Options{}), recs, nil, nil); len(d) == 0 {
 			t.Errorf("the analysis of %q passes for bash running `aaa 'x y'`", wrong)
 		}
 	}
-	if d := divergences(Analyse(`aaa "$X"`, Options{}), recs, nil); len(d) != 0 {
+	if d := divergences(Analyse(`aaa "$X"`, Options{}), recs, nil, nil); len(d) != 0 {
 		t.Errorf("a dynamic argument is reported: %v", d)
 	}
 	if recs, _, err = sb.run(`aaa >'x y'`, "C"); err != nil {
 		t.Fatal(err)
 	}
 	opts := Options{Home: sandboxWork, Cwd: sandboxWork}
-	if d := divergences(Analyse(`aaa >'x y'`, opts), recs, sb.created()); len(d) != 0 {
+	if d := divergences(Analyse(`aaa >'x y'`, opts), recs, sb.created(), sb.canon); len(d) != 0 {
 		t.Errorf("a write bash made as the analysis says is reported: %v", d)
 	}
 	for _, wrong := range []string{`aaa >x`, `aaa <'x y'`, `aaa 2>&1`, `aaa >'/x y'`} {
-		if d := divergences(Analyse(wrong, opts), recs, sb.created()); len(d) == 0 {
+		if d := divergences(Analyse(wrong, opts), recs, sb.created(), sb.canon); len(d) == 0 {
 			t.Errorf("the analysis of %q passes for bash running `aaa >'x y'`", wrong)
 		}
 	}
@@ -607,7 +649,7 @@ func FuzzBashDifferential(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := divergences(a, recs, sb.created()); len(d) > 0 {
+		if d := divergences(a, recs, sb.created(), sb.canon); len(d) > 0 {
 			t.Errorf("%q (LC_ALL=%s): %s (leaves %q; output %q)", src, loc, strings.Join(d, "; "), leafTexts(a), out)
 		}
 	})

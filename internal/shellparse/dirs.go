@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -57,10 +58,13 @@ func (d *Dirs) add(p string) {
 type dirState struct {
 	cur   Dirs
 	stack []Dirs
+	// cdUnsure is set once cd no longer resolves its operand lexically
+	// (set -P, shopt -s cdable_vars).
+	cdUnsure bool
 }
 
 func (s *dirState) clone() *dirState {
-	n := &dirState{cur: s.cur.clone()}
+	n := &dirState{cur: s.cur.clone(), cdUnsure: s.cdUnsure}
 	for _, d := range s.stack {
 		n.stack = append(n.stack, d.clone())
 	}
@@ -84,8 +88,14 @@ func isDirChange(name string) bool {
 func (a *analyser) chdir(l *Leaf) {
 	args := l.Args()
 	unknown := func() { a.dir.cur.Unknown = true }
+	if a.dir.cdUnsure || slices.Contains(l.EnvAssigns, "CDPATH") {
+		// physical mode resolves symbolic links before .., cdable_vars
+		// and CDPATH pick other directories
+		unknown()
+		return
+	}
 	// options: cd -L -P -e -@, pushd/popd -n
-	i := 0
+	i, physical := 0, false
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++
@@ -95,7 +105,17 @@ func (a *analyser) chdir(l *Leaf) {
 			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
 			return
 		}
+		// cd -P resolves symbolic links, which the text does not show:
+		// the same files, but a later .. may lead elsewhere
+		physical = physical || strings.Contains(args[i].Text, "P")
 		i++
+	}
+	if physical {
+		a.dir.cdUnsure = true
+		if len(args) > i && slices.Contains(strings.Split(args[i].Text, "/"), "..") {
+			unknown()
+			return
+		}
 	}
 	rest := args[i:]
 	switch l.Base() {
@@ -147,6 +167,24 @@ func (a *analyser) chdir(l *Leaf) {
 		next.add(joinDir(base, target))
 	}
 	a.dir.cur = next
+}
+
+// cdOptions notes set -P, set -o physical and shopt -s cdable_vars, after
+// which cd's target cannot be told from the text.
+func (a *analyser) cdOptions(l *Leaf) {
+	args := l.Args()
+	for i, w := range args {
+		t := w.Text
+		switch {
+		case !w.Static():
+			a.dir.cdUnsure = true
+		case l.Base() == "set" && (len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' && strings.Contains(t, "P") ||
+			t == "-o" && i+1 < len(args) && args[i+1].Text == "physical"):
+			a.dir.cdUnsure = true
+		case l.Base() == "shopt" && (t == "cdable_vars" || t == "autocd"):
+			a.dir.cdUnsure = true
+		}
+	}
 }
 
 // joinDir resolves target against base as cd does (logically: .. removes

@@ -20,6 +20,15 @@ func TestLeafDirs(t *testing.T) {
 		{"cd /etc\ncat ssh/x", 1, []string{cwd, "/etc"}, false},
 		{"cd .. && cd sub && ls", 2, []string{cwd, "/work", "/work/p/sub", "/work/sub"}, false},
 		{"cd -P -- /tmp && ls", 1, []string{cwd, "/tmp"}, false},
+		// after cd -P or set -P, .. follows the resolved links; CDPATH and
+		// cdable_vars pick other directories
+		{"cd -P l; cd ..; ls", 2, nil, true},
+		{"cd -P l/..; ls", 1, nil, true},
+		{"set -P; cd l; cd ..; ls", 3, nil, true},
+		{"set -o physical; cd l; ls", 2, nil, true},
+		{"shopt -s cdable_vars; cd v; ls", 2, nil, true},
+		{"CDPATH=sub cd d; ls", 1, nil, true},
+		{"(set -P); cd l; ls", 2, []string{cwd, cwd + "/l"}, false},
 		{"(cd /etc); ls", 1, []string{cwd}, false},
 		{"cd /etc | cat; ls", 2, []string{cwd}, false},
 		{"echo $(cd /etc; pwd); ls", 2, []string{cwd}, false},
