@@ -196,25 +196,27 @@ func (sb *bashSandbox) created() []string {
 	return out
 }
 
-// canon resolves the symbolic links in the directory of a path inside the
-// scratch directory, as the kernel does when bash opens it.
+// canon resolves a path inside the scratch directory as the kernel does
+// when bash opens it: links first, then the .. after them.
 func (sb *bashSandbox) canon(p string) string {
 	rel, ok := strings.CutPrefix(p, sandboxWork+"/")
 	if !ok {
-		return p
+		return path.Clean(p)
 	}
-	host := filepath.Join(sb.work, filepath.FromSlash(rel))
-	dir, err := filepath.EvalSymlinks(filepath.Dir(host))
-	if err != nil {
-		return p
+	host := sb.work + "/" + rel // not joined: that would remove .. lexically
+	i := strings.LastIndex(host, "/")
+	dir, base := host[:i], host[i+1:]
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || base == "" || base == "." || base == ".." {
+		return path.Clean(p)
 	}
 	root, err := filepath.EvalSymlinks(sb.work)
 	if err != nil {
-		return p
+		return path.Clean(p)
 	}
-	inside, err := filepath.Rel(root, filepath.Join(dir, filepath.Base(host)))
+	inside, err := filepath.Rel(root, filepath.Join(real, base))
 	if err != nil || strings.HasPrefix(inside, "..") {
-		return p
+		return path.Clean(p)
 	}
 	return path.Join(sandboxWork, filepath.ToSlash(inside))
 }
@@ -261,7 +263,7 @@ var codeFromFile = map[string]bool{"source": true, ".": true}
 // static.
 func divergences(a *Analysis, recs []execRecord, created []string, canon func(string) string) []string {
 	if canon == nil {
-		canon = func(p string) string { return p }
+		canon = path.Clean
 	}
 	if opaque(a) {
 		return nil
@@ -324,13 +326,13 @@ func redirWrites(a *Analysis, file string, canon func(string) string) bool {
 		}
 		t := r.Target.Text
 		if path.IsAbs(t) {
-			if canon(path.Clean(t)) == file {
+			if canon(t) == file {
 				return true
 			}
 			continue
 		}
 		for _, d := range r.Dir.Paths {
-			if canon(path.Join(d, t)) == file {
+			if canon(strings.TrimSuffix(d, "/")+"/"+t) == file {
 				return true
 			}
 		}
@@ -479,6 +481,8 @@ d`,
 	// directories: sub/deep exists, ln links to it
 	`cd sub; aaa >x; cd deep && bbb >y; cd ../..; ccc >z`,
 	`cd ln; aaa >x; cd ..; bbb >y`,
+	`aaa >ln/../x; bbb >sub/../y; cd ln/..; ccc >z`,
+	`cd ln; cd -P ..; aaa >x`,
 	`cd -P ln; cd ..; aaa >x`,
 	`set -P; cd ln; cd ..; aaa >x`,
 	`CDPATH=sub cd deep >/dev/null; aaa >x`,

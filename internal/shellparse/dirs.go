@@ -58,13 +58,16 @@ func (d *Dirs) add(p string) {
 type dirState struct {
 	cur   Dirs
 	stack []Dirs
-	// cdUnsure is set once cd no longer resolves its operand lexically
-	// (set -P, shopt -s cdable_vars).
+	// cdUnsure is set once cd's operand may name a variable
+	// (shopt -s cdable_vars).
 	cdUnsure bool
+	// resolved is set after a cd -P: the shell's directory is the
+	// resolved path, so a later .. is the parent of where links led.
+	resolved bool
 }
 
 func (s *dirState) clone() *dirState {
-	n := &dirState{cur: s.cur.clone(), cdUnsure: s.cdUnsure}
+	n := &dirState{cur: s.cur.clone(), cdUnsure: s.cdUnsure, resolved: s.resolved}
 	for _, d := range s.stack {
 		n.stack = append(n.stack, d.clone())
 	}
@@ -89,13 +92,13 @@ func (a *analyser) chdir(l *Leaf) {
 	args := l.Args()
 	unknown := func() { a.dir.cur.Unknown = true }
 	if a.dir.cdUnsure || slices.Contains(l.EnvAssigns, "CDPATH") {
-		// physical mode resolves symbolic links before .., cdable_vars
-		// and CDPATH pick other directories
+		// cdable_vars and CDPATH pick other directories
 		unknown()
 		return
 	}
 	// options: cd -L -P -e -@, pushd/popd -n
-	i, physical := 0, false
+	i := 0
+	physical := a.physicalCd
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++
@@ -105,17 +108,15 @@ func (a *analyser) chdir(l *Leaf) {
 			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
 			return
 		}
-		// cd -P resolves symbolic links, which the text does not show:
-		// the same files, but a later .. may lead elsewhere
-		physical = physical || strings.Contains(args[i].Text, "P")
-		i++
-	}
-	if physical {
-		a.dir.cdUnsure = true
-		if len(args) > i && slices.Contains(strings.Split(args[i].Text, "/"), "..") {
-			unknown()
-			return
+		for _, c := range args[i].Text[1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			}
 		}
+		i++
 	}
 	rest := args[i:]
 	switch l.Base() {
@@ -164,24 +165,41 @@ func (a *analyser) chdir(l *Leaf) {
 	}
 	next := a.dir.cur.clone()
 	for _, base := range a.dir.cur.Paths {
+		if physical {
+			// cd -P follows links before "..": the path is kept as
+			// written for the policy to resolve as the kernel does
+			next.add(joinPhysical(base, target))
+			continue
+		}
 		next.add(joinDir(base, target))
+		if strings.Contains(target, "..") && (strings.Trim(target, "./") != "" || a.dir.resolved) {
+			// when the lexical path does not exist, bash's cd tries the
+			// path as written, with ".." after the links (a path of
+			// ".." alone names an ancestor, which exists)
+			next.add(joinPhysical(base, target))
+		}
 	}
 	a.dir.cur = next
+	a.dir.resolved = a.dir.resolved || physical
 }
 
-// cdOptions notes set -P, set -o physical and shopt -s cdable_vars, after
-// which cd's target cannot be told from the text.
+// joinPhysical joins target to base without removing "..": after cd -P,
+// x/.. is the parent of where the link x leads.
+func joinPhysical(base, target string) string {
+	switch {
+	case !strings.Contains(target, ".."):
+		return joinDir(base, target)
+	case strings.HasPrefix(target, "/") || base == "":
+		return target
+	}
+	return strings.TrimSuffix(base, "/") + "/" + target
+}
+
+// cdOptions notes shopt -s cdable_vars, after which cd's operand may name
+// a variable holding the directory.
 func (a *analyser) cdOptions(l *Leaf) {
-	args := l.Args()
-	for i, w := range args {
-		t := w.Text
-		switch {
-		case !w.Static():
-			a.dir.cdUnsure = true
-		case l.Base() == "set" && (len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' && strings.Contains(t, "P") ||
-			t == "-o" && i+1 < len(args) && args[i+1].Text == "physical"):
-			a.dir.cdUnsure = true
-		case l.Base() == "shopt" && (t == "cdable_vars" || t == "autocd"):
+	for _, w := range l.Args() {
+		if !w.Static() || w.Text == "cdable_vars" {
 			a.dir.cdUnsure = true
 		}
 	}
