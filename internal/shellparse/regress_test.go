@@ -76,6 +76,7 @@ func TestNotFullyKnown(t *testing.T) {
 		// ls runs /bin/rm from then on; compgen calls a function
 		// bash ends a comment at the newline; the parser joins the lines
 		"ls #\\\nrm -rf ~", "ls # x \\\nrm x", "bash -c 'ls #\\\nrm x'",
+		`alias ls='true;'`, `alias ls='true |'`, `alias ls="true &&"`,
 		`hash -p /bin/rm ls; ls x`, `hash -tp /bin/rm ls`, `compgen -F f x`, `complete -F f ls`,
 	} {
 		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {

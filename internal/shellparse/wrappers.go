@@ -323,6 +323,10 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 					l.Unknown = append(l.Unknown, "alias with a dynamic value")
 					continue
 				}
+				if t := strings.TrimRight(v, " \t"); t != "" && strings.ContainsAny(t[len(t)-1:], ";&|\n({!") {
+					// alias x='true;' makes x rm -rf ~ run rm
+					l.Unknown = append(l.Unknown, "alias whose value ends in an operator runs the words after it as a command")
+				}
 				// bash appends the words after the alias name where it is
 				// used: alias l=cat; l secret runs cat secret
 				start := len(a.res.Leaves)
