@@ -76,6 +76,7 @@ func TestNotFullyKnown(t *testing.T) {
 		// ls runs /bin/rm from then on; compgen calls a function
 		// bash ends a comment at the newline; the parser joins the lines
 		"ls #\\\nrm -rf ~", "ls # x \\\nrm x", "bash -c 'ls #\\\nrm x'",
+		"history -s 'rm -rf ~'; fc -s", `fc -e - x`, `fc`,
 		`alias ls='true;'`, `alias ls='true |'`, `alias ls="true &&"`,
 		`hash -p /bin/rm ls; ls x`, `hash -tp /bin/rm ls`, `compgen -F f x`, `complete -F f ls`,
 	} {
@@ -83,7 +84,7 @@ func TestNotFullyKnown(t *testing.T) {
 			t.Errorf("%q: fully known", src)
 		}
 	}
-	for _, src := range []string{`declare x=1`, `declare -a arr`, `read -r line`, `printf -v out %s x`, `export FOO=1`} {
+	for _, src := range []string{`fc -l`, `fc -lnr -5`, `declare x=1`, `declare -a arr`, `read -r line`, `printf -v out %s x`, `export FOO=1`} {
 		if a := Analyse(src, Options{Home: "/home/u"}); unknown(a) {
 			t.Errorf("%q: unknown (%q)", src, a.Unknown)
 		}

@@ -292,6 +292,12 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 		if len(rest) >= 2 && rest[0].Text != "-" && rest[0].Text != "" {
 			a.script(l, rest[0], "trap", ctx)
 		}
+	case "fc":
+		if !hasShortFlag(args, 'l', "e") {
+			// fc -s and fc -e re-run commands from the history list (a
+			// script can fill it: history -s 'rm -rf ~'; fc -s)
+			l.Unknown = append(l.Unknown, "fc re-runs commands from the history")
+		}
 	case "hash":
 		// hash -p FILE NAME makes NAME run FILE from then on
 		for _, w := range args {
