@@ -65,6 +65,10 @@ GOOS=windows staticcheck ./...
 log "go test -race"
 go test -race -count=1 -timeout 15m "$@" ./...
 
+# the parser's view of a command against a real bash, bounded
+log "bash differential fuzz"
+go test -run '^$' -fuzz FuzzBashDifferential -fuzztime 20s ./internal/shellparse
+
 # The Windows code really runs under Wine: cmd.exe, Job Objects, LockFileEx,
 # PATHEXT, Windows paths in the policy. scripts/wine-setup.sh installs wine64
 # and mingw-w64 when missing and prepares the prefix. The tests named TestWin*
