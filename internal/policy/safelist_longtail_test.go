@@ -58,7 +58,7 @@ func TestLongTailFamilies(t *testing.T) {
 				"busctl call org.x / org.x M", "busctl monitor", "busctl capture", "busctl set-property a b c d e",
 				"busctl -H host list", "busctl --address=unix:path=/x list", "networkctl up eth0", "networkctl cat wg0", "networkctl reload",
 				"resolvectl query example.com", "resolvectl dns eth0 1.1.1.1", "coredumpctl debug", "coredumpctl dump -o x",
-				"systemd-cgtop", "systemd-cgtop -b", "journalctl --vacuum-size=1M", "journalctl --rotate", "systemctl restart nginx",
+				"systemd-cgtop", "systemd-cgtop -b", "journalctl --vacuum-size=1M", "journalctl -H user@example.com", "journalctl --host=example.com", "journalctl -b -H x", "journalctl --rotate", "systemctl restart nginx",
 				"hostnamectl set-hostname x", "timedatectl set-ntp false"}},
 		{"packages",
 			[]string{"dpkg -l", "dpkg -L bash", "dpkg -S /bin/ls", "dpkg -s bash", "dpkg-query -W", "dpkg-query -W -f '${Package}\\n'",
