@@ -13,6 +13,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x 
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt' -benchtime 20x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
+go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./internal/e2e >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'LongConversation' -benchtime 1x ./internal/agent >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SecretFiles' -benchtime 20x ./internal/fsfacts >>"$out"
@@ -45,6 +46,7 @@ function best(key, v, lower) {
 /^BenchmarkVersion/ { best("version", metric("ns/op") / 1e6, 1) }
 /^BenchmarkStartToPrompt/ { best("prompt", metric("ns/op") / 1e6, 1) }
 /^BenchmarkLargeHistoryTurn/ { best("histms", metric("ms-to-request"), 1); best("histrss", metric("peak-rss-MiB"), 1) }
+/^BenchmarkHugeAnswer/ { best("answerrss", metric("peak-rss-MiB"), 1) }
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
@@ -81,6 +83,7 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "start-up to the first prompt", B["prompt"], "< 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "10,000-message history: start to request", B["histms"], "< 50 ms"
 	printf "%-44s %10.2f MiB %14s\n", "10,000-message history: peak RSS", B["histrss"], "< 64 MiB"
+	printf "%-44s %10.2f MiB %14s\n", "100 MB answer streamed: peak RSS", B["answerrss"], "<= 64 MiB"
 	printf "%-44s %12.1f %% %14s\n", "30-day history: largest request / window", B["maxwin"], "< 100 %"
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"
 	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"

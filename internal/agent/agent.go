@@ -81,6 +81,10 @@ type Options struct {
 	// SaveOutput keeps full texts cut from the conversation by compaction
 	// or the cap, and returns their path (nil: they are not shrunk).
 	SaveOutput compact.Saver
+	// Archive keeps the whole conversation before a summary replaces its
+	// older turns and returns the path of the kept copy, which the summary
+	// names (nil: it is not kept).
+	Archive func(msgs []llm.Message) (path string, err error)
 	// MaxToolCalls caps tool calls per user message.
 	MaxToolCalls int
 	MaxTokens    int
@@ -168,6 +172,12 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 	used := 0
 	for {
 		resp, err := a.request(ctx)
+		var calls []llm.ToolCall
+		if resp != nil {
+			// The calls run as the model made them; only the copy kept
+			// in the conversation is capped.
+			calls = resp.Message.ToolCalls
+		}
 		if resp != nil && (resp.Message.Text != "" || len(resp.Message.ToolCalls) > 0) {
 			a.keep(&resp.Message)
 			a.Messages = append(a.Messages, resp.Message)
@@ -178,7 +188,6 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 		if resp.StopReason == llm.StopMaxTokens {
 			a.opts.UI.Notice(NoticeWarn, "the answer was cut: the model reached its output token limit (maxTokens)")
 		}
-		calls := resp.Message.ToolCalls
 		if len(calls) == 0 {
 			if resp.Message.Text == "" {
 				a.opts.UI.Notice(NoticeWarn, "the model returned an empty answer")
@@ -225,6 +234,9 @@ func (a *Agent) build(ctx context.Context) *llm.Request {
 // past the compaction threshold, and once more (with one retry) when the
 // provider says it is too long after all.
 func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
+	if i, role := llm.BadRole(a.Messages); i >= 0 {
+		return nil, fmt.Errorf("not sent: message %d of the conversation has %s (written by another version of nb?); /clear sets this conversation aside (/conversations keeps it) and starts a new one", i+1, role)
+	}
 	req := a.build(ctx)
 	if err := a.fit(ctx, req); err != nil {
 		return nil, err
@@ -238,9 +250,10 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		if learned == 0 {
 			learned = a.estimate(req) * 3 / 4
 		}
+		a.recalibrate(req, le.Message)
 		a.opts.Model.Window = min(a.opts.Model.Window, learned)
 		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("the provider says the conversation is too long for the model; compacting it to fit a window of about %s tokens and retrying once (set \"contextWindow\" in the provider's config entry)", catalog.Tokens(a.opts.Model.Window)))
-		if cerr := a.compact(ctx, req, true); cerr != nil {
+		if cerr := a.compact(ctx, req, true, RecentShare); cerr != nil {
 			return resp, fmt.Errorf("%w; compaction failed: %v", err, cerr)
 		}
 		req = a.build(ctx)
@@ -252,7 +265,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 // send streams one request to the UI and accounts for its usage.
 func (a *Agent) send(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	a.opts.UI.Waiting()
-	var shown strings.Builder
+	var shown llm.TextBuffer
 	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.Event) {
 		switch ev.Type {
 		case llm.EventText:

@@ -453,7 +453,7 @@ func TestNoCompactionLoop(t *testing.T) {
 	big := strings.Repeat("instructions ", 1850) // about 6 k of a 10 k window
 	var old []llm.Message
 	for i := range 6 {
-		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 400))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 1200))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
 	}
 	a := New(Options{Provider: p, UI: ui, Model: Model{Window: 10000}, CompactAt: 0.6, System: func(context.Context) string { return big }}, old)
 	for i := range 4 {
@@ -530,5 +530,168 @@ func TestSummaryLeavesRoomForReasoning(t *testing.T) {
 		if in := compact.Request(r); in+r.MaxTokens > window {
 			t.Errorf("reasons=%v: summary request of %d tokens + %d to answer exceeds the %d window", reasons, in, r.MaxTokens, window)
 		}
+	}
+}
+
+// overcounting is a provider whose tokenizer counts every request factor
+// times nb's estimate, and refuses one over its window with the
+// provider's overflow error (naming the count when named is set).
+type overcounting struct {
+	window, factor int
+	named          bool
+	reqs, refused  int
+}
+
+func (o *overcounting) Name() string  { return "fake" }
+func (o *overcounting) Model() string { return "fake-1" }
+func (o *overcounting) Stream(_ context.Context, req *llm.Request, on func(llm.Event)) (*llm.Response, error) {
+	o.reqs++
+	n := compact.Request(req) * o.factor
+	if n+req.MaxTokens > o.window {
+		o.refused++
+		msg := "prompt is too long"
+		if o.named {
+			msg = fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.", o.window, n)
+		}
+		return nil, &llm.Error{Kind: llm.ErrContextSize, Provider: "fake", Status: 400, Message: msg}
+	}
+	answer := "answer"
+	if strings.HasPrefix(req.System, "You compact") {
+		answer = "summary of the older turns"
+	}
+	on(llm.Event{Type: llm.EventText, Text: answer})
+	return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: answer}, Usage: llm.Usage{InputTokens: n, OutputTokens: 2}}, nil
+}
+
+// A history whose recorded token counts undercount the conversation (the
+// provider counts three times what they suggest) must not make every later
+// turn fail: the overflowing summary request shrinks and is sent again,
+// and the turns after it succeed.
+func TestUndercountingHistoryDoesNotStick(t *testing.T) {
+	for _, named := range []bool{true, false} {
+		t.Run(fmt.Sprintf("count named %v", named), func(t *testing.T) {
+			p := &overcounting{window: 32000, factor: 3, named: named}
+			var old []llm.Message
+			for i := range 80 {
+				old = append(old,
+					llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 2000))},
+					// The recorded usage says the requests were small.
+					llm.Message{Role: llm.RoleAssistant, Text: "a", Usage: &llm.Usage{InputTokens: 100 + i*100}})
+			}
+			ui := &recUI{}
+			a := New(Options{Provider: p, UI: ui, Model: Model{Window: p.window}}, old)
+			for i := range 3 {
+				if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("next %d", i)}); err != nil {
+					t.Fatalf("turn %d failed: %v\nnotices: %q", i, err, ui.notices)
+				}
+			}
+			if !a.Messages[0].Summary {
+				t.Errorf("the conversation was not compacted")
+			}
+			if p.refused > 3 {
+				t.Errorf("%d of %d requests refused as too long", p.refused, p.reqs)
+			}
+		})
+	}
+}
+
+// After a provider's overflow error, the retry keeps the most recent turns
+// whole (question, calls, results, answer) up to RecentShare of the window
+// the provider named; only older turns are summarised.
+func TestOverflowKeepsRecentTurnsWhole(t *testing.T) {
+	const window = 14000
+	tooLong := &llm.Error{Kind: llm.ErrContextSize, Provider: "fake", Status: 400, Message: fmt.Sprintf("This model's maximum context length is %d tokens.", window)}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+		fail(tooLong), text("summary"), text("answer"),
+	}}
+	var old []llm.Message
+	for i := range 12 {
+		id := fmt.Sprintf("call_%d", i)
+		old = append(old,
+			llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d: what do the logs say?", i)},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "echo", Arguments: `{"say":"logs"}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: id, ToolName: "echo", Text: strings.Repeat(fmt.Sprintf("log line of turn %d\n", i), 150)},
+			llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d: the logs are quiet.", i)})
+	}
+	a := New(Options{Provider: p, UI: &recUI{}, Model: Model{Window: 200000}}, old)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"}); err != nil {
+		t.Fatal(err)
+	}
+	retry := p.reqs[2]
+	msgs := retry.Messages
+	if !msgs[0].Summary || msgs[1].Role != llm.RoleUser || !strings.HasPrefix(msgs[1].Text, "question") {
+		t.Fatalf("the retry does not start with the summary and then a whole turn: %q, %q", msgs[0].Text, msgs[1].Text)
+	}
+	// The previous turn is there whole.
+	n := len(msgs)
+	if msgs[n-1].Text != "next" || msgs[n-2].Text != "answer 11: the logs are quiet." || msgs[n-3].Role != llm.RoleTool || msgs[n-5].Text != "question 11: what do the logs say?" {
+		t.Errorf("the previous turn is not whole in the retry")
+	}
+	kept := compact.Messages(msgs[1:])
+	if kept < window/4 || kept > int(RecentShare*window) {
+		t.Errorf("the retry keeps %d tokens of recent turns, want about %.0f%% of the %d window", kept, RecentShare*100, window)
+	}
+}
+
+// The wording of the cap's notice and of a refused request: "an
+// assistant message", and the limit actually hit (the window less the
+// room kept for the answer).
+func TestCapAndLimitWording(t *testing.T) {
+	ui := &recUI{}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text(strings.Repeat("long answer ", 100))}}
+	a := New(Options{Provider: p, UI: ui, MaxMessageBytes: 200}, nil)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ui.notices) == 0 || !strings.HasPrefix(ui.notices[0], "an assistant message was cut to 200 bytes") {
+		t.Errorf("notices %q", ui.notices)
+	}
+
+	p = &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){fail(errors.New("summary refused"))}}
+	a = New(Options{Provider: p, UI: &recUI{}, Model: Model{Window: 16384}}, []llm.Message{
+		{Role: llm.RoleUser, Text: strings.Repeat("x", 30000)}, {Role: llm.RoleAssistant, Text: "a"},
+		{Role: llm.RoleUser, Text: strings.Repeat("y", 30000)}, {Role: llm.RoleAssistant, Text: "b"},
+	})
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"})
+	if err == nil || !strings.Contains(err.Error(), "the limit is 12 k: the 16 k window less 4 k kept for the answer") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A 10 MB tool argument runs whole but is kept to maxMessageBytes in the
+// conversation, as valid JSON naming the saved full text.
+func TestHugeArgumentsCappedInHistory(t *testing.T) {
+	huge := `{"say":"` + strings.Repeat("z", 10<<20) + `"}`
+	echo := &echoTool{}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+		calls(llm.ToolCall{ID: "c1", Name: "echo", Arguments: huge}), text("done"),
+	}}
+	saved := map[string]string{}
+	a := New(Options{Provider: p, Tools: tool.NewRegistry(echo), UI: &recUI{}, Interactive: true, MaxMessageBytes: 4096,
+		SaveOutput: func(kind, text string) (string, error) { saved[kind] = text; return "/state/" + kind, nil }}, nil)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(echo.ran) != 1 || len(echo.ran[0]) != 10<<20 {
+		t.Fatalf("the call did not run with its whole argument")
+	}
+	args := a.Messages[1].ToolCalls[0].Arguments
+	var v map[string]string
+	if len(args) > 4096 || json.Unmarshal([]byte(args), &v) != nil || !strings.Contains(v["nb_cut"], "/state/capped-args-echo") {
+		t.Errorf("kept arguments (%d bytes): %.300s", len(args), args)
+	}
+	if saved["capped-args-echo"] != huge {
+		t.Errorf("the full arguments were not saved")
+	}
+}
+
+// A conversation holding a message with an unknown role is not sent: the
+// error says which message and that /clear starts over.
+func TestUnknownRoleNotSent(t *testing.T) {
+	p := &scripted{}
+	a := New(Options{Provider: p, UI: &recUI{}}, []llm.Message{{Role: "system", Text: "x"}})
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"})
+	if err == nil || !strings.Contains(err.Error(), `message 1 of the conversation has the unknown role "system"`) || !strings.Contains(err.Error(), "/clear") || len(p.reqs) != 0 {
+		t.Errorf("err = %v, %d requests", err, len(p.reqs))
 	}
 }

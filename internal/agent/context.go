@@ -107,7 +107,12 @@ func (a *Agent) account(req *llm.Request, resp *llm.Response) {
 	}
 }
 
-func clampCalib(r float64) float64 { return min(max(r, 0.8), 2.5) }
+func clampCalib(r float64) float64 { return min(max(r, 0.8), maxCalib) }
+
+// maxCalib bounds how much larger than estimated a provider may count a
+// request (output full of escaped control characters counts several
+// tokens a byte).
+const maxCalib = 6.0
 
 // estimate is the calibrated size of req.
 func (a *Agent) estimate(req *llm.Request) int {
@@ -145,6 +150,16 @@ func (a *Agent) hardLimit() int {
 	return max(w-reserve, w/2)
 }
 
+// limitText names the limit a request must stay under: "the limit is
+// 12 k: the 16 k window less 4 k kept for the answer".
+func (a *Agent) limitText() string {
+	w, limit := a.opts.Model.Window, a.hardLimit()
+	if limit >= w {
+		return "the window is " + catalog.Tokens(w)
+	}
+	return fmt.Sprintf("the limit is %s: the %s window less %s kept for the answer", catalog.Tokens(limit), catalog.Tokens(w), catalog.Tokens(w-limit))
+}
+
 // ErrTooLong is returned when a request would not fit the context window.
 var ErrTooLong = errors.New("the conversation does not fit the model's context window")
 
@@ -164,19 +179,19 @@ func (a *Agent) fit(ctx context.Context, req *llm.Request) error {
 		// prompt, say): wait until the conversation has grown again.
 		return nil
 	}
-	if err := a.compact(ctx, req, false); err != nil {
+	if err := a.compact(ctx, req, false, RecentShare); err != nil {
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return err
 		}
 		if est > a.hardLimit() {
-			return fmt.Errorf("not sent: %w (about %s of %s tokens) and compacting it failed: %v", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w), err)
+			return fmt.Errorf("not sent: %w (about %s tokens; %s) and compacting it failed: %v", ErrTooLong, catalog.Tokens(est), a.limitText(), err)
 		}
 		a.opts.UI.Notice(NoticeError, "compaction failed, the conversation is unchanged: "+err.Error())
 		return nil
 	}
 	req.Messages = a.Messages
 	if est := a.estimate(req); est > a.hardLimit() {
-		return fmt.Errorf("not sent: %w even after compaction (about %s of %s tokens); the latest message or tool result is too large", ErrTooLong, catalog.Tokens(est), catalog.Tokens(w))
+		return fmt.Errorf("not sent: %w even after compaction (about %s tokens; %s); the latest message or tool result is too large", ErrTooLong, catalog.Tokens(est), a.limitText())
 	}
 	return nil
 }
@@ -188,17 +203,24 @@ func (a *Agent) Compact(ctx context.Context) error {
 		return errors.New("compact: the model's context window is unknown")
 	}
 	a.turnStart = -1
-	return a.compact(ctx, a.build(ctx), true)
+	return a.compact(ctx, a.build(ctx), true, RecentShare/2)
 }
 
 // ErrNothingToCompact is returned by Compact for a short conversation.
 var ErrNothingToCompact = errors.New("nothing to compact: the conversation is all recent turns")
 
+// RecentShare is the share of the context window that the most recent
+// turns, kept whole (question, tool calls, results, answer), may fill
+// after a compaction; /compact keeps half as much. Older turns are
+// summarised.
+const RecentShare = 0.4
+
 // compact replaces older turns: first old tool results shrink to their
 // head and the path of the saved full output; if that is not enough (or
 // summarise is set) the older turns are replaced by a summary the model
-// writes. The conversation changes only when everything succeeded.
-func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) error {
+// writes. share is the part of the window the recent turns kept whole may
+// fill. The conversation changes only when everything succeeded.
+func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool, share float64) error {
 	w := a.opts.Model.Window
 	size := func(msgs []llm.Message) int {
 		r := *req
@@ -207,65 +229,122 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool) e
 	}
 	before := size(a.Messages)
 	target := int(float64(w) * a.compactAt() * 2 / 3)
-	// The recent turns kept verbatim get a third of what the system
-	// prompt, the tools and the facts leave (a quarter for /compact).
-	room := max(a.hardLimit()-size(nil), a.hardLimit()/4)
-	recent := int(float64(room/3) / a.calib)
-	if summarise {
-		recent = int(float64(room/4) / a.calib)
-	}
-	keep := compact.Boundary(a.Messages, recent)
-	msgs, shrunk := a.Messages, 0
-	if a.opts.SaveOutput != nil {
-		msgs, shrunk = compact.ShrinkToolResults(a.Messages, keep, a.opts.SaveOutput)
-	}
-	if keep == 0 || (!summarise && shrunk > 0 && size(msgs) <= target) {
-		if shrunk == 0 && keep == 0 && a.opts.SaveOutput != nil {
-			// Everything is recent: shrink all but the latest results.
-			msgs, shrunk = compact.ShrinkToolResults(a.Messages, lastAssistant(a.Messages), a.opts.SaveOutput)
+	answer := min(summaryMaxTokens, w/8)
+	for round := 1; ; round++ {
+		calib := a.calib
+		// The recent turns get their share of the window, within what the
+		// system prompt, the tools, the facts and the summary leave.
+		room := max(a.hardLimit()-size(nil)-answer, a.hardLimit()/8)
+		recent := int(float64(min(int(share*float64(w)), room)) / a.calib)
+		keep := compact.TurnBoundary(a.Messages, recent)
+		msgs, shrunk := a.Messages, 0
+		if a.opts.SaveOutput != nil {
+			msgs, shrunk = compact.ShrinkToolResults(a.Messages, keep, a.opts.SaveOutput)
 		}
-		if shrunk == 0 {
-			return ErrNothingToCompact
+		if keep == 0 || (!summarise && shrunk > 0 && size(msgs) <= target) {
+			if shrunk == 0 && keep == 0 && a.opts.SaveOutput != nil {
+				// Everything is recent: shrink all but the latest results.
+				msgs, shrunk = compact.ShrinkToolResults(a.Messages, lastAssistant(a.Messages), a.opts.SaveOutput)
+			}
+			if shrunk == 0 {
+				return ErrNothingToCompact
+			}
+			a.commit(msgs, before, size(msgs))
+			return nil
 		}
-		a.commit(msgs, before, size(msgs))
+		if round == 1 {
+			a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacting the conversation (about %s tokens): asking the model for a summary of the older turns…", catalog.Tokens(before)))
+		}
+		limit := answer
+		if a.opts.Model.Reasons {
+			limit += min(summaryReasoningRoom, w/4)
+		}
+		input := min(a.hardLimit()-answer, w-limit)
+		summary, err := a.summarise(ctx, msgs[:keep], input, limit)
+		if err != nil {
+			return err
+		}
+		if round == 1 && a.calib > calib && size(compact.Replace(msgs, keep, summary, a.turnStart, "")) > a.hardLimit() {
+			// The provider counts this conversation larger than
+			// estimated: fewer recent turns can stay whole.
+			continue
+		}
+		kept := ""
+		if a.opts.Archive != nil {
+			// The turns the summary replaces stay on disk, whole.
+			path, err := a.opts.Archive(a.Messages)
+			if err != nil {
+				a.opts.UI.Notice(NoticeWarn, "the conversation before this compaction could not be kept: "+err.Error())
+			}
+			kept = path
+		}
+		out := compact.Replace(msgs, keep, summary, a.turnStart, kept)
+		switch {
+		case a.turnStart < 0:
+		case a.turnStart < keep:
+			a.turnStart = 1 // right after the summary
+		default:
+			a.turnStart = a.turnStart - keep + 1
+		}
+		a.commit(out, before, size(out))
 		return nil
 	}
-	a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("compacting the conversation (about %s tokens): asking the model for a summary of the older turns…", catalog.Tokens(before)))
-	answer := min(summaryMaxTokens, w/8)
-	limit := answer
-	if a.opts.Model.Reasons {
-		limit += min(summaryReasoningRoom, w/4)
-	}
-	input := min(a.hardLimit()-answer, w-limit)
-	sreq := compact.SummaryRequest(msgs[:keep], int(float64(input)/a.calib), limit)
-	sreq.Model = a.opts.Provider.Model()
-	sreq.Internal = true
-	a.opts.UI.Waiting()
-	resp, err := a.opts.Provider.Stream(ctx, sreq, func(llm.Event) {})
-	a.opts.UI.EndText()
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+}
+
+// summaryAttempts bounds the summary requests of one compaction that the
+// provider refuses as too long.
+const summaryAttempts = 4
+
+// summarise asks the model for a summary of older, in a request of at most
+// input tokens (as estimated) answered in at most limit tokens. A request
+// the provider refuses as too long (the estimates undercount this
+// conversation) is shrunk and sent again: to the size the provider's count
+// says fits, or to half.
+func (a *Agent) summarise(ctx context.Context, older []llm.Message, input, limit int) (string, error) {
+	for attempt := 1; ; attempt++ {
+		sreq := compact.SummaryRequest(older, int(float64(input)/a.calib), limit)
+		sreq.Model = a.opts.Provider.Model()
+		sreq.Internal = true
+		a.opts.UI.Waiting()
+		resp, err := a.opts.Provider.Stream(ctx, sreq, func(llm.Event) {})
+		a.opts.UI.EndText()
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			var le *llm.Error
+			if errors.As(err, &le) && le.Kind == llm.ErrContextSize && attempt < summaryAttempts {
+				a.recalibrate(sreq, le.Message)
+				input /= 2
+				continue
+			}
+			return "", fmt.Errorf("summary request: %w", err)
 		}
-		return fmt.Errorf("summary request: %w", err)
+		if !resp.Usage.IsZero() {
+			a.turn.add(resp.Usage, a.opts.Model.Prices)
+			a.session.add(resp.Usage, a.opts.Model.Prices)
+			if resp.Usage.InputTokens > 0 {
+				if est := compact.Request(sreq); est > 0 {
+					a.calib = clampCalib(float64(resp.Usage.InputTokens) / float64(est))
+				}
+			}
+		}
+		if resp.Message.Text == "" {
+			return "", errors.New("summary request: the model returned an empty summary")
+		}
+		return resp.Message.Text, nil
 	}
-	if !resp.Usage.IsZero() {
-		a.turn.add(resp.Usage, a.opts.Model.Prices)
-		a.session.add(resp.Usage, a.opts.Model.Prices)
+}
+
+// recalibrate learns from a provider's overflow error that req was larger
+// than estimated: from the count the error names, or by a quarter more.
+func (a *Agent) recalibrate(req *llm.Request, msg string) {
+	est := compact.Request(req)
+	if n := tokensFromError(msg); n > 0 && est > 0 {
+		a.calib = clampCalib(max(float64(n)/float64(est), a.calib))
+		return
 	}
-	if resp.Message.Text == "" {
-		return errors.New("summary request: the model returned an empty summary")
-	}
-	out := compact.Replace(msgs, keep, resp.Message.Text, a.turnStart)
-	switch {
-	case a.turnStart < 0:
-	case a.turnStart < keep:
-		a.turnStart = 1 // right after the summary
-	default:
-		a.turnStart = a.turnStart - keep + 1
-	}
-	a.commit(out, before, size(out))
-	return nil
+	a.calib = clampCalib(a.calib * 1.25)
 }
 
 func (a *Agent) commit(msgs []llm.Message, before, after int) {
@@ -288,7 +367,14 @@ func lastAssistant(msgs []llm.Message) int {
 // keep bounds a message before it joins the conversation.
 func (a *Agent) keep(m *llm.Message) {
 	if compact.Cap(m, a.opts.MaxMessageBytes, a.opts.SaveOutput) {
-		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("a %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", m.Role, a.opts.MaxMessageBytes))
+		article := "a"
+		if m.Role == llm.RoleAssistant {
+			article = "an"
+		}
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("%s %s message was cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", article, m.Role, a.opts.MaxMessageBytes))
+	}
+	if n := compact.CapArguments(m, a.opts.MaxMessageBytes, a.opts.SaveOutput); n > 0 {
+		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("the arguments of %d tool call(s) were cut to %d bytes in the saved conversation (conversation.maxMessageBytes)", n, a.opts.MaxMessageBytes))
 	}
 }
 
@@ -300,6 +386,29 @@ var windowPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`maximum context length is (\d+)`),
 	regexp.MustCompile(`> (\d+) maximum`),
 	regexp.MustCompile(`tokens allowed \((\d+)\)`),
+}
+
+// countPatterns find the request's size in the providers' overflow
+// messages: OpenAI's "your messages resulted in 149000 tokens",
+// Anthropic's "prompt is too long: 210000 tokens", Gemini's "input token
+// count (1234567)".
+var countPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`resulted in (\d+) tokens`),
+	regexp.MustCompile(`too long: (\d+) tokens`),
+	regexp.MustCompile(`input token count \((\d+)\)`),
+}
+
+// tokensFromError returns the request size an overflow message names, 0
+// when it names none.
+func tokensFromError(msg string) int {
+	for _, re := range countPatterns {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // windowFromError returns the context window an overflow message names, 0

@@ -146,7 +146,7 @@ func (a *app) loadUserSystem() error {
 // cd never invalidates the provider's prompt cache.
 func (a *app) systemPrompt(ctx context.Context) string {
 	var b strings.Builder
-	b.WriteString(strings.TrimSpace(basePrompt))
+	b.WriteString(promptFor(a.hostShell()))
 	if a.tools != nil && a.cfg.TerminalIntegration.Enabled {
 		if info := a.probe(ctx, a.hosts.Get()); info != nil {
 			b.WriteString("\n\n")
@@ -165,6 +165,29 @@ func (a *app) systemPrompt(ctx context.Context) string {
 		b.WriteString(s)
 	}
 	return b.String()
+}
+
+// promptFor is the base prompt in the words of the shell that runs the
+// commands (no grep or heredoc advice for cmd.exe or PowerShell).
+func promptFor(k sysinfo.ShellKind) string {
+	h := k.Hints()
+	s := strings.ReplaceAll(strings.TrimSpace(basePrompt), "{{readOnly}}", h.ReadOnly)
+	s = strings.ReplaceAll(s, "{{search}}", strings.TrimSuffix(h.Search, " on that file"))
+	if k == sysinfo.ShellCmd || k == sysinfo.ShellPowerShell {
+		s += "\n- Commands run in " + k.String() + ": write them in its language, not bash."
+	}
+	return s
+}
+
+// hostShell is the language of the active host's shell.
+func (a *app) hostShell() sysinfo.ShellKind {
+	if a.hosts == nil {
+		return sysinfo.ShellPOSIX
+	}
+	if k, ok := a.hosts.Get().(interface{ ShellKind() sysinfo.ShellKind }); ok {
+		return k.ShellKind()
+	}
+	return sysinfo.ShellPOSIX
 }
 
 // facts are sent after the cached prefix of every request: the shell's
@@ -225,6 +248,7 @@ func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interacti
 		CompactAt:       a.cfg.Conversation.CompactAt,
 		MaxMessageBytes: a.cfg.Conversation.MaxMessageBytes,
 		SaveOutput:      a.saveOutput,
+		Archive:         a.keepBeforeCompaction,
 		MaxToolCalls:    a.cfg.MaxToolCalls,
 		Interactive:     interactive,
 		Grants:          a.engine,

@@ -47,6 +47,9 @@ type chat struct {
 
 	// single is set for a single-shot run.
 	single bool
+	// typeahead reads what is typed while a turn of an interactive chat
+	// runs.
+	typeahead *typeahead
 
 	mu     sync.Mutex
 	cancel context.CancelFunc // cancels the running turn
@@ -55,7 +58,7 @@ type chat struct {
 
 func runChat(opts *Options, io *iostreams.IO) int {
 	if opts.Help {
-		fmt.Fprint(io.Out, usageText)
+		fmt.Fprint(io.Out, usage())
 		return ExitOK
 	}
 	if opts.Version {
@@ -282,7 +285,9 @@ func (c *chat) interactive(ctx context.Context) int {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
+	c.typeahead = newTypeahead(c.io.InFd, c.showTypeahead)
 	ed.setCompleter(slashNames())
+	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())
 	for {
 		if ctx.Err() != nil {
@@ -307,7 +312,14 @@ func (c *chat) interactive(ctx context.Context) int {
 			}
 			continue
 		}
+		if command, ok := shellLine(line); ok {
+			c.shellCommand(ctx, command)
+			continue
+		}
+		c.attachMentions(ctx, line)
+		c.typeahead.start()
 		c.turn(ctx, line)
+		ed.feed(c.typeahead.finish())
 		if c.quitting() {
 			return ExitInterrupted
 		}

@@ -78,6 +78,21 @@ func (c *chat) windowHint(p llm.Provider, m agent.Model) {
 	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
 }
 
+// keepBeforeCompaction keeps the conversation a summary is about to
+// shorten in the archive /clear uses (so /conversations lists and reopens
+// it) and returns the file's path. Without a history nothing is kept.
+func (a *app) keepBeforeCompaction(msgs []llm.Message) (string, error) {
+	if a.opts.NoHistory || a.state == "" {
+		return "", nil
+	}
+	arch := store.NewArchive(a.state, a.launch, a.io.Now)
+	id, err := arch.Keep(msgs)
+	if err != nil || id == "" {
+		return "", err
+	}
+	return arch.Path(id), nil
+}
+
 // saveOutput keeps a full text cut from the conversation in the project's
 // state directory, where compaction never prunes it soon.
 func (a *app) saveOutput(kind, text string) (string, error) {
@@ -244,8 +259,13 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		return c.reopen(n)
 	}
 	list := c.archive().List()
+	// In `nb /conversations` the list is the run's output: stdout.
+	out := c.io.Err
+	if c.single {
+		out = c.io.Out
+	}
 	if len(list) == 0 {
-		c.println("no earlier conversations in %s (/clear keeps the current one here)", c.launch)
+		fmt.Fprintf(out, "no earlier conversations in %s (/clear keeps the current one here)\n", c.launch)
 		return nil
 	}
 	var b strings.Builder
@@ -253,6 +273,6 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
 	}
 	b.WriteString("reopen one with /conversations N (the current conversation is kept), or start nb with --resume for the most recent")
-	c.println("%s", b.String())
+	fmt.Fprintln(out, b.String())
 	return nil
 }

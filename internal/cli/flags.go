@@ -151,6 +151,8 @@ func (o *Options) only(cmd string, allowed ...string) error {
 	return nil
 }
 
+// usageText is the help; {{configDir}} is where the configuration lives
+// on this platform (usage_*.go).
 const usageText = `nb — a command-line AI assistant that can act on this machine
 
 Usage:
@@ -169,8 +171,8 @@ Flags:
   --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
   --provider NAME     model provider (configured name, or openai/anthropic/gemini/azure)
   --model NAME        model to use
-  --config FILE       configuration file (default ~/.config/nb/config.json)
-  --system FILE       extra system prompt (default ~/.config/nb/system.md)
+  --config FILE       configuration file (default {{configDir}}config.json)
+  --system FILE       extra system prompt (default {{configDir}}system.md)
   --resume            reopen the most recent conversation /clear kept (see /conversations)
   --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
   --no-tools          chat only; the model cannot run anything
@@ -188,3 +190,6 @@ In chat, type /help for commands.
 Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that could not be
 asked for (re-run with --approve), 4 maxToolCalls reached, 130 interrupted.
 `
+
+// usage is the help for this platform.
+func usage() string { return strings.ReplaceAll(usageText, "{{configDir}}", configDir) }

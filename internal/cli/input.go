@@ -20,8 +20,9 @@ var errAborted = errors.New("aborted")
 // A line ending in a backslash continues on the next line; a message
 // opened by a line holding only """ continues until another """.
 type lineEditor struct {
-	ed       *lineedit.Editor
-	histPath string
+	ed         *lineedit.Editor
+	histPath   string
+	stopResize func()
 }
 
 func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
@@ -40,7 +41,8 @@ func newLineEditor(io *iostreams.IO, stateDir string) *lineEditor {
 	ed := lineedit.New(io.In, io.InFd, out, size)
 	ed.Dim = style.Palette{Color: io.Color}.Muted
 	ed.Continue = continueMessage
-	e := &lineEditor{ed: ed}
+	ed.External = externalEditor(io)
+	e := &lineEditor{ed: ed, stopResize: onResize(ed.Resize)}
 	if stateDir != "" { // no state directory: the input history is not kept
 		e.histPath = filepath.Join(stateDir, "input_history")
 		// The history only helps: an unreadable file must not stop the chat.
@@ -80,6 +82,13 @@ func (e *lineEditor) setCompleter(words []string) {
 	}
 }
 
+// feed gives keys typed during the turn to the next message.
+func (e *lineEditor) feed(keys []byte) {
+	if len(keys) > 0 {
+		e.ed.Feed(keys)
+	}
+}
+
 // readMessage returns the next message, io.EOF on Ctrl+D, errAborted on
 // Ctrl+C.
 func (e *lineEditor) readMessage(prompt string) (string, error) {
@@ -99,6 +108,7 @@ func (e *lineEditor) readMessage(prompt string) (string, error) {
 
 // close saves the input history and restores the terminal.
 func (e *lineEditor) close() {
+	e.stopResize()
 	e.ed.Restore()
 	if e.histPath != "" {
 		_ = e.ed.History.Save(e.histPath)

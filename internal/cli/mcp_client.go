@@ -9,6 +9,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/mcpclient"
+	"github.com/nb-cli/nb/internal/wiring"
 )
 
 // startMCP connects the configured MCP servers in the background, so that
@@ -26,6 +27,7 @@ func (c *chat) startMCP(ctx context.Context) {
 			c.ui.Notice(agent.NoticeError, fmt.Sprintf("MCP server %s failed to start: %v", server, err))
 		},
 		Version: Version,
+		KeyEnv:  wiring.EnvPolicy(c.cfg).Always,
 	})
 	c.mcpReady = make(chan struct{})
 	c.closers = append(c.closers, func() { c.mcp.Close() })

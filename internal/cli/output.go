@@ -213,7 +213,7 @@ func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent f
 	}
 	p.rec.Settle(req.Messages)
 	p.rec.Request()
-	var text strings.Builder
+	var text llm.TextBuffer // bounded while a huge answer streams
 	resp, err := p.Provider.Stream(ctx, req, func(ev llm.Event) {
 		if ev.Type == llm.EventText {
 			text.WriteString(ev.Text)

@@ -10,6 +10,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/wiring"
 )
 
@@ -93,9 +94,11 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	if home == "" {
 		home = io.Getenv("USERPROFILE") // Windows
 	}
-	// decided for the shell run_cmd would use: cmd.exe and PowerShell
-	// commands are always asked
+	// decided for the shell run_cmd would use, in its language
 	shell := (&host.Local{Shell: cfg.TerminalIntegration.Shell}).ShellKind()
+	if p := io.Getenv("USERPROFILE"); p != "" && (shell == sysinfo.ShellCmd || shell == sysinfo.ShellPowerShell) {
+		home = p // the profile cmd.exe and PowerShell know (%USERPROFILE%, $HOME)
+	}
 	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}, Shell: shell})
 	if asJSON {
 		out, err := json.Marshal(d)

@@ -23,6 +23,7 @@ func (c *chat) newUI() chatUI {
 		Markdown:    c.cfg.Render.Markdown,
 		LiveLines:   c.cfg.Render.LiveLines,
 		OnInterrupt: c.cancelTurn,
+		Approving:   c.pauseTypeahead,
 	})
 	if c.rec == nil {
 		return ui

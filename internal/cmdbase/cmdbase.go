@@ -87,6 +87,10 @@ type Spec struct {
 	Does Effect
 	// Cat is the display category of a single such command.
 	Cat Category
+	// Args says what its operands are: files (the default; their paths
+	// are judged by the secret-path rules), text, or a pattern and then
+	// files.
+	Args Role
 	// Values are the options that take the next word as a value
 	// (PowerShell parameters without the dash; cmd.exe switches with
 	// the slash).
@@ -113,6 +117,20 @@ type Spec struct {
 	ShowsEnv bool
 	Why      string
 }
+
+// Role is what a command's operands are.
+type Role int
+
+const (
+	// FileArgs: operands name files (or directories).
+	FileArgs Role = iota
+	// TextArgs: operands are names, properties or text, never read as
+	// files (Sort-Object Name, Get-Process node, echo).
+	TextArgs
+	// PatternArgs: the first operand is a pattern, the rest files
+	// (findstr, Select-String), unless an option gave the pattern.
+	PatternArgs
+)
 
 // Opt is an option that changes the effect.
 type Opt struct {
@@ -155,8 +173,11 @@ type Judgement struct {
 	// Operands are the arguments that are neither options nor their
 	// values: the files and directories it reads or changes.
 	Operands []string
-	// Values are the option values (they may name files too).
+	// Values are the option values.
 	Values []string
+	// Files are the operands and option values that name files the
+	// command reads or changes (what the secret-path rules judge).
+	Files []string
 	// Recurse says it reads whole trees: Operands, or the current
 	// directory when there are none.
 	Recurse bool
@@ -272,6 +293,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	if s == nil {
 		j := Judgement{Name: base(name), Does: Unknown, Portable: portable[base(name)]}
 		j.Operands = textOf(args)
+		j.Files = j.Operands
 		return j
 	}
 	j := Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}
@@ -308,6 +330,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	}
 	wordEffect := Unknown
 	lowered, hasRaised, raised, raisedWhy := false, false, Unknown, ""
+	patternGiven := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !isOpt(sh, a) {
@@ -334,9 +357,22 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		if takesValue && i+1 < len(args) {
 			value = args[i+1].Text
 			j.Values = append(j.Values, value)
+			if pathParam(s, sh, a.Text) {
+				j.Files = append(j.Files, value)
+			}
+			if patternParam(sh, a.Text) {
+				patternGiven = true
+			}
 			i++
 		} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
 			value = a.Text[k+1:]
+			switch strings.ToLower(a.Text[:k]) {
+			case "/c":
+				patternGiven = true
+			case "/g", "/f":
+				patternGiven = patternGiven || strings.EqualFold(a.Text[:k], "/g")
+				j.Files = append(j.Files, value) // findstr reads patterns or names from a file
+			}
 		}
 		for _, o := range opts {
 			if !optMatches(sh, a.Text, o.Name) {
@@ -377,6 +413,16 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 		}
 	}
+	switch s.Args {
+	case FileArgs:
+		j.Files = append(j.Files, j.Operands...)
+	case PatternArgs:
+		ops := j.Operands
+		if !patternGiven && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		j.Files = append(j.Files, ops...)
+	}
 	if wordEffect != Unknown {
 		if wordEffect == Reads && j.Does == s.Does {
 			j.Does = Reads
@@ -385,6 +431,22 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		}
 	}
 	return j
+}
+
+// pathParam says whether option a of s takes a path (-Path,
+// -LiteralPath, -FilePath, -DestinationPath…): any value option it may
+// abbreviate does.
+func pathParam(s *Spec, sh Shells, a string) bool {
+	for _, v := range s.Values {
+		if optMatches(sh, a, v) && strings.Contains(strings.ToLower(v), "path") {
+			return true
+		}
+	}
+	return false
+}
+
+func patternParam(sh Shells, a string) bool {
+	return sh == PowerShell && optMatches(sh, a, "-Pattern")
 }
 
 func textOf(args []Arg) []string {

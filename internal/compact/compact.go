@@ -1,8 +1,11 @@
 package compact
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/llm"
 )
@@ -35,8 +38,9 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 		if m.Role != llm.RoleTool || len(m.Text) < shrinkMin || strings.Contains(m.Text, marker+"compacted") {
 			continue
 		}
-		head, lines := firstLines(m.Text, ShrinkLines)
-		path, err := save("compacted-"+m.ToolName, m.Text)
+		full := Decoded(m.Text)
+		head, lines := firstLines(full, ShrinkLines)
+		path, err := save("compacted-"+m.ToolName, full)
 		if err != nil {
 			continue
 		}
@@ -49,6 +53,48 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 		n++
 	}
 	return out, n
+}
+
+// Decoded is a tool result as text a person or grep reads: a result that
+// is one JSON object (run_cmd's stdout, stderr, exit code…) becomes a line
+// "key: value" for each short field, then each long or multi-line text
+// field under a "--- key ---" line, decoded, so that its lines are lines
+// again. Any other result is returned as it is.
+func Decoded(text string) string {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") {
+		return text
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &fields) != nil {
+		return text
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var head, body strings.Builder
+	for _, k := range keys {
+		raw := fields[k]
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			fmt.Fprintf(&head, "%s: %s\n", k, raw)
+			continue
+		}
+		if s == "" {
+			continue
+		}
+		if len(s) <= 200 && !strings.Contains(s, "\n") {
+			fmt.Fprintf(&head, "%s: %s\n", k, s)
+			continue
+		}
+		fmt.Fprintf(&body, "--- %s ---\n%s", k, s)
+		if !strings.HasSuffix(s, "\n") {
+			body.WriteByte('\n')
+		}
+	}
+	return head.String() + body.String()
 }
 
 // firstLines returns the first n lines of s, at most shrinkHead bytes of
@@ -89,7 +135,7 @@ func Cap(m *llm.Message, max int, save Saver) bool {
 	}
 	where := ""
 	if save != nil && m.Role == llm.RoleTool {
-		if path, err := save("capped-"+m.ToolName, m.Text); err == nil {
+		if path, err := save("capped-"+m.ToolName, Decoded(m.Text)); err == nil {
 			where = "; the full text is saved in " + path
 		}
 	}
@@ -104,6 +150,44 @@ func Cap(m *llm.Message, max int, save Saver) bool {
 	}
 	m.Text = head + note + tail
 	return true
+}
+
+// CapArguments bounds the arguments of m's tool calls to max bytes for the
+// saved history: a longer one becomes a JSON object holding a note (with
+// the path of the full text, saved first when save is set) and its head,
+// so that it stays valid for every provider. The calls are copied, never
+// changed in place (they are the ones that run). It returns how many were
+// cut.
+func CapArguments(m *llm.Message, max int, save Saver) int {
+	if max <= 0 {
+		return 0
+	}
+	n := 0
+	for i, c := range m.ToolCalls {
+		if len(c.Arguments) <= max {
+			continue
+		}
+		if n == 0 {
+			m.ToolCalls = append([]llm.ToolCall(nil), m.ToolCalls...)
+		}
+		n++
+		where := ""
+		if save != nil {
+			if path, err := save("capped-args-"+c.Name, c.Arguments); err == nil {
+				where = "; the full text is saved in " + path
+			}
+		}
+		head := c.Arguments[:min(len(c.Arguments), max/2, 1024)]
+		for len(head) > 0 && !utf8.ValidString(head) {
+			head = head[:len(head)-1]
+		}
+		cut, _ := json.Marshal(map[string]string{
+			"nb_cut": fmt.Sprintf("%sthe arguments of this call (%d bytes) were cut from the saved conversation%s]", marker, len(c.Arguments), where),
+			"head":   head,
+		})
+		m.ToolCalls[i].Arguments = string(cut)
+	}
+	return n
 }
 
 // Boundary returns the first message of the recent part of msgs that fits
@@ -125,6 +209,28 @@ func Boundary(msgs []llm.Message, budget int) int {
 		i++
 	}
 	return i
+}
+
+// TurnBoundary returns the first message of the recent part of msgs: the
+// most recent whole turns (a user message and the calls, results and
+// answer after it) that fit in budget tokens. When not even the latest
+// turn fits, it returns Boundary(msgs, budget).
+func TurnBoundary(msgs []llm.Message, budget int) int {
+	used := 0
+	keep := len(msgs)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		used += Message(msgs[i])
+		if used > budget {
+			break
+		}
+		if msgs[i].Role == llm.RoleUser {
+			keep = i
+		}
+	}
+	if keep == len(msgs) {
+		return Boundary(msgs, budget)
+	}
+	return keep
 }
 
 // SummarySystem is the system prompt of a summary request.
@@ -224,13 +330,22 @@ func transcriptItem(m llm.Message, limit int) string {
 // SummaryPrefix starts the text of a summary message.
 const SummaryPrefix = "[nb: the older part of this conversation was compacted into this summary; full outputs of commands are in the files it names]\n\n"
 
+// summaryPrefixKept starts the text of a summary message whose
+// conversation was kept whole before it replaced older turns.
+const summaryPrefixKept = "[nb: the older part of this conversation was compacted into this summary; the whole conversation before it is kept in %s (JSON: grep it for exact details); full outputs of commands are in the files it names]\n\n"
+
 // Replace returns the conversation that replaces msgs: a summary message
-// standing for msgs[:keep], then msgs[keep:]. When the turn in flight
+// standing for msgs[:keep] (naming kept, the copy of the whole
+// conversation, when set), then msgs[keep:]. When the turn in flight
 // begins in the summarised part (0 <= inflight < keep), its user message
 // stays, verbatim, right after the summary, so it is never lost.
-func Replace(msgs []llm.Message, keep int, summary string, inflight int) []llm.Message {
+func Replace(msgs []llm.Message, keep int, summary string, inflight int, kept string) []llm.Message {
 	out := make([]llm.Message, 0, len(msgs)-keep+2)
-	out = append(out, llm.Message{Role: llm.RoleUser, Text: SummaryPrefix + strings.TrimSpace(summary), Summary: true})
+	prefix := SummaryPrefix
+	if kept != "" {
+		prefix = fmt.Sprintf(summaryPrefixKept, kept)
+	}
+	out = append(out, llm.Message{Role: llm.RoleUser, Text: prefix + strings.TrimSpace(summary), Summary: true})
 	if inflight >= 0 && inflight < keep {
 		out = append(out, msgs[inflight])
 	}

@@ -1,7 +1,9 @@
 package compact
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,7 +96,7 @@ func TestCap(t *testing.T) {
 
 func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
 	msgs := conversation()
-	out := Replace(msgs, 5, "SUMMARY", 4)
+	out := Replace(msgs, 5, "SUMMARY", 4, "")
 	if !out[0].Summary || out[0].Role != llm.RoleUser || !strings.Contains(out[0].Text, "SUMMARY") {
 		t.Fatalf("summary message = %+v", out[0])
 	}
@@ -105,7 +107,7 @@ func TestReplaceQuotesTheTurnInFlight(t *testing.T) {
 		t.Errorf("kept part = %+v", out[2:])
 	}
 	// Outside a turn nothing is added.
-	if got := Replace(msgs, 5, "S", -1); len(got) != 3 {
+	if got := Replace(msgs, 5, "S", -1, ""); len(got) != 3 {
 		t.Errorf("got %d messages, want summary and the two kept", len(got))
 	}
 }
@@ -119,5 +121,36 @@ func TestSummaryRequestFitsItsBudget(t *testing.T) {
 	}
 	if !strings.Contains(req.Messages[0].Text, "OLDEST") || req.System != SummarySystem || len(req.Tools) != 0 {
 		t.Errorf("summary request lost the oldest turn or has tools")
+	}
+}
+
+// A JSON tool result (run_cmd's) is saved decoded: its output's lines are
+// lines in the file, so grep and tail work and the note counts them right.
+func TestShrinkSavesDecodedOutput(t *testing.T) {
+	var out strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&out, "line %d of the build \"log\"\t\n", i)
+	}
+	result, err := json.Marshal(map[string]any{"stdout": out.String(), "stderr": "", "exitCode": 2, "cwd": "/src", "durationMs": 12, "outputFile": "/state/outputs/run-1.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []llm.Message{
+		{Role: llm.RoleUser, Text: "build"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "run_cmd", Arguments: `{"command":"make"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "c1", ToolName: "run_cmd", Text: string(result)},
+		{Role: llm.RoleAssistant, Text: "it failed"},
+	}
+	var saved string
+	shrunk, n := ShrinkToolResults(msgs, 3, func(kind, text string) (string, error) { saved = text; return "/state/x", nil })
+	if n != 1 {
+		t.Fatalf("shrunk %d", n)
+	}
+	if strings.Count(saved, "\n") < 100 || !strings.Contains(saved, "line 57 of the build \"log\"\t\n") || !strings.Contains(saved, "exitCode: 2\n") || !strings.Contains(saved, "outputFile: /state/outputs/run-1.txt\n") {
+		t.Errorf("saved result is not the decoded output:\n%s", saved)
+	}
+	note := shrunk[2].Text
+	if !strings.Contains(note, "(105 lines,") || !strings.Contains(note, "line 3 of the build") {
+		t.Errorf("note = %q", note)
 	}
 }

@@ -20,8 +20,16 @@ import (
 // BenchmarkLargeHistoryTurn measures a single-shot run in a directory whose
 // history holds 10,000 messages: from the start of the process until the
 // model request arrives at the fake server (ms-to-request), and nb's peak
-// resident memory at that moment (peak-rss-MiB).
+// resident memory at that moment (peak-rss-MiB). "chat" is questions and
+// answers; "tools" is tool-heavy (a call and a result of a few hundred
+// bytes of JSON for every question and answer: 7.6 MB).
 func BenchmarkLargeHistoryTurn(b *testing.B) {
+	for _, kind := range []string{"chat", "tools"} {
+		b.Run(kind, func(b *testing.B) { largeHistoryTurn(b, kind) })
+	}
+}
+
+func largeHistoryTurn(b *testing.B, kind string) {
 	exe, err := exec.LookPath("nb")
 	if err != nil {
 		b.Fatal(err)
@@ -32,15 +40,31 @@ func BenchmarkLargeHistoryTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	var msgs []llm.Message
-	for i := range 5000 {
-		msgs = append(msgs,
-			llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d: %s", i, strings.Repeat("why is the build slow? ", 8))},
-			llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d: %s", i, strings.Repeat("the cache is cold. ", 12))})
+	if kind == "chat" {
+		for i := range 5000 {
+			msgs = append(msgs,
+				llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d: %s", i, strings.Repeat("why is the build slow? ", 8))},
+				llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d: %s", i, strings.Repeat("the cache is cold. ", 12))})
+		}
+	} else {
+		for i := range 2500 {
+			id := fmt.Sprintf("call_%d", i)
+			out := fmt.Sprintf(`{"stdout":%q,"stderr":"","exitCode":0,"cwd":"/src","durationMs":12,"timedOut":false}`, strings.Repeat(fmt.Sprintf("src/pkg%d/file.go:12: TODO tidy this\n", i), 60))
+			msgs = append(msgs,
+				llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d: %s", i, strings.Repeat("why is the build slow? ", 8))},
+				llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "run_cmd", Arguments: fmt.Sprintf(`{"command":"grep -rn TODO src/pkg%d","description":"find the TODOs"}`, i)}},
+					Usage: &llm.Usage{InputTokens: 1000 + i, OutputTokens: 20}, Model: "m"},
+				llm.Message{Role: llm.RoleTool, ToolCallID: id, ToolName: "run_cmd", Text: out},
+				llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d: %s", i, strings.Repeat("the cache is cold. ", 12)), Usage: &llm.Usage{InputTokens: 1100 + i, OutputTokens: 60}, Model: "m"})
+		}
 	}
 	if err := h.Save(msgs); err != nil {
 		b.Fatal(err)
 	}
 	h.Close()
+	if fi, err := os.Stat(filepath.Join(dir, store.HistoryFile)); err == nil {
+		b.ReportMetric(float64(fi.Size())/1e6, "history-MB")
+	}
 	var total, peak float64
 	for b.Loop() {
 		b.StopTimer()

@@ -60,9 +60,6 @@ type Options struct {
 	Limits sandwich.Limits
 	// Keepalive is the interval of keepalive requests on idle connections.
 	Keepalive time.Duration
-	// EnvPolicy says which variables of each host's login environment
-	// commands see, as for every host (terminal.env).
-	EnvPolicy host.EnvPolicy
 }
 
 // Fleet runs commands on the hosts of an inventory, keeping one
@@ -395,7 +392,6 @@ func (f *Fleet) newHost(name string, r Resolved, dial func(ctx context.Context, 
 		DialTimeout:     f.opts.ConnectTimeout,
 		Keepalive:       f.opts.Keepalive,
 		Shell:           f.opts.Shell,
-		EnvPolicy:       f.opts.EnvPolicy,
 		Dial:            dial,
 	})
 }

@@ -76,11 +76,6 @@ func alternation(patterns []string) string {
 	return "(" + strings.Join(parts, "|") + ")"
 }
 
-func matchAny(patterns []string, upperName string) bool {
-	alt := alternation(patterns)
-	return alt != "" && regexp.MustCompile(alt).MatchString(upperName)
-}
-
 // always is the set of names never passed, upper-case.
 func (p EnvPolicy) always() []string {
 	out := secrets.ProviderEnv()
@@ -93,13 +88,35 @@ func (p EnvPolicy) always() []string {
 
 // Keep reports whether variable name with value reaches commands.
 func (p EnvPolicy) Keep(name, value string) bool {
+	return p.compile().keep(name, value)
+}
+
+// envMatcher is an EnvPolicy with its patterns compiled, for judging a
+// whole environment.
+type envMatcher struct {
+	always        []string
+	exclude, pass *regexp.Regexp
+}
+
+func (p EnvPolicy) compile() envMatcher {
+	m := envMatcher{always: p.always()}
+	if alt := alternation(p.Exclude); alt != "" {
+		m.exclude = regexp.MustCompile(alt)
+	}
+	if alt := alternation(p.Pass); alt != "" {
+		m.pass = regexp.MustCompile(alt)
+	}
+	return m
+}
+
+func (m envMatcher) keep(name, value string) bool {
 	n := strings.ToUpper(name)
 	switch {
-	case slices.Contains(p.always(), n):
+	case slices.Contains(m.always, n):
 		return false
-	case matchAny(p.Exclude, n):
+	case m.exclude != nil && m.exclude.MatchString(n):
 		return false
-	case matchAny(p.Pass, n):
+	case m.pass != nil && m.pass.MatchString(n):
 		return true
 	}
 	return !secrets.Env(name, value)
@@ -113,10 +130,11 @@ func CommandEnv(environ []string, p EnvPolicy) []string {
 	if environ == nil {
 		environ = os.Environ()
 	}
+	m := p.compile()
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == "" || p.Keep(k, v) {
+		if k == "" || m.keep(k, v) {
 			// "" keeps Windows' per-drive "=C:=C:\x" entries.
 			out = append(out, kv)
 		}

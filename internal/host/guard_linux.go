@@ -38,14 +38,7 @@ func startGuard() {
 		if rec := writeRecord(); rec != "" {
 			args = append(args, rec)
 		}
-		cmd := &exec.Cmd{
-			Path:  "/proc/self/exe",
-			Args:  args,
-			Stdin: r,
-			// Its own process group: Ctrl+C or a hang-up aimed at nb's
-			// group does not reach it.
-			SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
-		}
+		cmd := guardCmd(args, r)
 		if err := cmd.Start(); err != nil {
 			w.Close()
 			return
@@ -54,6 +47,21 @@ func startGuard() {
 		// Reap it if it ends early; it normally outlives nb.
 		go func() { _ = cmd.Wait() }()
 	})
+}
+
+// guardCmd is the guard's command: nb's own binary with args, reading r.
+func guardCmd(args []string, r *os.File) *exec.Cmd {
+	return &exec.Cmd{
+		Path:  "/proc/self/exe",
+		Args:  args,
+		Stdin: r,
+		// At the root: the guard outlives nb a little, and must not hold
+		// the launch directory (an unmount right after nb would fail).
+		Dir: "/",
+		// Its own process group: Ctrl+C or a hang-up aimed at nb's
+		// group does not reach it.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+	}
 }
 
 // GuardMain runs the guard: args are the marker prefix and, optionally,

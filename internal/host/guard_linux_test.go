@@ -53,3 +53,27 @@ func TestReapRecordsOfDeadNB(t *testing.T) {
 		t.Errorf("the live nb's record was removed: %v", err)
 	}
 }
+
+// TestGuardDoesNotHoldTheLaunchDirectory: the guard, which outlives nb a
+// little, runs at the root, not in the directory nb was started in.
+func TestGuardDoesNotHoldTheLaunchDirectory(t *testing.T) {
+	proctest.Check(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := guardCmd([]string{"sleep", "30"}, r)
+	cmd.Path = "/bin/sleep"
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); w.Close() }()
+	cwd, err := os.Readlink("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/cwd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cwd != "/" {
+		t.Errorf("the guard's working directory is %s, want /", cwd)
+	}
+}

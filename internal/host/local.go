@@ -147,11 +147,15 @@ func (l *Local) getenv(key string) string {
 	return v
 }
 
-// ShellKind is the language of the shell Run uses (POSIX when it cannot
-// be resolved).
+// ShellKind is the language of the shell Run uses (the configured name's
+// when it cannot be resolved; POSIX for "auto" then).
 func (l *Local) ShellKind() sysinfo.ShellKind {
 	sh, err := l.shell()
 	if err != nil {
+		// a configured shell that cannot be found still says its language
+		if l.Shell != "" && l.Shell != "auto" {
+			return sysinfo.KindOf(l.Shell)
+		}
 		return sysinfo.ShellPOSIX
 	}
 	return sysinfo.KindOf(sh)

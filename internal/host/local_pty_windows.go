@@ -73,7 +73,8 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 
 // spawnOnConsole starts exe suspended and attached to the pseudo console,
 // as Microsoft's pseudo console documentation does it: the attribute list
-// carries the console, no standard handles are passed, none inherited.
+// carries the console, the standard handles are null (STARTF_USESTDHANDLES),
+// none inherited.
 func spawnOnConsole(cpty *conpty.ConPty, exe, cmdLine, dir string, env []string) (int, uintptr, error) {
 	attrs, err := windows.NewProcThreadAttributeList(1)
 	if err != nil {
@@ -87,6 +88,12 @@ func spawnOnConsole(cpty *conpty.ConPty, exe, cmdLine, dir string, env []string)
 	}
 	si := &windows.StartupInfoEx{ProcThreadAttributeList: attrs.List()}
 	si.Cb = uint32(unsafe.Sizeof(*si))
+	// Without STARTF_USESTDHANDLES Windows copies nb's own standard
+	// handles into the child when they are pipes or files (nb mcp serve),
+	// and the program writes there instead of to the pseudo console
+	// (microsoft/terminal#11276). Null handles leave it only the console.
+	si.Flags |= windows.STARTF_USESTDHANDLES
+	si.StdInput, si.StdOutput, si.StdErr = 0, 0, 0
 	exeP, err := windows.UTF16PtrFromString(exe)
 	if err != nil {
 		return 0, 0, err

@@ -3,10 +3,13 @@ package host
 import (
 	"context"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/windows"
 
 	"github.com/nb-cli/nb/internal/wintest"
 )
@@ -95,5 +98,41 @@ func TestWinConPTYExitCode(t *testing.T) {
 	}
 	if term.ExitCode() != 7 {
 		t.Errorf("exit code %d, want 7", term.ExitCode())
+	}
+}
+
+// A session's program never writes into nb's own standard streams, even
+// when they are pipes (nb mcp serve): Windows gives a child the parent's
+// standard handles unless STARTF_USESTDHANDLES says otherwise.
+func TestWinConPTYLeavesStdoutAlone(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	oldOut, _ := windows.GetStdHandle(windows.STD_OUTPUT_HANDLE)
+	oldErr, _ := windows.GetStdHandle(windows.STD_ERROR_HANDLE)
+	windows.SetStdHandle(windows.STD_OUTPUT_HANDLE, windows.Handle(w.Fd()))
+	windows.SetStdHandle(windows.STD_ERROR_HANDLE, windows.Handle(w.Fd()))
+	restore := func() {
+		windows.SetStdHandle(windows.STD_OUTPUT_HANDLE, oldOut)
+		windows.SetStdHandle(windows.STD_ERROR_HANDLE, oldErr)
+	}
+	defer restore()
+	l := newWinLocal(t)
+	term, err := l.StartPTY(context.Background(), &PTYCommand{Script: "cmd", Dir: wintest.TempDir(t), Rows: 24, Cols: 100})
+	if err != nil {
+		restore()
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, term)
+	term.Write([]byte("echo leaked-into-stdout\r\n"))
+	time.Sleep(2 * time.Second)
+	term.Close()
+	restore()
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if len(out) > 0 {
+		t.Fatalf("the session wrote into nb's stdout: %q", out)
 	}
 }

@@ -27,11 +27,18 @@ const cmdCwdHelper = "@set __nb_rc=%errorlevel%\r\n" +
 	"@cd >\"%NB_CWD_FILE%\" 2>nul\r\n" +
 	"@exit %__nb_rc%\r\n"
 
+// cmdUTF8 switches cmd.exe's console (its own, CREATE_NO_WINDOW) to UTF-8
+// before the script; "&" binds loosest, so it runs whatever the script is.
+const cmdUTF8 = "chcp 65001>nul 2>nul& "
+
 // psPrologue and psEpilogue surround the user's script for PowerShell: the
 // directory is written however the script ends (an error, `exit N`), and a
 // failing last command still fails the run.
 const (
-	psPrologue = "$__nb_cwd = $env:NB_CWD_FILE; Remove-Item Env:NB_CWD_FILE -ErrorAction Ignore\ntry {\n"
+	psPrologue = "$__nb_cwd = $env:NB_CWD_FILE; Remove-Item Env:NB_CWD_FILE -ErrorAction Ignore\n" +
+		// output, and what native programs print, as UTF-8
+		"try { [Console]::OutputEncoding = [Text.UTF8Encoding]::new($false); $OutputEncoding = [Console]::OutputEncoding } catch {}\n" +
+		"try {\n"
 	psEpilogue = "\n} finally { $__nb_ok = $?; try { [IO.File]::WriteAllText($__nb_cwd, (Get-Location).ProviderPath) } catch {} }\n" +
 		"if (-not $__nb_ok) { if ($LASTEXITCODE) { exit $LASTEXITCODE }; exit 1 }\n"
 )
@@ -57,7 +64,9 @@ func shellInvocation(shell, script, rt string, env []string) invocation {
 		env = append(env, "BASH_ENV="+filepath.Join(rt, "prologue.bash"))
 		return invocation{argv: []string{shell, "-c", script}, env: env}
 	case sysinfo.ShellCmd:
-		body := script
+		// The code page is set first: built-ins (dir, type, echo) write in
+		// it, and the output is read as UTF-8.
+		body := cmdUTF8 + script
 		if strings.Count(script, `"`)%2 == 0 {
 			// no space before &: it would end the script's last argument
 			body += `& call "` + filepath.Join(rt, "cwd.cmd") + `"`

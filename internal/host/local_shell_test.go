@@ -42,13 +42,13 @@ func TestShellInvocationPowerShell(t *testing.T) {
 
 func TestShellInvocationCmd(t *testing.T) {
 	inv := shellInvocation(`C:\Windows\system32\cmd.exe`, `echo "a & b" ^& x`, `C:\rt dir`, nil)
-	want := `"C:\Windows\system32\cmd.exe" /d /s /c "echo "a & b" ^& x& call "` + filepath.Join(`C:\rt dir`, "cwd.cmd") + `""`
+	want := `"C:\Windows\system32\cmd.exe" /d /s /c "` + cmdUTF8 + `echo "a & b" ^& x& call "` + filepath.Join(`C:\rt dir`, "cwd.cmd") + `""`
 	if inv.cmdLine != want {
 		t.Errorf("cmd line\n got %s\nwant %s", inv.cmdLine, want)
 	}
 	inv = shellInvocation(`C:\Windows\system32\CMD.EXE`, `echo "odd`, `C:\rt`, nil)
-	if want := `"C:\Windows\system32\CMD.EXE" /d /s /c "echo "odd"`; inv.cmdLine != want {
-		t.Errorf("odd quotes: %s, want the script alone", inv.cmdLine)
+	if want := `"C:\Windows\system32\CMD.EXE" /d /s /c "` + cmdUTF8 + `echo "odd"`; inv.cmdLine != want {
+		t.Errorf("odd quotes: %s, want the script alone (after the code page)", inv.cmdLine)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/windows"
 
@@ -301,5 +302,21 @@ func TestWinNativeDir(t *testing.T) {
 		if got := nativeDir(in); got != want {
 			t.Errorf("nativeDir(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Output of cmd.exe's built-ins is UTF-8: the code page is set before the
+// script runs, so a file name outside the console's code page is text.
+func TestWinCmdBuiltinOutputIsUTF8(t *testing.T) {
+	l := newWinLocal(t)
+	dir := wintest.TempDir(t)
+	for _, n := range []string{"café.txt", "日本.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, ex := winRun(t, l, context.Background(), Command{Dir: dir, Script: `dir /b & echo naïve`})
+	if ex.Code != 0 || !utf8.ValidString(out) || !strings.Contains(out, "café.txt") || !strings.Contains(out, "日本.txt") || !strings.Contains(out, "naïve") {
+		t.Fatalf("out %q (valid UTF-8: %v) %+v", out, utf8.ValidString(out), ex)
 	}
 }

@@ -3,6 +3,9 @@ package lineedit
 import (
 	"bytes"
 	"io"
+	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -13,7 +16,7 @@ const (
 	keyNone keyKind = iota
 	keyRune
 	keyEnter
-	keyNewline // Alt+Enter: a line break without sending
+	keyNewline // Alt+Enter, Shift+Enter, Ctrl+J: a line break without sending
 	keyBackspace
 	keyDelete
 	keyLeft
@@ -36,13 +39,14 @@ const (
 	keyPaste
 	keySearch // Ctrl+R
 	keyTypedEOF
-	keyCancel // Ctrl+G
+	keyCancel // Ctrl+G: ends a search; else opens the external editor
+	keyCtrlX  // Ctrl+X: the prefix of Ctrl+X Ctrl+E
 )
 
 // key is one decoded input event.
 type key struct {
 	kind keyKind
-	r    rune   // keyRune
+	r    rune   // keyRune; the byte of a control key
 	text string // keyPaste
 }
 
@@ -58,6 +62,19 @@ type keyReader struct {
 	in  io.Reader
 	buf []byte
 	err error
+	// total counts the bytes ever read. The bytes from cookedStart to
+	// cookedEnd were typed while the terminal was in line mode (typeahead
+	// while nb was busy): there the terminal turned Enter into a line
+	// feed, which is Enter, not Ctrl+J.
+	total, cookedStart, cookedEnd int
+	// lineMode: the input is no terminal in raw mode; a line feed is
+	// Enter.
+	lineMode bool
+}
+
+// typeahead marks the next n bytes to read as typed in line mode.
+func (k *keyReader) typeahead(n int) {
+	k.cookedStart, k.cookedEnd = k.total, k.total+n
 }
 
 func (k *keyReader) fill() bool {
@@ -67,6 +84,7 @@ func (k *keyReader) fill() bool {
 	var tmp [4096]byte
 	n, err := k.in.Read(tmp[:])
 	k.buf = append(k.buf, tmp[:n]...)
+	k.total += n
 	if err != nil {
 		k.err = err
 	}
@@ -80,20 +98,25 @@ func (k *keyReader) next() (key, error) {
 			return key{}, k.err
 		}
 	}
+	at := k.total - len(k.buf)
+	cooked := k.lineMode || at >= k.cookedStart && at < k.cookedEnd
 	b := k.buf[0]
 	switch {
 	case b == 0x1b:
 		return k.escape()
-	case b == '\r' || b == '\n':
+	case b == '\r' || b == '\n' && cooked:
 		k.buf = k.buf[1:]
 		// A terminal may send CR LF for one Enter.
 		if b == '\r' && len(k.buf) > 0 && k.buf[0] == '\n' {
 			k.buf = k.buf[1:]
 		}
 		return key{kind: keyEnter}, nil
+	case b == '\n':
+		k.buf = k.buf[1:]
+		return key{kind: keyNewline}, nil // Ctrl+J
 	case b < 0x20 || b == 0x7f:
 		k.buf = k.buf[1:]
-		return key{kind: controlKey(b)}, nil
+		return key{kind: controlKey(b), r: rune(b)}, nil
 	}
 	for !utf8.FullRune(k.buf) {
 		if !k.fill() {
@@ -144,6 +167,8 @@ func controlKey(b byte) keyKind {
 		return keySearch
 	case 0x07:
 		return keyCancel
+	case 0x18:
+		return keyCtrlX
 	}
 	return keyNone
 }
@@ -210,7 +235,69 @@ func (k *keyReader) csi() (key, error) {
 	if final == '~' && params == "200" {
 		return k.paste()
 	}
+	if k, ok := modifiedKey(final, params); ok {
+		return k, nil
+	}
 	return key{kind: finalKey(final, params)}, nil
+}
+
+// modifiedKey decodes a key reported with its modifiers, as terminals do
+// once asked for xterm's modifyOtherKeys (CSI 27;m;code ~) or by the kitty
+// keyboard protocol (CSI code;m u). Enter with Shift, Alt or Ctrl adds a
+// line; other keys are what they would be without the report.
+func modifiedKey(final byte, params string) (key, bool) {
+	var code, mod string
+	switch final {
+	case 'u':
+		code, mod, _ = strings.Cut(params, ";")
+	case '~':
+		rest, ok := strings.CutPrefix(params, "27;")
+		if !ok {
+			return key{}, false
+		}
+		mod, code, _ = strings.Cut(rest, ";")
+	default:
+		return key{}, false
+	}
+	c, err := strconv.Atoi(code)
+	if err != nil || c <= 0 || c > unicode.MaxRune {
+		return key{kind: keyNone}, true
+	}
+	m := 0
+	if mod != "" {
+		if m, err = strconv.Atoi(strings.SplitN(mod, ":", 2)[0]); err != nil || m < 1 {
+			return key{kind: keyNone}, true
+		}
+		m--
+	}
+	shift, alt, ctrl := m&1 != 0, m&2 != 0, m&4 != 0
+	r := rune(c)
+	switch {
+	case r == '\r':
+		if shift || alt || ctrl {
+			return key{kind: keyNewline}, true
+		}
+		return key{kind: keyEnter}, true
+	case ctrl && unicode.IsLetter(r) && r < 0x80:
+		b := byte(unicode.ToLower(r)) & 0x1f
+		return key{kind: controlKey(b), r: rune(b)}, true
+	case alt && (r == 'b' || r == 'B'):
+		return key{kind: keyWordLeft}, true
+	case alt && (r == 'f' || r == 'F'):
+		return key{kind: keyWordRight}, true
+	case alt && (r == 0x7f || r == 0x08):
+		return key{kind: keyKillWord}, true
+	case r == 0x7f || r == 0x08:
+		return key{kind: keyBackspace}, true
+	case r == '\t':
+		return key{kind: keyTab}, true
+	case r == 0x1b || r >= 0xe000 && r <= 0xf8ff:
+		// Escape, and the private-use codes of keys with no text.
+		return key{kind: keyNone}, true
+	case r >= 0x20 && !alt && !ctrl:
+		return key{kind: keyRune, r: r}, true
+	}
+	return key{kind: keyNone}, true
 }
 
 func finalKey(final byte, params string) keyKind {

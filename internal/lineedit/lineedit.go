@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -30,11 +31,20 @@ type Editor struct {
 
 	// Complete returns the candidates for a buffer (nil: none).
 	Complete func(buf string) []string
+	// CompleteWord completes the word at the cursor (a byte offset in
+	// buf): it returns where the word starts and the texts that may
+	// replace it up to the cursor, best first; ok false leaves Tab to
+	// Complete.
+	CompleteWord func(buf string, cursor int) (start int, cands []string, ok bool)
 	// Continue reports whether Enter on this buffer adds a line instead of
 	// sending it (for example a line ending in a backslash).
 	Continue func(buf string) (next string, more bool)
 	// Dim styles secondary text (continuation marks, notes).
 	Dim func(string) string
+	// External edits the message in another program (Ctrl+G, Ctrl+X
+	// Ctrl+E) with the terminal in its normal mode, and returns the text
+	// saved there (nil: the keys do nothing).
+	External func(text string) (string, error)
 
 	History History
 
@@ -43,14 +53,24 @@ type Editor struct {
 	mu       sync.Mutex
 	rawState *term.State
 
+	// dmu guards the state of a ReadLine and the drawing: a resize
+	// redraws from another goroutine.
+	dmu    sync.Mutex
+	active bool // a ReadLine is under way
+
 	// The state of one ReadLine.
 	prompt string
 	buf    []rune
 	cur    int
 	curRow int // the terminal cursor's row within the drawn rows
 	drawn  int // how many rows the last redraw drew
-	top    int // the first row shown when the message is taller than the screen
-	hist   int // the history entry shown (len(entries): the draft)
+	// widths are the widths of the rows drawn, and curCol the cursor's
+	// column: a terminal narrowed since reflows them onto more rows.
+	widths []int
+	curCol int
+	ctrlX  bool // Ctrl+X was pressed: Ctrl+E opens the external editor
+	top    int  // the first row shown when the message is taller than the screen
+	hist   int  // the history entry shown (len(entries): the draft)
 	draft  []rune
 	// search is the incremental history search under way (Ctrl+R).
 	search *search
@@ -68,70 +88,146 @@ type search struct {
 func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
 	return &Editor{
 		in: in, out: out, fd: fd, size: size,
-		keys: keyReader{in: in},
+		keys: keyReader{in: in, lineMode: fd < 0},
 		Dim:  func(s string) string { return s },
 	}
+}
+
+// Feed gives keys read elsewhere (typed while nb was busy, with the
+// terminal out of line mode) to the next ReadLine, before any key still
+// to come.
+func (e *Editor) Feed(keys []byte) {
+	e.keys.buf = append(append([]byte(nil), keys...), e.keys.buf...)
 }
 
 // ReadLine shows prompt and returns the message the user sends with Enter.
 // It returns io.EOF on Ctrl+D at an empty buffer (or when the input ends)
 // and ErrInterrupt on Ctrl+C.
 func (e *Editor) ReadLine(prompt string) (string, error) {
-	if err := e.enterRaw(); err != nil {
+	if err := e.enterRaw(true); err != nil {
 		return "", err
 	}
 	defer e.Restore()
+	e.dmu.Lock()
 	e.prompt, e.buf, e.cur, e.curRow, e.top = prompt, nil, 0, 0, 0
-	e.hist, e.draft, e.search = len(e.History.entries), nil, nil
+	e.hist, e.draft, e.search, e.ctrlX = len(e.History.entries), nil, nil, false
+	e.active = true
 	e.redraw()
+	e.dmu.Unlock()
+	defer func() {
+		e.dmu.Lock()
+		e.active = false
+		e.dmu.Unlock()
+	}()
 	for {
 		k, err := e.keys.next()
-		if err != nil {
-			if len(e.buf) > 0 {
-				return e.accept(string(e.buf)), nil
-			}
-			e.finish(false)
-			if errors.Is(err, io.EOF) {
-				return "", io.EOF
-			}
-			return "", fmt.Errorf("read input: %w", err)
-		}
-		if e.search != nil && e.searchKey(k) {
-			e.redraw()
-			continue
-		}
-		switch k.kind {
-		case keyEnter:
-			msg := string(e.buf)
-			if e.Continue != nil {
-				if next, more := e.Continue(msg); more {
-					e.buf = []rune(next)
-					e.cur = len(e.buf)
-					break
-				}
-			}
-			return e.accept(msg), nil
-		case keyInterrupt:
-			e.finish(false)
-			return "", ErrInterrupt
-		case keyTypedEOF:
-			if len(e.buf) == 0 {
-				e.finish(false)
-				return "", io.EOF
-			}
-		case keyEOF:
-			if len(e.buf) == 0 {
-				e.finish(false)
-				return "", io.EOF
-			}
-			e.deleteAt(e.cur)
-		default:
-			e.edit(k)
-		}
-		if k.kind != keyClear {
-			e.redraw()
+		e.dmu.Lock()
+		msg, done, rerr := e.handle(k, err)
+		e.dmu.Unlock()
+		if done {
+			return msg, rerr
 		}
 	}
+}
+
+// Resize redraws the message after the terminal changed size (SIGWINCH).
+// It is safe to call from another goroutine, at any time.
+func (e *Editor) Resize() {
+	e.dmu.Lock()
+	defer e.dmu.Unlock()
+	if e.active {
+		e.redraw()
+	}
+}
+
+// handle applies one key (or the read error) and reports whether ReadLine
+// is done, with its result. e.dmu is held.
+func (e *Editor) handle(k key, err error) (string, bool, error) {
+	if err != nil {
+		if len(e.buf) > 0 {
+			return e.accept(string(e.buf)), true, nil
+		}
+		e.finish(false)
+		if errors.Is(err, io.EOF) {
+			return "", true, io.EOF
+		}
+		return "", true, fmt.Errorf("read input: %w", err)
+	}
+	if e.search != nil && e.searchKey(k) {
+		e.redraw()
+		return "", false, nil
+	}
+	if e.ctrlX {
+		e.ctrlX = false
+		if k.kind == keyEnd && k.r == 0x05 { // Ctrl+X Ctrl+E
+			e.editExternal()
+			return "", false, nil
+		}
+	}
+	switch k.kind {
+	case keyEnter:
+		msg := string(e.buf)
+		if e.Continue != nil {
+			if next, more := e.Continue(msg); more {
+				e.buf = []rune(next)
+				e.cur = len(e.buf)
+				break
+			}
+		}
+		return e.accept(msg), true, nil
+	case keyInterrupt:
+		e.finish(false)
+		return "", true, ErrInterrupt
+	case keyTypedEOF:
+		if len(e.buf) == 0 {
+			e.finish(false)
+			return "", true, io.EOF
+		}
+	case keyEOF:
+		if len(e.buf) == 0 {
+			e.finish(false)
+			return "", true, io.EOF
+		}
+		e.deleteAt(e.cur)
+	case keyCtrlX:
+		e.ctrlX = true
+		return "", false, nil
+	case keyCancel:
+		e.editExternal()
+		return "", false, nil
+	default:
+		e.edit(k)
+	}
+	if k.kind != keyClear {
+		e.redraw()
+	}
+	return "", false, nil
+}
+
+// editExternal hands the message to the External editor and takes back
+// what was saved there; the message is drawn again where it was.
+func (e *Editor) editExternal() {
+	if e.External == nil {
+		return
+	}
+	var b bytes.Buffer
+	e.up(&b)
+	b.WriteString("\r\x1b[J")
+	e.write(b.String())
+	e.curRow, e.drawn, e.widths, e.curCol = 0, 0, nil, 0
+	e.Restore()
+	text, err := e.External(string(e.buf))
+	if rerr := e.enterRaw(false); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		e.write(e.Dim("editor: "+err.Error()) + "\r\n")
+	} else {
+		e.buf = []rune(strings.TrimRight(strings.ReplaceAll(text, "\r\n", "\n"), "\n"))
+		e.cur = len(e.buf)
+		e.hist = len(e.History.entries)
+	}
+	e.redraw()
 }
 
 // edit applies one editing key to the buffer.
@@ -198,7 +294,7 @@ func (e *Editor) edit(k key) {
 		e.search = &search{at: -1, saved: append([]rune(nil), e.buf...)}
 	case keyClear:
 		e.write("\x1b[H\x1b[2J")
-		e.curRow = 0
+		e.curRow, e.curCol = 0, 0
 		e.redraw()
 	}
 }
@@ -356,6 +452,14 @@ func (e *Editor) promptNow() string {
 // complete completes the buffer from Complete's candidates: the one
 // candidate, or their common prefix, or a list of them.
 func (e *Editor) complete() {
+	if e.CompleteWord != nil {
+		text := string(e.buf)
+		cursor := len(string(e.buf[:e.cur]))
+		if start, cands, ok := e.CompleteWord(text, cursor); ok {
+			e.completeWord(text, start, cursor, cands)
+			return
+		}
+	}
 	if e.Complete == nil || e.cur != len(e.buf) {
 		return
 	}
@@ -380,6 +484,44 @@ func (e *Editor) complete() {
 	// Nothing to add: list the candidates under the message.
 	e.finish(false)
 	e.write(strings.Join(cands, "  ") + "\r\n")
+}
+
+// completeWord replaces text[start:cursor] with the one candidate, or
+// with what all candidates start with when that is longer; else it lists
+// them under the message.
+func (e *Editor) completeWord(text string, start, cursor int, cands []string) {
+	if len(cands) == 0 {
+		return
+	}
+	word := text[start:cursor]
+	repl := cands[0]
+	if len(cands) > 1 {
+		repl = commonPrefix(cands)
+		if len(repl) <= len(word) || !strings.HasPrefix(repl, word) {
+			e.finish(false)
+			e.write(e.Dim(strings.Join(cands, "  ")) + "\r\n")
+			return
+		}
+	} else if cursor == len(text) {
+		repl += " "
+	}
+	head := []rune(text[:start] + repl)
+	e.buf = append(head, []rune(text[cursor:])...)
+	e.cur = len(head)
+}
+
+func commonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		for !strings.HasPrefix(s, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	// Not in the middle of a UTF-8 sequence.
+	for len(p) > 0 && !utf8.ValidString(p) {
+		p = p[:len(p)-1]
+	}
+	return p
 }
 
 // accept shows the whole message (not only the window of a tall one),
@@ -410,7 +552,7 @@ func (e *Editor) finish(whole bool) {
 		}
 	}
 	b.WriteString("\r\n")
-	e.curRow, e.drawn = 0, 0
+	e.curRow, e.drawn, e.widths, e.curCol = 0, 0, nil, 0
 	e.write(b.String())
 }
 
@@ -439,15 +581,39 @@ func (e *Editor) redraw() {
 		fmt.Fprintf(&b, "\x1b[%dC", curCol)
 	}
 	b.WriteString("\x1b[?25h")
-	e.curRow, e.drawn = visCur, len(vis)
+	e.curRow, e.drawn, e.curCol = visCur, len(vis), curCol
+	e.widths = e.widths[:0]
+	for _, r := range vis {
+		e.widths = append(e.widths, r.width)
+	}
 	e.write(b.String())
 }
 
-// up moves the terminal cursor to the first drawn row.
+// up moves the terminal cursor to the first drawn row. The rows are
+// counted at the terminal's width now: one drawn wider than that has been
+// reflowed onto more rows by a terminal that was narrowed since.
 func (e *Editor) up(b *bytes.Buffer) {
-	if e.curRow > 0 {
-		fmt.Fprintf(b, "\x1b[%dA", e.curRow)
+	if n := rowsAbove(e.widths, e.curRow, e.curCol, e.width()); n > 0 {
+		fmt.Fprintf(b, "\x1b[%dA", n)
 	}
+}
+
+// rowsAbove is how many screen rows the cursor is below the first drawn
+// row, at column col of drawn row row, once rows of the given widths are
+// shown at width columns.
+func rowsAbove(widths []int, row, col, width int) int {
+	if width <= 0 {
+		return row
+	}
+	n := 0
+	for i := 0; i < row; i++ {
+		w := 0
+		if i < len(widths) {
+			w = widths[i]
+		}
+		n += max(1, (w+width-1)/width)
+	}
+	return n + col/width
 }
 
 func (e *Editor) width() int {
@@ -470,10 +636,16 @@ func (e *Editor) height() int {
 
 func (e *Editor) write(s string) { _, _ = io.WriteString(e.out, s) }
 
-// enterRaw puts the terminal in raw mode with bracketed paste on.
-func (e *Editor) enterRaw() error {
+// enterRaw puts the terminal in raw mode with bracketed paste on and asks
+// it to report modified keys (Shift+Enter) as xterm's modifyOtherKeys
+// does. Bytes already queued were typed in line mode (typeahead) when
+// typeahead is set.
+func (e *Editor) enterRaw(typeahead bool) error {
 	if e.fd < 0 {
 		return nil
+	}
+	if typeahead {
+		e.keys.typeahead(queued(e.fd))
 	}
 	st, err := term.MakeRaw(e.fd)
 	if err != nil {
@@ -482,7 +654,7 @@ func (e *Editor) enterRaw() error {
 	e.mu.Lock()
 	e.rawState = st
 	e.mu.Unlock()
-	e.write("\x1b[?2004h")
+	e.write("\x1b[?2004h\x1b[>4;1m")
 	return nil
 }
 
@@ -494,7 +666,7 @@ func (e *Editor) Restore() {
 	if e.rawState == nil {
 		return
 	}
-	e.write("\x1b[?2004l")
+	e.write("\x1b[>4;0m\x1b[?2004l")
 	_ = term.Restore(e.fd, e.rawState)
 	e.rawState = nil
 }

@@ -66,6 +66,26 @@ type Message struct {
 	// stalled or dropped, the provider failed, Ctrl+C): its text is only
 	// what arrived.
 	Partial bool `json:"partial,omitempty"`
+	// Extra holds the fields of a saved message this version of nb does
+	// not know (another version wrote them), kept as they were so that
+	// saving the conversation again does not lose them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// BadRole finds the first message whose role is none of user, assistant
+// and tool: its index and a description ("no role", "the unknown role
+// \"system\""), or -1.
+func BadRole(msgs []Message) (int, string) {
+	for i, m := range msgs {
+		switch m.Role {
+		case RoleUser, RoleAssistant, RoleTool:
+		case "":
+			return i, "no role"
+		default:
+			return i, fmt.Sprintf("the unknown role %q", m.Role)
+		}
+	}
+	return -1, ""
 }
 
 // Thinking is one reasoning block of an assistant message. Signature (or,

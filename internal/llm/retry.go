@@ -60,7 +60,10 @@ func (r *retrying) Stream(ctx context.Context, req *Request, onEvent func(Event)
 		}
 		d, ok := retryDelay(err, attempt)
 		if !ok {
-			return resp, err
+			var e *Error
+			errors.As(err, &e)
+			asked := time.Duration(e.RetryAfter * float64(time.Second))
+			return resp, fmt.Errorf("%w (the server asked to retry in %s; nb waits at most %s: try again later)", err, formatDelay(asked), formatDelay(retryAfterCap))
 		}
 		onEvent(Event{
 			Type: EventRetry,

@@ -128,6 +128,14 @@ func TestRetryGivesUpOnLongRetryAfter(t *testing.T) {
 	if err == nil || len(slept) != 0 {
 		t.Errorf("err %v slept %v: an hour-long Retry-After must be reported, not waited", err, slept)
 	}
+	// The error says what the server asked and how long nb waits.
+	if err == nil || !strings.Contains(err.Error(), "rate limited (HTTP 429)") || !strings.Contains(err.Error(), "the server asked to retry in 1h0m0s; nb waits at most 2m0s") {
+		t.Errorf("err = %v", err)
+	}
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.ErrRateLimit {
+		t.Errorf("the provider's error is not kept: %v", err)
+	}
 }
 
 func TestRetryDisabled(t *testing.T) {

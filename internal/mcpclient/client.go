@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -34,8 +35,14 @@ type Options struct {
 	CallTimeout time.Duration
 	// OnError reports a server that failed to start, in one line.
 	OnError func(server string, err error)
-	// Env is the base environment of stdio servers (os.Environ() when nil).
+	// Env is the base environment of stdio servers; when nil, nb's own
+	// environment without the model providers' keys (secrets.ProviderEnv
+	// and KeyEnv): a server is a program the user configured, but nb's
+	// keys are not its to use. A server's own env entries are added last.
 	Env []string
+	// KeyEnv names further variables holding provider keys (the apiKeyEnv
+	// of configured providers).
+	KeyEnv []string
 	// Stderr receives the servers' stderr (discarded when nil).
 	Stderr io.Writer
 	// HTTPClient is used for streamable HTTP servers.
@@ -162,7 +169,7 @@ func (c *Client) connect(ctx context.Context, name string, cfg config.MCPServer)
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		env := c.opts.Env
 		if env == nil {
-			env = os.Environ()
+			env = withoutKeys(os.Environ(), c.opts.KeyEnv)
 		}
 		cmd.Env = append(append([]string(nil), env...), envList(cfg.Env)...)
 		if c.opts.Stderr != nil {
@@ -307,6 +314,21 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		base = http.DefaultTransport
 	}
 	return base.RoundTrip(r)
+}
+
+// withoutKeys is environ without the variables holding provider keys.
+func withoutKeys(environ, extra []string) []string {
+	keys := map[string]bool{}
+	for _, k := range append(secrets.ProviderEnv(), extra...) {
+		keys[strings.ToUpper(k)] = true
+	}
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); !keys[strings.ToUpper(k)] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func envList(m map[string]string) []string {

@@ -45,6 +45,9 @@ func testServer() *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"}, func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
 	})
+	mcp.AddTool(s, &mcp.Tool{Name: "getenv", Description: "A variable of the server's environment"}, func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text + "=" + os.Getenv(a.Text)}}}, nil, nil
+	})
 	mcp.AddTool(s, &mcp.Tool{Name: "run.cmd", Description: "Run"}, func(_ context.Context, _ *mcp.CallToolRequest, a struct {
 		Command string `json:"command"`
 	}) (*mcp.CallToolResult, any, error) {
@@ -293,6 +296,36 @@ func TestStdioServer(t *testing.T) {
 	}
 	if s.cmd.ProcessState == nil {
 		t.Fatalf("server process %d not reaped after Close", pid)
+	}
+}
+
+// A stdio server gets nb's environment without the providers' keys
+// (nb's own and the configured apiKeyEnv); its other variables, secret
+// or not, and what the server's own env entry sets, reach it.
+func TestStdioServerEnvironment(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-canary")
+	t.Setenv("ANTHROPIC_API_KEY", "ak-canary")
+	t.Setenv("WORK_LLM", "work-canary")
+	t.Setenv("GITHUB_TOKEN", "gh-kept")
+	servers := map[string]config.MCPServer{"kid": {Command: exe, Env: map[string]string{
+		"NB_MCPCLIENT_TEST_SERVER": "1", "ANTHROPIC_API_KEY": "given"}}}
+	c := New(servers, Options{Policy: tooltest.Engine(t, nil), KeyEnv: []string{"work_llm"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c.Start(ctx)
+	defer c.Close()
+	tool := byName(c.Tools())["kid_getenv"]
+	if tool == nil {
+		t.Fatalf("no tools: %+v", c.Status())
+	}
+	for name, want := range map[string]string{"OPENAI_API_KEY": "", "WORK_LLM": "", "GITHUB_TOKEN": "gh-kept", "ANTHROPIC_API_KEY": "given"} {
+		if _, res := call(t, tool, map[string]any{"text": name}); res.Content != name+"="+want {
+			t.Errorf("server sees %q, want %s=%s", res.Content, name, want)
+		}
 	}
 }
 

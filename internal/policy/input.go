@@ -175,7 +175,11 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		// Enter after text typed earlier: that text runs now, decide it.
 	}
 
-	if a.SecretRead {
+	// A line read with echo off is a secret when the reader is no code
+	// interpreter, or when its prompt asks for a secret too: echo can be
+	// turned off in front of a shell or REPL, and its code must show.
+	codeReader := a.Shell || shellRelays[program] || replLang(program) != langNone
+	if a.SecretRead && (a.Prompt == Secret || !codeReader) {
 		return e.secretRead(a, program, line, subject)
 	}
 	shell := a.Shell || a.InShell || shellRelays[program]
@@ -217,12 +221,12 @@ func (e *Engine) sessionInput(a Action) *Decision {
 				}
 			}
 		}
-		if a.Shell && a.Prompt == Secret {
+		if a.Shell && a.Prompt == Secret || a.SecretRead {
 			// The shell itself is in front of a line asking for a secret
-			// that the terminal could not confirm: shown (it may be a
-			// command), never saved.
+			// that the terminal could not confirm, or reads with echo off
+			// at no such prompt: shown (it may be a command), never saved.
 			d.Rule, d.OfferAlways = "", false
-			d.Reasons = append(d.Reasons, "the terminal's last line asks for a secret: never saved as a rule")
+			d.Reasons = append(d.Reasons, "it may be a secret (a prompt asks for one, or echo is off): never saved as a rule")
 			if d.Decision == Allow {
 				d = e.ask(d, nil, &assessment{}, nil)
 			}
@@ -275,7 +279,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	}
 	// Always saves exactly this input for this program: one line, short,
 	// printable, no session id.
-	if !strings.ContainsAny(line, "\n\r") && line != "" && len(line) <= maxRuleInput && sanitize(line, false) == line {
+	if !a.SecretRead && !strings.ContainsAny(line, "\n\r") && line != "" && len(line) <= maxRuleInput && sanitize(line, false) == line {
 		d.Rule, d.OfferAlways = InputRule(program, line), true
 		e.mu.Lock()
 		granted := contains(e.session, d.Rule) || contains(e.project, d.Rule)
@@ -308,7 +312,7 @@ func (e *Engine) secretAnswer(a Action, program, line, subject string) *Decision
 func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
 	first, rest, multi := strings.Cut(line, "\n")
 	first = strings.TrimSuffix(first, "\r")
-	if a.PromptText == "" || a.Prompt != Secret {
+	if a.Prompt != Secret || a.PromptText == "" {
 		a.PromptText = "echo off"
 	}
 	d := e.secretAnswer(a, program, first, subject)

@@ -178,40 +178,48 @@ func TestSessionInputInUnknownDirectory(t *testing.T) {
 	}
 }
 
-// The session's shell itself reading a password (`read -s`): the terminal
-// says echo is off while a line is read, so the line is a secret whatever
-// the prompt; the shell's prompt-text guess alone never saves a rule.
+// A line read with echo off (the terminal says so) while a prompt asks for
+// a secret is a secret: masked, asked each time, never saved. Echo off in
+// front of a code reader (a shell, a REPL, a relay) with no such prompt is
+// shown, since echo can be turned off in front of code, but never saved;
+// for any other program echo off alone is enough. The prompt's text alone
+// (a remote shell) never saves a rule either.
 func TestSecretReadByTheShell(t *testing.T) {
 	e := newEngine(t, nil)
 	base := Action{Kind: SessionInput, Session: "term-1", Program: "bash", Shell: true, InShell: true, SessionProgram: "bash", Where: testCC}
+	hidden := func(name string, a Action) {
+		t.Helper()
+		d := e.Decide(a)
+		if d.Decision != Ask || d.OfferAlways || d.Rule != "" || !d.Secret || strings.Contains(d.Display+d.Full+d.Subject, "hunter2") || !strings.Contains(d.Display, "•••") {
+			t.Errorf("%s: %+v", name, d)
+		}
+	}
+	shownNotSaved := func(name string, a Action) {
+		t.Helper()
+		d := e.Decide(a)
+		if d.Decision == Allow || d.OfferAlways || d.Rule != "" || d.Secret || !strings.Contains(d.Display, "hunter2") {
+			t.Errorf("%s: %+v", name, d)
+		}
+	}
 	a := base
 	a.SecretRead, a.Prompt, a.PromptText, a.Input = true, Secret, "Password:", "hunter2\n"
-	d := e.Decide(a)
-	if d.Decision != Ask || d.OfferAlways || d.Rule != "" || strings.Contains(d.Display+d.Full+d.Subject, "hunter2") || !strings.Contains(d.Display, "•••") {
-		t.Errorf("read -s: %+v", d)
+	hidden("read -s -p Password:", a)
+	a.Pending, a.Input = "hunter2", "\n" // typed before Enter: the same read
+	hidden("pending secret", a)
+	a.Pending, a.Input = "", "hunter2\nrm -rf ~\n"
+	if d := e.Decide(a); d.Decision == Allow || !d.Warn || d.OfferAlways || strings.Contains(d.Display+d.Full, "hunter2") {
+		t.Errorf("secret then rm (the rest reaches the shell, decided as code): %+v", d)
 	}
-	// Echo off with no prompt text at all.
+
 	a = base
 	a.SecretRead, a.Input = true, "hunter2\n"
-	if d := e.Decide(a); d.Decision != Ask || d.OfferAlways || strings.Contains(d.Display+d.Full, "hunter2") {
-		t.Errorf("echo off, no prompt: %+v", d)
-	}
-	// What follows the secret line reaches the shell: decided as code,
-	// the secret still hidden.
-	a.Input = "hunter2\nrm -rf ~\n"
-	if d := e.Decide(a); d.Decision == Allow || !d.Warn || d.OfferAlways || strings.Contains(d.Display+d.Full, "hunter2") {
-		t.Errorf("secret then rm: %+v", d)
-	}
-	// Text typed before Enter belongs to the same read.
-	a.Pending, a.Input = "hunter2", "\n"
-	if d := e.Decide(a); d.Decision != Ask || strings.Contains(d.Display+d.Full, "hunter2") {
-		t.Errorf("pending secret: %+v", d)
-	}
-	// Only the last line's text asks for a secret (a remote shell): shown,
-	// since it may be a command, but never offered as a rule.
+	shownNotSaved("the shell reads with echo off at no secret prompt", a)
 	a = base
 	a.Prompt, a.PromptText, a.Input = Secret, "Password:", "hunter2\n"
-	if d := e.Decide(a); d.Decision != Ask || d.OfferAlways || d.Rule != "" {
-		t.Errorf("prompt text only: %+v", d)
-	}
+	shownNotSaved("a secret prompt the terminal could not confirm", a)
+	py := Action{Kind: SessionInput, Session: "term-2", Program: "python3", Where: testCC, SecretRead: true, Input: "hunter2\n"}
+	shownNotSaved("a REPL reading with echo off at no secret prompt", py)
+
+	tool := Action{Kind: SessionInput, Session: "term-3", Program: "vault-login", InShell: true, SessionProgram: "bash", SecretRead: true, PromptText: "Token:", Input: "hunter2\n", Where: testCC}
+	hidden("another program reading with echo off", tool)
 }

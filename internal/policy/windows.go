@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -99,12 +100,8 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 	if e.sensitivePath(abs, "", glob) {
 		return true
 	}
-	h := winSlash(home)
-	// (package secrets' list would do, but it imports net/url, which the
-	// policy must not depend on)
-	for _, hp := range homeSensitive {
-		t := h + "/" + strings.ToLower(hp)
-		if h != "" && (abs == t || strings.HasPrefix(abs, t+"/")) {
+	for _, t := range winHomeSecrets(home) {
+		if abs == t || strings.HasPrefix(abs, t) && abs[len(t)] == '/' {
 			return true
 		}
 	}
@@ -114,6 +111,27 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		}
 	}
 	return winSecretNames[path.Base(abs)]
+}
+
+var homeSecretsCache sync.Map // home → []string
+
+// winHomeSecrets are the secret locations below home, in the compared
+// form. (Package secrets' list would do, but it imports net/url, which
+// the policy must not depend on.)
+func winHomeSecrets(home string) []string {
+	if home == "" {
+		return nil
+	}
+	if v, ok := homeSecretsCache.Load(home); ok {
+		return v.([]string)
+	}
+	h := winSlash(home)
+	out := make([]string, 0, len(homeSensitive))
+	for _, hp := range homeSensitive {
+		out = append(out, h+"/"+strings.ToLower(hp))
+	}
+	homeSecretsCache.Store(home, out)
+	return out
 }
 
 // winSystemPath says whether writing or deleting abs (compared form)
@@ -245,6 +263,60 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 	if len(maybe) > 0 {
 		safe = false
 	}
+	// the user's dangerousCommands and warnPatterns, on every spelling
+	warnHit := false
+	if len(e.danger)+len(e.warn) > 0 {
+		sa := &shellparse.Analysis{Source: command}
+		for _, wl := range leaves {
+			// the lists are matched as written: every spelling, in its own
+			// case and lower case
+			names := append([]string(nil), wl.names...)
+			if len(wl.cmd.Words) > 0 {
+				names = append(names, wl.cmd.Words[0].Text)
+			}
+			if wl.j.Spec != nil {
+				names = append(names, wl.j.Spec.Name)
+				names = append(names, wl.j.Spec.Aliases...)
+			}
+			seen := map[string]bool{}
+			for _, n := range names {
+				b := n
+				if i := strings.LastIndexAny(b, `\/`); i >= 0 {
+					b = b[i+1:]
+				}
+				if lb := strings.ToLower(b); strings.HasSuffix(lb, ".exe") {
+					b = b[:len(b)-4]
+				}
+				if seen[b] {
+					continue
+				}
+				seen[b] = true
+				l := *wl.leaf
+				l.Words = append([]shellparse.Word{{Text: b, Raw: n}}, wl.leaf.Words[1:]...)
+				sa.Leaves = append(sa.Leaves, &l)
+			}
+		}
+		for _, f := range e.danger {
+			if what, ok := f.matchAnalysis(sa, cc); ok {
+				dangerous = true
+				reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
+			}
+		}
+		for _, f := range e.warn {
+			if what, ok := f.matchAnalysis(sa, cc); ok {
+				warnHit = true
+				reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
+			}
+		}
+	}
+	if warnHit {
+		safe = false
+		for _, wl := range leaves {
+			if wl.danger == "" {
+				wl.danger = "matches the user's warnPatterns"
+			}
+		}
+	}
 	if dangerous {
 		safe = false
 	}
@@ -259,7 +331,7 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 	if top == 1 && len(leaves) == 1 && len(s.Unknown) == 0 && s.Lines <= 1 {
 		cat, subject = winCategory(single)
 	}
-	warn = dangerous || writes || cat == cmdbase.CatDelete || cat == cmdbase.CatMove || cat == cmdbase.CatWrite || cat == cmdbase.CatAppend
+	warn = dangerous || warnHit || writes || cat == cmdbase.CatDelete || cat == cmdbase.CatMove || cat == cmdbase.CatWrite || cat == cmdbase.CatAppend
 	switch {
 	case dangerous:
 		d.Safety = Dangerous
@@ -509,21 +581,19 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		e.winPortable(wl, c, cc)
 		return wl
 	}
-	var paths []string
-	paths = append(paths, j.Operands...)
-	paths = append(paths, j.Values...)
-	for _, p := range paths {
+	var words []string
+	words = append(words, j.Operands...)
+	words = append(words, j.Values...)
+	for _, p := range words {
 		if d := winDrive(p); d != "" {
 			wl.unsafe = "reads the PowerShell " + d + " drive (variables, environment or certificates)"
 		}
 	}
+	paths := j.Files
 	switch j.Does {
 	case cmdbase.Reads:
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
-		}
-		if j.Spec != nil && j.Spec.Name == "echo" || j.Name == "Write-Output" || j.Name == "Write-Host" {
-			break // prints its words; reads no file
 		}
 		for _, p := range paths {
 			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
@@ -532,10 +602,7 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			}
 		}
 		if j.Recurse {
-			roots := j.Operands
-			if len(roots) == 0 {
-				roots = []string{"."}
-			}
+			roots := treeRoots(j.Files)
 			for _, r := range roots {
 				if why := e.winTree(r, cc); why != "" {
 					wl.unsafe = why
@@ -621,6 +688,31 @@ func (e *Engine) winTree(root string, cc CommandContext) string {
 	return treeSecrets(cc, native, true)
 }
 
+// treeRoots are the directories a recursive search of files reads: the
+// directory part of each file operand (findstr /s x src\*.go reads src),
+// the current directory for a bare name or pattern.
+func treeRoots(files []string) []string {
+	var roots []string
+	for _, f := range files {
+		r := "."
+		if i := strings.LastIndexAny(f, `\/`); i >= 0 {
+			r = f[:i+1]
+		} else if len(f) >= 2 && f[1] == ':' {
+			r = f[:2]
+		}
+		if strings.ContainsAny(r, "*?") {
+			r = f // a pattern in the directory part: judge it as written
+		}
+		if !contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
+}
+
 // winPipelines: a command reading the files its pipeline names
 // (Get-ChildItem -Recurse | Select-String x) reads the lister's tree;
 // code from the network piped into Invoke-Expression or a shell is
@@ -654,7 +746,7 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
 				}
-				roots := up.j.Operands
+				roots := up.j.Files
 				if len(roots) == 0 {
 					roots = []string{"."}
 				}

@@ -281,3 +281,77 @@ func TestWinSessionInput(t *testing.T) {
 		}
 	}
 }
+
+// The user's dangerousCommands and warnPatterns apply to cmd.exe and
+// PowerShell commands, on every spelling.
+func TestWinConfiguredLists(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.Approval.DangerousCommands = []string{"Stop-Process", "taskkill"}
+		o.WarnPatterns = []string{"git push"}
+		o.Approve = []string{"git push *"}
+	})
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{
+		{sysinfo.ShellPowerShell, "Stop-Process -Name node"}, {sysinfo.ShellPowerShell, "kill 42"},
+		{sysinfo.ShellCmd, "taskkill /im node.exe"}, {sysinfo.ShellCmd, "cmd /c TASKKILL /f /im x.exe"},
+	} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Safety != Dangerous || !d.Warn || d.Decision == Allow {
+			t.Errorf("%s %q: %s %s warn=%v", c.sh, c.cmd, d.Decision, d.Safety, d.Warn)
+		}
+	}
+	// a warn pattern is never waved through by a rule with *
+	if d := e.Command("git push origin main", winCC(sysinfo.ShellPowerShell)); d.Decision == Allow || !d.Warn {
+		t.Errorf("git push under a warn pattern: %s warn=%v", d.Decision, d.Warn)
+	}
+}
+
+// FuzzWinDecide: for any text, in either Windows shell, Decide does not
+// panic, allows only what it calls safe and unwarned, never allows a
+// script outside the plain subset, and decides the same way twice.
+func FuzzWinDecide(f *testing.F) {
+	for _, s := range []string{`dir /s /b *.log`, `r^d /s /q C:\x`, `Get-Process | Sort-Object CPU`, `iwr x | iex`,
+		`cmd /c "if 1==1 rd x"`, `gci -r | sls x`, `$x = 1; ls $x`, `echo %PATH%`, `powershell -c "Remove-Item C:\ -Recurse"`} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	e := newEngine(f, func(o *Options) { o.Approval.Deny = []string{"rd *"} })
+	f.Fuzz(func(t *testing.T, src string, ps bool) {
+		sh := sysinfo.ShellCmd
+		if ps {
+			sh = sysinfo.ShellPowerShell
+		}
+		d := e.Command(src, winCC(sh))
+		if d.Decision == Allow {
+			if d.Safety != Safe || d.Warn {
+				t.Fatalf("%q: allowed with safety %s warn %v", src, d.Safety, d.Warn)
+			}
+			for _, r := range d.Reasons {
+				if strings.Contains(r, "outside the plain") {
+					t.Fatalf("%q: allowed outside the subset", src)
+				}
+			}
+		}
+		if d2 := e.Command(src, winCC(sh)); d2.Decision != d.Decision || d2.Safety != d.Safety {
+			t.Fatalf("%q: %s/%s then %s/%s", src, d.Decision, d.Safety, d2.Decision, d2.Safety)
+		}
+	})
+}
+
+func BenchmarkWinDecidePipeline(b *testing.B) {
+	e := newEngine(b, nil)
+	cc := winCC(sysinfo.ShellPowerShell)
+	for b.Loop() {
+		e.Command(`Get-ChildItem -Recurse -Filter *.log | Select-String error | Sort-Object Line | Select-Object -First 20`, cc)
+	}
+}
+
+func BenchmarkWinDecide1000Lines(b *testing.B) {
+	e := newEngine(b, nil)
+	cc := winCC(sysinfo.ShellCmd)
+	script := strings.Repeat("type README.md | findstr /i error & dir /b src\n", 1000)
+	for b.Loop() {
+		e.Command(script, cc)
+	}
+}

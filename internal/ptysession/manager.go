@@ -134,8 +134,7 @@ type Info struct {
 	QuestionText string
 	// SecretRead is set when the foreground program (the session's shell
 	// too: `read -s`) is blocked reading a line the terminal does not
-	// echo: a password read, whatever its prompt says. Question is then
-	// Secret.
+	// echo: a password read, whatever its prompt says.
 	SecretRead bool
 	Position   int64 // the model's read position
 	End        int64 // bytes written so far
@@ -626,7 +625,7 @@ func (s *session) info(now time.Time) Info {
 	if !in.Running {
 		in.ExitCode = s.term.ExitCode()
 	} else if st, ok := s.ttyState(); ok && st.SecretRead() {
-		in.SecretRead, in.Question = true, Secret
+		in.SecretRead = true
 	}
 	return in
 }

@@ -27,6 +27,7 @@ func TestSecretReadByTheShell(t *testing.T) {
 	}
 	info, _ := m.Get(out.ID)
 	if !info.SecretRead || info.Question != Secret || !info.Shell {
+		// Both signals: echo off, and a prompt asking for a secret.
 		t.Fatalf("read -s not seen as a secret read: %+v", info)
 	}
 	out, err = m.Continue(ctx, out.ID, "hunter2\n")

@@ -67,12 +67,29 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > max {
-		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d: %w", path, fi.Size(), max, ErrTooLarge)
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > max {
+			return nil, fmt.Errorf("%s is %d bytes, over the limit of %d: %w", path, fi.Size(), max, ErrTooLarge)
+		}
+		size = fi.Size()
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// One buffer of the file's size (and a byte to see it end) instead of
+	// a doubling one: a long history is read without copies.
+	data := make([]byte, 0, size+1)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // the file grew
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%s is over the limit of %d bytes: %w", path, max, ErrTooLarge)

@@ -283,14 +283,20 @@ func (m *mdStream) flushTable() {
 		total += w
 	}
 	if total > m.wrapWidth() {
-		// Too wide: narrow the widest columns and wrap their cells; when
-		// even that cannot fit, show each row as "header: value" lines.
+		// Too wide: narrow the widest columns and wrap their cells, never
+		// splitting an ordinary word; when even that cannot fit, show
+		// each row as "header: value" lines.
 		avail := m.wrapWidth() - 2*(len(widths)-1)
-		if avail < minColumn*len(widths) {
+		floors := wordFloors(cells, len(widths))
+		sum := 0
+		for _, f := range floors {
+			sum += f
+		}
+		if sum > avail {
 			m.tableRecords(cells, sep == 1)
 			return
 		}
-		widths = shrinkColumns(widths, avail)
+		widths = shrinkColumns(widths, floors, avail)
 	}
 	for _, c := range cells {
 		if c == nil {
@@ -333,22 +339,46 @@ func (m *mdStream) flushTable() {
 // minColumn is the narrowest a table column is wrapped to.
 const minColumn = 6
 
-// shrinkColumns narrows the widest columns, one cell at a time, until the
-// widths add up to at most avail.
-func shrinkColumns(widths []int, avail int) []int {
+// maxWordFloor bounds the width kept for a column's longest word: longer
+// ones (URLs, paths) may be split rather than force the records layout.
+const maxWordFloor = 16
+
+// wordFloors is the narrowest each column may be wrapped to: its longest
+// word (up to maxWordFloor), at least minColumn, at most its width.
+func wordFloors(cells [][]string, n int) []int {
+	floors := make([]int, n)
+	for j := range floors {
+		floors[j] = 1
+	}
+	for _, c := range cells {
+		for j, v := range c {
+			w := style.Width(v)
+			floor := min(w, minColumn)
+			for _, word := range strings.Fields(style.Strip(v)) {
+				floor = max(floor, min(style.Width(word), maxWordFloor))
+			}
+			floors[j] = max(floors[j], floor)
+		}
+	}
+	return floors
+}
+
+// shrinkColumns narrows the widest columns that are above their floors,
+// one cell at a time, until the widths add up to at most avail.
+func shrinkColumns(widths, floors []int, avail int) []int {
 	w := append([]int(nil), widths...)
 	sum := 0
 	for _, v := range w {
 		sum += v
 	}
 	for sum > avail {
-		widest := 0
+		widest := -1
 		for j := range w {
-			if w[j] > w[widest] {
+			if w[j] > floors[j] && (widest < 0 || w[j] > w[widest]) {
 				widest = j
 			}
 		}
-		if w[widest] <= minColumn {
+		if widest < 0 {
 			break
 		}
 		w[widest]--

@@ -180,3 +180,34 @@ func TestWideTableReflows(t *testing.T) {
 		t.Fatalf("records at 20 columns:\n%s", screen)
 	}
 }
+
+// A table narrowed to 60 columns wraps its cells at spaces: no ordinary
+// word is split across rows.
+func TestNarrowedTableKeepsWordsWhole(t *testing.T) {
+	table := "| service | database | region | owner | notes |\n|---|---|---|---|---|\n" +
+		"| billing-api | postgresql primary | eu-west | payments | replicated nightly to the warehouse cluster, retention ninety days |\n" +
+		"| inventory | elasticsearch cluster | us-east | catalog | rebuilt from postgresql snapshots whenever the mapping changes |\n"
+	screen, _ := renderChunks(t, []string{table}, 60, false)
+	for _, l := range strings.Split(screen, "\n") {
+		if style.Width(l) > 59 {
+			t.Errorf("row wider than the terminal: %q", l)
+		}
+	}
+	for _, word := range strings.Fields("billing-api postgresql replicated warehouse retention inventory elasticsearch snapshots whenever mapping changes") {
+		if !strings.Contains(screen, word) {
+			t.Errorf("%q split or lost:\n%s", word, screen)
+		}
+	}
+	if !strings.Contains(lineOf(screen, "billing-api"), "postgresql") {
+		t.Errorf("not laid out as a table:\n%s", screen)
+	}
+}
+
+func lineOf(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

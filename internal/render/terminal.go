@@ -53,6 +53,10 @@ type Options struct {
 	// prompt (the terminal is in raw mode then, so no SIGINT is sent); the
 	// CLI passes the function cancelling the running turn.
 	OnInterrupt func()
+	// Approving is called before an approval prompt takes the keyboard;
+	// the function it returns, once the prompt is answered (the CLI
+	// pauses what reads keys typed during the turn).
+	Approving func() (done func())
 }
 
 // Record is one finished (or refused) call kept for /last.
@@ -79,6 +83,9 @@ type Terminal struct {
 	lastNL  bool
 	results []Record
 	closed  bool
+	// typeahead is what the user has typed during the turn, shown after
+	// the spinner.
+	typeahead string
 }
 
 var _ agent.UI = (*Terminal)(nil)
@@ -246,9 +253,19 @@ func (t *Terminal) Approve(ctx context.Context, batch []*agent.Pending) ([]agent
 	t.mu.Lock()
 	t.settle()
 	t.mu.Unlock()
+	if t.opts.Approving != nil {
+		defer t.opts.Approving()()
+	}
 	answers, err := t.opts.Approver.Approve(ctx, batch)
-	if errors.Is(err, approval.ErrInterrupted) && t.opts.OnInterrupt != nil {
-		t.opts.OnInterrupt()
+	if errors.Is(err, approval.ErrInterrupted) {
+		// The prompt is gone; each call's line takes its place, as after
+		// any other answer. None of them runs: the turn stops.
+		for _, p := range batch {
+			t.Refused(p, "interrupted (Ctrl+C)")
+		}
+		if t.opts.OnInterrupt != nil {
+			t.opts.OnInterrupt()
+		}
 	}
 	return answers, err
 }
@@ -460,10 +477,25 @@ func startSpinner(t *Terminal, label string) *spinner {
 	return s
 }
 
-// draw writes the spinner line. Callers hold t.mu.
+// SetTypeahead shows text as typed for the next message while the model
+// works (after the spinner); "" shows nothing.
+func (t *Terminal) SetTypeahead(text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.typeahead = text
+	if t.spin != nil && !t.spin.done {
+		t.spin.draw()
+	}
+}
+
+// draw writes the spinner line, with what was typed ahead. Callers hold
+// t.mu.
 func (s *spinner) draw() {
 	el := s.t.io.Now().Sub(s.start)
 	text := s.t.pal.Accent(spinFrames[int(el/spinStep)%len(spinFrames)]) + " " + s.t.pal.Muted(fmt.Sprintf("%s %.1fs", s.label, el.Seconds()))
+	if ta := s.t.typeahead; ta != "" {
+		text += s.t.pal.Muted("  next: ") + style.Sanitize(ta)
+	}
 	fmt.Fprint(s.t.io.Err, "\r"+style.Truncate(text, s.t.width())+"\x1b[K")
 }
 

@@ -374,6 +374,11 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 	tc := r.call(p.Call.ID, p.Call.Name)
 	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, string(d.DecidedBy), string(d.Safety), d.Display
 	tc.Reasons, tc.Remedy = d.Reasons, d.Remedy
+	if d.Secret {
+		// The arguments without the secret they carried (the call's
+		// review replaced them).
+		tc.Arguments = arguments(string(p.Call.Args))
+	}
 	r.emit(struct {
 		head
 		ID        string         `json:"id"`

@@ -177,3 +177,24 @@ func TestStreamSessionAndTimestamps(t *testing.T) {
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+// A secret typed into a session is not in the final report: the call's
+// arguments are the ones its review kept.
+func TestFinalKeepsNoSecret(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Final, &out, clock())
+	r.Start(Start{Provider: "openai", Model: "m", Cwd: "/w"})
+	r.Request()
+	r.Response(&llm.Response{Message: llm.Message{ToolCalls: []llm.ToolCall{
+		{ID: "s", Name: "terminal_continue", Arguments: `{"sessionId":"term-1","stdin":"hunter2\n"}`},
+	}}, StopReason: llm.StopToolUse}, Usage{})
+	d := &policy.Decision{Decision: policy.Deny, DecidedBy: "headless", Secret: true}
+	p := &agent.Pending{Call: &tool.Call{ID: "s", Name: "terminal_continue", Args: []byte(`{"sessionId":"term-1","stdin":"[hidden]"}`)}, Decision: d}
+	r.Decision(p, false)
+	if _, err := r.Finish(StatusApproval, 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "hunter2") || !strings.Contains(out.String(), "[hidden]") {
+		t.Fatalf("report:\n%s", out.String())
+	}
+}

@@ -107,6 +107,9 @@ type Options struct {
 	Spill func() (SpillFile, error)
 	// SpillMax caps the bytes written to the spill file (0: no cap).
 	SpillMax int64
+	// BinaryHint says how to look at binary output, in the language of
+	// the shell that ran the command (default: file, xxd or strings).
+	BinaryHint string
 }
 
 // Capture is a bounded streaming capture of one stream. It is not safe for
@@ -127,9 +130,10 @@ type Capture struct {
 	spillCut bool
 	closed   bool
 
-	binary bool
-	pend   [utf8.UTFMax]byte
-	npend  int
+	binary     bool
+	binaryHint string
+	pend       [utf8.UTFMax]byte
+	npend      int
 
 	esc escState
 
@@ -155,7 +159,7 @@ type Capture struct {
 // New returns a Capture.
 func New(opts Options) *Capture {
 	l := opts.Limits.normalize()
-	c := &Capture{lim: l, headBud: l.headBudget(), tailBud: l.tailBudget(), spillFn: opts.Spill, spillMax: opts.SpillMax}
+	c := &Capture{lim: l, headBud: l.headBudget(), tailBud: l.tailBudget(), spillFn: opts.Spill, spillMax: opts.SpillMax, binaryHint: opts.BinaryHint}
 	if c.spillFn == nil {
 		c.rawDrop = true
 	}
@@ -470,8 +474,12 @@ func (c *Capture) Close() (Result, error) {
 
 func (c *Capture) render() string {
 	if c.binary {
-		return fmt.Sprintf("[binary output not shown: %s (%d bytes) that is not UTF-8 text (NUL bytes or invalid UTF-8) - write it to a file and inspect it with file, xxd or strings]",
-			HumanSize(c.rawTotal), c.rawTotal)
+		hint := c.binaryHint
+		if hint == "" {
+			hint = "write it to a file and inspect it with file, xxd or strings"
+		}
+		return fmt.Sprintf("[binary output not shown: %s (%d bytes) that is not UTF-8 text (NUL bytes or invalid UTF-8) - %s]",
+			HumanSize(c.rawTotal), c.rawTotal, hint)
 	}
 	if !c.cut {
 		return string(bytes.ToValidUTF8(collapseCR(c.full), nil))

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +51,7 @@ func (a *Archive) Keep(msgs []llm.Message) (string, error) {
 		return "", fmt.Errorf("keep conversation: %w", err)
 	}
 	now := a.now().UTC()
-	data, err := json.MarshalIndent(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: now, Messages: msgs}, "", " ")
+	data, err := encodeHistory(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: now, Messages: msgs})
 	if err != nil {
 		return "", fmt.Errorf("keep conversation: %w", err)
 	}
@@ -71,6 +70,9 @@ func (a *Archive) Keep(msgs []llm.Message) (string, error) {
 }
 
 func (a *Archive) path(id string) string { return filepath.Join(a.dir, id+".json") }
+
+// Path is the file that holds the archived conversation id.
+func (a *Archive) Path(id string) string { return a.path(id) }
 
 // ids lists the archived conversations, newest first.
 func (a *Archive) ids() []string {
@@ -127,8 +129,8 @@ func (a *Archive) read(id string) (*historyDoc, error) {
 	if err != nil {
 		return nil, err
 	}
-	var doc historyDoc
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Format != historyFormat || doc.Version < 1 || doc.Version > HistoryVersion {
+	doc, err := decodeHistory(data)
+	if err != nil || doc.Format != historyFormat || doc.Version < 1 || doc.Version > HistoryVersion {
 		return nil, fmt.Errorf("conversation %s is not a readable nb conversation", id)
 	}
 	return &doc, nil

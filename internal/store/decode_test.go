@@ -41,6 +41,18 @@ func TestDecodeHistoryAgreesWithEncodingJSON(t *testing.T) {
 			var want historyDoc
 			wantErr := json.Unmarshal([]byte(in), &want)
 			got, gotErr := decodeHistory([]byte(in))
+			// The unknown keys and fields are kept besides (encoding/json
+			// drops them).
+			extra := got.Extra
+			got.Extra = nil
+			var fields []map[string]json.RawMessage
+			for i := range got.Messages {
+				fields = append(fields, got.Messages[i].Extra)
+				got.Messages[i].Extra = nil
+			}
+			if name == "unknown keys" && (string(extra["extra"]) != `{"a":[1,2]}` || string(fields[0]["new"]) != "true") {
+				t.Errorf("unknown keys not kept: %s %v", extra, fields)
+			}
 			if (wantErr == nil) != (gotErr == nil) || !reflect.DeepEqual(got, want) {
 				t.Fatalf("decodeHistory = %+v, %v\nencoding/json = %+v, %v", got, gotErr, want, wantErr)
 			}

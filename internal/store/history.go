@@ -1,13 +1,16 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +38,8 @@ type historyDoc struct {
 	Version  int           `json:"version"`
 	Saved    time.Time     `json:"saved"`
 	Messages []llm.Message `json:"messages"`
+	// Extra holds the top-level keys this version does not know.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // History is the locked conversation history of one launch directory.
@@ -45,6 +50,9 @@ type History struct {
 	// where the platform has none).
 	dirLock *os.File
 	now     func() time.Time
+	// extra holds the loaded file's top-level keys this version does not
+	// know, written back by Save.
+	extra map[string]json.RawMessage
 	// closeMu makes Close safe to call from a signal's shutdown while the
 	// normal exit closes too.
 	closeMu sync.Mutex
@@ -205,6 +213,10 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 		problem = fmt.Sprintf("has unsupported version %d", doc.Version)
 	}
 	if problem == "" {
+		h.extra = doc.Extra
+		if i, role := llm.BadRole(doc.Messages); i >= 0 {
+			return doc.Messages, fmt.Sprintf("history %s: message %d has %s (written by another version of nb?) and cannot be sent to a model; /clear sets this conversation aside (/conversations keeps it) and starts a new one", h.path, i+1, role), nil
+		}
 		return doc.Messages, "", nil
 	}
 	aside := fmt.Sprintf("%s.bad-%s", h.path, h.now().UTC().Format("20060102T150405"))
@@ -225,14 +237,127 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 // which is most of the start-up of a long conversation; on anything it
 // refuses, encoding/json decodes the file again, so a damaged file is
 // reported exactly as before.
+//
+// Fields and keys this version does not know (another version wrote them)
+// are kept in the messages' and the document's Extra.
 func decodeHistory(data []byte) (historyDoc, error) {
 	var doc historyDoc
-	if jsonv2.Unmarshal(data, &doc, jsonv2.MatchCaseInsensitiveNames(true)) == nil {
+	if jsonv2.Unmarshal(data, &doc, jsonv2.MatchCaseInsensitiveNames(true), jsonv2.RejectUnknownMembers(true)) == nil {
 		return doc, nil
 	}
 	doc = historyDoc{}
-	err := json.Unmarshal(data, &doc)
-	return doc, err
+	if err := jsonv2.Unmarshal(data, &doc, jsonv2.MatchCaseInsensitiveNames(true)); err != nil {
+		doc = historyDoc{}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return doc, err
+		}
+	}
+	keepUnknown(data, &doc)
+	return doc, nil
+}
+
+// knownKeys are the JSON names of a type's fields, in lower case.
+func knownKeys(v any) map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys[strings.ToLower(name)] = true
+		}
+	}
+	return keys
+}
+
+var (
+	docKeys     = knownKeys(historyDoc{})
+	messageKeys = knownKeys(llm.Message{})
+)
+
+// keepUnknown records in doc the top-level keys and message fields of
+// data that doc's types do not know.
+func keepUnknown(data []byte, doc *historyDoc) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return
+	}
+	for k, v := range top {
+		if !docKeys[strings.ToLower(k)] {
+			if doc.Extra == nil {
+				doc.Extra = map[string]json.RawMessage{}
+			}
+			doc.Extra[k] = v
+		}
+	}
+	var msgs []map[string]json.RawMessage
+	if json.Unmarshal(top["messages"], &msgs) != nil || len(msgs) != len(doc.Messages) {
+		return
+	}
+	for i, m := range msgs {
+		for k, v := range m {
+			if !messageKeys[strings.ToLower(k)] {
+				if doc.Messages[i].Extra == nil {
+					doc.Messages[i].Extra = map[string]json.RawMessage{}
+				}
+				doc.Messages[i].Extra[k] = v
+			}
+		}
+	}
+}
+
+// encodeHistory is the file's text: indented JSON, with the keys and
+// fields this version does not know written back after the known ones.
+func encodeHistory(doc historyDoc) ([]byte, error) {
+	unknown := len(doc.Extra) > 0
+	for i := 0; i < len(doc.Messages) && !unknown; i++ {
+		unknown = len(doc.Messages[i].Extra) > 0
+	}
+	if !unknown {
+		return json.MarshalIndent(doc, "", " ")
+	}
+	msgs := make([]json.RawMessage, len(doc.Messages))
+	for i, m := range doc.Messages {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, err
+		}
+		msgs[i] = withExtra(b, m.Extra)
+	}
+	b, err := json.Marshal(struct {
+		Format   string            `json:"format"`
+		Version  int               `json:"version"`
+		Saved    time.Time         `json:"saved"`
+		Messages []json.RawMessage `json:"messages"`
+	}{doc.Format, doc.Version, doc.Saved, msgs})
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, withExtra(b, doc.Extra), "", " "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// withExtra adds extra's members (in key order) to the JSON object obj.
+func withExtra(obj []byte, extra map[string]json.RawMessage) []byte {
+	if len(extra) == 0 {
+		return obj
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := append([]byte(nil), obj[:len(obj)-1]...)
+	for _, k := range keys {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		name, _ := json.Marshal(k)
+		out = append(append(append(out, name...), ':'), extra[k]...)
+	}
+	return append(out, '}')
 }
 
 // Save writes the conversation atomically. A history file that is a
@@ -244,7 +369,7 @@ func (h *History) Save(msgs []llm.Message) error {
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
-	data, err := json.MarshalIndent(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: h.now().UTC(), Messages: msgs}, "", " ")
+	data, err := encodeHistory(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: h.now().UTC(), Messages: msgs, Extra: h.extra})
 	if err != nil {
 		return fmt.Errorf("save history: %w", err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -180,5 +181,78 @@ func TestHistoryCloseRaces(t *testing.T) {
 				t.Fatalf("close %d: %v", i, err)
 			}
 		}
+	}
+}
+
+// A message with an unknown or missing role loads with a warning naming
+// the file, the message and /clear.
+func TestHistoryUnknownRoleWarns(t *testing.T) {
+	for _, role := range []string{`"role":"system",`, ``} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, HistoryFile)
+		doc := `{"format":"nb-conversation","version":1,"messages":[{"role":"user","text":"hi"},{` + role + `"text":"be brief"}]}`
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, err := OpenHistory(dir, t.TempDir(), time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, warning, err := h.Load()
+		h.Close()
+		if err != nil || len(msgs) != 2 {
+			t.Fatalf("load: %d messages, %v", len(msgs), err)
+		}
+		if !strings.Contains(warning, path) || !strings.Contains(warning, "message 2 has") || !strings.Contains(warning, "/clear") {
+			t.Errorf("warning %q", warning)
+		}
+	}
+}
+
+// Fields and keys another version of nb wrote are kept when the
+// conversation is saved again, also after it changed.
+func TestHistoryKeepsUnknownFields(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, HistoryFile)
+	doc := `{"format":"nb-conversation","version":1,"saved":"2026-01-02T03:04:05Z","project":{"id":7},
+ "messages":[{"role":"user","text":"hi","attachments":[{"name":"a.txt"}]},{"role":"assistant","text":"hello","latencyMs":120,"model":"m"}]}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := OpenHistory(dir, t.TempDir(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	msgs, warning, err := h.Load()
+	if err != nil || warning != "" || len(msgs) != 2 {
+		t.Fatalf("load: %d messages, %q, %v", len(msgs), warning, err)
+	}
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: "more"})
+	if err := h.Save(msgs); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Project  map[string]int
+		Messages []map[string]any
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("saved file is not JSON: %v\n%s", err, data)
+	}
+	if got.Project["id"] != 7 || len(got.Messages) != 3 || got.Messages[0]["attachments"] == nil || got.Messages[1]["latencyMs"] != 120.0 || got.Messages[1]["model"] != "m" {
+		t.Errorf("unknown fields lost:\n%s", data)
+	}
+	// Loaded again, they are still there, and the file is indented as
+	// every history is.
+	msgs, _, err = h.Load()
+	if err != nil || len(msgs) != 3 || string(msgs[1].Extra["latencyMs"]) != "120" {
+		t.Errorf("reload: %v %+v", err, msgs)
+	}
+	if !strings.Contains(string(data), "\n \"messages\": [\n  {\n   \"role\": \"user\"") {
+		t.Errorf("not indented like a history:\n%s", data)
 	}
 }

@@ -583,6 +583,10 @@ func TestCtrlCAtPromptIsNo(t *testing.T) {
 	if strings.Contains(n.scr.String(), "[Y]es") {
 		t.Errorf("prompt left on screen:\n%s", n.scr.String())
 	}
+	// The call's line takes the prompt's place (docs/ui.md).
+	if l := lineWith(n.scr.String(), "never"); !strings.Contains(l, "mkdir") || !strings.Contains(l, "interrupted") {
+		t.Errorf("no line for the call, or not saying it was interrupted: %q\n%s", l, n.scr.String())
+	}
 	n.send("exit\r")
 	if code := n.waitExit(ctx); code != 0 {
 		t.Fatalf("exit %d", code)

@@ -152,7 +152,7 @@ func Build(o Options) (*App, error) {
 		}
 		a.Roots = roots
 		a.closers = append(a.closers, func() { roots.Close() })
-		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: o.Getenv("HOME")}) {
+		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: homeDir(o.Getenv)}) {
 			a.Tools.Add(t)
 		}
 	}
@@ -185,7 +185,7 @@ func Build(o Options) (*App, error) {
 	})
 	sessions := a.Sessions
 	a.closers = append(a.closers, func() { sessions.CloseAll() })
-	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: o.Getenv("HOME")}) {
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: homeDir(o.Getenv)}) {
 		a.Tools.Add(t)
 	}
 	return a, nil
@@ -224,7 +224,7 @@ func (a *App) Host(name string) (host.Host, error) {
 	}
 	h, err := hosts.New(name, spec, hosts.Env{
 		LaunchDir:  a.Launch,
-		Home:       a.opts.Getenv("HOME"),
+		Home:       homeDir(a.opts.Getenv),
 		ConfigDir:  configDir,
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
@@ -259,6 +259,15 @@ func (a *App) Close() error {
 		cs[i]()
 	}
 	return nil
+}
+
+// homeDir is the user's home directory as the policy sees it: HOME, or on
+// Windows, where HOME is usually unset, USERPROFILE.
+func homeDir(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	return getenv("USERPROFILE")
 }
 
 // EnvPolicy is the environment policy of every host: terminal.env's pass

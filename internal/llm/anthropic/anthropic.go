@@ -312,7 +312,7 @@ func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {
 
 // assembler builds the response from stream events and emits llm events.
 type assembler struct {
-	text     []byte
+	text     llm.TextBuffer
 	thinking []llm.Thinking
 	// thinkingAt maps a thinking block's index to its position.
 	thinkingAt map[int64]int
@@ -345,14 +345,14 @@ func (a *assembler) add(ev sdk.MessageStreamEventUnion, onEvent func(llm.Event))
 			a.calls = append(a.calls, llm.ToolCall{ID: ev.ContentBlock.ID, Name: ev.ContentBlock.Name})
 			onEvent(llm.Event{Type: llm.EventToolCallStart, Index: pos, ToolCall: a.calls[pos]})
 		} else if t := ev.ContentBlock.Text; ev.ContentBlock.Type == "text" && t != "" {
-			a.text = append(a.text, t...)
+			a.text.WriteString(t)
 			onEvent(llm.Event{Type: llm.EventText, Text: t})
 		}
 	case "content_block_delta":
 		switch ev.Delta.Type {
 		case "text_delta":
 			if ev.Delta.Text != "" {
-				a.text = append(a.text, ev.Delta.Text...)
+				a.text.WriteString(ev.Delta.Text)
 				onEvent(llm.Event{Type: llm.EventText, Text: ev.Delta.Text})
 			}
 		case "thinking_delta", "signature_delta":
@@ -410,7 +410,7 @@ func (a *assembler) response() *llm.Response {
 		stop = llm.StopMaxTokens
 	}
 	return &llm.Response{
-		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls, Thinking: a.thinking},
+		Message:    llm.Message{Role: llm.RoleAssistant, Text: a.text.String(), ToolCalls: a.calls, Thinking: a.thinking},
 		StopReason: stop,
 		Usage:      a.usage,
 	}

@@ -249,6 +249,9 @@ func Tokens(n int) string {
 	switch {
 	case n < 1000:
 		return itoa(n)
+	case n < 1000000 && n%1024 == 0:
+		// A window of 32768 tokens is "32 k", as models are named.
+		return itoa(n/1024) + " k"
 	case n < 1000000:
 		return itoa((n+500)/1000) + " k"
 	default:

@@ -47,7 +47,7 @@ func TestCost(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 950: "950", 14_200: "14 k", 182_400: "182 k", 1_234_567: "1.2 M"} {
+	for n, want := range map[int]string{0: "0", 950: "950", 14_200: "14 k", 182_400: "182 k", 1_234_567: "1.2 M", 32768: "32 k", 131072: "128 k", 16384: "16 k"} {
 		if got := Tokens(n); got != want {
 			t.Errorf("Tokens(%d) = %q, want %q", n, got, want)
 		}

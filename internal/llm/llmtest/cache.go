@@ -17,9 +17,11 @@ import (
 // (the system prompt, the tools, every message or content block as it
 // appears on the wire), rounded up. The request's units form its prefix:
 //
-//   - OpenAI and Gemini cache automatically: the longest run of leading
-//     units that is byte-identical to the start of an earlier request is
-//     served from cache.
+//   - OpenAI and Gemini cache automatically, by token prefix: the longest
+//     run of leading units that is byte-identical to the start of an
+//     earlier request is served from cache, and so are the leading bytes
+//     the next unit shares with the same unit of the previous request
+//     (when that request had the same run), as a token prefix would.
 //   - Anthropic caches only at cache_control breakpoints: a request writes
 //     the prefix ending at each of its breakpoints, and a later request
 //     reads the longest written prefix it starts with. Without breakpoints
@@ -55,6 +57,10 @@ type Usage struct {
 type promptCache struct {
 	breakpoints bool // Anthropic: write only at breakpoints
 	seen        map[[32]byte]bool
+	// last holds the previous request's units and prefix hashes
+	// (automatic caches).
+	last       []unit
+	lastHashes [][32]byte
 }
 
 // lookup returns the request's input tokens, those read from the cache and
@@ -74,11 +80,27 @@ func (c *promptCache) lookup(units []unit) (input, cached, written int) {
 		total += unitTokens(u)
 		prefix[i] = total
 	}
+	matched := -1
 	for i := len(units) - 1; i >= 0; i-- {
 		if c.seen[hashes[i]] {
 			cached = prefix[i]
+			matched = i
 			break
 		}
+	}
+	if !c.breakpoints {
+		next := matched + 1
+		if next < len(units) && next < len(c.last) && (matched < 0 || c.lastHashes[matched] == hashes[matched]) {
+			a, b := units[next].data, c.last[next].data
+			n := 0
+			for n < len(a) && n < len(b) && a[n] == b[n] {
+				n++
+			}
+			if n < len(a) {
+				cached += n / 4
+			}
+		}
+		c.last, c.lastHashes = units, hashes
 	}
 	lastBreak := -1
 	for i, u := range units {

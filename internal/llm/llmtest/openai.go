@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -305,7 +306,21 @@ func (w openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn,
 	if err := chunk(map[string]any{"role": "assistant", "content": ""}, nil); err != nil {
 		return err
 	}
+	rawCalls := false
+	for _, d := range t.Deltas {
+		b, _ := json.Marshal(map[string]any{
+			"id": id, "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": d, "finish_reason": nil, "logprobs": nil}},
+		})
+		if err := out.event("", b); err != nil {
+			return err
+		}
+		rawCalls = rawCalls || bytes.Contains(d, []byte(`"tool_calls"`))
+	}
 	for _, c := range t.chunks() {
+		if len(t.Deltas) > 0 {
+			break
+		}
 		if err := chunk(map[string]any{"content": c}, nil); err != nil {
 			return err
 		}
@@ -345,7 +360,7 @@ func (w openaiWire) stream(ctx context.Context, out *sse, req *Request, t *Turn,
 		return nil
 	}
 	finish := "stop"
-	if len(t.ToolCalls) > 0 && !w.gemini {
+	if (len(t.ToolCalls) > 0 || rawCalls) && !w.gemini {
 		// Gemini says "stop" after tool calls too.
 		finish = "tool_calls"
 	}

@@ -76,6 +76,12 @@ type Turn struct {
 	Chunks []string `json:"chunks,omitempty"`
 	// ToolCalls are requested after the text.
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// Deltas, on the OpenAI wires, are sent verbatim, each as the delta of
+	// one chunk, instead of Text and ToolCalls: a raw stream, as local
+	// servers send them (repeated call ids, names split across chunks,
+	// arguments before the name). The finish reason is "tool_calls" when
+	// a delta has tool calls.
+	Deltas []json.RawMessage `json:"deltas,omitempty"`
 
 	// Status, when non-zero, makes the server answer with this HTTP error.
 	Status int `json:"status,omitempty"`

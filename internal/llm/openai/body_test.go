@@ -22,9 +22,10 @@ func TestBodyMatchesSDK(t *testing.T) {
 		{Role: llm.RoleAssistant, Text: tricky},
 		{Role: llm.RoleAssistant}, // skipped
 		{Role: llm.RoleAssistant, Text: "calling", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "run_cmd", Arguments: `{"command":"ls"}`, Signature: []byte("sig")}}},
-		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c2", Name: "run_cmd", Arguments: `{}`}}},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c2", Name: "run_cmd", Arguments: `{}`}, {ID: "c3 " + tricky, Name: "x<y>", Arguments: tricky}}},
 		{Role: llm.RoleTool, Text: tricky, ToolCallID: "c1"},
 		{Role: llm.RoleTool, ToolCallID: "c2"},
+		{Role: llm.RoleTool, ToolCallID: "c3 " + tricky},
 		{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{MediaType: "image/png", Data: []byte{1, 2, 3}}}},
 		{Role: llm.RoleUser, Text: ""},
 	}

@@ -225,16 +225,14 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	// The texts and a little per message: one allocation for the body.
 	size := len(rest) + len(req.System) + len(req.Facts) + 64*len(msgs)
 	for _, m := range req.Messages {
-		size += len(m.Text) + len(m.Text)/8
+		size += len(m.Text) + len(m.Text)/4
+		for _, c := range m.ToolCalls {
+			size += 64 + len(c.Arguments) + len(c.Arguments)/4
+		}
 	}
 	var buf bytes.Buffer
 	buf.Grow(size)
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	str := func(s string) {
-		enc.Encode(s) // a string always encodes
-		buf.Truncate(buf.Len() - 1)
-	}
+	str := func(s string) { appendJSONString(&buf, s) }
 	buf.WriteString(`{"messages":[`)
 	for i, m := range msgs {
 		if i > 0 {
@@ -261,6 +259,31 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 			buf.WriteString(`{"content":`)
 			str(m.OfAssistant.Content.OfString.Value)
 			buf.WriteString(`,"role":"assistant"}`)
+		case m.OfAssistant != nil && len(m.OfAssistant.ToolCalls) > 0 && plainCalls(m.OfAssistant.ToolCalls) &&
+			//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
+			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
+			// An answer with tool calls, as the SDK writes it.
+			buf.WriteByte('{')
+			if m.OfAssistant.Content.OfString.Valid() {
+				buf.WriteString(`"content":`)
+				str(m.OfAssistant.Content.OfString.Value)
+				buf.WriteByte(',')
+			}
+			buf.WriteString(`"tool_calls":[`)
+			for j, c := range m.OfAssistant.ToolCalls {
+				if j > 0 {
+					buf.WriteByte(',')
+				}
+				f := c.OfFunction
+				buf.WriteString(`{"id":`)
+				str(f.ID)
+				buf.WriteString(`,"function":{"arguments":`)
+				str(f.Function.Arguments)
+				buf.WriteString(`,"name":`)
+				str(f.Function.Name)
+				buf.WriteString(`},"type":"function"}`)
+			}
+			buf.WriteString(`],"role":"assistant"}`)
 		default:
 			data, err := m.MarshalJSON()
 			if err != nil {
@@ -275,6 +298,17 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	}
 	buf.Write(rest[1:])
 	return buf.Bytes(), nil
+}
+
+// plainCalls reports whether every tool call is a function call with
+// nothing but its id, name and arguments (no extra fields).
+func plainCalls(calls []oa.ChatCompletionMessageToolCallUnionParam) bool {
+	for _, c := range calls {
+		if c.OfFunction == nil || c.OfCustom != nil || len(c.OfFunction.ExtraFields()) > 0 || len(c.OfFunction.Function.ExtraFields()) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // isPlain reports whether a message has nothing but its string content
@@ -369,7 +403,7 @@ func signatureOf(tc oa.ChatCompletionChunkChoiceDeltaToolCall) string {
 
 // assembler builds the response from chunks and emits events.
 type assembler struct {
-	text  []byte
+	text  llm.TextBuffer
 	calls []llm.ToolCall
 	// ids are the ids the server gave the calls ("" where it gave none).
 	ids      []string
@@ -395,7 +429,7 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 		}
 		d := ch.Delta
 		if d.Content != "" {
-			a.text = append(a.text, d.Content...)
+			a.text.WriteString(d.Content)
 			onEvent(llm.Event{Type: llm.EventText, Text: d.Content})
 		}
 		for _, tc := range d.ToolCalls {
@@ -408,15 +442,21 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 					}
 					a.byIndex[tc.Index] = pos
 				}
-				id := tc.ID
-				if id == "" {
-					id = fmt.Sprintf("call_%d", pos+1)
-				}
-				a.calls = append(a.calls, llm.ToolCall{ID: id, Name: tc.Function.Name})
+				a.calls = append(a.calls, llm.ToolCall{ID: a.uniqueID(tc.ID, pos), Name: tc.Function.Name})
 				a.ids = append(a.ids, tc.ID)
 				onEvent(llm.Event{Type: llm.EventToolCallStart, Index: pos, ToolCall: a.calls[pos]})
-			} else if tc.Function.Name != "" && a.calls[pos].Name == "" {
-				a.calls[pos].Name = tc.Function.Name
+			} else {
+				c := &a.calls[pos]
+				if tc.ID != "" && a.ids[pos] == "" {
+					// The arguments came before the call's id.
+					a.ids[pos] = tc.ID
+					c.ID = a.uniqueID(tc.ID, pos)
+				}
+				if name := tc.Function.Name; name != "" && name != c.Name {
+					// A name split across chunks is joined; one repeated
+					// in every chunk is taken once.
+					c.Name += name
+				}
 			}
 			if sig := signatureOf(tc); sig != "" {
 				a.calls[pos].Signature = []byte(sig)
@@ -434,20 +474,47 @@ func (a *assembler) add(chunk oa.ChatCompletionChunk, onEvent func(llm.Event)) {
 }
 
 // position finds the call a delta continues, -1 for a new call. OpenAI
-// numbers calls by index and gives each id once; Gemini may leave the index
-// out, so a new id starts a new call and a delta with neither index nor id
-// continues the latest call.
+// numbers calls by index, which decides (local servers may give two calls
+// the same id). Gemini leaves the index out: a new id starts a new call,
+// unless the latest call has neither id nor name yet (its arguments came
+// first); an id seen before continues its call, unless that call is
+// complete (named, with arguments) and the delta names a call again; a
+// delta with neither index nor id continues the latest call.
 func (a *assembler) position(tc oa.ChatCompletionChunkChoiceDeltaToolCall) int {
-	if tc.ID != "" {
-		return slices.Index(a.ids, tc.ID)
-	}
 	if tc.JSON.Index.Valid() {
 		if pos, ok := a.byIndex[tc.Index]; ok {
 			return pos
 		}
 		return -1
 	}
-	return len(a.calls) - 1
+	last := len(a.calls) - 1
+	if tc.ID != "" {
+		pos := slices.Index(a.ids, tc.ID)
+		switch {
+		case pos >= 0 && tc.Function.Name != "" && a.calls[pos].Name != "" && a.calls[pos].Arguments != "":
+			return -1
+		case pos >= 0:
+			return pos
+		case last >= 0 && a.ids[last] == "" && a.calls[last].Name == "":
+			return last
+		}
+		return -1
+	}
+	return last
+}
+
+// uniqueID is the id of the call at pos: the server's, made unique when
+// another call already has it, or call_N when the server gave none.
+func (a *assembler) uniqueID(id string, pos int) string {
+	if id == "" {
+		return fmt.Sprintf("call_%d", pos+1)
+	}
+	for i, c := range a.calls {
+		if i != pos && c.ID == id {
+			return fmt.Sprintf("%s_%d", id, pos+1)
+		}
+	}
+	return id
 }
 
 func (a *assembler) response() *llm.Response {
@@ -465,7 +532,7 @@ func (a *assembler) response() *llm.Response {
 		stop = llm.StopToolUse
 	}
 	return &llm.Response{
-		Message:    llm.Message{Role: llm.RoleAssistant, Text: string(a.text), ToolCalls: a.calls},
+		Message:    llm.Message{Role: llm.RoleAssistant, Text: a.text.String(), ToolCalls: a.calls},
 		StopReason: stop,
 		Usage:      a.usage,
 	}

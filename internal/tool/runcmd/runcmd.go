@@ -41,11 +41,18 @@ import (
 	"github.com/nb-cli/nb/internal/sandwich"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
 //go:embed run_cmd.txt
 var runCmdDescription string
+
+//go:embed run_cmd_cmd.txt
+var runCmdDescriptionCmd string
+
+//go:embed run_cmd_powershell.txt
+var runCmdDescriptionPowerShell string
 
 //go:embed set_cwd.txt
 var setCwdDescription string
@@ -122,7 +129,23 @@ func (t *RunCmd) Spec() llm.ToolSpec {
 		schema["properties"].(map[string]any)["hosts"] = map[string]any{"type": "string", "description": hostsDescription}
 	}
 	raw, _ := json.Marshal(schema)
-	return llm.ToolSpec{Name: "run_cmd", Description: strings.TrimSpace(runCmdDescription), Schema: raw}
+	desc := runCmdDescription
+	switch t.shellKind() {
+	case sysinfo.ShellCmd:
+		desc = runCmdDescriptionCmd
+	case sysinfo.ShellPowerShell:
+		desc = runCmdDescriptionPowerShell
+	}
+	return llm.ToolSpec{Name: "run_cmd", Description: strings.TrimSpace(desc), Schema: raw}
+}
+
+// shellKind is the language of the active host's shell (POSIX when the
+// host does not say).
+func (t *RunCmd) shellKind() sysinfo.ShellKind {
+	if k, ok := t.opts.Hosts.Get().(interface{ ShellKind() sysinfo.ShellKind }); ok {
+		return k.ShellKind()
+	}
+	return sysinfo.ShellPOSIX
 }
 
 func (t *RunCmd) timeouts() (def, maxT int) {
@@ -391,7 +414,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 }
 
 func (t *RunCmd) capture(l sandwich.Limits, kind string) *sandwich.Capture {
-	o := sandwich.Options{Limits: l}
+	o := sandwich.Options{Limits: l, BinaryHint: t.shellKind().Hints().Binary}
 	if t.opts.Outputs != nil {
 		outs := t.opts.Outputs
 		o.Spill = func() (sandwich.SpillFile, error) { return outs.Create(kind) }

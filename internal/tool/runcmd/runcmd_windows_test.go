@@ -56,9 +56,10 @@ func TestWinRunCmdThroughCmdExe(t *testing.T) {
 		return inv.Decision, r
 	}
 
+	// read-only cmd.exe commands are allowed, as bash ones are
 	d, r := do(`echo "a & b"& cd sub`)
-	if d.Decision != policy.Ask {
-		t.Errorf("cmd.exe command decided %s, want ask", d.Decision)
+	if d.Decision != policy.Allow || d.DecidedBy != policy.BySafeList {
+		t.Errorf("cmd.exe command decided %s by %s, want allow by the safe list", d.Decision, d.DecidedBy)
 	}
 	if r.ExitCode != 0 || !strings.Contains(r.Stdout, `"a & b"`) || !strings.EqualFold(r.Cwd, filepath.Join(dir, "sub")) {
 		t.Errorf("result %+v", r)

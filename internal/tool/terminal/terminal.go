@@ -17,6 +17,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -66,7 +67,14 @@ type startArgs struct {
 }
 
 func (t *start) Spec() llm.ToolSpec {
-	return spec("terminal_start", `{"type":"object","properties":{"command":{"type":"string","description":"The shell command to run in the session, e.g. \"npm run dev\", \"python3\", \"bash\"."},"stdin":{"type":"string","description":"Input to type into the program once it has started; end lines with \\n."}},"required":["command"],"additionalProperties":false}`)
+	// the interactive shell named is the one of the host's language
+	sh := sysinfo.ShellPOSIX.Hints().Shell
+	if k, ok := t.opts.Host().(interface{ ShellKind() sysinfo.ShellKind }); ok {
+		sh = k.ShellKind().Hints().Shell
+	}
+	s := spec("terminal_start", `{"type":"object","properties":{"command":{"type":"string","description":"The shell command to run in the session, e.g. \"npm run dev\", \"python3\", \"`+sh+`\"."},"stdin":{"type":"string","description":"Input to type into the program once it has started; end lines with \\n."}},"required":["command"],"additionalProperties":false}`)
+	s.Description = strings.ReplaceAll(s.Description, "interactive shells (bash)", "interactive shells ("+sh+")")
+	return s
 }
 
 func (t *start) args(call *tool.Call) (*startArgs, error) {

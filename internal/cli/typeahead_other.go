@@ -1,0 +1,12 @@
+//go:build !linux
+
+package cli
+
+// typeahead reads keys typed during a turn where the terminal allows it
+// (Linux); elsewhere they wait in the terminal until the next prompt.
+type typeahead struct{}
+
+func newTypeahead(int, func(string)) *typeahead { return &typeahead{} }
+func (t *typeahead) start() bool                { return false }
+func (t *typeahead) pause() func()              { return func() {} }
+func (t *typeahead) finish() []byte             { return nil }

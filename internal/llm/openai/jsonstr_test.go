@@ -1,0 +1,39 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// appendJSONString writes every string byte for byte as encoding/json
+// does with HTML escaping off.
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	alphabet := []string{"a", "é", "🙂", "\"", "\\", "\n", "\r", "\t", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f", "<", ">", "&", "\u2028", "\u2029", "\xff", "\xe2\x80", "\xc3", " "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		var got bytes.Buffer
+		appendJSONString(&got, s)
+		if got.String() != strings.TrimSuffix(want.String(), "\n") {
+			t.Fatalf("%q:\n got %s\nwant %s", s, got.String(), want.String())
+		}
+	}
+	check("")
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		check(b.String())
+	}
+	for c := range 256 {
+		check(string([]byte{byte(c)}))
+		check("x" + string([]byte{byte(c)}) + "y")
+	}
+}

@@ -1,0 +1,11 @@
+package providers
+
+// Windows users set variables with set (cmd.exe) or $env: (PowerShell),
+// and nb reads its configuration from %APPDATA%.
+const noProviderText = `no model provider configured. Set one of (cmd.exe: set NAME=value; PowerShell: $env:NAME="value"):
+  OPENAI_API_KEY=sk-...            (OpenAI; add OPENAI_BASE_URL=http://localhost:11434/v1 for a local server)
+  ANTHROPIC_API_KEY=...
+  GEMINI_API_KEY=...
+  AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com
+for example: set OPENAI_API_KEY=sk-...  or  $env:OPENAI_API_KEY="sk-..."
+or add "providers" to %APPDATA%\nb\config.json (see README)`
