@@ -291,6 +291,44 @@ var longTail = map[string]argSpec{
 			return ""
 		}},
 
+	// binutils: show the headers, symbols and code of binary files (nm
+	// --plugin loads code, so nm's arguments must be static)
+	"readelf": {flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
+		longs: longs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
+			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
+			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
+			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
+			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")},
+	"objdump": {flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
+		longs: longs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
+			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
+			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
+			"section=", "disassembler-options=", "endian=", "EB", "EL", "file-start-context", "include=", "line-numbers",
+			"file-offsets", "demangle?", "wide", "disassembler-color=", "disassemble-zeroes", "start-address=", "stop-address=",
+			"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
+			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
+			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")},
+	"nm": {flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
+		longs: longs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
+			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
+			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
+			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")},
+	"size": {flags: "ABGdoxtV", reads: true, pure: true, longs: longs("format=", "radix=", "totals", "common", "target=")},
+	// file metadata: access control lists, kernel modules, firmware tables
+	"getfacl": {flags: "adceEsRLPtnpvh",
+		longs: longs("access", "default", "omit-header", "all-effective", "no-effective", "skip-base", "recursive",
+			"logical", "physical", "tabular", "absolute-names", "numeric", "one-file-system")},
+	"modinfo": {flags: "adlnp0Vh", values: "Fkb",
+		longs: longs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")},
+	// dmidecode without --dump-bin FILE (writes) or -d/--from-dump (other sources)
+	"dmidecode": {flags: "quhV", values: "stH", operands: opNone,
+		longs: longs("quiet", "string=", "type=", "handle=", "dump", "oem-string=", "no-sysfs", "no-quirks")},
+	// ethtool's query options (the capital letters and -s set things)
+	"ethtool": {flags: "ikacgSTPlmIh", operands: opNames, maxOps: 1,
+		longs: longs("driver", "show-features", "show-offload", "show-pause", "show-coalesce", "show-ring", "statistics",
+			"show-time-stamping", "show-permaddr", "show-channels", "module-info", "dump-module-eeprom", "include-statistics",
+			"json", "show-eee", "show-fec", "show-priv-flags", "show-rxfh", "show-rxfh-indir", "debug=")},
+
 	// package query tools
 	"dpkg-query": {flags: "lWLsSph?", values: "f",
 		longs: longs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
