@@ -152,7 +152,7 @@ func (s argSpec) check(name string, ws []word) string {
 	for _, o := range ops {
 		switch s.operands {
 		case opNames:
-			if !o.Static() || strings.ContainsAny(o.Text, "/=") || strings.HasPrefix(o.Text, ".") {
+			if !o.Static() || strings.ContainsAny(o.Text, "/=~") || strings.HasPrefix(o.Text, ".") {
 				return name + " " + o.Raw + " is not a plain name"
 			}
 		case opNumbers:
@@ -192,7 +192,9 @@ var longTail = map[string]argSpec{
 	"apropos": {flags: "dvrewalV?", values: "sL", operands: opNames,
 		longs: longs("debug", "verbose", "exact", "regex", "wildcard", "and", "long", "sections=", "section=", "locale=", "usage")},
 	// info without --output, --dribble, --init-file, --file or -d
-	"info": {flags: "awOh", values: "kn", operands: opNames,
+	// (info also looks for the name in the current directory: the
+	// secret path rules judge it as a file)
+	"info": {flags: "awOh", values: "kn", operands: opNames, reads: true,
 		longs: longs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")},
 	// bash's help prints the documentation of builtins
 	"help": {flags: "dms", operands: opNames, pure: true},
@@ -211,7 +213,7 @@ var longTail = map[string]argSpec{
 	// iconv without -o FILE
 	"iconv": {flags: "cls", values: "ft", reads: true,
 		longs: longs("from-code=", "to-code=", "list", "silent", "verbose", "usage")},
-	"basenc": {flags: "diw", values: "w", reads: true, pure: true,
+	"basenc": {flags: "di", values: "w", reads: true, pure: true,
 		longs: longs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
 			"z85", "decode", "ignore-garbage", "wrap=")},
 	// util-linux filters: standard input to standard output
@@ -226,7 +228,6 @@ var longTail = map[string]argSpec{
 	"lsmem": {flags: "JPabnrV", values: "oS", operands: opNone,
 		longs: longs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")},
 	"lsirq": {flags: "JPnV", values: "os", operands: opNone, longs: longs("json", "pairs", "noheadings", "output=", "sort=")},
-	"wdctl": {flags: "fFInrTV", values: "o", longs: longs("flags-only", "noflags", "noident", "noheadings", "oneline", "output=", "raw", "notimeouts")},
 	"pwdx":  {operands: opNumbers, longs: longs()},
 	// pmap shows a process's mapped files; without -n/-N (write an rc
 	// file) or -c/-C (read one)
@@ -246,10 +247,12 @@ var longTail = map[string]argSpec{
 			return ""
 		}},
 
-	// systemd query family (-H/-M reach another host or machine)
+	// systemd query family (-H/-M reach another host or machine;
+	// systemd-analyze verify makes temporary directories, dump shows units'
+	// Environment= settings)
 	"systemd-analyze": {flags: "lq", verbs: []string{"", "time", "blame", "critical-chain", "plot", "dot", "unit-paths",
 		"exit-status", "capability", "condition", "syscall-filter", "filesystems", "calendar", "timestamp", "timespan",
-		"security", "verify", "cat-config", "unit-files", "log-level", "log-target", "service-watchdogs",
+		"security", "cat-config", "unit-files", "log-level", "log-target", "service-watchdogs",
 		"architectures", "has-tpm2", "pcrs", "image-policy"},
 		longs: longs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
 			"to-pattern=", "json=", "quiet", "no-legend", "threshold=", "iterations=", "base-time=", "full", "offline=", "scale-svg=", "man?"),
