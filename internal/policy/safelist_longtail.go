@@ -400,7 +400,8 @@ func init() {
 // runs other code or talks to the network. Programs that may (cargo and
 // rustc through rustup's toolchain files, yarn and pnpm through the
 // project's package-manager settings, mvn through .mvn/jvm.config,
-// terraform, gh and npm through update checks) are not listed.
+// terraform, gh and npm through update checks, java's virtual machine and
+// top making their state directories) are not listed.
 var versionOnly = map[string][]string{
 	"sed": {"--version", "--help"}, "awk": {"--version", "--help"}, "gawk": {"--version", "--help"},
 	"tar": {"--version", "--help", "--usage"}, "bsdtar": {"--version", "--help"},
@@ -408,12 +409,12 @@ var versionOnly = map[string][]string{
 	"xz": {"--version", "--help", "-V", "-h"}, "zstd": {"--version", "--help", "-V", "-h"}, "lz4": {"--version", "--help", "-V", "-h"},
 	"pigz":   {"--version", "--help", "-V", "-h"},
 	"docker": {"--version", "-v", "--help"}, "podman": {"--version", "-v", "--help"},
-	"make": {"--version", "-v", "--help", "-h"}, "top": {"-v", "-h"}, "ip": {"-V", "-Version"},
+	"make": {"--version", "-v", "--help", "-h"}, "ip": {"-V", "-Version"},
 	"node": {"--help", "-h"}, "nodejs": {"--help", "-h"}, "python": {"--help", "-h"}, "python2": {"--help", "-h"},
 	"python3": {"--help", "-h"}, "perl": {"-h"}, "ruby": {"--help", "-h"},
 	"gcc": {"--help"}, "g++": {"--help"}, "cc": {"--help"}, "clang": {"--help"}, "cmake": {"--help"},
-	"java": {"--help", "-help", "-h"}, "javac": {"--help", "-help"}, "bash": {"--help"}, "zsh": {"--help"},
-	"vim": {"--version", "--help", "-h"}, "nvim": {"--version", "--help", "-h", "-v"}, "emacs": {"--version", "--help"},
+	"bash": {"--help"}, "zsh": {"--help"},
+	"vim": {"--version", "--help", "-h"}, "emacs": {"--version", "--help"},
 	"nano": {"--version", "-V", "--help", "-h"}, "htop": {"--version", "-V", "--help", "-h"},
 	"fd": {"--version", "-V", "--help", "-h"}, "fdfind": {"--version", "-V", "--help", "-h"},
 	"bat": {"--version", "-V", "--help", "-h"}, "batcat": {"--version", "-V", "--help", "-h"},
