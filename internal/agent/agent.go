@@ -253,7 +253,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 		a.recalibrate(req, le.Message)
 		a.opts.Model.Window = min(a.opts.Model.Window, learned)
 		a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("the provider says the conversation is too long for the model; compacting it to fit a window of about %s tokens and retrying once (set \"contextWindow\" in the provider's config entry)", catalog.Tokens(a.opts.Model.Window)))
-		if cerr := a.compact(ctx, req, true, RecentShare); cerr != nil {
+		if cerr := a.compact(ctx, req, true, RecentShare, true); cerr != nil {
 			return resp, fmt.Errorf("%w; compaction failed: %v", err, cerr)
 		}
 		req = a.build(ctx)

@@ -649,10 +649,9 @@ func TestCapAndLimitWording(t *testing.T) {
 
 	p = &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){fail(errors.New("summary refused"))}}
 	a = New(Options{Provider: p, UI: &recUI{}, Model: Model{Window: 16384}}, []llm.Message{
-		{Role: llm.RoleUser, Text: strings.Repeat("x", 30000)}, {Role: llm.RoleAssistant, Text: "a"},
-		{Role: llm.RoleUser, Text: strings.Repeat("y", 30000)}, {Role: llm.RoleAssistant, Text: "b"},
+		{Role: llm.RoleUser, Text: "q"}, {Role: llm.RoleAssistant, Text: "a"},
 	})
-	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"})
+	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: strings.Repeat("y", 60000)})
 	if err == nil || !strings.Contains(err.Error(), "the limit is 12 k: the 16 k window less 4 k kept for the answer") {
 		t.Errorf("err = %v", err)
 	}
@@ -693,5 +692,28 @@ func TestUnknownRoleNotSent(t *testing.T) {
 	_, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "hi"})
 	if err == nil || !strings.Contains(err.Error(), `message 1 of the conversation has the unknown role "system"`) || !strings.Contains(err.Error(), "/clear") || len(p.reqs) != 0 {
 		t.Errorf("err = %v, %d requests", err, len(p.reqs))
+	}
+}
+
+// When no summary can be written and the request cannot be sent as it is,
+// the older turns are set aside (kept whole by Archive) and the turn goes
+// on: a failing summary never makes every later turn fail.
+func TestFailedSummarySetsOlderTurnsAside(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){
+		fail(&llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 500, Message: "summaries are broken"}), text("answer"),
+	}}
+	var old []llm.Message
+	for i := range 10 {
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 8000))}, llm.Message{Role: llm.RoleAssistant, Text: "a"})
+	}
+	var kept []llm.Message
+	ui := &recUI{}
+	a := New(Options{Provider: p, UI: ui, Model: Model{Window: 16000},
+		Archive: func(msgs []llm.Message) (string, error) { kept = msgs; return "/state/kept.json", nil }}, old)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"}); err != nil {
+		t.Fatalf("turn: %v (notices %q)", err, ui.notices)
+	}
+	if len(kept) != len(old)+1 || !a.Messages[0].Summary || !strings.Contains(a.Messages[0].Text, "/state/kept.json") || !strings.Contains(a.Messages[0].Text, "summaries are broken") {
+		t.Errorf("kept %d messages; first message %.300q", len(kept), a.Messages[0].Text)
 	}
 }

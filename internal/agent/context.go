@@ -179,7 +179,7 @@ func (a *Agent) fit(ctx context.Context, req *llm.Request) error {
 		// prompt, say): wait until the conversation has grown again.
 		return nil
 	}
-	if err := a.compact(ctx, req, false, RecentShare); err != nil {
+	if err := a.compact(ctx, req, false, RecentShare, est > a.hardLimit()); err != nil {
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (a *Agent) Compact(ctx context.Context) error {
 		return errors.New("compact: the model's context window is unknown")
 	}
 	a.turnStart = -1
-	return a.compact(ctx, a.build(ctx), true, RecentShare/2)
+	return a.compact(ctx, a.build(ctx), true, RecentShare/2, false)
 }
 
 // ErrNothingToCompact is returned by Compact for a short conversation.
@@ -219,8 +219,11 @@ const RecentShare = 0.4
 // head and the path of the saved full output; if that is not enough (or
 // summarise is set) the older turns are replaced by a summary the model
 // writes. share is the part of the window the recent turns kept whole may
-// fill. The conversation changes only when everything succeeded.
-func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool, share float64) error {
+// fill. The conversation changes only when everything succeeded, except
+// with force (the request cannot be sent as it is): then older turns that
+// no summary could be written for are set aside without one (kept whole
+// by Archive), so that no conversation makes every later turn fail.
+func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool, share float64, force bool) error {
 	w := a.opts.Model.Window
 	size := func(msgs []llm.Message) int {
 		r := *req
@@ -262,7 +265,11 @@ func (a *Agent) compact(ctx context.Context, req *llm.Request, summarise bool, s
 		input := min(a.hardLimit()-answer, w-limit)
 		summary, err := a.summarise(ctx, msgs[:keep], input, limit)
 		if err != nil {
-			return err
+			if !force || ctx.Err() != nil {
+				return err
+			}
+			a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("%v; the older turns are set aside without a summary so that the conversation can go on", err))
+			summary = fmt.Sprintf("(No summary: %d older messages were set aside because the request for a summary failed: %v.)", keep, err)
 		}
 		if round == 1 && a.calib > calib && size(compact.Replace(msgs, keep, summary, a.turnStart, "")) > a.hardLimit() {
 			// The provider counts this conversation larger than

@@ -126,6 +126,12 @@ func strictSession(t *testing.T, model string) [][]byte {
 		t.Fatalf("compact: %v", err)
 	}
 	turn(llm.Message{Role: llm.RoleUser, Text: "and now?"}, false)
+	// The facts travel in the requests only, never in the conversation.
+	for i, m := range a.Messages {
+		if strings.Contains(m.Text, "current session facts") {
+			t.Errorf("message %d of the conversation carries the facts: %q", i, m.Text)
+		}
+	}
 	var bodies [][]byte
 	for _, r := range s.Requests() {
 		bodies = append(bodies, r.Raw)

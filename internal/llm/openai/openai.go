@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 
@@ -110,11 +111,31 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
+	// The SDK sets "stream": true in the body it is given, which copies a
+	// long history's body whole; it is given a small stub instead, and
+	// the body, ending as the SDK would make it end, goes out in its place.
+	if len(body) < 2 || body[len(body)-1] != '}' {
+		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: "malformed request body"}
+	}
+	sep := ","
+	if len(body) == 2 {
+		sep = ""
+	}
+	body = append(append(body[:len(body)-1], sep...), `"stream":true}`...)
 	capture := &apierr.Capture{}
 	mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		r.ContentLength = int64(len(body))
 		return capture.Pass(next(r))
 	})
-	stream := p.svc.NewStreaming(ctx, oa.ChatCompletionNewParams{}, mw, option.WithRequestBody("application/json", body))
+	model := req.Model
+	if model == "" {
+		model = p.model
+	}
+	// The stub names the model: Azure's client routes by it.
+	stub, _ := json.Marshal(map[string]string{"model": model})
+	stream := p.svc.NewStreaming(ctx, oa.ChatCompletionNewParams{}, mw, option.WithRequestBody("application/json", stub))
 	defer stream.Close()
 
 	var asm assembler
