@@ -247,6 +247,107 @@ var longTail = map[string]argSpec{
 			return ""
 		}},
 
+	// more comparers: no --diff-program (runs a program), no sdiff -o
+	// (interactive merge into a file)
+	"diff3": {flags: "AeExX3imaT", values: "L", reads: true, maxOps: 3,
+		longs: longs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
+			"label=", "strip-trailing-cr")},
+	"sdiff": {flags: "abBdEHilstWZ", values: "wI", reads: true, maxOps: 2,
+		longs: longs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
+			"ignore-trailing-space", "speed-large-files", "ignore-case", "ignore-matching-lines=", "left-column",
+			"suppress-common-lines", "expand-tabs", "ignore-all-space", "width=", "strip-trailing-cr", "tabsize=")},
+	"hd": {flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: longs("length=", "skip=", "format=")},
+	// shell and system helpers that only print (not findfs or blkid: as
+	// root they write the blkid cache in /run/blkid)
+	"dircolors": {flags: "bcp", reads: true, maxOps: 1,
+		longs: longs("sh", "bourne-shell", "csh", "c-shell", "print-database", "print-ls-colors")},
+	"getopt":     {flags: "aqQTuhV", values: "olns", pure: true, longs: longs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")},
+	"ischroot":   {flags: "ftV", operands: opNone, longs: longs("default-false", "default-true")},
+	"manpath":    {flags: "cdgqV?", operands: opNone, longs: longs("catpath", "debug", "global", "quiet", "usage")},
+	"mcookie":    {flags: "vV", operands: opNone, longs: longs("verbose")},
+	"mountpoint": {flags: "qdxV", maxOps: 1, longs: longs("quiet", "nofollow", "fs-devno", "devno")},
+	"isosize":    {flags: "x", values: "d", reads: true, longs: longs("sectors", "divisor=")},
+	"filefrag":   {flags: "BeksvxXV", attached: "b"},
+	"dumpe2fs":   {flags: "bfghixV", values: "o", maxOps: 1},
+	"zdump":      {flags: "ivV", values: "ct", longs: longs()},
+	"prtstat":    {flags: "rV", operands: opNumbers, longs: longs("raw")},
+	// slabtop once; utmpdump without -o FILE, -r or -f (endless)
+	"slabtop": {flags: "oV", values: "s", operands: opNone, longs: longs("once", "sort="),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !shortFlags(ws, "s")['o'] && !hasLong(ws, "once") {
+				return "slabtop without --once never ends"
+			}
+			return ""
+		}},
+	"utmpdump": {flags: "V", maxOps: 1, reads: true, longs: longs()},
+	// fuser lists the processes using files (-k kills, -i asks)
+	"fuser": {flags: "aImsuvwV46", values: "n", longs: longs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")},
+	// mesg without y or n prints the state
+	"mesg": {flags: "v", operands: opNone, longs: longs("verbose")},
+	// ldconfig -p prints the cache; without it ldconfig rebuilds it
+	"ldconfig": {flags: "p", operands: opNone, longs: []string{"print-cache"},
+		extra: func(ws []word, _ string, _ []word) string {
+			if len(ws) == 0 {
+				return "ldconfig rebuilds the linker cache"
+			}
+			return ""
+		}},
+	// run-parts --test and --list print what would run
+	"run-parts": {flags: "", maxOps: 1, longs: longs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !hasLong(ws, "test", "list") {
+				return "run-parts runs the programs of a directory"
+			}
+			return ""
+		}},
+	// scheduling queries: with -p and one process they print; with a
+	// value they set it, and without -p they run a command
+	"chrt": {flags: "pamvV", operands: opNumbers, maxOps: 1, longs: longs("pid", "all-tasks", "max", "verbose"),
+		extra: func(ws []word, _ string, ops []word) string {
+			f := shortFlags(ws, "")
+			if f['m'] || hasLong(ws, "max") {
+				return ""
+			}
+			if !(f['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+				return "chrt without -p PID runs a command or sets a policy"
+			}
+			return ""
+		}},
+	"taskset": {flags: "pacV", operands: opNumbers, maxOps: 1, longs: longs("pid", "all-tasks", "cpu-list"),
+		extra: func(ws []word, _ string, ops []word) string {
+			if !(shortFlags(ws, "")['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+				return "taskset without -p PID runs a command or sets an affinity"
+			}
+			return ""
+		}},
+	"ionice": {flags: "ptV", values: "Pu", operands: opNumbers, longs: longs("pid", "pgid=", "uid=", "ignore"),
+		extra: func(ws []word, _ string, ops []word) string {
+			if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
+				return "ionice runs a command"
+			}
+			return ""
+		}},
+	"choom": {values: "p", operands: opNone, longs: longs("pid="),
+		extra: func(ws []word, _ string, _ []word) string {
+			if len(optionValues(ws, 'p', "p", "pid")) == 0 {
+				return "choom without -p runs a command"
+			}
+			return ""
+		}},
+	// prlimit prints limits; a resource option with a value sets it and
+	// operands are a command to run
+	"prlimit": {flags: "cdefilmnqrstuvxy", values: "po", operands: opNone,
+		longs: longs("pid=", "output=", "noheadings", "raw", "verbose", "core", "data", "fsize", "locks", "memlock",
+			"msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack", "as", "cpu")},
+	// swapon --show / -s print the swap areas; anything else enables swap
+	"swapon": {flags: "s", operands: opNone, longs: longs("show?", "summary", "noheadings", "raw", "bytes"),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !shortFlags(ws, "")['s'] && !hasLong(ws, "show", "summary") {
+				return "swapon without --show enables swap areas"
+			}
+			return ""
+		}},
+
 	// systemd query family (-H/-M reach another host or machine;
 	// systemd-analyze verify makes temporary directories, dump shows units'
 	// Environment= settings)
