@@ -433,6 +433,18 @@ var longTail = map[string]argSpec{
 			"show-time-stamping", "show-permaddr", "show-channels", "module-info", "dump-module-eeprom", "include-statistics",
 			"json", "show-eee", "show-fec", "show-priv-flags", "show-rxfh", "show-rxfh-indir", "debug=")},
 
+	// firewall and traffic-control listings (iptables and nft are always
+	// warned, dangerous.go); iptables-save -f writes and -M runs a program
+	"iptables-save":  {flags: "c", values: "t", operands: opNone, longs: longs("counters", "table=")},
+	"ip6tables-save": {flags: "c", values: "t", operands: opNone, longs: longs("counters", "table=")},
+	// tc and bridge (iproute2): OBJECT [show|list|ls …]
+	"tc": {flags: "sdrpigjV", values: "n", verbs: []string{"qdisc", "class", "filter", "chain"}, operands: opNames,
+		longs: []string{"stats", "details", "raw", "pretty", "iec", "graph", "json", "netns=", "version"}, extra: showVerb},
+	"bridge": {flags: "sdjpcV", values: "n", verbs: []string{"link", "fdb", "mdb", "vlan", "vni"}, operands: opNames,
+		longs: []string{"stats", "details", "json", "pretty", "compressvlans", "netns=", "version"}, extra: showVerb},
+	// rfkill list (block, unblock and toggle change radios; event never ends)
+	"rfkill": {flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: longs("noheadings", "json", "raw", "output=", "output-all")},
+
 	// package query tools
 	"dpkg-query": {flags: "lWLsSph?", values: "f",
 		longs: longs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
@@ -476,6 +488,18 @@ func pipExtra(ws []word, verb string, _ []word) string {
 		return "pip list may ask PyPI for a newer pip (add --disable-pip-version-check)"
 	}
 	return ""
+}
+
+// showVerb: the object's command, if any, is show, list or ls.
+func showVerb(_ []word, verb string, ops []word) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	switch ops[0].Text {
+	case "show", "list", "ls", "lst", "sh":
+		return ""
+	}
+	return verb + " " + ops[0].Text + " is not known to be read-only"
 }
 
 // secretConfig reports configuration names that may hold keys
