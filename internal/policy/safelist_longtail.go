@@ -445,6 +445,52 @@ var longTail = map[string]argSpec{
 	// rfkill list (block, unblock and toggle change radios; event never ends)
 	"rfkill": {flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: longs("noheadings", "json", "raw", "output=", "output-all")},
 
+	// file name database (updatedb, which writes it, is another program)
+	"locate":  {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
+	"plocate": {flags: "AbceiN0wV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")},
+	"mlocate": {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
+	// security and hardware status
+	"getenforce": {operands: opNone},
+	"sestatus":   {flags: "vb", operands: opNone},
+	"aa-status": {flags: "v", operands: opNone,
+		longs: longs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
+	"apparmor_status": {flags: "v", operands: opNone,
+		longs: longs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
+	// sensors without -s (runs the configuration's set statements) or -c
+	"sensors": {flags: "fAujv", operands: opNames, longs: longs("fahrenheit", "no-adapter", "bus-list", "json")},
+	// upower without --monitor (never ends)
+	"upower": {flags: "edwv", values: "i", operands: opNone, longs: longs("enumerate", "dump", "show-info=", "wakeups")},
+	"acpi":   {flags: "bitacVsfkph", operands: opNone, longs: longs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")},
+	// numactl --hardware and --show print; anything else runs a command
+	"numactl": {flags: "Hs", operands: opNone, longs: longs("hardware", "show"),
+		extra: func(ws []word, _ string, _ []word) string {
+			if len(ws) == 0 {
+				return "numactl without --hardware or --show"
+			}
+			return ""
+		}},
+	// NetworkManager's client: status and listings; -s shows secrets,
+	// -a asks for passwords, connectivity check reaches the network
+	"nmcli": {flags: "tpo", values: "mcfeg", operands: opNames,
+		longs: longs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
+		extra: nmcliRead},
+	// ufw status, show and app list/info
+	"ufw": {verbs: []string{"status", "show", "app"}, operands: opNames, longs: longs(),
+		extra: func(_ []word, verb string, ops []word) string {
+			switch {
+			case verb == "status" && (len(ops) == 0 || len(ops) == 1 && (ops[0].Text == "verbose" || ops[0].Text == "numbered")):
+				return ""
+			case verb == "show" && len(ops) == 1:
+				switch ops[0].Text {
+				case "raw", "builtins", "before-rules", "user-rules", "after-rules", "logging-rules", "listening", "added":
+					return ""
+				}
+			case verb == "app" && len(ops) > 0 && (ops[0].Text == "list" && len(ops) == 1 || ops[0].Text == "info" && len(ops) == 2):
+				return ""
+			}
+			return "ufw " + verb + " is not known to be read-only"
+		}},
+
 	// package query tools
 	"dpkg-query": {flags: "lWLsSph?", values: "f",
 		longs: longs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
@@ -468,6 +514,7 @@ var longTail = map[string]argSpec{
 		longs: longs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
 			"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
 			"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")},
+	"apt-mark": {flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: longs("quiet")},
 	"gem": {flags: "ladi", verbs: []string{"", "list"}, operands: opNames,
 		longs: longs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")},
 	"snap":    {verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: longs("all", "color=", "unicode=")},
@@ -488,6 +535,55 @@ func pipExtra(ws []word, verb string, _ []word) string {
 		return "pip list may ask PyPI for a newer pip (add --disable-pip-version-check)"
 	}
 	return ""
+}
+
+// nmcliRead accepts nmcli's overview and its status and show commands,
+// which nmcli lets users abbreviate ("nmcli d st", "nmcli c s").
+func nmcliRead(_ []word, _ string, ops []word) string {
+	pick := func(w string, names ...string) string {
+		found := ""
+		for _, n := range names {
+			if strings.HasPrefix(n, w) {
+				if found != "" {
+					return ""
+				}
+				found = n
+			}
+		}
+		return found
+	}
+	if len(ops) == 0 {
+		return ""
+	}
+	rest := ops[1:]
+	cmd := ""
+	if len(rest) > 0 {
+		cmd = rest[0].Text
+		rest = rest[1:]
+	}
+	switch pick(ops[0].Text, "general", "networking", "radio", "connection", "device", "agent", "monitor", "help") {
+	case "general":
+		if c := pick(cmd, "status", "permissions", "hostname", "logging", "reload"); cmd == "" || (c == "status" || c == "permissions") && len(rest) == 0 {
+			return ""
+		}
+	case "networking":
+		if cmd == "" {
+			return ""
+		}
+	case "radio":
+		if cmd == "" || pick(cmd, "all", "wifi", "wwan") != "" && len(rest) == 0 {
+			return ""
+		}
+	case "connection":
+		if cmd == "" || pick(cmd, "show", "up", "down", "add", "modify", "clone", "edit", "delete", "monitor", "reload", "load", "import", "export", "migrate") == "show" {
+			return ""
+		}
+	case "device":
+		if c := pick(cmd, "status", "show", "set", "connect", "reapply", "modify", "disconnect", "delete", "monitor", "wifi", "lldp", "up", "down"); cmd == "" || (c == "status" || c == "show") && len(rest) <= 1 {
+			return ""
+		}
+	}
+	return "nmcli " + ops[0].Text + " " + cmd + " is not known to be read-only"
 }
 
 // showVerb: the object's command, if any, is show, list or ls.
