@@ -182,8 +182,8 @@ func longs(extra ...string) []string { return append(extra, gnuInfo...) }
 var longTail = map[string]argSpec{
 	// documentation lookups; pages are names, never paths (man -l, a
 	// path, -P, -H, -M, -C, -u, -X, -Z, -p are not allowed)
-	"man": {flags: "afkKwWiI7V?", values: "sSLeER", operands: opNames,
-		longs: longs("all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
+	"man": {flags: "afkKwWiI7V?", values: "sSLeERP", operands: opNames, extra: manPager,
+		longs: longs("pager=", "all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
 			"location-cat", "sections=", "locale=", "extension=", "encoding=", "recode=", "ignore-case", "match-case",
 			"regex", "wildcard", "names-only", "no-subpages", "ascii", "no-hyphenation", "nh", "no-justification",
 			"nj", "warnings?", "usage")},
@@ -196,6 +196,15 @@ var longTail = map[string]argSpec{
 	// secret path rules judge it as a file)
 	"info": {flags: "awOh", values: "kn", operands: opNames, reads: true,
 		longs: longs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")},
+	// bash's hash: without arguments, -l or -t NAME it prints the table
+	// of remembered commands (hash NAME and -p PATH change it)
+	"hash": {flags: "lt", operands: opNames,
+		extra: func(ws []word, _ string, ops []word) string {
+			if len(ops) > 0 && !shortFlags(ws, "")['t'] {
+				return "hash NAME remembers where a command is"
+			}
+			return ""
+		}},
 	// bash's help prints the documentation of builtins
 	"help": {flags: "dms", operands: opNames, pure: true},
 
@@ -522,15 +531,28 @@ var longTail = map[string]argSpec{
 	// pip show, freeze and check read installed metadata; pip list
 	// checks PyPI for a newer pip unless told not to (and -o/-u query
 	// the index)
-	"pip": {flags: "lveqV", verbs: []string{"", "show", "freeze", "list", "check"}, operands: opNames,
+	"pip": {flags: "lveqVf", verbs: []string{"", "show", "freeze", "list", "check"}, operands: opNames,
 		longs: longs("local", "user", "format=", "not-required", "exclude-editable", "include-editable", "editable",
 			"verbose", "quiet", "files", "all", "exclude=", "disable-pip-version-check", "no-index", "isolated", "no-color", "no-input", "no-python-version-warning"),
 		extra: pipExtra},
 }
 
+// manPager: man -P runs its value as a shell command; only cat is known.
+func manPager(ws []word, _ string, _ []word) string {
+	for _, v := range optionValues(ws, 'P', "sSLeERP", "pager") {
+		if v != "cat" {
+			return "man -P runs " + v
+		}
+	}
+	return ""
+}
+
 // pipExtra: pip list asks PyPI whether pip is outdated unless
 // --disable-pip-version-check or --no-index is given.
 func pipExtra(ws []word, verb string, _ []word) string {
+	if shortFlags(ws, "")['f'] && verb != "show" {
+		return "pip -f gives " + verb + " a place to find packages"
+	}
 	if verb == "list" && !hasLong(ws, "disable-pip-version-check", "no-index") {
 		return "pip list may ask PyPI for a newer pip (add --disable-pip-version-check)"
 	}
