@@ -237,11 +237,8 @@ var longTail = map[string]argSpec{
 	"lsmem": {flags: "JPabnrV", values: "oS", operands: opNone,
 		longs: longs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")},
 	"lsirq": {flags: "JPnV", values: "os", operands: opNone, longs: longs("json", "pairs", "noheadings", "output=", "sort=")},
-	"pwdx":  {operands: opNumbers, longs: longs()},
-	// pmap shows a process's mapped files; without -n/-N (write an rc
-	// file) or -c/-C (read one)
-	"pmap": {flags: "xXdqpV", values: "A", operands: opNumbers,
-		longs: longs("extended", "device", "quiet", "show-path", "range=")},
+	// (not pmap or pwdx: they show /proc/PID/maps and cwd, which the
+	// secret path rules keep for a human)
 	// sysstat's pidstat; -e runs a program
 	"pidstat": {flags: "dHhIlRrsUuvwt", values: "pCGT", operands: opNumbers, maxOps: 2, longs: longs("human", "dec=")},
 	// sysctl prints variables; NAME=VALUE, -w, -p/-f (load) and --system write

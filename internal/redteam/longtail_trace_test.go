@@ -26,7 +26,7 @@ var longTailTraced = []string{
 	"man ls", "man -k socket", "whatis ls", "apropos socket", "help cd", "pr -2 -t README.md", "tsort deps.txt",
 	"sum README.md", "shuf -n 1 README.md", "iconv -f latin1 -t utf-8 notes.txt", "basenc --base64 README.md",
 	"col -b < README.md", "colrm 1 2 < README.md", "pathchk -p a/b", "hostid", "namei -l /usr/bin/ls", "lsattr README.md",
-	"lsmem", "lsirq", "pwdx 1", "pmap -x 1", "sysctl -a", "kill -l", "systemd-analyze calendar daily",
+	"lsmem", "lsirq", "sysctl -a", "kill -l", "systemd-analyze calendar daily",
 	"systemd-detect-virt", "systemd-path", "systemd-id128 boot-id", "busctl list", "dpkg-query -W", "apt-cache policy bash",
 	"apt list --installed", "apt show bash", "apt-mark showmanual", "pip freeze", "pip show pip", "readelf -h /bin/ls",
 	"objdump -h /bin/ls", "nm -D /bin/ls", "size /bin/ls", "modinfo ext4", "diff3 a.txt b.txt c.txt", "sdiff a.txt b.txt",
