@@ -455,6 +455,26 @@ var longTail = map[string]argSpec{
 	"locate":  {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
 	"plocate": {flags: "AbceiN0wV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")},
 	"mlocate": {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
+	// fd lists file names like find (not -x/-X, which run a program for
+	// each, nor -l, which runs ls)
+	"fd": {flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
+		longs: longs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
+			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
+			"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
+			"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
+			"ignore-file=", "path-separator=", "search-path=", "strip-cwd-prefix?", "one-file-system", "prune", "and=", "format=")},
+	// ssh-keygen -l (fingerprint) and -F (find a host in known_hosts);
+	// key files are judged by the secret path rules
+	"ssh-keygen": {flags: "lvq", values: "fEF", operands: opNone,
+		extra: func(ws []word, _ string, _ []word) string {
+			f := shortFlags(ws, "fEF")
+			if !f['l'] && !f['F'] {
+				return "ssh-keygen without -l or -F makes or changes keys"
+			}
+			return ""
+		}},
+	// atq lists queued jobs
+	"atq": {flags: "V", values: "q", operands: opNone},
 	// security and hardware status
 	"getenforce": {operands: opNone},
 	"sestatus":   {flags: "vb", operands: opNone},

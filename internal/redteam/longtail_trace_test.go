@@ -32,7 +32,7 @@ var longTailTraced = []string{
 	"objdump -h /bin/ls", "nm -D /bin/ls", "size /bin/ls", "modinfo ext4", "diff3 a.txt b.txt c.txt", "sdiff a.txt b.txt",
 	"hd README.md", "dircolors -p", "getopt -o ab -- -a x", "ischroot", "manpath", "mcookie", "mountpoint /",
 	"filefrag -v README.md", "zdump UTC", "prtstat 1", "slabtop -o", "utmpdump /var/log/wtmp", "fuser -v README.md", "mesg",
-	"ldconfig -p", "run-parts --test /etc/cron.daily", "chrt -p 1", "taskset -p 1", "ionice -p 1", "choom -p 1",
+	"ldconfig -p", "run-parts --test /etc/cron.daily", "ssh-keygen -F github.com", "chrt -p 1", "taskset -p 1", "ionice -p 1", "choom -p 1",
 	"prlimit --pid 1", "swapon --show", "tc qdisc", "bridge link", "docker --version", "sed --version", "tar --version",
 	"make --help", "node --help", "python3 --help", "vim --version", "psql --version", "sqlite3 --version", "gzip --version",
 	"ip -V",
