@@ -173,29 +173,29 @@ func (s argSpec) safe(name string) safeCmd {
 		check: func(ws []word) string { return s.check(name, ws) }}
 }
 
-// gnuInfo are the long options every GNU tool has.
-var gnuInfo = []string{"help", "version"}
+// ltGNUInfo are the long options every GNU tool has.
+var ltGNUInfo = []string{"help", "version"}
 
-func longs(extra ...string) []string { return append(extra, gnuInfo...) }
+func ltLongs(extra ...string) []string { return append(extra, ltGNUInfo...) }
 
 // longTail is the data: command name → its read-only arguments.
 var longTail = map[string]argSpec{
 	// documentation lookups; pages are names, never paths (man -l, a
 	// path, -P, -H, -M, -C, -u, -X, -Z, -p are not allowed)
 	"man": {flags: "afkKwWiI7V?", values: "sSLeERP", operands: opNames, extra: manPager,
-		longs: longs("pager=", "all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
+		longs: ltLongs("pager=", "all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
 			"location-cat", "sections=", "locale=", "extension=", "encoding=", "recode=", "ignore-case", "match-case",
 			"regex", "wildcard", "names-only", "no-subpages", "ascii", "no-hyphenation", "nh", "no-justification",
 			"nj", "warnings?", "usage")},
 	"whatis": {flags: "dvrwlV?", values: "sL", operands: opNames,
-		longs: longs("debug", "verbose", "regex", "wildcard", "long", "sections=", "section=", "locale=", "usage")},
+		longs: ltLongs("debug", "verbose", "regex", "wildcard", "long", "sections=", "section=", "locale=", "usage")},
 	"apropos": {flags: "dvrewalV?", values: "sL", operands: opNames,
-		longs: longs("debug", "verbose", "exact", "regex", "wildcard", "and", "long", "sections=", "section=", "locale=", "usage")},
+		longs: ltLongs("debug", "verbose", "exact", "regex", "wildcard", "and", "long", "sections=", "section=", "locale=", "usage")},
 	// info without --output, --dribble, --init-file, --file or -d
 	// (info also looks for the name in the current directory: the
 	// secret path rules judge it as a file)
 	"info": {flags: "awOh", values: "kn", operands: opNames, reads: true,
-		longs: longs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")},
+		longs: ltLongs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")},
 	// bash's hash: without arguments, -l or -t NAME it prints the table
 	// of remembered commands (hash NAME and -p PATH change it)
 	"hash": {flags: "lt", operands: opNames,
@@ -210,40 +210,40 @@ var longTail = map[string]argSpec{
 
 	// text formatters and comparers (GNU coreutils): read files, print
 	"pr": {flags: "acdfFJmrtTv", digits: true, values: "hlwWoDN", attached: "einsS", plus: true, reads: true, pure: true,
-		longs: longs("columns=", "across", "show-control-chars", "double-space", "date-format=", "expand-tabs?",
+		longs: ltLongs("columns=", "across", "show-control-chars", "double-space", "date-format=", "expand-tabs?",
 			"form-feed", "header=", "output-tabs?", "join-lines", "length=", "merge", "number-lines?",
 			"first-line-number=", "indent=", "no-file-warnings", "separator?", "sep-string?", "omit-header",
 			"omit-pagination", "show-nonprinting", "width=", "page-width=")},
-	"tsort": {reads: true, pure: true, longs: longs()},
-	"sum":   {flags: "rs", reads: true, pure: true, longs: longs("sysv")},
+	"tsort": {reads: true, pure: true, longs: ltLongs()},
+	"sum":   {flags: "rs", reads: true, pure: true, longs: ltLongs("sysv")},
 	// shuf without -o FILE or --random-source FILE
 	"shuf": {flags: "erz", values: "in", reads: true,
-		longs: longs("echo", "input-range=", "head-count=", "repeat", "zero-terminated")},
+		longs: ltLongs("echo", "input-range=", "head-count=", "repeat", "zero-terminated")},
 	// iconv without -o FILE
 	"iconv": {flags: "cls", values: "ft", reads: true,
-		longs: longs("from-code=", "to-code=", "list", "silent", "verbose", "usage")},
+		longs: ltLongs("from-code=", "to-code=", "list", "silent", "verbose", "usage")},
 	"basenc": {flags: "di", values: "w", reads: true, pure: true,
-		longs: longs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
+		longs: ltLongs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
 			"z85", "decode", "ignore-garbage", "wrap=")},
 	// util-linux filters: standard input to standard output
-	"col":   {flags: "bfhpxV", values: "l", operands: opNone, pure: true, longs: longs("no-backspaces", "fine", "tabs", "pass", "spaces", "lines=")},
-	"colrm": {operands: opNumbers, maxOps: 2, longs: longs()},
+	"col":   {flags: "bfhpxV", values: "l", operands: opNone, pure: true, longs: ltLongs("no-backspaces", "fine", "tabs", "pass", "spaces", "lines=")},
+	"colrm": {operands: opNumbers, maxOps: 2, longs: ltLongs()},
 
 	// coreutils, util-linux and procps queries
-	"pathchk": {flags: "pP", longs: longs("portability")},
-	"hostid":  {operands: opNone, longs: longs()},
-	"namei":   {flags: "xmolnvV", reads: false, longs: longs("mountpoints", "modes", "owners", "long", "nosymlinks", "vertical")},
-	"lsattr":  {flags: "RVadlpv", longs: longs()},
+	"pathchk": {flags: "pP", longs: ltLongs("portability")},
+	"hostid":  {operands: opNone, longs: ltLongs()},
+	"namei":   {flags: "xmolnvV", reads: false, longs: ltLongs("mountpoints", "modes", "owners", "long", "nosymlinks", "vertical")},
+	"lsattr":  {flags: "RVadlpv", longs: ltLongs()},
 	"lsmem": {flags: "JPabnrV", values: "oS", operands: opNone,
-		longs: longs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")},
-	"lsirq": {flags: "JPnV", values: "os", operands: opNone, longs: longs("json", "pairs", "noheadings", "output=", "sort=")},
+		longs: ltLongs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")},
+	"lsirq": {flags: "JPnV", values: "os", operands: opNone, longs: ltLongs("json", "pairs", "noheadings", "output=", "sort=")},
 	// (not pmap or pwdx: they show /proc/PID/maps and cwd, which the
 	// secret path rules keep for a human)
 	// sysstat's pidstat; -e runs a program
-	"pidstat": {flags: "dHhIlRrsUuvwt", values: "pCGT", operands: opNumbers, maxOps: 2, longs: longs("human", "dec=")},
+	"pidstat": {flags: "dHhIlRrsUuvwt", values: "pCGT", operands: opNumbers, maxOps: 2, longs: ltLongs("human", "dec=")},
 	// sysctl prints variables; NAME=VALUE, -w, -p/-f (load) and --system write
 	"sysctl": {flags: "aAXbeNnqV", values: "r", operands: opNames,
-		longs: longs("all", "binary", "ignore", "names", "values", "quiet", "pattern=", "deprecated")},
+		longs: ltLongs("all", "binary", "ignore", "names", "values", "quiet", "pattern=", "deprecated")},
 	// kill -l lists signal names
 	"kill": {flags: "lL", longs: []string{"list", "table"}, operands: opNames, maxOps: 1,
 		extra: func(ws []word, _ string, _ []word) string {
@@ -256,40 +256,40 @@ var longTail = map[string]argSpec{
 	// more comparers: no --diff-program (runs a program), no sdiff -o
 	// (interactive merge into a file)
 	"diff3": {flags: "AeExX3imaT", values: "L", reads: true, maxOps: 3,
-		longs: longs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
+		longs: ltLongs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
 			"label=", "strip-trailing-cr")},
 	"sdiff": {flags: "abBdEHilstWZ", values: "wI", reads: true, maxOps: 2,
-		longs: longs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
+		longs: ltLongs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
 			"ignore-trailing-space", "speed-large-files", "ignore-case", "ignore-matching-lines=", "left-column",
 			"suppress-common-lines", "expand-tabs", "ignore-all-space", "width=", "strip-trailing-cr", "tabsize=")},
-	"hd": {flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: longs("length=", "skip=", "format=")},
+	"hd": {flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: ltLongs("length=", "skip=", "format=")},
 	// shell and system helpers that only print (not findfs or blkid: as
 	// root they write the blkid cache in /run/blkid)
 	"dircolors": {flags: "bcp", reads: true, maxOps: 1,
-		longs: longs("sh", "bourne-shell", "csh", "c-shell", "print-database", "print-ls-colors")},
-	"getopt":     {flags: "aqQTuhV", values: "olns", pure: true, longs: longs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")},
-	"ischroot":   {flags: "ftV", operands: opNone, longs: longs("default-false", "default-true")},
-	"manpath":    {flags: "cdgqV?", operands: opNone, longs: longs("catpath", "debug", "global", "quiet", "usage")},
-	"mcookie":    {flags: "vV", operands: opNone, longs: longs("verbose")},
-	"mountpoint": {flags: "qdxV", maxOps: 1, longs: longs("quiet", "nofollow", "fs-devno", "devno")},
-	"isosize":    {flags: "x", values: "d", reads: true, longs: longs("sectors", "divisor=")},
+		longs: ltLongs("sh", "bourne-shell", "csh", "c-shell", "print-database", "print-ls-colors")},
+	"getopt":     {flags: "aqQTuhV", values: "olns", pure: true, longs: ltLongs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")},
+	"ischroot":   {flags: "ftV", operands: opNone, longs: ltLongs("default-false", "default-true")},
+	"manpath":    {flags: "cdgqV?", operands: opNone, longs: ltLongs("catpath", "debug", "global", "quiet", "usage")},
+	"mcookie":    {flags: "vV", operands: opNone, longs: ltLongs("verbose")},
+	"mountpoint": {flags: "qdxV", maxOps: 1, longs: ltLongs("quiet", "nofollow", "fs-devno", "devno")},
+	"isosize":    {flags: "x", values: "d", reads: true, longs: ltLongs("sectors", "divisor=")},
 	"filefrag":   {flags: "BeksvxXV", attached: "b"},
 	"dumpe2fs":   {flags: "bfghixV", values: "o", maxOps: 1},
-	"zdump":      {flags: "ivV", values: "ct", longs: longs()},
-	"prtstat":    {flags: "rV", operands: opNumbers, longs: longs("raw")},
+	"zdump":      {flags: "ivV", values: "ct", longs: ltLongs()},
+	"prtstat":    {flags: "rV", operands: opNumbers, longs: ltLongs("raw")},
 	// slabtop once; utmpdump without -o FILE, -r or -f (endless)
-	"slabtop": {flags: "oV", values: "s", operands: opNone, longs: longs("once", "sort="),
+	"slabtop": {flags: "oV", values: "s", operands: opNone, longs: ltLongs("once", "sort="),
 		extra: func(ws []word, _ string, _ []word) string {
 			if !shortFlags(ws, "s")['o'] && !hasLong(ws, "once") {
 				return "slabtop without --once never ends"
 			}
 			return ""
 		}},
-	"utmpdump": {flags: "V", maxOps: 1, reads: true, longs: longs()},
+	"utmpdump": {flags: "V", maxOps: 1, reads: true, longs: ltLongs()},
 	// fuser lists the processes using files (-k kills, -i asks)
-	"fuser": {flags: "aImsuvwV46", values: "n", longs: longs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")},
+	"fuser": {flags: "aImsuvwV46", values: "n", longs: ltLongs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")},
 	// mesg without y or n prints the state
-	"mesg": {flags: "v", operands: opNone, longs: longs("verbose")},
+	"mesg": {flags: "v", operands: opNone, longs: ltLongs("verbose")},
 	// ldconfig -p prints the cache; without it ldconfig rebuilds it
 	"ldconfig": {flags: "p", operands: opNone, longs: []string{"print-cache"},
 		extra: func(ws []word, _ string, _ []word) string {
@@ -299,7 +299,7 @@ var longTail = map[string]argSpec{
 			return ""
 		}},
 	// run-parts --test and --list print what would run
-	"run-parts": {flags: "", maxOps: 1, longs: longs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
+	"run-parts": {flags: "", maxOps: 1, longs: ltLongs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
 		extra: func(ws []word, _ string, _ []word) string {
 			if !hasLong(ws, "test", "list") {
 				return "run-parts runs the programs of a directory"
@@ -308,7 +308,7 @@ var longTail = map[string]argSpec{
 		}},
 	// scheduling queries: with -p and one process they print; with a
 	// value they set it, and without -p they run a command
-	"chrt": {flags: "pamvV", operands: opNumbers, maxOps: 1, longs: longs("pid", "all-tasks", "max", "verbose"),
+	"chrt": {flags: "pamvV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "max", "verbose"),
 		extra: func(ws []word, _ string, ops []word) string {
 			f := shortFlags(ws, "")
 			if f['m'] || hasLong(ws, "max") {
@@ -319,21 +319,21 @@ var longTail = map[string]argSpec{
 			}
 			return ""
 		}},
-	"taskset": {flags: "pacV", operands: opNumbers, maxOps: 1, longs: longs("pid", "all-tasks", "cpu-list"),
+	"taskset": {flags: "pacV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "cpu-list"),
 		extra: func(ws []word, _ string, ops []word) string {
 			if !(shortFlags(ws, "")['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
 				return "taskset without -p PID runs a command or sets an affinity"
 			}
 			return ""
 		}},
-	"ionice": {flags: "ptV", values: "Pu", operands: opNumbers, longs: longs("pid", "pgid=", "uid=", "ignore"),
+	"ionice": {flags: "ptV", values: "Pu", operands: opNumbers, longs: ltLongs("pid", "pgid=", "uid=", "ignore"),
 		extra: func(ws []word, _ string, ops []word) string {
 			if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
 				return "ionice runs a command"
 			}
 			return ""
 		}},
-	"choom": {values: "p", operands: opNone, longs: longs("pid="),
+	"choom": {values: "p", operands: opNone, longs: ltLongs("pid="),
 		extra: func(ws []word, _ string, _ []word) string {
 			if len(optionValues(ws, 'p', "p", "pid")) == 0 {
 				return "choom without -p runs a command"
@@ -343,10 +343,10 @@ var longTail = map[string]argSpec{
 	// prlimit prints limits; a resource option with a value sets it and
 	// operands are a command to run
 	"prlimit": {flags: "cdefilmnqrstuvxy", values: "po", operands: opNone,
-		longs: longs("pid=", "output=", "noheadings", "raw", "verbose", "core", "data", "fsize", "locks", "memlock",
+		longs: ltLongs("pid=", "output=", "noheadings", "raw", "verbose", "core", "data", "fsize", "locks", "memlock",
 			"msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack", "as", "cpu")},
 	// swapon --show / -s print the swap areas; anything else enables swap
-	"swapon": {flags: "s", operands: opNone, longs: longs("show?", "summary", "noheadings", "raw", "bytes"),
+	"swapon": {flags: "s", operands: opNone, longs: ltLongs("show?", "summary", "noheadings", "raw", "bytes"),
 		extra: func(ws []word, _ string, _ []word) string {
 			if !shortFlags(ws, "")['s'] && !hasLong(ws, "show", "summary") {
 				return "swapon without --show enables swap areas"
@@ -361,7 +361,7 @@ var longTail = map[string]argSpec{
 		"exit-status", "capability", "condition", "syscall-filter", "filesystems", "calendar", "timestamp", "timespan",
 		"security", "cat-config", "unit-files", "log-level", "log-target", "service-watchdogs",
 		"architectures", "has-tpm2", "pcrs", "image-policy"},
-		longs: longs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
+		longs: ltLongs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
 			"to-pattern=", "json=", "quiet", "no-legend", "threshold=", "iterations=", "base-time=", "full", "offline=", "scale-svg=", "man?"),
 		extra: func(_ []word, verb string, ops []word) string {
 			switch verb {
@@ -379,20 +379,20 @@ var longTail = map[string]argSpec{
 			return ""
 		}},
 	"systemd-detect-virt": {flags: "cvrqh", operands: opNone,
-		longs: longs("container", "vm", "chroot", "private-users", "cvm", "quiet", "list", "list-cvm")},
-	"systemd-path":  {operands: opNames, longs: longs("suffix=", "no-pager")},
-	"systemd-id128": {flags: "puh", verbs: []string{"new", "machine-id", "boot-id", "invocation-id", "show", "var-partition-uuid"}, operands: opNames, longs: longs("pretty", "uuid", "app-specific=", "value", "json=", "no-pager", "no-legend")},
-	"systemd-cgls":  {flags: "alkuxch", operands: opNames, longs: longs("all", "full", "kernel", "unit", "user-unit", "xattr", "cgroup-id", "no-pager")},
+		longs: ltLongs("container", "vm", "chroot", "private-users", "cvm", "quiet", "list", "list-cvm")},
+	"systemd-path":  {operands: opNames, longs: ltLongs("suffix=", "no-pager")},
+	"systemd-id128": {flags: "puh", verbs: []string{"new", "machine-id", "boot-id", "invocation-id", "show", "var-partition-uuid"}, operands: opNames, longs: ltLongs("pretty", "uuid", "app-specific=", "value", "json=", "no-pager", "no-legend")},
+	"systemd-cgls":  {flags: "alkuxch", operands: opNames, longs: ltLongs("all", "full", "kernel", "unit", "user-unit", "xattr", "cgroup-id", "no-pager")},
 	// busctl: list and status only (introspect and tree call services,
 	// which may start them; call, set-property, monitor and capture act)
 	"busctl": {flags: "lj", verbs: []string{"", "list", "status"}, operands: opNames, maxOps: 1,
-		longs: longs("user", "system", "no-pager", "no-legend", "full", "acquired", "activatable", "unique",
+		longs: ltLongs("user", "system", "no-pager", "no-legend", "full", "acquired", "activatable", "unique",
 			"show-machine", "augment-creds=", "json=")},
-	"networkctl":  {flags: "sanl", verbs: []string{"", "list", "status", "lldp"}, operands: opNames, longs: longs("stats", "all", "full", "lines=", "no-pager", "no-legend", "json=")},
-	"resolvectl":  {verbs: []string{"", "status", "statistics"}, operands: opNames, longs: longs("no-pager", "json=")},
-	"coredumpctl": {flags: "rq", verbs: []string{"", "list"}, operands: opNames, longs: longs("no-pager", "no-legend", "reverse", "quiet", "since=", "until=", "json=")},
+	"networkctl":  {flags: "sanl", verbs: []string{"", "list", "status", "lldp"}, operands: opNames, longs: ltLongs("stats", "all", "full", "lines=", "no-pager", "no-legend", "json=")},
+	"resolvectl":  {verbs: []string{"", "status", "statistics"}, operands: opNames, longs: ltLongs("no-pager", "json=")},
+	"coredumpctl": {flags: "rq", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("no-pager", "no-legend", "reverse", "quiet", "since=", "until=", "json=")},
 	// systemd-cgtop is interactive and endless without --batch and -n
-	"systemd-cgtop": {flags: "bcmiPkpr", values: "dn", operands: opNone, longs: longs("batch", "iterations=", "delay=", "order=", "cpu?", "depth=", "recursive="),
+	"systemd-cgtop": {flags: "bcmiPkpr", values: "dn", operands: opNone, longs: ltLongs("batch", "iterations=", "delay=", "order=", "cpu?", "depth=", "recursive="),
 		extra: func(ws []word, _ string, _ []word) string {
 			f := shortFlags(ws, "dn")
 			if !(f['b'] || hasLong(ws, "batch")) || !(f['n'] || hasLong(ws, "iterations")) {
@@ -404,13 +404,13 @@ var longTail = map[string]argSpec{
 	// binutils: show the headers, symbols and code of binary files (nm
 	// --plugin loads code, so nm's arguments must be static)
 	"readelf": {flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
-		longs: longs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
+		longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
 			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
 			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
 			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
 			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")},
 	"objdump": {flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
-		longs: longs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
+		longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
 			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
 			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
 			"section=", "disassembler-options=", "endian=", "EB", "EL", "file-start-context", "include=", "line-numbers",
@@ -419,46 +419,46 @@ var longTail = map[string]argSpec{
 			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
 			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")},
 	"nm": {flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
-		longs: longs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
+		longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
 			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
 			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
 			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")},
-	"size": {flags: "ABGdoxtV", reads: true, pure: true, longs: longs("format=", "radix=", "totals", "common", "target=")},
+	"size": {flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")},
 	// file metadata: access control lists, kernel modules, firmware tables
 	"getfacl": {flags: "adceEsRLPtnpvh",
-		longs: longs("access", "default", "omit-header", "all-effective", "no-effective", "skip-base", "recursive",
+		longs: ltLongs("access", "default", "omit-header", "all-effective", "no-effective", "skip-base", "recursive",
 			"logical", "physical", "tabular", "absolute-names", "numeric", "one-file-system")},
 	"modinfo": {flags: "adlnp0Vh", values: "Fkb",
-		longs: longs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")},
+		longs: ltLongs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")},
 	// dmidecode without --dump-bin FILE (writes) or -d/--from-dump (other sources)
 	"dmidecode": {flags: "quhV", values: "stH", operands: opNone,
-		longs: longs("quiet", "string=", "type=", "handle=", "dump", "oem-string=", "no-sysfs", "no-quirks")},
+		longs: ltLongs("quiet", "string=", "type=", "handle=", "dump", "oem-string=", "no-sysfs", "no-quirks")},
 	// ethtool's query options (the capital letters and -s set things)
 	"ethtool": {flags: "ikacgSTPlmIh", operands: opNames, maxOps: 1,
-		longs: longs("driver", "show-features", "show-offload", "show-pause", "show-coalesce", "show-ring", "statistics",
+		longs: ltLongs("driver", "show-features", "show-offload", "show-pause", "show-coalesce", "show-ring", "statistics",
 			"show-time-stamping", "show-permaddr", "show-channels", "module-info", "dump-module-eeprom", "include-statistics",
 			"json", "show-eee", "show-fec", "show-priv-flags", "show-rxfh", "show-rxfh-indir", "debug=")},
 
 	// firewall and traffic-control listings (iptables and nft are always
 	// warned, dangerous.go); iptables-save -f writes and -M runs a program
-	"iptables-save":  {flags: "c", values: "t", operands: opNone, longs: longs("counters", "table=")},
-	"ip6tables-save": {flags: "c", values: "t", operands: opNone, longs: longs("counters", "table=")},
+	"iptables-save":  {flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")},
+	"ip6tables-save": {flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")},
 	// tc and bridge (iproute2): OBJECT [show|list|ls …]
 	"tc": {flags: "sdrpigjV", values: "n", verbs: []string{"qdisc", "class", "filter", "chain"}, operands: opNames,
 		longs: []string{"stats", "details", "raw", "pretty", "iec", "graph", "json", "netns=", "version"}, extra: showVerb},
 	"bridge": {flags: "sdjpcV", values: "n", verbs: []string{"link", "fdb", "mdb", "vlan", "vni"}, operands: opNames,
 		longs: []string{"stats", "details", "json", "pretty", "compressvlans", "netns=", "version"}, extra: showVerb},
 	// rfkill list (block, unblock and toggle change radios; event never ends)
-	"rfkill": {flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: longs("noheadings", "json", "raw", "output=", "output-all")},
+	"rfkill": {flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("noheadings", "json", "raw", "output=", "output-all")},
 
 	// file name database (updatedb, which writes it, is another program)
-	"locate":  {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
-	"plocate": {flags: "AbceiN0wV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")},
-	"mlocate": {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: longs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
+	"locate":  {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
+	"plocate": {flags: "AbceiN0wV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")},
+	"mlocate": {flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")},
 	// fd lists file names like find (not -x/-X, which run a program for
 	// each, nor -l, which runs ls)
 	"fd": {flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
-		longs: longs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
+		longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
 			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
 			"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
 			"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
@@ -479,16 +479,16 @@ var longTail = map[string]argSpec{
 	"getenforce": {operands: opNone},
 	"sestatus":   {flags: "vb", operands: opNone},
 	"aa-status": {flags: "v", operands: opNone,
-		longs: longs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
+		longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
 	"apparmor_status": {flags: "v", operands: opNone,
-		longs: longs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
+		longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")},
 	// sensors without -s (runs the configuration's set statements) or -c
-	"sensors": {flags: "fAujv", operands: opNames, longs: longs("fahrenheit", "no-adapter", "bus-list", "json")},
+	"sensors": {flags: "fAujv", operands: opNames, longs: ltLongs("fahrenheit", "no-adapter", "bus-list", "json")},
 	// upower without --monitor (never ends)
-	"upower": {flags: "edwv", values: "i", operands: opNone, longs: longs("enumerate", "dump", "show-info=", "wakeups")},
-	"acpi":   {flags: "bitacVsfkph", operands: opNone, longs: longs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")},
+	"upower": {flags: "edwv", values: "i", operands: opNone, longs: ltLongs("enumerate", "dump", "show-info=", "wakeups")},
+	"acpi":   {flags: "bitacVsfkph", operands: opNone, longs: ltLongs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")},
 	// numactl --hardware and --show print; anything else runs a command
-	"numactl": {flags: "Hs", operands: opNone, longs: longs("hardware", "show"),
+	"numactl": {flags: "Hs", operands: opNone, longs: ltLongs("hardware", "show"),
 		extra: func(ws []word, _ string, _ []word) string {
 			if len(ws) == 0 {
 				return "numactl without --hardware or --show"
@@ -498,10 +498,10 @@ var longTail = map[string]argSpec{
 	// NetworkManager's client: status and listings; -s shows secrets,
 	// -a asks for passwords, connectivity check reaches the network
 	"nmcli": {flags: "tpo", values: "mcfeg", operands: opNames,
-		longs: longs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
+		longs: ltLongs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
 		extra: nmcliRead},
 	// ufw status, show and app list/info
-	"ufw": {verbs: []string{"status", "show", "app"}, operands: opNames, longs: longs(),
+	"ufw": {verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
 		extra: func(_ []word, verb string, ops []word) string {
 			switch {
 			case verb == "status" && (len(ops) == 0 || len(ops) == 1 && (ops[0].Text == "verbose" || ops[0].Text == "numbered")):
@@ -519,15 +519,15 @@ var longTail = map[string]argSpec{
 
 	// package query tools
 	"dpkg-query": {flags: "lWLsSph?", values: "f",
-		longs: longs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
+		longs: ltLongs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
 			"control-path", "control-list", "control-show", "load-avail")},
 	"apt-cache": {flags: "qifanh", verbs: []string{"policy", "show", "showpkg", "showsrc", "depends", "rdepends",
 		"search", "pkgnames", "madison", "stats", "dump", "dumpavail", "unmet", "dotty", "xvcg"}, operands: opNames,
-		longs: longs("quiet", "important", "full", "all-versions", "no-all-versions", "names-only", "all-names",
+		longs: ltLongs("quiet", "important", "full", "all-versions", "no-all-versions", "names-only", "all-names",
 			"recurse", "installed", "no-generate", "no-pre-depends", "no-depends", "no-recommends", "no-suggests",
 			"no-conflicts", "no-breaks", "no-replaces", "no-enhances", "implicit", "no-implicit")},
 	"apt": {flags: "aq", verbs: []string{"list", "show", "search", "policy", "depends", "rdepends", "showsrc"}, operands: opNames,
-		longs: longs("installed", "upgradable", "upgradeable", "all-versions", "manual-installed", "full", "names-only", "quiet")},
+		longs: ltLongs("installed", "upgradable", "upgradeable", "all-versions", "manual-installed", "full", "names-only", "quiet")},
 	// rpm queries: an option cluster with q, no scripts (-V runs
 	// %verifyscript), no macro evaluation (-E, -D, --eval), no --pipe
 	"rpm": {flags: "qaflipcdsRvgL", operands: opFiles,
@@ -537,19 +537,19 @@ var longTail = map[string]argSpec{
 			}
 			return ""
 		},
-		longs: longs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
+		longs: ltLongs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
 			"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
 			"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")},
-	"apt-mark": {flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: longs("quiet")},
+	"apt-mark": {flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: ltLongs("quiet")},
 	"gem": {flags: "ladi", verbs: []string{"", "list"}, operands: opNames,
-		longs: longs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")},
-	"snap":    {verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: longs("all", "color=", "unicode=")},
-	"flatpak": {flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: longs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")},
+		longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")},
+	"snap":    {verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")},
+	"flatpak": {flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")},
 	// pip show, freeze and check read installed metadata; pip list
 	// checks PyPI for a newer pip unless told not to (and -o/-u query
 	// the index)
 	"pip": {flags: "lveqVf", verbs: []string{"", "show", "freeze", "list", "check"}, operands: opNames,
-		longs: longs("local", "user", "format=", "not-required", "exclude-editable", "include-editable", "editable",
+		longs: ltLongs("local", "user", "format=", "not-required", "exclude-editable", "include-editable", "editable",
 			"verbose", "quiet", "files", "all", "exclude=", "disable-pip-version-check", "no-index", "isolated", "no-color", "no-input", "no-python-version-warning"),
 		extra: pipExtra},
 }
