@@ -20,6 +20,7 @@ command -v top >/dev/null 2>&1 || need_apt+=(procps)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 /usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
+command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
 	sudo_cmd=()
