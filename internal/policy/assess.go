@@ -876,7 +876,7 @@ var dangerTokens = map[string]bool{
 	"rm": true, "rmdir": true, "sudo": true, "doas": true, "su": true, "chmod": true, "chown": true, "chgrp": true,
 	"dd": true, "mkfs": true, "shred": true, "truncate": true, "mv": true, "kill": true, "pkill": true,
 	"killall": true, "reboot": true, "shutdown": true, "halt": true, "poweroff": true, "curl": true, "wget": true,
-	"eval": true, "exec": true, "crontab": true, "systemctl": true, "iptables": true, "userdel": true,
+	"eval": true, "exec": true, "crontab": true, "systemctl": true, "iptables": true, "ip6tables": true, "userdel": true,
 	"passwd": true, "git": false, "find": false, "xargs": true, "tee": true, "ln": true, "install": true,
 	"scp": true, "rsync": true, "nc": true, "ssh": true, "unlink": true, "wipefs": true, "fdisk": true,
 	"parted": true, "mount": true, "umount": true, "docker": true, "kubectl": true, "npm": true, "pip": true,

@@ -20,6 +20,7 @@ var names = []string{
 	// credential and configuration files
 	".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".yarnrc.yml",
 	"credentials", "shadow", "gshadow", "shadow-", "gshadow-", "environ", "opasswd", "sudoers",
+	"btmp", // failed logins: passwords typed as user names
 	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".envrc", ".boto", ".s3cfg", ".dockercfg", ".Xauthority",
 	"master.key", ".my.cnf", "secrets.yml", "secrets.yaml", "secrets.json", ".htpasswd", "debian.cnf",
 	"wp-config.php", "rclone.conf", "kubeconfig", "auth.json", "service-account.json",
