@@ -202,8 +202,12 @@ func (s *streamer) doc() (historyDoc, error) {
 	}
 }
 
-// block is how many messages are collected before a new block starts.
-const block = 512
+const (
+	// block is how many messages are collected before a new block starts.
+	block = 512
+	// spare is the room left after the messages for the next turn's.
+	spare = 16
+)
 
 func (s *streamer) messages() ([]llm.Message, error) {
 	if ok, err := s.open('['); !ok {
@@ -224,10 +228,12 @@ func (s *streamer) messages() ([]llm.Message, error) {
 	if _, err := s.dec.ReadToken(); err != nil {
 		return nil, err
 	}
-	if len(full) == 0 {
+	if len(full) == 0 && cap(cur)-len(cur) >= spare {
 		return cur, nil
 	}
-	msgs := make([]llm.Message, 0, len(full)*block+len(cur))
+	// Room for the next turn's messages: its first request does not copy
+	// the conversation again.
+	msgs := make([]llm.Message, 0, len(full)*block+len(cur)+spare)
 	for _, b := range full {
 		msgs = append(msgs, b...)
 	}

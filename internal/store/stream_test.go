@@ -150,3 +150,17 @@ func FuzzStreamHistory(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamHistoryLeavesRoom: the loaded messages leave room for the
+// next turn's, so its first request does not copy the conversation.
+func TestStreamHistoryLeavesRoom(t *testing.T) {
+	for _, n := range []int{4, 2000} {
+		doc, err := streamHistory(bytes.NewReader(longHistory(t, n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Messages) != n || cap(doc.Messages)-len(doc.Messages) < spare {
+			t.Errorf("%d messages: len %d, cap %d, want room for %d more", n, len(doc.Messages), cap(doc.Messages), spare)
+		}
+	}
+}
