@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -243,7 +244,7 @@ func (h *History) read() (historyDoc, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil && fi.Size() <= MaxHistoryBytes {
-		doc, err := streamHistory(f)
+		doc, err := streamHistory(bufio.NewReaderSize(f, 256<<10))
 		f.Close()
 		if err == nil {
 			return doc, nil

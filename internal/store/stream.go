@@ -45,6 +45,9 @@ type streamer struct {
 	dec *jsontext.Decoder
 	// buf is the scratch space strings are unquoted into.
 	buf []byte
+	// names holds the roles, models and tool names read so far: each is
+	// allocated once, not once per message.
+	names map[string]string
 }
 
 // fullOpts are the options decodeHistory's fast pass uses, for the values
@@ -52,7 +55,8 @@ type streamer struct {
 var fullOpts = jsonv2.JoinOptions(jsonv2.MatchCaseInsensitiveNames(true), jsonv2.RejectUnknownMembers(true))
 
 // name reads an object member's name, or reports the end of the object.
-func (s *streamer) name() (string, bool, error) {
+// A name in names is not allocated again.
+func (s *streamer) name(names map[string]string) (string, bool, error) {
 	if s.dec.PeekKind() == '}' {
 		_, err := s.dec.ReadToken()
 		return "", false, err
@@ -63,6 +67,9 @@ func (s *streamer) name() (string, bool, error) {
 	}
 	if s.buf, err = jsontext.AppendUnquote(s.buf[:0], v); err != nil {
 		return "", false, err
+	}
+	if n, ok := names[string(s.buf)]; ok {
+		return n, true, nil
 	}
 	return string(s.buf), true, nil
 }
@@ -81,11 +88,15 @@ func (s *streamer) open(kind jsontext.Kind) (bool, error) {
 	return false, errNotPlain
 }
 
-// str decodes a string (null leaves *dst as it is).
+// str decodes a string (null leaves *dst as it is). With a nil dst, the
+// string is left in s.buf (nil for null).
 func (s *streamer) str(dst *string) error {
 	switch s.dec.PeekKind() {
 	case 'n':
 		_, err := s.dec.ReadToken()
+		if dst == nil {
+			s.buf = nil
+		}
 		return err
 	case '"':
 	default:
@@ -98,7 +109,33 @@ func (s *streamer) str(dst *string) error {
 	if s.buf, err = jsontext.AppendUnquote(s.buf[:0], v); err != nil {
 		return err
 	}
-	*dst = string(s.buf)
+	if s.buf == nil {
+		s.buf = []byte{}
+	}
+	if dst != nil {
+		*dst = string(s.buf)
+	}
+	return nil
+}
+
+// repeated decodes a string that repeats from message to message (a role, a
+// model, a tool's name).
+func (s *streamer) repeated(dst *string) error {
+	if err := s.str(nil); err != nil || s.buf == nil {
+		return err
+	}
+	if n, ok := s.names[string(s.buf)]; ok {
+		*dst = n
+		return nil
+	}
+	if s.names == nil {
+		s.names = map[string]string{}
+	}
+	n := string(s.buf)
+	if len(s.names) < 1000 {
+		s.names[n] = n
+	}
+	*dst = n
 	return nil
 }
 
@@ -124,8 +161,8 @@ func (s *streamer) raw() ([]byte, error) {
 // known reports whether name is one of names, and fails when it matches
 // one only with another case, or without its underscores and dashes (the
 // full decoder may match such a name to a field).
-func known(name string, names map[string]bool) (bool, error) {
-	if names[name] {
+func known(name string, names map[string]string) (bool, error) {
+	if _, ok := names[name]; ok {
 		return true, nil
 	}
 	loose := looseName(name)
@@ -145,16 +182,18 @@ func looseName(name string) string {
 var (
 	exactDocKeys     = tagNames(historyDoc{})
 	exactMessageKeys = tagNames(llm.Message{})
+	callKeys         = tagNames(llm.ToolCall{})
 )
 
-// tagNames are the JSON names of a type's fields, as written.
-func tagNames(v any) map[string]bool {
-	names := map[string]bool{}
+// tagNames are the JSON names of a type's fields, as written (each its
+// own value).
+func tagNames(v any) map[string]string {
+	names := map[string]string{}
 	t := reflect.TypeOf(v)
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
-			names[name] = true
+			names[name] = name
 		}
 	}
 	return names
@@ -166,7 +205,7 @@ func (s *streamer) doc() (historyDoc, error) {
 		return doc, errors.Join(err, errNotPlain)
 	}
 	for {
-		name, more, err := s.name()
+		name, more, err := s.name(exactDocKeys)
 		if err != nil || !more {
 			return doc, err
 		}
@@ -246,7 +285,7 @@ func (s *streamer) message(m *llm.Message) error {
 		return err
 	}
 	for {
-		name, more, err := s.name()
+		name, more, err := s.name(exactMessageKeys)
 		if err != nil || !more {
 			return err
 		}
@@ -266,16 +305,16 @@ func (s *streamer) message(m *llm.Message) error {
 			m.Extra[name] = v
 		case name == "role":
 			var role string
-			err = s.str(&role)
+			err = s.repeated(&role)
 			m.Role = llm.Role(role)
 		case name == "text":
 			err = s.str(&m.Text)
 		case name == "toolCallId":
 			err = s.str(&m.ToolCallID)
 		case name == "toolName":
-			err = s.str(&m.ToolName)
+			err = s.repeated(&m.ToolName)
 		case name == "model":
-			err = s.str(&m.Model)
+			err = s.repeated(&m.Model)
 		case name == "isError":
 			err = s.boolean(&m.IsError)
 		case name == "summary":
@@ -313,7 +352,7 @@ func (s *streamer) toolCalls(dst *[]llm.ToolCall) error {
 			return err
 		}
 		for ok {
-			name, more, err := s.name()
+			name, more, err := s.name(callKeys)
 			if err != nil {
 				return err
 			}
@@ -324,7 +363,7 @@ func (s *streamer) toolCalls(dst *[]llm.ToolCall) error {
 			case "id":
 				err = s.str(&c.ID)
 			case "name":
-				err = s.str(&c.Name)
+				err = s.repeated(&c.Name)
 			case "arguments":
 				err = s.str(&c.Arguments)
 			case "signature":

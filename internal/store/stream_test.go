@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -163,4 +166,42 @@ func TestStreamHistoryLeavesRoom(t *testing.T) {
 			t.Errorf("%d messages: len %d, cap %d, want room for %d more", n, len(doc.Messages), cap(doc.Messages), spare)
 		}
 	}
+}
+
+// BenchmarkLoadToolHistory loads a tool-heavy 10,000-message history
+// (9 MB): "stream" as Load does, "whole" reading the file and decoding it
+// whole as before.
+func BenchmarkLoadToolHistory(b *testing.B) {
+	path := filepath.Join(b.TempDir(), HistoryFile)
+	data := longHistory(b, 10000)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("stream", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			f, err := os.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := streamHistory(bufio.NewReaderSize(f, 256<<10)); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := decodeHistory(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
