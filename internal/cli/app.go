@@ -53,6 +53,9 @@ type app struct {
 
 	// compacted keeps full outputs cut from the conversation.
 	compacted *store.Outputs
+	// pauseKeys stops reading keys typed during a turn while a question
+	// reads the terminal (nil: nothing reads them); it returns the resume.
+	pauseKeys func() (resume func())
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info

@@ -265,6 +265,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		}
 		words = rest
 	}
+	c.attachMentions(ctx, words)
 	text := words
 	if strings.TrimSpace(piped) != "" {
 		text = fence(piped) + "\n\n" + words
@@ -285,7 +286,8 @@ func (c *chat) interactive(ctx context.Context) int {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
-	c.typeahead = newTypeahead(c.io.InFd, c.showTypeahead)
+	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead)
+	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
 	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())

@@ -1,12 +1,14 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
 
 package cli
 
+import "io"
+
 // typeahead reads keys typed during a turn where the terminal allows it
-// (Linux); elsewhere they wait in the terminal until the next prompt.
+// (Linux, macOS, the BSDs); elsewhere they wait in the terminal until the next prompt.
 type typeahead struct{}
 
-func newTypeahead(int, func(string)) *typeahead { return &typeahead{} }
-func (t *typeahead) start() bool                { return false }
-func (t *typeahead) pause() func()              { return func() {} }
-func (t *typeahead) finish() []byte             { return nil }
+func newTypeahead(int, io.Writer, func(string)) *typeahead { return &typeahead{} }
+func (t *typeahead) start() bool                           { return false }
+func (t *typeahead) pause() func()                         { return func() {} }
+func (t *typeahead) finish() []byte                        { return nil }

@@ -62,6 +62,9 @@ var _ = register([]Spec{
 	{Name: "Set-Disk", In: PowerShell, Does: Dangerous, Why: "changes a disk (Set-Disk)"},
 	{Name: "Remove-Volume", In: PowerShell, Does: Dangerous, Why: "deletes a volume"},
 	{Name: "Disable-ComputerRestore", In: PowerShell, Does: Dangerous, Why: "turns System Restore off"},
+	{Name: "Clear-EventLog", In: PowerShell, Does: Dangerous, Why: "clears event logs (Clear-EventLog)"},
+	{Name: "Disable-WindowsOptionalFeature", In: PowerShell, Does: Changes},
+	{Name: "Enable-WindowsOptionalFeature", In: PowerShell, Does: Changes},
 	{Name: "Set-ExecutionPolicy", In: PowerShell, Does: Dangerous, Why: "changes the script execution policy (Set-ExecutionPolicy)"},
 	// running code
 	{Name: "Invoke-Expression", Aliases: []string{"iex"}, In: PowerShell, Does: Runs, Why: "runs a string as code (Invoke-Expression)"},

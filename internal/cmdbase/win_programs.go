@@ -51,7 +51,7 @@ var _ = register([]Spec{
 		{Name: "delete", Does: Dangerous, Why: "deletes a service (sc delete)"}, {Name: "sdset", Does: Dangerous, Why: "changes a service's security (sc sdset)"}}},
 	{Name: "net", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "user", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
-			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Changes}, {Name: "/domain", Does: Reads}}},
+			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Dangerous, Why: "enables or disables a user account (net user /active)"}, {Name: "/domain", Does: Reads}}},
 		{Name: "localgroup", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"}, {Name: "/delete", Does: Dangerous, Why: "removes from a local group"}}},
 		{Name: "group", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous}, {Name: "/delete", Does: Dangerous}}},
 		{Name: "accounts", Does: Reads}, {Name: "config", Does: Reads}, {Name: "statistics", Does: Reads}, {Name: "view", Does: Sends},
@@ -61,7 +61,8 @@ var _ = register([]Spec{
 		{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 	{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
 		Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
-			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"}}},
+			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
+			{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}}},
 	{Name: "reg", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "query", Does: Reads}, {Name: "compare", Does: Reads},
 		{Name: "add", Does: Changes, Why: "changes the registry"}, {Name: "copy", Does: Changes, Why: "changes the registry"},

@@ -48,7 +48,7 @@ func ShrinkToolResults(msgs []llm.Message, end int, save Saver) ([]llm.Message, 
 			out = append([]llm.Message(nil), msgs...)
 			copied = true
 		}
-		out[i].Text = fmt.Sprintf("%s\n%scompacted: only the start of this result is shown (%d lines, %d bytes in all); the full result is saved in %s — grep or tail it if you need more]",
+		out[i].Text = fmt.Sprintf("%s\n%scompacted: only the start of this result is shown (%d lines, %d bytes in all); the full result is saved in %s — search it with run_cmd if you need more]",
 			head, marker, lines, len(m.Text), path)
 		n++
 	}

@@ -75,14 +75,17 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 			found = append(found, gitConfigSecrets(p, rel)...)
 			return filepath.SkipDir
 		}
-		if policy.SecretName(name) {
+		if e.IsDir() && policy.SecretName(name) {
 			found = append(found, rel)
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
+			return filepath.SkipDir
+		}
+		// a file's name says it holds secret values (token.go and
+		// docs/secrets.md are code and text about them)
+		if !e.IsDir() && secrets.ValueFile(rel) {
+			found = append(found, rel)
 			return nil
 		}
-		if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") {
+		if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") && !toolJSON[name] {
 			// a cloud key saved under any name (key.json)
 			if fi, err := e.Info(); err == nil && fi.Size() >= 512 && fi.Size() <= 16<<10 && d.SecretContent(p) {
 				found = append(found, rel)
@@ -169,4 +172,14 @@ func (Disk) SecretContent(p string) bool {
 	buf := make([]byte, 16<<10)
 	n, _ := io.ReadFull(f, buf)
 	return secrets.ContentShape(buf[:n])
+}
+
+// toolJSON are the JSON files of build tools and editors, thousands of
+// them in a node_modules tree, which are not read for a key's shape.
+var toolJSON = map[string]bool{
+	"package.json": true, "package-lock.json": true, "tsconfig.json": true, "jsconfig.json": true,
+	"composer.json": true, "bower.json": true, "manifest.json": true, ".eslintrc.json": true,
+	".prettierrc.json": true, "lerna.json": true, "nx.json": true, "project.json": true, "angular.json": true,
+	"renovate.json": true, "launch.json": true, "settings.json": true, "extensions.json": true, "tasks.json": true,
+	".babelrc.json": true, "tslint.json": true, "deno.json": true, "turbo.json": true, "vercel.json": true,
 }

@@ -57,12 +57,16 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 		"cat notes.txt", "head -5 notes.txt", "grep -r X h", "grep -r X h/", "rg X h", "cat x/../gh/hosts.yml",
 		"cd cfg && cat gh/hosts.yml", "find keys/ -exec cat {} +", "find keys -type f -exec cat {} ;",
 		"cat < notes.txt", "wc -c notes.txt && cat ./notes.txt", "cd x && cat ../gh/hosts.yml",
-		"sort notes.txt", "tail h/.ssh/id_rsa", "grep -R X .",
+		"sort notes.txt", "tail h/.ssh/id_rsa", "grep -R X .", "cd -P x/.. && cat gh/hosts.yml", "cd -P x/../gh && cat hosts.yml", "cd x/../gh && cat hosts.yml",
+		"cd x/../gh; cat hosts.yml", "cd x/../nonexistent/.. && cat gh/hosts.yml", "set -P; cd x; cd ..; cat gh/hosts.yml",
 	}
 	for _, cmd := range ask {
 		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
+	}
+	if d := e.Command("cd -P "+proj+"/x/.. && cat gh/hosts.yml", cc); d.Decision == policy.Allow {
+		t.Error("cd -P to an absolute path through a link, then a read: allowed")
 	}
 	// set_cwd into a link: the session directory is the link
 	for _, c := range []struct{ cwd, cmd string }{{filepath.Join(proj, "keys"), "cat id_rsa"}, {filepath.Join(proj, "cfg"), "cat gh/hosts.yml"}, {filepath.Join(proj, "h"), "grep -r X ."}} {
@@ -167,7 +171,7 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
 	for _, cmd := range []string{"git show", "git log -p", "git diff HEAD~1", "git diff --cached", "git stash show -p",
 		"git show HEAD~1", "git log --patch -1", "git diff HEAD~1 HEAD", "git grep CANARY", "git log -U1", "git whatchanged -p",
-		"git diff-tree -p HEAD", "git grep -e CANARY HEAD", "git cat-file -p HEAD:.env", "git show HEAD:.env"} {
+		"git diff-tree -p HEAD", "git grep -e CANARY HEAD", "git stash list -p", "git status -v", "git cat-file -p HEAD:.env", "git show HEAD:.env"} {
 		if !strings.Contains(run(t, repo, baseEnv(home), "GIT_PAGER=cat "+cmd), "CANARY") {
 			t.Errorf("fixture: %q does not print the canary", cmd)
 		}
@@ -180,6 +184,11 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 		if d := e.Command(cmd, cc); d.Decision != policy.Allow && !strings.HasPrefix(cmd, "git show") {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
+	}
+	// --follow takes a pathspec back through renames (main.go may once
+	// have been .env)
+	if d := e.Command("git log -p --follow -- main.go", cc); d.Decision == policy.Allow {
+		t.Error("git log -p --follow -- main.go allowed in a repository tracking .env")
 	}
 	// the same reads in a repository without secrets are allowed
 	clean := filepath.Join(t.TempDir(), "clean")

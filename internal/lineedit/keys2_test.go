@@ -2,8 +2,12 @@ package lineedit
 
 import (
 	"errors"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/render/screentest"
 )
 
 // rawTest is newTest for input from a terminal in raw mode, where a line
@@ -131,4 +135,42 @@ func TestCompleteWordAtTheCursor(t *testing.T) {
 			t.Errorf("candidates not listed:\n%s", scr.String())
 		}
 	}
+}
+
+// Resize may come from another goroutine at any time: during a ReadLine
+// it redraws, after it nothing.
+func TestResizeFromAnotherGoroutine(t *testing.T) {
+	pr, pw := io.Pipe()
+	scr := screentest.New(40, 10, false)
+	t.Cleanup(scr.Close)
+	width := 40
+	var mu sync.Mutex
+	e := New(pr, -1, scr, func() (int, int) { mu.Lock(); defer mu.Unlock(); return width, 10 })
+	done := make(chan string)
+	go func() {
+		msg, _ := e.ReadLine("> ")
+		done <- msg
+	}()
+	if _, err := pw.Write([]byte(strings.Repeat("word ", 12))); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		e.Resize()
+	}
+	mu.Lock()
+	width = 30
+	mu.Unlock()
+	e.Resize()
+	if _, err := pw.Write([]byte("end\r")); err != nil {
+		t.Fatal(err)
+	}
+	if msg := <-done; msg != strings.Repeat("word ", 12)+"end" {
+		t.Fatalf("message %q", msg)
+	}
+	before := scr.String()
+	e.Resize()
+	if after := scr.String(); after != before {
+		t.Fatalf("a resize after the message was sent drew:\n%s", after)
+	}
+	pw.Close()
 }

@@ -114,15 +114,14 @@ func (e *Editor) ReadLine(prompt string) (string, error) {
 	e.active = true
 	e.redraw()
 	e.dmu.Unlock()
-	defer func() {
-		e.dmu.Lock()
-		e.active = false
-		e.dmu.Unlock()
-	}()
 	for {
 		k, err := e.keys.next()
 		e.dmu.Lock()
 		msg, done, rerr := e.handle(k, err)
+		if done {
+			// Over, in the same hold: a resize now draws nothing.
+			e.active = false
+		}
 		e.dmu.Unlock()
 		if done {
 			return msg, rerr

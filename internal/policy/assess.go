@@ -468,7 +468,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, base + " gets arguments at run time"
 		}
 	}
-	if hasLong(args, "files0-from", "files-from") {
+	if namesFileList(args) {
 		// the files read are named in a list chosen when it runs
 		info.exactOnly = true
 		return false, base + " reads the files named in a list"
@@ -1051,4 +1051,23 @@ func secretExpansion(a *shellparse.Analysis) string {
 		}
 	}
 	return ""
+}
+
+// namesFileList reports --files0-from=LIST or --files-from=LIST (or an
+// abbreviation long enough to be nothing else, --files0): the files read
+// are named in a list. rg's --files lists names and is not one.
+func namesFileList(ws []word) bool {
+	for _, w := range ws {
+		if w.Text == "--" {
+			return false
+		}
+		n, _, _ := strings.Cut(strings.TrimPrefix(w.Text, "--"), "=")
+		if !strings.HasPrefix(w.Text, "--") {
+			continue
+		}
+		if len(n) >= len("files0") && strings.HasPrefix("files0-from", n) || len(n) >= len("files-") && strings.HasPrefix("files-from", n) {
+			return true
+		}
+	}
+	return false
 }

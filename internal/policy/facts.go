@@ -20,18 +20,20 @@ type Facts interface {
 	// the tree could not be looked through entirely (too large,
 	// unreadable): then it may hold more.
 	SecretFiles(dir string) (files []string, complete bool)
-	// GitPrograms lists the settings of the git repository containing
-	// dir, from the repository's own configuration (not the user's), that
-	// make a read such as git status, git diff or git log -p run a
-	// program (filter.*.clean, diff.*.textconv, diff.external…). complete
-	// is false when they cannot be known. Outside a repository it returns
-	// nothing, complete.
+	// GitPrograms lists the settings of the git repository a command in
+	// dir reaches, and of its submodules, from the repositories' own
+	// configuration as git reports it (not the user's), that make a read
+	// such as git status, git diff or git log -p unsafe (GitConfigRisk: a
+	// program such as diff.external or merge.*.driver, a layout such as
+	// core.worktree or a partial clone), and a hook an index refresh
+	// runs. complete is false when they cannot be known. Outside a
+	// repository it returns nothing, complete.
 	GitPrograms(dir string) (settings []string, complete bool)
 	// GitSecrets lists the files of the git repository containing dir
-	// whose names look secret (SecretName) and whose content git can
-	// print: tracked in the index or committed in its history, as
-	// absolute slash-separated paths below the top of the work tree
-	// (relative ones in a repository without a work tree).
+	// whose names say they hold secret values (secrets.ValueFile) and
+	// whose content git can print: tracked in the index or committed in
+	// its history, as absolute slash-separated paths below the top of the
+	// work tree (relative ones in a repository without a work tree).
 	// complete is false when they cannot be known. Outside a repository
 	// it returns nothing, complete.
 	GitSecrets(dir string) (files []string, complete bool)
@@ -65,6 +67,9 @@ type NoFacts struct{}
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
+
+// LocalProgram implements LocalPrograms: no directory holds programs.
+func (NoFacts) LocalProgram(string, string) bool { return false }
 
 // GitPrograms implements Facts.
 func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
@@ -152,8 +157,9 @@ func joinRaw(cwd, p string) string {
 }
 
 // realPath says where p, written in a command running in cc.Cwd, leads
-// on the disk: "" when it is where it says (or nothing is known); ok is
-// false when the facts cannot tell.
+// on the disk: "" when it is where it says (or there is no directory to
+// resolve it from); state is PathUnknown when the facts cannot tell or
+// there are none.
 func realPath(cc CommandContext, p string) (target string, state PathState) {
 	if cc.Facts == nil || p == "" {
 		return "", PathUnknown

@@ -470,8 +470,9 @@ func gitPrintsContent(sub string, rest []word) bool {
 	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
 		return patch
 	case "stash":
-		// stash.showPatch in any configuration makes a plain show print
-		return len(rest) > 0 && rest[0].Text == "show"
+		// stash.showPatch in any configuration makes a plain show print;
+		// stash list takes log's options (-p)
+		return len(rest) > 0 && (rest[0].Text == "show" || rest[0].Text == "list" && patch)
 	case "cat-file":
 		for _, w := range rest {
 			switch w.Text {
@@ -485,6 +486,9 @@ func gitPrintsContent(sub string, rest []word) bool {
 		return !anyWord(rest, "-t", "-s", "-e", "--batch-check")
 	case "notes":
 		return len(rest) > 0 && rest[0].Text == "show"
+	case "status":
+		// git status -v shows the staged diff, -vv the unstaged one too
+		return shortFlags(rest, "")['v'] || hasLong(rest, "verbose")
 	}
 	return false
 }
@@ -537,6 +541,14 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	if !gitPrintsContent(sub, rest) {
 		return ""
 	}
+	for _, v := range optionValues(rest, 0, "", "submodule") {
+		if v == "diff" {
+			return "git " + sub + " --submodule=diff prints the submodules' content too"
+		}
+	}
+	if hasLong(rest, "recurse-submodules") {
+		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	}
 	if cc.Facts == nil {
 		return "the files the repository in " + dir + " tracks are not known"
 	}
@@ -548,8 +560,10 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	switch sub {
 	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
 		// revisions here are commits or trees: a pathspec narrows what
-		// is printed
-		specs = gitPathspecs(rest, dc)
+		// is printed, unless --follow takes it back through renames
+		if !hasLong(rest, "follow") {
+			specs = gitPathspecs(rest, dc)
+		}
 	case "diff":
 		// two blobs are diffed whatever the pathspec says: only plain
 		// revisions of HEAD keep it a diff of trees

@@ -184,3 +184,22 @@ func TestSedThroughWrappers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSedScan: any script is read without a panic, and a script the
+// parser calls harmless stays harmless read on its own when joined with
+// a harmless one (what sed -e A -e B does).
+func FuzzSedScan(f *testing.F) {
+	for _, s := range append(append([]string{}, sedHiddenCommands...), sedHarmless...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := sedScan(s)
+		if e.harmless() && !sedScan(s+"\np").harmless() && !sedParse(s+"\np", true).bad && !sedParse(s+"\np", false).bad {
+			// appending a print after a complete harmless script can only
+			// end a text or label, never reveal e, w or r
+			if j := sedScan(s + "\np"); j.exec || j.write || j.read {
+				t.Errorf("%q harmless, %q is not: %+v", s, s+"\np", j)
+			}
+		}
+	})
+}

@@ -35,6 +35,7 @@ type winLeaf struct {
 	secret  string // a secret path it reads
 	writes  bool
 	wrapper bool // cmd /c, powershell -Command, if: only what it runs counts
+	quiet   bool // a write shown without a warning (copy, mkdir)
 	rule    string
 }
 
@@ -161,6 +162,55 @@ func winSystemPath(abs, home string) bool {
 	return false
 }
 
+// LocalPrograms is an optional part of Facts for cmd.exe, which runs a
+// program of the current directory before any on PATH: LocalProgram
+// reports whether dir holds a program (name, or name with a PATHEXT
+// extension) that a bare name would run instead of the system's.
+type LocalPrograms interface {
+	LocalProgram(dir, name string) bool
+}
+
+// shadowed says why a bare program name in cmd.exe may run a file of the
+// directory instead of the known program, or "".
+func shadowed(cc CommandContext, name string) string {
+	lp, ok := cc.Facts.(LocalPrograms)
+	switch {
+	case cc.Facts == nil || !ok:
+		return "cmd.exe runs a " + name + " of the current directory first, and what is there is not known"
+	case cc.CwdUnknown:
+		return "the directory it runs in is not known"
+	case lp.LocalProgram(cc.Cwd, name):
+		return "the current directory holds its own " + name + ", which cmd.exe would run"
+	}
+	return ""
+}
+
+// winSystemBin are the directories Windows' own programs live in.
+var winSystemBin = map[string]bool{
+	"/c/windows/system32": true, "/c/windows": true, "/c/windows/syswow64": true,
+	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
+}
+
+// credentialHive says a registry key is one of the hives that hold
+// password hashes and secrets (HKLM\SAM, HKLM\SECURITY, HKLM\SYSTEM).
+func credentialHive(key string) bool {
+	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
+	for _, root := range []string{`hklm\`, `hkey_local_machine\`, `hklm:\`, `registry::hkey_local_machine\`} {
+		if rest, ok := strings.CutPrefix(k, root); ok {
+			hive, _, _ := strings.Cut(rest, `\`)
+			return hive == "sam" || hive == "security" || hive == "system"
+		}
+	}
+	return false
+}
+
+// uncPath says a path names another machine's share or a device
+// (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
+// reads raw disks.
+func uncPath(p string) bool {
+	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\/`) || strings.HasPrefix(p, `/\`)
+}
+
 // harmlessTarget: redirections to these write nothing.
 func harmlessTarget(t string) bool {
 	switch strings.ToLower(t) {
@@ -254,9 +304,11 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		}
 		if wl.unsafe != "" {
 			safe = false
-			reason(wl.unsafe)
+			if wl.unsafe != wl.danger {
+				reason(wl.unsafe)
+			}
 		}
-		if wl.writes {
+		if wl.writes && !wl.quiet {
 			writes = true
 		}
 	}
@@ -411,7 +463,7 @@ func (e *Engine) winRemedy(command string, cc CommandContext, sh cmdbase.Shells,
 	var rules []string
 	for _, wl := range need {
 		r := wl.rule
-		if warn || wl.danger != "" || wl.secret != "" {
+		if r == "" || warn || wl.danger != "" || wl.secret != "" {
 			r = exactWinRule(wl.cmd)
 		}
 		if r == "" || sanitize(r, false) != r {
@@ -548,6 +600,12 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	}
 	wl.j = cmdbase.Judge(sh, name.Text, args)
 	written := strings.ToLower(name.Text)
+	if i := strings.LastIndexAny(written, `\/`); i >= 0 && !winSystemBin[winSlash(written[:i])] && !moduleQualified(sh, written) {
+		// a program named by its path is the known one only in the
+		// system's directories: .\findstr.exe may be anything
+		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
+			Why: "unknown program: " + name.Text, Operands: wl.j.Operands, Files: wl.j.Operands}
+	}
 	wl.names = []string{written}
 	add := func(n string) {
 		n = strings.ToLower(n)
@@ -577,9 +635,29 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		}
 		return wl
 	}
+	if sh == cmdbase.Cmd && !strings.ContainsAny(written, `\/`) && (j.Portable || j.Spec != nil && j.Spec.In == cmdbase.Both) {
+		if why := shadowed(cc, winshell.BaseName(written)); why != "" {
+			wl.unsafe = why
+			return wl
+		}
+	}
 	if j.Portable {
 		e.winPortable(wl, c, cc)
 		return wl
+	}
+	// approval.safeCommands: "!dir" takes a reader off the safe list, a
+	// name adds an unknown program to it
+	for k := range e.removedSafe {
+		if j.Does == cmdbase.Reads && contains(wl.names, strings.ToLower(k)) {
+			j.Does, j.Why = cmdbase.Unknown, k+" is removed from the safe list (approval.safeCommands)"
+		}
+	}
+	if j.Does == cmdbase.Unknown && j.Spec == nil && !j.Portable && !strings.ContainsAny(written, `\/`) {
+		for k := range e.safeNames {
+			if strings.EqualFold(k, winshell.BaseName(written)) {
+				j.Does = cmdbase.Reads
+			}
+		}
 	}
 	var words []string
 	words = append(words, j.Operands...)
@@ -590,12 +668,25 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		}
 	}
 	paths := j.Files
+	for _, w := range j.Operands {
+		if credentialHive(w) {
+			if j.Does == cmdbase.Reads {
+				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
+			} else if j.Does != cmdbase.Unknown {
+				wl.danger, wl.unsafe = "copies or changes the registry hive of stored credentials ("+w+")", "copies or changes "+w
+				return wl
+			}
+		}
+	}
 	switch j.Does {
 	case cmdbase.Reads:
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
 		}
 		for _, p := range paths {
+			if uncPath(p) {
+				wl.unsafe = "reaches another machine or a raw device (" + p + ")"
+			}
 			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
 				wl.secret = p
 				wl.unsafe = "reads a sensitive path: " + p
@@ -613,12 +704,15 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			wl.unsafe = "the directory it runs in is not known"
 		}
 	case cmdbase.Writes:
+		// as for cp and mkdir in bash: asked, not warned (unless a
+		// redirection writes too)
+		wl.quiet = (j.Cat == cmdbase.CatCopy || j.Cat == cmdbase.CatMkdir) && !wl.writes
 		wl.writes = true
 		wl.unsafe = j.Name + " writes files"
 		if j.Why != "" && j.Does == j.Spec.Does {
 			wl.unsafe = j.Why
 		}
-		for _, p := range paths {
+		for _, p := range words { // -Destination too
 			abs := winAbs(p, cc.Cwd, cc.Home)
 			if winSystemPath(abs, cc.Home) {
 				wl.danger = j.Name + " changes a system location (" + p + ")"
@@ -638,9 +732,15 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	default:
 		why := j.Why
 		if why == "" {
-			why = j.Name + " " + j.Does.String() + " (not read-only)"
+			why = j.Name + " " + map[cmdbase.Effect]string{cmdbase.Sends: "uses the network",
+				cmdbase.Runs: "runs other programs or code", cmdbase.Changes: "changes the system or the session"}[j.Does]
 		}
 		wl.unsafe = why
+		if j.Does == cmdbase.Sends || j.Does == cmdbase.Runs {
+			// as for network tools, shells and interpreters in bash: no
+			// "Always" (an exact --approve rule still works)
+			wl.rule = ""
+		}
 	}
 	return wl
 }
@@ -662,6 +762,9 @@ func (e *Engine) winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext) {
 			wl.secret = t
 		}
 	case r.Read:
+		if uncPath(t) {
+			wl.unsafe = "reaches another machine or a raw device (" + t + ")"
+		}
 		if e.winSecret(t, cc.Cwd, cc.Home, r.Target.Glob) {
 			wl.secret = t
 			wl.unsafe = "reads a sensitive path: " + t
@@ -731,11 +834,44 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 		}
 	}
 	var upstream []*winLeaf
+	downloaded := "" // a file saved from the network earlier in the script
 	for _, wl := range leaves {
 		if !wl.cmd.PipeIn {
 			upstream = nil
 		}
 		name := strings.ToLower(wl.j.Name)
+		// download, then run: iwr … -OutFile x; Start-Process x
+		if downloaded != "" && (wl.j.Does == cmdbase.Runs || wl.j.Does == cmdbase.Unknown && !wl.j.Portable) && wl.danger == "" {
+			wl.danger = "runs what was downloaded (" + downloaded + ")"
+			wl.unsafe = wl.danger
+		}
+		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
+			downloaded = wl.cmd.Name()
+		}
+		// the machine-wide registry
+		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
+			for _, w := range wl.j.Operands {
+				if lw := strings.ToLower(w); strings.HasPrefix(lw, "hklm") || strings.HasPrefix(lw, "hkey_local_machine") || strings.HasPrefix(lw, `registry::hkey_local_machine`) {
+					wl.danger = "changes the machine-wide registry (" + w + ")"
+					wl.unsafe = wl.danger
+				}
+			}
+			for _, w := range wl.j.Values {
+				if lw := strings.ToLower(w); strings.HasPrefix(lw, "hklm") || strings.HasPrefix(lw, "hkey_local_machine") {
+					wl.danger = "changes the machine-wide registry (" + w + ")"
+					wl.unsafe = wl.danger
+				}
+			}
+		}
+		// deleting what a recursive listing names: gci -Recurse | Remove-Item
+		if wl.cmd.PipeIn && wl.j.Cat == cmdbase.CatDelete && wl.danger == "" {
+			for _, up := range upstream {
+				if up.j.Spec != nil && up.j.Spec.Lists && hasParam(up.cmd, "-recurse", 2) {
+					wl.danger = "deletes everything a recursive listing names"
+					wl.unsafe = wl.danger
+				}
+			}
+		}
 		runsCode := name == "invoke-expression" || name == "powershell" || name == "cmd" || name == "bash" || name == "sh"
 		if runsCode && sends && (wl.cmd.PipeIn || name == "invoke-expression") {
 			wl.danger = "code from the network is run (" + wl.cmd.Name() + ")"
@@ -768,6 +904,45 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 	_ = byCmd
 }
 
+// downloads says a command saves something from the network to a file.
+func downloads(wl *winLeaf) bool {
+	n := strings.ToLower(wl.j.Name)
+	switch {
+	case (n == "invoke-webrequest" || n == "invoke-restmethod") && hasParam(wl.cmd, "-outfile", 2):
+		return true
+	case n == "start-bitstransfer" || n == "bitsadmin":
+		return true
+	case n == "certutil" && (hasParam(wl.cmd, "-urlcache", 4) || hasParam(wl.cmd, "/urlcache", 4)):
+		return true
+	case n == "curl" || n == "wget":
+		for _, w := range wl.cmd.Args() {
+			lw := strings.ToLower(w.Text)
+			if lw == "-o" || lw == "-O" || strings.HasPrefix(lw, "--output") || strings.HasPrefix(lw, "-o") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasParam says whether the command has parameter name (lower case, with
+// its dash or slash) or an abbreviation of it at least min letters long.
+func hasParam(c *winshell.Command, name string, min int) bool {
+	for _, w := range c.Args() {
+		lw := strings.ToLower(w.Text)
+		if w.Quoted || len(lw) < min || lw[0] != name[0] {
+			continue
+		}
+		if i := strings.IndexByte(lw, ':'); i > 0 {
+			lw = lw[:i]
+		}
+		if strings.HasPrefix(name, lw) {
+			return true
+		}
+	}
+	return false
+}
+
 // winPortable judges a program that behaves as on Unix (git, go,
 // docker…) by the bash analysis of the same words.
 func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext) {
@@ -776,7 +951,7 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 		t := w.Text
 		if i == 0 {
 			t = winshell.BaseName(t)
-		} else if strings.ContainsAny(t, `\:`) || strings.HasPrefix(t, "~") {
+		} else if winPathWord(t) {
 			t = winAbs(t, cc.Cwd, cc.Home)
 		}
 		parts = append(parts, shellQuote(t))
@@ -807,6 +982,17 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 	if bd.Rule != "" {
 		wl.rule = bd.Rule
 	}
+}
+
+// winPathWord says a word is a Windows path (C:\x, ..\x, ~\x), which the
+// bash analysis should see in its own spelling; other words (options,
+// messages with a colon) are passed as written.
+func winPathWord(t string) bool {
+	if strings.HasPrefix(t, "-") {
+		return false
+	}
+	return len(t) >= 3 && isLetter(t[0]) && t[1] == ':' && (t[2] == '\\' || t[2] == '/') ||
+		strings.Contains(t, `\`) || strings.HasPrefix(t, "~")
 }
 
 // winRule is the narrowest rule "Always" saves for a command: name and
@@ -849,7 +1035,18 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 			return cmdbase.CatNone, ""
 		}
 	}
-	ops := wl.j.Operands
+	// operands as written ($env:USERPROFILE\x, not the expanded path)
+	var ops []string
+	for _, o := range wl.j.Operands {
+		shown := o
+		for _, w := range wl.cmd.Args() {
+			if w.Text == o {
+				shown = w.Raw
+				break
+			}
+		}
+		ops = append(ops, shown)
+	}
 	switch wl.j.Cat {
 	case cmdbase.CatRead:
 		if len(ops) == 1 && len(wl.j.Values) == 0 {
@@ -869,4 +1066,12 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 		}
 	}
 	return cmdbase.CatNone, ""
+}
+
+// moduleQualified says a PowerShell name is a cmdlet named with its module
+// (Microsoft.PowerShell.Management\Get-ChildItem), not a path.
+func moduleQualified(sh cmdbase.Shells, name string) bool {
+	mod, rest, ok := strings.Cut(name, `\`)
+	return ok && sh == cmdbase.PowerShell && strings.HasPrefix(mod, "microsoft.") && !strings.ContainsAny(mod, ":/") &&
+		!strings.ContainsAny(rest, `\/`) && !strings.HasSuffix(rest, ".exe")
 }

@@ -145,6 +145,7 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		{sysinfo.ShellPowerShell, "Stop-Process -Name node", "re-run with --approve 'Stop-Process -Name node'"},
 		{sysinfo.ShellPowerShell, "Remove-Item x.txt", "re-run with --approve 'Remove-Item x.txt'"},
 		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
+		{sysinfo.ShellPowerShell, "Invoke-WebRequest https://example.com", "re-run with --approve 'Invoke-WebRequest https://example.com'"},
 	} {
 		d := e.Command(c.cmd, winCC(c.sh))
 		if d.Decision != Deny || d.DecidedBy != ByHeadless || d.Remedy != c.remedy {
@@ -176,6 +177,12 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		d := approved.Command(c.cmd, winCC(c.sh))
 		if d.Decision != c.want {
 			t.Errorf("approved %s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
+		}
+	}
+	// no "Always" for what talks to the network or runs code
+	for _, c := range []string{"Invoke-WebRequest https://example.com", "Start-Process notepad", "Import-Module x"} {
+		if d := newEngine(t, nil).Command(c, winCC(sysinfo.ShellPowerShell)); d.OfferAlways {
+			t.Errorf("%q: Always offered (%q)", c, d.Rule)
 		}
 	}
 	// grants ("Always") too
@@ -355,3 +362,59 @@ func BenchmarkWinDecide1000Lines(b *testing.B) {
 		e.Command(script, cc)
 	}
 }
+
+// approval.safeCommands adds and removes readers for both shells.
+func TestWinSafeCommandsConfig(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"MyTool", "!dir", "!Get-ChildItem"} })
+	for _, c := range []struct {
+		sh   sysinfo.ShellKind
+		cmd  string
+		want Verdict
+	}{
+		{sysinfo.ShellCmd, "mytool --list", Allow}, {sysinfo.ShellPowerShell, "mytool.exe", Allow},
+		{sysinfo.ShellCmd, "dir", Ask}, {sysinfo.ShellPowerShell, "Get-ChildItem", Ask}, {sysinfo.ShellPowerShell, "gci", Ask},
+		{sysinfo.ShellCmd, "type x.txt", Allow}, {sysinfo.ShellCmd, `C:\\tmp\\mytool.exe`, Ask},
+	} {
+		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != c.want {
+			t.Errorf("%s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
+		}
+	}
+}
+
+// cmd.exe runs a program of the current directory before the system's:
+// a repository's own findstr.bat or git.cmd is never run as the known one.
+func TestWinLocalProgramShadows(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := winCC(sysinfo.ShellCmd)
+	cc.Facts = localProgs{"findstr": true, "git": true}
+	for _, cmd := range []string{"findstr x a.txt", "git status", "type a.txt | findstr x"} {
+		if d := e.Command(cmd, cc); d.Decision == Allow {
+			t.Errorf("%q with a local program: allowed", cmd)
+		}
+	}
+	for _, cmd := range []string{"dir", "type a.txt", "tasklist"} {
+		if d := e.Command(cmd, cc); d.Decision != Allow {
+			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// PowerShell does not look in the current directory
+	cc.Shell = sysinfo.ShellPowerShell
+	if d := e.Command("findstr x a.txt", cc); d.Decision != Allow {
+		t.Errorf("PowerShell findstr: %s %q", d.Decision, d.Reasons)
+	}
+	// without facts, a program cmd.exe may find in the directory is asked
+	cc = winCC(sysinfo.ShellCmd)
+	cc.Facts = nil
+	if d := e.Command("findstr x a.txt", cc); d.Decision == Allow {
+		t.Errorf("findstr with no facts: allowed")
+	}
+}
+
+type localProgs map[string]bool
+
+func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
+func (localProgs) SecretContent(string) bool            { return false }
+func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
+func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }

@@ -1,6 +1,7 @@
 package ptysession
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,11 @@ func TestBlockedReadEndsTheWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range []string{"cat\n", "head -n 1\n"} {
+	cmds := []string{"cat\n", "head -n 1\n"}
+	if _, err := exec.LookPath("python3"); err == nil {
+		cmds = append(cmds, "python3 -c 'input()'\n")
+	}
+	for _, cmd := range cmds {
 		began := time.Now()
 		got, err := m.Continue(ctx, out.ID, cmd)
 		if err != nil {

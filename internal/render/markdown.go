@@ -30,6 +30,9 @@ type mdStream struct {
 	needBlank bool
 	table     []string
 	prevRows  int
+	// status, when set, is a line shown under the preview while the
+	// answer streams (what the user types meanwhile).
+	status func() string
 }
 
 // maxPreviewRows bounds the preview of an unfinished line: only its tail
@@ -86,11 +89,20 @@ func (m *mdStream) end() {
 
 func (m *mdStream) drawPreview() {
 	pending := m.pending.String()
+	status := ""
+	if m.status != nil && m.preview {
+		status = m.status()
+	}
 	if !m.preview || pending == "" || len(m.table) > 0 || strings.HasPrefix(strings.TrimLeft(pending, " \t"), "|") {
-		return
+		pending = ""
 	}
 	w := m.width() - 1
-	if w < 2 {
+	if w < 2 || pending == "" && status == "" {
+		return
+	}
+	if pending == "" {
+		fmt.Fprint(m.out, style.Truncate(status, w))
+		m.prevRows = 1
 		return
 	}
 	// Only the end of a long line can show in the preview's rows: a
@@ -110,6 +122,9 @@ func (m *mdStream) drawPreview() {
 	lines := strings.Split(ansi.Hardwrap(text, w, true), "\n")
 	if len(lines) > maxPreviewRows {
 		lines = lines[len(lines)-maxPreviewRows:]
+	}
+	if status != "" {
+		lines = append(lines, style.Truncate(status, w))
 	}
 	fmt.Fprint(m.out, strings.Join(lines, "\n"))
 	m.prevRows = len(lines)

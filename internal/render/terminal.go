@@ -187,6 +187,7 @@ func (t *Terminal) Text(chunk string) {
 	if t.opts.Markdown && t.io.OutTTY {
 		if t.md == nil {
 			t.md = newMDStream(t.io.Out, t.pal, func() int { return termWidth(t.io) }, true)
+			t.md.status = t.typeaheadLine
 		}
 		t.md.write(chunk)
 		return
@@ -486,6 +487,19 @@ func (t *Terminal) SetTypeahead(text string) {
 	if t.spin != nil && !t.spin.done {
 		t.spin.draw()
 	}
+	if t.md != nil {
+		t.md.clearPreview()
+		t.md.drawPreview()
+	}
+}
+
+// typeaheadLine is the line under a streaming answer showing what was
+// typed meanwhile ("" for none). Callers hold t.mu.
+func (t *Terminal) typeaheadLine() string {
+	if t.typeahead == "" {
+		return ""
+	}
+	return t.pal.Muted("next: ") + style.Sanitize(t.typeahead)
 }
 
 // draw writes the spinner line, with what was typed ahead. Callers hold

@@ -41,7 +41,7 @@ var extensions = []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".keystore", 
 
 // words mark a name as secret wherever they appear in it
 // (github-token.txt, prod_credentials.json, my-secret.yaml).
-var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account", "_history"}
+var words = []string{"credential", "secret", "token", "apikey", "api_key", "private_key", "privatekey", "service-account", "service_account"}
 
 // notSecretNames are names the words would catch that hold no secret
 // (templates, the shell's own tokenizer sources).
@@ -74,6 +74,9 @@ func Name(seg string) bool {
 	}
 	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
 		return true
+	}
+	if strings.HasSuffix(seg, "_history") || strings.HasSuffix(seg, "_history.txt") {
+		return true // a REPL's or shell's history (.node_repl_history, fish_history)
 	}
 	lower := strings.ToLower(seg)
 	for _, w := range words {
@@ -154,8 +157,13 @@ func ContentShape(head []byte) bool {
 	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
 		return true // gh hosts.yml, .npmrc, docker config.json under any name
 	}
-	return tokenShape.MatchString(s)
+	return tokenShape.MatchString(s) || secretAssignment.MatchString(s)
 }
+
+// secretAssignment matches a variable named like a secret assigned a
+// literal value in a shell startup file, an env file under another name
+// or a settings module (export GITHUB_TOKEN=ghp_…, SECRET_KEY = '…').
+var secretAssignment = regexp.MustCompile(`(?m)^[ \t]*(export[ \t]+)?[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Za-z0-9_]*[ \t]*=[ \t]*['"]?[^\s'"$({]{8,}`)
 
 // tokenShape matches access tokens whose form is unmistakable: GitHub
 // (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and

@@ -47,6 +47,11 @@ func TestContentShape(t *testing.T) {
 		"token = ghp_" + "0123456789abcdefghijABCDEFGHIJ012345":                          true,
 		"package main\n\nfunc main() {}\n":                                               false,
 		`{"name": "x", "version": "1.0.0"}`:                                              false,
+		"# ~/.bashrc\nalias ll='ls -l'\nexport OPENAI_API_KEY=sk-abcdefghijkl\n":         true,
+		"SECRET_KEY = 'django-insecure-0123456789'\n":                                    true,
+		"export GITHUB_TOKEN=$(pass show gh)\n":                                          false,
+		"TOKEN_TYPE = 'bearer'\n":                                                        false,
+		"export PATH=$HOME/bin:$PATH\n":                                                  false,
 	} {
 		if got := ContentShape([]byte(s)); got != want {
 			t.Errorf("ContentShape(%q) = %v, want %v", s, got, want)

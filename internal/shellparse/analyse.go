@@ -206,6 +206,8 @@ type analyser struct {
 	funcs   map[string]*syntax.FuncDecl
 	parser  *syntax.Parser
 	dir     *dirState
+	// physicalCd: a set -P earlier in the text makes cd physical
+	physicalCd bool
 }
 
 // Analyse parses src as bash and collects its leaves and redirections.
@@ -663,7 +665,28 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	if isDirChange(l.Base()) && !strings.Contains(l.Name(), "/") {
 		a.chdir(l)
 	}
+	if l.Base() == "set" && setsPhysical(l.Args()) {
+		a.physicalCd = true
+	}
 	return l
+}
+
+// setsPhysical reports set -P or set -o physical: every later cd takes
+// ".." after the links.
+func setsPhysical(args []Word) bool {
+	for i, w := range args {
+		t := w.Text
+		if !w.Static() {
+			return true
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.ContainsRune(t[1:], 'P') {
+			return true
+		}
+		if (t == "-o" || t == "+o") && i+1 < len(args) && args[i+1].Text == "physical" && t == "-o" {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *analyser) inner(l *Leaf, words []Word, via string, ctx *walkCtx, appended bool) {

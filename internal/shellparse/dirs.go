@@ -86,6 +86,7 @@ func (a *analyser) chdir(l *Leaf) {
 	unknown := func() { a.dir.cur.Unknown = true }
 	// options: cd -L -P -e -@, pushd/popd -n
 	i := 0
+	physical := a.physicalCd
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++
@@ -94,6 +95,14 @@ func (a *analyser) chdir(l *Leaf) {
 		if l.Base() != "cd" {
 			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
 			return
+		}
+		for _, c := range args[i].Text[1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			}
 		}
 		i++
 	}
@@ -144,9 +153,33 @@ func (a *analyser) chdir(l *Leaf) {
 	}
 	next := a.dir.cur.clone()
 	for _, base := range a.dir.cur.Paths {
+		if physical {
+			// cd -P follows links before "..": the path is kept as
+			// written for the policy to resolve as the kernel does
+			next.add(joinPhysical(base, target))
+			continue
+		}
 		next.add(joinDir(base, target))
+		if strings.Contains(target, "..") && strings.Trim(target, "./") != "" {
+			// when the lexical path does not exist, bash's cd tries the
+			// path as written, with ".." after the links (a path of
+			// ".." alone names an ancestor, which exists)
+			next.add(joinPhysical(base, target))
+		}
 	}
 	a.dir.cur = next
+}
+
+// joinPhysical joins target to base without removing "..": after cd -P,
+// x/.. is the parent of where the link x leads.
+func joinPhysical(base, target string) string {
+	switch {
+	case !strings.Contains(target, ".."):
+		return joinDir(base, target)
+	case strings.HasPrefix(target, "/") || base == "":
+		return target
+	}
+	return strings.TrimSuffix(base, "/") + "/" + target
 }
 
 // joinDir resolves target against base as cd does (logically: .. removes

@@ -20,6 +20,14 @@ func TestLeafDirs(t *testing.T) {
 		{"cd /etc\ncat ssh/x", 1, []string{cwd, "/etc"}, false},
 		{"cd .. && cd sub && ls", 2, []string{cwd, "/work", "/work/p/sub", "/work/sub"}, false},
 		{"cd -P -- /tmp && ls", 1, []string{cwd, "/tmp"}, false},
+		// ".." after a link: cd -P takes it physically, plain cd when the
+		// lexical path does not exist; the policy resolves what is kept
+		{"cd -P x/.. && ls", 1, []string{cwd, cwd + "/x/.."}, false},
+		{"cd x/../gh && ls", 1, []string{cwd, cwd + "/gh", cwd + "/x/../gh"}, false},
+		{"cd -LP /a/x/.. && ls", 1, []string{cwd, "/a/x/.."}, false},
+		{"cd -PL x/.. && ls", 1, []string{cwd, cwd + "/x/.."}, false},
+		{"set -P; cd x; cd ..; ls", 3, []string{cwd, cwd + "/x", cwd + "/..", cwd + "/x/.."}, false},
+		{"set -o physical; cd ..; ls", 2, []string{cwd, cwd + "/.."}, false},
 		{"(cd /etc); ls", 1, []string{cwd}, false},
 		{"cd /etc | cat; ls", 2, []string{cwd}, false},
 		{"echo $(cd /etc; pwd); ls", 2, []string{cwd}, false},

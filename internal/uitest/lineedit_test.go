@@ -351,3 +351,80 @@ func TestMessageTypedDuringATurnIsSentAfterIt(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// While an answer streams, what is typed shows under it.
+func TestTypingWhileAnAnswerStreams(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	chunks := []string{"First line of the answer.\n\n"}
+	for i := range 12 {
+		chunks = append(chunks, fmt.Sprintf("word%d ", i))
+	}
+	srv := server(t, llmtest.Turn{Chunks: append(chunks, "END."), Delay: 250 * time.Millisecond})
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("go\r")
+	n.waitText(ctx, "First line of the answer.")
+	n.send("while streaming")
+	n.waitText(ctx, "next: while streaming")
+	if strings.Contains(n.scr.String(), "END.") {
+		t.Fatal("the answer ended before the typed text showed; the test proves nothing")
+	}
+	n.waitText(ctx, "END.")
+	n.waitText(ctx, "nb> while streaming")
+	if strings.Contains(n.scr.String(), "next:") {
+		t.Errorf("the typed line stayed under the answer:\n%s", n.scr.String())
+	}
+	n.send("\x15\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// A paste made while the model works stays one message.
+func TestPasteDuringATurnIsOneMessage(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	srv := server(t,
+		llmtest.Turn{Text: "First answer.", Delay: 1500 * time.Millisecond},
+		llmtest.Turn{Expect: llmtest.Expect{LastUser: "line one\nline two\nline three"}, Text: "Three lines."},
+	)
+	n := start(t, srv, work, env, runOpts{})
+	n.waitText(ctx, "nb>")
+	n.send("first\r")
+	n.waitText(ctx, "thinking")
+	// The terminal is asked to mark pastes during the turn too.
+	if raw := n.scr.Raw(); strings.LastIndex(raw, "\x1b[?2004h") < strings.LastIndex(raw, "\x1b[?2004l") {
+		t.Fatal("bracketed paste is off while the model works")
+	}
+	n.send(bracketed([]string{"line one", "line two", "line three"}))
+	n.waitText(ctx, "First answer.")
+	n.waitText(ctx, "… line three")
+	if got := len(srv.Requests()); got != 1 {
+		t.Fatalf("the paste sent %d messages by itself", got-1)
+	}
+	n.send("\r")
+	n.waitText(ctx, "Three lines.")
+	n.waitPrompts(ctx, 3)
+	n.send("\x04")
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// A single-shot message attaches the files it mentions too.
+func TestMentionInASingleShotMessage(t *testing.T) {
+	ctx := ctxT(t, 60*time.Second)
+	work, env := setup(t)
+	if err := os.WriteFile(filepath.Join(work, "notes.txt"), []byte("NOTES-BODY\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := server(t, llmtest.Turn{Expect: llmtest.Expect{LastUser: "NOTES-BODY"}, Text: "Summarised."})
+	n := start(t, srv, work, env, runOpts{args: []string{"summarise @notes.txt and @nobody"}})
+	if code := n.waitExit(ctx); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "summarise @notes.txt and @nobody") {
+		t.Errorf("message %q", got)
+	}
+}

@@ -161,12 +161,21 @@ func (l *psLexer) wordAt() Word {
 				l.i--
 				return w
 			}
+			atStart := l.i == start
 			v, ok := l.variable()
 			if !ok {
 				l.s.unknown("a variable")
 				w.Dynamic = true
 			}
 			b.WriteString(v)
+			if atStart && l.i+1 < len(rs) && (rs[l.i+1] == '=' || l.i+2 < len(rs) && strings.ContainsRune("+-*/%?", rs[l.i+1]) && rs[l.i+2] == '=') {
+				// $x=… is an assignment: the variable is a word of its own
+				l.i++
+				w.Raw = string(rs[start:l.i])
+				w.Text = b.String()
+				l.i--
+				return w
+			}
 		case isPSWordEnd(r):
 			w.Raw = string(rs[start:l.i])
 			w.Text = b.String()
@@ -297,6 +306,10 @@ func (l *psLexer) lex() {
 			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
 		case (r == '-' || r == '–' || r == '—') && (unicode.IsLetter(next) || next == '_' || next == '?'):
 			w := l.wordAt()
+			if r != '-' {
+				// PowerShell reads an en or em dash as the parameter's dash
+				w.Text = "-" + strings.TrimPrefix(strings.TrimPrefix(w.Text, "–"), "—")
+			}
 			if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
 				// -Name:value is the parameter and its argument
 				l.emit(ptok{kind: pParam, word: Word{Text: w.Text[:i], Raw: w.Text[:i]}})
@@ -454,7 +467,41 @@ func (p *psParser) command(via string) *Command {
 	if len(c.Words) == 0 && len(c.Redirs) == 0 {
 		return nil
 	}
+	// an assignment, $x = Get-Thing …: what is assigned runs as a command
+	for i, w := range c.Words {
+		if i == 0 || w.Quoted {
+			continue
+		}
+		op, rest, _ := strings.Cut(w.Text, "=")
+		if !strings.Contains(w.Text, "=") || len(op) > 2 || strings.Trim(op, "+-*/%?") != "" {
+			break
+		}
+		p.s.unknown("an assignment")
+		var value []Word
+		if rest != "" {
+			value = append(value, Word{Text: rest, Raw: rest, Glob: w.Glob})
+		}
+		value = append(value, c.Words[i+1:]...)
+		c.Words = c.Words[:i]
+		if len(value) > 0 && !value[0].Dynamic && !value[0].Quoted {
+			rhs := &Command{Words: value, Redirs: c.Redirs, Via: "assignment", PowerShell: true, Line: c.Line, PipeOut: false}
+			c.Redirs = nil
+			c.Inner = append(c.Inner, rhs)
+			p.s.Commands = append(p.s.Commands, c)
+			p.finish(rhs)
+			return rhs
+		}
+		break
+	}
 	p.s.Commands = append(p.s.Commands, c)
+	return p.finish(c)
+}
+
+// finish checks a command's name and parses the scripts it runs.
+func (p *psParser) finish(c *Command) *Command {
+	if c != p.s.Commands[len(p.s.Commands)-1] {
+		p.s.Commands = append(p.s.Commands, c)
+	}
 	if len(c.Words) == 0 {
 		return c
 	}

@@ -41,6 +41,7 @@ func setup(t *testing.T) *env {
 	must(t, os.Symlink("hello.txt", filepath.Join(root, "inside-link")))
 	roots, err := NewRoots(root)
 	must(t, err)
+	t.Cleanup(func() { roots.Close() })
 	wd := tool.NewWorkdir(root)
 	e := &env{root: roots.Dirs()[0], outside: outside, tools: map[string]tool.Tool{}, wd: wd}
 	for _, tl := range New(Options{Roots: roots, Policy: tooltest.Engine(t, nil), MaxReadBytes: 64}) {
@@ -221,6 +222,7 @@ func TestSensitiveReadAsks(t *testing.T) {
 func TestSpecsGolden(t *testing.T) {
 	roots, err := NewRoots(t.TempDir())
 	must(t, err)
+	t.Cleanup(func() { roots.Close() })
 	var specs []any
 	for _, tl := range New(Options{Roots: roots, Policy: tooltest.Engine(t, nil)}) {
 		s := tl.Spec()
@@ -255,6 +257,7 @@ func TestWinReadsThroughPolicy(t *testing.T) {
 	must(t, err)
 	roots, err := NewRoots(base)
 	must(t, err)
+	t.Cleanup(func() { roots.Close() }) // Windows removes no directory a root holds open
 	engine2, err := policy.New(policy.Options{Approval: config.Approval{AutoApproveSafe: true, Deny: []string{"cat " + filepath.Join(roots.Dirs()[0], "blocked.txt")}}})
 	must(t, err)
 	for _, c := range []struct {

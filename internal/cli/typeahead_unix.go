@@ -1,6 +1,9 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
 package cli
 
 import (
+	"io"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -13,6 +16,7 @@ import (
 // prompts pause it: keys typed before a prompt never answer it.
 type typeahead struct {
 	fd   int
+	out  io.Writer // the terminal, for bracketed paste
 	show func(string)
 
 	mu      sync.Mutex
@@ -22,8 +26,8 @@ type typeahead struct {
 	stopped chan struct{}
 }
 
-func newTypeahead(fd int, show func(string)) *typeahead {
-	return &typeahead{fd: fd, show: show}
+func newTypeahead(fd int, out io.Writer, show func(string)) *typeahead {
+	return &typeahead{fd: fd, out: out, show: show}
 }
 
 // start begins reading keys; false when the terminal cannot be set.
@@ -33,7 +37,7 @@ func (t *typeahead) start() bool {
 	if t.stop != nil {
 		return true
 	}
-	tio, err := unix.IoctlGetTermios(t.fd, unix.TCGETS)
+	tio, err := unix.IoctlGetTermios(t.fd, ioctlGetTermios)
 	if err != nil {
 		return false
 	}
@@ -43,10 +47,12 @@ func (t *typeahead) start() bool {
 	tio.Lflag &^= unix.ICANON | unix.ECHO
 	tio.Iflag &^= unix.ICRNL
 	tio.Cc[unix.VMIN], tio.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(t.fd, unix.TCSETS, tio); err != nil {
+	if err := unix.IoctlSetTermios(t.fd, ioctlSetTermios, tio); err != nil {
 		return false
 	}
 	t.saved = &saved
+	// A paste arrives marked, so it stays one message.
+	_, _ = io.WriteString(t.out, "\x1b[?2004h")
 	t.stop, t.stopped = make(chan struct{}), make(chan struct{})
 	go t.read(t.stop, t.stopped)
 	return true
@@ -101,7 +107,8 @@ func (t *typeahead) halt() {
 	}
 	close(stop)
 	<-stopped
-	_ = unix.IoctlSetTermios(t.fd, unix.TCSETS, saved)
+	_, _ = io.WriteString(t.out, "\x1b[?2004l")
+	_ = unix.IoctlSetTermios(t.fd, ioctlSetTermios, saved)
 }
 
 // pause stops reading for an approval prompt; the function returned

@@ -1,0 +1,9 @@
+package cli
+
+import "golang.org/x/sys/unix"
+
+// The requests that read and set a terminal's modes.
+const (
+	ioctlGetTermios = unix.TCGETS
+	ioctlSetTermios = unix.TCSETS
+)
