@@ -21,8 +21,9 @@ var errNotPlain = errors.New("history needs the full decoder")
 // streamHistory decodes a well-formed history file as it reads it, straight
 // into the messages: no copy of the whole file is held, every string is
 // copied once (not unquoted into a buffer and then copied), and the
-// messages are collected in blocks and copied once into a slice of the
-// exact length (instead of a slice grown again and again). Keys and fields
+// messages are collected in blocks and copied once into a slice of their
+// number and a little room for the next turn (instead of a slice grown
+// again and again). Keys and fields
 // this version does not know are kept as decodeHistory keeps them.
 //
 // Anything unusual (invalid UTF-8, a duplicate name, a name in another
@@ -51,7 +52,8 @@ type streamer struct {
 }
 
 // fullOpts are the options decodeHistory's fast pass uses, for the values
-// the streamer hands to the full decoder (images, tool calls, times).
+// the streamer hands to the full decoder (images, thinking, usage,
+// signatures, the version and the time saved).
 var fullOpts = jsonv2.JoinOptions(jsonv2.MatchCaseInsensitiveNames(true), jsonv2.RejectUnknownMembers(true))
 
 // name reads an object member's name, or reports the end of the object.
