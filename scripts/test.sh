@@ -20,6 +20,7 @@ command -v top >/dev/null 2>&1 || need_apt+=(procps)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 /usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
+command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
 	sudo_cmd=()
@@ -64,6 +65,10 @@ GOOS=windows staticcheck ./...
 
 log "go test -race"
 go test -race -count=1 -timeout 15m "$@" ./...
+
+# the parser's view of a command against a real bash, bounded
+log "bash differential fuzz"
+go test -run '^$' -fuzz FuzzBashDifferential -fuzztime 20s ./internal/shellparse
 
 # The Windows code really runs under Wine: cmd.exe, Job Objects, LockFileEx,
 # PATHEXT, Windows paths in the policy. scripts/wine-setup.sh installs wine64

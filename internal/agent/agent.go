@@ -24,6 +24,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // Granter saves "always" and "this session" approvals.
@@ -529,12 +530,22 @@ func (a *Agent) refuseHeadless(p *Pending) *tool.Result {
 		if p.Decision.Remedy != "" {
 			a.opts.Remedy(p.Decision.Remedy)
 		} else if rule != "" {
-			a.opts.Remedy(fmt.Sprintf("nb: not run (needs approval): %s\n  re-run with --approve %s", p.Decision.Display, shellQuote(firstLine(rule))))
+			// A huge call (a model may send a 10 MB command) is named by
+			// its head and tail only.
+			disp := visible.Bound(p.Decision.Display, 3072, 1024)
+			if r := firstLine(rule); len(r) <= maxRemedyRule {
+				a.opts.Remedy(fmt.Sprintf("nb: not run (needs approval): %s\n  re-run with --approve %s", disp, shellQuote(r)))
+			} else {
+				a.opts.Remedy(fmt.Sprintf("nb: not run (needs approval): %s\n  (its approval rule, %s bytes, is too long to repeat here)", disp, visible.Count(len(r))))
+			}
 		}
 	}
 	a.audit(p, Denied, policy.ByNoTerminal, res)
 	return res
 }
+
+// maxRemedyRule is the longest rule the remedy line repeats.
+const maxRemedyRule = 4096
 
 func (a *Agent) audit(p *Pending, outcome Outcome, by policy.Decider, res *tool.Result) {
 	if a.opts.Audit != nil {

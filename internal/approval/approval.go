@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
@@ -47,6 +48,9 @@ type Prompter struct {
 	EraseLimit int
 	// Height returns the terminal height in rows (nil or 0: unknown).
 	Height func() int
+	// Save keeps a text too large to show at the prompt (`?` on a huge
+	// command or content) and returns where; nil: SaveTemp.
+	Save func(text string) (path string, err error)
 }
 
 // New returns a prompter reading keys from io.In and drawing on io.Err.
@@ -83,6 +87,7 @@ func (p *Prompter) Approve(ctx context.Context, batch []*agent.Pending) ([]agent
 		discardInput(p.Fd)
 	}
 	s := &session{p: p, keys: &keyReader{r: p.In, fd: p.Fd}, w: crlfWriter{p.Out}}
+	defer s.removeTemps()
 	if len(batch) == 1 {
 		a, err := s.single(ctx, batch[0], "")
 		return []agent.Answer{a}, err
@@ -108,6 +113,16 @@ type session struct {
 	rows int
 	// col is the width of the choice line the cursor is on.
 	col int
+	// temps are the files SaveTemp wrote for `?`, removed once answered.
+	temps []string
+}
+
+// removeTemps removes the files `?` saved (a reader that has one open
+// keeps reading it).
+func (s *session) removeTemps() {
+	for _, path := range s.temps {
+		_ = os.Remove(path)
+	}
 }
 
 // termWidth is the terminal's width in columns.
@@ -195,18 +210,25 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 	pal := s.p.Palette
 	width := s.width()
 	warn := Warned(d)
-	always := OfferAlways(d)
+	// A rule too long to show is never saved by a keypress.
+	always := OfferAlways(d) && len(d.Rule) <= promptBytes
 	defYes := DefaultYes(d)
-
 	head := pal.Accent(style.IconAsk) + " "
 	if counter != "" {
 		head += pal.Muted(counter) + " "
 	}
 	display := DisplayLine(d)
-	lines, cut := shape(display, width-2)
+	lines, cut, hidden := shape(pal, display, width-2)
+	big := hidden || tooLarge(d)
+	if big {
+		// What is not on the screen is never approved by a glance.
+		defYes = false
+	}
 	if pd.Description != "" {
-		// The intent is worth a few lines: wrap it rather than cut it.
-		desc := strings.Split(style.Wrap(oneLine(pd.Description), max(width-style.Width(head), 10)), "\n")
+		// The intent is worth a few lines: wrap it rather than cut it
+		// (only its head: a model may send megabytes).
+		intent, _ := visible.Elide(pd.Description, 2048, 0)
+		desc := strings.Split(style.Wrap(oneLine(intent.Head), max(width-style.Width(head), 10)), "\n")
 		if len(desc) > 3 {
 			desc = append(desc[:2], style.Truncate(strings.Join(desc[2:], " "), width-style.Width(head)))
 		}
@@ -230,6 +252,9 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		if r := warnReasons(d); r != "" {
 			s.line("  " + pal.Warn(style.Truncate(r, width-2)))
 		}
+	}
+	if big {
+		s.line("  " + pal.Warn(style.Truncate(tooLargeNote(d), width-2)))
 	}
 	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
 	s.ask(hints)
@@ -351,20 +376,60 @@ func (s *session) readLine(ctx context.Context, prompt string) (string, error) {
 	}
 }
 
-// expand shows the whole text behind a display line (`?`).
+// expand shows the whole text behind a display line (`?`). A text of more
+// than a few screens is saved to a file instead, and the prompt names it.
 func (s *session) expand(d *policy.Decision) {
-	full := d.Full
-	if full == "" {
-		full = d.Display
-	}
-	label := "full command:"
+	full := fullText(d)
+	label := "full command"
 	if isWrite(d) {
-		label = "content:"
+		label = "content"
 	}
-	s.line("  " + s.p.Palette.Muted(label))
+	pal := s.p.Palette
+	if tooLarge(d) {
+		save := s.p.Save
+		if save == nil {
+			save = func(text string) (string, error) {
+				path, err := SaveTemp(text)
+				if err == nil {
+					s.temps = append(s.temps, path)
+				}
+				return path, err
+			}
+		}
+		path, err := save(full)
+		if err != nil {
+			s.line("  " + pal.Fail(style.Sanitize(fmt.Sprintf("could not save the %s (%s bytes): %v", label, visible.Count(len(full)), err))))
+			return
+		}
+		size := visible.Count(len(full)) + " bytes"
+		if n := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1; n > 1 {
+			size += ", " + visible.Count(n) + " lines"
+		}
+		s.line("  " + pal.Muted(label+" ("+size+") saved to ") + visible.String(path))
+		s.line("  " + pal.Muted("read it with: ") + "less " + visible.String(path) + pal.Muted("  (removed once answered)"))
+		return
+	}
+	s.line("  " + pal.Muted(label+":"))
 	for _, l := range strings.Split(strings.TrimRight(full, "\n"), "\n") {
 		s.line("    " + visible.String(l))
 	}
+}
+
+// SaveTemp writes text to a new file only the user can read, in the
+// temporary directory, and returns its path.
+func SaveTemp(text string) (string, error) {
+	f, err := os.CreateTemp("", "nb-approve-*.txt")
+	if err != nil {
+		return "", fmt.Errorf("save: %w", err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("save: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("save: %w", err)
+	}
+	return f.Name(), nil
 }
 
 // warnReasons is the reason line under a warned call: its reasons, less
@@ -401,12 +466,17 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 		}
 		num := fmt.Sprintf("  %*d  ", numW, i+1)
 		indent := strings.Repeat(" ", style.Width(num))
-		lines, cut := shape(DisplayLine(d), width-style.Width(num))
+		lines, cut, hidden := shape(pal, DisplayLine(d), width-style.Width(num))
 		anyCut = anyCut || cut
+		big := hidden || tooLarge(d)
+		if big {
+			anyWarn = true // default No: part of it is not on the screen
+		}
 		first := num + lines[0]
 		if pd.Description != "" && len(lines) == 1 {
 			if room := width - style.Width(first) - 4; room >= 8 {
-				first += pal.Muted("  · " + style.Truncate(oneLine(pd.Description), room))
+				intent, _ := visible.Elide(pd.Description, 2048, 0)
+				first += pal.Muted("  · " + style.Truncate(oneLine(intent.Head), room))
 			}
 		}
 		s.line(first)
@@ -417,6 +487,9 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 			if r := warnReasons(d); r != "" {
 				s.line(indent + pal.Warn(style.Truncate(r, width-style.Width(indent))))
 			}
+		}
+		if big {
+			s.line(indent + pal.Warn(style.Truncate(tooLargeNote(d), width-style.Width(indent))))
 		}
 	}
 	more := ""
@@ -518,6 +591,8 @@ func isWrite(d *policy.Decision) bool {
 
 func moreLabel(d *policy.Decision, cut bool) string {
 	switch {
+	case tooLarge(d):
+		return " save full text"
 	case isWrite(d):
 		return " show content"
 	case cut:
@@ -566,23 +641,104 @@ func fitChoices(width int, lists ...[]string) string {
 	return line
 }
 
+// A display larger than promptBytes or promptLines is shown as its first
+// promptHead and last promptTail bytes (at most headLines and tailLines of
+// them) around a line saying how much is hidden.
+const (
+	promptBytes = 4096
+	promptLines = 40
+	promptHead  = 384
+	promptTail  = 192
+	headLines   = 8
+	tailLines   = 4
+)
+
+// Full texts larger than fullBytes or fullLines are too large to read at
+// the prompt: `?` saves them to a file instead of printing them.
+const (
+	fullBytes = 64 << 10
+	fullLines = 200
+)
+
 // shape lays out a display for the prompt: a one-line display is cut to
 // width (cut reports it); a multi-line script is shown whole, its lines
-// indented under the first.
-func shape(display string, width int) (lines []string, cut bool) {
+// indented under the first. A display too large for that keeps its head
+// and tail around a line saying how much is hidden (hidden reports it):
+// the prompt's output stays bounded whatever the model sent.
+func shape(pal style.Palette, display string, width int) (lines []string, cut, hidden bool) {
+	if len(display) > promptBytes || strings.Count(display, "\n") >= promptLines {
+		return shapeHuge(pal, display, width), true, true
+	}
 	raw := strings.Split(strings.TrimRight(display, "\n"), "\n")
 	for i, l := range raw {
-		l = style.Sanitize(l)
-		if i > 0 && !strings.HasPrefix(l, " ") {
-			l = "  " + l
-		}
-		raw[i] = l
+		raw[i] = indentLine(i, style.Sanitize(l))
 	}
 	if len(raw) == 1 {
 		t := style.Truncate(raw[0], width)
-		return []string{t}, t != raw[0]
+		return []string{t}, t != raw[0], false
 	}
-	return raw, false
+	return raw, false, false
+}
+
+func indentLine(i int, l string) string {
+	if i > 0 && !strings.HasPrefix(l, " ") {
+		return "  " + l
+	}
+	return l
+}
+
+// shapeHuge is shape's head-and-tail view: long lines are wrapped (not
+// cut), so every byte shown or hidden is accounted for.
+func shapeHuge(pal style.Palette, display string, width int) []string {
+	e, _ := visible.Elide(strings.TrimRight(display, "\n"), promptHead, promptTail)
+	head := strings.Split(e.Head, "\n")
+	if len(head) > headLines {
+		for _, l := range head[headLines:] {
+			e.Hidden += len(l) + 1
+			e.HiddenLines++
+		}
+		head = head[:headLines]
+	}
+	tail := strings.Split(e.Tail, "\n")
+	if len(tail) > tailLines {
+		for _, l := range tail[:len(tail)-tailLines] {
+			e.Hidden += len(l) + 1
+			e.HiddenLines++
+		}
+		tail = tail[len(tail)-tailLines:]
+	}
+	var out []string
+	wrapped := func(i int, l string) {
+		out = append(out, strings.Split(style.HardWrap(indentLine(i, style.Sanitize(l)), max(width, 10)), "\n")...)
+	}
+	for i, l := range head {
+		wrapped(i, l)
+	}
+	out = append(out, "  "+pal.Muted(e.Marker()))
+	for _, l := range tail {
+		wrapped(1, l)
+	}
+	return out
+}
+
+// tooLarge reports whether d's full text is more than a few screens: `?`
+// saves it to a file, and Enter never approves it.
+func tooLarge(d *policy.Decision) bool {
+	full := fullText(d)
+	return len(full) > fullBytes || strings.Count(full, "\n") >= fullLines
+}
+
+// tooLargeNote says that d is not shown whole.
+func tooLargeNote(d *policy.Decision) string {
+	return fmt.Sprintf("%s bytes, too large to show here: read them with ? before answering", visible.Count(len(fullText(d))))
+}
+
+// fullText is the complete text behind d's display.
+func fullText(d *policy.Decision) string {
+	if d.Full != "" {
+		return d.Full
+	}
+	return d.Display
 }
 
 func oneLine(s string) string {

@@ -51,8 +51,11 @@ type app struct {
 	// instructions are the AGENTS.md files of a chat (context.go).
 	instructions []instructions.File
 
-	// compacted keeps full outputs cut from the conversation.
+	// compacted keeps full outputs cut from the conversation; saved
+	// remembers what it holds (by a hash of kind and text).
 	compacted *store.Outputs
+	savedMu   sync.Mutex
+	saved     map[string]string
 	// pauseKeys stops reading keys typed during a turn while a question
 	// reads the terminal (nil: nothing reads them); it returns the resume.
 	pauseKeys func() (resume func())

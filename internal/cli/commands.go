@@ -31,7 +31,7 @@ func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error)
 	if err != nil || a.rec == nil {
 		return p, m, err
 	}
-	return &reportProvider{Provider: p, rec: a.rec}, m, nil
+	return &reportProvider{Provider: p, rec: a.rec, maxArgs: a.cfg.Conversation.MaxMessageBytes, save: a.saveOutput}, m, nil
 }
 
 func (c *chat) slashProviders(context.Context, []string) error {

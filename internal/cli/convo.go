@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -96,6 +98,28 @@ func (a *app) keepBeforeCompaction(msgs []llm.Message) (string, error) {
 // saveOutput keeps a full text cut from the conversation in the project's
 // state directory, where compaction never prunes it soon.
 func (a *app) saveOutput(kind, text string) (string, error) {
+	// The report and the history cap the same arguments: one file.
+	if !strings.HasPrefix(kind, "capped-args-") {
+		return a.saveNew(kind, text)
+	}
+	sum := sha256.Sum256([]byte(kind + "\x00" + text))
+	key := hex.EncodeToString(sum[:])
+	a.savedMu.Lock()
+	defer a.savedMu.Unlock()
+	if path, ok := a.saved[key]; ok {
+		return path, nil
+	}
+	path, err := a.saveNew(kind, text)
+	if err == nil {
+		if a.saved == nil {
+			a.saved = map[string]string{}
+		}
+		a.saved[key] = path
+	}
+	return path, err
+}
+
+func (a *app) saveNew(kind, text string) (string, error) {
 	if a.compacted == nil {
 		a.compacted = store.NewOutputs(store.ProjectDir(a.state, a.launch), 1000, 1<<30)
 	}

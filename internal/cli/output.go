@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/report"
@@ -198,6 +199,10 @@ func remedyLine(remedy string) string {
 type reportProvider struct {
 	llm.Provider
 	rec *report.Recorder
+	// maxArgs and save cap the arguments the report shows as the history
+	// caps them (conversation.maxMessageBytes, the full text saved).
+	maxArgs int
+	save    compact.Saver
 }
 
 func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
@@ -225,7 +230,14 @@ func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent f
 		p.rec.Failed(text.String())
 		return resp, err
 	}
-	p.rec.Response(resp, reportUsage(resp.Usage))
+	shown := resp
+	msg := resp.Message
+	if compact.CapArguments(&msg, p.maxArgs, p.save) > 0 {
+		cp := *resp // the calls that run keep their whole arguments
+		cp.Message = msg
+		shown = &cp
+	}
+	p.rec.Response(shown, reportUsage(resp.Usage))
 	return resp, nil
 }
 

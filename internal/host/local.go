@@ -81,10 +81,12 @@ type Local struct {
 // run a program through core.fsmonitor, nor a hook through an index
 // refresh (GIT_OPTIONAL_LOCKS=0): those are overridden here; the policy
 // asks for reads in repositories configuring other programs. An empty
-// CDPATH keeps `cd name` in the directory the policy judged.
+// CDPATH keeps `cd name` in the directory the policy judged. A line length
+// outside 66–80 keeps man from saving formatted pages in /var/cache/man
+// when it runs as root, so an allowed `man ls` writes nothing.
 var NonInteractiveEnv = []string{
 	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false", "GIT_OPTIONAL_LOCKS=0", "CDPATH=",
-	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "LESS=-FRX", "LESSOPEN=", "LESSCLOSE=",
+	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "MANWIDTH=100", "LESS=-FRX", "LESSOPEN=", "LESSCLOSE=",
 	"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
 	"GIT_EDITOR=true", "EDITOR=true", "VISUAL=true",
 	"DEBIAN_FRONTEND=noninteractive", "PIP_NO_INPUT=1",

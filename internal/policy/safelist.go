@@ -233,6 +233,10 @@ func init() {
 		return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
 	}}
 	builtinSafe["journalctl"] = safeCmd{check: func(ws []word) string {
+		// -H reads another host's journal over ssh
+		if why := first(forbidShort("HM", "DiSUcutTpgonF", ws), forbidLong(ws, "host", "machine")); why != "" {
+			return why
+		}
 		return forbidLong(ws, "vacuum-size", "vacuum-time", "vacuum-files", "rotate", "flush", "sync",
 			"relinquish-var", "smart-relinquish-var", "update-catalog", "setup-keys", "cursor-file", "new-id128")
 	}}

@@ -124,7 +124,7 @@ func (v *toolView) draw() {
 	head := pal.Accent(spinFrames[int(el/spinStep)%len(spinFrames)]) + " "
 	room := w - style.Width(head) - 2 - style.Width(meta)
 	var b strings.Builder
-	b.WriteString(head + style.Truncate(summaryDisplay(v.p), max(room, 1)) + "  " + meta)
+	b.WriteString(head + summaryDisplay(v.p).fit(max(room, 1)) + "  " + meta)
 	rows := 1
 	for _, l := range v.tail() {
 		b.WriteString("\n  " + pal.Muted(style.Truncate(style.Sanitize(l), max(w-2, 1))))

@@ -12,11 +12,43 @@ import (
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
+// The call line shows at most this many bytes of a display's head and
+// tail; a larger display shows "… N bytes more …" between them.
+const (
+	lineHead = 384
+	lineTail = 128
+)
+
+// shown is the call's display on one line, bounded: head, and for a huge
+// display the marker and tail.
+type shown struct{ head, marker, tail string }
+
+func (s shown) String() string {
+	if s.marker == "" {
+		return s.head
+	}
+	return s.head + " " + s.marker + " " + s.tail
+}
+
+// fit cuts s to width cells (0: no limit), keeping some of the tail of a
+// huge display.
+func (s shown) fit(width int) string {
+	if width <= 0 {
+		return s.String()
+	}
+	if s.marker == "" {
+		return style.Truncate(s.head, width)
+	}
+	return style.FitMiddle(s.head, s.marker, s.tail, width)
+}
+
 // summaryDisplay is the call's display on one line: a multi-line script
-// becomes "run (3 lines): a ↵ b ↵ c".
-func summaryDisplay(p *agent.Pending) string {
+// becomes "run (3 lines): a ↵ b ↵ c". Only the head and tail of a huge
+// display are looked at.
+func summaryDisplay(p *agent.Pending) shown {
 	disp := ""
 	if p.Decision != nil {
 		disp = p.Decision.Display
@@ -27,7 +59,17 @@ func summaryDisplay(p *agent.Pending) string {
 	if disp == "" && p.Call != nil {
 		disp = p.Call.Name
 	}
-	// The warning belongs to the prompt; the transcript stays plain.
+	e, cut := visible.Elide(disp, lineHead, lineTail)
+	out := shown{head: oneLineDisplay(e.Head)}
+	if cut {
+		out.marker, out.tail = e.Marker(), oneLineDisplay(e.Tail)
+	}
+	return out
+}
+
+// oneLineDisplay joins a display's lines with " ↵ ", without the warning
+// sign (it belongs to the prompt; the transcript stays plain).
+func oneLineDisplay(disp string) string {
 	disp = strings.ReplaceAll(disp, " "+style.IconWarn, "")
 	disp = strings.ReplaceAll(disp, style.IconWarn+" ", "")
 	lines := strings.Split(strings.TrimRight(disp, "\n"), "\n")
@@ -130,10 +172,10 @@ func refusedLine(pal style.Palette, p *agent.Pending, why string, width int) str
 
 // layout fits "icon display  meta  note" in width: the meta always shows,
 // the display is cut before it, the note gets what is left.
-func layout(icon, display string, dispStyle func(string) string, meta string, metaStyle func(string) string, note string, noteStyle func(string) string, width int) string {
+func layout(icon string, disp shown, dispStyle func(string) string, meta string, metaStyle func(string) string, note string, noteStyle func(string) string, width int) string {
 	const gap = "  "
 	if width <= 0 {
-		s := icon + " " + dispStyle(display)
+		s := icon + " " + dispStyle(disp.String())
 		if meta != "" {
 			s += gap + metaStyle(meta)
 		}
@@ -154,7 +196,7 @@ func layout(icon, display string, dispStyle func(string) string, meta string, me
 	if dispRoom < 1 {
 		dispRoom = 1
 	}
-	display = style.Truncate(display, dispRoom)
+	display := disp.fit(dispRoom)
 	s := icon + " " + dispStyle(display)
 	if meta != "" {
 		s += gap + metaStyle(meta)

@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
+	"github.com/nb-cli/nb/internal/visible"
 )
 
 // Version is the schema version carried by the start event and the result.
@@ -57,6 +58,19 @@ const OutcomeNotRun = "not_run"
 
 // summaryMax bounds the summary of a tool result.
 const summaryMax = 512
+
+// A call's display longer than displayHead+displayTail bytes is reported
+// as its head and tail around "… N bytes more …" (a model may send a 10 MB
+// command; its arguments are capped as the history caps them).
+const (
+	displayHead = 3072
+	displayTail = 1024
+)
+
+// shownDisplay is d's display, bounded.
+func shownDisplay(d *policy.Decision) string {
+	return visible.Bound(d.Display, displayHead, displayTail)
+}
 
 // Usage is the token count of a run or of one model response.
 type Usage struct {
@@ -372,7 +386,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	tc := r.call(p.Call.ID, p.Call.Name)
-	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, string(d.DecidedBy), string(d.Safety), d.Display
+	tc.Decision, tc.DecidedBy, tc.Safety, tc.Display = d.Decision, string(d.DecidedBy), string(d.Safety), shownDisplay(d)
 	tc.Reasons, tc.Remedy = d.Reasons, d.Remedy
 	if d.Secret {
 		// The arguments without the secret they carried (the call's
@@ -390,7 +404,7 @@ func (r *Recorder) Decision(p *agent.Pending, run bool) {
 		Display   string         `json:"display"`
 		Reasons   []string       `json:"reasons"`
 		Remedy    string         `json:"remedy,omitempty"`
-	}{r.head("decision"), tc.ID, tc.Name, d.Decision, run, string(d.DecidedBy), string(d.Safety), d.Display, nonNil(d.Reasons), d.Remedy})
+	}{r.head("decision"), tc.ID, tc.Name, d.Decision, run, string(d.DecidedBy), string(d.Safety), tc.Display, nonNil(d.Reasons), d.Remedy})
 }
 
 // Remedy records the human remedy line printed for a refused call; it
@@ -431,7 +445,7 @@ func (r *Recorder) Call(rec agent.Record) {
 	tc := r.call(rec.Call.ID, rec.Call.Name)
 	tc.Outcome, tc.DecidedBy = string(rec.Outcome), string(rec.DecidedBy)
 	if d := rec.Decision; d != nil {
-		tc.Decision, tc.Safety, tc.Display, tc.Reasons = d.Decision, string(d.Safety), d.Display, d.Reasons
+		tc.Decision, tc.Safety, tc.Display, tc.Reasons = d.Decision, string(d.Safety), shownDisplay(d), d.Reasons
 		if d.Remedy != "" {
 			tc.Remedy = d.Remedy
 		}

@@ -261,9 +261,38 @@ func Analyse(src string, opts Options) *Analysis {
 
 func (a *analyser) parse(src string) (*syntax.File, error) {
 	if a.parser == nil {
-		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+		a.parser = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 	}
-	return a.parser.Parse(strings.NewReader(src), "")
+	f, err := a.parser.Parse(strings.NewReader(src), "")
+	// bash ends a comment at the newline; the parser takes a backslash
+	// before it as a line continuation and joins the next line to the
+	// command before the comment (ls #\ NL rm x). Parse what bash sees:
+	// the same text with those backslashes blanked (offsets unchanged).
+	for range 4 {
+		if err != nil {
+			return f, err
+		}
+		b := []byte(src)
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Comment); ok {
+				start, text := int(c.Hash.Offset())+1, c.Text
+				for i := strings.Index(text, "\\\n"); i >= 0; i = strings.Index(text, "\\\n") {
+					if start+i < len(b) && b[start+i] == '\\' {
+						b[start+i] = ' '
+					}
+					text = text[:i] + " " + text[i+1:]
+				}
+			}
+			return true
+		})
+		if string(b) == src {
+			return f, nil
+		}
+		a.unknown(nil, "a comment ends in a backslash (bash and the parser disagree on the next line)")
+		src = string(b)
+		f, err = a.parser.Parse(strings.NewReader(src), "")
+	}
+	return f, err
 }
 
 // file analyses one parsed script (top level or inner) and checks that
@@ -361,6 +390,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 					right.pipeText = t
 				}
 			}
+			timeProgram(c.Y)
 			a.stmt(c.Y, &right)
 		} else {
 			a.stmt(c.X, ctx)
@@ -443,17 +473,41 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.arith(x, ctx)
 		}
 	case *syntax.TimeClause:
+		if call := leftmostCall(c.Stmt); call != nil && len(call.Args) > 0 && call.Args[0].Lit() == "--" {
+			// bash takes time -- and time -p -- as the keyword's own end
+			// of options: time -- rm x runs rm x
+			call.Args = call.Args[1:]
+		}
 		a.stmt(c.Stmt, ctx)
 	case *syntax.CoprocClause:
+		if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
+			// coproc NAME >file: the parser takes the command for the
+			// coprocess's name and leaves a statement of redirections;
+			// bash runs NAME
+			c.Stmt.Cmd = &syntax.CallExpr{}
+		}
 		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
 			// bash takes no NAME before a simple command: "coproc curl x"
 			// runs curl.
 			call.Args = append([]*syntax.Word{c.Name}, call.Args...)
+			c.Name = nil
 		} else if c.Name != nil {
 			w := a.word(c.Name, ctx)
 			// coproc NAME { …; } sets the array NAME and NAME_PID
 			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
 				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
+			}
+		}
+		if call := leftmostCall(c.Stmt); call != nil && len(call.Assigns) == 0 {
+			// the parser reads "coproc a=1 curl" as the command a=1; bash
+			// assigns a and runs curl
+			for len(call.Args) > 1 {
+				as := assignWord(call.Args[0])
+				if as == nil {
+					break
+				}
+				call.Assigns = append(call.Assigns, as)
+				call.Args = call.Args[1:]
 			}
 		}
 		restore := a.saveDir()
@@ -533,6 +587,11 @@ func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
 		case syntax.RdrInOut:
 			rd.Read, rd.Write = true, true
 		case syntax.DplIn, syntax.DplOut:
+			if lit, ok := r.Word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "-") && rd.Target.Raw != "-" {
+				// bash reads an unquoted - after >& or <& as a token of its
+				// own: 2>&-rm x closes fd 2 and runs rm x
+				a.unknown(ctx, "text after "+r.Op.String()+"- is a word of its own in bash")
+			}
 			t := rd.Target.Text
 			if rd.Target.Static() && (t == "-" || isNumber(strings.TrimSuffix(t, "-"))) {
 				rd.Dup = true
@@ -667,6 +726,9 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	}
 	if l.Base() == "set" && setsPhysical(l.Args()) {
 		a.physicalCd = true
+	}
+	if l.Base() == "shopt" && !strings.Contains(l.Name(), "/") {
+		a.cdOptions(l)
 	}
 	return l
 }
@@ -940,4 +1002,45 @@ func substituteArgs(script string, args []Word) (string, bool) {
 	}
 	out := strings.NewReplacer(repl...).Replace(script)
 	return out, out != script
+}
+
+// timeProgram rewrites "time CMD" after a pipe into the simple command it
+// is to bash: the time keyword only starts a pipeline, so aaa | time bbb
+// runs the program time with bbb as its argument.
+func timeProgram(s *syntax.Stmt) {
+	tc, ok := s.Cmd.(*syntax.TimeClause)
+	if !ok || tc.Stmt == nil {
+		return
+	}
+	call := leftmostCall(tc.Stmt)
+	if call == nil {
+		return // time { …; } after a pipe is not valid bash
+	}
+	words := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "time"}}}}
+	if tc.PosixFormat {
+		words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "-p"}}})
+	}
+	call.Args = append(words, call.Args...)
+	s.Cmd = tc.Stmt.Cmd
+	s.Redirs = append(tc.Stmt.Redirs, s.Redirs...)
+}
+
+// assignWord is the assignment a word NAME=value (or NAME+=value) makes
+// in front of a simple command, or nil when it is no assignment.
+func assignWord(w *syntax.Word) *syntax.Assign {
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil
+	}
+	name, rest, ok := strings.Cut(lit.Value, "=")
+	appendTo := strings.HasSuffix(name, "+")
+	name = strings.TrimSuffix(name, "+")
+	if !ok || !isName(name) {
+		return nil
+	}
+	skip := uint(len(lit.Value) - len(rest))
+	p := lit.ValuePos
+	valuePos := syntax.NewPos(p.Offset()+skip, p.Line(), p.Col()+skip)
+	value := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{ValuePos: valuePos, ValueEnd: lit.ValueEnd, Value: rest}}, w.Parts[1:]...)}
+	return &syntax.Assign{Append: appendTo, Name: &syntax.Lit{Value: name}, Value: value}
 }

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -57,10 +58,16 @@ func (d *Dirs) add(p string) {
 type dirState struct {
 	cur   Dirs
 	stack []Dirs
+	// cdUnsure is set once cd's operand may name a variable
+	// (shopt -s cdable_vars).
+	cdUnsure bool
+	// resolved is set after a cd -P: the shell's directory is the
+	// resolved path, so a later .. is the parent of where links led.
+	resolved bool
 }
 
 func (s *dirState) clone() *dirState {
-	n := &dirState{cur: s.cur.clone()}
+	n := &dirState{cur: s.cur.clone(), cdUnsure: s.cdUnsure, resolved: s.resolved}
 	for _, d := range s.stack {
 		n.stack = append(n.stack, d.clone())
 	}
@@ -84,6 +91,11 @@ func isDirChange(name string) bool {
 func (a *analyser) chdir(l *Leaf) {
 	args := l.Args()
 	unknown := func() { a.dir.cur.Unknown = true }
+	if a.dir.cdUnsure || slices.Contains(l.EnvAssigns, "CDPATH") {
+		// cdable_vars and CDPATH pick other directories
+		unknown()
+		return
+	}
 	// options: cd -L -P -e -@, pushd/popd -n
 	i := 0
 	physical := a.physicalCd
@@ -160,7 +172,7 @@ func (a *analyser) chdir(l *Leaf) {
 			continue
 		}
 		next.add(joinDir(base, target))
-		if strings.Contains(target, "..") && strings.Trim(target, "./") != "" {
+		if strings.Contains(target, "..") && (strings.Trim(target, "./") != "" || a.dir.resolved) {
 			// when the lexical path does not exist, bash's cd tries the
 			// path as written, with ".." after the links (a path of
 			// ".." alone names an ancestor, which exists)
@@ -168,6 +180,7 @@ func (a *analyser) chdir(l *Leaf) {
 		}
 	}
 	a.dir.cur = next
+	a.dir.resolved = a.dir.resolved || physical
 }
 
 // joinPhysical joins target to base without removing "..": after cd -P,
@@ -180,6 +193,16 @@ func joinPhysical(base, target string) string {
 		return target
 	}
 	return strings.TrimSuffix(base, "/") + "/" + target
+}
+
+// cdOptions notes shopt -s cdable_vars, after which cd's operand may name
+// a variable holding the directory.
+func (a *analyser) cdOptions(l *Leaf) {
+	for _, w := range l.Args() {
+		if !w.Static() || w.Text == "cdable_vars" {
+			a.dir.cdUnsure = true
+		}
+	}
 }
 
 // joinDir resolves target against base as cd does (logically: .. removes

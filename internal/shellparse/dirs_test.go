@@ -20,6 +20,12 @@ func TestLeafDirs(t *testing.T) {
 		{"cd /etc\ncat ssh/x", 1, []string{cwd, "/etc"}, false},
 		{"cd .. && cd sub && ls", 2, []string{cwd, "/work", "/work/p/sub", "/work/sub"}, false},
 		{"cd -P -- /tmp && ls", 1, []string{cwd, "/tmp"}, false},
+		// CDPATH and cdable_vars pick other directories
+		{"shopt -s cdable_vars; cd v; ls", 2, nil, true},
+		{"CDPATH=sub cd d; ls", 1, nil, true},
+		{"(shopt -s cdable_vars); cd l; ls", 2, []string{cwd, cwd + "/l"}, false},
+		// after cd -P the shell is where the link led: .. is its parent
+		{"cd -P l; cd ..; ls", 2, []string{cwd, cwd + "/l", "/work", cwd + "/..", cwd + "/l/.."}, false},
 		// ".." after a link: cd -P takes it physically, plain cd when the
 		// lexical path does not exist; the policy resolves what is kept
 		{"cd -P x/.. && ls", 1, []string{cwd, cwd + "/x/.."}, false},

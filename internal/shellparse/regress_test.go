@@ -35,6 +35,18 @@ func TestHiddenLeaves(t *testing.T) {
 		{`echo 'rm x' | sh`, "rm x"},
 		{`bash -c '$0 -rf ~' rm`, "rm -rf /home/u"},
 		{`sh -c '"$@"' x rm -rf y`, "rm -rf y"},
+		{`time -- rm x`, "rm x"},
+		{`ls | time rm x`, "time rm x"},
+		{`coproc reboot >/dev/null`, "reboot"},
+		{`coproc a=1 rm x`, "rm x"},
+		{`coproc a+=$(id) rm x`, "id"},
+		{`coproc reboot 2>&1 </dev/null`, "reboot"},
+		{"ls #\\\nrm -rf ~", "rm -rf /home/u"},
+		{"ls # a \\\ncat x #\\\nrm y", "rm y"},
+		{`ls | time -p rm x | cat`, "rm x"},
+		{`time -p -- rm x | cat`, "rm x"},
+		{`compgen -C 'rm x' y`, "rm x"},
+		{`complete -C 'rm x' ls`, "rm x"},
 	} {
 		a := Analyse(c.src, Options{Home: "/home/u"})
 		if !slices.Contains(leafTexts(a), c.want) {
@@ -59,12 +71,20 @@ func TestNotFullyKnown(t *testing.T) {
 		`declare 'w[$(rm -rf ~)]=1'`, `declare 'w[i]=1'`, `printf -v PATH %s x`, `read -r HOME`, `mapfile PATH`,
 		`for PATH in x; do ls; done`, `export 'LD_PRELOAD=/x'`, `declare "PS1=x"`, `env -S 'ls'`, `coproc PATH { ls; }`,
 		`PS0=x`, `HISTFILE=~/.bashrc`, `bash -c '$1' _ ls`,
+		// bash closes the descriptor and runs rm true / cat rm
+		`<&-rm true`, `true 2>& -rm x`, `cat >&-rm`,
+		// ls runs /bin/rm from then on; compgen calls a function
+		// bash ends a comment at the newline; the parser joins the lines
+		"ls #\\\nrm -rf ~", "ls # x \\\nrm x", "bash -c 'ls #\\\nrm x'",
+		"history -s 'rm -rf ~'; fc -s", `fc -e - x`, `fc`,
+		`alias ls='true;'`, `alias ls='true |'`, `alias ls="true &&"`,
+		`hash -p /bin/rm ls; ls x`, `hash -tp /bin/rm ls`, `compgen -F f x`, `complete -F f ls`,
 	} {
 		if a := Analyse(src, Options{Home: "/home/u"}); !unknown(a) {
 			t.Errorf("%q: fully known", src)
 		}
 	}
-	for _, src := range []string{`declare x=1`, `declare -a arr`, `read -r line`, `printf -v out %s x`, `export FOO=1`} {
+	for _, src := range []string{`fc -l`, `fc -lnr -5`, `declare x=1`, `declare -a arr`, `read -r line`, `printf -v out %s x`, `export FOO=1`} {
 		if a := Analyse(src, Options{Home: "/home/u"}); unknown(a) {
 			t.Errorf("%q: unknown (%q)", src, a.Unknown)
 		}
@@ -93,6 +113,9 @@ func TestWordValues(t *testing.T) {
 		`cat $'a\u0000b'c`:     "ac",
 		`cat $'a\U00000000b'`:  "a",
 		`cat $'.env\x0'`:       ".env",
+		`cat $'\x{2e}env'`:     ".env",
+		`cat $'\x{4142}'`:      "B",
+		`cat $'.env\x{0}.md'`:  ".env",
 		`cat $'.env\000.md'`:   ".env",
 		`dd of=~/.bashrc`:      "of=/home/u/.bashrc",
 		`x PATH=~/bin:~/sbin`:  "PATH=/home/u/bin:/home/u/sbin",
@@ -108,7 +131,24 @@ func TestWordValues(t *testing.T) {
 			t.Errorf("%q: %q (static %v), want %q", src, w.Text, w.Static(), want)
 		}
 	}
+	// beyond ASCII, $'\u…' is encoded in the locale's character set, and
+	// left as written where there is none
+	for src, static := range map[string]bool{`cat $'\u00e9'`: false, `cat $'\U0001F600'`: false, `cat $'\u0063'`: true, `cat $'\xe9'`: true} {
+		if w := Analyse(src, Options{}).Leaves[0].Words[1]; w.Static() != static {
+			t.Errorf("%q: static %v, want %v", src, w.Static(), static)
+		}
+	}
 	if w := Analyse(`dd of=~bob/x`, Options{Home: "/home/u"}).Leaves[0].Words[1]; w.Static() {
 		t.Errorf("of=~bob/x is static: %q", w.Text)
 	}
+}
+
+func TestCoprocAssignRaw(t *testing.T) {
+	a := Analyse(`coproc a=$(id)x rm y`, Options{})
+	for _, l := range a.Leaves {
+		if l.Name() == "rm" && strings.Join(l.EnvAssigns, " ") == "a" {
+			return
+		}
+	}
+	t.Errorf("leaves %q: no rm y with the assignment a", leafTexts(a))
 }

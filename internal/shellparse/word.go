@@ -395,6 +395,23 @@ func decodeANSIC(s string) (string, bool) {
 		case '\\', '\'', '"', '?':
 			b.WriteByte(s[i])
 		case 'x', 'u', 'U':
+			if s[i] == 'x' && i+1 < len(s) && s[i+1] == '{' {
+				// \x{HH…}: bash keeps the low byte of the value
+				j := i + 2
+				for j < len(s) && isHex(s[j]) {
+					j++
+				}
+				if j == i+2 || j >= len(s) || s[j] != '}' {
+					ok = false
+					b.WriteString(s[i-1 : min(j+1, len(s))])
+					i = min(j, len(s)-1)
+					continue
+				}
+				n, _ := strconv.ParseUint(s[max(i+2, j-2):j], 16, 8)
+				b.WriteByte(byte(n))
+				i = j
+				continue
+			}
 			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
 			j := i + 1
 			for j < len(s) && j-i-1 < max && isHex(s[j]) {
@@ -410,6 +427,11 @@ func decodeANSIC(s string) (string, bool) {
 				b.WriteByte(byte(n))
 			} else if utf8.ValidRune(rune(n)) {
 				b.WriteRune(rune(n))
+				if n >= 0x80 {
+					// bash encodes it in the locale's character set, and
+					// leaves \uXXXX as written where it has none (LC_ALL=C)
+					ok = false
+				}
 			} else {
 				ok = false
 			}

@@ -292,6 +292,36 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 		if len(rest) >= 2 && rest[0].Text != "-" && rest[0].Text != "" {
 			a.script(l, rest[0], "trap", ctx)
 		}
+	case "fc":
+		if !hasShortFlag(args, 'l', "e") {
+			// fc -s and fc -e re-run commands from the history list (a
+			// script can fill it: history -s 'rm -rf ~'; fc -s)
+			l.Unknown = append(l.Unknown, "fc re-runs commands from the history")
+		}
+	case "hash":
+		// hash -p FILE NAME makes NAME run FILE from then on
+		for _, w := range args {
+			if !w.Static() || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.Contains(w.Text, "p") {
+				l.Unknown = append(l.Unknown, "hash -p makes a name run another program")
+				break
+			}
+		}
+	case "compgen", "complete":
+		// -C COMMAND runs a command (compgen now, complete when completing),
+		// -F FUNCTION calls a shell function
+		for k, w := range args {
+			t := w.Text
+			switch {
+			case t == "-C" && k+1 < len(args):
+				start := len(a.res.Leaves)
+				a.script(l, args[k+1], name+" -C", ctx)
+				for _, in := range a.res.Leaves[start:] {
+					in.ArgsAppended = true
+				}
+			case !w.Static() || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "CF"):
+				l.Unknown = append(l.Unknown, name+" -C or -F runs a command or a shell function")
+			}
+		}
 	case "alias":
 		for _, w := range args {
 			if _, v, ok := strings.Cut(w.Text, "="); ok {
@@ -299,7 +329,17 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 					l.Unknown = append(l.Unknown, "alias with a dynamic value")
 					continue
 				}
+				if t := strings.TrimRight(v, " \t"); t != "" && strings.ContainsAny(t[len(t)-1:], ";&|\n({!") {
+					// alias x='true;' makes x rm -rf ~ run rm
+					l.Unknown = append(l.Unknown, "alias whose value ends in an operator runs the words after it as a command")
+				}
+				// bash appends the words after the alias name where it is
+				// used: alias l=cat; l secret runs cat secret
+				start := len(a.res.Leaves)
 				a.script(l, Word{Text: v, Raw: v}, "alias", ctx)
+				for _, in := range a.res.Leaves[start:] {
+					in.ArgsAppended = true
+				}
 			}
 		}
 	case "find":

@@ -3,7 +3,8 @@
 // carriage returns, bidirectional overrides and invisible or blank-looking
 // characters become visible escapes (\x1b, \r, \u202e), so what is shown
 // is what runs. It is the one escaping of commands for humans and MCP
-// clients; applying it twice changes nothing.
+// clients; applying it twice changes nothing. Elide and Bound give the
+// head-and-tail view of a text too large to show whole.
 package visible
 
 import (
