@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -186,21 +187,14 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 	if h == nil {
 		return nil, "", nil
 	}
-	// A FIFO, device or socket in the history's place gets an error, not
-	// a start-up that waits forever; the size is bounded too.
-	data, err := regular.ReadFile(h.path, MaxHistoryBytes)
+	doc, err := h.read()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
 	}
-	if err != nil {
-		return nil, "", fmt.Errorf("read history: %w", err)
+	var readErr *readError
+	if errors.As(err, &readErr) {
+		return nil, "", fmt.Errorf("read history: %w", readErr.err)
 	}
-	// Decoding a long history allocates much and keeps most of it: a
-	// collector that runs less often while it does so saves about
-	// a seventh of the start-up of a 10,000-message history (benchmark
-	// LargeHistoryTurn) at no measurable cost in peak memory.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	doc, err := decodeHistory(data)
 	problem := ""
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
@@ -230,6 +224,43 @@ func (h *History) Load() (msgs []llm.Message, warning string, err error) {
 		return nil, "", fmt.Errorf("history %s %s and cannot be moved aside: %w", h.path, problem, err)
 	}
 	return nil, fmt.Sprintf("history %s %s; moved it to %s and started a new conversation", h.path, problem, filepath.Base(aside)), nil
+}
+
+// readError is a history that could not be read (as opposed to decoded).
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// read decodes the history file: streamed when it is well-formed, else
+// read whole and decoded by decodeHistory (which reports the problem).
+// An error reading the file is a *readError.
+func (h *History) read() (historyDoc, error) {
+	// A FIFO, device or socket in the history's place gets an error, not
+	// a start-up that waits forever; the size is bounded too.
+	f, err := regular.Open(h.path)
+	if err != nil {
+		return historyDoc{}, &readError{err}
+	}
+	// Decoding a long history allocates much and keeps most of it: a
+	// collector that runs less often while it does so saves CPU at no
+	// measurable cost in peak memory (benchmark LargeHistoryTurn).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	fi, err := f.Stat()
+	if err == nil && fi.Size() <= MaxHistoryBytes {
+		doc, err := streamHistory(bufio.NewReaderSize(f, 256<<10))
+		f.Close()
+		if err == nil {
+			return doc, nil
+		}
+	} else {
+		f.Close()
+	}
+	data, err := regular.ReadFile(h.path, MaxHistoryBytes)
+	if err != nil {
+		return historyDoc{}, &readError{err}
+	}
+	return decodeHistory(data)
 }
 
 // decodeHistory decodes a history file. The fast decoder reads a well-formed

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -74,6 +75,31 @@ func BenchmarkBody10000(b *testing.B) {
 	for b.Loop() {
 		if _, err := p.Body(req); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestBodyLeavesTheConversation: building a request never changes the
+// conversation it is built from, also when it needs no change to
+// alternate (and so is not copied), for a model without a system role and
+// with facts after an answer.
+func TestBodyLeavesTheConversation(t *testing.T) {
+	for _, model := range []string{"m", "gemma-3-27b"} {
+		msgs := make([]llm.Message, 0, 8)
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleUser, Text: "first"},
+			llm.Message{Role: llm.RoleAssistant, Text: "answer"})
+		want := append([]llm.Message(nil), msgs...)
+		p := openai.New(openai.Config{Model: model, Compatible: true})
+		body, err := p.Body(&llm.Request{System: "sys", Facts: "facts", Messages: msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(msgs, want) || !reflect.DeepEqual(msgs[:3][2], llm.Message{}) {
+			t.Errorf("%s: the conversation changed: %+v", model, msgs[:3])
+		}
+		if !strings.Contains(string(body), "facts") || !strings.Contains(string(body), "sys") {
+			t.Errorf("%s: body lacks the system prompt or the facts: %s", model, body)
 		}
 	}
 }

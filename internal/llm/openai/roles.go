@@ -47,6 +47,9 @@ func (p *Provider) wire(req *llm.Request) ([]oa.ChatCompletionMessageParamUnion,
 	if system != "" && catalog.NoSystemRole(model) {
 		if len(msgs) == 0 || msgs[0].Role != llm.RoleUser {
 			msgs = append([]llm.Message{{Role: llm.RoleUser}}, msgs...)
+		} else {
+			// A copy: msgs may be the conversation itself.
+			msgs = append([]llm.Message{msgs[0]}, msgs[1:]...)
 		}
 		msgs[0].Text = joinText(system, msgs[0].Text)
 		system = ""
@@ -80,6 +83,10 @@ func (p *Provider) wire(req *llm.Request) ([]oa.ChatCompletionMessageParamUnion,
 // alternate returns msgs as a sequence whose user and assistant turns
 // alternate (see above). It copies only when it changes something.
 func alternate(msgs []llm.Message) []llm.Message {
+	if alternates(msgs) {
+		// Without room to append into: the caller's appends copy.
+		return msgs[:len(msgs):len(msgs)]
+	}
 	out := make([]llm.Message, 0, len(msgs)+1)
 	for _, m := range msgs {
 		if m.Role == llm.RoleAssistant && m.Text == "" && len(m.ToolCalls) == 0 {
@@ -115,4 +122,20 @@ func joinText(a, b string) string {
 		return a
 	}
 	return a + factsSeparator + b
+}
+
+// alternates reports whether msgs needs no change from alternate: no
+// empty answer, no user message after a user or tool message.
+func alternates(msgs []llm.Message) bool {
+	var prev llm.Role
+	for _, m := range msgs {
+		if m.Role == llm.RoleAssistant && m.Text == "" && len(m.ToolCalls) == 0 {
+			return false
+		}
+		if m.Role == llm.RoleUser && (prev == llm.RoleUser || prev == llm.RoleTool) {
+			return false
+		}
+		prev = m.Role
+	}
+	return true
 }
