@@ -1,16 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/nb-cli/nb/internal/fsfacts"
-	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
-	"github.com/nb-cli/nb/internal/wiring"
+	"github.com/nb-cli/nb/internal/tool"
 )
 
 const policyUsage = `usage: nb policy check [--approve PATTERN]… [--config FILE] [--json] -- COMMAND
@@ -66,34 +64,29 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	if strings.TrimSpace(cmd) == "" {
 		return usage("no command given after --")
 	}
-	for _, a := range approve {
-		if _, err := policy.ParsePattern(a); err != nil {
-			return reportError(io, usagef("--approve: %v", err))
-		}
-	}
-	cwd, err := os.Getwd()
+	// Decided by run_cmd's own review, built by the composition root every
+	// chat uses: the same engine, grants, host, home and disk facts.
+	a, err := newApp(io, &Options{Config: configPath, Approve: approve}, false)
 	if err != nil {
-		fmt.Fprintln(io.Err, "nb policy: working directory: "+err.Error())
+		return reportError(io, err)
+	}
+	defer a.close()
+	run, ok := a.tools.Get("run_cmd")
+	if !ok {
+		fmt.Fprintln(io.Err, "nb policy: run_cmd is not available")
 		return ExitError
 	}
-	cfg, err := loadConfig(io, configPath, cwd)
+	callArgs, err := json.Marshal(map[string]string{"command": cmd})
 	if err != nil {
-		fmt.Fprintln(io.Err, "nb: "+err.Error())
+		fmt.Fprintln(io.Err, "nb policy: "+err.Error())
 		return ExitError
 	}
-	opts := policy.OptionsFromConfig(cfg)
-	opts.Approve = approve
-	opts.Grants = wiring.Grants(io.Getenv, cwd)
-	engine, err := policy.New(opts)
+	inv, err := run.Review(context.Background(), &tool.Call{ID: "nb-policy", Name: "run_cmd", Args: callArgs}, tool.At{Cwd: a.workdir.Cwd()})
 	if err != nil {
-		fmt.Fprintln(io.Err, "nb: "+err.Error())
+		fmt.Fprintln(io.Err, "nb policy: "+err.Error())
 		return ExitError
 	}
-	// decided for the shell run_cmd would use, in its language, with the
-	// home run_cmd's decisions use
-	home := wiring.HomeDir(io.Getenv, cfg.TerminalIntegration.Shell)
-	shell := (&host.Local{Shell: cfg.TerminalIntegration.Shell}).ShellKind()
-	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}, Shell: shell})
+	d := inv.Decision
 	if asJSON {
 		out, err := json.Marshal(d)
 		if err != nil {
