@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,15 +85,39 @@ func mechanisms(t *testing.T) []string {
 	return out
 }
 
+// mechanismLandlockPlain is Landlock without the helper's namespaces, as
+// where user namespaces are disabled (a test-only mechanism name).
+const mechanismLandlockPlain = "landlock-plain"
+
+// withPlain adds the Landlock variant without namespaces when Landlock
+// works here.
+func withPlain(mechs []string) []string {
+	if slices.Contains(mechs, MechanismLandlock) {
+		return append(mechs, mechanismLandlockPlain)
+	}
+	return mechs
+}
+
 func newHost(t *testing.T, w world, mech string, network bool) *Host {
 	t.Helper()
-	h, err := New(Options{
+	o := Options{
 		Mechanism: mech, LaunchDir: w.ws, Home: w.home,
 		Hidden:       []string{filepath.Join(w.home, ".config", "nb")},
 		AllowNetwork: network,
-	})
+	}
+	if mech == mechanismLandlockPlain {
+		o.Mechanism, o.noNamespaces = MechanismLandlock, true
+	}
+	h, err := New(o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if mech == MechanismLandlock && !h.ns {
+		// Where user namespaces work the helper must use them.
+		if _, err := exec.Command("unshare", "-Ur", "true").CombinedOutput(); err == nil {
+			t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
+		}
+		t.Logf("landlock without namespaces: %v", h.nsErr)
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return h
@@ -119,11 +144,11 @@ func noFile(t *testing.T, p string) {
 }
 
 func TestEscapes(t *testing.T) {
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := newWorld(t)
 			h := newHost(t, w, mech, false)
-			if h.Mechanism() != mech {
+			if h.Mechanism() != strings.TrimSuffix(mech, "-plain") {
 				t.Fatalf("mechanism %s, want %s", h.Mechanism(), mech)
 			}
 
@@ -135,9 +160,31 @@ func TestEscapes(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(w.ws, "sub", "made.txt")); string(b) != "made\n" {
 					t.Fatalf("write in workspace did not reach the disk: %q", b)
 				}
+				// The top of the workspace takes new entries, except
+				// under Landlock without namespaces (Describe says why).
+				_, errs, code = sh(t, h, w.ws, "echo top > top.txt && mkdir topdir && echo x > topdir/f && mv top.txt topdir/ && rm -r topdir")
+				if top := mech == MechanismBwrap || h.ns; top && code != 0 {
+					t.Fatalf("cannot create at the top of the workspace: %s", errs)
+				} else if !top {
+					if code == 0 {
+						t.Fatal("created at the top of the workspace under Landlock alone")
+					}
+					if d := h.Describe(); !strings.Contains(d, "cannot be created directly in the workspace") || !strings.Contains(d, "because") {
+						t.Errorf("Describe does not say why: %s", d)
+					}
+				}
+				// No capability is left to the command (the helper's
+				// CAP_SYS_ADMIN would let it unmount the protections).
+				out, _, _ = sh(t, h, w.ws, "grep -E '^Cap(Inh|Prm|Eff|Amb|Bnd):' /proc/self/status")
+				lines := strings.Split(strings.TrimSpace(out), "\n")
 				if mech == MechanismBwrap {
-					if _, errs, code := sh(t, h, w.ws, "echo top > top.txt && rm top.txt"); code != 0 {
-						t.Fatalf("cannot create in the workspace: %s", errs)
+					lines = nil // bubblewrap run by root keeps root's capabilities
+				} else if len(lines) != 5 {
+					t.Errorf("capabilities: %q", out)
+				}
+				for _, line := range lines {
+					if !strings.HasSuffix(line, "\t0000000000000000") {
+						t.Errorf("capability left in the sandbox: %q", line)
 					}
 				}
 			})
@@ -568,7 +615,7 @@ func TestGitEscapeThenRealGitStatus(t *testing.T) {
 	payload := func(canary string) string {
 		return escapeSetup(canary) + "; " + strings.Join(append(append([]string{}, escapeExec...), escapeWrite...), "; ")
 	}
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w, canary := escapeWorld(t)
 			h := newHost(t, w, mech, false)
