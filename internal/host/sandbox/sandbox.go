@@ -207,7 +207,7 @@ func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) 
 	if errors.As(err, &ee) && ee.ExitCode() == 42 {
 		return out.String(), nil
 	}
-	return out.String(), fmt.Errorf("the landlock helper (%s %s) does not work: %v %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
+	return out.String(), fmt.Errorf("the landlock helper (%s %s) does not work: %w %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
 }
 
 // checkNamespaces reports why the Landlock helper cannot run in its own
@@ -221,7 +221,11 @@ func checkNamespaces(self, dir string) error {
 		err = errors.New(firstLine(out, nil))
 	}
 	if err != nil {
-		return fmt.Errorf("user namespaces are not available to nb here (disabled by kernel.unprivileged_userns_clone, user.max_user_namespaces or an AppArmor restriction?): %v", err)
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			err = errno // the kernel refused the namespaces
+		}
+		return fmt.Errorf("user namespaces are not available to nb here (%v; see kernel.unprivileged_userns_clone, user.max_user_namespaces, kernel.apparmor_restrict_unprivileged_userns)", err)
 	}
 	return nil
 }

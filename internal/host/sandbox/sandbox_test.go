@@ -735,3 +735,48 @@ func TestLayoutHidesSecretList(t *testing.T) {
 		}
 	}
 }
+
+// Where user namespaces are refused (run inside bubblewrap with
+// --disable-userns, as user.max_user_namespaces=0 does), the Landlock
+// sandbox still protects .git with Landlock alone, the top of the
+// workspace takes no new entries, and the description says why.
+func TestLandlockWithoutUserNamespaces(t *testing.T) {
+	if landlockCheck(false) != nil {
+		t.Skip("landlock is not usable here")
+	}
+	if os.Getenv("NB_TEST_NO_USERNS") == "" {
+		bw, err := findBwrap("")
+		if err != nil {
+			testenv.Missing(t, "bubblewrap is needed to refuse user namespaces: "+err.Error())
+		}
+		d := t.TempDir()
+		cmd := exec.Command(bw, "--unshare-user", "--disable-userns", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", d, d, "--bind", "/var/tmp", "/var/tmp",
+			"--", os.Args[0], "-test.run=^TestLandlockWithoutUserNamespaces$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "NB_TEST_NO_USERNS=1", "TMPDIR="+d)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestLandlockWithoutUserNamespaces") {
+			t.Fatalf("inner run: %v\n%s", err, out)
+		}
+		return
+	}
+	if err := exec.Command("unshare", "-U", "true").Run(); err == nil {
+		t.Fatal("user namespaces still work in the inner run")
+	}
+	w := newWorld(t)
+	h := newHost(t, w, MechanismLandlock, false)
+	if h.ns {
+		t.Fatal("the helper claims namespaces where they are refused")
+	}
+	t.Log(h.Describe())
+	if d := h.Describe(); !strings.Contains(d, "user namespaces are not available") || !strings.Contains(d, "cannot be created directly in the workspace") {
+		t.Errorf("Describe does not say why the top is not writable: %s", d)
+	}
+	if _, _, code := sh(t, h, w.ws, "echo x > top.txt"); code == 0 {
+		t.Error("created at the top of the workspace under Landlock alone")
+	}
+	if _, errs, code := sh(t, h, w.ws, "echo x > sub/f && cat sub/f"); code != 0 {
+		t.Errorf("sub/ not writable: %s", errs)
+	}
+	sh(t, h, w.ws, "mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit")
+	noFile(t, filepath.Join(w.ws, ".git"))
+}
