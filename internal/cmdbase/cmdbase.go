@@ -16,6 +16,8 @@ package cmdbase
 
 import (
 	"strings"
+
+	"github.com/nb-cli/nb/internal/winshell"
 )
 
 // Effect is what a command does.
@@ -236,21 +238,7 @@ func Lookup(sh Shells, name string) *Spec {
 	if s := builtins[sh][n]; s != nil {
 		return s
 	}
-	return programs[base(n)]
-}
-
-// base is a program name without directory and .exe/.com suffix.
-func base(s string) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.ToLower(s)
-	for _, ext := range []string{".exe", ".com"} {
-		if strings.HasSuffix(s, ext) && len(s) > len(ext) {
-			return strings.TrimSuffix(s, ext)
-		}
-	}
-	return s
+	return programs[winshell.ProgramName(n)]
 }
 
 // isOpt says whether an argument is an option in the shell.
@@ -291,7 +279,7 @@ func optMatches(sh Shells, a, name string) bool {
 func Judge(sh Shells, name string, args []Arg) Judgement {
 	s := Lookup(sh, name)
 	if s == nil {
-		j := Judgement{Name: base(name), Does: Unknown, Portable: portable[base(name)]}
+		j := Judgement{Name: winshell.ProgramName(name), Does: Unknown, Portable: portable[winshell.ProgramName(name)]}
 		j.Operands = textOf(args)
 		j.Files = j.Operands
 		return j
@@ -459,7 +447,7 @@ func textOf(args []Arg) []string {
 
 // Portable reports whether a program behaves on Windows as on Unix, so
 // its arguments may be judged by the bash analysis.
-func Portable(name string) bool { return portable[base(name)] }
+func Portable(name string) bool { return portable[winshell.ProgramName(name)] }
 
 // String names the shell.
 func (s Shells) String() string {

@@ -372,6 +372,11 @@ func (e *Engine) remedy(a *shellparse.Analysis, as *assessment, works func([]*Pa
 	if works != nil && !works(pats) {
 		return remedyInteractive
 	}
+	return approveRemedy(rules)
+}
+
+// approveRemedy is the remedy line that passes rules as --approve flags.
+func approveRemedy(rules []string) string {
 	var b strings.Builder
 	b.WriteString("re-run with")
 	for _, r := range rules {

@@ -484,13 +484,7 @@ func (e *Engine) winRemedy(command string, cc CommandContext, sh cmdbase.Shells,
 	if e.decideWindows(command, cc, sh, interactive, pats).Decision != Allow {
 		return remedyInteractive
 	}
-	var b strings.Builder
-	b.WriteString("re-run with")
-	for _, r := range rules {
-		b.WriteString(" --approve ")
-		b.WriteString(shellQuote(r))
-	}
-	return b.String()
+	return approveRemedy(rules)
 }
 
 // lowerPattern is p with every word lower-cased: Windows names,

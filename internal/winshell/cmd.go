@@ -418,7 +418,7 @@ func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth i
 		}
 		inner(strings.Join(parts, " "), v)
 	}
-	switch baseName(name) {
+	switch ProgramName(name) {
 	case "cmd":
 		for i := 1; i < len(toks); i++ {
 			sw := strings.ToLower(toks[i].text())
@@ -569,7 +569,7 @@ func splitName(toks []*ctok) []*ctok {
 		}
 		if t.r[k] == '/' && strings.ContainsAny(name, `\:.`) && !cmdBuiltins[name] {
 			// C:\tools\x.exe/? … keep paths whole unless a switch follows a plain name
-			if !cmdBuiltins[baseName(name)] {
+			if !cmdBuiltins[ProgramName(name)] {
 				continue
 			}
 		}

@@ -518,7 +518,7 @@ func (p *psParser) finish(c *Command) *Command {
 	case strings.EqualFold(head.Text, "iex") || strings.EqualFold(head.Text, "Invoke-Expression"):
 		p.s.unknown("Invoke-Expression")
 	}
-	name := baseName(head.Text)
+	name := ProgramName(head.Text)
 	if !head.Dynamic && (name == "powershell" || name == "pwsh") {
 		if script, ok := psCommandArg(c.Words[1:]); ok {
 			inner := parsePS(script, p.opts, p.depth+1)

@@ -135,9 +135,9 @@ func (s *Script) unknown(why string) {
 // maxDepth bounds nested shells and groups.
 const maxDepth = 8
 
-// baseName is a program name without directory and .exe/.com/.cmd/.bat
-// suffix, lower-cased.
-func baseName(s string) string {
+// ProgramName is a program name as Windows finds it: without directory
+// and .exe/.com suffix, lower-cased.
+func ProgramName(s string) string {
 	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
 		s = s[i+1:]
 	}
@@ -152,4 +152,4 @@ func baseName(s string) string {
 
 // BaseName is the command name as the knowledge base looks it up: no
 // directory, no .exe or .com suffix, lower case.
-func BaseName(s string) string { return baseName(s) }
+func BaseName(s string) string { return ProgramName(s) }
