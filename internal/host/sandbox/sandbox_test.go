@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -785,4 +786,43 @@ func TestLandlockWithoutUserNamespaces(t *testing.T) {
 	}
 	sh(t, h, w.ws, "mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit")
 	noFile(t, filepath.Join(w.ws, ".git"))
+}
+
+// When the helper cannot bind a protected path (here one reached through a
+// symlink swapped in after the layout was computed), it falls back to
+// Landlock alone for that command: the top of the workspace takes no new
+// entries, and stderr says so.
+func TestLandlockMountFailureFallsBack(t *testing.T) {
+	if landlockCheck(false) != nil {
+		t.Skip("landlock is not usable here")
+	}
+	w := newWorld(t)
+	h := newHost(t, w, MechanismLandlock, false)
+	if !h.ns {
+		t.Skipf("no user namespaces here: %v", h.nsErr)
+	}
+	if err := os.MkdirAll(filepath.Join(w.ws, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(w.ws, "real", ".envrc"), "export A=1\n")
+	if err := os.Symlink("real", filepath.Join(w.ws, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	spec := helperSpec{Writable: []string{w.ws}, ReadOnly: []string{filepath.Join(w.ws, ".git"), filepath.Join(w.ws, "lnk", ".envrc")}, Mounts: true}
+	argv, err := helperArgv(os.Args[0], spec, []string{"/bin/sh", "-c", "echo x > top.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = w.ws
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	nsProcAttr(cmd.SysProcAttr)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Errorf("created at the top although a protection could not be mounted: %s", out)
+	}
+	if !strings.Contains(string(out), "it moved") || !strings.Contains(string(out), "cannot be created at the top") {
+		t.Errorf("stderr does not say why: %s", out)
+	}
+	noFile(t, filepath.Join(w.ws, "top.txt"))
 }
