@@ -10,7 +10,6 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
-	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/wiring"
 )
 
@@ -90,15 +89,10 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 		fmt.Fprintln(io.Err, "nb: "+err.Error())
 		return ExitError
 	}
-	home := io.Getenv("HOME")
-	if home == "" {
-		home = io.Getenv("USERPROFILE") // Windows
-	}
-	// decided for the shell run_cmd would use, in its language
+	// decided for the shell run_cmd would use, in its language, with the
+	// home run_cmd's decisions use
+	home := wiring.HomeDir(io.Getenv, cfg.TerminalIntegration.Shell)
 	shell := (&host.Local{Shell: cfg.TerminalIntegration.Shell}).ShellKind()
-	if p := io.Getenv("USERPROFILE"); p != "" && (shell == sysinfo.ShellCmd || shell == sysinfo.ShellPowerShell) {
-		home = p // the profile cmd.exe and PowerShell know (%USERPROFILE%, $HOME)
-	}
 	d := engine.Command(cmd, policy.CommandContext{Cwd: cwd, Home: home, Facts: fsfacts.Disk{Home: home}, Shell: shell})
 	if asJSON {
 		out, err := json.Marshal(d)

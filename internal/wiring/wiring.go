@@ -22,6 +22,7 @@ import (
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/store"
+	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/files"
 	"github.com/nb-cli/nb/internal/tool/runcmd"
@@ -152,7 +153,7 @@ func Build(o Options) (*App, error) {
 		}
 		a.Roots = roots
 		a.closers = append(a.closers, func() { roots.Close() })
-		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: homeDir(o.Getenv)}) {
+		for _, t := range files.New(files.Options{Roots: roots, Policy: engine, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 			a.Tools.Add(t)
 		}
 	}
@@ -185,7 +186,7 @@ func Build(o Options) (*App, error) {
 	})
 	sessions := a.Sessions
 	a.closers = append(a.closers, func() { sessions.CloseAll() })
-	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: homeDir(o.Getenv)}) {
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 		a.Tools.Add(t)
 	}
 	return a, nil
@@ -224,7 +225,7 @@ func (a *App) Host(name string) (host.Host, error) {
 	}
 	h, err := hosts.New(name, spec, hosts.Env{
 		LaunchDir:  a.Launch,
-		Home:       homeDir(a.opts.Getenv),
+		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
 		ConfigDir:  configDir,
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
@@ -261,9 +262,16 @@ func (a *App) Close() error {
 	return nil
 }
 
-// homeDir is the user's home directory as the policy sees it: HOME, or on
-// Windows, where HOME is usually unset, USERPROFILE.
-func homeDir(getenv func(string) string) string {
+// HomeDir is the user's home directory as the policy sees it for the
+// commands of the configured shell: the profile (USERPROFILE) for cmd.exe
+// and PowerShell, which expand %USERPROFILE%, $HOME and ~ to it; HOME for
+// other shells, or USERPROFILE where HOME is unset (Windows).
+func HomeDir(getenv func(string) string, shell string) string {
+	if k := (&host.Local{Shell: shell}).ShellKind(); k == sysinfo.ShellCmd || k == sysinfo.ShellPowerShell {
+		if p := getenv("USERPROFILE"); p != "" {
+			return p
+		}
+	}
 	if h := getenv("HOME"); h != "" {
 		return h
 	}

@@ -199,3 +199,19 @@ func TestCommandsEnvScrubbed(t *testing.T) {
 		t.Errorf("env:\n%s", env)
 	}
 }
+
+// run_cmd's home is the one `nb policy check` uses: the profile for
+// cmd.exe and PowerShell even where HOME is set, HOME for bash.
+func TestHomeDirFollowsTheShell(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u", "USERPROFILE": `C:\Users\u`}
+	getenv := func(k string) string { return env[k] }
+	for shell, want := range map[string]string{"powershell": `C:\Users\u`, "cmd": `C:\Users\u`, "bash": "/home/u"} {
+		if got := HomeDir(getenv, shell); got != want {
+			t.Errorf("HomeDir for %s = %q, want %q", shell, got, want)
+		}
+	}
+	delete(env, "HOME")
+	if got := HomeDir(getenv, "bash"); got != `C:\Users\u` {
+		t.Errorf("HomeDir without HOME = %q, want the profile", got)
+	}
+}
