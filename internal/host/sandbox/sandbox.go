@@ -1,9 +1,11 @@
 // Package sandbox runs commands on this machine inside a sandbox: the
-// system read-only, the workspace writable (its .git/hooks and .git/config
-// excepted), a private temporary directory, secrets directories hidden and
-// the network off unless allowed. It uses bubblewrap when installed and
-// working, else Landlock through a re-execution of nb (MaybeHelper). When
-// neither works it refuses to start: there is no silent fallback to running
+// system read-only, the workspace writable (its .git and the files that
+// run later outside, RunLater, excepted), a private temporary directory,
+// secrets hidden and the network off unless allowed. It uses bubblewrap
+// when installed and working, else Landlock through a re-execution of nb
+// (MaybeHelper) that first binds the protected paths read-only in its own
+// user and mount namespaces where the system allows them. When neither
+// works it refuses to start: there is no silent fallback to running
 // unsandboxed.
 package sandbox
 
