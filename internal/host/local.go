@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
@@ -52,6 +53,10 @@ type Local struct {
 	// Wrap, when set, rewrites the argv of every process before it starts
 	// (the sandbox host prefixes bubblewrap this way).
 	Wrap func(argv []string) ([]string, error)
+	// ProcAttr, when set, adjusts the attributes of every process before
+	// it starts (the sandbox host starts its Landlock helper in new
+	// namespaces this way).
+	ProcAttr func(*syscall.SysProcAttr)
 	// Env is the base environment (os.Environ() when nil); commands get
 	// it through CommandEnv with EnvPolicy, so secret-looking variables
 	// never reach them unless the policy passes them.

@@ -67,6 +67,9 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	}
 	attrs := &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	setDeathSignal(attrs, death)
+	if l.ProcAttr != nil {
+		l.ProcAttr(attrs)
+	}
 	master, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}, attrs)
 	if err != nil {
 		return nil, fmt.Errorf("start pty: %w", err)

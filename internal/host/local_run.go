@@ -180,6 +180,10 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 		}
 	}
 	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
+	if l.ProcAttr != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		l.ProcAttr(cmd.SysProcAttr)
+	}
 	if inv.cmdLine != "" && l.Wrap == nil {
 		if err := setCmdLine(cmd, inv.cmdLine); err != nil {
 			return nil, fmt.Errorf("run: %w", err)

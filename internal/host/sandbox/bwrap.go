@@ -111,6 +111,9 @@ func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(
 		}
 		args = append(args, m.op, m.src, m.dest)
 	}
+	// Run by root, bubblewrap would leave the command root's
+	// capabilities, enough to unmount the protections above.
+	args = append(args, "--cap-drop", "ALL")
 	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
 	return bwrapPlan{Args: args, Created: created}
 }

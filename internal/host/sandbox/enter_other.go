@@ -2,10 +2,15 @@
 
 package sandbox
 
-import "errors"
+import (
+	"errors"
+	"syscall"
+)
 
 var errUnsupported = errors.New("sandbox unavailable: sandboxing needs Linux (bubblewrap or Landlock)")
 
 func enterLandlock(s helperSpec, argv []string) error { return errUnsupported }
+
+func nsProcAttr(*syscall.SysProcAttr) {}
 
 func landlockCheck(network bool) error { return errUnsupported }

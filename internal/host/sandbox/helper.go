@@ -17,6 +17,10 @@ type helperSpec struct {
 	ReadOnly []string `json:"r,omitempty"`
 	Scratch  []string `json:"s,omitempty"`
 	Network  bool     `json:"n,omitempty"`
+	// Mounts says the helper runs in its own user and mount namespaces:
+	// it binds ReadOnly read-only, so Landlock need not refuse new
+	// entries in the directories holding them (the workspace's top).
+	Mounts bool `json:"m,omitempty"`
 	// Terminal allows terminal ioctls (PTY sessions); otherwise nb's
 	// controlling terminal is detached first.
 	Terminal bool `json:"t,omitempty"`

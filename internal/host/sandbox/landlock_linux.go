@@ -122,7 +122,12 @@ func grant(root string, rights, partial uint64, excl []string, out []rule) []rul
 func landlockRules(s helperSpec) []rule {
 	var out []rule
 	out = grant("/", rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, s.Hidden, out)
-	writeExcl := append(append([]string{}, s.Hidden...), s.ReadOnly...)
+	writeExcl := append([]string{}, s.Hidden...)
+	if !s.Mounts {
+		// Without read-only mounts Landlock alone protects them: the
+		// directories holding them take no new entries.
+		writeExcl = append(writeExcl, s.ReadOnly...)
+	}
 	for _, w := range s.Writable {
 		out = grant(w, rightsWrite, 0, writeExcl, out)
 	}

