@@ -420,7 +420,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		// arithmetic, which runs $(…) in the input
 		return false, "read in an interactive shell may evaluate its input"
 	}
-	if base == "history" && cc.interactive {
+	if (base == "history" || base == "fc") && cc.interactive {
 		// an interactive shell's history holds what the user typed,
 		// passwords included
 		info.sensitive = "history shows what was typed into the shell"
@@ -643,11 +643,39 @@ func allStatic(l *shellparse.Leaf, globOK bool) (bool, string) {
 		if w.Pipe || findFile(l, w) {
 			continue
 		}
-		if w.Dynamic || (w.Glob && !globOK) {
+		if w.Dynamic && !numericParam(w) || (w.Glob && !globOK) {
 			return false, "argument " + w.Raw + " is not static"
 		}
 	}
 	return true, ""
+}
+
+// numericParams are the shell's special parameters whose value is a
+// number (or, for $!, nothing): $$ and $PPID are read-only in bash, $#
+// and $? are set by the shell. Unquoted, they split (an IFS holding
+// digits) only into digits, never into an option or a pattern.
+var numericParams = map[string]bool{"$": true, "PPID": true, "#": true, "?": true, "!": true}
+
+// numericParam reports whether w is exactly one numeric special parameter,
+// quoted or not ($$, "$PPID", ${#}): an argument that is a number chosen at
+// run time. It is no file name a read could be judged by: readers still
+// ask for it.
+func numericParam(w word) bool {
+	if !w.Dynamic || w.Glob || len(w.Subs) > 0 {
+		return false
+	}
+	r := w.Raw
+	if len(r) >= 2 && r[0] == '"' && r[len(r)-1] == '"' {
+		r = r[1 : len(r)-1]
+	}
+	if !strings.HasPrefix(r, "$") {
+		return false
+	}
+	r = r[1:]
+	if strings.HasPrefix(r, "{") && strings.HasSuffix(r, "}") {
+		r = r[1 : len(r)-1]
+	}
+	return numericParams[r]
 }
 
 // category classifies a single simple command per seed 000's table.

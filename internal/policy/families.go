@@ -215,6 +215,19 @@ func init() {
 		}
 		return "history with options changes the history or its file"
 	}}
+	// fc -l lists the history (fc without -l re-runs it: the analyser
+	// marks that unknown); only the listing flags are known
+	builtinSafe["fc"] = safeCmd{check: func(ws []word) string {
+		for _, w := range ws {
+			if strings.HasPrefix(w.Text, "-") && !isNumber(w.Text[1:]) && strings.Trim(w.Text[1:], "lnr") != "" {
+				return "fc " + w.Raw + " is not a listing option"
+			}
+		}
+		if !shortFlags(ws, "")['l'] {
+			return "fc without -l re-runs commands from the history"
+		}
+		return ""
+	}}
 	// read VAR… reads a line of standard input (the names are checked by
 	// the analyser)
 	builtinSafe["read"] = safeCmd{check: func(ws []word) string {
