@@ -362,6 +362,14 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			}
 		}
 	}
+	if x, why, secret := e.expandGlobs(l, cc); why != "" {
+		if secret {
+			info.sensitive = why
+		}
+		return false, why
+	} else if x != nil {
+		l = x
+	}
 	base := l.Base()
 	if strings.Contains(name, "/") && !systemBinDirs[pathDir(name)] {
 		return false, name + " is not a system command"
@@ -648,6 +656,87 @@ func allStatic(l *shellparse.Leaf, globOK bool) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// expandGlobs judges the words bash generates from the unquoted globs among
+// l's arguments in cc.Cwd (the disk facts expand them) and returns l with
+// those words in place of the patterns, or why it asks: a word a command
+// could take as an option (a file named -delete or +x), a secret path, or
+// words that cannot be known. A pattern matching nothing is passed as
+// written; it is then judged as a static word, and as a pattern that could
+// name a secret (it may match one when the command runs).
+func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse.Leaf, string, bool) {
+	var words []word
+	for i, w := range l.Words {
+		if i == 0 || !w.Glob || w.Pipe || findFile(l, w) {
+			if words != nil {
+				words = append(words, w)
+			}
+			continue
+		}
+		if words == nil {
+			words = append([]word(nil), l.Words[:i]...)
+		}
+		pat, ok := globPattern(w)
+		if !ok || cc.Facts == nil || !strings.HasPrefix(cc.Cwd, "/") && !strings.HasPrefix(pat, "/") {
+			return nil, "the files " + w.Raw + " matches cannot be known", false
+		}
+		matches, complete := cc.Facts.Glob(cc.Cwd, pat)
+		if !complete {
+			return nil, "the files " + w.Raw + " matches cannot be known (too many, or unreadable)", false
+		}
+		if len(matches) == 0 {
+			if !metadataOnly[l.Base()] && e.secretPath(cc, pat, true) {
+				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
+			}
+			words = append(words, word{Raw: w.Raw, Text: pat})
+			continue
+		}
+		for _, m := range matches {
+			if strings.HasPrefix(m, "-") || strings.HasPrefix(m, "+") {
+				return nil, w.Raw + " matches " + m + ", which " + l.Base() + " may take as an option", false
+			}
+			if e.secretPath(cc, m, false) {
+				return nil, l.Base() + " names " + w.Raw + ", which matches the secret file " + m, true
+			}
+			words = append(words, word{Raw: m, Text: m})
+		}
+	}
+	if words == nil {
+		return nil, "", false
+	}
+	x := *l
+	x.Words = words
+	return &x, "", false
+}
+
+// globPattern is the pattern of a glob word as bash matches it: its text,
+// when every pattern character in it is unquoted and it holds no escape,
+// expansion or extended pattern.
+func globPattern(w word) (string, bool) {
+	if w.Dynamic || strings.ContainsAny(w.Raw, "\\$`{}()") {
+		return "", false
+	}
+	unquoted, q := 0, byte(0)
+	for i := 0; i < len(w.Raw); i++ {
+		c := w.Raw[i]
+		switch {
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+			if strings.IndexByte("*?[]", c) >= 0 {
+				return "", false
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case strings.IndexByte("*?[", c) >= 0:
+			unquoted++
+		}
+	}
+	if q != 0 || unquoted != strings.Count(w.Text, "*")+strings.Count(w.Text, "?")+strings.Count(w.Text, "[") {
+		return "", false
+	}
+	return w.Text, true
 }
 
 // numericParams are the shell's special parameters whose value is a

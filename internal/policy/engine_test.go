@@ -607,6 +607,7 @@ func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[
 func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
 
 func (f fakeFacts) Resolve(p string) (string, PathState) { return NoFacts{}.Resolve(p) }
+func (fakeFacts) Glob(string, string) ([]string, bool)   { return nil, true }
 
 func (f fakeFacts) SecretContent(string) bool { return false }
 

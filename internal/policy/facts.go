@@ -46,6 +46,14 @@ type Facts interface {
 	// (links followed) holds what has the shape of a secret whatever its
 	// name: a private key, a cloud service-account key.
 	SecretContent(p string) bool
+	// Glob lists the words bash, with its default options, generates
+	// from the unquoted pattern (only literal characters and * ? [...])
+	// for a command running in the absolute directory dir: paths
+	// relative to dir (absolute for an absolute pattern), never fewer
+	// than bash's; nil when nothing matches (bash then passes the
+	// pattern itself). complete is false when they cannot be known
+	// exactly (too many, unreadable, a pattern not modelled).
+	Glob(dir, pattern string) (words []string, complete bool)
 }
 
 // PathState is what Facts.Resolve knows about a path.
@@ -79,6 +87,9 @@ func (NoFacts) GitSecrets(string) ([]string, bool) { return nil, true }
 
 // SecretContent implements Facts.
 func (NoFacts) SecretContent(string) bool { return false }
+
+// Glob implements Facts: no pattern matches (the word stays as written).
+func (NoFacts) Glob(string, string) ([]string, bool) { return nil, true }
 
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
@@ -136,6 +147,8 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 }
 
 func (m *memoFacts) SecretContent(p string) bool { return m.f.SecretContent(p) }
+
+func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) { return m.f.Glob(dir, pattern) }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
 	if v, ok := m.paths[p]; ok {

@@ -258,6 +258,7 @@ func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
+func (winFacts) Glob(string, string) ([]string, bool)  { return nil, true }
 func (winFacts) SecretContent(string) bool             { return false }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
@@ -417,4 +418,5 @@ func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
 func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
 func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
+func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
 func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
