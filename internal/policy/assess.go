@@ -532,14 +532,23 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 				pos = pos[1:]
 			}
 		}
-		if l.ArgsAppended && !findExec(l) {
+		lister := findPrint0(l)
+		if l.ArgsAppended && !findExec(l) && lister == nil {
 			info.exactOnly = true
 			return false, base + " reads files named at run time"
 		}
-		if findExec(l) {
-			// the files find passes are below its starting points: a
-			// recursive read of them
-			for _, root := range findRoots(l.Wrapper) {
+		if findExec(l) || lister != nil {
+			// the files find passes (or prints for xargs) are below its
+			// starting points: a recursive read of them
+			finder := lister
+			if finder == nil {
+				finder = l.Wrapper
+			}
+			if p := e.findSelectsSecrets(finder, cc); p != "" && lister != nil {
+				info.sensitive = base + " reads the files find selects by " + p + ", a name of secret files"
+				return false, info.sensitive
+			}
+			for _, root := range findRoots(finder) {
 				if !root.Static() || e.secretPath(cc, root.Text, false) || e.reachesSecret(cc, root.Text) {
 					info.sensitive = base + " reads the files find finds below " + root.Raw + ", which holds secrets"
 					return false, info.sensitive
@@ -1067,6 +1076,69 @@ func findRoots(f *shellparse.Leaf) []word {
 		roots = []word{{Text: ".", Raw: "."}}
 	}
 	return roots
+}
+
+// findSelectsSecrets says which name test of find (-name PATTERN…) may
+// select secret files, or "": what a reader of the files it finds reads.
+func (e *Engine) findSelectsSecrets(f *shellparse.Leaf, cc CommandContext) string {
+	ws := f.Args()
+	for i := 0; i+1 < len(ws); i++ {
+		switch ws[i].Text {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
+			pat := ws[i+1].Text
+			if strings.HasPrefix(ws[i].Text, "-i") {
+				pat = strings.ToLower(pat)
+			}
+			if !ws[i+1].Static() || e.sensitivePath(pat, cc.Cwd, true) || e.sensitivePath("x/"+pat, cc.Cwd, true) {
+				return ws[i].Text + " " + ws[i+1].Raw
+			}
+		case "-regex", "-iregex":
+			return ws[i].Text + " " + ws[i+1].Raw // a regular expression is not judged
+		}
+	}
+	return ""
+}
+
+// findPrint0 is the find command whose output names the files a leaf run
+// by xargs reads (find ROOT… -print0 | xargs -0 CMD), or nil. Separated
+// by NULs, each name is a path below a starting point, as find prints
+// it: never an option, never a word of a name split at a blank. The
+// files are then judged as for find -exec, by the tree below each root.
+func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
+	x := l.Wrapper
+	if x == nil || x.Base() != "xargs" || l.Via != "xargs" || x.StdinFrom == nil {
+		return nil
+	}
+	f := x.StdinFrom
+	if f.Base() != "find" || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil {
+		return nil
+	}
+	xa := x.Args()
+	if !anyWord(xa, "-0", "--null") || len(optionValues(xa, 'a', "adEILnPs", "arg-file")) > 0 ||
+		len(optionValues(xa, 'd', "adEILnPs", "delimiter")) > 0 {
+		return nil
+	}
+	print0 := false
+	for _, w := range f.Args() {
+		if !w.Static() {
+			return nil
+		}
+		switch w.Text {
+		case "-print0":
+			print0 = true
+		case "-print", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
+			return nil
+		}
+	}
+	if !print0 {
+		return nil
+	}
+	for _, r := range findRoots(f) {
+		if !r.Static() || strings.HasPrefix(r.Text, "-") {
+			return nil
+		}
+	}
+	return f
 }
 
 // metadataOnly are commands that show names, sizes or counts of the files

@@ -30,3 +30,56 @@ func TestDynamicCases(t *testing.T) {
 		t.Errorf("fc -l in an interactive shell allowed")
 	}
 }
+
+// TestXargsFindPrint0 allows a reader run by xargs -0 on the names find
+// -print0 prints only when the trees below find's starting points hold no
+// secret, and asks for every other producer or splitting.
+func TestXargsFindPrint0(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = fakeFacts{secrets: map[string][]string{
+		"/home/u/proj/keys": {"id_rsa"},
+		"/home/u/proj/big":  nil, // too large to know
+	}}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{`find . -name "*.go" -print0 | xargs -0 grep x`, true},
+		{`find src -type f -print0 | xargs -0 cat`, true},
+		{`find . -print0 | xargs --null wc -l`, true},
+		{`find keys -print0 | xargs -0 cat`, false},                     // holds id_rsa
+		{`find big -print0 | xargs -0 cat`, false},                      // not known
+		{`find ~ -print0 | xargs -0 cat`, false},                        // the home holds secrets
+		{`find . -name "*.go" | xargs grep x`, false},                   // split at blanks: a name may be an option
+		{`find . -name "*.go" -print0 | xargs grep x`, false},           // not -0
+		{`find . -print0 | xargs -0 -a list cat`, false},                // names from a file
+		{`find . -print0 | xargs -0 -d x cat`, false},                   // another delimiter
+		{`find . -print0 -print | xargs -0 cat`, false},                 // mixed output
+		{`find . -printf "%p\0" | xargs -0 cat`, false},                 // a format may print anything
+		{`find . -print0 | sort -z | xargs -0 cat`, false},              // not find's output directly
+		{`find "$d" -print0 | xargs -0 cat`, false},                     // root known at run time
+		{`git ls-files | xargs grep x`, false},                          // a tracked name may be an option
+		{`git ls-files -z | xargs -0 cat`, false},                       // idem
+		{`find . -print0 | xargs -0 sort -o out`, false},                // writes
+		{`find . -print0 | xargs -0 rm`, false},                         // deletes
+		{`find . -type f -print0 | xargs -0 grep -l AWS_SECRET`, false}, // searches for secrets
+	} {
+		if d := e.Command(c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}
+
+func TestXargsFindSelectsSecrets(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{
+		`find . -name '.env*' -print0 | xargs -0 cat`, `find . -iname '*.PEM' -print0 | xargs -0 cat`,
+		`find . -path '*/.ssh/*' -print0 | xargs -0 cat`, `find . -regex '.*' -print0 | xargs -0 cat`,
+		`find . -name "$p" -print0 | xargs -0 cat`,
+	} {
+		if d := e.Command(cmd, testCC); d.Decision == Allow {
+			t.Errorf("%q allowed", cmd)
+		}
+	}
+}

@@ -90,6 +90,9 @@ type Leaf struct {
 	// StdinFromPipe is set when the command reads an earlier pipeline
 	// stage.
 	StdinFromPipe bool
+	// StdinFrom is the earlier pipeline stage feeding the command's
+	// standard input, when that stage is one simple command.
+	StdinFrom *Leaf
 	// StdoutToPipe is set when the command writes into a later pipeline
 	// stage (which may stop reading early: cat /dev/urandom | head -c 8).
 	StdoutToPipe bool
@@ -187,6 +190,9 @@ type walkCtx struct {
 	wrapper *Leaf
 	netIn   bool
 	pipeIn  bool
+	// pipeFrom is the earlier pipeline stage, when it is one simple
+	// command.
+	pipeFrom *Leaf
 	// pipeText is what an earlier "echo WORDS" stage of the pipeline
 	// writes, when it is static.
 	pipeText string
@@ -385,6 +391,10 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			right.netIn = net
 			right.pipeIn = true
 			right.pipeText = ""
+			right.pipeFrom = nil
+			if added := a.res.Leaves[start:]; len(added) == 1 && added[0].Via == ctx.via {
+				right.pipeFrom = added[0]
+			}
 			if added := a.res.Leaves[start:]; len(added) == 1 && added[0].Base() == "echo" && len(added[0].Inner) == 0 {
 				if t, ok := echoText(added[0]); ok {
 					right.pipeText = t
@@ -709,7 +719,7 @@ func (a *analyser) decl(c *syntax.DeclClause, redirs []*Redir, ctx *walkCtx, lin
 // leaf adds a simple command with resolved words, looking through
 // wrappers and into inner scripts.
 func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCtx, line int) *Leaf {
-	l := &Leaf{Words: words, EnvAssigns: env, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, StdinFromPipe: ctx.pipeIn, Dir: a.dir.cur.clone()}
+	l := &Leaf{Words: words, EnvAssigns: env, Via: ctx.via, Wrapper: ctx.wrapper, Line: line, StdinFromNetwork: ctx.netIn, StdinFromPipe: ctx.pipeIn, StdinFrom: ctx.pipeFrom, Dir: a.dir.cur.clone()}
 	if !words[0].Static() {
 		l.Unknown = append(l.Unknown, "the command name is not static")
 		// a command chosen at run time may be cd
