@@ -103,6 +103,7 @@ type memoFacts struct {
 	progs   map[string]memoList
 	gitSec  map[string]memoList
 	paths   map[string]memoPath
+	globs   map[string]memoList
 }
 
 type memoList struct {
@@ -122,7 +123,7 @@ func memoize(f Facts) Facts {
 	if _, ok := f.(*memoFacts); ok {
 		return f
 	}
-	return &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}}
+	return &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}, globs: map[string]memoList{}}
 }
 
 func memoOf(m map[string]memoList, key string, get func(string) ([]string, bool)) ([]string, bool) {
@@ -148,7 +149,9 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 
 func (m *memoFacts) SecretContent(p string) bool { return m.f.SecretContent(p) }
 
-func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) { return m.f.Glob(dir, pattern) }
+func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
+	return memoOf(m.globs, dir+"\x00"+pattern, func(string) ([]string, bool) { return m.f.Glob(dir, pattern) })
+}
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
 	if v, ok := m.paths[p]; ok {
