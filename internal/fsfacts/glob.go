@@ -24,7 +24,7 @@ var errGlob = errors.New("glob not known")
 // segment also matches "." and ".." (as bash before 5.2 does): the words
 // reported are never fewer than bash's. No match: nil, complete. A pattern
 // using what is not modelled here (character classes such as [:alpha:],
-// empty segments), a directory that cannot be read, more than 512 words
+// empty segments but a trailing one), a directory that cannot be read, more than 512 words
 // or MaxEntries directory entries: complete is false.
 func (d Disk) Glob(dir, pattern string) ([]string, bool) {
 	budget := d.MaxEntries
@@ -36,6 +36,9 @@ func (d Disk) Glob(dir, pattern string) ([]string, bool) {
 	if strings.HasPrefix(pattern, "/") {
 		prefix, rest = "/", pattern[1:]
 	}
+	// a trailing slash matches directories only (links to them too)
+	trail := strings.HasSuffix(rest, "/") && rest != "/"
+	rest = strings.TrimSuffix(rest, "/")
 	segs := strings.Split(rest, "/")
 	for _, s := range segs {
 		if s == "" {
@@ -76,6 +79,12 @@ func (d Disk) Glob(dir, pattern string) ([]string, bool) {
 	for _, c := range cands {
 		// literal segments after the last pattern must exist
 		if _, err := os.Lstat(diskPath(abs(dir, strings.TrimSuffix(c, "/")))); err == nil {
+			if trail {
+				if !isDir(abs(dir, c)) {
+					continue
+				}
+				c += "/"
+			}
 			out = append(out, c)
 		} else if !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
 			return nil, false

@@ -45,7 +45,7 @@ func TestGlobMatchesBash(t *testing.T) {
 	d := fsfacts.Disk{}
 	for _, pat := range []string{"*", "*.txt", "*.md", "src/*.go", "src/.*", "*/*.md", "*/*", "c[0-9].log",
 		"c[!0-9].log", "c[^0-9].log", "?.txt", "*.none", "nodir/*.go", ".*", ".e*", "*/x.md", "*/nothing",
-		"-*", "README.m?", "img/*", "[a-b].txt", dir + "/*.txt", dir + "/src/*"} {
+		"-*", "README.m?", "*/", "src/*/", ".*/", "*/*/", "img/*", "[a-b].txt", dir + "/*.txt", dir + "/src/*"} {
 		got, complete := d.Glob(dir, pat)
 		if !complete {
 			t.Errorf("Glob(%q) incomplete", pat)
@@ -107,6 +107,10 @@ func TestGlobDecisions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	linked := t.TempDir()
+	if err := os.Symlink(filepath.Join(keys, "id_rsa"), filepath.Join(linked, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
 	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
 	if err != nil {
 		t.Fatal(err)
@@ -116,21 +120,23 @@ func TestGlobDecisions(t *testing.T) {
 		cmd   string
 		allow bool
 	}{
-		{dir, "ls *.gif", true},              // no match: passed as written
-		{dir, "ls img/*.gif", true},          // one match
-		{dir, "cat *.md", true},              // README.md notes.md
-		{dir, "wc -l src/*.go", true},        // .hidden.go is not matched
-		{dir, "find . -name *.log", true},    // find . -name c1.log c2.log cA.log: find refuses the extra names
-		{safe, "find . -name *.txt", true},   // find . -name a.txt
-		{safe, "find . -name *.go", true},    // no match: find . -name '*.go'
-		{dir, "ls *", false},                 // -delete would be an option
-		{dir, "find *", false},               // find -delete … deletes
-		{dir, "cat -- *", false},             // still matches -delete: asked, the rule does not look at --
-		{dir, "cat .e*", false},              // .env
-		{dir, "grep x .*", false},            // .env
-		{keys, "cat *", false},               // id_rsa
-		{keys, "ls *", false},                // id_rsa
-		{keys, "cat *.txt", true},            // notes.txt
+		{dir, "ls *.gif", true},
+		{dir, "ls -d */", true},            // no match: passed as written
+		{dir, "ls img/*.gif", true},        // one match
+		{dir, "cat *.md", true},            // README.md notes.md
+		{dir, "wc -l src/*.go", true},      // .hidden.go is not matched
+		{dir, "find . -name *.log", true},  // find . -name c1.log c2.log cA.log: find refuses the extra names
+		{safe, "find . -name *.txt", true}, // find . -name a.txt
+		{safe, "find . -name *.go", true},  // no match: find . -name '*.go'
+		{dir, "ls *", false},               // -delete would be an option
+		{dir, "find *", false},             // find -delete … deletes
+		{dir, "cat -- *", false},           // still matches -delete: asked, the rule does not look at --
+		{dir, "cat .e*", false},            // .env
+		{dir, "grep x .*", false},          // .env
+		{keys, "cat *", false},             // id_rsa
+		{keys, "ls *", false},              // id_rsa
+		{keys, "cat *.txt", true},
+		{linked, "cat *.txt", false},         // notes.txt leads to id_rsa            // notes.txt
 		{safe, "cat [[:alpha:]].txt", false}, // not modelled: unknown
 		{safe, "cat id_*", false},            // no match, but may name a key when it runs
 	} {
