@@ -31,6 +31,9 @@ func (d Disk) Glob(dir, pattern string) ([]string, bool) {
 	if budget == 0 {
 		budget = 20000
 	}
+	if len(pattern) >= 2 && pattern[1] == ':' {
+		return nil, false // a drive path: not modelled
+	}
 	prefix := ""
 	rest := pattern
 	if strings.HasPrefix(pattern, "/") {

@@ -687,7 +687,7 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 			words = append([]word(nil), l.Words[:i]...)
 		}
 		pat, ok := globPattern(w)
-		if !ok || cc.Facts == nil || !strings.HasPrefix(cc.Cwd, "/") && !strings.HasPrefix(pat, "/") {
+		if !ok || cc.Facts == nil || !isAbs(cc.Cwd) && !isAbs(pat) {
 			return nil, "the files " + w.Raw + " matches cannot be known", false
 		}
 		matches, complete := cc.Facts.Glob(cc.Cwd, pat)
@@ -718,6 +718,8 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 	x.Words = words
 	return &x, "", false
 }
+
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") || drivePath(p) }
 
 // globPattern is the pattern of a glob word as bash matches it: its text,
 // when every pattern character in it is unquoted and it holds no escape,
