@@ -63,6 +63,11 @@ type Options struct {
 	Self string
 	// Bwrap is the bubblewrap binary ("bwrap" looked up when empty).
 	Bwrap string
+	// Quarantine is the directory (nb's state directory, hidden from the
+	// sandbox) where entries that run later outside, created inside the
+	// sandbox, are moved after the command; a directory of the user's
+	// under the system's temporary directory when empty.
+	Quarantine string
 
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
@@ -88,6 +93,11 @@ type Host struct {
 
 	mu      sync.Mutex
 	created map[string]bool
+	qparent string // Options.Quarantine
+	qdir    string // this host's quarantine, created on first use
+	// pending are messages of sweeps after terminal sessions, told with
+	// the next command's result.
+	pending []string
 }
 
 var _ host.Host = (*Host)(nil)
@@ -98,7 +108,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
-	h := &Host{name: o.Name, created: map[string]bool{}}
+	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine}
 	if h.name == "" {
 		h.name = "sandbox"
 	}
@@ -385,21 +395,67 @@ func (h *Host) Describe() string {
 }
 
 // Run implements host.Host. A run whose stderr shows the sandbox refusing
-// an operation has Exit.Sandboxed set.
+// an operation has Exit.Sandboxed set. Entries that run later outside
+// (RunLater) which the command created are moved to the quarantine once
+// it has ended (host.Local ends its whole process group; bubblewrap's
+// process namespace ends with it), and Exit.Notes says so.
 func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
+	before := h.snapshot()
 	ex, err := h.run.Run(ctx, &cc)
-	if ex != nil && ex.Code != 0 && d.seen() {
+	notes := h.sweep(before)
+	h.mu.Lock()
+	notes = append(h.pending, notes...)
+	h.pending = nil
+	if ex == nil {
+		// nothing to carry them: told with the next result
+		h.pending = notes
+	}
+	h.mu.Unlock()
+	if ex == nil {
+		return ex, err
+	}
+	ex.Notes = append(ex.Notes, notes...)
+	if ex.Code != 0 && d.seen() {
 		ex.Sandboxed = true
 	}
 	return ex, err
 }
 
-// StartPTY implements host.Host.
+// StartPTY implements host.Host. The session's new RunLater entries are
+// moved to the quarantine when it is closed (its process group ended),
+// told with the next command's result.
 func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal, error) {
-	return h.pty.StartPTY(ctx, c)
+	before := h.snapshot()
+	t, err := h.pty.StartPTY(ctx, c)
+	if err != nil {
+		h.sweepLater(before)
+		return nil, err
+	}
+	return &sweptTerminal{Terminal: t, h: h, before: before}, nil
+}
+
+func (h *Host) sweepLater(before map[string]bool) {
+	notes := h.sweep(before)
+	h.mu.Lock()
+	h.pending = append(h.pending, notes...)
+	h.mu.Unlock()
+}
+
+// sweptTerminal sweeps once, after the session's processes have ended.
+type sweptTerminal struct {
+	host.Terminal
+	h      *Host
+	before map[string]bool
+	once   sync.Once
+}
+
+func (t *sweptTerminal) Close() error {
+	err := t.Terminal.Close()
+	t.once.Do(func() { t.h.sweepLater(t.before) })
+	return err
 }
 
 // Probe implements host.Host.

@@ -1,0 +1,162 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/testenv"
+)
+
+// plantScript creates, from inside the sandbox, entries that would run
+// outside it later: pre-commit's configuration, direnv's .envrc, a VS Code
+// task run when the folder opens, a repository in a subdirectory whose
+// core.fsmonitor runs at the user's next git status there, and a symlink
+// planted at a protected name. Ordinary files are created alongside.
+func plantScript(canary, linkTarget string) string {
+	return strings.Join([]string{
+		`printf 'repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: touch ` + canary + `\n    language: system\n' > .pre-commit-config.yaml`,
+		`echo 'touch ` + canary + `' > .envrc`,
+		`mkdir -p .vscode && echo '{"tasks":[{"command":"touch ` + canary + `","runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json`,
+		`git init -q sub/repo && cd sub/repo && echo f > f && git add f && git -c user.name=t -c user.email=t@t commit -qm x && git config core.fsmonitor "touch ` + canary + `" && cd ../..`,
+		`mkdir -p a/b && ln -s ` + linkTarget + ` a/b/.tool-versions`,
+		`echo keep > notes.txt && mkdir -p a/b/c && echo keep > a/b/c/data.txt && echo keep > sub/plain.yaml`,
+	}, " && ")
+}
+
+var planted = []string{".pre-commit-config.yaml", ".envrc", ".vscode", "sub/repo/.git", "a/b/.tool-versions"}
+
+// Entries that would run outside the sandbox, created by a sandboxed
+// command, are moved to the quarantine after it, named in its result; the
+// user's own git status then runs nothing. The control run (the same
+// script outside the sandbox) shows the repository's fsmonitor would run.
+func TestNewRunLaterEntriesQuarantined(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		testenv.Missing(t, "git is needed for the planted repository")
+	}
+	t.Run("control", func(t *testing.T) {
+		w := newWorld(t)
+		canary := filepath.Join(w.outside, "CANARY")
+		l := &host.Local{}
+		r := hosttest.Exec(t, context.Background(), l, host.Command{Script: plantScript(canary, filepath.Join(w.outside, "readme")), Dir: w.ws, Timeout: 15 * time.Second})
+		l.Close()
+		gitRun(t, w, filepath.Join(w.ws, "sub", "repo"), "status")
+		if _, err := os.Stat(canary); err != nil {
+			t.Fatalf("the planted repository runs nothing unsandboxed, so the test proves nothing: %s%s", r.Stdout, r.Stderr)
+		}
+	})
+	for _, mech := range withPlain(mechanisms(t)) {
+		t.Run(mech, func(t *testing.T) {
+			w := newWorld(t)
+			canary := filepath.Join(w.outside, "CANARY")
+			target := filepath.Join(w.outside, "readme")
+			h := newHost(t, w, mech, false)
+			// Without namespaces Landlock refuses new entries at the top
+			// of the workspace (it holds .git): plant one level down.
+			dir, base := w.ws, ""
+			if mech == mechanismLandlockPlain {
+				dir, base = filepath.Join(w.ws, "sub"), "sub/"
+			}
+			planted := slices.Clone(planted)
+			for i := range planted {
+				planted[i] = base + planted[i]
+			}
+			var o, e bytes.Buffer
+			ex, err := h.Run(context.Background(), &host.Command{Script: plantScript(canary, target), Dir: dir, Stdout: &o, Stderr: &e, Timeout: 15 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ex.Code != 0 {
+				t.Fatalf("the script failed in the sandbox (%d): %s%s", ex.Code, o.String(), e.String())
+			}
+			msgs := strings.Join(ex.Notes, "\n")
+			for _, rel := range planted {
+				p := filepath.Join(w.ws, rel)
+				if _, err := os.Lstat(p); err == nil {
+					t.Errorf("%s is still in the workspace", rel)
+				}
+				prefix := "nb removed " + rel + " created inside the sandbox (it would run outside it); kept at "
+				var kept string
+				for _, n := range ex.Notes {
+					if rest, ok := strings.CutPrefix(n, prefix); ok {
+						kept = rest
+					}
+				}
+				if kept == "" {
+					t.Errorf("the result does not name %s: %q", rel, msgs)
+					continue
+				}
+				if !within(kept, filepath.Join(w.root, "state", "quarantine")) {
+					t.Errorf("%s kept outside the quarantine: %s", rel, kept)
+				}
+				if _, err := os.Lstat(kept); err != nil {
+					t.Errorf("%s is not in the quarantine: %v", rel, err)
+				}
+				if strings.HasSuffix(rel, "sub/repo/.git") {
+					if b, _ := os.ReadFile(filepath.Join(kept, "config")); !strings.Contains(string(b), "fsmonitor") {
+						t.Errorf("the quarantined repository lost its config: %q", b)
+					}
+				}
+				if strings.HasSuffix(rel, "a/b/.tool-versions") {
+					fi, err := os.Lstat(kept)
+					if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+						t.Errorf("the planted link was not moved as a link: %v %v", fi, err)
+					}
+				}
+			}
+			if len(ex.Notes) != len(planted) {
+				t.Errorf("notes: %q", msgs)
+			}
+			if b, err := os.ReadFile(target); err != nil || string(b) != "public" {
+				t.Errorf("the link's target was touched: %q %v", b, err)
+			}
+			for _, f := range []string{"notes.txt", "a/b/c/data.txt", "sub/plain.yaml", "sub/repo/f"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+					t.Errorf("ordinary file %s removed: %v", f, err)
+				}
+			}
+			gitRun(t, w, filepath.Join(dir, "sub", "repo"), "status")
+			gitRun(t, w, w.ws, "status")
+			if _, err := os.Stat(canary); err == nil {
+				t.Fatal("git status outside the sandbox ran a program planted from inside it")
+			}
+			// Entries that existed before a command are the user's: kept.
+			mustWrite(t, filepath.Join(w.ws, ".envrc"), "export A=1\n")
+			if ex, err = h.Run(context.Background(), &host.Command{Script: "true", Dir: w.ws, Timeout: 15 * time.Second}); err != nil || len(ex.Notes) != 0 {
+				t.Errorf("a run that created nothing: %v %q", err, ex.Notes)
+			}
+			if _, err := os.Stat(filepath.Join(w.ws, ".envrc")); err != nil {
+				t.Error("the user's own .envrc was removed")
+			}
+		})
+	}
+}
+
+// A process the command leaves behind cannot plant an entry after the
+// check: every process of the sandbox has ended when the command's result
+// comes back.
+func TestNoStragglerAfterSweep(t *testing.T) {
+	for _, mech := range withPlain(mechanisms(t)) {
+		t.Run(mech, func(t *testing.T) {
+			if mech != MechanismBwrap {
+				t.Skip("not yet contained under Landlock: a process that leaves the command's process group (setsid) outlives it (bubblewrap ends its whole process namespace)")
+			}
+			w := newWorld(t)
+			h := newHost(t, w, mech, false)
+			script := `(setsid sh -c 'sleep 1; echo x > .envrc; echo x > sub/.envrc' </dev/null >/dev/null 2>&1 &) ; (sh -c 'sleep 1; echo x > .mise.toml' </dev/null >/dev/null 2>&1 &); true`
+			sh(t, h, w.ws, script)
+			time.Sleep(2 * time.Second)
+			for _, f := range []string{".envrc", "sub/.envrc", ".mise.toml"} {
+				noFile(t, filepath.Join(w.ws, f))
+			}
+		})
+	}
+}
