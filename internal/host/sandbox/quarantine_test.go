@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,6 +157,40 @@ func TestNoStragglerAfterSweep(t *testing.T) {
 			time.Sleep(2 * time.Second)
 			for _, f := range []string{".envrc", "sub/.envrc", ".mise.toml"} {
 				noFile(t, filepath.Join(w.ws, f))
+			}
+		})
+	}
+}
+
+// A terminal session's new entries are moved when it closes, and the next
+// command's result tells it.
+func TestTerminalSessionQuarantined(t *testing.T) {
+	for _, mech := range mechanisms(t) {
+		t.Run(mech, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHost(t, w, mech, false)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			term, err := h.StartPTY(ctx, &host.PTYCommand{Script: "echo 'touch x' > sub/.envrc; echo done", Dir: w.ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := io.ReadAll(term)
+			<-term.Done()
+			if !strings.Contains(string(out), "done") {
+				t.Fatalf("terminal output %q", out)
+			}
+			term.Close()
+			noFile(t, filepath.Join(w.ws, "sub", ".envrc"))
+			ex, err := h.Run(ctx, &host.Command{Script: "true", Dir: w.ws, Timeout: 15 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ex.Notes) != 1 || !strings.HasPrefix(ex.Notes[0], "nb removed sub/.envrc created inside the sandbox") {
+				t.Errorf("notes %q", ex.Notes)
+			}
+			if ex, _ = h.Run(ctx, &host.Command{Script: "true", Dir: w.ws, Timeout: 15 * time.Second}); len(ex.Notes) != 0 {
+				t.Errorf("told twice: %q", ex.Notes)
 			}
 		})
 	}
