@@ -24,6 +24,9 @@ type helperSpec struct {
 	// Terminal allows terminal ioctls (PTY sessions); otherwise nb's
 	// controlling terminal is detached first.
 	Terminal bool `json:"t,omitempty"`
+	// Inner marks the helper's second stage, started by the first (the
+	// supervisor) to restrict itself and execute the command.
+	Inner bool `json:"i,omitempty"`
 }
 
 // MaybeHelper runs the Landlock helper when args (nb's arguments without

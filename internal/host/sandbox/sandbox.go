@@ -4,7 +4,10 @@
 // secrets hidden and the network off unless allowed. It uses bubblewrap
 // when installed and working, else Landlock through a re-execution of nb
 // (MaybeHelper) that first binds the protected paths read-only in its own
-// user and mount namespaces where the system allows them. When neither
+// user and mount namespaces where the system allows them, and which
+// supervises the command so that none of its processes outlives it.
+// Entries that run later outside which a command creates are moved to a
+// quarantine after it (quarantine.go). When neither
 // works it refuses to start: there is no silent fallback to running
 // unsandboxed.
 package sandbox
