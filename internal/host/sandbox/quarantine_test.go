@@ -197,3 +197,45 @@ func TestTerminalSessionQuarantined(t *testing.T) {
 		})
 	}
 }
+
+// On another file system than the workspace the quarantine gets a copy
+// (links as links, nothing followed) and the entry is removed.
+func TestQuarantineAcrossFileSystems(t *testing.T) {
+	q, err := os.MkdirTemp("/dev/shm", "nb-q-")
+	if err != nil {
+		t.Skip("no /dev/shm: ", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(q) })
+	w := newWorld(t)
+	if err := os.Rename(w.ws, filepath.Join(q, "probe")); err == nil || !strings.Contains(err.Error(), "cross-device") {
+		t.Skip("/dev/shm is on the workspace's file system")
+	}
+	h := &Host{layout: Layout{Writable: []string{w.ws}}, created: map[string]bool{}, qparent: q}
+	before := h.snapshot()
+	repo := filepath.Join(w.ws, "sub", "r", ".git")
+	if err := os.MkdirAll(filepath.Join(repo, "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(repo, "config"), "[core]\n\tfsmonitor = touch x\n")
+	if err := os.Symlink(filepath.Join(w.outside, "readme"), filepath.Join(repo, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(repo, "objects"), 0o500); err != nil {
+		t.Fatal(err)
+	}
+	notes := h.sweep(before)
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "nb removed sub/r/.git created inside the sandbox (it would run outside it); kept at "+q) {
+		t.Fatalf("notes %q", notes)
+	}
+	noFile(t, repo)
+	kept := strings.TrimPrefix(notes[0], "nb removed sub/r/.git created inside the sandbox (it would run outside it); kept at ")
+	if b, _ := os.ReadFile(filepath.Join(kept, "config")); !strings.Contains(string(b), "fsmonitor") {
+		t.Errorf("config not kept: %q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(kept, "link")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link not kept as a link: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.outside, "readme")); string(b) != "public" {
+		t.Errorf("link target touched: %q", b)
+	}
+}
