@@ -10,6 +10,11 @@ import (
 // to enter a Landlock sandbox: nb __sandbox-exec SPEC -- argv...
 const HelperArg = "__sandbox-exec"
 
+// superviseGraceEnv passes the helper's supervisor the grace (in
+// milliseconds) a SIGTERM leaves the command; it is removed from the
+// command's environment.
+const superviseGraceEnv = "NB_SANDBOX_GRACE_MS"
+
 // helperSpec is what the helper enforces, passed as JSON in its argv.
 type helperSpec struct {
 	Writable []string `json:"w"`

@@ -239,3 +239,27 @@ func TestQuarantineAcrossFileSystems(t *testing.T) {
 		t.Errorf("link target touched: %q", b)
 	}
 }
+
+// A command that ignores SIGTERM and times out: nb's SIGKILL to its
+// process group must not end the Landlock supervisor before it has ended
+// the processes that left the group.
+func TestNoStragglerAfterTimeout(t *testing.T) {
+	for _, mech := range withPlain(mechanisms(t)) {
+		t.Run(mech, func(t *testing.T) {
+			w := newWorld(t)
+			h := newHost(t, w, mech, false)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			ex, err := h.Run(ctx, &host.Command{Script: `trap '' TERM; (setsid sh -c 'trap "" TERM HUP; sleep 1; echo x > sub/.envrc' </dev/null >/dev/null 2>&1 &); sleep 30`,
+				Dir: w.ws, Timeout: 300 * time.Millisecond, KillGrace: 100 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ex.TimedOut {
+				t.Fatalf("not timed out: %+v", ex)
+			}
+			time.Sleep(1500 * time.Millisecond)
+			noFile(t, filepath.Join(w.ws, "sub", ".envrc"))
+		})
+	}
+}

@@ -23,9 +23,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/sysinfo"
@@ -406,6 +408,14 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
+	if h.mech == MechanismLandlock {
+		// The helper's supervisor ends every process of the command
+		// after the grace a SIGTERM gives; nb's own SIGKILL comes later,
+		// so that it cannot end the supervisor first.
+		g := c.Grace()
+		cc.Env = append(slices.Clone(c.Env), superviseGraceEnv+"="+strconv.FormatInt(g.Milliseconds(), 10))
+		cc.KillGrace = g + time.Second
+	}
 	before := h.snapshot()
 	ex, err := h.run.Run(ctx, &cc)
 	notes := h.sweep(before)

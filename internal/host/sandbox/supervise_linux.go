@@ -17,8 +17,10 @@ import (
 )
 
 // superviseGrace is how long the supervisor lets the command end after a
-// SIGTERM (nb's timeout or interrupt) before ending every process of the
-// sandbox itself.
+// SIGTERM (nb's timeout or interrupt, a terminal closed) before ending
+// every process of the sandbox itself, unless nb passed the command's
+// grace (superviseGraceEnv): shorter than nb's own before its SIGKILL,
+// which would end the supervisor too.
 const superviseGrace = time.Second
 
 // supervise is the helper's first stage. It becomes the child subreaper
@@ -46,7 +48,12 @@ func supervise(s helperSpec, argv []string) error {
 	// the supervisor only outlives them.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
+	grace := superviseGrace
+	if ms, err := strconv.Atoi(os.Getenv(superviseGraceEnv)); err == nil && ms >= 0 {
+		grace = time.Duration(ms) * time.Millisecond
+	}
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = dropEnv(os.Environ(), superviseGraceEnv)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return err
@@ -61,7 +68,7 @@ wait:
 			break wait
 		case sig := <-sigs:
 			if sig == syscall.SIGTERM && deadline == nil {
-				deadline = time.After(superviseGrace)
+				deadline = time.After(grace)
 			}
 		case <-deadline:
 			killChildren()
