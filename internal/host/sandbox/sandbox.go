@@ -395,7 +395,7 @@ func (h *Host) Describe() string {
 			s += fmt.Sprintf("; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry, because %v (install bubblewrap or allow user namespaces to lift this)", h.nsErr)
 		}
 	}
-	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only"
+	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only, new ones a command creates moved to quarantine after it"
 	return s
 }
 
