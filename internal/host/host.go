@@ -88,7 +88,11 @@ type Exit struct {
 	// Sandboxed is set when the host's isolation refused an operation
 	// (best effort, e.g. "Read-only file system" from bubblewrap).
 	Sandboxed bool
-	Duration  time.Duration
+	// Notes are what the host did after the command that the user and
+	// the model must know (a sandbox removing files the command created
+	// that would run outside it).
+	Notes    []string
+	Duration time.Duration
 }
 
 // PTYCommand starts an interactive program on a pseudo-terminal.

@@ -12,6 +12,9 @@ func enterLandlock(s helperSpec, argv []string) error {
 	if !s.Terminal {
 		detachTTY()
 	}
+	if !s.Inner {
+		return supervise(s, argv)
+	}
 	if s.Mounts {
 		if err := protectMounts(s.ReadOnly); err != nil {
 			// Landlock alone still protects them, at the price of the

@@ -10,6 +10,11 @@ import (
 // to enter a Landlock sandbox: nb __sandbox-exec SPEC -- argv...
 const HelperArg = "__sandbox-exec"
 
+// superviseGraceEnv passes the helper's supervisor the grace (in
+// milliseconds) a SIGTERM leaves the command; it is removed from the
+// command's environment.
+const superviseGraceEnv = "NB_SANDBOX_GRACE_MS"
+
 // helperSpec is what the helper enforces, passed as JSON in its argv.
 type helperSpec struct {
 	Writable []string `json:"w"`
@@ -24,6 +29,9 @@ type helperSpec struct {
 	// Terminal allows terminal ioctls (PTY sessions); otherwise nb's
 	// controlling terminal is detached first.
 	Terminal bool `json:"t,omitempty"`
+	// Inner marks the helper's second stage, started by the first (the
+	// supervisor) to restrict itself and execute the command.
+	Inner bool `json:"i,omitempty"`
 }
 
 // MaybeHelper runs the Landlock helper when args (nb's arguments without

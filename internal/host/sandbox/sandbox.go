@@ -4,7 +4,10 @@
 // secrets hidden and the network off unless allowed. It uses bubblewrap
 // when installed and working, else Landlock through a re-execution of nb
 // (MaybeHelper) that first binds the protected paths read-only in its own
-// user and mount namespaces where the system allows them. When neither
+// user and mount namespaces where the system allows them, and which
+// supervises the command so that none of its processes outlives it.
+// Entries that run later outside which a command creates are moved to a
+// quarantine after it (quarantine.go). When neither
 // works it refuses to start: there is no silent fallback to running
 // unsandboxed.
 package sandbox
@@ -20,9 +23,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/sysinfo"
@@ -63,6 +68,11 @@ type Options struct {
 	Self string
 	// Bwrap is the bubblewrap binary ("bwrap" looked up when empty).
 	Bwrap string
+	// Quarantine is the directory (nb's state directory, hidden from the
+	// sandbox) where entries that run later outside, created inside the
+	// sandbox, are moved after the command; a directory of the user's
+	// under the system's temporary directory when empty.
+	Quarantine string
 
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
@@ -88,6 +98,11 @@ type Host struct {
 
 	mu      sync.Mutex
 	created map[string]bool
+	qparent string // Options.Quarantine
+	qdir    string // this host's quarantine, created on first use
+	// pending are messages of sweeps after terminal sessions, told with
+	// the next command's result.
+	pending []string
 }
 
 var _ host.Host = (*Host)(nil)
@@ -98,7 +113,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
-	h := &Host{name: o.Name, created: map[string]bool{}}
+	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine}
 	if h.name == "" {
 		h.name = "sandbox"
 	}
@@ -380,26 +395,80 @@ func (h *Host) Describe() string {
 			s += fmt.Sprintf("; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry, because %v (install bubblewrap or allow user namespaces to lift this)", h.nsErr)
 		}
 	}
-	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only"
+	s += "; .git and files run later outside (.envrc, .vscode, hooks …) read-only, new ones a command creates moved to quarantine after it"
 	return s
 }
 
 // Run implements host.Host. A run whose stderr shows the sandbox refusing
-// an operation has Exit.Sandboxed set.
+// an operation has Exit.Sandboxed set. Entries that run later outside
+// (RunLater) which the command created are moved to the quarantine once
+// it has ended (host.Local ends its whole process group; bubblewrap's
+// process namespace ends with it), and Exit.Notes says so.
 func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
+	if h.mech == MechanismLandlock {
+		// The helper's supervisor ends every process of the command
+		// after the grace a SIGTERM gives; nb's own SIGKILL comes later,
+		// so that it cannot end the supervisor first.
+		g := c.Grace()
+		cc.Env = append(slices.Clone(c.Env), superviseGraceEnv+"="+strconv.FormatInt(g.Milliseconds(), 10))
+		cc.KillGrace = g + time.Second
+	}
+	before := h.snapshot()
 	ex, err := h.run.Run(ctx, &cc)
-	if ex != nil && ex.Code != 0 && d.seen() {
+	notes := h.sweep(before)
+	h.mu.Lock()
+	notes = append(h.pending, notes...)
+	h.pending = nil
+	if ex == nil {
+		// nothing to carry them: told with the next result
+		h.pending = notes
+	}
+	h.mu.Unlock()
+	if ex == nil {
+		return ex, err
+	}
+	ex.Notes = append(ex.Notes, notes...)
+	if ex.Code != 0 && d.seen() {
 		ex.Sandboxed = true
 	}
 	return ex, err
 }
 
-// StartPTY implements host.Host.
+// StartPTY implements host.Host. The session's new RunLater entries are
+// moved to the quarantine when it is closed (its process group ended),
+// told with the next command's result.
 func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal, error) {
-	return h.pty.StartPTY(ctx, c)
+	before := h.snapshot()
+	t, err := h.pty.StartPTY(ctx, c)
+	if err != nil {
+		h.sweepLater(before)
+		return nil, err
+	}
+	return &sweptTerminal{Terminal: t, h: h, before: before}, nil
+}
+
+func (h *Host) sweepLater(before map[string]bool) {
+	notes := h.sweep(before)
+	h.mu.Lock()
+	h.pending = append(h.pending, notes...)
+	h.mu.Unlock()
+}
+
+// sweptTerminal sweeps once, after the session's processes have ended.
+type sweptTerminal struct {
+	host.Terminal
+	h      *Host
+	before map[string]bool
+	once   sync.Once
+}
+
+func (t *sweptTerminal) Close() error {
+	err := t.Terminal.Close()
+	t.once.Do(func() { t.h.sweepLater(t.before) })
+	return err
 }
 
 // Probe implements host.Host.

@@ -105,6 +105,7 @@ func newHost(t *testing.T, w world, mech string, network bool) *Host {
 		Mechanism: mech, LaunchDir: w.ws, Home: w.home,
 		Hidden:       []string{filepath.Join(w.home, ".config", "nb")},
 		AllowNetwork: network,
+		Quarantine:   filepath.Join(w.root, "state", "quarantine"),
 	}
 	if mech == mechanismLandlockPlain {
 		o.Mechanism, o.noNamespaces = MechanismLandlock, true

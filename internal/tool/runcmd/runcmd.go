@@ -386,6 +386,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 		r.SandboxDenied = true
 		notes = append(notes, sandboxNote)
 	}
+	notes = append(notes, ex.Notes...)
 	for _, res := range []sandwich.Result{outRes, errRes} {
 		if res.SpillTruncated {
 			notes = append(notes, fmt.Sprintf("%s holds only the first %s of the output", filepath.Base(res.SpillPath), sandwich.HumanSize(t.opts.Outputs.MaxFileBytes())))
@@ -453,6 +454,7 @@ func summary(ex *host.Exit, timeout time.Duration, stderr string, out sandwich.R
 	if ex.Orphans {
 		parts = append(parts, "background processes ended")
 	}
+	parts = append(parts, ex.Notes...)
 	if out.Cut {
 		parts = append(parts, fmt.Sprintf("%d lines, %s", out.Lines, sandwich.HumanSize(out.Bytes)))
 	}
