@@ -14,3 +14,6 @@ func enterLandlock(s helperSpec, argv []string) error { return errUnsupported }
 func nsProcAttr(*syscall.SysProcAttr) {}
 
 func landlockCheck(network bool) error { return errUnsupported }
+
+// landlockABI is 0: Landlock is Linux's.
+func landlockABI() int { return 0 }
