@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -254,8 +255,17 @@ func init() {
 		switch pos[0].Text {
 		case "status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies",
 			"list-jobs", "list-machines", "list-paths", "is-active", "is-enabled", "is-failed",
-			"is-system-running", "show", "cat", "get-default", "help":
+			"is-system-running", "get-default", "help":
 			return ""
+		case "cat":
+			return "systemctl cat prints unit files, whose Environment= lines may hold secrets"
+		case "show":
+			if props, ok := systemctlProperties(ws); ok && !slices.ContainsFunc(props, func(p string) bool {
+				return strings.Contains(strings.ToLower(p), "environment")
+			}) {
+				return ""
+			}
+			return "systemctl show prints every property, Environment= (which may hold secrets) among them, unless -p names others"
 		}
 		return "systemctl " + pos[0].Text + " changes the system"
 	}}
@@ -525,4 +535,29 @@ func sedWrites(ws []word) bool {
 	}
 	r := sedCheck(ws)
 	return strings.HasPrefix(r, "sed script may write") || strings.HasPrefix(r, "sed script runs")
+}
+
+// systemctlProperties lists the properties named by -p/-P/--property; ok
+// is false when none is named (systemctl then shows them all).
+func systemctlProperties(ws []word) (props []string, ok bool) {
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		var v string
+		switch {
+		case t == "-p" || t == "-P" || t == "--property":
+			if i+1 >= len(ws) {
+				return nil, false
+			}
+			i++
+			v = ws[i].Text
+		case strings.HasPrefix(t, "--property="):
+			v = strings.TrimPrefix(t, "--property=")
+		case len(t) > 2 && (strings.HasPrefix(t, "-p") || strings.HasPrefix(t, "-P")):
+			v = t[2:]
+		default:
+			continue
+		}
+		props = append(props, strings.Split(v, ",")...)
+	}
+	return props, len(props) > 0
 }
