@@ -242,6 +242,20 @@ func (a *analyser) wordPartsOnly(w *syntax.Word, ctx *walkCtx, out *Word) {
 	}
 }
 
+// isFD reports whether s names a file descriptor after >& or <& as bash
+// reads it: decimal digits only (>&0x1 writes a file named 0x1).
+func isFD(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 func isNumber(s string) bool {
 	if s == "" {
 		return false
