@@ -1019,16 +1019,21 @@ func substituteArgs(script string, args []Word) (string, bool) {
 // runs the program time with bbb as its argument.
 func timeProgram(s *syntax.Stmt) {
 	tc, ok := s.Cmd.(*syntax.TimeClause)
-	if !ok || tc.Stmt == nil {
+	if !ok {
+		return
+	}
+	words := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "time"}}}}
+	if tc.PosixFormat {
+		words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "-p"}}})
+	}
+	if tc.Stmt == nil {
+		// a bare time after a pipe runs the program time
+		s.Cmd = &syntax.CallExpr{Args: words}
 		return
 	}
 	call := leftmostCall(tc.Stmt)
 	if call == nil {
 		return // time { …; } after a pipe is not valid bash
-	}
-	words := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: "time"}}}}
-	if tc.PosixFormat {
-		words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "-p"}}})
 	}
 	call.Args = append(words, call.Args...)
 	s.Cmd = tc.Stmt.Cmd
