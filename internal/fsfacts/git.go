@@ -58,6 +58,23 @@ type repo struct {
 }
 
 // findRepo asks git for the repository containing dir; nil outside any.
+// repoOf is the repository containing dir. It is nil when there is none
+// (or no git to read one: then no git read runs either), known true; nil
+// with known false when it cannot be told.
+func (d Disk) repoOf(dir string) (r *repo, known bool) {
+	if !gitAvailable() {
+		return nil, true
+	}
+	r, err := d.findRepo(dir)
+	if errors.Is(err, errNoRepo) {
+		return nil, true
+	}
+	if err != nil {
+		return nil, false
+	}
+	return r, true
+}
+
 func (d Disk) findRepo(dir string) (*repo, error) {
 	out, err := d.git(dir, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--git-path", "hooks")
 	if err != nil {
@@ -143,15 +160,9 @@ func contains(list []string, s string) bool {
 // post-index-change hook an index refresh would run.
 func (d Disk) GitPrograms(dir string) ([]string, bool) {
 	dir = diskPath(dir)
-	if !gitAvailable() {
-		return nil, true
-	}
-	r, err := d.findRepo(dir)
-	if errors.Is(err, errNoRepo) {
-		return nil, true
-	}
-	if err != nil {
-		return nil, false
+	r, known := d.repoOf(dir)
+	if r == nil {
+		return nil, known
 	}
 	entries, err := d.config(dir, "")
 	if err != nil {
@@ -258,15 +269,9 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 // (relative in a bare repository).
 func (d Disk) GitSecrets(dir string) ([]string, bool) {
 	dir = diskPath(dir)
-	if !gitAvailable() {
-		return nil, true
-	}
-	r, err := d.findRepo(dir)
-	if errors.Is(err, errNoRepo) {
-		return nil, true
-	}
-	if err != nil {
-		return nil, false
+	r, known := d.repoOf(dir)
+	if r == nil {
+		return nil, known
 	}
 	var found []string
 	inIndex := map[string]bool{}
