@@ -265,6 +265,7 @@ func stricter(cmd, in *Decision) *Decision {
 	d.Rule = ""
 	d.Reasons = append(append([]string{}, cmd.Reasons...), in.Reasons...)
 	d.Safety = worse(worse(d.Safety, in.Safety), cmd.Safety)
+	d.DirAfter = cmd.DirAfter
 	return &d
 }
 

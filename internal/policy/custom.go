@@ -73,7 +73,7 @@ func parseFeature(src string) (*feature, error) {
 		}
 		return f, nil
 	}
-	a := shellparse.Analyse(s, shellparse.Options{})
+	a := analyse(s, shellparse.Options{})
 	if a.Err != nil || len(a.Leaves) != 1 {
 		return nil, fmt.Errorf("pattern %q: must be one command", src)
 	}

@@ -327,7 +327,7 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 			}
 		}
 		if scriptArgTools[base] && strings.ContainsAny(w.Text, " ;|&\n") {
-			a := shellparse.Analyse(w.Text, shellparse.Options{Home: cc.Home})
+			a := analyse(w.Text, shellparse.Options{Home: cc.Home})
 			for _, in := range a.Leaves {
 				if d := e.builtinDanger(in, cc); d != "" {
 					return d + " (run by " + base + ")"

@@ -78,6 +78,8 @@
 // shown escaped.
 package policy
 
+import "github.com/nb-cli/nb/internal/shellparse"
+
 // Verdict is the outcome of a decision.
 type Verdict string
 
@@ -129,6 +131,10 @@ type Decision struct {
 	// Secret is set when the action carries a secret (a password typed
 	// at a prompt): it is never shown, saved or logged in clear.
 	Secret bool `json:"-"`
+	// DirAfter is where the shell is once a RunCommand's command has run,
+	// when that is certain before it runs (from the same analysis the
+	// verdict comes from).
+	DirAfter shellparse.DirAfter `json:"-"`
 }
 
 // Category classifies a single simple command for the display line.

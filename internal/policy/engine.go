@@ -91,6 +91,17 @@ type Engine struct {
 	mu      sync.Mutex
 	session []string
 	project []string
+	// grantRules are the grants compiled when they were added (nil for
+	// a grant that is not a rule); homes are the rules compiled for each
+	// home a decision was made for, until the grants change.
+	grantRules map[string]*Pattern
+	homes      map[string]*homeRules
+}
+
+// homeRules are the engine's rules with ~ meaning one home directory.
+type homeRules struct {
+	deny  []*Pattern
+	allow []ruleEntry
 }
 
 // Refusal is the reason the model receives when a command is denied for
@@ -170,17 +181,71 @@ func New(opts Options) (*Engine, error) {
 			return nil, err
 		}
 		e.project = rules
+		e.grantsChanged()
 	}
 	return e, nil
 }
 
+// grantsChanged compiles the grants not seen before and forgets the
+// rules compiled per home; e.mu is held.
+func (e *Engine) grantsChanged() {
+	if e.grantRules == nil {
+		e.grantRules = map[string]*Pattern{}
+	}
+	for _, list := range [][]string{e.project, e.session} {
+		for _, g := range list {
+			if _, ok := e.grantRules[g]; !ok {
+				p, err := ParsePattern(g)
+				if err != nil {
+					p = nil
+				}
+				e.grantRules[g] = p
+			}
+		}
+	}
+	e.homes = nil
+}
+
+// maxHomes bounds the homes whose compiled rules are kept.
+const maxHomes = 8
+
+// forHome returns the rules with ~ meaning home, compiled once per home
+// (until the grants change): deny rules, and every allow rule with its
+// source in priority order (--approve, approval.allow, project grants,
+// session grants).
+func (e *Engine) forHome(home string) *homeRules {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if h, ok := e.homes[home]; ok {
+		return h
+	}
+	h := &homeRules{deny: make([]*Pattern, len(e.deny))}
+	for i, p := range e.deny {
+		h.deny[i] = p.forHome(home)
+	}
+	for _, p := range e.approve {
+		h.allow = append(h.allow, ruleEntry{p.forHome(home), ByFlag})
+	}
+	for _, p := range e.allow {
+		h.allow = append(h.allow, ruleEntry{p.forHome(home), ByRule})
+	}
+	for _, list := range [][]string{e.project, e.session} {
+		for _, g := range list {
+			if p := e.grantRules[g]; p != nil {
+				h.allow = append(h.allow, ruleEntry{p.forHome(home), ByGrant})
+			}
+		}
+	}
+	if e.homes == nil || len(e.homes) >= maxHomes {
+		e.homes = map[string]*homeRules{}
+	}
+	e.homes[home] = h
+	return h
+}
+
 // denyRules are the deny rules with ~ meaning home.
 func (e *Engine) denyRules(home string) []*Pattern {
-	out := make([]*Pattern, len(e.deny))
-	for i, p := range e.deny {
-		out[i] = p.forHome(home)
-	}
-	return out
+	return e.forHome(home).deny
 }
 
 // Headless reports whether ask decisions become deny.
@@ -205,26 +270,17 @@ type ruleEntry struct {
 
 // rules returns every allow rule with its source, in priority order;
 // extra are rules a remedy proposes (checked as if given by --approve).
+// The list is shared: callers do not change it.
 func (e *Engine) rules(extra []*Pattern, home string) []ruleEntry {
-	var out []ruleEntry
+	compiled := e.forHome(home).allow
+	if len(extra) == 0 {
+		return compiled
+	}
+	out := make([]ruleEntry, 0, len(extra)+len(compiled))
 	for _, p := range extra {
-		out = append(out, ruleEntry{p.forHome(home), "flag"})
+		out = append(out, ruleEntry{p.forHome(home), ByFlag})
 	}
-	for _, p := range e.approve {
-		out = append(out, ruleEntry{p.forHome(home), "flag"})
-	}
-	for _, p := range e.allow {
-		out = append(out, ruleEntry{p.forHome(home), "rule"})
-	}
-	e.mu.Lock()
-	grants := append(append([]string(nil), e.project...), e.session...)
-	e.mu.Unlock()
-	for _, g := range grants {
-		if p, err := ParsePattern(g); err == nil {
-			out = append(out, ruleEntry{p.forHome(home), "grant"})
-		}
-	}
-	return out
+	return append(out, compiled...)
 }
 
 // Command decides a run_cmd (or terminal_start) command.
@@ -236,24 +292,22 @@ func (e *Engine) command(command string, cc CommandContext, interactive bool) *D
 	return e.decide(command, cc, interactive, nil)
 }
 
+// analyse is shellparse.Analyse, the one parser of command text the
+// engine calls (a variable so tests can count the parses of a decision).
+var analyse = shellparse.Analyse
+
 // decide is Command with extra allow rules; with extra set it computes no
-// remedy (it is how a remedy is checked).
+// remedy (it is how a remedy is checked). The command is parsed and
+// assessed once: the verdict, the remedy search and the directory the
+// shell is left in all come from that one analysis.
 func (e *Engine) decide(command string, cc CommandContext, interactive bool, extra []*Pattern) *Decision {
-	remedy := func(a *shellparse.Analysis, as *assessment) string {
-		if extra != nil {
-			return ""
-		}
-		return e.remedy(a, as, func(rules []*Pattern) bool {
-			return e.decide(command, cc, interactive, rules).Decision == Allow
-		})
-	}
 	if sh, ok := windowsShell(cc.Shell); ok {
 		return e.decideWindows(command, cc, sh, interactive, extra)
 	}
 	cc.Home, cc.Cwd = slashPath(cc.Home), slashPath(cc.Cwd)
 	cc.Facts = memoize(cc.Facts)
 	cc.interactive = interactive
-	a := shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown, Interactive: interactive})
+	a := analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown, Interactive: interactive})
 	as := e.assess(a, cc)
 	d := &Decision{
 		Safety:   as.safety,
@@ -263,6 +317,12 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		Reasons:  as.reasons,
 		Full:     command,
 		Subject:  command,
+		DirAfter: a.DirAfter,
+	}
+	if windowsPaths && d.DirAfter.Moved {
+		// the analysis's paths are slashed and lower-cased: where a cd
+		// leads is seen once it has run
+		d.DirAfter = shellparse.DirAfter{}
 	}
 	if d.Reasons == nil {
 		d.Reasons = []string{}
@@ -273,38 +333,59 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 	}
 	d.Rule, d.OfferAlways = e.alwaysRule(a, as)
 
-	if a.Err != nil {
-		return e.ask(d, a, as, remedy)
+	verdict, by, why := e.verdict(a, as, cc, extra)
+	switch verdict {
+	case Deny:
+		d.Decision = Deny
+		d.DecidedBy = by
+		d.OfferAlways = false
+		d.Reasons = append(d.Reasons, why)
+		return d
+	case Allow:
+		d.Decision = Allow
+		d.DecidedBy = by
+		return d
 	}
+	var remedy func(*shellparse.Analysis, *assessment) string
+	if extra == nil {
+		remedy = func(a *shellparse.Analysis, as *assessment) string {
+			return e.remedy(a, as, func(rules []*Pattern) bool {
+				v, _, _ := e.verdict(a, as, cc, rules)
+				return v == Allow
+			})
+		}
+	}
+	return e.ask(d, a, as, remedy)
+}
+
+// verdict is the decision order of SPEC §6.1 for an analysed and
+// assessed command, with extra allow rules: deny (and the reason), allow
+// (and who allowed it), or ask. It parses nothing: the remedy search
+// calls it again with the rules it proposes.
+func (e *Engine) verdict(a *shellparse.Analysis, as *assessment, cc CommandContext, extra []*Pattern) (Verdict, Decider, string) {
+	if a.Err != nil {
+		return Ask, "", ""
+	}
+	deny := e.denyRules(cc.Home)
 	for _, l := range a.Leaves {
-		for _, p := range e.denyRules(cc.Home) {
+		for _, p := range deny {
 			if p.denies(l) {
-				d.Decision = Deny
-				d.DecidedBy = "deny-rule"
-				d.OfferAlways = false
-				d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, l.RawText()))
-				return d
+				return Deny, ByDenyRule, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, l.RawText())
 			}
 		}
 	}
 	if src, ok := e.preApproved(a, as, extra, cc.Home); ok {
-		d.Decision = Allow
-		d.DecidedBy = src
-		return d
+		return Allow, src, ""
 	}
 	// A command matching the user's warnPatterns is at least asked: the
 	// safe list and the sandbox never wave a configured warning through.
 	if e.opts.Approval.AutoApproveSafe && as.safety == Safe && len(as.maybeDenied) == 0 && !as.warnPattern {
-		d.Decision = Allow
-		d.DecidedBy = "safe-list"
-		return d
+		return Allow, BySafeList, ""
 	}
 	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && as.safety != Dangerous && len(as.maybeDenied) == 0 && !as.warnPattern {
-		d.Decision = Allow
-		d.DecidedBy = "sandbox"
-		return d
+		return Allow, BySandbox, ""
 	}
-	return e.ask(d, a, as, remedy)
+	return Ask, "", ""
 }
 
 func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment, remedy func(*shellparse.Analysis, *assessment) string) *Decision {
@@ -601,5 +682,5 @@ func toolArgs(args map[string]any, keys []string) string {
 
 // parse analyses command as the engine does (for tests and tools).
 func (e *Engine) parse(command string, cc CommandContext) *shellparse.Analysis {
-	return shellparse.Analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown})
+	return analyse(command, shellparse.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown})
 }

@@ -69,6 +69,7 @@ func (e *Engine) Grant(d *Decision, scope Scope) error {
 				e.session = append(e.session, r)
 			}
 		}
+		e.grantsChanged()
 		return nil
 	}
 	next := append([]string(nil), e.project...)
@@ -81,6 +82,7 @@ func (e *Engine) Grant(d *Decision, scope Scope) error {
 		return err
 	}
 	e.project = next
+	e.grantsChanged()
 	return nil
 }
 
@@ -128,6 +130,7 @@ func (e *Engine) Revoke(g Grant) error {
 			return fmt.Errorf("revoke: no session grant %q", g.Rule)
 		}
 		e.session = next
+		e.grantsChanged()
 		return nil
 	}
 	next, ok := remove(e.project)
@@ -138,5 +141,6 @@ func (e *Engine) Revoke(g Grant) error {
 		return err
 	}
 	e.project = next
+	e.grantsChanged()
 	return nil
 }

@@ -45,7 +45,7 @@ func (p *Pattern) forHome(home string) *Pattern {
 // ParsePattern parses a rule. A word may start with ~ (rm -rf ~/build);
 // it is matched against the home directory of each command.
 func ParsePattern(src string) (*Pattern, error) {
-	a := shellparse.Analyse(ruleSource(src), shellparse.Options{Home: homeMark})
+	a := analyse(ruleSource(src), shellparse.Options{Home: homeMark})
 	if a.Err != nil {
 		return nil, fmt.Errorf("rule %q: %w", src, a.Err)
 	}

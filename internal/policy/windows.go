@@ -261,6 +261,7 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		byCmd[c] = wl
 	}
 	e.winPipelines(s, leaves, byCmd, cc)
+	d.DirAfter = winDirAfter(s, leaves)
 	for _, u := range s.Unknown {
 		reason("outside the plain " + sh.String() + " subset: " + u)
 	}
@@ -449,6 +450,34 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		d.Remedy = e.winRemedy(command, cc, sh, interactive, s, needRule, warn)
 	}
 	return d
+}
+
+// winDirChangers are the cmd.exe and PowerShell commands (any spelling
+// a leaf's names hold) that move the shell.
+var winDirChangers = map[string]bool{
+	"cd": true, "chdir": true, "pushd": true, "popd": true,
+	"set-location": true, "sl": true, "push-location": true, "pop-location": true,
+}
+
+// winDirAfter is where a cmd.exe or PowerShell shell is after the
+// script: it stays when nothing may move it; any command that may (or
+// whose name is known only at run time, or what is outside the subset)
+// leaves it to be seen once the script has run.
+func winDirAfter(s *winshell.Script, leaves []*winLeaf) shellparse.DirAfter {
+	if len(s.Unknown) > 0 {
+		return shellparse.DirAfter{}
+	}
+	for _, wl := range leaves {
+		if len(wl.cmd.Words) > 0 && wl.cmd.Words[0].Dynamic {
+			return shellparse.DirAfter{}
+		}
+		for _, n := range wl.names {
+			if winDirChangers[winshell.BaseName(n)] {
+				return shellparse.DirAfter{}
+			}
+		}
+	}
+	return shellparse.DirAfter{Known: true}
 }
 
 // winRemedy offers --approve rules that the engine has checked make the

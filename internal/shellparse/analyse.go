@@ -61,6 +61,9 @@ type Analysis struct {
 	// expands one chosen at run time (${!name}).
 	Expands           []string
 	IndirectExpansion bool
+	// DirAfter is where the shell is once the text has run, when that is
+	// certain before it runs.
+	DirAfter DirAfter
 }
 
 // Leaf is one simple command.
@@ -214,6 +217,9 @@ type analyser struct {
 	dir     *dirState
 	// physicalCd: a set -P earlier in the text makes cd physical
 	physicalCd bool
+	// cdSure holds the cd leaves whose target is certain if they
+	// succeed, with that target (see DirAfter).
+	cdSure map[*Leaf]string
 }
 
 // Analyse parses src as bash and collects its leaves and redirections.
@@ -262,6 +268,7 @@ func Analyse(src string, opts Options) *Analysis {
 			l.Unknown = append(l.Unknown, "calls the shell function "+l.Name())
 		}
 	}
+	res.DirAfter = a.dirAfter()
 	return res
 }
 

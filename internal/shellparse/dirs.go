@@ -8,6 +8,104 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// DirAfter is where the shell is once a text has run, when that is
+// certain before it runs: the text changes no directory at all, or it is
+// exactly one cd to a static target (taken as succeeding; a failed cd is
+// seen once it has run). Anything else that may change the directory (a
+// cd among other commands, a dynamic target, cd -, an option, a bare
+// relative name that CDPATH may redirect, pushd, popd, source, eval, a
+// dynamic command name, a text that cannot be fully analysed) leaves it
+// unknown.
+type DirAfter struct {
+	// Known is set when the directory after the text is certain.
+	Known bool
+	// Moved is set when the text moves the shell elsewhere than
+	// Options.Cwd; Dir is then where (absolute).
+	Moved bool
+	Dir   string
+}
+
+// cwdChangers are the commands that can change the directory of the shell
+// that runs them (or run text that can).
+var cwdChangers = map[string]bool{
+	"cd": true, "pushd": true, "popd": true, "source": true, ".": true,
+	"eval": true, "builtin": true, "command": true, "exec": true,
+}
+
+// dirAfter is the Analysis's DirAfter: with no error, nothing unknown and
+// no leaf that may change the directory, the shell stays; with exactly
+// one, the whole text being one plain cd, it is where chdir found that cd
+// certainly leads.
+func (a *analyser) dirAfter() DirAfter {
+	res := a.res
+	if res.Err != nil || len(res.Unknown) > 0 {
+		return DirAfter{}
+	}
+	var changer *Leaf
+	for _, l := range res.Leaves {
+		if len(l.Words) == 0 {
+			continue
+		}
+		name := l.Name()
+		if name == "" {
+			return DirAfter{}
+		}
+		if cwdChangers[path.Base(name)] {
+			if changer != nil {
+				return DirAfter{}
+			}
+			changer = l
+		}
+	}
+	if changer == nil {
+		return DirAfter{Known: true}
+	}
+	l := res.SingleCall
+	if l != changer || l.Name() != "cd" || len(l.EnvAssigns) > 0 || len(l.Redirs) > 0 || a.cdSure == nil {
+		return DirAfter{}
+	}
+	dir, ok := a.cdSure[l]
+	if !ok {
+		return DirAfter{}
+	}
+	if dir == a.opts.Cwd {
+		return DirAfter{Known: true}
+	}
+	return DirAfter{Known: true, Moved: true, Dir: dir}
+}
+
+// sureTarget is where a cd with the operands rest (options already
+// taken) certainly leads if it succeeds, from the one directory the shell
+// is certainly in: an absolute target, or one starting with . or .. from
+// an absolute directory, or home for no operand. A bare relative name
+// may be redirected by CDPATH.
+func (a *analyser) sureTarget(rest []Word) (string, bool) {
+	cur := a.dir.cur
+	if cur.Unknown || len(cur.Paths) != 1 || len(rest) > 1 {
+		return "", false
+	}
+	target := a.opts.Home
+	if len(rest) == 1 {
+		if !rest[0].Static() {
+			return "", false
+		}
+		target = rest[0].Text
+	}
+	base := cur.Paths[0]
+	switch {
+	case target == "" || strings.HasPrefix(target, "-"):
+		return "", false
+	case strings.HasPrefix(target, "/"):
+		return path.Clean(target), true
+	case target == "." || target == ".." || strings.HasPrefix(target, "./") || strings.HasPrefix(target, "../"):
+		if !strings.HasPrefix(base, "/") {
+			return "", false
+		}
+		return path.Join(base, target), true
+	}
+	return "", false
+}
+
 // Dirs is where a leaf (or a redirection) may run: the directories the
 // shell may be in at that point, following cd, pushd and popd.
 //
@@ -99,11 +197,13 @@ func (a *analyser) chdir(l *Leaf) {
 	// options: cd -L -P -e -@, pushd/popd -n
 	i := 0
 	physical := a.physicalCd
+	options := false
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++
 			break
 		}
+		options = true
 		if l.Base() != "cd" {
 			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
 			return
@@ -119,6 +219,14 @@ func (a *analyser) chdir(l *Leaf) {
 		i++
 	}
 	rest := args[i:]
+	if l.Base() == "cd" && !options && !physical {
+		if dir, ok := a.sureTarget(rest); ok {
+			if a.cdSure == nil {
+				a.cdSure = map[*Leaf]string{}
+			}
+			a.cdSure[l] = dir
+		}
+	}
 	switch l.Base() {
 	case "popd":
 		if len(rest) > 0 || len(a.dir.stack) == 0 {

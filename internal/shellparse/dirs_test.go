@@ -101,3 +101,62 @@ func TestInteractiveCdPath(t *testing.T) {
 		t.Fatal("cd ./src in an interactive shell is unknown")
 	}
 }
+
+// The directory the shell is in after the whole text is known only when
+// certain: nothing changes it, or the text is one plain cd to a static
+// target.
+func TestDirAfter(t *testing.T) {
+	const home, cwd = "/home/u", "/work/p"
+	cases := []struct {
+		src   string
+		cwd   string
+		known bool
+		dir   string // "" when it stays in cwd
+	}{
+		{"ls -la", cwd, true, ""},
+		{"ls && echo $(date)", cwd, true, ""},
+		{"cd /etc", cwd, true, "/etc"},
+		{"cd -- /etc/", cwd, true, "/etc"},
+		{"cd", cwd, true, home},
+		{"cd ~/x", cwd, true, home + "/x"},
+		{"cd ..", cwd, true, "/work"},
+		{"cd ./a/../b", cwd, true, cwd + "/b"},
+		{"cd .", cwd, true, ""},
+		{"cd /work/p", cwd, true, ""},
+		{"cd ..", "rel", false, ""},
+		{"cd /etc", "rel", true, "/etc"},
+		// a bare name may be redirected by CDPATH
+		{"cd sub", cwd, false, ""},
+		{"cd -P /etc", cwd, false, ""},
+		{"cd -- -x", cwd, false, ""},
+		{"cd -", cwd, false, ""},
+		{`cd "$X"`, cwd, false, ""},
+		{"cd /a /b", cwd, false, ""},
+		{"cd /etc && ls", cwd, false, ""},
+		{"cd /etc; cd /tmp", cwd, false, ""},
+		{"cd /etc > /dev/null", cwd, false, ""},
+		{"CDPATH=/ cd /etc", cwd, false, ""},
+		{"(cd /etc; ls)", cwd, false, ""},
+		{"cd /etc &", cwd, false, ""},
+		{"pushd /etc", cwd, false, ""},
+		{"popd", cwd, false, ""},
+		{"source env.sh", cwd, false, ""},
+		{". env.sh", cwd, false, ""},
+		{"eval cd /etc", cwd, false, ""},
+		{"builtin cd /etc", cwd, false, ""},
+		{"command ls", cwd, false, ""},
+		{"exec ls", cwd, false, ""},
+		{"$CMD /etc", cwd, false, ""},
+		{"ls; echo \"$(cd /etc; pwd)\"", cwd, false, ""},
+		{"ls 'unterminated", cwd, false, ""},
+		{"ls $((x))", cwd, false, ""},
+	}
+	for _, c := range cases {
+		a := Analyse(c.src, Options{Home: home, Cwd: c.cwd})
+		got := a.DirAfter
+		want := DirAfter{Known: c.known, Moved: c.dir != "", Dir: c.dir}
+		if got != want {
+			t.Errorf("%q from %q: DirAfter %+v, want %+v", c.src, c.cwd, got, want)
+		}
+	}
+}

@@ -39,7 +39,6 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/sandwich"
-	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -236,12 +235,14 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	}
 	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
 	// The session moves only when the command ends elsewhere than it
-	// started; a command that changes no directory leaves it where it was.
-	after, known := shellparse.DirAfter(p.Command, p.dir, home)
-	switch {
-	case !known:
-		after = ""
-	case after == p.dir:
+	// started; a command that changes no directory leaves it where it
+	// was. The decision's analysis says which.
+	after := ""
+	switch da := d.DirAfter; {
+	case !da.Known:
+	case da.Moved:
+		after = da.Dir
+	default:
 		after = at.Cwd
 	}
 	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
