@@ -104,6 +104,7 @@ type memoFacts struct {
 	gitSec  map[string]memoList
 	paths   map[string]memoPath
 	globs   map[string]memoList
+	content map[string]bool
 }
 
 type memoList struct {
@@ -117,13 +118,33 @@ type memoPath struct {
 }
 
 func memoize(f Facts) Facts {
-	if f == nil {
-		return nil
-	}
-	if _, ok := f.(*memoFacts); ok {
+	switch f.(type) {
+	case nil, *memoFacts, *memoLocal:
 		return f
 	}
-	return &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}, globs: map[string]memoList{}}
+	m := &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}, globs: map[string]memoList{}, content: map[string]bool{}}
+	if lp, ok := f.(LocalPrograms); ok {
+		return &memoLocal{memoFacts: m, lp: lp, local: map[string]bool{}}
+	}
+	return m
+}
+
+// memoLocal is memoFacts for facts that also know a directory's own
+// programs (LocalPrograms).
+type memoLocal struct {
+	*memoFacts
+	lp    LocalPrograms
+	local map[string]bool
+}
+
+func (m *memoLocal) LocalProgram(dir, name string) bool {
+	key := dir + "\x00" + name
+	if v, ok := m.local[key]; ok {
+		return v
+	}
+	v := m.lp.LocalProgram(dir, name)
+	m.local[key] = v
+	return v
 }
 
 func memoOf(m map[string]memoList, key string, get func(string) ([]string, bool)) ([]string, bool) {
@@ -147,7 +168,14 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 	return memoOf(m.gitSec, dir, m.f.GitSecrets)
 }
 
-func (m *memoFacts) SecretContent(p string) bool { return m.f.SecretContent(p) }
+func (m *memoFacts) SecretContent(p string) bool {
+	if v, ok := m.content[p]; ok {
+		return v
+	}
+	v := m.f.SecretContent(p)
+	m.content[p] = v
+	return v
+}
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return memoOf(m.globs, dir+"\x00"+pattern, func(string) ([]string, bool) { return m.f.Glob(dir, pattern) })

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -105,6 +106,89 @@ func TestDecisionDirAfter(t *testing.T) {
 		d := e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: cc})
 		if d.DirAfter != c.want {
 			t.Errorf("%s %q: DirAfter %+v, want %+v", c.sh, c.cmd, d.DirAfter, c.want)
+		}
+	}
+}
+
+// countingFacts answers as NoFacts and counts the questions, by method
+// and arguments.
+type countingFacts struct {
+	NoFacts
+	asked map[string]int
+}
+
+func (c *countingFacts) ask(q ...string) {
+	c.asked[strings.Join(q, " ")]++
+}
+
+func (c *countingFacts) SecretFiles(dir string) ([]string, bool) {
+	c.ask("SecretFiles", dir)
+	return c.NoFacts.SecretFiles(dir)
+}
+
+func (c *countingFacts) GitPrograms(dir string) ([]string, bool) {
+	c.ask("GitPrograms", dir)
+	return c.NoFacts.GitPrograms(dir)
+}
+
+func (c *countingFacts) GitSecrets(dir string) ([]string, bool) {
+	c.ask("GitSecrets", dir)
+	return c.NoFacts.GitSecrets(dir)
+}
+
+func (c *countingFacts) Resolve(p string) (string, PathState) {
+	c.ask("Resolve", p)
+	return c.NoFacts.Resolve(p)
+}
+
+func (c *countingFacts) SecretContent(p string) bool {
+	c.ask("SecretContent", p)
+	return c.NoFacts.SecretContent(p)
+}
+
+func (c *countingFacts) Glob(dir, pattern string) ([]string, bool) {
+	c.ask("Glob", dir, pattern)
+	return c.NoFacts.Glob(dir, pattern)
+}
+
+func (c *countingFacts) LocalProgram(dir, name string) bool {
+	c.ask("LocalProgram", dir, name)
+	return c.NoFacts.LocalProgram(dir, name)
+}
+
+// A decision asks the disk each question once, however many leaves (or
+// the remedy search) need the answer; the next decision asks again, as
+// the disk may have changed.
+func TestFactsAskedOncePerDecision(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh       sysinfo.ShellKind
+		cmd      string
+		headless bool
+		need     []string // questions that must have been asked
+	}{
+		{sysinfo.ShellBash, "grep -r x . && grep -rn y . && cat a b a && ls *.go; ls *.go && git status && git diff | cat", false,
+			[]string{"SecretFiles /home/u/proj", "GitPrograms /home/u/proj", "Glob /home/u/proj *.go"}},
+		{sysinfo.ShellBash, "git log -p && git show && make x && make y", true, []string{"GitSecrets /home/u/proj"}},
+		{sysinfo.ShellCmd, "findstr /s x *.txt & findstr /s y *.txt & git status & git diff & make", true,
+			[]string{"LocalProgram /home/u/proj findstr", "GitPrograms /home/u/proj"}},
+	} {
+		for range 2 {
+			f := &countingFacts{asked: map[string]int{}}
+			cc := testCC
+			cc.Facts, cc.Shell = f, c.sh
+			e.SetHeadless(c.headless)
+			e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: cc})
+			for q, n := range f.asked {
+				if n > 1 {
+					t.Errorf("%q: %s asked %d times", c.cmd, q, n)
+				}
+			}
+			for _, q := range c.need {
+				if f.asked[q] == 0 {
+					t.Errorf("%q: %s not asked (asked: %v)", c.cmd, q, f.asked)
+				}
+			}
 		}
 	}
 }

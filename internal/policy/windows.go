@@ -236,6 +236,7 @@ func winDrive(w string) string {
 
 // decideWindows decides a command for cmd.exe or PowerShell.
 func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.Shells, interactive bool, extra []*Pattern) *Decision {
+	cc.Facts = memoize(cc.Facts)
 	opts := winshell.Options{Home: cc.Home, Cwd: cc.Cwd}
 	var s *winshell.Script
 	if sh == cmdbase.Cmd {
