@@ -11,7 +11,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtim
 go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
-go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt' -benchtime 20x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./internal/e2e >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'LongConversation' -benchtime 1x ./internal/agent >>"$out"
@@ -51,6 +51,7 @@ function best(key, v, lower) {
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
+/^BenchmarkBaseLoad/ { best("baseload", metric("base-load-ms"), 1) }
 /^BenchmarkSecretFiles5000/ { best("secrets", metric("ns/op") / 1e6, 1) }
 /^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
 /^BenchmarkIdleCPU/ { best("idle", metric("cpu-ms/idle-s"), 1) }
@@ -91,6 +92,7 @@ END {
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"
 	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "command base load at start-up", B["baseload"], "< 2 ms"
 	printf "%-44s %11.2f ms %14s\n", "secret files below a 5,000-file tree", B["secrets"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"
 	printf "%-44s %8.2f ms/s %14s\n", "CPU of 8 idle sessions", B["idle"], "near 0"
