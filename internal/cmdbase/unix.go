@@ -95,6 +95,8 @@ type Prog struct {
 	// Subs are the subcommands that are dangerous, or that run programs
 	// or write anywhere through their options.
 	Subs []ProgSub
+	// Forms are its dangerous forms (rm -r, crontab -r, init 0).
+	Forms []Form
 	// Version are options that, given alone, only print the version or
 	// help and exit before the program reads a project file, runs code
 	// or talks to the network.
@@ -111,6 +113,77 @@ type ProgSub struct {
 	// (docker run -v /:/host, git rebase --exec): "Always" saves only the
 	// exact command.
 	Runs bool
+}
+
+// Form is a dangerous form of a program: one of its short option letters,
+// long options or words is among the arguments (before "--" for
+// options).
+type Form struct {
+	// Short are option letters, any of which makes the form (rm -r, -R).
+	Short string
+	// Long are long options, any of which (or an abbreviation GNU getopt
+	// accepts) makes the form.
+	Long []string
+	// Words are arguments that make the form when one is given whole
+	// (find -delete, init 0).
+	Words []string
+	// Values are the option letters whose value follows (crontab -u
+	// USER), so it is not read as letters.
+	Values string
+	Why    string
+}
+
+// FormDanger says why args make a dangerous form of p, or "".
+func (p *Prog) FormDanger(args []string) string {
+	if p == nil {
+		return ""
+	}
+	for _, f := range p.Forms {
+		if f.matches(args) {
+			return p.Name + ": " + f.Why
+		}
+	}
+	return ""
+}
+
+func (f Form) matches(args []string) bool {
+	skip := false
+	for _, a := range args {
+		for _, w := range f.Words {
+			if a == w {
+				return true
+			}
+		}
+		if skip {
+			skip = false
+			continue
+		}
+		if a == "--" {
+			// only words after it
+			f.Short, f.Long = "", nil
+			continue
+		}
+		switch {
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			n, _, _ := strings.Cut(a[2:], "=")
+			for _, l := range f.Long {
+				if n == l || n != "" && strings.HasPrefix(l, n) {
+					return true
+				}
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(f.Short, a[j]) >= 0 {
+					return true
+				}
+				if strings.IndexByte(f.Values, a[j]) >= 0 {
+					skip = j == len(a)-1
+					break
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Has reports whether p has every trait of t; a nil p has none.
@@ -194,12 +267,26 @@ func (p *Prog) Operands(args []string) []string {
 }
 
 // SubDanger says why the subcommand in args is dangerous, or "". An
-// option the base does not know may take a value that hides the
-// subcommand (kubectl -v 3 delete ns prod), so the dangerous subcommand
-// is looked for at every operand.
+// option the base does not know, before the subcommand, may take a value
+// (kubectl -v 3 delete ns prod): the subcommand may start after each such
+// value.
 func (p *Prog) SubDanger(args []string) string {
 	ops := p.Operands(args)
-	for i := range ops {
+	unknown := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			break
+		}
+		switch {
+		case strings.Contains(a, "="):
+		case p.IsGlobal(a):
+			i++
+		default:
+			unknown++
+		}
+	}
+	for i := 0; i <= unknown && i < len(ops); i++ {
 		if s := p.Sub(ops[i:]); s != nil && s.Danger != "" {
 			return p.Name + " " + s.Name + ": " + s.Danger
 		}

@@ -3,7 +3,9 @@ package cmdbase
 // Files and processes: coreutils, findutils, util-linux and their
 // cousins.
 var _ = registerUnix([]Prog{
-	{Name: "rm", Is: FileOperands | Checked},
+	{Name: "rm", Is: FileOperands | Checked, Forms: []Form{
+		{Short: "rR", Long: []string{"recursive"}, Why: "-r: recursive delete"},
+		{Long: []string{"no-preserve-root"}, Why: "--no-preserve-root"}}},
 	{Name: "rmdir", Is: FileOperands, Danger: "removes directories"},
 	{Name: "unlink", Is: FileOperands},
 	{Name: "shred", Is: FileOperands, Danger: "destroys file contents"},
@@ -15,9 +17,9 @@ var _ = registerUnix([]Prog{
 	{Name: "install", Is: FileOperands | Checked},
 	{Name: "touch", Is: FileOperands},
 	{Name: "mkdir", Is: FileOperands},
-	{Name: "chmod", Is: FileOperands | Checked},
-	{Name: "chown", Is: FileOperands | Checked},
-	{Name: "chgrp", Is: FileOperands | Checked},
+	{Name: "chmod", Is: FileOperands | Checked, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive permission change"}}},
+	{Name: "chown", Is: FileOperands | Checked, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
+	{Name: "chgrp", Is: FileOperands | Checked, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
 	{Name: "truncate", Is: FileOperands | Checked},
 	{Name: "tee", Is: FileOperands | Checked},
 	{Name: "cat", Is: FileOperands}, {Name: "tac", Is: FileOperands}, {Name: "nl", Is: FileOperands},
@@ -30,7 +32,8 @@ var _ = registerUnix([]Prog{
 	{Name: "dd", Danger: "writes raw disk data"},
 	{Name: "del", Danger: "deletes files"},
 	{Name: "chattr", Danger: "changes file attributes"},
-	{Name: "find", Is: NoRule | Checked},
+	// -exec and -execdir run a command of their own, judged as a leaf
+	{Name: "find", Is: NoRule | Checked, Forms: []Form{{Words: []string{"-delete"}, Why: "-delete"}}},
 	{Name: "xargs", Is: Wrapper | Harmless},
 	{Name: "env", Is: Wrapper | Harmless},
 	{Name: "timeout", Is: Wrapper | Harmless},

@@ -37,7 +37,7 @@ var unixExamples = []string{
 	"allow: true", "allow: false", "allow: :", "allow: test -f x", "allow: [ -f x ]", "allow: [[ -f x ]]", "allow: sleep 1",
 
 	// unix_coreutils.go
-	"warn: rm -rf build", "warn: rm x", "warn: rmdir x", "warn: unlink x", "warn: shred x", "warn: srm x", "warn: trash x",
+	"warn: rm -rf build", "warn: rm -R x", "warn: rm --recur x", "warn: rm x", "warn: rmdir x", "warn: unlink x", "warn: shred x", "warn: srm x", "warn: trash x",
 	"warn: trash-put x", "warn: mv a b", "warn: mv a /dev/null", "ask: cp a b", "warn: cp x /etc/passwd", "ask: ln -s a b",
 	"ask: install a b", "ask: touch x", "ask: mkdir x", "ask: chmod 644 x", "warn: chmod -R 777 x", "ask: chown u x",
 	"warn: chown -R u x", "warn: chgrp -R g x", "ask: truncate -s 0 x", "warn: tee /etc/hosts", "warn: tee x",
@@ -64,7 +64,7 @@ var unixExamples = []string{
 	// unix_containers.go
 	"allow: docker ps", "ask: docker run alpine", "warn: docker system prune -af", "warn: docker volume rm data",
 	"warn: docker volume prune", "allow: podman ps", "warn: podman system prune", "allow: kubectl get pods",
-	"warn: kubectl delete ns prod", "warn: kubectl -n x delete pod y", "warn: kubectl --v 3 delete pod y",
+	"warn: kubectl delete ns prod", "warn: kubectl -n x delete pod y", "warn: kubectl --v 3 delete pod y", "warn: kubectl -n x --v 3 delete pod y", "allow: kubectl get pods delete",
 	"warn: kubectl drain node-1", "ask: kubectl apply -f x.yaml", "ask: oc get pods", "warn: oc delete project x",
 	"warn: oc adm drain node-1", "allow: helm version", "warn: helm uninstall web", "warn: helm -n x delete web",
 	"ask: helm install web ./chart", "ask: machinectl shell x", "ask: toolbox enter", "ask: distrobox enter x",
@@ -85,8 +85,8 @@ var unixExamples = []string{
 	"warn: rmmod x", "warn: modprobe x", "warn: iptables -F", "warn: ip6tables -F", "warn: ebtables -F",
 	"warn: arptables -F", "warn: iptables-restore < x", "warn: ip6tables-restore < x", "warn: nft flush ruleset",
 	"ask: ufw allow 22", "ask: firewall-cmd --reload", "warn: passwd", "warn: chpasswd", "warn: userdel x",
-	"warn: usermod -aG sudo x", "allow: systemctl status nginx", "ask: systemctl restart nginx", "warn: systemctl poweroff",
-	"ask: service nginx restart", "ask: crontab -l", "warn: crontab -r", "ask: systemd-run ls", "ask: at now",
+	"warn: usermod -aG sudo x", "allow: systemctl status nginx", "ask: systemctl restart nginx", "warn: systemctl poweroff", "warn: systemctl --no-pager reboot", "warn: systemctl -H h isolate x", "allow: systemctl status reboot.target",
+	"ask: service nginx restart", "ask: crontab -l", "warn: crontab -r", "warn: crontab -u bob -r", "ask: crontab -u r -l", "ask: systemd-run ls", "ask: at now",
 	"ask: batch", "allow: ip addr", "allow: ip -V", "ask: ip link set x down", "ask: tmux new -d ls", "allow: tmux -V",
 	"ask: screen -dm ls", "allow: screen -v", "ask: expect x.exp", "ask: strace ls", "ask: ltrace ls", "ask: gdb ./x",
 	"ask: lldb ./x", "ask: curl https://x", "ask: wget https://x", "ask: nc x 80", "ask: ncat x 80", "ask: netcat x 80",

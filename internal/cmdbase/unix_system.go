@@ -33,7 +33,7 @@ var _ = registerUnix([]Prog{
 	{Name: "shutdown", Danger: "shuts the machine down"}, {Name: "reboot", Danger: "reboots the machine"},
 	{Name: "halt", Danger: "halts the machine"}, {Name: "poweroff", Danger: "powers the machine off"},
 	{Name: "kexec", Danger: "replaces the running kernel"},
-	{Name: "init", Is: Checked}, {Name: "telinit", Is: Checked},
+	{Name: "init", Is: Checked, Forms: runlevels}, {Name: "telinit", Is: Checked, Forms: runlevels},
 	{Name: "insmod", Danger: "loads kernel modules"}, {Name: "rmmod", Danger: "unloads kernel modules"},
 	{Name: "modprobe", Danger: "loads kernel modules"},
 
@@ -56,9 +56,14 @@ var _ = registerUnix([]Prog{
 			{Name: "edit", Runs: true}, {Name: "set-environment", Runs: true}, {Name: "import-environment", Runs: true},
 			{Name: "link", Runs: true}, {Name: "set-property", Runs: true}, {Name: "enable", Runs: true},
 			{Name: "preset", Runs: true}, {Name: "revert", Runs: true},
+			{Name: "poweroff", Danger: "powers the machine off"}, {Name: "reboot", Danger: "reboots the machine"},
+			{Name: "halt", Danger: "halts the machine"}, {Name: "kexec", Danger: "replaces the running kernel"},
+			{Name: "soft-reboot", Danger: "restarts userspace"}, {Name: "emergency", Danger: "enters emergency mode"},
+			{Name: "rescue", Danger: "enters rescue mode"}, {Name: "isolate", Danger: "stops every unit not named"},
+			{Name: "suspend", Danger: "suspends the machine"}, {Name: "hibernate", Danger: "hibernates the machine"},
 		}},
 	{Name: "service", Is: Subcommands},
-	{Name: "crontab", Is: Checked},
+	{Name: "crontab", Is: Checked, Forms: []Form{{Short: "r", Values: "u", Why: "-r removes all cron jobs"}}},
 	{Name: "systemd-run", Is: RunsArgs},
 	{Name: "at", Is: RunsArgs}, {Name: "batch", Is: RunsArgs},
 	{Name: "ip", Is: Subcommands, Version: []string{"-V", "-Version"}},
@@ -86,3 +91,7 @@ var _ = registerUnix([]Prog{
 	{Name: "lynx", Is: Network}, {Name: "w3m", Is: Network},
 	{Name: "nginx", Version: []string{"-v", "-V", "-h"}},
 })
+
+// runlevels are init's and telinit's runlevels that stop the system or
+// leave multi-user mode.
+var runlevels = []Form{{Words: []string{"0", "6", "1", "s", "S"}, Why: "changes the runlevel"}}

@@ -36,20 +36,11 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if isInterpreter(base) && fedByNetwork(l) {
 		return base + " runs code fetched from the network"
 	}
+	if why := p.FormDanger(texts(ws)); why != "" {
+		return why
+	}
 	switch base {
-	case "rm":
-		f := shortFlags(ws, "")
-		if f['r'] || f['R'] || hasLong(ws, "recursive") {
-			return "rm -r: recursive delete"
-		}
-		if hasLong(ws, "no-preserve-root") {
-			return "rm --no-preserve-root"
-		}
 	case "chmod":
-		f := shortFlags(ws, "")
-		if f['R'] || hasLong(ws, "recursive") {
-			return "chmod -R: recursive permission change"
-		}
 		if pos := positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
 			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
 		}
@@ -58,35 +49,8 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 				return "chmod " + w.Text + ": world-writable permissions"
 			}
 		}
-	case "chown", "chgrp":
-		f := shortFlags(ws, "")
-		if f['R'] || hasLong(ws, "recursive") {
-			return base + " -R: recursive ownership change"
-		}
-	case "find":
-		for _, w := range ws {
-			switch w.Text {
-			case "-delete":
-				// -exec and -execdir run a command of their own, judged as
-				// a leaf
-				return "find " + w.Text
-			}
-		}
 	case "git":
 		return gitDanger(ws)
-	case "init", "telinit":
-		for _, w := range ws {
-			if w.Text == "0" || w.Text == "6" || w.Text == "1" || w.Text == "s" || w.Text == "S" {
-				return base + " " + w.Text + ": changes the runlevel"
-			}
-		}
-	case "systemctl":
-		if pos := positionals(ws, "tspnPoHM"); len(pos) > 0 {
-			switch pos[0].Text {
-			case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "isolate", "suspend", "hibernate", "soft-reboot":
-				return "systemctl " + pos[0].Text
-			}
-		}
 	case "kill":
 		for _, w := range ws {
 			if w.Text == "-1" && len(positionals(ws, "sn")) == 0 || w.Text == "1" {
@@ -99,10 +63,6 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 					return "kill: targets every process or init"
 				}
 			}
-		}
-	case "crontab":
-		if shortFlags(ws, "u")['r'] {
-			return "crontab -r removes all cron jobs"
 		}
 	case "truncate":
 		for _, p := range positionals(ws, "sr") {
