@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/visible"
@@ -53,11 +54,6 @@ type assessment struct {
 
 // secretVar finds expansions of variables named like secrets.
 var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
-
-var harmlessWrappers = map[string]bool{
-	"timeout": true, "nice": true, "nohup": true, "command": true, "builtin": true, "exec": true,
-	"stdbuf": true, "ionice": true, "setsid": true, "xargs": true, "env": true, "time": true, "watch": true,
-}
 
 func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	as := &assessment{info: map[*shellparse.Leaf]*leafInfo{}}
@@ -226,12 +222,12 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	return as
 }
 
-// dirFree are commands whose outcome does not depend on the directory
-// they run in (beyond their redirections, judged on their own).
-var dirFree = map[string]bool{
-	"cd": true, "pushd": true, "popd": true, "dirs": true, "pwd": true, "echo": true, "printf": true,
-	"true": true, "false": true, ":": true, "test": true, "[": true, "[[": true, "sleep": true,
-}
+// dirFree reports a command whose outcome does not depend on the
+// directory it runs in (beyond its redirections, judged on their own).
+func dirFree(base string) bool { return cmdbase.Unix(base).Has(cmdbase.NoDir) }
+
+// harmless reports a wrapper that only runs its inner command.
+func harmless(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Harmless) }
 
 // leafInfo judges one simple command in every directory it may run in:
 // the worst judgement wins, and a directory known only at run time is
@@ -264,7 +260,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
 	}
-	if l.Dir.Unknown && !dirFree[l.Base()] && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
+	if l.Dir.Unknown && !dirFree(l.Base()) && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
 		worst.safe = false
 		worst.why = l.Base() + " runs in a directory known only at run time"
 	}
@@ -300,7 +296,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
 		info.noRule = info.danger
 	}
-	if scriptInterpreters[l.Base()] && len(l.Inner) == 0 && readsCode(l) {
+	if cmdbase.Unix(l.Base()).Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
 		info.noRule = l.Base() + " reads code from its standard input"
@@ -350,7 +346,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, info.noRule
 		}
 	}
-	if !(harmlessWrappers[l.Base()] && len(l.Inner) > 0) && !transparentShell(l) {
+	if !(harmless(l.Base()) && len(l.Inner) > 0) && !transparentShell(l) {
 		// programs read configuration from many variables (a config file
 		// path, default options): only known display settings keep a
 		// command provably read-only, whether set on it or by env
@@ -377,7 +373,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if e.removedSafe[base] {
 		return false, base + " is removed from the safe list"
 	}
-	if !dirFree[base] && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
+	if !dirFree(base) && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
 		return false, info.sensitive
 	}
@@ -408,7 +404,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		}
 		return true, ""
 	}
-	if harmlessWrappers[base] && len(l.Inner) > 0 || transparentShell(l) {
+	if harmless(base) && len(l.Inner) > 0 || transparentShell(l) {
 		if base == "time" && (shortFlags(l.Args(), "f")['o'] || hasLong(l.Args(), "output")) {
 			return false, "time -o writes a file"
 		}
@@ -509,7 +505,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	}
 	if !spec.reads {
 		for _, w := range args {
-			if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly[base] {
+			if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
 				info.sensitive = base + " names " + w.Raw
 				return false, info.sensitive
 			}
@@ -695,7 +691,7 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 			return nil, "the files " + w.Raw + " matches cannot be known (too many, or unreadable)", false
 		}
 		if len(matches) == 0 {
-			if !metadataOnly[l.Base()] && e.secretPath(cc, pat, true) {
+			if !metadataOnly(l.Base()) && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
 			words = append(words, word{Raw: w.Raw, Text: pat})
@@ -1143,10 +1139,10 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 	return f
 }
 
-// metadataOnly are commands that show names, sizes or counts of the files
-// they are given, never their content: a glob that may match a secret
+// metadataOnly reports a command that shows names, sizes or counts of the
+// files it is given, never their content: a glob that may match a secret
 // file does not expose it.
-var metadataOnly = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true, "dir": true, "vdir": true}
+func metadataOnly(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Metadata) }
 
 // secretName matches variable names that may hold a secret.
 var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)
