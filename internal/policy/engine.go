@@ -187,23 +187,23 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// grantsChanged compiles the grants not seen before and forgets the
-// rules compiled per home; e.mu is held.
+// grantsChanged compiles the grants not compiled yet, drops those
+// revoked and forgets the rules compiled per home; e.mu is held.
 func (e *Engine) grantsChanged() {
-	if e.grantRules == nil {
-		e.grantRules = map[string]*Pattern{}
-	}
+	compiled := make(map[string]*Pattern, len(e.project)+len(e.session))
 	for _, list := range [][]string{e.project, e.session} {
 		for _, g := range list {
-			if _, ok := e.grantRules[g]; !ok {
-				p, err := ParsePattern(g)
-				if err != nil {
+			p, ok := e.grantRules[g]
+			if !ok {
+				var err error
+				if p, err = ParsePattern(g); err != nil {
 					p = nil
 				}
-				e.grantRules[g] = p
 			}
+			compiled[g] = p
 		}
 	}
+	e.grantRules = compiled
 	e.homes = nil
 }
 

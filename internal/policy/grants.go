@@ -49,20 +49,29 @@ func (e *Engine) Grant(d *Decision, scope Scope) error {
 		return errors.New("grant: warned commands are approved one at a time")
 	}
 	var rules []string
+	compiled := map[string]*Pattern{}
 	for _, r := range strings.Split(d.Rule, "\n") {
 		r = strings.TrimSpace(r)
 		if r == "" {
 			continue
 		}
 		if !strings.HasPrefix(r, "input → ") {
-			if _, err := ParsePattern(r); err != nil {
+			p, err := ParsePattern(r)
+			if err != nil {
 				return fmt.Errorf("grant: %w", err)
 			}
+			compiled[r] = p
 		}
 		rules = append(rules, r)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.grantRules == nil {
+		e.grantRules = map[string]*Pattern{}
+	}
+	for r, p := range compiled {
+		e.grantRules[r] = p
+	}
 	if scope == ScopeSession {
 		for _, r := range rules {
 			if !contains(e.session, r) {
