@@ -192,3 +192,22 @@ func TestFactsAskedOncePerDecision(t *testing.T) {
 		}
 	}
 }
+
+// With Windows paths (Git Bash) the analysis compares slashed, lower-cased
+// paths: that the shell stays is known, where a cd leads is seen once it
+// has run.
+func TestDirAfterWindowsPaths(t *testing.T) {
+	useWindowsPaths(t)
+	e := newEngine(t, nil)
+	cc := CommandContext{Home: `C:\Users\Me`, Cwd: `C:\Users\Me\proj`, Shell: sysinfo.ShellBash, Facts: NoFacts{}}
+	for cmd, want := range map[string]shellparse.DirAfter{
+		"ls":            {Known: true},
+		"cd .":          {Known: true},
+		"cd /c/windows": {},
+		"cd ..":         {},
+	} {
+		if d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: cc}); d.DirAfter != want {
+			t.Errorf("%q: DirAfter %+v, want %+v", cmd, d.DirAfter, want)
+		}
+	}
+}

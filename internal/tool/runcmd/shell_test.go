@@ -1,6 +1,8 @@
 package runcmd
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -43,3 +45,36 @@ type kindHost struct {
 }
 
 func (h kindHost) ShellKind() sysinfo.ShellKind { return h.k }
+
+// For cmd.exe and PowerShell the review predicts only that the session
+// stays; a command that may move it (Set-Location, cd, pushd) ends the
+// segment, so what follows is reviewed where it really left the shell.
+func TestCwdAfterWindowsShells(t *testing.T) {
+	for _, c := range []struct {
+		shell sysinfo.ShellKind
+		cmd   string
+		stays bool
+	}{
+		{sysinfo.ShellPowerShell, "Get-ChildItem", true},
+		{sysinfo.ShellPowerShell, `Set-Location C:\`, false},
+		{sysinfo.ShellPowerShell, `sl ..`, false},
+		{sysinfo.ShellCmd, "dir /b", true},
+		{sysinfo.ShellCmd, `cd /d C:\x`, false},
+		{sysinfo.ShellCmd, `dir & pushd C:\x`, false},
+	} {
+		run, _ := New(Options{Hosts: host.NewActive(kindHost{&host.Local{}, c.shell}), Workdir: tool.NewWorkdir("/"), Policy: tooltest.Engine(t, nil)})
+		args, _ := json.Marshal(map[string]string{"command": c.cmd})
+		at := tool.At{Cwd: "/work"}
+		inv, err := run.Review(context.Background(), &tool.Call{Args: args}, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if c.stays {
+			want = at.Cwd
+		}
+		if inv.CwdAfter != want {
+			t.Errorf("%s %q: CwdAfter %q, want %q", c.shell, c.cmd, inv.CwdAfter, want)
+		}
+	}
+}
