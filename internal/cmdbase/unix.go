@@ -92,6 +92,9 @@ type Prog struct {
 	// Globals are options before the subcommand that take a separate
 	// value (git -C DIR, kubectl -n NS).
 	Globals []string
+	// Values are the letters of its short options that take a value
+	// (cp -t DIR, install -m MODE).
+	Values string
 	// Subs are the subcommands that are dangerous, or that run programs
 	// or write anywhere through their options.
 	Subs []ProgSub
@@ -204,6 +207,15 @@ func (p *Prog) NoAlways() bool {
 		return false
 	}
 	return p.Any(Shell|Wrapper|NoRule|SendsData) || p.Has(Interpreter) && !p.Has(Subcommands)
+}
+
+// ValueLetters returns the letters of p's short options that take a
+// value; none for a program the base does not know.
+func (p *Prog) ValueLetters() string {
+	if p == nil {
+		return ""
+	}
+	return p.Values
 }
 
 // IsGlobal reports whether opt is one of p's global options taking a

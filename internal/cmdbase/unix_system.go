@@ -79,7 +79,7 @@ var _ = registerUnix([]Prog{
 	{Name: "curl", Is: Network | SendsData}, {Name: "wget", Is: Network | SendsData},
 	{Name: "nc", Is: Network | SendsData}, {Name: "ncat", Is: Network | SendsData}, {Name: "netcat", Is: Network | SendsData},
 	{Name: "socat", Is: Network | SendsData}, {Name: "scp", Is: Network | SendsData}, {Name: "sftp", Is: Network | SendsData},
-	{Name: "rsync", Is: Network | SendsData | Checked}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
+	{Name: "rsync", Is: Network | SendsData | Checked, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
 	{Name: "telnet", Is: Network | SendsData}, {Name: "lftp", Is: Network | SendsData}, {Name: "http", Is: Network | SendsData},
 	{Name: "https", Is: Network | SendsData}, {Name: "xh", Is: Network | SendsData}, {Name: "aria2c", Is: Network | SendsData},
 	{Name: "openssl", Is: Network | SendsData},

@@ -74,7 +74,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		if t := copyTarget(base, ws, cc); t != "" {
 			return base + " into a system path or startup file: " + t
 		}
-		pos := positionals(ws, copyValueShort[base], "target-directory", "suffix", "mode", "owner", "group")
+		pos := positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
 		if base == "mv" && len(pos) > 0 && anyWord(pos[len(pos)-1:], "/dev/null") {
 			return "mv to /dev/null destroys the file"
 		}
@@ -343,11 +343,6 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 	return e.hiddenDanger(pseudo, cc)
 }
 
-// copyValueShort are the short options of copying tools that take a value.
-var copyValueShort = map[string]string{
-	"cp": "tS", "mv": "tS", "ln": "tS", "install": "tSmogCZ", "tee": "", "rsync": "efTBM",
-}
-
 // copyTarget returns a path a copying tool (cp, mv, install, ln, tee,
 // rsync) writes that is a system path or startup file, or "". Targets are
 // the destination and a -t/--target-directory (in any spelling: -t/etc,
@@ -355,7 +350,7 @@ var copyValueShort = map[string]string{
 // source's base name (cp evil/.bashrc ~ writes ~/.bashrc); with -T or a
 // recursive copy into the home directory, its startup files.
 func copyTarget(base string, ws []word, cc CommandContext) string {
-	vs := copyValueShort[base]
+	vs := cmdbase.Unix(base).ValueLetters()
 	pos := positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
 	f := shortFlags(ws, vs)
 	check := func(p string) bool {
