@@ -293,14 +293,11 @@ func (e *Engine) command(command string, cc CommandContext, interactive bool) *D
 	return e.decide(command, cc, interactive, nil)
 }
 
-// analyse is shellparse.Analyse, the one parser of command text the
-// engine calls (a variable so tests can count the parses of a decision).
-var analyse = shellparse.Analyse
-
-// decide is Command with extra allow rules; with extra set it computes no
-// remedy (it is how a remedy is checked). The command is parsed and
-// assessed once: the verdict, the remedy search and the directory the
-// shell is left in all come from that one analysis.
+// decide is command with extra allow rules; with extra set it computes no
+// remedy (it is how a remedy is checked).
+// The command is parsed and assessed once: the verdict, the remedy
+// search and the directory the shell is left in all come from that one
+// analysis.
 func (e *Engine) decide(command string, cc CommandContext, interactive bool, extra []*Pattern) *Decision {
 	if sh, ok := windowsShell(cc.Shell); ok {
 		return e.decideWindows(command, cc, sh, interactive, extra)
