@@ -122,72 +122,72 @@ func memoize(f Facts) Facts {
 	case nil, *memoFacts, *memoLocal:
 		return f
 	}
-	m := &memoFacts{f: f, secrets: map[string]memoList{}, progs: map[string]memoList{}, gitSec: map[string]memoList{}, paths: map[string]memoPath{}, globs: map[string]memoList{}, content: map[string]bool{}}
 	if lp, ok := f.(LocalPrograms); ok {
-		return &memoLocal{memoFacts: m, lp: lp, local: map[string]bool{}}
+		return &memoLocal{memoFacts: memoFacts{f: f}, lp: lp}
 	}
-	return m
+	return &memoFacts{f: f}
 }
 
 // memoLocal is memoFacts for facts that also know a directory's own
 // programs (LocalPrograms).
 type memoLocal struct {
-	*memoFacts
+	memoFacts
 	lp    LocalPrograms
 	local map[string]bool
 }
 
 func (m *memoLocal) LocalProgram(dir, name string) bool {
-	key := dir + "\x00" + name
-	if v, ok := m.local[key]; ok {
+	return remember(&m.local, dir+"\x00"+name, func() bool { return m.lp.LocalProgram(dir, name) })
+}
+
+// remember returns the answer kept in *m for key, asking get the first
+// time (the map is made when first needed: most decisions ask little).
+func remember[V any](m *map[string]V, key string, get func() V) V {
+	if v, ok := (*m)[key]; ok {
 		return v
 	}
-	v := m.lp.LocalProgram(dir, name)
-	m.local[key] = v
+	v := get()
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[key] = v
 	return v
 }
 
-func memoOf(m map[string]memoList, key string, get func(string) ([]string, bool)) ([]string, bool) {
-	if v, ok := m[key]; ok {
-		return v.list, v.complete
-	}
-	l, c := get(key)
-	m[key] = memoList{l, c}
-	return l, c
+func rememberList(m *map[string]memoList, key string, get func() ([]string, bool)) ([]string, bool) {
+	v := remember(m, key, func() memoList {
+		l, c := get()
+		return memoList{l, c}
+	})
+	return v.list, v.complete
 }
 
 func (m *memoFacts) SecretFiles(dir string) ([]string, bool) {
-	return memoOf(m.secrets, dir, m.f.SecretFiles)
+	return rememberList(&m.secrets, dir, func() ([]string, bool) { return m.f.SecretFiles(dir) })
 }
 
 func (m *memoFacts) GitPrograms(dir string) ([]string, bool) {
-	return memoOf(m.progs, dir, m.f.GitPrograms)
+	return rememberList(&m.progs, dir, func() ([]string, bool) { return m.f.GitPrograms(dir) })
 }
 
 func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
-	return memoOf(m.gitSec, dir, m.f.GitSecrets)
+	return rememberList(&m.gitSec, dir, func() ([]string, bool) { return m.f.GitSecrets(dir) })
 }
 
 func (m *memoFacts) SecretContent(p string) bool {
-	if v, ok := m.content[p]; ok {
-		return v
-	}
-	v := m.f.SecretContent(p)
-	m.content[p] = v
-	return v
+	return remember(&m.content, p, func() bool { return m.f.SecretContent(p) })
 }
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
-	return memoOf(m.globs, dir+"\x00"+pattern, func(string) ([]string, bool) { return m.f.Glob(dir, pattern) })
+	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
-	if v, ok := m.paths[p]; ok {
-		return v.target, v.state
-	}
-	t, s := m.f.Resolve(p)
-	m.paths[p] = memoPath{t, s}
-	return t, s
+	v := remember(&m.paths, p, func() memoPath {
+		t, s := m.f.Resolve(p)
+		return memoPath{t, s}
+	})
+	return v.target, v.state
 }
 
 // joinRaw joins a path as written to the directory it is opened from,
