@@ -149,7 +149,11 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 		case policy.Allow:
 		case policy.Deny:
 			s.audit(name, at, d, "denied")
-			return errorResult(refusal(d, "denied by policy")), nil
+			why := "denied by policy"
+			if d.Headless() {
+				why = "it needs the user's approval and nb has no terminal to ask"
+			}
+			return errorResult(refusal(d, why)), nil
 		default:
 			ok, res := s.approve(req, name, at, args, d)
 			if res != nil {

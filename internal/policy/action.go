@@ -133,7 +133,7 @@ type Action struct {
 func (e *Engine) Decide(a Action) *Decision {
 	switch a.Kind {
 	case RunCommand:
-		d := e.Command(a.Command, a.Where)
+		d := e.command(a.Command, a.Where, false)
 		if len(a.Hosts) > 0 {
 			onHosts(d, a)
 		}
@@ -173,7 +173,7 @@ func (e *Engine) Decide(a Action) *Decision {
 	case WriteFile:
 		return e.writeFile(a)
 	case MCPTool:
-		return e.Tool(a.Tool, a.Args, a.Hint)
+		return e.mcpTool(a.Tool, a.Args, a.Hint)
 	}
 	d := &Decision{Decision: Ask, Safety: Unknown, Display: a.Kind.String(), DefaultAnswer: No,
 		Reasons: []string{"unknown action"}, Subject: a.Kind.String()}
@@ -195,7 +195,7 @@ func (e *Engine) readPath(a Action) *Decision {
 	if a.Kind == ListDir {
 		verb, cmd = "list", "ls -la "+shellQuote(a.Path)
 	}
-	d := e.Command(cmd, a.Where)
+	d := e.command(cmd, a.Where, false)
 	d.Display = verb + ": " + sanitize(a.Shown, false)
 	d.Category = ""
 	if a.Kind == ReadFile {

@@ -102,7 +102,7 @@ func TestCategory(t *testing.T) {
 		"rm notes.txt":         CatDelete,
 		"ls && cat x":          "",
 	} {
-		if d := e.Command(cmd, testCC); d.Category != want {
+		if d := decideCmd(e, cmd, testCC); d.Category != want {
 			t.Errorf("%q: category %q, want %q (display %q)", cmd, d.Category, want, d.Display)
 		}
 	}
@@ -112,4 +112,21 @@ func TestCategory(t *testing.T) {
 	if d := e.Decide(Action{Kind: ListDir, Path: "/p", Shown: "."}); d.Category != "" {
 		t.Errorf("list_dir: %q", d.Category)
 	}
+}
+
+// decideCmd decides command as run_cmd would: through Decide.
+func decideCmd(e *Engine, command string, cc CommandContext) *Decision {
+	return e.Decide(Action{Kind: RunCommand, Command: command, Where: cc})
+}
+
+// decideInput decides text typed into session id, whose foreground
+// program is program (a shell when isShell), through Decide.
+func decideInput(e *Engine, id, program string, isShell bool, text string, cc CommandContext) *Decision {
+	return e.Decide(Action{Kind: SessionInput, Session: id, Program: program, Shell: isShell,
+		InShell: isShell, SessionProgram: program, Input: text, Where: cc})
+}
+
+// decideTool decides a call of the MCP tool name through Decide.
+func decideTool(e *Engine, name string, args map[string]any, hint ToolHint) *Decision {
+	return e.Decide(Action{Kind: MCPTool, Tool: name, Args: args, Hint: hint})
 }

@@ -40,7 +40,8 @@
 //     autoApproveSafe.
 //  4. In a sandbox with autoApproveInSandbox, anything not dangerous →
 //     allow.
-//  5. Otherwise ask; headless, deny with Refusal and a Remedy.
+//  5. Otherwise ask; headless, deny (DecidedBy ByHeadless: the model is
+//     told Refusal) with a Remedy.
 //
 // Rules (SPEC §6.1) are shell words parsed like commands: a final bare *
 // matches any remaining arguments (including none, and arguments appended
@@ -129,6 +130,13 @@ type Decision struct {
 	// Secret is set when the action carries a secret (a password typed
 	// at a prompt): it is never shown, saved or logged in clear.
 	Secret bool `json:"-"`
+}
+
+// Headless reports whether d is a refusal for want of a terminal to ask
+// at: the call needed approval and the engine was headless. Only the
+// engine decides it (DecidedBy ByHeadless); the model is told Refusal.
+func (d *Decision) Headless() bool {
+	return d.Decision == Deny && d.DecidedBy == ByHeadless
 }
 
 // Category classifies a single simple command for the display line.

@@ -19,8 +19,8 @@ func FuzzDecide(f *testing.F) {
 	}
 	e := newEngine(f, func(o *Options) { o.Approve = []string{"git log *", "make"} })
 	f.Fuzz(func(t *testing.T, src string) {
-		d := e.Command(src, testCC)
-		_ = e.Input("term-1", "bash", true, src, testCC)
+		d := decideCmd(e, src, testCC)
+		_ = decideInput(e, "term-1", "bash", true, src, testCC)
 		if d.Decision == "" || d.Safety == "" || d.Display == "" {
 			t.Fatalf("%q: incomplete decision %+v", src, d)
 		}
@@ -55,7 +55,7 @@ func BenchmarkDecideOneLine(b *testing.B) {
 	cmds := []string{"ls -la", "git log --oneline -10 | head", "grep -rn TODO src && echo done", "timeout 5 make test > /dev/null 2>&1"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		e.Command(cmds[i%len(cmds)], testCC)
+		decideCmd(e, cmds[i%len(cmds)], testCC)
 	}
 }
 
@@ -71,6 +71,6 @@ func BenchmarkDecide1000Lines(b *testing.B) {
 	script := sb.String()
 	b.ReportAllocs()
 	for b.Loop() {
-		e.Command(script, testCC)
+		decideCmd(e, script, testCC)
 	}
 }

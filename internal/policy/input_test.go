@@ -18,7 +18,7 @@ func TestREPLInputIsCode(t *testing.T) {
 	}
 	for program, inputs := range dangerous {
 		for _, in := range inputs {
-			d := e.Input("term-2", program, false, in+"\n", testCC)
+			d := decideInput(e, "term-2", program, false, in+"\n", testCC)
 			if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" || d.Safety != Dangerous {
 				t.Errorf("%s %q: %+v", program, in, d)
 			}
@@ -28,7 +28,7 @@ func TestREPLInputIsCode(t *testing.T) {
 		}
 	}
 	for program, in := range map[string]string{"python3": "print(6*7)", "node": "[1,2].map(x => x*2)", "irb": "puts 1+1", "psql": "select count(*) from users;"} {
-		d := e.Input("term-2", program, false, in+"\n", testCC)
+		d := decideInput(e, "term-2", program, false, in+"\n", testCC)
 		if d.Decision != Ask || d.Warn || d.DefaultAnswer != Yes || !d.OfferAlways {
 			t.Errorf("%s %q: %+v", program, in, d)
 		}
@@ -37,7 +37,7 @@ func TestREPLInputIsCode(t *testing.T) {
 		}
 	}
 	// Multi-line input is asked each time: Always holds one line.
-	if d := e.Input("term-2", "python3", false, "x = 1\nprint(x)\n", testCC); d.OfferAlways || d.Rule != "" {
+	if d := decideInput(e, "term-2", "python3", false, "x = 1\nprint(x)\n", testCC); d.OfferAlways || d.Rule != "" {
 		t.Errorf("multi-line input offers Always: %+v", d)
 	}
 }
@@ -45,10 +45,10 @@ func TestREPLInputIsCode(t *testing.T) {
 func TestOldSessionGrantsAreNotHonoured(t *testing.T) {
 	files := map[string][]string{"proj": {"input → term-2 (python3)"}}
 	e := newEngine(t, func(o *Options) { o.Grants = &memGrants{files: files, name: "proj"} })
-	if d := e.Input("term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
 		t.Fatalf("a grant naming a session allowed input: %+v", d)
 	}
-	if d := e.Input("term-2", "python3", false, "import os; os.system('touch pwned')\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-2", "python3", false, "import os; os.system('touch pwned')\n", testCC); d.Decision == Allow {
 		t.Fatalf("a grant naming a session allowed os.system: %+v", d)
 	}
 }
@@ -165,7 +165,7 @@ func TestSessionInputInUnknownDirectory(t *testing.T) {
 		if d := e.Decide(act); d.Decision == Allow {
 			t.Errorf("%q in an unknown directory allowed: %+v", in, d)
 		}
-		if d := e.Command(in, unknown); d.Decision == Allow {
+		if d := decideCmd(e, in, unknown); d.Decision == Allow {
 			t.Errorf("run %q in an unknown directory allowed", in)
 		}
 	}

@@ -492,7 +492,7 @@ func TestCorpus(t *testing.T) {
 			t.Logf("%s: engine refused the options: %v", c, err)
 			continue
 		}
-		d := e.Command(c.command, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
+		d := decide(e, c.command, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
 		for _, f := range checkCase(c, d) {
 			if f.soft {
 				soft = append(soft, f)

@@ -428,10 +428,8 @@ func headlessRefusal(rec agent.Record) bool {
 	if rec.Outcome != agent.Denied {
 		return false
 	}
-	if rec.DecidedBy == policy.ByHeadless || rec.DecidedBy == policy.ByNoTerminal {
-		return true
-	}
-	return rec.Decision != nil && slices.Contains(rec.Decision.Reasons, policy.Refusal)
+	return rec.DecidedBy == policy.ByHeadless || rec.DecidedBy == policy.ByNoTerminal ||
+		rec.Decision != nil && rec.Decision.Headless()
 }
 
 // Call records a call's final outcome (the audit record) and writes its
