@@ -196,7 +196,7 @@ func (e *Engine) readPath(a Action) *Decision {
 		verb, cmd = "list", "ls -la "+shellQuote(a.Path)
 	}
 	d := e.command(cmd, a.Where, false)
-	d.Display = verb + ": " + sanitize(a.Shown, false)
+	d.Display, d.WarnAt = verb+": "+sanitize(a.Shown, false), nil
 	d.Category = ""
 	if a.Kind == ReadFile {
 		d.Category = CatRead
@@ -212,6 +212,7 @@ func (e *Engine) readPath(a Action) *Decision {
 			d = e.ask(d, nil, &assessment{}, nil)
 		}
 	}
+	d.WarnAt = markAt(d.Warn, len(verb))
 	if d.Decision != Allow && d.Remedy != "" {
 		d.Remedy = "read it with run_cmd where the user can approve it, or ask the user"
 	}
@@ -222,7 +223,7 @@ func (e *Engine) readPath(a Action) *Decision {
 // "write_file" refuses it outright).
 func (e *Engine) writeFile(a Action) *Decision {
 	d := &Decision{
-		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), Category: CatWrite, Warn: true,
+		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), WarnAt: markAt(true, len("write")), Category: CatWrite, Warn: true,
 		DefaultAnswer: No, Reasons: []string{"writes a file"},
 		Full:    fmt.Sprintf("write %s (%d bytes):\n%s", a.Path, len(a.Content), a.Content),
 		Subject: "write " + a.Path,
@@ -256,6 +257,7 @@ func stricter(cmd, in *Decision) *Decision {
 	}
 	d := *first
 	d.Display = cmd.Display + "\n" + in.Display
+	d.WarnAt = append(append([]int(nil), cmd.WarnAt...), shiftMarks(in.WarnAt, 0, len(cmd.Display)+1)...)
 	d.Full = cmd.Full + "\n" + in.Full
 	d.Warn = cmd.Warn || in.Warn
 	if d.Warn {

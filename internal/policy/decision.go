@@ -108,6 +108,14 @@ type Decision struct {
 	OfferAlways   bool     `json:"offerAlways"`
 	Reasons       []string `json:"reasons"`
 
+	// WarnAt are the byte offsets in Display after which the warning sign
+	// belongs when the decision warns (Warn, or Safety Dangerous): after
+	// the verb of each warned part ("delete", "run", "answer", "input", an
+	// MCP tool's name), ascending. Display itself is plain text: no
+	// glyph leaves this package, the prompt draws it
+	// (approval.DisplayLine), in front of the line when WarnAt is empty.
+	WarnAt []int `json:"-"`
+
 	// Full is the complete text behind Display, shown on `?` (the whole
 	// command; for writes, the content written).
 	Full string `json:"-"`
@@ -137,6 +145,31 @@ type Decision struct {
 // engine decides it (DecidedBy ByHeadless); the model is told Refusal.
 func (d *Decision) Headless() bool {
 	return d.Decision == Deny && d.DecidedBy == ByHeadless
+}
+
+// markAt is WarnAt for a display whose warned verb ends at byte n; none
+// when the part does not warn.
+func markAt(warn bool, n int) []int {
+	if !warn {
+		return nil
+	}
+	return []int{n}
+}
+
+// shiftMarks moves the marks at or after byte from by n bytes, for text
+// of n bytes inserted at from; it returns a new slice.
+func shiftMarks(marks []int, from, n int) []int {
+	if len(marks) == 0 {
+		return nil
+	}
+	out := make([]int, len(marks))
+	for i, m := range marks {
+		if m >= from {
+			m += n
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // Category classifies a single simple command for the display line.

@@ -257,6 +257,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 	d := &Decision{
 		Safety:   as.safety,
 		Display:  as.display,
+		WarnAt:   as.warnAt,
 		Category: as.category,
 		Warn:     as.warn,
 		Reasons:  as.reasons,
@@ -520,16 +521,12 @@ func (e *Engine) mcpTool(name string, args map[string]any, hint ToolHint) *Decis
 	if hint.Truncate > 0 && len([]rune(display)) > hint.Truncate {
 		display = string([]rune(display)[:hint.Truncate]) + "…"
 	}
-	head := name
-	if warn {
-		head += " ⚠️"
-	}
 	if display != "" {
-		display = head + ": " + display
+		display = name + ": " + display
 	} else {
-		display = head
+		display = name
 	}
-	d := &Decision{Safety: Unknown, Display: display, Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
+	d := &Decision{Safety: Unknown, Display: display, WarnAt: markAt(warn, len(name)), Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
 	if warn {
 		d.DefaultAnswer = "no"
 		d.Rule = ""

@@ -51,8 +51,8 @@ func TestSeedDisplay(t *testing.T) {
 	}
 	for _, c := range cases {
 		d := decideCmd(e, c.cmd, testCC)
-		if d.Display != c.display || d.Warn != c.warn || d.OfferAlways != c.always {
-			t.Errorf("%q:\n got display=%q warn=%v always=%v\nwant display=%q warn=%v always=%v (reasons %q)", c.cmd, d.Display, d.Warn, d.OfferAlways, c.display, c.warn, c.always, d.Reasons)
+		if marked(d) != c.display || d.Warn != c.warn || d.OfferAlways != c.always {
+			t.Errorf("%q:\n got display=%q warn=%v always=%v\nwant display=%q warn=%v always=%v (reasons %q)", c.cmd, marked(d), d.Warn, d.OfferAlways, c.display, c.warn, c.always, d.Reasons)
 		}
 		if d.Warn && (d.DefaultAnswer != "no" || d.OfferAlways) {
 			t.Errorf("%q: warned but default %q always %v", c.cmd, d.DefaultAnswer, d.OfferAlways)
@@ -496,11 +496,11 @@ func TestTool(t *testing.T) {
 		t.Errorf("%+v", d)
 	}
 	d = decideTool(e, "os_run_cmd", map[string]any{"command": "sudo rm -rf /tmp/cache"}, hint)
-	if !d.Warn || d.OfferAlways || d.DefaultAnswer != "no" || !strings.HasPrefix(d.Display, "os_run_cmd ⚠️: ") {
+	if !d.Warn || d.OfferAlways || d.DefaultAnswer != "no" || !strings.HasPrefix(marked(d), "os_run_cmd ⚠️: ") {
 		t.Errorf("%+v", d)
 	}
 	d = decideTool(e, "os_write_file", map[string]any{"path": "/home/u/.bashrc", "content": "x"}, ToolHint{DisplayArgs: []string{"path"}, AlwaysWarn: true})
-	if d.Display != "os_write_file ⚠️: /home/u/.bashrc" || !d.Warn {
+	if marked(d) != "os_write_file ⚠️: /home/u/.bashrc" || !d.Warn {
 		t.Errorf("%+v", d)
 	}
 	if d := decideTool(e, "os_read_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Allow {

@@ -195,15 +195,14 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		if !a.Shell && a.InShell {
 			where = path.Base(a.SessionProgram) + ", " + program + " running"
 		}
-		d.Display = fmt.Sprintf("input → %s (%s) %s", a.Session, where, d.Display)
+		prefix := fmt.Sprintf("input → %s (%s) ", a.Session, where)
+		d.Display, d.WarnAt = prefix+d.Display, shiftMarks(d.WarnAt, 0, len(prefix))
 		d.Full, d.Subject = text, subject
 		if !a.Shell && a.Prompt == Question && oneLine {
 			// Still analysed as shell code (it reaches the shell if the
 			// program ends first), shown as the answer it is.
 			d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, where, sanitize(a.PromptText, false), sanitize(line, false))
-			if d.Warn {
-				d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
-			}
+			d.WarnAt = markAt(d.Warn, len("answer"))
 			d.Rule, d.OfferAlways = "", false
 			if d.Decision == Allow {
 				d.Reasons = append(d.Reasons, "an answer to the program's question")
@@ -258,7 +257,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		}
 		if why := codeWarnings(lang, text); len(why) > 0 {
 			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
-			d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
+			d.WarnAt = markAt(true, len("answer"))
 			d.Reasons = append(d.Reasons, why...)
 		} else {
 			d.Reasons = append(d.Reasons, "an answer to the program's question")
@@ -268,7 +267,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	if lang != langNone {
 		if why := codeWarnings(lang, text); len(why) > 0 {
 			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
-			d.Display = fmt.Sprintf("input ⚠️ → %s (%s): %s", a.Session, program, shown)
+			d.WarnAt = markAt(true, len("input"))
 			d.Reasons = append(d.Reasons, why...)
 			return e.ask(d, nil, &assessment{}, nil)
 		}
@@ -322,6 +321,7 @@ func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
 	next := a
 	next.SecretRead, next.Pending, next.Input, next.Prompt, next.PromptText = false, "", rest+"\n", NoPrompt, ""
 	after := e.sessionInput(next)
+	after.WarnAt = shiftMarks(after.WarnAt, 0, len(d.Display+", then "))
 	after.Display = d.Display + ", then " + after.Display
 	after.Full = d.Full + "\n" + after.Full
 	after.Rule, after.OfferAlways = "", false

@@ -22,8 +22,8 @@ func TestREPLInputIsCode(t *testing.T) {
 			if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" || d.Safety != Dangerous {
 				t.Errorf("%s %q: %+v", program, in, d)
 			}
-			if !strings.Contains(d.Display, "⚠️") {
-				t.Errorf("%s %q: display %q lacks the warning", program, in, d.Display)
+			if !strings.Contains(marked(d), "⚠️") {
+				t.Errorf("%s %q: display %q lacks the warning", program, in, marked(d))
 			}
 		}
 	}
@@ -60,8 +60,8 @@ func TestShellSessionInputIsShellWhateverRuns(t *testing.T) {
 	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" {
 		t.Fatalf("typeahead rm: %+v", d)
 	}
-	if !strings.HasPrefix(d.Display, "input → term-1 (bash, sleep running) delete ⚠️") {
-		t.Errorf("display %q", d.Display)
+	if !strings.HasPrefix(marked(d), "input → term-1 (bash, sleep running) delete ⚠️") {
+		t.Errorf("display %q", marked(d))
 	}
 	// Safe commands stay safe.
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "sleep", InShell: true, SessionProgram: "bash", Input: "ls\n", Where: testCC})
@@ -130,7 +130,7 @@ func TestAnswersToPrompts(t *testing.T) {
 		t.Errorf("apt question in bash: %+v", d)
 	}
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "apt", InShell: true, SessionProgram: "bash", Prompt: Question, PromptText: "Continue? [Y/n]", Input: "rm -rf ~\n", Where: testCC})
-	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || !strings.Contains(d.Display, "⚠️") {
+	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || !strings.HasPrefix(marked(d), "answer ⚠️ →") {
 		t.Errorf("rm typed at a question in bash: %+v", d)
 	}
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "gpg", Prompt: Secret, PromptText: "Enter passphrase:", Input: "hunter2\n", Where: testCC})

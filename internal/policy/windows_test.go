@@ -70,7 +70,7 @@ func TestWinCommandSuite(t *testing.T) {
 				bad = "want ask, warned, not dangerous, default No, no Always"
 			}
 		case "danger":
-			if d.Decision != Ask || !d.Warn || d.Safety != Dangerous || d.DefaultAnswer != No || d.OfferAlways || !strings.Contains(d.Display, "⚠️") {
+			if d.Decision != Ask || !d.Warn || d.Safety != Dangerous || d.DefaultAnswer != No || d.OfferAlways || len(d.WarnAt) == 0 || !strings.Contains(marked(d), "⚠️") {
 				bad = "want ask, dangerous, ⚠️, default No, no Always"
 			}
 		case "ask":
