@@ -1,9 +1,12 @@
 package shellparse
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func leafTexts(a *Analysis) []string {
@@ -181,5 +184,34 @@ func TestInteractiveHistory(t *testing.T) {
 	}
 	if a := Analyse("echo '!!'", Options{Interactive: true}); len(a.Unknown) != 0 {
 		t.Fatal("quoted ! flagged")
+	}
+}
+
+// TestTildeAsBash: every static word the analyser gives for tilde forms
+// is the word bash passes.
+func TestTildeAsBash(t *testing.T) {
+	bash := testenv.Tool(t, "bash")
+	for _, line := range []string{
+		`printf '%s\0' ~$X`, `printf '%s\0' ~""`, `printf '%s\0' ~''`, `printf '%s\0' ~"/x"`, `printf '%s\0' ~/"x"`,
+		`printf '%s\0' ~$X/b`, `printf '%s\0' ~/$X`, `printf '%s\0' ~`, `printf '%s\0' ~/a ~ x~`, `printf '%s\0' ~\/x`,
+		`printf '%s\0' a=~/x b=~:~/y`, `printf '%s\0' ~"$X"`,
+	} {
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+		cmd.Env = []string{"HOME=/home/u", "X=a", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		a := Analyse(line, Options{Home: "/home/u"})
+		args := a.Leaves[0].Args()[1:]
+		if len(args) != len(want) {
+			t.Fatalf("%s: %d words, bash passes %d", line, len(args), len(want))
+		}
+		for i, w := range args {
+			if w.Static() && w.Text != want[i] {
+				t.Errorf("%s: word %d is %q, bash passes %q", line, i, w.Text, want[i])
+			}
+		}
 	}
 }

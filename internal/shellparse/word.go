@@ -45,14 +45,18 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		case *syntax.Lit:
 			v := p.Value
 			if i == 0 && strings.HasPrefix(v, "~") {
-				name, rest, _ := strings.Cut(v[1:], "/")
-				if name == "" && a.opts.Home != "" {
-					if strings.Contains(v, "/") {
+				name, rest, slash := strings.Cut(v[1:], "/")
+				switch {
+				case !slash && i < len(w.Parts)-1:
+					// the tilde-prefix runs into quoted or expanded text
+					// (~$X, ~""): bash leaves the ~ as it is
+				case name == "" && a.opts.Home != "":
+					if slash {
 						v = a.opts.Home + "/" + rest
 					} else {
 						v = a.opts.Home
 					}
-				} else {
+				default:
 					out.Dynamic = true
 				}
 			}
