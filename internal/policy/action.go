@@ -153,19 +153,19 @@ func (e *Engine) Decide(a Action) *Decision {
 	case SessionInput:
 		return e.sessionInput(a)
 	case ReadSession:
-		return e.allowed("read: "+a.Session+" ("+a.Program+")", a.Session)
+		return e.allowed("read: "+sanitize(a.Session+" ("+a.Program+")", false), a.Session)
 	case ListSessions:
 		return e.allowed("list terminal sessions", "sessions")
 	case StopSession:
-		return e.allowed("stop: "+a.Session, a.Session)
+		return e.allowed("stop: "+sanitize(a.Session, false), a.Session)
 	case SetCwd:
-		return e.allowed("cd: "+a.Path, a.Path)
+		return e.allowed("cd: "+sanitize(a.Path, false), a.Path)
 	case Describe:
 		return e.allowed("get_context", "get_context")
 	case MCPListResources:
 		return e.allowed("mcp_list_resources", "mcp_list_resources")
 	case PathInfo:
-		d := e.allowed("info: "+a.Shown, "info "+a.Path)
+		d := e.allowed("info: "+sanitize(a.Shown, false), "info "+a.Path)
 		d.Full = a.Path
 		return d
 	case ReadFile, ListDir:

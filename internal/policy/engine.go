@@ -522,12 +522,13 @@ func (e *Engine) mcpTool(name string, args map[string]any, hint ToolHint) *Decis
 	if hint.Truncate > 0 && len([]rune(display)) > hint.Truncate {
 		display = string([]rune(display)[:hint.Truncate]) + "…"
 	}
+	shownName := sanitize(name, false)
 	if display != "" {
-		display = name + ": " + display
+		display = shownName + ": " + display
 	} else {
-		display = name
+		display = shownName
 	}
-	d := &Decision{Safety: Unknown, Display: display, WarnAt: markAt(warn, len(name)), Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
+	d := &Decision{Safety: Unknown, Display: display, WarnAt: markAt(warn, len(shownName)), Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
 	if warn {
 		d.DefaultAnswer = "no"
 		d.Rule = ""
