@@ -1,7 +1,18 @@
 // Package policy decides, for every action the model wants to take, whether
 // it is allowed, must be asked about, or is denied, how safe it is, and the
 // one line the user sees. Decisions are pure functions of the parsed command
-// and the rules; nothing here asks the user or runs anything.
+// and the rules; nothing here asks the user or runs anything. Engine.Decide
+// (an Action of any Kind: a command, input typed into a session, a file or
+// MCP tool call…) is the one door: run_cmd, the terminal tools, the file
+// tools, MCP and `nb policy check` all go through it.
+//
+// What a decision says travels in typed fields, never in its text: Warn
+// and Safety say that it warns (and DefaultAnswer, OfferAlways follow
+// them), DecidedBy who decided, and a refusal for want of a terminal to
+// ask at is DecidedBy ByHeadless (Decision.Headless), decided here only;
+// the model is told Refusal, which is not among the Reasons. No glyph
+// leaves this package: Display is the plain line, WarnAt says where the
+// warning sign belongs, and the prompt draws it (approval.DisplayLine).
 //
 // A command is parsed as bash (package shellparse) into simple commands
 // ("leaves"), including those inside substitutions, inner scripts (bash -c,
@@ -73,10 +84,12 @@
 // terminalIntegration.warnPatterns) are matched against parsed leaves,
 // never against raw text; see feature for the syntax. Display (seed 000):
 // read/write/append/copy/move/delete/mkdir for a single simple command,
-// else "run: COMMAND" or "run (N lines):" with every line; ⚠️ follows the
-// category when the command is warned (dangerous, writes, deletes or
-// moves, or matches a warn pattern). Control and invisible characters are
-// shown escaped.
+// else "run: COMMAND" or "run (N lines):" with every line; when the
+// command is warned (dangerous, writes, deletes or moves, or matches a warn
+// pattern) WarnAt marks the end of the category, where the prompt draws the
+// warning sign ("delete ⚠️: /tmp/x"). Control and invisible characters are
+// shown escaped, in commands and in every name the display shows (session
+// programs, paths, tool names).
 package policy
 
 // Verdict is the outcome of a decision.
