@@ -21,7 +21,7 @@ func TestDynamicCases(t *testing.T) {
 		// an unknown file may be a secret: readers still ask
 		{"cat $$", false}, {`sort "$FILE"`, false}, {"sort $FILE", false}, {"cat $HOME_KEY", false},
 	} {
-		if d := e.Command(c.cmd, testCC); (d.Decision == Allow) != c.allow {
+		if d := decideCmd(e, c.cmd, testCC); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
@@ -65,7 +65,7 @@ func TestXargsFindPrint0(t *testing.T) {
 		{`find . -print0 | xargs -0 rm`, false},                         // deletes
 		{`find . -type f -print0 | xargs -0 grep -l AWS_SECRET`, false}, // searches for secrets
 	} {
-		if d := e.Command(c.cmd, cc); (d.Decision == Allow) != c.allow {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
@@ -78,8 +78,29 @@ func TestXargsFindSelectsSecrets(t *testing.T) {
 		`find . -path '*/.ssh/*' -print0 | xargs -0 cat`, `find . -regex '.*' -print0 | xargs -0 cat`,
 		`find . -name "$p" -print0 | xargs -0 cat`,
 	} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
+		}
+	}
+}
+
+// TestKnownVariables: $HOME and $PWD, which the command cannot have
+// changed, are judged as the paths they are, by the secret-path rules.
+func TestKnownVariables(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"cat $HOME/notes.txt", true}, {`head "${HOME}/notes.txt"`, true}, {"cat $PWD/README", true},
+		{"cat $HOME/.ssh/id_rsa", false}, {`cat "$HOME/.aws/credentials"`, false}, {"grep -r x $HOME", false},
+		{"HOME=/etc; cat $HOME/shadow", false}, {"export HOME=/etc; cat $HOME/shadow", false},
+		{"cat ${HOME:-/etc}/shadow", false}, {"read HOME; cat $HOME/x", false}, {"cat $HOMEDIR/x", false},
+		{"PWD=/etc cat $PWD/shadow", false},
+	} {
+		d := e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: testCC})
+		if (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
 }
