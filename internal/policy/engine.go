@@ -81,13 +81,17 @@ type Engine struct {
 	allow   []*Pattern
 	deny    []*Pattern
 
-	sensitive     []string
-	safeNames     map[string]bool
-	safePatterns  []*Pattern
-	removedSafe   map[string]bool
-	danger        []*feature
-	removedDanger map[string]bool
-	warn          []*feature
+	sensitive    []string
+	safeNames    map[string]bool
+	safePatterns []*Pattern
+	removedSafe  map[string]bool
+	// removedSafeWin are removedSafe's names lower-cased (cmd.exe and
+	// PowerShell ignore case), each with its first spelling in the
+	// configuration.
+	removedSafeWin map[string]string
+	danger         []*feature
+	removedDanger  map[string]bool
+	warn           []*feature
 
 	mu      sync.Mutex
 	session []string
@@ -115,7 +119,7 @@ const Refusal = "not run: this command needs approval and nb has no terminal to 
 // on a safeCommands entry naming a network tool, shell or interpreter, and
 // on an unreadable grants file.
 func New(opts Options) (*Engine, error) {
-	e := &Engine{opts: opts, safeNames: map[string]bool{}, removedSafe: map[string]bool{}, removedDanger: map[string]bool{}}
+	e := &Engine{opts: opts, safeNames: map[string]bool{}, removedSafe: map[string]bool{}, removedSafeWin: map[string]string{}, removedDanger: map[string]bool{}}
 	parseAll := func(key string, srcs []string) ([]*Pattern, error) {
 		var out []*Pattern
 		for _, s := range srcs {
@@ -141,7 +145,11 @@ func New(opts Options) (*Engine, error) {
 	for _, s := range opts.Approval.SafeCommands {
 		s = strings.TrimSpace(s)
 		if name, ok := strings.CutPrefix(s, "!"); ok {
-			e.removedSafe[strings.TrimSpace(name)] = true
+			name = strings.TrimSpace(name)
+			e.removedSafe[name] = true
+			if _, ok := e.removedSafeWin[strings.ToLower(name)]; !ok {
+				e.removedSafeWin[strings.ToLower(name)] = name
+			}
 			continue
 		}
 		p, err := ParsePattern(s)

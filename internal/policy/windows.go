@@ -655,9 +655,13 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	}
 	// approval.safeCommands: "!dir" takes a reader off the safe list, a
 	// name adds an unknown program to it
-	for k := range e.removedSafe {
-		if j.Does == cmdbase.Reads && contains(wl.names, strings.ToLower(k)) {
-			j.Does, j.Why = cmdbase.Unknown, k+" is removed from the safe list (approval.safeCommands)"
+	// (the first of its names that is removed is the one the reason names)
+	if j.Does == cmdbase.Reads {
+		for _, n := range wl.names {
+			if k, ok := e.removedSafeWin[n]; ok {
+				j.Does, j.Why = cmdbase.Unknown, k+" is removed from the safe list (approval.safeCommands)"
+				break
+			}
 		}
 	}
 	if j.Does == cmdbase.Unknown && j.Spec == nil && !j.Portable && !strings.ContainsAny(written, `\/`) {

@@ -420,3 +420,18 @@ func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
 func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
 func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
+
+// A command whose names are removed from the safe list more than once
+// (dir is Get-ChildItem's alias) gets the same reason on every engine:
+// the first of its names, as written before the canonical name.
+func TestWinRemovedSafeReasonStable(t *testing.T) {
+	for range 20 {
+		e := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"!Get-ChildItem", "!DIR", "!dir"} })
+		for cmd, want := range map[string]string{"dir": "DIR is removed", "gci": "Get-ChildItem is removed", "Get-ChildItem": "Get-ChildItem is removed"} {
+			d := decideCmd(e, cmd, winCC(sysinfo.ShellPowerShell))
+			if d.Decision != Ask || len(d.Reasons) == 0 || !strings.HasPrefix(d.Reasons[0], want) {
+				t.Fatalf("%q: %s %q, want a reason starting %q", cmd, d.Decision, d.Reasons, want)
+			}
+		}
+	}
+}
