@@ -1,29 +1,48 @@
 package winshell
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// rune kinds inside a cmd.exe word
+// rkind is the kind of a rune inside a cmd.exe word.
+type rkind uint8
+
 const (
-	kPlain  = iota // unquoted, unescaped
-	kQuote         // a double quote character (removed from Text)
-	kQuoted        // inside quotes or escaped by a caret
+	kPlain  rkind = iota // unquoted, unescaped
+	kQuote               // a double quote character (removed from Text)
+	kQuoted              // inside quotes or escaped by a caret
 )
 
-// ctok is a cmd.exe token: a word or an operator.
+// ctok is a cmd.exe token: a word or an operator. The runes of the
+// tokens of one line share one array: r and kind are never appended to
+// or changed in place.
 type ctok struct {
 	op    string // "" for a word
 	r     []rune
-	kind  []int
+	kind  []rkind
 	dyn   bool
 	raw   string
 	redir *Redir // for redirection operators: the target is filled later
 }
 
+// text is the word without its quote characters.
 func (t *ctok) text() string {
+	n, quotes := 0, 0
+	for i, r := range t.r {
+		if t.kind[i] == kQuote {
+			quotes++
+			continue
+		}
+		n += utf8.RuneLen(r)
+	}
+	if quotes == 0 {
+		return string(t.r)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	for i, r := range t.r {
 		if t.kind[i] != kQuote {
 			b.WriteRune(r)
@@ -51,30 +70,34 @@ func (t *ctok) word() Word {
 	return w
 }
 
-// split cuts the word at unquoted characters of seps (cmd.exe's built-ins
-// treat , ; = like spaces).
-func (t *ctok) split(seps string) []*ctok {
-	var out []*ctok
-	cur := &ctok{}
-	flush := func() {
-		if len(cur.r) > 0 {
-			cur.raw = string(cur.r)
-			cur.dyn = t.dyn
-			out = append(out, cur)
-		}
-		cur = &ctok{}
-	}
+// appendSplit appends the parts of the word cut at unquoted characters
+// of seps (cmd.exe's built-ins treat , ; = like spaces) to out.
+func (t *ctok) appendSplit(out []*ctok, seps string) []*ctok {
+	cut := false
 	for i, r := range t.r {
 		if t.kind[i] == kPlain && strings.ContainsRune(seps, r) {
-			flush()
+			cut = true
+			break
+		}
+	}
+	if !cut {
+		if len(t.r) == 0 {
+			return out
+		}
+		return append(out, t)
+	}
+	first, start := len(out), 0
+	for i := 0; i <= len(t.r); i++ {
+		if i < len(t.r) && (t.kind[i] != kPlain || !strings.ContainsRune(seps, t.r[i])) {
 			continue
 		}
-		cur.r = append(cur.r, r)
-		cur.kind = append(cur.kind, t.kind[i])
+		if i > start {
+			out = append(out, &ctok{r: t.r[start:i:i], kind: t.kind[start:i:i], dyn: t.dyn, raw: string(t.r[start:i])})
+		}
+		start = i + 1
 	}
-	flush()
-	if len(out) == 1 {
-		out[0].raw = t.raw
+	if len(out) == first+1 {
+		out[first].raw = t.raw
 	}
 	return out
 }
@@ -84,9 +107,12 @@ func (t *ctok) split(seps string) []*ctok {
 // written and marked dynamic (their value may hold anything, even & or a
 // quote), and reported.
 func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
-	var out []rune
-	var dyn []bool
 	rs := []rune(line)
+	if !strings.Contains(line, "%") {
+		return rs, make([]bool, len(rs))
+	}
+	out := make([]rune, 0, len(rs))
+	dyn := make([]bool, 0, len(rs))
 	for i := 0; i < len(rs); i++ {
 		if rs[i] != '%' {
 			out = append(out, rs[i])
@@ -151,31 +177,44 @@ func knownVar(name string, opts Options) (string, bool) {
 func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 	var toks []*ctok
 	var cur *ctok
-	var raw strings.Builder
+	// the words' runes and kinds, one after the other; cur's start at
+	// start, and its text as written is rs[rawFrom:rawTo]
+	runes := make([]rune, 0, len(rs))
+	kinds := make([]rkind, 0, len(rs))
+	start, rawFrom, rawTo := 0, -1, 0
 	inQ := false
 	depth := 0
-	add := func(r rune, k int, d bool) {
+	// raw takes rs[i] (and the runes before it in the word) as written
+	raw := func(i int) {
+		if rawFrom < 0 {
+			rawFrom = i
+		}
+		rawTo = i + 1
+	}
+	add := func(r rune, k rkind, d bool) {
 		if cur == nil {
 			cur = &ctok{}
+			start = len(runes)
 		}
-		cur.r = append(cur.r, r)
-		cur.kind = append(cur.kind, k)
+		runes = append(runes, r)
+		kinds = append(kinds, k)
 		if d {
 			cur.dyn = true
 		}
 	}
 	end := func() {
 		if cur != nil {
-			cur.raw = raw.String()
+			n := len(runes)
+			cur.r, cur.kind = runes[start:n:n], kinds[start:n:n]
+			cur.raw = string(rs[rawFrom:rawTo])
 			toks = append(toks, cur)
 		}
-		cur = nil
-		raw.Reset()
+		cur, rawFrom = nil, -1
 	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		if inQ {
-			raw.WriteRune(r)
+			raw(i)
 			if r == '"' {
 				inQ = false
 				add(r, kQuote, dyn[i])
@@ -186,7 +225,7 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 		}
 		switch {
 		case r == '"':
-			raw.WriteRune(r)
+			raw(i)
 			inQ = true
 			add(r, kQuote, dyn[i])
 		case r == '^':
@@ -194,17 +233,20 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 				s.unknown("a caret continuing the line")
 				continue
 			}
-			raw.WriteRune(r)
-			raw.WriteRune(rs[i+1])
+			raw(i)
+			raw(i + 1)
 			add(rs[i+1], kQuoted, dyn[i+1])
 			i++
 		case r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == 0xa0:
 			end()
 		case r == '&' || r == '|':
 			end()
-			op := string(r)
+			op := "&"
+			if r == '|' {
+				op = "|"
+			}
 			if i+1 < len(rs) && rs[i+1] == r {
-				op += string(r)
+				op += op
 				i++
 			}
 			toks = append(toks, &ctok{op: op, raw: op})
@@ -212,18 +254,20 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 			// ( opens a block only where a word starts; ) closes one only
 			// inside a block: elsewhere both are part of a word
 			end()
+			op := "("
 			if r == '(' {
 				depth++
 			} else {
+				op = ")"
 				depth--
 			}
-			toks = append(toks, &ctok{op: string(r), raw: string(r)})
+			toks = append(toks, &ctok{op: op, raw: op})
 		case r == '<' || r == '>':
 			fd := ""
-			if cur != nil && len(cur.r) == 1 && cur.kind[0] == kPlain && cur.r[0] >= '0' && cur.r[0] <= '9' {
-				fd = string(cur.r[0])
-				cur = nil
-				raw.Reset()
+			if cur != nil && len(runes)-start == 1 && kinds[start] == kPlain && runes[start] >= '0' && runes[start] <= '9' {
+				fd = string(runes[start])
+				cur, rawFrom = nil, -1
+				runes, kinds = runes[:start], kinds[:start]
 			}
 			end()
 			op := fd + string(r)
@@ -241,7 +285,7 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 			}
 			toks = append(toks, &ctok{op: "redir", raw: op, redir: rd})
 		default:
-			raw.WriteRune(r)
+			raw(i)
 			add(r, kPlain, dyn[i])
 		}
 	}
@@ -341,7 +385,7 @@ func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
 		case "(":
 			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") && !strings.EqualFold(cur[0].text(), "for") {
 				// "echo a(b" is a literal parenthesis; keep it in the word
-				cur = append(cur, &ctok{r: []rune{'('}, kind: []int{kPlain}, raw: "("})
+				cur = append(cur, &ctok{r: []rune{'('}, kind: []rkind{kPlain}, raw: "("})
 				continue
 			}
 			p.s.unknown("a parenthesised block")
@@ -349,7 +393,7 @@ func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
 			groupVia = "group"
 		case ")":
 			if groupVia != "group" && len(cur) > 0 {
-				cur = append(cur, &ctok{r: []rune{')'}, kind: []int{kPlain}, raw: ")"})
+				cur = append(cur, &ctok{r: []rune{')'}, kind: []rkind{kPlain}, raw: ")"})
 				continue
 			}
 			flush(false)
@@ -386,19 +430,17 @@ func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth i
 	toks = splitName(toks)
 	name := strings.ToLower(toks[0].text())
 	if cmdBuiltins[name] && name != "echo" && name != "set" && name != "if" && name != "rem" && name != "title" && name != "prompt" && name != "for" {
-		var split []*ctok
-		split = append(split, toks[0])
+		split := make([]*ctok, 1, len(toks))
+		split[0] = toks[0]
 		for _, t := range toks[1:] {
-			split = append(split, t.split(",;=")...)
+			split = t.appendSplit(split, ",;=")
 		}
 		toks = split
 	}
-	var words []Word
+	words := make([]Word, 0, len(toks))
 	for i, t := range toks {
 		if i > 0 && cmdBuiltins[name] {
-			for _, part := range splitSwitches(t) {
-				words = append(words, part.word())
-			}
+			words = appendSwitches(words, t)
 			continue
 		}
 		words = append(words, t.word())
@@ -583,24 +625,32 @@ func splitName(toks []*ctok) []*ctok {
 	return toks
 }
 
-// splitSwitches cuts /s/q into /s and /q.
-func splitSwitches(t *ctok) []*ctok {
+// appendSwitches appends the word to words, /s/q cut into /s and /q.
+func appendSwitches(words []Word, t *ctok) []Word {
 	if len(t.r) < 4 || t.r[0] != '/' || t.kind[0] != kPlain {
-		return []*ctok{t}
+		return append(words, t.word())
 	}
-	var out []*ctok
+	// every part is a switch of one or two letters, or has a value
+	// (/o:-d); else the word is kept whole
 	start := 0
 	for k := 1; k <= len(t.r); k++ {
 		if k == len(t.r) || t.r[k] == '/' && t.kind[k] == kPlain {
-			part := &ctok{r: t.r[start:k], kind: t.kind[start:k], dyn: t.dyn, raw: string(t.r[start:k])}
-			if len(part.r) < 2 || len(part.r) > 3 && !strings.ContainsRune(string(part.r), ':') {
-				return []*ctok{t}
+			part := t.r[start:k]
+			if len(part) < 2 || len(part) > 3 && !slices.Contains(part, ':') {
+				return append(words, t.word())
 			}
-			out = append(out, part)
 			start = k
 		}
 	}
-	return out
+	start = 0
+	for k := 1; k <= len(t.r); k++ {
+		if k == len(t.r) || t.r[k] == '/' && t.kind[k] == kPlain {
+			part := &ctok{r: t.r[start:k:k], kind: t.kind[start:k:k], dyn: t.dyn, raw: string(t.r[start:k])}
+			words = append(words, part.word())
+			start = k
+		}
+	}
+	return words
 }
 
 // psCommandArg finds the script a powershell command line runs:
