@@ -3,8 +3,10 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/secrets"
@@ -25,9 +27,10 @@ import (
 
 // winLeaf is one command of a Windows script with its judgement.
 type winLeaf struct {
-	cmd  *winshell.Command
-	j    cmdbase.Judgement
-	leaf *shellparse.Leaf // lower-cased words, for rules
+	cmd   *winshell.Command
+	j     cmdbase.Judgement
+	leaf  *shellparse.Leaf // lower-cased words, for rules
+	leafv shellparse.Leaf  // what leaf points to
 	// names are the spellings a deny rule may name: as written, without
 	// directory and .exe, the canonical name and its aliases.
 	names   []string
@@ -37,7 +40,18 @@ type winLeaf struct {
 	writes  bool
 	wrapper bool // cmd /c, powershell -Command, if: only what it runs counts
 	quiet   bool // a write shown without a warning (copy, mkdir)
+	// rule is the rule "Always" saves ("" for none) once ruleSet; until
+	// then it is winRule's, worked out when asked for (ruleText).
 	rule    string
+	ruleSet bool
+}
+
+// ruleText is the rule "Always" saves for the command, "" for none.
+func (wl *winLeaf) ruleText() string {
+	if !wl.ruleSet {
+		wl.rule, wl.ruleSet = winRule(wl.cmd, wl.j), true
+	}
+	return wl.rule
 }
 
 func windowsShell(k sysinfo.ShellKind) (cmdbase.Shells, bool) {
@@ -92,16 +106,50 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 			return true
 		}
 	}
+	absSlash := abs + "/"
 	for _, u := range winBelow {
-		if strings.Contains(abs+"/", u+"/") {
+		if strings.Contains(absSlash, u) {
 			return true
 		}
 	}
 	return secrets.WindowsName(path.Base(abs))
 }
 
-// winBelow are the Windows credential locations of the secret-file list.
-var winBelow = secrets.WindowsBelow()
+// winBelow are the Windows credential locations of the secret-file list,
+// each with a final slash.
+var winBelow = func() []string {
+	below := secrets.WindowsBelow()
+	for i, u := range below {
+		below[i] = u + "/"
+	}
+	return below
+}()
+
+// winSecrets remembers winSecret's answers for the paths of one decision
+// (one directory, one home), which often names a path many times.
+type winSecrets struct {
+	e         *Engine
+	cwd, home string
+	seen      map[winSecretKey]bool
+}
+
+type winSecretKey struct {
+	p    string
+	glob bool
+}
+
+func (s *winSecrets) secret(p string, glob bool) bool {
+	k := winSecretKey{p, glob}
+	if v, ok := s.seen[k]; ok {
+		return v
+	}
+	v := s.e.winSecret(p, s.cwd, s.home, glob)
+	if s.seen == nil {
+		s.seen = map[winSecretKey]bool{}
+	}
+	s.seen[k] = v
+	return v
+}
 
 var homeSecretsCache sync.Map // home → []string
 
@@ -239,17 +287,15 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		}
 	}
 	leaves := make([]*winLeaf, 0, len(s.Commands))
-	byCmd := map[*winshell.Command]*winLeaf{}
+	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home}
 	for _, c := range s.Commands {
 		csh := cmdbase.Cmd
 		if c.PowerShell {
 			csh = cmdbase.PowerShell
 		}
-		wl := e.winLeaf(c, csh, cc)
-		leaves = append(leaves, wl)
-		byCmd[c] = wl
+		leaves = append(leaves, e.winLeaf(c, csh, cc, sec))
 	}
-	e.winPipelines(s, leaves, byCmd, cc)
+	e.winPipelines(leaves, cc, sec)
 	d.DirAfter = winDirAfter(s, leaves)
 	for _, u := range s.Unknown {
 		reason("outside the plain " + sh.String() + " subset: " + u)
@@ -257,20 +303,28 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 
 	// 1. deny rules, on every spelling
 	var maybe []string
-	for _, wl := range leaves {
-		for _, p := range e.denyRules(cc.Home) {
-			lp := lowerPattern(p)
-			for _, n := range wl.names {
-				l := *wl.leaf
-				l.Words = append([]shellparse.Word{{Text: n, Raw: n}}, wl.leaf.Words[1:]...)
-				if lp.denies(&l) {
-					d.Decision, d.DecidedBy = Deny, ByDenyRule
-					d.Safety, d.Display, d.WarnAt = Unknown, e.displayRun(command), nil
-					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
-					return d
-				}
-				if lp.Match(&l, matchMaybe) && !contains(maybe, p.Src) {
-					maybe = append(maybe, p.Src)
+	if deny := e.denyRules(cc.Home); len(deny) > 0 {
+		lowered := make([]*Pattern, len(deny))
+		for i, p := range deny {
+			lowered[i] = lowerPattern(p)
+		}
+		for _, wl := range leaves {
+			// the leaf under each of its names
+			l := *wl.leaf
+			l.Words = append([]shellparse.Word{{}}, wl.leaf.Words[1:]...)
+			for i, p := range deny {
+				lp := lowered[i]
+				for _, n := range wl.names {
+					l.Words[0] = shellparse.Word{Text: n, Raw: n}
+					if lp.denies(&l) {
+						d.Decision, d.DecidedBy = Deny, ByDenyRule
+						d.Safety, d.Display, d.WarnAt = Unknown, e.displayRun(command), nil
+						d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
+						return d
+					}
+					if lp.Match(&l, matchMaybe) && !contains(maybe, p.Src) {
+						maybe = append(maybe, p.Src)
+					}
 				}
 			}
 		}
@@ -308,46 +362,17 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 	// the user's dangerousCommands and warnPatterns, on every spelling
 	warnHit := false
 	if len(e.danger)+len(e.warn) > 0 {
-		sa := &shellparse.Analysis{Source: command}
-		for _, wl := range leaves {
-			// the lists are matched as written: every spelling, in its own
-			// case and lower case
-			names := append([]string(nil), wl.names...)
-			if len(wl.cmd.Words) > 0 {
-				names = append(names, wl.cmd.Words[0].Text)
-			}
-			if wl.j.Spec != nil {
-				names = append(names, wl.j.Spec.Name)
-				names = append(names, wl.j.Spec.Aliases...)
-			}
-			seen := map[string]bool{}
-			for _, n := range names {
-				b := n
-				if i := strings.LastIndexAny(b, `\/`); i >= 0 {
-					b = b[i+1:]
-				}
-				if lb := strings.ToLower(b); strings.HasSuffix(lb, ".exe") {
-					b = b[:len(b)-4]
-				}
-				if seen[b] {
-					continue
-				}
-				seen[b] = true
-				l := *wl.leaf
-				l.Words = append([]shellparse.Word{{Text: b, Raw: n}}, wl.leaf.Words[1:]...)
-				sa.Leaves = append(sa.Leaves, &l)
-			}
-		}
-		for _, f := range e.danger {
-			if what, ok := f.matchAnalysis(sa, cc); ok {
+		feats := append(append(make([]*feature, 0, len(e.danger)+len(e.warn)), e.danger...), e.warn...)
+		what, hit := winFeatureHits(leaves, feats)
+		for i, f := range feats {
+			switch {
+			case !hit[i]:
+			case i < len(e.danger):
 				dangerous = true
-				reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
-			}
-		}
-		for _, f := range e.warn {
-			if what, ok := f.matchAnalysis(sa, cc); ok {
+				reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what[i], f.src))
+			default:
 				warnHit = true
-				reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
+				reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what[i], f.src))
 			}
 		}
 	}
@@ -404,12 +429,12 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		var rules []string
 		ok := true
 		for _, wl := range needRule {
-			if wl.rule == "" || wl.secret != "" {
+			if wl.ruleText() == "" || wl.secret != "" {
 				ok = false
 				break
 			}
-			if !contains(rules, wl.rule) {
-				rules = append(rules, wl.rule)
+			if !contains(rules, wl.ruleText()) {
+				rules = append(rules, wl.ruleText())
 			}
 		}
 		if ok {
@@ -435,6 +460,74 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		d.Remedy = e.winRemedy(command, cc, sh, interactive, s, needRule, warn)
 	}
 	return d
+}
+
+// winFeatureHits matches the user's dangerousCommands and warnPatterns
+// (feats) against every command under each of its spellings, as written
+// and without directory and .exe: the canonical name, the aliases, in
+// their own case and lower case. For each feature it says whether one
+// matched and the first that did, as written. The commands are seen the
+// way feature.matchAnalysis sees the leaves of an analysis, one leaf per
+// spelling in order; Windows redirections are not among them.
+func winFeatureHits(leaves []*winLeaf, feats []*feature) (what []string, hit []bool) {
+	what, hit = make([]string, len(feats)), make([]bool, len(feats))
+	hasLeft := make([]bool, len(feats)) // "A | B": some leaf is A
+	right := make([]string, len(feats)) // the first B fed as the feature requires
+	var spelled []string                // the spellings of one leaf without directory and .exe
+	var l shellparse.Leaf
+	var words []shellparse.Word
+	for _, wl := range leaves {
+		l = *wl.leaf
+		words = append(words[:0], wl.leaf.Words...)
+		l.Words = words
+		spelled = spelled[:0]
+		spelling := func(n string) {
+			b := n
+			if i := strings.LastIndexAny(b, `\/`); i >= 0 {
+				b = b[i+1:]
+			}
+			if len(b) >= 4 && strings.EqualFold(b[len(b)-4:], ".exe") {
+				b = b[:len(b)-4]
+			}
+			if slices.Contains(spelled, b) {
+				return
+			}
+			spelled = append(spelled, b)
+			words[0] = shellparse.Word{Text: b, Raw: n}
+			for i, f := range feats {
+				switch {
+				case f.redirOp != "":
+				case f.pipeR != "":
+					if l.Base() == f.pipeL {
+						hasLeft[i] = true
+					}
+					if right[i] == "" && l.Base() == f.pipeR && (l.StdinFromNetwork || !shellparse.IsNetworkTool(f.pipeL) && l.StdinFromPipe) {
+						right[i] = l.RawText()
+					}
+				case !hit[i] && f.matchLeaf(&l):
+					what[i], hit[i] = l.RawText(), true
+				}
+			}
+		}
+		for _, n := range wl.names {
+			spelling(n)
+		}
+		if len(wl.cmd.Words) > 0 {
+			spelling(wl.cmd.Words[0].Text)
+		}
+		if wl.j.Spec != nil {
+			spelling(wl.j.Spec.Name)
+			for _, a := range wl.j.Spec.Aliases {
+				spelling(a)
+			}
+		}
+	}
+	for i, f := range feats {
+		if f.pipeR != "" && f.redirOp == "" && hasLeft[i] && right[i] != "" {
+			what[i], hit[i] = right[i], true
+		}
+	}
+	return what, hit
 }
 
 // winDirChangers are the cmd.exe and PowerShell commands (any spelling
@@ -476,7 +569,7 @@ func (e *Engine) winRemedy(command string, cc CommandContext, sh cmdbase.Shells,
 	}
 	var rules []string
 	for _, wl := range need {
-		r := wl.rule
+		r := wl.ruleText()
 		if r == "" || warn || wl.danger != "" || wl.secret != "" {
 			r = exactWinRule(wl.cmd)
 		}
@@ -580,13 +673,17 @@ func (e *Engine) winPreApproved(s *winshell.Script, leaves []*winLeaf, extra []*
 }
 
 // winLeaf judges one command.
-func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandContext) *winLeaf {
-	wl := &winLeaf{cmd: c, leaf: &shellparse.Leaf{}}
+func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandContext, sec *winSecrets) *winLeaf {
+	wl := &winLeaf{cmd: c}
+	wl.leaf = &wl.leafv
+	if len(c.Words) > 0 {
+		wl.leaf.Words = make([]shellparse.Word, 0, len(c.Words))
+	}
 	for _, w := range c.Words {
 		wl.leaf.Words = append(wl.leaf.Words, shellparse.Word{Text: strings.ToLower(w.Text), Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob})
 	}
 	for _, r := range c.Redirs {
-		e.winRedir(wl, r, cc)
+		winRedir(wl, r, cc, sec)
 	}
 	if len(c.Words) == 0 {
 		if wl.unsafe == "" && len(c.Redirs) > 0 {
@@ -603,6 +700,9 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		return wl
 	}
 	var args []cmdbase.Arg
+	if n := len(c.Args()); n > 0 {
+		args = make([]cmdbase.Arg, 0, n)
+	}
 	for _, w := range c.Args() {
 		args = append(args, cmdbase.Arg{Text: w.Text, Quoted: w.Quoted})
 	}
@@ -614,7 +714,8 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
 			Why: "unknown program: " + name.Text, Operands: wl.j.Operands, Files: wl.j.Operands}
 	}
-	wl.names = []string{written}
+	wl.names = make([]string, 1, 4)
+	wl.names[0] = written
 	add := func(n string) {
 		n = strings.ToLower(n)
 		if n != "" && !contains(wl.names, n) {
@@ -633,7 +734,6 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 	if c.Dynamic() {
 		wl.unsafe = "an argument is known only at run time"
 	}
-	wl.rule = winRule(c, wl.j)
 	j := wl.j
 	if len(c.Inner) > 0 && (j.Name == "cmd" || j.Name == "powershell" || j.Name == "if" || j.Name == "start") {
 		// its commands are judged on their own
@@ -671,12 +771,13 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			}
 		}
 	}
-	var words []string
-	words = append(words, j.Operands...)
-	words = append(words, j.Values...)
-	for _, p := range words {
-		if d := winDrive(p); d != "" {
-			wl.unsafe = "reads the PowerShell " + d + " drive (variables, environment or certificates)"
+	// the operands and the parameters' values (-Destination too)
+	words := [2][]string{j.Operands, j.Values}
+	for _, ws := range words {
+		for _, p := range ws {
+			if d := winDrive(p); d != "" {
+				wl.unsafe = "reads the PowerShell " + d + " drive (variables, environment or certificates)"
+			}
 		}
 	}
 	paths := j.Files
@@ -699,7 +800,7 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			if uncPath(p) {
 				wl.unsafe = "reaches another machine or a raw device (" + p + ")"
 			}
-			if winDrive(p) == "" && e.winSecret(p, cc.Cwd, cc.Home, strings.ContainsAny(p, "*?")) {
+			if winDrive(p) == "" && sec.secret(p, strings.ContainsAny(p, "*?")) {
 				wl.secret = p
 				wl.unsafe = "reads a sensitive path: " + p
 			}
@@ -724,10 +825,12 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		if j.Why != "" && j.Does == j.Spec.Does {
 			wl.unsafe = j.Why
 		}
-		for _, p := range words { // -Destination too
-			abs := winAbs(p, cc.Cwd, cc.Home)
-			if winSystemPath(abs, cc.Home) {
-				wl.danger = j.Name + " changes a system location (" + p + ")"
+		for _, ws := range words {
+			for _, p := range ws {
+				abs := winAbs(p, cc.Cwd, cc.Home)
+				if winSystemPath(abs, cc.Home) {
+					wl.danger = j.Name + " changes a system location (" + p + ")"
+				}
 			}
 		}
 	case cmdbase.Dangerous:
@@ -751,14 +854,14 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		if j.Does == cmdbase.Sends || j.Does == cmdbase.Runs {
 			// as for network tools, shells and interpreters in bash: no
 			// "Always" (an exact --approve rule still works)
-			wl.rule = ""
+			wl.rule, wl.ruleSet = "", true
 		}
 	}
 	return wl
 }
 
 // winRedir judges a redirection.
-func (e *Engine) winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext) {
+func winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext, sec *winSecrets) {
 	t := r.Target.Text
 	switch {
 	case r.Write && !harmlessTarget(t):
@@ -770,14 +873,14 @@ func (e *Engine) winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext) {
 		if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) {
 			wl.danger = "redirection into a system location (" + t + ")"
 		}
-		if e.winSecret(t, cc.Cwd, cc.Home, false) {
+		if sec.secret(t, false) {
 			wl.secret = t
 		}
 	case r.Read:
 		if uncPath(t) {
 			wl.unsafe = "reaches another machine or a raw device (" + t + ")"
 		}
-		if e.winSecret(t, cc.Cwd, cc.Home, r.Target.Glob) {
+		if sec.secret(t, r.Target.Glob) {
 			wl.secret = t
 			wl.unsafe = "reads a sensitive path: " + t
 		}
@@ -832,15 +935,14 @@ func treeRoots(files []string) []string {
 // (Get-ChildItem -Recurse | Select-String x) reads the lister's tree;
 // code from the network piped into Invoke-Expression or a shell is
 // dangerous.
-func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*winshell.Command]*winLeaf, cc CommandContext) {
+func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecrets) {
 	sends := false
 	for _, wl := range leaves {
 		if wl.j.Does == cmdbase.Sends || wl.j.Portable && shellparse.IsNetworkTool(wl.j.Name) {
 			sends = true
 		}
 		for _, w := range wl.cmd.Words {
-			lw := strings.ToLower(w.Raw)
-			if strings.Contains(lw, "downloadstring") || strings.Contains(lw, "downloadfile") || strings.Contains(lw, "net.webclient") {
+			if lowerContains(w.Raw, "downloadstring", "downloadfile", "net.webclient") {
 				sends = true
 			}
 		}
@@ -899,7 +1001,7 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 					roots = []string{"."}
 				}
 				for _, r := range roots {
-					if e.winSecret(r, cc.Cwd, cc.Home, strings.ContainsAny(r, "*?")) {
+					if sec.secret(r, strings.ContainsAny(r, "*?")) {
 						wl.unsafe = "reads a sensitive path: " + r
 						wl.secret = r
 					} else if why := e.winTree(r, cc); why != "" {
@@ -913,7 +1015,30 @@ func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*
 			upstream = nil
 		}
 	}
-	_ = byCmd
+}
+
+// lowerContains says whether s in lower case contains one of subs (lower
+// case), without a lower-case copy of an ASCII s.
+func lowerContains(s string, subs ...string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ls := strings.ToLower(s)
+			for _, sub := range subs {
+				if strings.Contains(ls, sub) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, sub := range subs {
+		for i := 0; i+len(sub) <= len(s); i++ {
+			if strings.EqualFold(s[i:i+len(sub)], sub) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // downloads says a command saves something from the network to a file.
@@ -992,7 +1117,7 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 		}
 	}
 	if bd.Rule != "" {
-		wl.rule = bd.Rule
+		wl.rule, wl.ruleSet = bd.Rule, true
 	}
 }
 
