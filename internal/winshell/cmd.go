@@ -25,11 +25,15 @@ type ctok struct {
 	kind  []rkind
 	dyn   bool
 	raw   string
+	plain bool   // the word is its raw text (no quote, no caret)
 	redir *Redir // for redirection operators: the target is filled later
 }
 
 // text is the word without its quote characters.
 func (t *ctok) text() string {
+	if t.plain {
+		return t.raw
+	}
 	n, quotes := 0, 0
 	for i, r := range t.r {
 		if t.kind[i] == kQuote {
@@ -173,10 +177,14 @@ func knownVar(name string, opts Options) (string, bool) {
 	return "", false
 }
 
-// cmdTokens splits one line into words and operators.
-func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
+// cmdTokens splits one line into words and operators; src is the line
+// when rs are its runes, one byte each (an ASCII line without %VAR%),
+// and the words' raw texts are then parts of it.
+func cmdTokens(rs []rune, dyn []bool, src string, s *Script) []*ctok {
 	var toks []*ctok
 	var cur *ctok
+	var slab []ctok // the words, allocated a few at a time
+	quotes := false // cur holds a quote character
 	// the words' runes and kinds, one after the other; cur's start at
 	// start, and its text as written is rs[rawFrom:rawTo]
 	runes := make([]rune, 0, len(rs))
@@ -193,8 +201,15 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 	}
 	add := func(r rune, k rkind, d bool) {
 		if cur == nil {
-			cur = &ctok{}
-			start = len(runes)
+			if len(slab) == cap(slab) {
+				slab = make([]ctok, 0, 8)
+			}
+			slab = append(slab, ctok{})
+			cur = &slab[len(slab)-1]
+			start, quotes = len(runes), false
+		}
+		if k == kQuote {
+			quotes = true
 		}
 		runes = append(runes, r)
 		kinds = append(kinds, k)
@@ -206,7 +221,12 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 		if cur != nil {
 			n := len(runes)
 			cur.r, cur.kind = runes[start:n:n], kinds[start:n:n]
-			cur.raw = string(rs[rawFrom:rawTo])
+			if src != "" {
+				cur.raw = src[rawFrom:rawTo]
+				cur.plain = !quotes && rawTo-rawFrom == n-start
+			} else {
+				cur.raw = string(rs[rawFrom:rawTo])
+			}
 			toks = append(toks, cur)
 		}
 		cur, rawFrom = nil, -1
@@ -298,6 +318,15 @@ func cmdTokens(rs []rune, dyn []bool, s *Script) []*ctok {
 	return toks
 }
 
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // cmdBuiltins are cmd.exe's internal commands (lower case).
 var cmdBuiltins = map[string]bool{
 	"assoc": true, "break": true, "call": true, "cd": true, "chdir": true, "cls": true, "color": true,
@@ -345,9 +374,13 @@ func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
 		return nil
 	}
 	rs, dyn := expandPercent(line, p.opts, p.s)
-	toks := cmdTokens(rs, dyn, p.s)
+	src := ""
+	if ascii(line) && !strings.Contains(line, "%") {
+		src = line // one byte a rune, as written
+	}
+	toks := cmdTokens(rs, dyn, src, p.s)
 	var out []*Command
-	var cur []*ctok
+	cur := make([]*ctok, 0, len(toks)) // command() keeps none of them
 	var redirs []Redir
 	pipeIn := false
 	groupVia := via
@@ -360,7 +393,7 @@ func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
 			}
 			out = append(out, cmds...)
 		}
-		cur, redirs = nil, nil
+		cur, redirs = cur[:0], nil
 		pipeIn = pipeOut
 	}
 	for i := 0; i < len(toks); i++ {
