@@ -28,6 +28,8 @@ func Hides(s string) bool {
 // escaped reports whether r is shown as an escape (other than \n).
 func escaped(r rune) bool {
 	switch {
+	case r >= 0x20 && r < 0x7f:
+		return false // printable ASCII, the common case
 	case r < 0x20 || r == 0x7f:
 		return true
 	case r >= 0x80 && r < 0xa0, r == 0xad, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,

@@ -138,14 +138,15 @@ const maxDepth = 8
 // ProgramName is a program name as Windows finds it: without directory
 // and .exe/.com suffix, lower-cased.
 func ProgramName(s string) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' || s[i] == '\\' {
+			s = s[i+1:]
+			break
+		}
 	}
 	s = strings.ToLower(s)
-	for _, ext := range []string{".exe", ".com"} {
-		if strings.HasSuffix(s, ext) && len(s) > len(ext) {
-			return strings.TrimSuffix(s, ext)
-		}
+	if len(s) > 4 && (strings.HasSuffix(s, ".exe") || strings.HasSuffix(s, ".com")) {
+		return s[:len(s)-4]
 	}
 	return s
 }
