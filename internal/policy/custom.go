@@ -36,6 +36,7 @@ type feature struct {
 	pipeL   string
 	pipeR   string
 	name    string
+	literal bool // name holds no glob character: it matches itself only
 	shorts  string
 	longs   []string
 	words   []string
@@ -81,7 +82,7 @@ func parseFeature(src string) (*feature, error) {
 		t := w.Text
 		switch {
 		case i == 0:
-			f.name = t
+			f.name, f.literal = t, !strings.ContainsAny(t, `*?[\`)
 		case t == "*":
 		case strings.HasPrefix(t, "--"):
 			f.longs = append(f.longs, strings.TrimPrefix(t, "--"))
@@ -117,7 +118,11 @@ func (f *feature) matchLeaf(l *shellparse.Leaf) bool {
 	if f.name == "" {
 		return false
 	}
-	if ok, _ := path.Match(f.name, l.Base()); !ok && f.name != l.Name() {
+	if f.literal {
+		if f.name != l.Base() && f.name != l.Name() {
+			return false
+		}
+	} else if ok, _ := path.Match(f.name, l.Base()); !ok && f.name != l.Name() {
 		return false
 	}
 	args := l.Args()

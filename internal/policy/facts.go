@@ -133,11 +133,20 @@ func memoize(f Facts) Facts {
 type memoLocal struct {
 	memoFacts
 	lp    LocalPrograms
-	local map[string]bool
+	local map[[2]string]bool // {dir, name}
 }
 
 func (m *memoLocal) LocalProgram(dir, name string) bool {
-	return remember(&m.local, dir+"\x00"+name, func() bool { return m.lp.LocalProgram(dir, name) })
+	k := [2]string{dir, name}
+	if v, ok := m.local[k]; ok {
+		return v
+	}
+	v := m.lp.LocalProgram(dir, name)
+	if m.local == nil {
+		m.local = map[[2]string]bool{}
+	}
+	m.local[k] = v
+	return v
 }
 
 // remember returns the answer kept in *m for key, asking get the first

@@ -230,6 +230,9 @@ var winSystemBin = map[string]bool{
 // credentialHive says a registry key is one of the hives that hold
 // password hashes and secrets (HKLM\SAM, HKLM\SECURITY, HKLM\SYSTEM).
 func credentialHive(key string) bool {
+	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' {
+		return false // no root begins otherwise, in any case
+	}
 	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
 	for _, root := range []string{`hklm\`, `hkey_local_machine\`, `hklm:\`, `registry::hkey_local_machine\`} {
 		if rest, ok := strings.CutPrefix(k, root); ok {
@@ -261,13 +264,24 @@ func harmlessTarget(t string) bool {
 var winDrives = []string{"env:", "variable:", "function:", "cert:", "wsman:", "alias:"}
 
 func winDrive(w string) string {
-	lw := strings.ToLower(w)
 	for _, d := range winDrives {
-		if strings.HasPrefix(lw, d) {
+		if hasLowerPrefix(w, d) {
 			return d
 		}
 	}
 	return ""
+}
+
+// hasLowerPrefix says whether s in lower case begins with prefix (lower
+// case ASCII), without a lower-case copy of s when its first bytes are
+// ASCII.
+func hasLowerPrefix(s, prefix string) bool {
+	for i := 0; i < len(s) && i < len(prefix); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.HasPrefix(strings.ToLower(s), prefix)
+		}
+	}
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // decideWindows decides a command for cmd.exe or PowerShell.
