@@ -179,11 +179,11 @@ func knownVar(name string, opts Options) (string, bool) {
 
 // cmdTokens splits one line into words and operators; src is the line
 // when rs are its runes, one byte each (an ASCII line without %VAR%),
-// and the words' raw texts are then parts of it.
-func cmdTokens(rs []rune, dyn []bool, src string, s *Script) []*ctok {
+// and the words' raw texts are then parts of it. Words are taken from
+// *slab, which is refilled when empty.
+func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ctok {
 	var toks []*ctok
 	var cur *ctok
-	var slab []ctok // the words, allocated a few at a time
 	quotes := false // cur holds a quote character
 	// the words' runes and kinds, one after the other; cur's start at
 	// start, and its text as written is rs[rawFrom:rawTo]
@@ -201,11 +201,11 @@ func cmdTokens(rs []rune, dyn []bool, src string, s *Script) []*ctok {
 	}
 	add := func(r rune, k rkind, d bool) {
 		if cur == nil {
-			if len(slab) == cap(slab) {
-				slab = make([]ctok, 0, 8)
+			if len(*slab) == 0 {
+				*slab = make([]ctok, 32)
 			}
-			slab = append(slab, ctok{})
-			cur = &slab[len(slab)-1]
+			cur = &(*slab)[0]
+			*slab = (*slab)[1:]
 			start, quotes = len(runes), false
 		}
 		if k == kQuote {
@@ -352,7 +352,7 @@ func ParseCmd(src string, opts Options) *Script {
 			continue
 		}
 		s.Lines++
-		s.Commands = append(s.Commands, p.line(line, n+1, "", 0)...)
+		s.Commands = p.line(s.Commands, line, n+1, "", 0)
 	}
 	return s
 }
@@ -360,38 +360,39 @@ func ParseCmd(src string, opts Options) *Script {
 type cmdParser struct {
 	s    *Script
 	opts Options
+	slab []ctok // words not yet used (cmdTokens)
 }
 
-// line parses one line; via and depth describe how it is reached.
-func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
+// line appends the commands of one line to out; via and depth describe
+// how it is reached.
+func (p *cmdParser) line(out []*Command, line string, n int, via string, depth int) []*Command {
 	if depth > maxDepth {
 		p.s.unknown("commands nested too deeply")
-		return nil
+		return out
 	}
 	trim := strings.TrimLeft(line, " \t@;,=")
 	if strings.HasPrefix(trim, ":") {
 		p.s.unknown("a label or :: comment")
-		return nil
+		return out
 	}
 	rs, dyn := expandPercent(line, p.opts, p.s)
 	src := ""
 	if ascii(line) && !strings.Contains(line, "%") {
 		src = line // one byte a rune, as written
 	}
-	toks := cmdTokens(rs, dyn, src, p.s)
-	var out []*Command
+	toks := cmdTokens(rs, dyn, src, &p.slab, p.s)
 	cur := make([]*ctok, 0, len(toks)) // command() keeps none of them
 	var redirs []Redir
 	pipeIn := false
 	groupVia := via
 	flush := func(pipeOut bool) {
 		if len(cur) > 0 || len(redirs) > 0 {
-			cmds := p.command(cur, redirs, groupVia, n, depth)
-			if len(cmds) > 0 {
-				cmds[0].PipeIn = pipeIn
-				cmds[0].PipeOut = pipeOut
+			from := len(out)
+			out = p.command(out, cur, redirs, groupVia, n, depth)
+			if len(out) > from {
+				out[from].PipeIn = pipeIn
+				out[from].PipeOut = pipeOut
 			}
-			out = append(out, cmds...)
 		}
 		cur, redirs = cur[:0], nil
 		pipeIn = pipeOut
@@ -437,9 +438,10 @@ func (p *cmdParser) line(line string, n int, via string, depth int) []*Command {
 	return out
 }
 
-// command turns the tokens of one simple command into Commands: the
-// command itself and the ones it runs (cmd /c, if, for, call, start).
-func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth int) []*Command {
+// command appends the Commands of the tokens of one simple command to
+// out: the command itself and the ones it runs (cmd /c, if, for, call,
+// start).
+func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via string, n, depth int) []*Command {
 	// a leading @ (echo off for this command) and , ; = before the name
 	for len(toks) > 0 {
 		t := toks[0]
@@ -458,7 +460,7 @@ func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth i
 		break
 	}
 	if len(toks) == 0 {
-		return []*Command{{Redirs: redirs, Via: via, Line: n}}
+		return append(out, &Command{Redirs: redirs, Via: via, Line: n})
 	}
 	toks = splitName(toks)
 	name := strings.ToLower(toks[0].text())
@@ -479,12 +481,11 @@ func (p *cmdParser) command(toks []*ctok, redirs []Redir, via string, n, depth i
 		words = append(words, t.word())
 	}
 	c := &Command{Words: words, Redirs: redirs, Via: via, Line: n}
-	out := []*Command{c}
+	out = append(out, c)
 	inner := func(text, v string) {
-		for _, ic := range p.line(text, n, v, depth+1) {
-			c.Inner = append(c.Inner, ic)
-			out = append(out, ic)
-		}
+		from := len(out)
+		out = p.line(out, text, n, v, depth+1)
+		c.Inner = append(c.Inner, out[from:]...)
 	}
 	innerWords := func(ts []*ctok, v string) {
 		var parts []string
