@@ -331,6 +331,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !isOpt(sh, a) {
+			if j.Operands == nil {
+				j.Operands = make([]string, 0, len(args)-i)
+			}
 			j.Operands = append(j.Operands, a.Text)
 			for _, w := range s.Words {
 				if strings.EqualFold(w.Name, a.Text) {

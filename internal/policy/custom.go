@@ -103,6 +103,16 @@ func firstWord(s string) string {
 	return fs[0]
 }
 
+// nameMatches says whether a word pattern's NAME matches a command's
+// name (its base name, or the name as written).
+func (f *feature) nameMatches(name, base string) bool {
+	if f.literal {
+		return f.name == base || f.name == name
+	}
+	ok, _ := path.Match(f.name, base)
+	return ok || f.name == name
+}
+
 // matchLeaf reports whether a word pattern or regex matches the leaf.
 func (f *feature) matchLeaf(l *shellparse.Leaf) bool {
 	if l.Name() == "" {
@@ -118,11 +128,7 @@ func (f *feature) matchLeaf(l *shellparse.Leaf) bool {
 	if f.name == "" {
 		return false
 	}
-	if f.literal {
-		if f.name != l.Base() && f.name != l.Name() {
-			return false
-		}
-	} else if ok, _ := path.Match(f.name, l.Base()); !ok && f.name != l.Name() {
+	if !f.nameMatches(l.Name(), l.Base()) {
 		return false
 	}
 	args := l.Args()

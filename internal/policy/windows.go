@@ -300,14 +300,16 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 			d.Reasons = append(d.Reasons, r)
 		}
 	}
-	leaves := make([]*winLeaf, 0, len(s.Commands))
+	leaves := make([]*winLeaf, len(s.Commands))
+	slab := make([]winLeaf, len(s.Commands))
 	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home}
-	for _, c := range s.Commands {
+	for i, c := range s.Commands {
 		csh := cmdbase.Cmd
 		if c.PowerShell {
 			csh = cmdbase.PowerShell
 		}
-		leaves = append(leaves, e.winLeaf(c, csh, cc, sec))
+		leaves[i] = &slab[i]
+		e.winLeaf(leaves[i], c, csh, cc, sec)
 	}
 	e.winPipelines(leaves, cc, sec)
 	d.DirAfter = winDirAfter(s, leaves)
@@ -518,7 +520,10 @@ func winFeatureHits(leaves []*winLeaf, feats []*feature) (what []string, hit []b
 					if right[i] == "" && l.Base() == f.pipeR && (l.StdinFromNetwork || !shellparse.IsNetworkTool(f.pipeL) && l.StdinFromPipe) {
 						right[i] = l.RawText()
 					}
-				case !hit[i] && f.matchLeaf(&l):
+				case hit[i], f.re == nil && (f.name == "" || !f.nameMatches(b, b)):
+					// found already, or another name (the leaf's name and
+					// base name are b: matchLeaf would say no)
+				case f.matchLeaf(&l):
 					what[i], hit[i] = l.RawText(), true
 				}
 			}
@@ -686,9 +691,9 @@ func (e *Engine) winPreApproved(s *winshell.Script, leaves []*winLeaf, extra []*
 	return source, true
 }
 
-// winLeaf judges one command.
-func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandContext, sec *winSecrets) *winLeaf {
-	wl := &winLeaf{cmd: c}
+// winLeaf judges one command into wl (zero).
+func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc CommandContext, sec *winSecrets) {
+	wl.cmd = c
 	wl.leaf = &wl.leafv
 	if len(c.Words) > 0 {
 		wl.leaf.Words = make([]shellparse.Word, 0, len(c.Words))
@@ -705,13 +710,13 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		}
 		wl.names = []string{""}
 		wl.leaf.Words = []shellparse.Word{{}}
-		return wl
+		return
 	}
 	name := c.Words[0]
 	if name.Dynamic {
 		wl.unsafe = "the command name is known only at run time"
 		wl.names = []string{strings.ToLower(name.Text)}
-		return wl
+		return
 	}
 	var args []cmdbase.Arg
 	if n := len(c.Args()); n > 0 {
@@ -755,17 +760,17 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 		if j.Name == "start" {
 			wl.unsafe = "start runs a program"
 		}
-		return wl
+		return
 	}
 	if sh == cmdbase.Cmd && !strings.ContainsAny(written, `\/`) && (j.Portable || j.Spec != nil && j.Spec.In == cmdbase.Both) {
 		if why := shadowed(cc, winshell.BaseName(written)); why != "" {
 			wl.unsafe = why
-			return wl
+			return
 		}
 	}
 	if j.Portable {
 		e.winPortable(wl, c, cc)
-		return wl
+		return
 	}
 	// approval.safeCommands: "!dir" takes a reader off the safe list, a
 	// name adds an unknown program to it
@@ -801,7 +806,7 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
 			} else if j.Does != cmdbase.Unknown {
 				wl.danger, wl.unsafe = "copies or changes the registry hive of stored credentials ("+w+")", "copies or changes "+w
-				return wl
+				return
 			}
 		}
 	}
@@ -871,7 +876,6 @@ func (e *Engine) winLeaf(c *winshell.Command, sh cmdbase.Shells, cc CommandConte
 			wl.rule, wl.ruleSet = "", true
 		}
 	}
-	return wl
 }
 
 // winRedir judges a redirection.
