@@ -40,6 +40,7 @@ var psKeywords = map[string]bool{
 
 type psLexer struct {
 	rs   []rune
+	src  string // the text when rs are its bytes (ASCII), else ""
 	i    int
 	line int
 	s    *Script
@@ -49,6 +50,14 @@ type psLexer struct {
 
 func isPSWordEnd(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("{}();|&,<>\n", r)
+}
+
+// raw is rs[a:b] as written.
+func (l *psLexer) raw(a, b int) string {
+	if l.src != "" {
+		return l.src[a:b]
+	}
+	return string(l.rs[a:b])
 }
 
 func (l *psLexer) emit(t ptok) {
@@ -90,11 +99,29 @@ func (l *psLexer) wordAt() Word {
 	rs := l.rs
 	start := l.i
 	var b strings.Builder
+	// verbatim: nothing is written to b yet, the word so far is
+	// rs[start:l.i] as written
+	verbatim := true
+	leave := func() {
+		if verbatim {
+			verbatim = false
+			for _, r := range rs[start:l.i] {
+				b.WriteRune(r)
+			}
+		}
+	}
+	text := func(raw string) string {
+		if verbatim {
+			return raw
+		}
+		return b.String()
+	}
 	w := Word{}
 	for ; l.i < len(rs); l.i++ {
 		r := rs[l.i]
 		switch {
 		case r == '\'':
+			leave()
 			w.Quoted = true
 			l.i++
 			for ; l.i < len(rs); l.i++ {
@@ -115,6 +142,7 @@ func (l *psLexer) wordAt() Word {
 				l.s.unknown("an unclosed quote")
 			}
 		case r == '"' || r == '“' || r == '”':
+			leave()
 			w.Quoted = true
 			l.i++
 			for ; l.i < len(rs) && !(rs[l.i] == '"' || rs[l.i] == '“' || rs[l.i] == '”'); l.i++ {
@@ -144,6 +172,7 @@ func (l *psLexer) wordAt() Word {
 				l.s.unknown("an unclosed quote")
 			}
 		case r == '`':
+			leave()
 			l.s.unknown("a backtick escape")
 			w.Dynamic = true
 			if l.i+1 < len(rs) {
@@ -156,11 +185,12 @@ func (l *psLexer) wordAt() Word {
 				// group is read as its own token
 				l.s.unknown("a subexpression")
 				w.Dynamic = true
-				w.Raw = string(rs[start:l.i])
-				w.Text = b.String()
+				w.Raw = l.raw(start, l.i)
+				w.Text = text(w.Raw)
 				l.i--
 				return w
 			}
+			leave()
 			atStart := l.i == start
 			v, ok := l.variable()
 			if !ok {
@@ -171,25 +201,27 @@ func (l *psLexer) wordAt() Word {
 			if atStart && l.i+1 < len(rs) && (rs[l.i+1] == '=' || l.i+2 < len(rs) && strings.ContainsRune("+-*/%?", rs[l.i+1]) && rs[l.i+2] == '=') {
 				// $x=… is an assignment: the variable is a word of its own
 				l.i++
-				w.Raw = string(rs[start:l.i])
-				w.Text = b.String()
+				w.Raw = l.raw(start, l.i)
+				w.Text = text(w.Raw)
 				l.i--
 				return w
 			}
 		case isPSWordEnd(r):
-			w.Raw = string(rs[start:l.i])
-			w.Text = b.String()
+			w.Raw = l.raw(start, l.i)
+			w.Text = text(w.Raw)
 			l.i--
 			return w
 		default:
 			if r == '*' || r == '?' {
 				w.Glob = true
 			}
-			b.WriteRune(r)
+			if !verbatim {
+				b.WriteRune(r)
+			}
 		}
 	}
-	w.Raw = string(rs[start:min(l.i, len(rs))])
-	w.Text = b.String()
+	w.Raw = l.raw(start, min(l.i, len(rs)))
+	w.Text = text(w.Raw)
 	l.i--
 	return w
 }
@@ -341,7 +373,13 @@ func parsePS(src string, opts Options, depth int) *Script {
 		s.unknown("commands nested too deeply")
 		return s
 	}
-	lx := &psLexer{rs: []rune(strings.ReplaceAll(src, "\r\n", "\n")), line: 1, s: s, opts: opts}
+	text := strings.ReplaceAll(src, "\r\n", "\n")
+	lx := &psLexer{rs: []rune(text), line: 1, s: s, opts: opts}
+	if ascii(text) {
+		lx.src = text
+	}
+	// about one token a separator
+	lx.toks = make([]ptok, 0, 1+strings.Count(text, " ")+strings.Count(text, "\n")+strings.Count(text, ";")+strings.Count(text, "|"))
 	lx.lex()
 	p := &psParser{toks: lx.toks, s: s, opts: opts, depth: depth}
 	p.block("", "")
