@@ -51,6 +51,9 @@ function best(key, v, lower) {
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
+/^BenchmarkWinDecidePipeline/ { best("winpipe", metric("ns/op") / 1e3, 1) }
+/^BenchmarkWinDecide1000Lines\/cmd/ { best("win1000cmd", metric("ns/op") / 1e6, 1) }
+/^BenchmarkWinDecide1000Lines\/powershell/ { best("win1000ps", metric("ns/op") / 1e6, 1) }
 /^BenchmarkBaseLoad/ { best("baseload", metric("base-load-ms"), 1) }
 /^BenchmarkSecretFiles5000/ { best("secrets", metric("ns/op") / 1e6, 1) }
 /^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
@@ -92,6 +95,9 @@ END {
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"
 	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
+	printf "%-44s %11.1f us %14s\n", "policy decision, PowerShell pipeline", B["winpipe"], "< 1000 us"
+	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of cmd.exe", B["win1000cmd"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of PowerShell", B["win1000ps"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "command base load at start-up", B["baseload"], "< 2 ms"
 	printf "%-44s %11.2f ms %14s\n", "secret files below a 5,000-file tree", B["secrets"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"

@@ -350,17 +350,34 @@ func FuzzWinDecide(f *testing.F) {
 func BenchmarkWinDecidePipeline(b *testing.B) {
 	e := newEngine(b, nil)
 	cc := winCC(sysinfo.ShellPowerShell)
+	b.ReportAllocs()
 	for b.Loop() {
 		decideCmd(e, `Get-ChildItem -Recurse -Filter *.log | Select-String error | Sort-Object Line | Select-Object -First 20`, cc)
 	}
 }
 
+// A 1,000-line script of three commands a line, for each shell.
 func BenchmarkWinDecide1000Lines(b *testing.B) {
-	e := newEngine(b, nil)
-	cc := winCC(sysinfo.ShellCmd)
-	script := strings.Repeat("type README.md | findstr /i error & dir /b src\n", 1000)
-	for b.Loop() {
-		decideCmd(e, script, cc)
+	for _, c := range []struct {
+		name string
+		sh   sysinfo.ShellKind
+		line string
+	}{
+		{"cmd", sysinfo.ShellCmd, "type README.md | findstr /i error & dir /b src\n"},
+		{"powershell", sysinfo.ShellPowerShell, "Get-Content README.md | Select-String error; Get-ChildItem -Name src\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := newEngine(b, nil)
+			cc := winCC(c.sh)
+			script := strings.Repeat(c.line, 1000)
+			if d := decideCmd(e, script, cc); d.Decision != Allow {
+				b.Fatalf("%s %q", d.Decision, d.Reasons) // the whole script is judged
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				decideCmd(e, script, cc)
+			}
+		})
 	}
 }
 
