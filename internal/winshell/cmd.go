@@ -74,20 +74,21 @@ func (t *ctok) word() Word {
 	return w
 }
 
+// hasSep says whether the word holds an unquoted character of seps (or
+// is empty).
+func (t *ctok) hasSep(seps string) bool {
+	for i, r := range t.r {
+		if t.kind[i] == kPlain && strings.ContainsRune(seps, r) {
+			return true
+		}
+	}
+	return len(t.r) == 0
+}
+
 // appendSplit appends the parts of the word cut at unquoted characters
 // of seps (cmd.exe's built-ins treat , ; = like spaces) to out.
 func (t *ctok) appendSplit(out []*ctok, seps string) []*ctok {
-	cut := false
-	for i, r := range t.r {
-		if t.kind[i] == kPlain && strings.ContainsRune(seps, r) {
-			cut = true
-			break
-		}
-	}
-	if !cut {
-		if len(t.r) == 0 {
-			return out
-		}
+	if !t.hasSep(seps) {
 		return append(out, t)
 	}
 	first, start := len(out), 0
@@ -177,12 +178,27 @@ func knownVar(name string, opts Options) (string, bool) {
 	return "", false
 }
 
+// opTok are the operator tokens, shared: nothing changes them.
+var opTok = func() map[string]*ctok {
+	m := map[string]*ctok{}
+	for _, op := range []string{"&", "&&", "|", "||", "(", ")"} {
+		m[op] = &ctok{op: op, raw: op}
+	}
+	return m
+}()
+
 // cmdTokens splits one line into words and operators; src is the line
 // when rs are its runes, one byte each (an ASCII line without %VAR%),
 // and the words' raw texts are then parts of it. Words are taken from
 // *slab, which is refilled when empty.
 func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ctok {
-	var toks []*ctok
+	n := 1 // about one token a separator
+	for _, r := range rs {
+		if r == ' ' || r == '&' || r == '|' || r == '<' || r == '>' {
+			n++
+		}
+	}
+	toks := make([]*ctok, 0, n)
 	var cur *ctok
 	quotes := false // cur holds a quote character
 	// the words' runes and kinds, one after the other; cur's start at
@@ -269,7 +285,7 @@ func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ct
 				op += op
 				i++
 			}
-			toks = append(toks, &ctok{op: op, raw: op})
+			toks = append(toks, opTok[op])
 		case r == '(' && cur == nil, r == ')' && depth > 0:
 			// ( opens a block only where a word starts; ) closes one only
 			// inside a block: elsewhere both are part of a word
@@ -281,7 +297,7 @@ func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ct
 				op = ")"
 				depth--
 			}
-			toks = append(toks, &ctok{op: op, raw: op})
+			toks = append(toks, opTok[op])
 		case r == '<' || r == '>':
 			fd := ""
 			if cur != nil && len(runes)-start == 1 && kinds[start] == kPlain && runes[start] >= '0' && runes[start] <= '9' {
@@ -465,12 +481,18 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 	toks = splitName(toks)
 	name := strings.ToLower(toks[0].text())
 	if cmdBuiltins[name] && name != "echo" && name != "set" && name != "if" && name != "rem" && name != "title" && name != "prompt" && name != "for" {
-		split := make([]*ctok, 1, len(toks))
-		split[0] = toks[0]
+		cut := false
 		for _, t := range toks[1:] {
-			split = t.appendSplit(split, ",;=")
+			cut = cut || t.hasSep(",;=")
 		}
-		toks = split
+		if cut {
+			split := make([]*ctok, 1, len(toks))
+			split[0] = toks[0]
+			for _, t := range toks[1:] {
+				split = t.appendSplit(split, ",;=")
+			}
+			toks = split
+		}
 	}
 	words := make([]Word, 0, len(toks))
 	for i, t := range toks {
