@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -35,5 +36,33 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 	for c := range 256 {
 		check(string([]byte{byte(c)}))
 		check("x" + string([]byte{byte(c)}) + "y")
+	}
+}
+
+// plain8 says a word is plain exactly when each of its bytes is.
+func TestPlain8(t *testing.T) {
+	base := []byte("abcdefgh")
+	for pos := range 8 {
+		for c := range 256 {
+			w := append([]byte(nil), base...)
+			w[pos] = byte(c)
+			want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+			if got := plain8(word(string(w), 0)); got != want {
+				t.Fatalf("%q: plain8 %v, want %v", w, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkAppendJSONString(b *testing.B) {
+	out := fmt.Sprintf(`{"stdout":%q,"stderr":"","exitCode":0}`, strings.Repeat("src/pkg1/file.go:12: TODO tidy this\n", 60))
+	for _, s := range []string{out, strings.Repeat("the cache is cold. ", 100)} {
+		b.Run("", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			var c counter
+			for b.Loop() {
+				appendJSONString(&c, s)
+			}
+		})
 	}
 }
