@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -248,7 +247,7 @@ func (h *History) read() (historyDoc, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fi, err := f.Stat()
 	if err == nil && fi.Size() <= MaxHistoryBytes {
-		doc, err := streamHistory(bufio.NewReaderSize(f, 256<<10))
+		doc, err := streamHistory(f)
 		f.Close()
 		if err == nil {
 			return doc, nil
