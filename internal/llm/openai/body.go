@@ -157,6 +157,9 @@ func (b *body) write(w jsonWriter, from, to int) {
 func (b *body) message(w jsonWriter, i int) {
 	m := b.msgs[i]
 	str := func(s string) { appendJSONString(w, s) }
+	if c, ok := w.(*counter); ok {
+		str = func(s string) { *c += counter(jsonStringLen(s)) }
+	}
 	switch plainKind(m) {
 	case plainUser:
 		w.WriteString(`{"content":`)

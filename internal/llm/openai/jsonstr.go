@@ -37,6 +37,42 @@ func word(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// jsonStringLen is the length of s written by appendJSONString, counted
+// without writing it.
+func jsonStringLen(s string) int {
+	n := 2 + len(s)
+	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plain8(word(s, i)) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if !plainASCII[b] {
+				switch b {
+				case '"', '\\', '\b', '\f', '\n', '\r', '\t':
+					n++
+				default:
+					n += 5
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 5 // \ufffd for one byte
+		case r == '\u2028' || r == '\u2029':
+			n += 3 // \u202X for three bytes
+		}
+		i += size
+	}
+	return n
+}
+
 // appendJSONString writes s as a JSON string exactly as encoding/json does
 // with HTML escaping off: quotes, backslashes and control characters
 // escaped (\b \f \n \r \t short, the others \u00XX), invalid UTF-8 as

@@ -24,11 +24,14 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 		if got.String() != strings.TrimSuffix(want.String(), "\n") {
 			t.Fatalf("%q:\n got %s\nwant %s", s, got.String(), want.String())
 		}
+		if n := jsonStringLen(s); n != got.Len() {
+			t.Fatalf("%q: jsonStringLen %d, written %d bytes", s, n, got.Len())
+		}
 	}
 	check("")
 	for range 20000 {
 		var b strings.Builder
-		for range rng.IntN(12) {
+		for range rng.IntN(30) {
 			b.WriteString(alphabet[rng.IntN(len(alphabet))])
 		}
 		check(b.String())
