@@ -1,17 +1,26 @@
-// Package cmdbase is nb's knowledge of Windows commands as data: cmd.exe's
-// built-ins, Windows programs and PowerShell cmdlets, each with what it
-// does (reads, writes, changes the system, runs code, talks to the
-// network, is dangerous), the options and subcommands that change that,
-// the options that take a value, and the forms that read a whole tree.
-// One file holds one family (cmd_builtins.go, win_programs.go,
-// ps_read.go, ps_write.go, ps_system.go); Judge is the small interpreter
-// that reads an entry against a command's words.
+// Package cmdbase is nb's knowledge of commands as data, one file per
+// family, read by small interpreters.
 //
-// Programs that behave on Windows as they do elsewhere (git, go, docker…)
-// are listed as Portable: their arguments are judged by the bash
-// analysis.
+// Programs as a POSIX shell runs them (unix.go; unix_*.go by family): what
+// kind of program each is (a shell, an interpreter, a wrapper, a relay of
+// terminal input, a network tool, one that can send any data anywhere, one
+// with subcommands), why it is dangerous whatever its arguments, its
+// dangerous forms and subcommands, the global options that take a value,
+// and the options that only print its version. Unix finds an entry by
+// name; Prog's methods read it against a command's words.
 //
-// The package is pure: it looks nothing up on the system.
+// Windows commands (cmd_builtins.go, win_programs.go, ps_read.go,
+// ps_write.go, ps_system.go): cmd.exe's built-ins, Windows programs and
+// PowerShell cmdlets, each with what it does (reads, writes, changes the
+// system, runs code, talks to the network, is dangerous), the options and
+// subcommands that change that, the options that take a value, and the
+// forms that read a whole tree. Judge is the interpreter. Programs that
+// behave on Windows as they do elsewhere (git, go, docker…) are listed as
+// Portable: their arguments are judged by the bash analysis.
+//
+// Every entry has examples beside it (unix_examples_test.go,
+// cmdbase_test.go). The package is pure: it looks nothing up on the
+// system.
 package cmdbase
 
 import (

@@ -165,3 +165,12 @@ func optionValues(ws []word, letter byte, valueShort, long string) []string {
 	}
 	return out
 }
+
+// texts returns the words' texts.
+func texts(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Text
+	}
+	return out
+}

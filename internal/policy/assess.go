@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/visible"
@@ -53,11 +54,6 @@ type assessment struct {
 
 // secretVar finds expansions of variables named like secrets.
 var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
-
-var harmlessWrappers = map[string]bool{
-	"timeout": true, "nice": true, "nohup": true, "command": true, "builtin": true, "exec": true,
-	"stdbuf": true, "ionice": true, "setsid": true, "xargs": true, "env": true, "time": true, "watch": true,
-}
 
 func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	as := &assessment{info: map[*shellparse.Leaf]*leafInfo{}}
@@ -226,12 +222,12 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	return as
 }
 
-// dirFree are commands whose outcome does not depend on the directory
-// they run in (beyond their redirections, judged on their own).
-var dirFree = map[string]bool{
-	"cd": true, "pushd": true, "popd": true, "dirs": true, "pwd": true, "echo": true, "printf": true,
-	"true": true, "false": true, ":": true, "test": true, "[": true, "[[": true, "sleep": true,
-}
+// dirFree reports a command whose outcome does not depend on the
+// directory it runs in (beyond its redirections, judged on their own).
+func dirFree(base string) bool { return cmdbase.Unix(base).Has(cmdbase.NoDir) }
+
+// harmless reports a wrapper that only runs its inner command.
+func harmless(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Harmless) }
 
 // leafInfo judges one simple command in every directory it may run in:
 // the worst judgement wins, and a directory known only at run time is
@@ -264,7 +260,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
 	}
-	if l.Dir.Unknown && !dirFree[l.Base()] && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
+	if l.Dir.Unknown && !dirFree(l.Base()) && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
 		worst.safe = false
 		worst.why = l.Base() + " runs in a directory known only at run time"
 	}
@@ -300,7 +296,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
 		info.noRule = info.danger
 	}
-	if scriptInterpreters[l.Base()] && len(l.Inner) == 0 && readsCode(l) {
+	if cmdbase.Unix(l.Base()).Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
 		info.noRule = l.Base() + " reads code from its standard input"
@@ -336,65 +332,143 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	return info
 }
 
+// leafSafe says whether one simple command is provably read-only when it
+// runs in cc.Cwd, and if not, why. It is a pipeline; each step may end it:
+//
+//  1. understood: parsed whole, a static name, no environment variable
+//     that changes what runs or what a program reads;
+//  2. globs: unquoted patterns expand, in the decision directory, to
+//     words that are neither options nor secrets;
+//  3. placed: a system command still on the safe list, not run in a
+//     directory of secrets, expanding no secret variable;
+//  4. shell built-ins that only test, declare, print or wrap;
+//  5. the base: network tools never; configured safe commands; the safe
+//     list's specification of the command checks its arguments;
+//  6. git's disk facts (credentials, configured programs, tracked
+//     secrets);
+//  7. the files it names or reads pass the secret-path rules.
 func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (bool, string) {
-	if len(l.Unknown) > 0 {
-		return false, "cannot analyse: " + l.Unknown[0]
+	if why := understood(l, info); why != "" {
+		return false, why
 	}
-	name := l.Name()
-	if name == "" {
-		return false, "the command name is not static"
+	l, why := e.globbed(l, cc, info)
+	if why != "" {
+		return false, why
+	}
+	if why := e.placed(l, cc, info); why != "" {
+		return false, why
+	}
+	if done, ok, why := e.shellBuiltin(l, cc, info); done {
+		return ok, why
+	}
+	base := l.Base()
+	if shellparse.IsNetworkTool(base) {
+		return false, base + " uses the network"
+	}
+	if e.configuredSafe(l) {
+		return allStatic(l, true)
+	}
+	spec, ok := builtinSafe[base]
+	if !ok {
+		return false, base + " is not on the safe list"
+	}
+	if why := specAllows(l, spec, info); why != "" {
+		return false, why
+	}
+	if base == "git" {
+		if why := e.gitFacts(l.Args(), cc, info); why != "" {
+			return false, why
+		}
+	}
+	if !spec.reads {
+		return e.namesNoSecret(l, cc, info)
+	}
+	return e.readsNoSecret(l, spec, cc, info)
+}
+
+// understood is step 1 of leafSafe.
+func understood(l *shellparse.Leaf, info *leafInfo) string {
+	if len(l.Unknown) > 0 {
+		return "cannot analyse: " + l.Unknown[0]
+	}
+	if l.Name() == "" {
+		return "the command name is not static"
 	}
 	for _, env := range l.EnvAssigns {
 		if shellparse.IsRiskyEnvName(env) {
 			info.noRule = "sets " + env + " for the command"
-			return false, info.noRule
+			return info.noRule
 		}
 	}
-	if !(harmlessWrappers[l.Base()] && len(l.Inner) > 0) && !transparentShell(l) {
+	if !(harmless(l.Base()) && len(l.Inner) > 0) && !transparentShell(l) {
 		// programs read configuration from many variables (a config file
 		// path, default options): only known display settings keep a
 		// command provably read-only, whether set on it or by env
 		for w := l; w != nil; w = w.Wrapper {
 			for _, env := range w.EnvAssigns {
 				if !displayEnv(env) {
-					return false, "sets " + env + " for the command"
+					return "sets " + env + " for the command"
 				}
 			}
 		}
 	}
-	if x, why, secret := e.expandGlobs(l, cc); why != "" {
+	return ""
+}
+
+// globbed is step 2 of leafSafe: l with its globs expanded, or why not.
+func (e *Engine) globbed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (*shellparse.Leaf, string) {
+	x, why, secret := e.expandGlobs(l, cc)
+	if why != "" {
 		if secret {
 			info.sensitive = why
 		}
-		return false, why
-	} else if x != nil {
-		l = x
+		return l, why
 	}
-	base := l.Base()
+	if x != nil {
+		return x, ""
+	}
+	return l, ""
+}
+
+// placed is step 3 of leafSafe.
+func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) string {
+	name, base := l.Name(), l.Base()
 	if strings.Contains(name, "/") && !systemBinDirs[pathDir(name)] {
-		return false, name + " is not a system command"
+		return name + " is not a system command"
 	}
 	if e.removedSafe[base] {
-		return false, base + " is removed from the safe list"
+		return base + " is removed from the safe list"
 	}
-	if !dirFree[base] && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
+	if !dirFree(base) && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
-		return false, info.sensitive
+		return info.sensitive
 	}
 	for _, w := range l.Words {
 		if w.Dynamic {
 			if m := secretVar.FindString(w.Raw); m != "" {
 				info.sensitive = "expands " + m + ", which may hold a secret"
-				return false, info.sensitive
+				return info.sensitive
 			}
 		}
 	}
-	if l.Test {
-		return true, ""
+	return ""
+}
+
+// shellBuiltin is step 4 of leafSafe: the shell's own tests,
+// declarations, wrappers and printing commands; done is false for any
+// other command.
+func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (done, ok bool, why string) {
+	base := l.Base()
+	sensitive := func(why string) (bool, bool, string) {
+		info.sensitive = why
+		return true, false, why
 	}
-	if l.Decl {
+	switch {
+	case l.Test:
+		return true, true, ""
+	case l.Decl:
 		if base == "local" {
-			return true, ""
+			return true, true, ""
 		}
 		dump := true
 		for _, w := range l.Args() {
@@ -403,248 +477,277 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			}
 		}
 		if dump || shortFlags(l.Args(), "")['p'] {
-			info.sensitive = base + " lists variables, which may hold secrets"
-			return false, info.sensitive
+			return sensitive(base + " lists variables, which may hold secrets")
 		}
-		return true, ""
-	}
-	if harmlessWrappers[base] && len(l.Inner) > 0 || transparentShell(l) {
+		return true, true, ""
+	case harmless(base) && len(l.Inner) > 0 || transparentShell(l):
 		if base == "time" && (shortFlags(l.Args(), "f")['o'] || hasLong(l.Args(), "output")) {
-			return false, "time -o writes a file"
+			return true, false, "time -o writes a file"
 		}
 		if base == "xargs" {
 			for _, v := range optionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
 				if e.secretPath(cc, v, false) {
-					info.sensitive = "xargs reads " + v
-					return false, info.sensitive
+					return sensitive("xargs reads " + v)
 				}
 			}
 		}
 		info.harmlessWrapper = true
-		return true, ""
-	}
-	if base == "read" && cc.interactive {
+		return true, true, ""
+	case base == "read" && cc.interactive:
 		// an earlier declare -i in the session makes the assignment
 		// arithmetic, which runs $(…) in the input
-		return false, "read in an interactive shell may evaluate its input"
-	}
-	if (base == "history" || base == "fc") && cc.interactive {
+		return true, false, "read in an interactive shell may evaluate its input"
+	case (base == "history" || base == "fc") && cc.interactive:
 		// an interactive shell's history holds what the user typed,
 		// passwords included
-		info.sensitive = "history shows what was typed into the shell"
-		return false, info.sensitive
-	}
-	if base == "printenv" && len(l.Args()) > 0 {
+		return sensitive("history shows what was typed into the shell")
+	case base == "printenv" && len(l.Args()) > 0:
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
 			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
-				info.sensitive = "printenv " + w.Raw + " may show a secret"
-				return false, info.sensitive
+				return sensitive("printenv " + w.Raw + " may show a secret")
 			}
 		}
-		return true, ""
+		return true, true, ""
 	}
 	switch base {
 	case "env", "printenv", "export", "set", "declare", "typeset", "compgen":
-		if base == "set" && len(l.Args()) > 0 && strings.HasPrefix(l.Args()[0].Text, "-") || base == "set" && len(l.Args()) > 0 && strings.HasPrefix(l.Args()[0].Text, "+") {
-			return true, ""
+		if base == "set" && len(l.Args()) > 0 && (strings.HasPrefix(l.Args()[0].Text, "-") || strings.HasPrefix(l.Args()[0].Text, "+")) {
+			return true, true, ""
 		}
-		info.sensitive = base + " shows environment variables, which may hold secrets"
-		return false, info.sensitive
+		return sensitive(base + " shows environment variables, which may hold secrets")
 	}
-	if shellparse.IsNetworkTool(base) {
-		return false, base + " uses the network"
-	}
-	if e.safeNames[name] || e.safeNames[base] {
-		return allStatic(l, true)
+	return false, false, ""
+}
+
+// configuredSafe reports a command approval.safeCommands lists.
+func (e *Engine) configuredSafe(l *shellparse.Leaf) bool {
+	if e.safeNames[l.Name()] || e.safeNames[l.Base()] {
+		return true
 	}
 	for _, p := range e.safePatterns {
 		if p.Match(l, matchAllow) {
-			return allStatic(l, true)
+			return true
 		}
 	}
-	spec, ok := builtinSafe[base]
-	if !ok {
-		return false, base + " is not on the safe list"
-	}
-	args := l.Args()
+	return false
+}
+
+// specAllows is step 5 of leafSafe: the safe list's specification of
+// the command checks its arguments.
+func specAllows(l *shellparse.Leaf, spec safeCmd, info *leafInfo) string {
+	base, args := l.Base(), l.Args()
 	if !spec.dynOK {
 		if ok, why := allStatic(l, false); !ok {
-			return false, why
+			return why
 		}
 		if l.ArgsAppended && !findExec(l) {
-			return false, base + " gets arguments at run time"
+			return base + " gets arguments at run time"
 		}
 	}
 	if namesFileList(args) {
 		// the files read are named in a list chosen when it runs
 		info.exactOnly = true
-		return false, base + " reads the files named in a list"
+		return base + " reads the files named in a list"
 	}
 	if spec.check != nil {
 		if why := spec.check(args); why != "" {
-			return false, why
+			return why
 		}
 	}
 	if spec.endless && !l.StdoutToPipe {
-		if why := endlessDevice(args); why != "" {
-			return false, why
-		}
+		return endlessDevice(args)
 	}
-	if base == "git" {
-		if why := gitCredentialOutput(args); why != "" {
-			info.sensitive = why
-			return false, why
-		}
-		if why, sure := gitRepoPrograms(args, cc); why != "" {
-			if sure {
-				info.noRule = why
-			}
-			return false, why
-		}
-		if why := e.gitShowsSecrets(args, cc); why != "" {
-			info.sensitive = why
-			return false, why
-		}
+	return ""
+}
+
+// gitFacts is step 6 of leafSafe: what the disk says about the
+// repository a git command reads.
+func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string {
+	if why := gitCredentialOutput(args); why != "" {
+		info.sensitive = why
+		return why
 	}
-	if !spec.reads {
-		for _, w := range args {
-			if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly[base] {
-				info.sensitive = base + " names " + w.Raw
-				return false, info.sensitive
-			}
+	if why, sure := gitRepoPrograms(args, cc); why != "" {
+		if sure {
+			info.noRule = why
 		}
+		return why
 	}
-	if spec.reads {
-		pos := positionals(args, spec.valueShort)
-		if spec.pattern && len(pos) > 0 {
-			hasPatFlag := false
-			sf := shortFlags(args, spec.valueShort)
-			for i := 0; i < len(spec.patternFlags); i++ {
-				if sf[spec.patternFlags[i]] {
-					hasPatFlag = true
-				}
-			}
-			if hasLong(args, "regexp", "file", "expression", "from-file") {
-				hasPatFlag = true
-			}
-			if !hasPatFlag {
-				pos = pos[1:]
-			}
-		}
-		lister := findPrint0(l)
-		if l.ArgsAppended && !findExec(l) && lister == nil {
-			info.exactOnly = true
-			return false, base + " reads files named at run time"
-		}
-		if findExec(l) || lister != nil {
-			// the files find passes (or prints for xargs) are below its
-			// starting points: a recursive read of them
-			finder := lister
-			if finder == nil {
-				finder = l.Wrapper
-			}
-			if p := e.findSelectsSecrets(finder, cc); p != "" && lister != nil {
-				info.sensitive = base + " reads the files find selects by " + p + ", a name of secret files"
-				return false, info.sensitive
-			}
-			for _, root := range findRoots(finder) {
-				if !root.Static() || e.secretPath(cc, root.Text, false) || e.reachesSecret(cc, root.Text) {
-					info.sensitive = base + " reads the files find finds below " + root.Raw + ", which holds secrets"
-					return false, info.sensitive
-				}
-				if why := treeSecrets(cc, root.Text, true); why != "" {
-					info.sensitive = base + " reads the files find finds below " + root.Raw + ": " + why
-					return false, info.sensitive
-				}
-			}
-		}
-		for _, w := range args {
-			// option values such as --file=x or -fX may name files too
-			if strings.HasPrefix(w.Text, "-") && w.Static() {
-				if _, v, ok := strings.Cut(w.Text, "="); ok && e.secretPath(cc, v, strings.ContainsAny(v, "*?[")) {
-					info.sensitive = base + " reads " + w.Raw
-					return false, info.sensitive
-				}
-				if len(w.Text) > 2 && w.Text[1] != '-' && e.secretPath(cc, w.Text[2:], false) {
-					info.sensitive = base + " reads " + w.Raw
-					return false, info.sensitive
-				}
-			}
-		}
-		var globs []string
-		switch base {
-		case "grep", "egrep", "fgrep":
-			globs = append(optionValues(args, 0, spec.valueShort, "include"), optionValues(args, 0, spec.valueShort, "include-dir")...)
-		case "rg":
-			globs = optionValues(args, 'g', spec.valueShort, "glob")
-			for _, g := range optionValues(args, 0, spec.valueShort, "iglob") {
-				// case-insensitive: .ENV* matches .env
-				globs = append(globs, strings.ToLower(g))
-			}
-			if hasLong(args, "glob-case-insensitive") {
-				for i := range globs {
-					globs[i] = strings.ToLower(globs[i])
-				}
-			}
-		}
-		for _, g := range globs {
-			if e.sensitivePath(strings.TrimPrefix(g, "!"), cc.Cwd, true) {
-				info.sensitive = base + " searches files matching " + g
-				return false, info.sensitive
-			}
-		}
-		skip := -1
-		if len(pos) > 0 && len(pos) < len(positionals(args, spec.valueShort))+1 && spec.pattern {
-			// the pattern word is not a file
-			all := positionals(args, spec.valueShort)
-			if len(all) > len(pos) {
-				skip = indexOfWord(args, all[0])
-			}
-		}
-		for i, w := range args {
-			if i == skip || w.Pipe || findFile(l, w) {
-				continue
-			}
-			if w.Dynamic {
-				info.exactOnly = true
-				return false, base + " reads a file chosen at run time: " + w.Raw
-			}
-			if e.secretPath(cc, w.Text, w.Glob) {
-				info.sensitive = base + " reads " + w.Raw
-				return false, info.sensitive
-			}
-		}
-		if spec.recursive != nil && spec.recursive(args) {
-			dirs := pos
-			if len(dirs) == 0 {
-				dirs = []word{{Text: "."}}
-			}
-			for _, d := range dirs {
-				if e.reachesSecret(cc, d.Text) {
-					info.sensitive = base + " searches " + d.Text + " recursively, which holds secrets"
-					return false, info.sensitive
-				}
-				if why := treeSecretsFollow(cc, d.Text, base != "rg" || rgHidden(args), followsLinks(base, args)); why != "" {
-					info.sensitive = base + " searches " + d.Text + " recursively: " + why
-					return false, info.sensitive
-				}
-			}
-			if spec.pattern {
-				pats := optionValues(args, 'e', spec.valueShort, "regexp")
-				if all := positionals(args, spec.valueShort); len(pats) == 0 && len(all) > 0 {
-					pats = []string{all[0].Text}
-				}
-				for _, p := range pats {
-					if secretKey.MatchString(p) {
-						info.sensitive = base + " searches the tree for " + p + ", which finds secrets"
-						return false, info.sensitive
-					}
-				}
-			}
+	if why := e.gitShowsSecrets(args, cc); why != "" {
+		info.sensitive = why
+		return why
+	}
+	return ""
+}
+
+// namesNoSecret is step 7 of leafSafe for a command that does not read
+// its operands: none of them may name a secret (a glob that may match
+// one only for commands that show metadata).
+func (e *Engine) namesNoSecret(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (bool, string) {
+	base := l.Base()
+	for _, w := range l.Args() {
+		if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
+			info.sensitive = base + " names " + w.Raw
+			return false, info.sensitive
 		}
 	}
 	return true, ""
+}
+
+// readsNoSecret is step 7 of leafSafe for a command that reads the files
+// it names (or that find feeds it, or below the directories it searches).
+func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec safeCmd, cc CommandContext, info *leafInfo) (bool, string) {
+	base, args := l.Base(), l.Args()
+	fail := func(why string) (bool, string) {
+		info.sensitive = why
+		return false, why
+	}
+	lister := findPrint0(l)
+	if l.ArgsAppended && !findExec(l) && lister == nil {
+		info.exactOnly = true
+		return false, base + " reads files named at run time"
+	}
+	if findExec(l) || lister != nil {
+		if why := e.findFeedsSecrets(l, lister, cc); why != "" {
+			return fail(why)
+		}
+	}
+	for _, w := range args {
+		// option values such as --file=x or -fX may name files too
+		if strings.HasPrefix(w.Text, "-") && w.Static() {
+			if _, v, ok := strings.Cut(w.Text, "="); ok && e.secretPath(cc, v, strings.ContainsAny(v, "*?[")) {
+				return fail(base + " reads " + w.Raw)
+			}
+			if len(w.Text) > 2 && w.Text[1] != '-' && e.secretPath(cc, w.Text[2:], false) {
+				return fail(base + " reads " + w.Raw)
+			}
+		}
+	}
+	for _, g := range searchGlobs(base, args, spec) {
+		if e.sensitivePath(strings.TrimPrefix(g, "!"), cc.Cwd, true) {
+			return fail(base + " searches files matching " + g)
+		}
+	}
+	skip := -1
+	if all := positionals(args, spec.valueShort); patternFirst(args, spec) && len(all) > 1 {
+		// the pattern word is not a file (a lone pattern is still judged
+		// as a path: the stricter reading)
+		skip = indexOfWord(args, all[0])
+	}
+	for i, w := range args {
+		if i == skip || w.Pipe || findFile(l, w) {
+			continue
+		}
+		if w.Dynamic {
+			info.exactOnly = true
+			return false, base + " reads a file chosen at run time: " + w.Raw
+		}
+		if e.secretPath(cc, w.Text, w.Glob) {
+			return fail(base + " reads " + w.Raw)
+		}
+	}
+	if spec.recursive != nil && spec.recursive(args) {
+		if why := e.searchesSecrets(base, args, spec, cc); why != "" {
+			return fail(why)
+		}
+	}
+	return true, ""
+}
+
+// findFeedsSecrets says why the files find passes to l (find -exec) or
+// prints for it (find -print0 | xargs -0) may be secrets, or "": they
+// are a recursive read below find's starting points.
+func (e *Engine) findFeedsSecrets(l, lister *shellparse.Leaf, cc CommandContext) string {
+	base := l.Base()
+	finder := lister
+	if finder == nil {
+		finder = l.Wrapper
+	}
+	if p := e.findSelectsSecrets(finder, cc); p != "" && lister != nil {
+		return base + " reads the files find selects by " + p + ", a name of secret files"
+	}
+	for _, root := range findRoots(finder) {
+		if !root.Static() || e.secretPath(cc, root.Text, false) || e.reachesSecret(cc, root.Text) {
+			return base + " reads the files find finds below " + root.Raw + ", which holds secrets"
+		}
+		if why := treeSecrets(cc, root.Text, true); why != "" {
+			return base + " reads the files find finds below " + root.Raw + ": " + why
+		}
+	}
+	return ""
+}
+
+// searchGlobs are the file-name globs a search tool is told to read
+// (grep --include, rg -g/--iglob), lower-cased where they match without
+// case.
+func searchGlobs(base string, args []word, spec safeCmd) []string {
+	switch base {
+	case "grep", "egrep", "fgrep":
+		return append(optionValues(args, 0, spec.valueShort, "include"), optionValues(args, 0, spec.valueShort, "include-dir")...)
+	case "rg":
+		globs := optionValues(args, 'g', spec.valueShort, "glob")
+		for _, g := range optionValues(args, 0, spec.valueShort, "iglob") {
+			// case-insensitive: .ENV* matches .env
+			globs = append(globs, strings.ToLower(g))
+		}
+		if hasLong(args, "glob-case-insensitive") {
+			for i := range globs {
+				globs[i] = strings.ToLower(globs[i])
+			}
+		}
+		return globs
+	}
+	return nil
+}
+
+// patternFirst reports a pattern-first command (grep PATTERN FILE…)
+// whose first operand is its pattern, not a file: no option gave the
+// pattern.
+func patternFirst(args []word, spec safeCmd) bool {
+	if !spec.pattern || len(positionals(args, spec.valueShort)) == 0 {
+		return false
+	}
+	sf := shortFlags(args, spec.valueShort)
+	for i := 0; i < len(spec.patternFlags); i++ {
+		if sf[spec.patternFlags[i]] {
+			return false
+		}
+	}
+	return !hasLong(args, "regexp", "file", "expression", "from-file")
+}
+
+// searchesSecrets says why a recursive search by base may read secrets,
+// or "": a directory searched that holds or leads to them, or a pattern
+// that finds them anywhere.
+func (e *Engine) searchesSecrets(base string, args []word, spec safeCmd, cc CommandContext) string {
+	dirs := positionals(args, spec.valueShort)
+	if patternFirst(args, spec) {
+		dirs = dirs[1:]
+	}
+	if len(dirs) == 0 {
+		dirs = []word{{Text: "."}}
+	}
+	for _, d := range dirs {
+		if e.reachesSecret(cc, d.Text) {
+			return base + " searches " + d.Text + " recursively, which holds secrets"
+		}
+		if why := treeSecretsFollow(cc, d.Text, base != "rg" || rgHidden(args), followsLinks(base, args)); why != "" {
+			return base + " searches " + d.Text + " recursively: " + why
+		}
+	}
+	if spec.pattern {
+		pats := optionValues(args, 'e', spec.valueShort, "regexp")
+		if all := positionals(args, spec.valueShort); len(pats) == 0 && len(all) > 0 {
+			pats = []string{all[0].Text}
+		}
+		for _, p := range pats {
+			if secretKey.MatchString(p) {
+				return base + " searches the tree for " + p + ", which finds secrets"
+			}
+		}
+	}
+	return ""
 }
 
 func pathDir(name string) string {
@@ -695,7 +798,7 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 			return nil, "the files " + w.Raw + " matches cannot be known (too many, or unreadable)", false
 		}
 		if len(matches) == 0 {
-			if !metadataOnly[l.Base()] && e.secretPath(cc, pat, true) {
+			if !metadataOnly(l.Base()) && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
 			words = append(words, word{Raw: w.Raw, Text: pat})
@@ -1143,10 +1246,10 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 	return f
 }
 
-// metadataOnly are commands that show names, sizes or counts of the files
-// they are given, never their content: a glob that may match a secret
+// metadataOnly reports a command that shows names, sizes or counts of the
+// files it is given, never their content: a glob that may match a secret
 // file does not expose it.
-var metadataOnly = map[string]bool{"ls": true, "du": true, "stat": true, "wc": true, "file": true, "dir": true, "vdir": true}
+func metadataOnly(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Metadata) }
 
 // secretName matches variable names that may hold a secret.
 var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)

@@ -5,41 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
-// alwaysDangerous are commands dangerous with any arguments.
-var alwaysDangerous = map[string]string{
-	"sudo": "runs a command as root", "doas": "runs a command as root", "su": "switches user",
-	"pkexec": "runs a command as root", "runuser": "runs a command as another user",
-	"dd": "writes raw disk data", "fdisk": "partitions disks", "sfdisk": "partitions disks",
-	"cfdisk": "partitions disks", "gdisk": "partitions disks", "sgdisk": "partitions disks",
-	"parted": "partitions disks", "wipefs": "wipes disk signatures", "shred": "destroys file contents",
-	"mkswap": "formats a swap area", "mke2fs": "formats a filesystem", "blkdiscard": "discards disk blocks",
-	"badblocks": "can overwrite a disk", "cryptsetup": "changes encrypted volumes", "shutdown": "shuts the machine down",
-	"reboot": "reboots the machine", "halt": "halts the machine", "poweroff": "powers the machine off",
-	"kexec": "replaces the running kernel", "rmdir": "removes directories", "del": "deletes files",
-	"format": "formats a disk", "visudo": "edits sudoers", "lvremove": "removes volumes",
-	"vgremove": "removes volume groups", "pvremove": "removes physical volumes", "mdadm": "changes RAID arrays",
-	"zpool": "changes storage pools", "killall5": "kills every process", "chattr": "changes file attributes",
-	"passwd": "changes passwords", "userdel": "deletes users", "usermod": "changes users", "chpasswd": "changes passwords",
-	"iptables": "changes the firewall", "ip6tables": "changes the firewall", "ebtables": "changes the firewall",
-	"arptables": "changes the firewall", "iptables-restore": "replaces the firewall rules",
-	"ip6tables-restore": "replaces the firewall rules", "nft": "changes the firewall", "insmod": "loads kernel modules",
-	"rmmod": "unloads kernel modules", "modprobe": "loads kernel modules", "swapoff": "disables swap",
-	"umount": "unmounts filesystems", "debugfs": "edits filesystems", "fsck": "repairs filesystems",
-	"sudoedit": "edits files as root", "run0": "runs a command as root",
-}
-
-var interpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "php": true,
-	"lua": true, "eval": true, "source": true, ".": true, "tclsh": true, "Rscript": true, "awk": true,
-	"gawk": true, "deno": true, "bun": true, "pwsh": true, "osascript": true,
-}
-
-func isInterpreter(base string) bool {
-	return interpreters[base] || shellparse.IsShell(base) || strings.HasPrefix(base, "python")
-}
+// isInterpreter reports whether the program runs code it is given: a
+// shell or an interpreter (the command base knows).
+func isInterpreter(base string) bool { return cmdbase.Unix(base).RunsCode() }
 
 // builtinDanger returns why the leaf is dangerous, or "".
 func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
@@ -51,11 +23,12 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		return ""
 	}
 	ws := l.Args()
-	if why, ok := alwaysDangerous[base]; ok {
-		return base + ": " + why
+	p := cmdbase.Unix(base)
+	if p != nil && p.Danger != "" {
+		return base + ": " + p.Danger
 	}
-	if strings.HasPrefix(base, "mkfs") {
-		return base + ": formats a filesystem"
+	if why := p.SubDanger(texts(ws)); why != "" {
+		return why
 	}
 	if l.StdinFromNetwork && isInterpreter(base) {
 		return "network data piped into " + base
@@ -63,20 +36,11 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if isInterpreter(base) && fedByNetwork(l) {
 		return base + " runs code fetched from the network"
 	}
+	if why := p.FormDanger(texts(ws)); why != "" {
+		return why
+	}
 	switch base {
-	case "rm":
-		f := shortFlags(ws, "")
-		if f['r'] || f['R'] || hasLong(ws, "recursive") {
-			return "rm -r: recursive delete"
-		}
-		if hasLong(ws, "no-preserve-root") {
-			return "rm --no-preserve-root"
-		}
 	case "chmod":
-		f := shortFlags(ws, "")
-		if f['R'] || hasLong(ws, "recursive") {
-			return "chmod -R: recursive permission change"
-		}
 		if pos := positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
 			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
 		}
@@ -85,35 +49,8 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 				return "chmod " + w.Text + ": world-writable permissions"
 			}
 		}
-	case "chown", "chgrp":
-		f := shortFlags(ws, "")
-		if f['R'] || hasLong(ws, "recursive") {
-			return base + " -R: recursive ownership change"
-		}
-	case "find":
-		for _, w := range ws {
-			switch w.Text {
-			case "-delete":
-				// -exec and -execdir run a command of their own, judged as
-				// a leaf
-				return "find " + w.Text
-			}
-		}
 	case "git":
 		return gitDanger(ws)
-	case "init", "telinit":
-		for _, w := range ws {
-			if w.Text == "0" || w.Text == "6" || w.Text == "1" || w.Text == "s" || w.Text == "S" {
-				return base + " " + w.Text + ": changes the runlevel"
-			}
-		}
-	case "systemctl":
-		if pos := positionals(ws, "tspnPoHM"); len(pos) > 0 {
-			switch pos[0].Text {
-			case "poweroff", "reboot", "halt", "kexec", "emergency", "rescue", "isolate", "suspend", "hibernate", "soft-reboot":
-				return "systemctl " + pos[0].Text
-			}
-		}
 	case "kill":
 		for _, w := range ws {
 			if w.Text == "-1" && len(positionals(ws, "sn")) == 0 || w.Text == "1" {
@@ -127,10 +64,6 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 				}
 			}
 		}
-	case "crontab":
-		if shortFlags(ws, "u")['r'] {
-			return "crontab -r removes all cron jobs"
-		}
 	case "truncate":
 		for _, p := range positionals(ws, "sr") {
 			if systemTarget(cc, p.Text) {
@@ -141,7 +74,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		if t := copyTarget(base, ws, cc); t != "" {
 			return base + " into a system path or startup file: " + t
 		}
-		pos := positionals(ws, copyValueShort[base], "target-directory", "suffix", "mode", "owner", "group")
+		pos := positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
 		if base == "mv" && len(pos) > 0 && anyWord(pos[len(pos)-1:], "/dev/null") {
 			return "mv to /dev/null destroys the file"
 		}
@@ -283,22 +216,6 @@ func dashdashPaths(ws []word) bool {
 	return false
 }
 
-// scriptArgTools run an argument as a shell command line (remotely, in a
-// namespace, in a multiplexer…).
-var scriptArgTools = map[string]bool{
-	"ssh": true, "tmux": true, "screen": true, "script": true, "flock": true, "sg": true, "parallel": true,
-	"systemd-run": true, "docker": true, "podman": true, "kubectl": true, "nsenter": true, "chroot": true,
-	"unshare": true, "firejail": true, "bwrap": true, "at": true, "batch": true, "fakeroot": true,
-	"proot": true, "lxc": true, "vagrant": true, "gcloud": true, "mosh": true, "expect": true,
-}
-
-// checkedNames are commands builtinDanger judges by their arguments.
-var checkedNames = map[string]bool{
-	"rm": true, "chmod": true, "chown": true, "chgrp": true, "find": true, "git": true, "init": true,
-	"telinit": true, "systemctl": true, "kill": true, "crontab": true, "truncate": true, "cp": true,
-	"mv": true, "install": true, "ln": true, "tee": true,
-}
-
 // hiddenDanger looks for a dangerous command run by a program nb does not
 // unwrap: taskset 1 rm -rf x, ssh host 'sudo reboot'. It only adds
 // warnings; such programs are never safe anyway.
@@ -319,14 +236,13 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 		if j := strings.LastIndexByte(name, '/'); j >= 0 {
 			name = name[j+1:]
 		}
-		_, always := alwaysDangerous[name]
-		if i+1 < len(args) && (always || checkedNames[name] || strings.HasPrefix(name, "mkfs")) {
+		if p := cmdbase.Unix(name); i+1 < len(args) && p != nil && (p.Danger != "" || p.Has(cmdbase.Checked) || len(p.Subs) > 0) {
 			pseudo := &shellparse.Leaf{Words: args[i:], StdinFromNetwork: l.StdinFromNetwork}
 			if d := e.builtinDanger(pseudo, cc); d != "" {
 				return d + " (run by " + base + ")"
 			}
 		}
-		if scriptArgTools[base] && strings.ContainsAny(w.Text, " ;|&\n") {
+		if cmdbase.Unix(base).Has(cmdbase.RunsArgs) && strings.ContainsAny(w.Text, " ;|&\n") {
 			a := shellparse.Analyse(w.Text, shellparse.Options{Home: cc.Home})
 			for _, in := range a.Leaves {
 				if d := e.builtinDanger(in, cc); d != "" {
@@ -427,11 +343,6 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 	return e.hiddenDanger(pseudo, cc)
 }
 
-// copyValueShort are the short options of copying tools that take a value.
-var copyValueShort = map[string]string{
-	"cp": "tS", "mv": "tS", "ln": "tS", "install": "tSmogCZ", "tee": "", "rsync": "efTBM",
-}
-
 // copyTarget returns a path a copying tool (cp, mv, install, ln, tee,
 // rsync) writes that is a system path or startup file, or "". Targets are
 // the destination and a -t/--target-directory (in any spelling: -t/etc,
@@ -439,7 +350,7 @@ var copyValueShort = map[string]string{
 // source's base name (cp evil/.bashrc ~ writes ~/.bashrc); with -T or a
 // recursive copy into the home directory, its startup files.
 func copyTarget(base string, ws []word, cc CommandContext) string {
-	vs := copyValueShort[base]
+	vs := cmdbase.Unix(base).ValueLetters()
 	pos := positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
 	f := shortFlags(ws, vs)
 	check := func(p string) bool {

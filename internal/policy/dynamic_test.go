@@ -83,3 +83,24 @@ func TestXargsFindSelectsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownVariables: $HOME and $PWD, which the command cannot have
+// changed, are judged as the paths they are, by the secret-path rules.
+func TestKnownVariables(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"cat $HOME/notes.txt", true}, {`head "${HOME}/notes.txt"`, true}, {"cat $PWD/README", true},
+		{"cat $HOME/.ssh/id_rsa", false}, {`cat "$HOME/.aws/credentials"`, false}, {"grep -r x $HOME", false},
+		{"HOME=/etc; cat $HOME/shadow", false}, {"export HOME=/etc; cat $HOME/shadow", false},
+		{"cat ${HOME:-/etc}/shadow", false}, {"read HOME; cat $HOME/x", false}, {"cat $HOMEDIR/x", false},
+		{"PWD=/etc cat $PWD/shadow", false},
+	} {
+		d := e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: testCC})
+		if (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/sysinfo"
@@ -135,7 +136,7 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("approval.safeCommands: %w", err)
 		}
 		base := path.Base(p.Words[0].Text)
-		if shellparse.IsNetworkTool(base) || isInterpreter(base) || noAlways[base] || base == "env" || base == "printenv" {
+		if shellparse.IsNetworkTool(base) || isInterpreter(base) || cmdbase.Unix(base).NoAlways() || base == "env" || base == "printenv" {
 			return nil, fmt.Errorf("approval.safeCommands: %q can never be safe (network tool, shell, interpreter or wrapper)", s)
 		}
 		if len(p.Words) == 1 && !strings.Contains(s, " ") {

@@ -242,10 +242,6 @@ func init() {
 	builtinSafe["docker"] = safeCmd{check: dockerRead}
 	builtinSafe["podman"] = safeCmd{check: dockerRead}
 	builtinSafe["kubectl"] = safeCmd{check: kubectlRead}
-	// version queries: one version option and nothing else
-	for n, opts := range versionQueries {
-		builtinSafe[n] = safeCmd{check: versionCheck(n, opts)}
-	}
 }
 
 // archiveWord is the archive of old-style tar options (tar tvf X).
@@ -254,34 +250,6 @@ func archiveWord(ws []word) []string {
 		return []string{ws[1].Text}
 	}
 	return nil
-}
-
-// versionQueries are interpreters and compilers, with the options that
-// only print their version.
-var versionQueries = map[string][]string{
-	"python": {"--version", "-V"}, "python2": {"--version", "-V"}, "python3": {"--version", "-V"},
-	"node": {"--version", "-v"}, "nodejs": {"--version", "-v"}, "ruby": {"--version", "-v"},
-	"perl": {"--version", "-v"}, "php": {"--version", "-v"}, "java": {"-version", "--version"},
-	"javac": {"-version", "--version"}, "gcc": {"--version"}, "g++": {"--version"}, "cc": {"--version"},
-	"clang": {"--version"}, "make": {"--version", "-v"}, "cmake": {"--version"}, "bash": {"--version"},
-	"zsh": {"--version"}, "tmux": {"-V"}, "deno": {"--version"}, "bun": {"--version"}, "lua": {"-v"},
-	"helm": {"version"},
-}
-
-func versionCheck(name string, opts []string) func([]word) string {
-	return func(ws []word) string {
-		if len(ws) == 1 {
-			for _, o := range opts {
-				if ws[0].Text == o {
-					return ""
-				}
-			}
-		}
-		if len(ws) == 2 && name == "python3" && ws[0].Text == "-c" {
-			return name + " runs code"
-		}
-		return name + " runs a program"
-	}
 }
 
 // dockerRead accepts the verbs of docker and podman that only read.

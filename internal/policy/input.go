@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"path"
 	"regexp"
@@ -24,52 +25,29 @@ import (
 //
 // Grants for input never name a session: "input → python3: print(1)".
 
-// codeLang is the language a REPL reads.
-type codeLang int
+// codeLang is the language a REPL reads (the command base knows).
+type codeLang = cmdbase.Lang
 
 const (
-	langNone codeLang = iota
-	langPython
-	langJS
-	langRuby
-	langSQL
-	langOther // a REPL of another language: generic patterns only
+	langNone   = cmdbase.NoLang
+	langPython = cmdbase.Python
+	langJS     = cmdbase.JavaScript
+	langRuby   = cmdbase.Ruby
+	langSQL    = cmdbase.SQL
+	langOther  = cmdbase.OtherLang // a REPL of another language: generic patterns only
 )
-
-var replNames = map[string]codeLang{
-	"python": langPython, "ipython": langPython, "bpython": langPython, "pypy": langPython, "ptpython": langPython,
-	"node": langJS, "nodejs": langJS, "deno": langJS, "bun": langJS, "ts-node": langJS,
-	"irb": langRuby, "pry": langRuby, "ruby": langRuby, "rails": langRuby,
-	"psql": langSQL, "mysql": langSQL, "mariadb": langSQL, "sqlite3": langSQL, "sqlite": langSQL,
-	"duckdb": langSQL, "clickhouse-client": langSQL, "cqlsh": langSQL, "sqlcmd": langSQL,
-	"lua": langOther, "luajit": langOther, "R": langOther, "julia": langOther, "php": langOther,
-	"perl": langOther, "ghci": langOther, "scala": langOther, "clojure": langOther, "guile": langOther,
-	"racket": langOther, "ocaml": langOther, "erl": langOther, "iex": langOther, "gdb": langOther,
-	"lldb": langOther, "redis-cli": langSQL, "mongosh": langJS, "mongo": langJS,
-}
-
-// versioned strips a version suffix: python3.12 → python, node20 → node.
-var versioned = regexp.MustCompile(`^([A-Za-z][A-Za-z_-]*?)[0-9.]*$`)
 
 // replLang returns the language a program reads as a REPL, or langNone.
 func replLang(program string) codeLang {
-	name := path.Base(program)
-	if l, ok := replNames[name]; ok {
-		return l
-	}
-	if m := versioned.FindStringSubmatch(name); m != nil {
-		return replNames[m[1]]
+	if p := cmdbase.Unix(path.Base(program)); p != nil {
+		return p.Lang
 	}
 	return langNone
 }
 
-// shellRelays pass their input to a shell, often on another machine.
-var shellRelays = map[string]bool{
-	"ssh": true, "mosh": true, "su": true, "sudo": true, "doas": true, "docker": true,
-	"podman": true, "kubectl": true, "oc": true, "chroot": true, "nsenter": true,
-	"machinectl": true, "toolbox": true, "distrobox": true, "lxc": true, "incus": true,
-	"vagrant": true, "script": true, "screen": true, "tmux": true, "busybox": true,
-}
+// shellRelay reports a program that passes its input to a shell, often on
+// another machine.
+func shellRelay(program string) bool { return cmdbase.Unix(program).Has(cmdbase.Relay) }
 
 type codePattern struct {
 	re     *regexp.Regexp
@@ -178,11 +156,11 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	// A line read with echo off is a secret when the reader is no code
 	// interpreter, or when its prompt asks for a secret too: echo can be
 	// turned off in front of a shell or REPL, and its code must show.
-	codeReader := a.Shell || shellRelays[program] || replLang(program) != langNone
+	codeReader := a.Shell || shellRelay(program) || replLang(program) != langNone
 	if a.SecretRead && (a.Prompt == Secret || !codeReader) {
 		return e.secretRead(a, program, line, subject)
 	}
-	shell := a.Shell || a.InShell || shellRelays[program]
+	shell := a.Shell || a.InShell || shellRelay(program)
 	// One line typed at a program's question or password prompt is read by
 	// that prompt, not by the shell behind it.
 	oneLine := !strings.ContainsAny(line, "\r\n")

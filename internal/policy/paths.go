@@ -22,36 +22,13 @@ func absPath(p, cwd string) string {
 	return path.Clean(p)
 }
 
-// sensitiveTrees are absolute directories and files holding secrets;
-// homeSensitive are the same below the home directory. Reading a
-// directory recursively that is or contains one of them is sensitive.
-var sensitiveTrees = []string{
-	"/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/mysql/debian.cnf",
-	"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/etc/kubernetes",
-	"/etc/letsencrypt", "/etc/pki", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d",
-	"/etc/ipsec.secrets", "/etc/ppp", "/etc/openvpn", "/etc/wireguard", "/var/lib/docker", "/var/lib/kubelet",
-	"/root", "/home", "/proc", "/sys", "/dev", "/run", "/var/backups",
-}
+// homeTrees are the secret locations below a home directory that a
+// recursive read must not reach.
+var homeTrees = secrets.HomeTrees()
 
-var homeSensitive = []string{
-	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".password-store", ".azure", ".gcloud", ".terraform.d",
-	".pki", ".config", ".local/share/keyrings", ".local/state/nb", ".mozilla", ".m2/settings.xml", ".netrc",
-	".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bash_history", ".zsh_history", ".vault-token",
-}
-
-// homeTrees are homeSensitive and the secret-file list's home paths.
-var homeTrees = append(append([]string(nil), homeSensitive...), secrets.HomePaths()...)
-
-// sensitiveUnder are path fragments below which every file is sensitive.
-var sensitiveUnder = []string{
-	"/.config/gh/", "/.config/gcloud/", "/.config/hub", "/.local/share/keyrings/", "/.mozilla/",
-	"/.config/google-chrome/", "/.config/chromium/", "/.config/nb/", "/.local/state/nb/",
-	"/.config/rclone/", "/.m2/settings", "/.config/op/", "/.config/Bitwarden", "/.config/keybase/",
-	"/etc/NetworkManager/system-connections/", "/etc/wpa_supplicant/", "/etc/kubernetes/",
-	"/etc/ssl/private/", "/etc/letsencrypt/", "/etc/wireguard/", "/etc/openvpn/", "/etc/security/opasswd/",
-	"/etc/mysql/debian.cnf/",
-	"/appdata/local/nb/", "/appdata/roaming/nb/", // nb's state and config on Windows (slashPath lower-cases)
-}
+// systemTrees and secretBelow are the secret-file list's absolute
+// locations and the fragments below which every file is a secret.
+var systemTrees, secretBelow = secrets.SystemTrees(), secrets.Below()
 
 // containsSensitive reports whether reading dir recursively would reach
 // secrets: it is, or is an ancestor of, a known secret location, or a
@@ -61,7 +38,7 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 		return true
 	}
 	under := func(p string) bool { return dir == p || dir == "/" || strings.HasPrefix(p, dir+"/") }
-	for _, p := range sensitiveTrees {
+	for _, p := range systemTrees {
 		if under(p) {
 			return true
 		}
@@ -128,7 +105,7 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 			}
 		}
 	}
-	for _, d := range sensitiveUnder {
+	for _, d := range secretBelow {
 		if strings.Contains(abs+"/", d) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -218,7 +219,7 @@ func exactRule(l *shellparse.Leaf) string {
 			return ""
 		}
 		t := w.Text
-		if relativePathWord(t, i == 0) || i > 0 && fileOperands[l.Base()] && operandWord(t) {
+		if relativePathWord(t, i == 0) || i > 0 && cmdbase.Unix(l.Base()).Has(cmdbase.FileOperands) && operandWord(t) {
 			dir := leafDir(l)
 			if dir == "" {
 				return ""
@@ -247,15 +248,6 @@ func relativePathWord(t string, name bool) bool {
 	return strings.ContainsAny(t, "/.") || sensitiveSegment(t)
 }
 
-// fileOperands are commands whose operands are files: a bare word among
-// them (rm -rf build) is a file of the directory too.
-var fileOperands = map[string]bool{
-	"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true, "mv": true, "cp": true, "ln": true,
-	"touch": true, "mkdir": true, "chmod": true, "chown": true, "chgrp": true, "truncate": true, "install": true,
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "tee": true, "tac": true, "nl": true,
-	"trash": true, "trash-put": true,
-}
-
 // operandWord reports whether a word may be a relative file operand
 // (not an option, a number or an assignment).
 func operandWord(t string) bool {
@@ -272,79 +264,6 @@ func leafDir(l *shellparse.Leaf) string {
 		return ""
 	}
 	return l.Dir.Paths[0]
-}
-
-// subcommandTools have subcommands; "always" saves command + subcommand.
-var subcommandTools = map[string]bool{
-	"git": true, "docker": true, "podman": true, "kubectl": true, "npm": true, "yarn": true, "pnpm": true,
-	"bun": true, "go": true, "cargo": true, "systemctl": true, "apt": true, "apt-get": true, "brew": true,
-	"pip": true, "pip3": true, "helm": true, "terraform": true, "dotnet": true, "aws": true, "gcloud": true,
-	"az": true, "gh": true, "journalctl": false, "rustup": true, "nix": true, "conda": true, "poetry": true,
-	"uv": true, "mvn": true, "gradle": true, "deno": true, "composer": true, "gem": true, "bundle": true,
-	"snap": true, "flatpak": true, "dnf": true, "yum": true, "zypper": true, "pacman": false, "make": false,
-	"service": true, "ip": true, "firewall-cmd": false, "ufw": true, "virsh": true, "vagrant": true,
-}
-
-// runTools take a script name after "run".
-var runTools = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun": true}
-
-// noAlways are commands for which no narrow rule exists: shells,
-// interpreters, wrappers that run any other command.
-var noAlways = map[string]bool{
-	"sudo": true, "doas": true, "su": true, "pkexec": true, "runuser": true, "env": true, "xargs": true,
-	"eval": true, "exec": true, "source": true, ".": true, "command": true, "builtin": true,
-	"timeout": true, "nice": true, "nohup": true, "time": true, "stdbuf": true, "ionice": true,
-	"setsid": true, "watch": true, "busybox": true, "trap": true, "alias": true, "parallel": true,
-	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true,
-	"php": true, "lua": true, "tclsh": true, "Rscript": true, "osascript": true, "awk": true,
-	"gawk": true, "mawk": true, "nawk": true, "find": true, "ssh": true, "flock": true, "chroot": true,
-	"nsenter": true, "unshare": true, "strace": true, "ltrace": true, "gdb": true, "script": true,
-	"expect": true, "tmux": true, "screen": true, "npx": true, "bunx": true, "pnpx": true, "uvx": true,
-	"deno": false, "jshell": true, "irb": true, "ghci": true, "powershell": true, "pwsh": true,
-}
-
-// exfilTools can send data anywhere; a "cmd *" rule would let any data
-// leave the machine, so Always is not offered for them.
-var exfilTools = map[string]bool{
-	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "scp": true,
-	"sftp": true, "rsync": true, "ftp": true, "tftp": true, "telnet": true, "lftp": true, "http": true,
-	"https": true, "xh": true, "aria2c": true, "openssl": true,
-}
-
-// execSubs are subcommands that run programs or write anywhere through
-// their options (docker run --privileged -v /:/host, git rebase --exec,
-// git config core.sshCommand…): "Always" saves them only as the exact
-// command.
-var execSubs = map[string]map[string]bool{
-	"docker":  {"run": true, "exec": true, "create": true, "cp": true, "container": true, "buildx": true, "compose": true, "plugin": true},
-	"podman":  {"run": true, "exec": true, "create": true, "cp": true, "container": true, "compose": true},
-	"kubectl": {"exec": true, "run": true, "debug": true, "cp": true, "apply": true, "patch": true, "replace": true, "edit": true, "create": true, "delete": true, "plugin": true},
-	"git":     {"config": true, "rebase": true, "bisect": true, "submodule": true, "difftool": true, "mergetool": true, "filter-branch": true, "filter-repo": true, "daemon": true, "instaweb": true, "credential": true},
-	"npm":     {"exec": true, "x": true, "config": true, "set": true},
-	"yarn":    {"dlx": true, "exec": true, "config": true},
-	"pnpm":    {"dlx": true, "exec": true, "config": true},
-	"bun":     {"x": true},
-	"go":      {"env": true, "tool": true},
-	"cargo":   {"config": true},
-	"systemctl": {"edit": true, "set-environment": true, "import-environment": true, "link": true,
-		"set-property": true, "enable": true, "preset": true, "revert": true},
-}
-
-// globalValueOpts are options before the subcommand that take a separate
-// value.
-var globalValueOpts = map[string]map[string]bool{
-	"git": {"-C": true, "-c": true, "--config-env": true, "--exec-path": true, "--git-dir": true, "--work-tree": true,
-		"--namespace": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true},
-	"systemctl": {"-t": true, "-s": true, "-p": true, "-n": true, "-o": true, "-H": true, "-M": true, "--type": true,
-		"--signal": true, "--property": true, "--lines": true, "--output": true, "--host": true, "--machine": true,
-		"--state": true, "--root": true, "--job-mode": true, "--kill-whom": true, "--preset-mode": true, "--image": true},
-	"docker":  {"-H": true, "--host": true, "--context": true, "-c": true, "--config": true, "-l": true, "--log-level": true, "--tlscacert": true, "--tlscert": true, "--tlskey": true},
-	"podman":  {"--url": true, "-c": true, "--connection": true, "--root": true, "--runroot": true, "--log-level": true},
-	"kubectl": {"-n": true, "--namespace": true, "--context": true, "--kubeconfig": true, "-s": true, "--server": true, "--cluster": true, "--user": true, "--token": true},
-	"helm":    {"-n": true, "--namespace": true, "--kube-context": true, "--kubeconfig": true},
-	"npm":     {"--prefix": true, "-w": true, "--workspace": true},
-	"go":      {"-C": true},
-	"cargo":   {"-C": true, "--config": true, "-Z": true},
 }
 
 // narrowRule is the narrowest rule covering the leaf that "Always" may
@@ -366,10 +285,11 @@ func narrowRule(l *shellparse.Leaf) string {
 	if r, ok := scriptRule(l); ok {
 		return r
 	}
-	if noAlways[base] || shellparse.IsShell(base) || strings.HasPrefix(base, "python") || exfilTools[base] {
+	prog := cmdbase.Unix(base)
+	if prog.NoAlways() {
 		return ""
 	}
-	if !subcommandTools[base] {
+	if !prog.Has(cmdbase.Subcommands) {
 		return exactRule(l)
 	}
 	parts := []string{quoteWord(name)}
@@ -384,7 +304,7 @@ func narrowRule(l *shellparse.Leaf) string {
 				if !strings.HasPrefix(t, "-") {
 					return exactRule(l)
 				}
-				if globalValueOpts[base][t] {
+				if prog.IsGlobal(t) {
 					j++
 				}
 			}
@@ -400,11 +320,11 @@ func narrowRule(l *shellparse.Leaf) string {
 		return ""
 	}
 	sub := args[i].Text
-	if execSubs[base][sub] || strings.HasPrefix(sub, "-") {
+	if s := prog.Sub(prog.Operands(texts(args[i:]))); s != nil && s.Runs || strings.HasPrefix(sub, "-") {
 		return exactRule(l)
 	}
 	parts = append(parts, quoteWord(sub))
-	if runTools[base] && sub == "run" && i+1 < len(args) {
+	if prog.Has(cmdbase.RunScripts) && sub == "run" && i+1 < len(args) {
 		if !args[i+1].Static() {
 			return ""
 		}
@@ -474,12 +394,6 @@ func (p *Pattern) denies(l *shellparse.Leaf) bool {
 	return true
 }
 
-// scriptInterpreters run a script file named as their first argument.
-var scriptInterpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "ruby": true, "perl": true,
-	"php": true, "Rscript": true, "lua": true, "bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true,
-}
-
 var ruleWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
 
 // scriptRule is the Always rule of an interpreter running a script file
@@ -490,7 +404,7 @@ var ruleWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
 // rule; the script file itself is trusted as a Makefile is for "make".
 func scriptRule(l *shellparse.Leaf) (string, bool) {
 	base := l.Base()
-	if !scriptInterpreters[base] && !(strings.HasPrefix(base, "python3.") && len(base) > 8) {
+	if !cmdbase.Unix(base).Has(cmdbase.ScriptFile) {
 		return "", false
 	}
 	args := l.Args()

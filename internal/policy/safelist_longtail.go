@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
+
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -655,40 +657,20 @@ func init() {
 	}
 }
 
-// versionOnly: programs whose version or help option, given as the only
-// argument, prints and exits before the program reads a project file,
-// runs other code or talks to the network. Programs that may (cargo and
-// rustc through rustup's toolchain files, yarn and pnpm through the
-// project's package-manager settings, mvn through .mvn/jvm.config,
-// terraform, gh and npm through update checks, java's virtual machine and
-// top making their state directories) are not listed.
-var versionOnly = map[string][]string{
-	"sed": {"--version", "--help"}, "awk": {"--version", "--help"}, "gawk": {"--version", "--help"},
-	"tar": {"--version", "--help", "--usage"}, "bsdtar": {"--version", "--help"},
-	"gzip": {"--version", "--help", "-V", "-h"}, "gunzip": {"--version", "--help"}, "bzip2": {"--version", "--help", "-V"},
-	"xz": {"--version", "--help", "-V", "-h"}, "zstd": {"--version", "--help", "-V", "-h"}, "lz4": {"--version", "--help", "-V", "-h"},
-	"pigz":   {"--version", "--help", "-V", "-h"},
-	"docker": {"--version", "-v", "--help"}, "podman": {"--version", "-v", "--help"},
-	"make": {"--version", "-v", "--help", "-h"}, "ip": {"-V", "-Version"},
-	"node": {"--help", "-h"}, "nodejs": {"--help", "-h"}, "python": {"--help", "-h"}, "python2": {"--help", "-h"},
-	"python3": {"--help", "-h"}, "perl": {"-h"}, "ruby": {"--help", "-h"},
-	"gcc": {"--help"}, "g++": {"--help"}, "cc": {"--help"}, "clang": {"--help"}, "cmake": {"--help"},
-	"bash": {"--help"}, "zsh": {"--help"},
-	"vim": {"--version", "--help", "-h"}, "emacs": {"--version", "--help"},
-	"nano": {"--version", "-V", "--help", "-h"}, "htop": {"--version", "-V", "--help", "-h"},
-	"fd": {"--version", "-V", "--help", "-h"}, "fdfind": {"--version", "-V", "--help", "-h"},
-	"bat": {"--version", "-V", "--help", "-h"}, "batcat": {"--version", "-V", "--help", "-h"},
-	"fzf": {"--version", "--help"}, "shellcheck": {"--version", "-V", "--help"},
-	"psql": {"--version", "-V", "--help"}, "pg_dump": {"--version", "-V", "--help"},
-	"mysql": {"--version", "-V"}, "mysqldump": {"--version", "-V"},
-	"sqlite3": {"--version", "-version", "--help", "-help"}, "nginx": {"-v", "-V", "-h"}, "screen": {"-v", "--version"},
-	"apt-get": {"--version", "-v", "--help", "-h"}, "apt": {"--version", "-v", "--help", "-h"},
-	"apt-cache": {"--version", "-v", "--help", "-h"}, "dpkg": {"--help"},
-}
-
+// Programs whose version or help option, given as the only argument,
+// prints and exits before the program reads a project file, runs other
+// code or talks to the network, are listed with those options in the
+// command base (cmdbase.Prog.Version). Programs that may (cargo and rustc
+// through rustup's toolchain files, yarn and pnpm through the project's
+// package-manager settings, mvn through .mvn/jvm.config, terraform, gh
+// and npm through update checks, java's virtual machine and top making
+// their state directories) have none.
 func init() {
-	for name, opts := range versionOnly {
-		opts := opts
+	for _, name := range cmdbase.UnixNames() {
+		opts := cmdbase.Unix(name).Version
+		if len(opts) == 0 {
+			continue
+		}
 		sole := func(ws []word) bool {
 			return len(ws) == 1 && ws[0].Static() && anyWord(ws, opts...)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/winshell"
@@ -76,21 +77,6 @@ func winAbs(p, cwd, home string) string {
 	return path.Clean(s)
 }
 
-// winSecretUnder are locations below a Windows profile or system that
-// hold credentials, in the compared form.
-var winSecretUnder = []string{
-	"/appdata/roaming/microsoft/credentials", "/appdata/local/microsoft/credentials",
-	"/appdata/roaming/microsoft/protect", "/appdata/roaming/microsoft/vault", "/appdata/local/microsoft/vault",
-	"/appdata/local/google/chrome/user data", "/appdata/local/microsoft/edge/user data",
-	"/appdata/roaming/mozilla/firefox/profiles", "/appdata/roaming/microsoft/windows/powershell/psreadline",
-	"/appdata/local/nb", "/appdata/roaming/nb", "/windows/system32/config", "/windows/panther",
-}
-
-var winSecretNames = map[string]bool{
-	"consolehost_history.txt": true, "ntuser.dat": true, "sam": true, "security": true, "unattend.xml": true,
-	"web.config": false,
-}
-
 // winSecret says whether a path word names a secret, in any Windows
 // spelling (C:\Users\Me\.ssh, %USERPROFILE%\.aws, ~\.ssh, .\.env).
 func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
@@ -106,19 +92,21 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 			return true
 		}
 	}
-	for _, u := range winSecretUnder {
+	for _, u := range winBelow {
 		if strings.Contains(abs+"/", u+"/") {
 			return true
 		}
 	}
-	return winSecretNames[path.Base(abs)]
+	return secrets.WindowsName(path.Base(abs))
 }
+
+// winBelow are the Windows credential locations of the secret-file list.
+var winBelow = secrets.WindowsBelow()
 
 var homeSecretsCache sync.Map // home → []string
 
-// winHomeSecrets are the secret locations below home, in the compared
-// form. (Package secrets' list would do, but it imports net/url, which
-// the policy must not depend on.)
+// winHomeSecrets are the secret-file list's locations below home, in the
+// compared form.
 func winHomeSecrets(home string) []string {
 	if home == "" {
 		return nil
@@ -127,8 +115,8 @@ func winHomeSecrets(home string) []string {
 		return v.([]string)
 	}
 	h := winSlash(home)
-	out := make([]string, 0, len(homeSensitive))
-	for _, hp := range homeSensitive {
+	out := make([]string, 0, len(homeTrees))
+	for _, hp := range homeTrees {
 		out = append(out, h+"/"+strings.ToLower(hp))
 	}
 	homeSecretsCache.Store(home, out)

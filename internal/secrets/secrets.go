@@ -12,7 +12,7 @@ import (
 // homePaths are files and directories, relative to the home directory,
 // that hold credentials or history a command has no business reading.
 var homePaths = []string{
-	".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".password-store",
+	".ssh", ".aws", ".gnupg", ".gcloud", ".azure", ".kube", ".docker", ".password-store",
 	".config/gcloud", ".config/gh", ".config/hub", ".config/rclone", ".config/op",
 	".config/doctl", ".config/Bitwarden", ".config/keybase", ".config/nb",
 	".local/share/keyrings", ".local/state/nb", ".terraform.d", ".pki", ".mozilla",

@@ -1,9 +1,12 @@
 package shellparse
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func leafTexts(a *Analysis) []string {
@@ -181,5 +184,84 @@ func TestInteractiveHistory(t *testing.T) {
 	}
 	if a := Analyse("echo '!!'", Options{Interactive: true}); len(a.Unknown) != 0 {
 		t.Fatal("quoted ! flagged")
+	}
+}
+
+// TestTildeAsBash: every static word the analyser gives for tilde forms
+// is the word bash passes.
+func TestTildeAsBash(t *testing.T) {
+	bash := testenv.Tool(t, "bash")
+	for _, line := range []string{
+		`printf '%s\0' ~$X`, `printf '%s\0' ~""`, `printf '%s\0' ~''`, `printf '%s\0' ~"/x"`, `printf '%s\0' ~/"x"`,
+		`printf '%s\0' ~$X/b`, `printf '%s\0' ~/$X`, `printf '%s\0' ~`, `printf '%s\0' ~/a ~ x~`, `printf '%s\0' ~\/x`,
+		`printf '%s\0' a=~/x b=~:~/y`, `printf '%s\0' ~"$X"`,
+	} {
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", line)
+		cmd.Env = []string{"HOME=/home/u", "X=a", "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		a := Analyse(line, Options{Home: "/home/u"})
+		args := a.Leaves[0].Args()[1:]
+		if len(args) != len(want) {
+			t.Fatalf("%s: %d words, bash passes %d", line, len(args), len(want))
+		}
+		for i, w := range args {
+			if w.Static() && w.Text != want[i] {
+				t.Errorf("%s: word %d is %q, bash passes %q", line, i, w.Text, want[i])
+			}
+		}
+	}
+}
+
+// TestKnownParamsAsBash: $HOME and $PWD the command cannot have changed
+// are the words bash passes; any other mention of the name keeps them
+// dynamic.
+func TestKnownParamsAsBash(t *testing.T) {
+	bash := testenv.Tool(t, "bash")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		home, line string
+		static     bool
+	}{
+		{"/home/u", `printf '%s\0' $HOME "$HOME/a b" ${HOME}/x "${HOME}" x$HOME`, true},
+		{"/home/u", `printf '%s\0' $PWD "$PWD/y" ${PWD}`, true},
+		{"/home/my u", `printf '%s\0' "$HOME/x"`, true},
+		{"/home/my u", `printf '%s\0' $HOME/x`, false}, // split in two words
+		{"/home/u*", `printf '%s\0' $HOME`, false},     // a pattern
+		{"/home/u", `HOME=/etc; printf '%s\0' $HOME`, false},
+		{"/home/u", `printf '%s\0' ${HOME:-/etc}`, false},
+		{"/home/u", `printf '%s\0' $HOMER`, false},
+		{"/home/u", `export PWD=/etc; printf '%s\0' $PWD`, false},
+	} {
+		a := Analyse(c.line, Options{Home: c.home, Cwd: dir})
+		l := a.Leaves[len(a.Leaves)-1]
+		static := true
+		for _, w := range l.Args()[1:] {
+			static = static && w.Static()
+		}
+		if static != c.static {
+			t.Errorf("%s (HOME=%s): static %v, want %v", c.line, c.home, static, c.static)
+		}
+		if !static {
+			continue
+		}
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", c.line)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + c.home, "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		got := []string{}
+		for _, w := range l.Args()[1:] {
+			got = append(got, w.Text)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s (HOME=%s): %q, bash passes %q", c.line, c.home, got, want)
+		}
 	}
 }

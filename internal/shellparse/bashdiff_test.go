@@ -573,6 +573,13 @@ d`,
 	`aaa $'\xff\xfe'`,
 	`aaa ""x""`,
 	`"aaa" 'x'\''y'`,
+	// variables whose values the analysis knows
+	`aaa $HOME "$HOME/a b" ${HOME}x $PWD/y "${PWD}"`,
+	`cd /tmp; aaa $PWD; cd -; bbb $PWD`,
+	`aaa ~$HOME ~"$PWD"`,
+	`HOME=/tmp; aaa $HOME`,
+	`export PWD=/x; aaa $PWD`,
+	`aaa ${HOME%/*} ${#HOME} ${HOME:1}`,
 }
 
 // TestBashDifferential runs bashCorpus in the sandboxed bash and fails on

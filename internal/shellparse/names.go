@@ -1,18 +1,14 @@
 package shellparse
 
-import "strings"
+import (
+	"strings"
 
-var networkTools = map[string]bool{
-	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"ssh": true, "scp": true, "sftp": true, "rsync": true, "ftp": true, "tftp": true,
-	"telnet": true, "ping": true, "ping6": true, "dig": true, "nslookup": true, "host": true,
-	"aria2c": true, "http": true, "https": true, "xh": true, "lftp": true, "fetch": true,
-	"openssl": true, "gh": true, "mosh": true, "traceroute": true, "tracepath": true, "mtr": true,
-	"whois": true, "nmap": true, "axel": true, "links": true, "lynx": true, "w3m": true,
-}
+	"github.com/nb-cli/nb/internal/cmdbase"
+)
 
-// IsNetworkTool reports whether name talks to the network by design.
-func IsNetworkTool(name string) bool { return networkTools[name] }
+// IsNetworkTool reports whether name talks to the network by design
+// (the command base knows).
+func IsNetworkTool(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Network) }
 
 var riskyEnvExact = map[string]bool{
 	"PATH": true, "IFS": true, "ENV": true, "BASH_ENV": true, "PS4": true, "PROMPT_COMMAND": true,

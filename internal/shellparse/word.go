@@ -45,14 +45,18 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		case *syntax.Lit:
 			v := p.Value
 			if i == 0 && strings.HasPrefix(v, "~") {
-				name, rest, _ := strings.Cut(v[1:], "/")
-				if name == "" && a.opts.Home != "" {
-					if strings.Contains(v, "/") {
+				name, rest, slash := strings.Cut(v[1:], "/")
+				switch {
+				case !slash && i < len(w.Parts)-1:
+					// the tilde-prefix runs into quoted or expanded text
+					// (~$X, ~""): bash leaves the ~ as it is
+				case name == "" && a.opts.Home != "":
+					if slash {
 						v = a.opts.Home + "/" + rest
 					} else {
 						v = a.opts.Home
 					}
-				} else {
+				default:
 					out.Dynamic = true
 				}
 			}
@@ -86,6 +90,10 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		case *syntax.DblQuoted:
 			unq.WriteString("x")
 			for _, dp := range p.Parts {
+				if v, ok := a.knownParam(dp); ok {
+					sb.WriteString(v)
+					continue
+				}
 				switch q := dp.(type) {
 				case *syntax.Lit:
 					sb.WriteString(unescapeDbl(q.Value))
@@ -100,6 +108,12 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 			sb.WriteString(p.Op.String() + p.Pattern.Value + ")")
 		default:
 			unq.WriteString("x")
+			if v, ok := a.knownParam(part); ok && !strings.ContainsAny(v, " \t\n*?[") {
+				// unquoted, the value is split and globbed: only a
+				// value that stays one word as it is
+				sb.WriteString(v)
+				continue
+			}
 			out.Dynamic = true
 			a.wordPart(part, ctx, &out)
 		}
@@ -112,6 +126,52 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		_, out.Pipe = w.Parts[0].(*syntax.ProcSubst)
 	}
 	return out
+}
+
+// knownParam returns the value of a plain $HOME or $PWD (or ${HOME},
+// ${PWD}) that the command cannot have changed: HOME is the home
+// directory the decision is made for, PWD the one directory the shell is
+// known to be in at this point. Neither may be named anywhere in the
+// command except to be read (no HOME=…, for HOME, read PWD, ${HOME:=…}).
+func (a *analyser) knownParam(part syntax.WordPart) (string, bool) {
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil ||
+		p.Exp != nil || p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
+		return "", false
+	}
+	switch name := p.Param.Value; {
+	case name == "HOME" && a.opts.Home != "" && onlyRead(a.res.Source, name):
+		return a.opts.Home, true
+	case name == "PWD" && !a.dir.cur.Unknown && len(a.dir.cur.Paths) == 1 && strings.HasPrefix(a.dir.cur.Paths[0], "/") &&
+		onlyRead(a.res.Source, name):
+		return a.dir.cur.Paths[0], true
+	}
+	return "", false
+}
+
+// onlyRead reports whether every mention of the variable name in src is
+// a plain expansion of it ($NAME not followed by a name character, or
+// ${NAME}).
+func onlyRead(src, name string) bool {
+	for i := strings.Index(src, name); i >= 0; {
+		end := i + len(name)
+		switch {
+		case i >= 2 && src[i-2:i] == "${" && strings.HasPrefix(src[end:], "}"):
+		case i >= 1 && src[i-1] == '$' && (end == len(src) || !isNameChar(src[end])):
+		default:
+			return false
+		}
+		j := strings.Index(src[end:], name)
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return true
+}
+
+func isNameChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // wordPart analyses a dynamic word part: substitutions are walked for

@@ -1,6 +1,10 @@
 package shellparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nb-cli/nb/internal/cmdbase"
+)
 
 // optSpec describes a wrapper's options so its wrapped command can be
 // found.
@@ -99,13 +103,9 @@ func hasShortFlag(args []Word, letter byte, valueLetters string) bool {
 	return false
 }
 
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "posh": true, "fish": true, "rbash": true, "ksh93": true,
-}
-
-// IsShell reports whether name is a shell that runs scripts.
-func IsShell(name string) bool { return shells[name] }
+// IsShell reports whether name is a shell whose scripts are bash-like
+// (the command base knows).
+func IsShell(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Shell) }
 
 func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 	args := l.Args()
@@ -345,7 +345,7 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 	case "find":
 		a.findExec(l, args, ctx)
 	default:
-		if shells[name] {
+		if IsShell(name) {
 			a.shell(l, args, ctx)
 		}
 	}

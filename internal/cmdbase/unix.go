@@ -1,0 +1,372 @@
+package cmdbase
+
+import (
+	"slices"
+	"strings"
+)
+
+// Programs as a POSIX shell runs them (bash on Linux and macOS, Git Bash,
+// and the portable programs of Windows): one entry per program in the
+// family files unix_*.go. The bash analysis (package policy) reads them:
+// the traits say what kind of program it is, Danger and the dangerous
+// subcommands say what is warned whatever the options, Globals and Subs
+// say how its command line is shaped for the narrowest "Always" rule.
+// Read-only argument specifications (which options only print) are
+// policy's safe list, keyed by the same names.
+
+// Trait is a kind of behaviour a program has, whatever its arguments.
+type Trait uint32
+
+const (
+	// Shell runs shell scripts; its -c script and script files are parsed
+	// as bash.
+	Shell Trait = 1 << iota
+	// Interpreter runs code in a language (python -c, node -e, awk
+	// programs, eval): network data piped into it is dangerous.
+	Interpreter
+	// ScriptFile runs a script file named as its first operand
+	// (python3 manage.py …): "Always" names the script.
+	ScriptFile
+	// Wrapper runs another command given as its arguments (sudo, env,
+	// xargs, timeout): no rule narrower than the exact command exists.
+	Wrapper
+	// RunsArgs runs an argument as a shell command line, often elsewhere
+	// (ssh host 'cmd', tmux new 'cmd', docker exec c sh -c 'cmd').
+	RunsArgs
+	// Relay passes its terminal input to a shell (ssh, su, docker exec).
+	Relay
+	// Network talks to the network by design.
+	Network
+	// SendsData can send any data anywhere: a rule "cmd *" would let any data
+	// leave the machine, so "Always" is not offered.
+	SendsData
+	// Subcommands: "Always" saves the command and its subcommand.
+	Subcommands
+	// RunScripts runs a project script named after "run" (npm run build).
+	RunScripts
+	// FileOperands: its operands are files, so a bare word among them
+	// (rm -rf build) is a file of the directory.
+	FileOperands
+	// Checked: some forms of it are dangerous, judged by its arguments.
+	Checked
+	// NoRule: no narrow rule exists for it (it runs what its arguments
+	// say: find -exec, strace, busybox, npx).
+	NoRule
+	// Suffixed: NAME.SUFFIX is the same program (mkfs.ext4).
+	Suffixed
+	// Harmless: a Wrapper that only runs its inner command (timeout,
+	// nice, env): the inner command decides.
+	Harmless
+	// NoDir: its outcome does not depend on the directory it runs in.
+	NoDir
+	// Metadata: it shows names, sizes or counts of the files it is given,
+	// never their content.
+	Metadata
+)
+
+// Lang is the language a program reads as code.
+type Lang int
+
+const (
+	NoLang Lang = iota
+	Python
+	JavaScript
+	Ruby
+	SQL
+	// OtherLang: a REPL of another language (generic code patterns).
+	OtherLang
+)
+
+// Prog is what the base knows about one program.
+type Prog struct {
+	Name string
+	// Aliases are other names of the same program (nodejs for node).
+	// Versioned names (python3.12, node20, pip3) find their entry by
+	// the name without the version.
+	Aliases []string
+	Is      Trait
+	// Danger says why it is dangerous whatever its arguments.
+	Danger string
+	// Lang is the language it reads as code (REPL input, -c/-e).
+	Lang Lang
+	// Globals are options before the subcommand that take a separate
+	// value (git -C DIR, kubectl -n NS).
+	Globals []string
+	// Values are the letters of its short options that take a value
+	// (cp -t DIR, install -m MODE).
+	Values string
+	// Subs are the subcommands that are dangerous, or that run programs
+	// or write anywhere through their options.
+	Subs []ProgSub
+	// Forms are its dangerous forms (rm -r, crontab -r, init 0).
+	Forms []Form
+	// Version are options that, given alone, only print the version or
+	// help and exit before the program reads a project file, runs code
+	// or talks to the network.
+	Version []string
+}
+
+// ProgSub is a subcommand of a program. Name may hold several words
+// ("system prune").
+type ProgSub struct {
+	Name string
+	// Danger says why it is dangerous (warned, default No, no Always).
+	Danger string
+	// Runs: it runs programs or writes anywhere through its options
+	// (docker run -v /:/host, git rebase --exec): "Always" saves only the
+	// exact command.
+	Runs bool
+}
+
+// Form is a dangerous form of a program: one of its short option letters,
+// long options or words is among the arguments (before "--" for
+// options).
+type Form struct {
+	// Short are option letters, any of which makes the form (rm -r, -R).
+	Short string
+	// Long are long options, any of which (or an abbreviation GNU getopt
+	// accepts) makes the form.
+	Long []string
+	// Words are arguments that make the form when one is given whole
+	// (find -delete, init 0).
+	Words []string
+	// Values are the option letters whose value follows (crontab -u
+	// USER), so it is not read as letters.
+	Values string
+	Why    string
+}
+
+// FormDanger says why args make a dangerous form of p, or "".
+func (p *Prog) FormDanger(args []string) string {
+	if p == nil {
+		return ""
+	}
+	for _, f := range p.Forms {
+		if f.matches(args) {
+			return p.Name + ": " + f.Why
+		}
+	}
+	return ""
+}
+
+func (f Form) matches(args []string) bool {
+	skip := false
+	for _, a := range args {
+		for _, w := range f.Words {
+			if a == w {
+				return true
+			}
+		}
+		if skip {
+			skip = false
+			continue
+		}
+		if a == "--" {
+			// only words after it
+			f.Short, f.Long = "", nil
+			continue
+		}
+		switch {
+		case strings.HasPrefix(a, "--") && len(a) > 2:
+			n, _, _ := strings.Cut(a[2:], "=")
+			for _, l := range f.Long {
+				if n == l || n != "" && strings.HasPrefix(l, n) {
+					return true
+				}
+			}
+		case len(a) > 1 && a[0] == '-':
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(f.Short, a[j]) >= 0 {
+					return true
+				}
+				if strings.IndexByte(f.Values, a[j]) >= 0 {
+					skip = j == len(a)-1
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Has reports whether p has every trait of t; a nil p has none.
+func (p *Prog) Has(t Trait) bool { return p != nil && p.Is&t == t }
+
+// Any reports whether p has one of the traits of t.
+func (p *Prog) Any(t Trait) bool { return p != nil && p.Is&t != 0 }
+
+// RunsCode reports whether p runs code it is given: a shell or an
+// interpreter.
+func (p *Prog) RunsCode() bool { return p.Any(Shell | Interpreter) }
+
+// NoAlways reports whether no narrow rule exists for p: shells,
+// interpreters without subcommands, wrappers, programs that run what
+// their arguments say and programs that send data anywhere.
+func (p *Prog) NoAlways() bool {
+	if p == nil {
+		return false
+	}
+	return p.Any(Shell|Wrapper|NoRule|SendsData) || p.Has(Interpreter) && !p.Has(Subcommands)
+}
+
+// ValueLetters returns the letters of p's short options that take a
+// value; none for a program the base does not know.
+func (p *Prog) ValueLetters() string {
+	if p == nil {
+		return ""
+	}
+	return p.Values
+}
+
+// IsGlobal reports whether opt is one of p's global options taking a
+// separate value.
+func (p *Prog) IsGlobal(opt string) bool {
+	if p == nil {
+		return false
+	}
+	for _, g := range p.Globals {
+		if g == opt {
+			return true
+		}
+	}
+	return false
+}
+
+// Sub finds the subcommand of p that words (the operands after the
+// global options, in order) start with; the longest name wins.
+func (p *Prog) Sub(words []string) *ProgSub {
+	if p == nil {
+		return nil
+	}
+	var best *ProgSub
+	for i := range p.Subs {
+		s := &p.Subs[i]
+		parts := strings.Fields(s.Name)
+		if len(parts) > len(words) {
+			continue
+		}
+		ok := true
+		for k, part := range parts {
+			ok = ok && words[k] == part
+		}
+		if ok && (best == nil || len(parts) > len(strings.Fields(best.Name))) {
+			best = s
+		}
+	}
+	return best
+}
+
+// Operands returns the words after p's global options up to the first
+// option after them: the subcommand path (kubectl -n x delete ns prod →
+// delete ns prod). Options between subcommand words are skipped as far
+// as the base knows their values.
+func (p *Prog) Operands(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if !strings.Contains(a, "=") && p.IsGlobal(a) {
+				i++
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// SubDanger says why the subcommand in args is dangerous, or "". An
+// option the base does not know, before the subcommand, may take a value
+// (kubectl -v 3 delete ns prod): the subcommand may start after each such
+// value.
+func (p *Prog) SubDanger(args []string) string {
+	ops := p.Operands(args)
+	unknown := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			break
+		}
+		switch {
+		case strings.Contains(a, "="):
+		case p.IsGlobal(a):
+			i++
+		default:
+			unknown++
+		}
+	}
+	for i := 0; i <= unknown && i < len(ops); i++ {
+		if s := p.Sub(ops[i:]); s != nil && s.Danger != "" {
+			return p.Name + " " + s.Name + ": " + s.Danger
+		}
+	}
+	return ""
+}
+
+// unix is the base: program name → entry.
+var unix = map[string]*Prog{}
+
+func registerUnix(family []Prog) bool {
+	for i := range family {
+		p := &family[i]
+		for _, n := range append([]string{p.Name}, p.Aliases...) {
+			if _, dup := unix[n]; dup {
+				panic("cmdbase: program " + n + " listed twice")
+			}
+			unix[n] = p
+		}
+	}
+	return true
+}
+
+// Unix finds the entry of a program by its base name (no directory):
+// the name itself, the name without a version (python3.12, node20,
+// pip3), or for Suffixed programs the name before its first dot
+// (mkfs.ext4). It returns nil for a program the base does not know.
+func Unix(name string) *Prog {
+	if p := unix[name]; p != nil {
+		return p
+	}
+	if v := unversioned(name); v != name {
+		if p := unix[v]; p != nil {
+			return p
+		}
+	}
+	if strings.HasPrefix(name, "python") {
+		// python's many builds: python3.12d, pythonw
+		return unix["python"]
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		if p := unix[name[:i]]; p.Has(Suffixed) {
+			return p
+		}
+	}
+	return nil
+}
+
+// unversioned strips a version from a name: python3.12 → python,
+// node20 → node, pip3 → pip. Only trailing digits and dots go.
+func unversioned(name string) string {
+	i := len(name)
+	for i > 0 && (name[i-1] >= '0' && name[i-1] <= '9' || name[i-1] == '.') {
+		i--
+	}
+	if i == 0 || i == len(name) || name[i-1] == '-' || name[i-1] == '_' {
+		return name
+	}
+	return name[:i]
+}
+
+// UnixNames returns every name the base knows, aliases included, in
+// order.
+func UnixNames() []string {
+	out := make([]string, 0, len(unix))
+	for n := range unix {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
