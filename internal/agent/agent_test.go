@@ -726,7 +726,7 @@ func TestCalibrationFromHistory(t *testing.T) {
 	for i := range 20 {
 		old = append(old,
 			llm.Message{Role: llm.RoleUser, Text: strings.Repeat("question ", 10*i+1)},
-			llm.Message{Role: llm.RoleAssistant, Text: strings.Repeat("answer \"x\"\n", i+1), Usage: &llm.Usage{InputTokens: 3000 + 40*i, OutputTokens: 5}})
+			llm.Message{Role: llm.RoleAssistant, Text: strings.Repeat("answer \"x\"\n", i+1), Usage: &llm.Usage{InputTokens: 12000 + 40*i, OutputTokens: 5}})
 	}
 	last := len(old) - 1
 	for _, own := range []bool{true, false} {
@@ -736,7 +736,10 @@ func TestCalibrationFromHistory(t *testing.T) {
 			req.Messages = append([]llm.Message(nil), a.Messages...)
 		}
 		before := compact.Fixed(req) + compact.Messages(old[:last])
-		want := clampCalib(float64(old[last].Usage.InputTokens) / float64(before))
+		want := float64(old[last].Usage.InputTokens) / float64(before)
+		if want != clampCalib(want) {
+			t.Fatalf("the test's ratio %v is clamped", want)
+		}
 		if got := a.estimate(req); a.calib != want || got != int(float64(compact.Request(req))*want) {
 			t.Errorf("own slice %v: calibration %v, estimate %d; want %v, %d", own, a.calib, got, want, int(float64(compact.Request(req))*want))
 		}
