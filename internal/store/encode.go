@@ -179,6 +179,16 @@ func zero(x uint64) uint64 { return (x - ones) &^ x }
 
 const hexDigits = "0123456789abcdef"
 
+// htmlSafe marks the bytes encoding/json writes as they are.
+var htmlSafe = func() (t [256]byte) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		if b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			t[b] = 1
+		}
+	}
+	return t
+}()
+
 // writeJSONString writes s as a JSON string exactly as encoding/json
 // does: quotes, backslashes and control characters escaped (\b \f \n \r
 // \t short, the others \u00XX), <, > and & as \u003c, \u003e, \u0026,
@@ -189,6 +199,9 @@ func writeJSONString(w *bufio.Writer, s string) {
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) && htmlSafe8(s, i) {
 			i += 8
+		}
+		for i < len(s) && htmlSafe[s[i]] != 0 {
+			i++
 		}
 		if i == len(s) {
 			break

@@ -162,6 +162,20 @@ func plain8(s []byte, i int) bool {
 	return ((w-ones*0x20)|(quote-ones)&^quote|(slash-ones)&^slash|w)&highs == 0
 }
 
+// plainByte marks the ASCII bytes a JSON string holds as they are;
+// shortEscape maps the letter of each two-byte escape to its byte.
+var plainByte, shortEscape = func() (plain, short [256]byte) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		if b != '"' && b != '\\' {
+			plain[b] = 1
+		}
+	}
+	for k, v := range map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'} {
+		short[k] = v
+	}
+	return
+}()
+
 // str reads the string next (its opening quote already peeked) and
 // returns it unescaped; the bytes are valid until the scanner's next call.
 func (s *scanner) str() ([]byte, error) {
@@ -188,6 +202,9 @@ func (s *scanner) str() ([]byte, error) {
 		for s.pos+8 <= len(s.buf) && plain8(s.buf, s.pos) {
 			s.pos += 8
 		}
+		for s.pos < len(s.buf) && plainByte[s.buf[s.pos]] != 0 {
+			s.pos++
+		}
 		if s.pos == len(s.buf) {
 			if !refill(1) {
 				return nil, errNotPlain
@@ -208,6 +225,13 @@ func (s *scanner) str() ([]byte, error) {
 			s.pos++
 			return v, nil
 		case c == '\\':
+			if s.pos+1 < len(s.buf) && shortEscape[s.buf[s.pos+1]] != 0 {
+				out = append(append(out, s.buf[start:s.pos]...), shortEscape[s.buf[s.pos+1]])
+				direct = false
+				s.pos += 2
+				start = s.pos
+				continue
+			}
 			if len(s.buf)-s.pos < 12 {
 				// Room for the longest escape, a surrogate pair (or
 				// the end of the file).
@@ -224,8 +248,6 @@ func (s *scanner) str() ([]byte, error) {
 			start = s.pos
 		case c < 0x20:
 			return nil, errNotPlain
-		case c < utf8.RuneSelf:
-			s.pos++
 		default:
 			if len(s.buf)-s.pos < utf8.UTFMax && !s.eof {
 				refill(utf8.UTFMax)

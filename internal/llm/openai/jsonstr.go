@@ -45,6 +45,9 @@ func jsonStringLen(s string) int {
 		for i+8 <= len(s) && plain8(word(s, i)) {
 			i += 8
 		}
+		for i < len(s) && s[i] < utf8.RuneSelf && plainASCII[s[i]] {
+			i++
+		}
 		if i == len(s) {
 			break
 		}
@@ -82,9 +85,13 @@ func appendJSONString(buf jsonWriter, s string) {
 	buf.WriteByte('"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Eight plain ASCII bytes at a time.
+		// Eight plain ASCII bytes at a time, then one at a time up to
+		// the next byte that is not.
 		for i+8 <= len(s) && plain8(word(s, i)) {
 			i += 8
+		}
+		for i < len(s) && s[i] < utf8.RuneSelf && plainASCII[s[i]] {
+			i++
 		}
 		if i == len(s) {
 			break
