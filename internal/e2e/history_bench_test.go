@@ -20,12 +20,12 @@ import (
 // BenchmarkLargeHistoryTurn measures a single-shot run in a directory whose
 // history holds 10,000 messages: from the start of the process until the
 // model request has arrived whole at the fake server, its body read
-// (ms-to-request), and nb's peak
-// resident memory at that moment (peak-rss-MiB) and the CPU time it used
-// (cpu-ms-to-request, which depends least on what else the machine
-// runs). "chat" is questions and answers; "tools" is tool-heavy (a call
-// and a result of a few hundred bytes of JSON for every question and
-// answer: 7.6 MB). NB_BENCH_EXE names another nb binary to measure.
+// (ms-to-request), nb's peak resident memory at that moment
+// (peak-rss-MiB), and the CPU time its threads used by then
+// (cpu-ms-to-request). "chat" is questions and answers; "tools" is
+// tool-heavy (a call and a result of a few hundred bytes of JSON for every
+// question and answer: 7.6 MB). NB_BENCH_EXE names another nb binary to
+// measure (an earlier version, for comparison).
 func BenchmarkLargeHistoryTurn(b *testing.B) {
 	for _, kind := range []string{"chat", "tools"} {
 		b.Run(kind, func(b *testing.B) { largeHistoryTurn(b, kind) })
@@ -35,7 +35,6 @@ func BenchmarkLargeHistoryTurn(b *testing.B) {
 func largeHistoryTurn(b *testing.B, kind string) {
 	exe, err := exec.LookPath("nb")
 	if e := os.Getenv("NB_BENCH_EXE"); e != "" {
-		// Another build of nb (an earlier version, for comparison).
 		exe, err = e, nil
 	}
 	if err != nil {
@@ -142,8 +141,7 @@ func newArrivalServer() *arrivalServer {
 // URL is the base URL for an OpenAI-compatible provider.
 func (a *arrivalServer) URL() string { return a.srv.URL + "/v1" }
 
-// cpuMS is the CPU time the process's threads have run so far, in ms: the
-// measure of its work that a loaded machine changes least.
+// cpuMS is the CPU time the process's threads have run so far, in ms.
 func cpuMS(pid int) float64 {
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
 	var ns float64
