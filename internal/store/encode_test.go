@@ -85,3 +85,26 @@ func BenchmarkSaveToolHistory(b *testing.B) {
 		}
 	}
 }
+
+// FuzzWriteHistory: any text is written byte for byte as encoding/json
+// writes it.
+func FuzzWriteHistory(f *testing.F) {
+	f.Add("a <b> & \"q\" \\ \n\u2028 é", "run_cmd", "{}")
+	f.Fuzz(func(t *testing.T, text, name, args string) {
+		doc := historyDoc{Format: historyFormat, Version: HistoryVersion, Messages: []llm.Message{
+			{Role: llm.Role(name), Text: text, ToolCallID: args, ToolName: name, Model: text},
+			{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: text, Name: name, Arguments: args}}},
+		}}
+		want, err := encodeIndented(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeHistory(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("got %q\nwant %q", got, want)
+		}
+	})
+}

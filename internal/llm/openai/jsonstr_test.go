@@ -69,3 +69,20 @@ func BenchmarkAppendJSONString(b *testing.B) {
 		})
 	}
 }
+
+// FuzzAppendJSONString: any string is written as encoding/json writes it
+// (HTML escaping off), and counted exactly.
+func FuzzAppendJSONString(f *testing.F) {
+	f.Add("a <b> & \"q\" \\ \n\u2028 é \xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		var got bytes.Buffer
+		appendJSONString(&got, s)
+		if got.String() != strings.TrimSuffix(want.String(), "\n") || jsonStringLen(s) != got.Len() {
+			t.Fatalf("%q: got %s (counted %d)\nwant %s", s, got.String(), jsonStringLen(s), want.String())
+		}
+	})
+}
