@@ -66,6 +66,16 @@ GOOS=windows staticcheck ./...
 log "go test -race"
 go test -race -count=1 -timeout 15m "$@" ./...
 
+# What users rely on from every decision (FuzzDecide: no panic, the same
+# answer twice, a display without control characters, warned means default
+# No, nothing a deny rule matches and no rm -rf / allowed), explored from
+# the project's corpora for a bounded time (the first ~15 s replay the
+# ~3,900 seeds for their coverage, the rest explores). Unlike the
+# differential below, any failure fails the run: its input is written to
+# internal/policy/testdata/fuzz/FuzzDecide and stays a seed once fixed.
+log "decision fuzz"
+go test -run '^$' -fuzz '^FuzzDecide$' -fuzztime 30s ./internal/policy
+
 # The parser's view of a command against a real bash, explored for a few
 # seconds. The inputs it ever failed on are seeds that the go test above
 # runs and fails on; what the exploration newly finds is printed for a

@@ -485,15 +485,8 @@ func (a *Agent) runView(p *Pending, run func() (*tool.Result, error)) *tool.Resu
 }
 
 func (a *Agent) refuse(p *Pending, by policy.Decider) *tool.Result {
-	headless := p.Decision.DecidedBy == policy.ByHeadless
-	var reasons []string
-	for _, r := range p.Decision.Reasons {
-		if headless && r == policy.Refusal {
-			continue // said once, below
-		}
-		reasons = append(reasons, r)
-	}
-	why := strings.Join(reasons, "; ")
+	headless := p.Decision.Headless()
+	why := strings.Join(p.Decision.Reasons, "; ")
 	var content, shown string
 	switch {
 	case headless:

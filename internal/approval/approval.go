@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
@@ -434,7 +435,7 @@ func SaveTemp(text string) (string, error) {
 
 // warnReasons is the reason line under a warned call: its reasons, less
 // those that only repeat the display line ("writes notes.txt" under
-// "write ⚠️: notes.txt").
+// "write: notes.txt").
 func warnReasons(d *policy.Decision) string {
 	disp := DisplayLine(d)
 	var keep []string
@@ -564,24 +565,49 @@ func OfferAlways(d *policy.Decision) bool {
 	return d.OfferAlways && !Warned(d) && d.Rule != ""
 }
 
-// DisplayLine is d's display with ⚠️ after the verb for warned calls
-// ("delete ⚠️: /tmp/x", "run ⚠️ (3 lines):").
+// DisplayLine is the prompt line of d: its plain display with ⚠️ drawn
+// where the policy marked it (Decision.WarnAt: "delete ⚠️: /tmp/x",
+// "run ⚠️ (3 lines):", "input → term-1 (bash) run ⚠️: rm -rf ~",
+// "answer ⚠️ → term-2 (python3) …") for warned calls, in front of the line
+// when nothing is marked. It is the one place the warning sign is drawn:
+// the prompt, `nb policy check`, nb mcp serve's questions and the run's
+// report show this line.
 func DisplayLine(d *policy.Decision) string {
 	disp := d.Display
 	if disp == "" {
 		disp = d.Subject
 	}
-	if !Warned(d) || strings.Contains(disp, style.IconWarn) {
+	if !Warned(d) {
 		return disp
 	}
-	i := 0
-	for i < len(disp) && (disp[i] >= 'a' && disp[i] <= 'z' || disp[i] == '_' || disp[i] == '-') {
-		i++
+	if d.Display == "" || !marksFit(d.WarnAt, disp) {
+		return style.IconWarn + " " + disp
 	}
-	if i > 0 && i < len(disp) && (disp[i] == ':' || disp[i] == ' ' && i+1 < len(disp) && disp[i+1] == '(') {
-		return disp[:i] + " " + style.IconWarn + disp[i:]
+	var b strings.Builder
+	last := 0
+	for _, at := range d.WarnAt {
+		b.WriteString(disp[last:at])
+		b.WriteString(" " + style.IconWarn)
+		last = at
 	}
-	return style.IconWarn + " " + disp
+	b.WriteString(disp[last:])
+	return b.String()
+}
+
+// marksFit reports whether marks are ascending offsets of character
+// boundaries in disp, after its first byte.
+func marksFit(marks []int, disp string) bool {
+	if len(marks) == 0 {
+		return false
+	}
+	last := 1
+	for _, m := range marks {
+		if m < last || m > len(disp) || m < len(disp) && !utf8.RuneStart(disp[m]) {
+			return false
+		}
+		last = m
+	}
+	return true
 }
 
 // isWrite reports whether d's `?` shows written content.

@@ -32,6 +32,7 @@ func pending(display, desc string, warn bool) *agent.Pending {
 	d.Rule = strings.Fields(d.Full + " x")[0] + " *"
 	if warn {
 		d.Warn, d.Safety, d.DefaultAnswer, d.OfferAlways, d.Rule = true, policy.Dangerous, "no", false, ""
+		d.WarnAt = []int{strings.IndexAny(display, " :")} // after the verb, as the policy marks it
 		d.Reasons = []string{"recursive delete (rm -r)"}
 	}
 	return &agent.Pending{Call: &tool.Call{ID: "c1", Name: "run_cmd"}, Decision: d, Description: desc}
@@ -362,18 +363,60 @@ func TestReaderEndsIsNo(t *testing.T) {
 	}
 }
 
+// TestDisplayLine: the warning sign is drawn where the engine's decision
+// marks it, in every form the engine produces, and nowhere else.
 func TestDisplayLine(t *testing.T) {
-	cases := map[string]string{
-		"run: sudo rm -rf /tmp/cache": "run ⚠️: sudo rm -rf /tmp/cache",
-		"run (2 lines):\n  a\n  b":    "run ⚠️ (2 lines):\n  a\n  b",
-		"input → term-1 (bash): rm":   "⚠️ input → term-1 (bash): rm",
+	e := engine(t)
+	cc := policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}}
+	run := func(cmd string) policy.Action {
+		return policy.Action{Kind: policy.RunCommand, Command: cmd, Where: cc}
 	}
-	for in, want := range cases {
-		if got := DisplayLine(&policy.Decision{Display: in, Warn: true}); got != want {
-			t.Errorf("DisplayLine(%q) = %q, want %q", in, got, want)
+	input := func(program string, shell bool, prompt policy.PromptKind, text string) policy.Action {
+		return policy.Action{Kind: policy.SessionInput, Session: "term-1", Program: program, Shell: shell, InShell: shell,
+			SessionProgram: program, Prompt: prompt, PromptText: "Continue?", Input: text, Where: cc}
+	}
+	for _, c := range []struct {
+		a    policy.Action
+		want string
+	}{
+		{run("sudo rm -rf /tmp/cache"), "run ⚠️: sudo rm -rf /tmp/cache"},
+		{run("rm -rf /tmp/cache"), "delete ⚠️: /tmp/cache"},
+		{run("cd /x\nrm -rf y"), "run ⚠️ (2 lines):\n  cd /x\n  rm -rf y"},
+		{run("echo hi > notes.txt"), "write ⚠️: notes.txt"},
+		{run("ls -la"), "run: ls -la"},
+		{input("bash", true, policy.NoPrompt, "ls; rm -rf ~\n"), "input → term-1 (bash) run ⚠️: ls; rm -rf ~"},
+		{input("bash", true, policy.NoPrompt, "rm -rf /tmp/x\n"), "input → term-1 (bash) delete ⚠️: /tmp/x"},
+		{input("python3", false, policy.NoPrompt, "import os; os.system('rm -rf x')\n"), "input ⚠️ → term-1 (python3): import os; os.system('rm -rf x')"},
+		{input("python3", false, policy.Question, "__import__('os').system('rm -rf x')\n"), "answer ⚠️ → term-1 (python3) \"Continue?\": __import__('os').system('rm -rf x')"},
+		{policy.Action{Kind: policy.RunCommand, Command: "bash", Input: "rm -rf /tmp/x\n", Program: "bash", Shell: true, Where: cc},
+			"run: bash\ninput → new session (bash) delete ⚠️: /tmp/x"},
+		{policy.Action{Kind: policy.RunCommand, Command: "rm -rf /tmp/x", Hosts: []string{"a", "b"}, Selection: "@web", Where: cc},
+			"delete ⚠️ on 2 hosts (@web): /tmp/x"},
+		{policy.Action{Kind: policy.WriteFile, Path: "/home/u/p/a.txt", Shown: "a.txt", Content: "x", Where: cc}, "write ⚠️: a.txt"},
+		{policy.Action{Kind: policy.MCPTool, Tool: "fs_delete2", Args: map[string]any{"path": "/x"}, Hint: policy.ToolHint{AlwaysWarn: true}},
+			`fs_delete2 ⚠️: {"path":"/x"}`},
+	} {
+		d := e.Decide(c.a)
+		if got := DisplayLine(d); got != c.want {
+			t.Errorf("%s %q %q: DisplayLine = %q, want %q", c.a.Kind, c.a.Command, c.a.Input, got, c.want)
+		}
+		if strings.Contains(d.Display, style.IconWarn) {
+			t.Errorf("%s %q: the decision's display %q holds the sign", c.a.Kind, c.a.Command, d.Display)
 		}
 	}
-	if got := DisplayLine(&policy.Decision{Display: "read: x"}); got != "read: x" {
+	// nothing marked: in front of the line; marks that do not fit the
+	// line are not trusted
+	for _, d := range []*policy.Decision{
+		{Display: "run outside the sandbox: make", Warn: true},
+		{Display: "run: x", Warn: true, WarnAt: []int{99}},
+		{Display: "run: x", Warn: true, WarnAt: []int{3, 1}},
+		{Display: "→: x", Warn: true, WarnAt: []int{1}},
+	} {
+		if got := DisplayLine(d); got != style.IconWarn+" "+d.Display {
+			t.Errorf("%q marked %v: %q", d.Display, d.WarnAt, got)
+		}
+	}
+	if got := DisplayLine(&policy.Decision{Display: "read: x", WarnAt: []int{4}}); got != "read: x" {
 		t.Errorf("unwarned display changed: %q", got)
 	}
 }

@@ -29,7 +29,7 @@ func hugeCall(t *testing.T, command string) *agent.Pending {
 	decidedMu.Lock()
 	d := decided[command]
 	if d == nil {
-		d = engine(t).Command(command, policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}})
+		d = engine(t).Decide(policy.Action{Kind: policy.RunCommand, Command: command, Where: policy.CommandContext{Cwd: "/home/u/p", Home: "/home/u", Facts: policy.NoFacts{}}})
 		decided[command] = d
 	}
 	decidedMu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
@@ -87,8 +88,12 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 		return ExitError
 	}
 	d := inv.Decision
+	// The display is the prompt line (SPEC §6.4), drawn as the prompt
+	// draws it.
+	shown := *d
+	shown.Display = approval.DisplayLine(d)
 	if asJSON {
-		out, err := json.Marshal(d)
+		out, err := json.Marshal(&shown)
 		if err != nil {
 			fmt.Fprintln(io.Err, "nb policy: "+err.Error())
 			return ExitError
@@ -98,7 +103,7 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	}
 	fmt.Fprintf(io.Out, "decision: %s\n", d.Decision)
 	fmt.Fprintf(io.Out, "safety:   %s\n", d.Safety)
-	fmt.Fprintf(io.Out, "display:  %s\n", strings.ReplaceAll(d.Display, "\n", "\n          "))
+	fmt.Fprintf(io.Out, "display:  %s\n", strings.ReplaceAll(shown.Display, "\n", "\n          "))
 	fmt.Fprintf(io.Out, "default:  %s", d.DefaultAnswer)
 	if d.OfferAlways {
 		fmt.Fprintf(io.Out, " (Always would save: %s)", strings.ReplaceAll(d.Rule, "\n", ", "))

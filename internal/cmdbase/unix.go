@@ -109,9 +109,13 @@ type Prog struct {
 // ProgSub is a subcommand of a program. Name may hold several words
 // ("system prune").
 type ProgSub struct {
+	// Name is the subcommand's words; a word ending in * matches any
+	// word it starts (aws "* delete-*" is aws ec2 delete-vpc).
 	Name string
-	// Danger says why it is dangerous (warned, default No, no Always).
+	// Danger says why it is dangerous (warned, default No, no Always);
+	// with Forms, only in one of them (docker compose down -v).
 	Danger string
+	Forms  []Form
 	// Runs: it runs programs or writes anywhere through its options
 	// (docker run -v /:/host, git rebase --exec): "Always" saves only the
 	// exact command.
@@ -247,7 +251,11 @@ func (p *Prog) Sub(words []string) *ProgSub {
 		}
 		ok := true
 		for k, part := range parts {
-			ok = ok && words[k] == part
+			if prefix, wild := strings.CutSuffix(part, "*"); wild {
+				ok = ok && strings.HasPrefix(words[k], prefix)
+			} else {
+				ok = ok && words[k] == part
+			}
 		}
 		if ok && (best == nil || len(parts) > len(strings.Fields(best.Name))) {
 			best = s
@@ -278,6 +286,20 @@ func (p *Prog) Operands(args []string) []string {
 	return out
 }
 
+// formed reports whether args are in one of s's dangerous forms; a
+// subcommand without forms is dangerous in any.
+func (s *ProgSub) formed(args []string) bool {
+	if len(s.Forms) == 0 {
+		return true
+	}
+	for _, f := range s.Forms {
+		if f.matches(args) {
+			return true
+		}
+	}
+	return false
+}
+
 // SubDanger says why the subcommand in args is dangerous, or "". An
 // option the base does not know, before the subcommand, may take a value
 // (kubectl -v 3 delete ns prod): the subcommand may start after each such
@@ -299,7 +321,7 @@ func (p *Prog) SubDanger(args []string) string {
 		}
 	}
 	for i := 0; i <= unknown && i < len(ops); i++ {
-		if s := p.Sub(ops[i:]); s != nil && s.Danger != "" {
+		if s := p.Sub(ops[i:]); s != nil && s.Danger != "" && s.formed(args) {
 			return p.Name + " " + s.Name + ": " + s.Danger
 		}
 	}

@@ -52,6 +52,8 @@ func containerSubs(name string) []ProgSub {
 		{Name: "system prune", Runs: true, Danger: "deletes every unused container, image and network"},
 		{Name: "volume prune", Runs: true, Danger: "deletes every unused volume"},
 		{Name: "volume rm", Runs: true, Danger: "deletes volumes and their data"},
+		{Name: "compose down", Runs: true, Danger: "deletes the project's volumes and their data",
+			Forms: []Form{{Short: "v", Long: []string{"volumes"}}}},
 	}
 	if name == "docker" {
 		subs = append(subs, ProgSub{Name: "buildx", Runs: true}, ProgSub{Name: "plugin", Runs: true})

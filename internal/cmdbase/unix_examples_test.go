@@ -63,7 +63,7 @@ var unixExamples = []string{
 
 	// unix_containers.go
 	"allow: docker ps", "ask: docker run alpine", "warn: docker system prune -af", "warn: docker volume rm data",
-	"warn: docker volume prune", "allow: podman ps", "warn: podman system prune", "allow: kubectl get pods",
+	"warn: docker volume prune", "ask: docker compose down", "warn: docker compose down -v", "warn: docker compose down --volumes", "allow: podman ps", "warn: podman system prune", "allow: kubectl get pods",
 	"warn: kubectl delete ns prod", "warn: kubectl -n x delete pod y", "warn: kubectl --v 3 delete pod y", "warn: kubectl -n x --v 3 delete pod y", "allow: kubectl get pods delete",
 	"warn: kubectl drain node-1", "ask: kubectl apply -f x.yaml", "ask: oc get pods", "warn: oc delete project x",
 	"warn: oc adm drain node-1", "allow: helm version", "warn: helm uninstall web", "warn: helm -n x delete web",
@@ -106,8 +106,11 @@ var unixExamples = []string{
 	"ask: conda install x", "ask: poetry add x", "ask: uv add x", "ask: gem install x", "ask: bundle install",
 	"ask: composer install", "ask: mvn package", "ask: gradle build", "ask: dotnet build", "allow: make --version",
 	"ask: make", "allow: cmake --version", "allow: gcc --version", "allow: g++ --version", "allow: cc --version",
-	"allow: clang --version", "allow: java -version", "allow: javac -version", "ask: terraform apply",
-	"ask: aws s3 ls", "ask: az vm list", "ask: gcloud compute ssh x", "ask: gh pr list", "allow: psql --version",
+	"allow: clang --version", "allow: java -version", "allow: javac -version", "ask: terraform apply", "warn: terraform destroy", "warn: terraform apply -destroy", "ask: terraform plan",
+	"ask: aws s3 ls", "warn: aws s3 rm s3://b/k", "warn: aws s3 rb s3://b", "warn: aws ec2 delete-vpc --vpc-id x",
+	"warn: aws --region eu-west-1 ec2 terminate-instances --instance-ids i-1", "ask: aws ec2 describe-instances",
+	"ask: az vm list", "warn: az group delete -n rg", "ask: gcloud compute ssh x", "warn: gcloud compute instances delete vm1",
+	"ask: gh pr list", "warn: gh repo delete o/r", "warn: npm unpublish x", "allow: psql --version",
 	"ask: psql -c 'select 1'", "allow: pg_dump --version", "allow: mysql -V", "allow: mysqldump -V", "ask: mariadb",
 	"allow: sqlite3 --version", "ask: sqlite x.db", "ask: duckdb", "ask: clickhouse-client", "ask: cqlsh",
 	"ask: sqlcmd", "ask: redis-cli", "ask: mongosh", "ask: mongo", "ask: rails c", "allow: htop --version",

@@ -3,7 +3,8 @@ package cmdbase
 // Package managers, build tools and cloud command lines.
 var _ = registerUnix([]Prog{
 	{Name: "npm", Is: Subcommands | RunScripts, Globals: []string{"--prefix", "-w", "--workspace"},
-		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true}}},
+		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true},
+			{Name: "unpublish", Danger: "removes a published package"}}},
 	{Name: "yarn", Is: Subcommands | RunScripts,
 		Subs: []ProgSub{{Name: "dlx", Runs: true}, {Name: "exec", Runs: true}, {Name: "config", Runs: true}}},
 	{Name: "pnpm", Is: Subcommands | RunScripts,
@@ -31,8 +32,17 @@ var _ = registerUnix([]Prog{
 	{Name: "gcc", Version: []string{"--version", "--help"}}, {Name: "g++", Version: []string{"--version", "--help"}},
 	{Name: "cc", Version: []string{"--version", "--help"}}, {Name: "clang", Version: []string{"--version", "--help"}},
 	{Name: "java", Version: []string{"-version", "--version"}}, {Name: "javac", Version: []string{"-version", "--version"}},
-	{Name: "terraform", Is: Subcommands}, {Name: "aws", Is: Subcommands}, {Name: "az", Is: Subcommands},
-	{Name: "gcloud", Is: Subcommands | RunsArgs}, {Name: "gh", Is: Subcommands | Network},
+	// cloud and infrastructure command lines: what deletes resources
+	{Name: "terraform", Is: Subcommands, Subs: []ProgSub{
+		{Name: "destroy", Danger: "destroys the managed infrastructure"},
+		{Name: "apply", Danger: "destroys the managed infrastructure", Forms: []Form{{Words: []string{"-destroy", "--destroy"}}}}}},
+	{Name: "aws", Is: Subcommands, Subs: []ProgSub{
+		{Name: "* delete-*", Danger: "deletes cloud resources"}, {Name: "* terminate-*", Danger: "terminates instances"},
+		{Name: "* remove-*", Danger: "removes cloud resources"}, {Name: "s3 rm", Danger: "deletes objects"},
+		{Name: "s3 rb", Danger: "removes a bucket"}}},
+	{Name: "az", Is: Subcommands, Forms: []Form{{Words: []string{"delete", "purge"}, Why: "deletes cloud resources"}}},
+	{Name: "gcloud", Is: Subcommands | RunsArgs, Forms: []Form{{Words: []string{"delete"}, Why: "deletes cloud resources"}}},
+	{Name: "gh", Is: Subcommands | Network, Forms: []Form{{Words: []string{"delete"}, Why: "deletes on GitHub"}}},
 	{Name: "psql", Lang: SQL, Version: []string{"--version", "-V", "--help"}},
 	{Name: "pg_dump", Version: []string{"--version", "-V", "--help"}},
 	{Name: "mysql", Lang: SQL, Version: []string{"--version", "-V"}},

@@ -35,12 +35,12 @@ func TestKeyContentShapes(t *testing.T) {
 	facts := fsfacts.Disk{Home: home}
 	cc := policy.CommandContext{Cwd: proj, Home: home, Facts: facts}
 	for _, cmd := range []string{"cat deploy/key.json", "jq . deploy/key.json", "head notes", "grep -r CANARY .", "grep -r x deploy"} {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	for _, cmd := range []string{"cat data.json", "ls deploy"} {
-		if d := e.Command(cmd, cc); d.Decision != policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision != policy.Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}

@@ -141,12 +141,12 @@ func TestGlobDecisions(t *testing.T) {
 		{safe, "cat id_*", false},            // no match, but may name a key when it runs
 	} {
 		cc := policy.CommandContext{Cwd: filepath.ToSlash(c.dir), Home: "/nonexistent-home", Facts: fsfacts.Disk{}}
-		if d := e.Command(c.cmd, cc); (d.Decision == policy.Allow) != c.allow {
+		if d := decide(e, c.cmd, cc); (d.Decision == policy.Allow) != c.allow {
 			t.Errorf("%s in %s: %v (%v), want allow=%v", c.cmd, c.dir, d.Decision, d.Reasons, c.allow)
 		}
 	}
 	cc := policy.CommandContext{Cwd: filepath.ToSlash(dir), Home: "/nonexistent-home", Facts: fsfacts.Disk{MaxEntries: 3}}
-	if d := e.Command("cat *.md", cc); d.Decision == policy.Allow {
+	if d := decide(e, "cat *.md", cc); d.Decision == policy.Allow {
 		t.Errorf("a glob over too many entries allowed")
 	}
 }

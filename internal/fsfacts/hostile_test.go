@@ -115,7 +115,7 @@ func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
 	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: facts}
 	allowed := 0
 	for _, cmd := range gitReads {
-		d := e.Command(cmd, cc)
+		d := decide(e, cmd, cc)
 		if d.Decision != policy.Allow {
 			continue
 		}
@@ -130,14 +130,14 @@ func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
 		t.Fatal("no git read was allowed at all: the test proves nothing")
 	}
 	for _, cmd := range []string{"git status", "git diff", "git log -p", "git show", "git blame f.txt"} {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed in a repository configuring programs", cmd)
 		}
 	}
 	// nor from another directory through git -C
 	elsewhere := policy.CommandContext{Cwd: home, Home: home, Facts: facts}
 	for _, cmd := range []string{"git -C " + repo + " status", "git -C " + repo + " log -p"} {
-		if d := e.Command(cmd, elsewhere); d.Decision == policy.Allow {
+		if d := decide(e, cmd, elsewhere); d.Decision == policy.Allow {
 			t.Errorf("%q allowed on a repository configuring programs", cmd)
 		}
 	}
@@ -147,7 +147,7 @@ func TestHostileRepositoryCanaryNeverRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{"git status", "git diff"} {
-		if d := g.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(g, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed by a rule in a repository configuring programs", cmd)
 		}
 	}
@@ -168,14 +168,14 @@ func TestPlainRepositoryReadsAllowed(t *testing.T) {
 	}
 	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
 	for _, cmd := range []string{"git status", "git diff", "git log -p", "git show", "git blame f", "git diff HEAD", "git grep x"} {
-		if d := e.Command(cmd, cc); d.Decision != policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision != policy.Allow {
 			t.Errorf("%q in a plain repository: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// git -C on it from another directory is judged by the same facts
 	elsewhere := policy.CommandContext{Cwd: home, Home: home, Facts: fsfacts.Disk{Home: home}}
 	for _, cmd := range []string{"git -C " + repo + " status", "git -C " + repo + " log -p"} {
-		if d := e.Command(cmd, elsewhere); d.Decision != policy.Allow {
+		if d := decide(e, cmd, elsewhere); d.Decision != policy.Allow {
 			t.Errorf("%q on a plain repository: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -186,7 +186,7 @@ func TestPlainRepositoryReadsAllowed(t *testing.T) {
 	hook := filepath.Join(repo, ".git", "hooks", "post-index-change")
 	os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+canary+"\n"), 0o755)
 	for _, cmd := range []string{"git status", "git diff"} {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%s allowed with a post-index-change hook", cmd)
 		}
 	}
@@ -199,7 +199,7 @@ func TestPlainRepositoryReadsAllowed(t *testing.T) {
 		t.Error("the hook fixture does not run without nb's environment")
 	}
 	// without facts, nothing is known about the repository
-	if d := e.Command("git diff", policy.CommandContext{Cwd: repo, Home: home}); d.Decision == policy.Allow {
+	if d := decide(e, "git diff", policy.CommandContext{Cwd: repo, Home: home}); d.Decision == policy.Allow {
 		t.Error("git diff allowed without facts about the repository")
 	}
 }

@@ -61,16 +61,16 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 		"cd x/../gh; cat hosts.yml", "cd x/../nonexistent/.. && cat gh/hosts.yml", "set -P; cd x; cd ..; cat gh/hosts.yml",
 	}
 	for _, cmd := range ask {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
-	if d := e.Command("cd -P "+proj+"/x/.. && cat gh/hosts.yml", cc); d.Decision == policy.Allow {
+	if d := decide(e, "cd -P "+proj+"/x/.. && cat gh/hosts.yml", cc); d.Decision == policy.Allow {
 		t.Error("cd -P to an absolute path through a link, then a read: allowed")
 	}
 	// set_cwd into a link: the session directory is the link
 	for _, c := range []struct{ cwd, cmd string }{{filepath.Join(proj, "keys"), "cat id_rsa"}, {filepath.Join(proj, "cfg"), "cat gh/hosts.yml"}, {filepath.Join(proj, "h"), "grep -r X ."}} {
-		if d := e.Command(c.cmd, policy.CommandContext{Cwd: c.cwd, Home: home, Facts: facts}); d.Decision == policy.Allow {
+		if d := decide(e, c.cmd, policy.CommandContext{Cwd: c.cwd, Home: home, Facts: facts}); d.Decision == policy.Allow {
 			t.Errorf("%q in %s allowed", c.cmd, c.cwd)
 		}
 	}
@@ -80,7 +80,7 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 			// tree holds none to secrets except through them
 			continue
 		}
-		if d := e.Command(cmd, cc); d.Decision != policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision != policy.Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -92,7 +92,7 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 	os.Symlink("../..", filepath.Join(tree, "src", "up"))
 	tc := policy.CommandContext{Cwd: tree, Home: home, Facts: facts}
 	for cmd, allow := range map[string]bool{"grep -r X .": true, "rg X": true, "grep -R X .": false, "rg -L X": false, "grep --dereference-recursive X src": false} {
-		if d := e.Command(cmd, tc); (d.Decision == policy.Allow) != allow {
+		if d := decide(e, cmd, tc); (d.Decision == policy.Allow) != allow {
 			t.Errorf("%q in a tree linking out: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -100,7 +100,7 @@ func TestLinksResolvedAsTheKernelDoes(t *testing.T) {
 	os.WriteFile(filepath.Join(home, ".bashrc"), nil, 0o644)
 	os.Symlink("../.bashrc", filepath.Join(proj, "rc"))
 	for _, cmd := range []string{"echo x >> rc", "tee -a rc < README.md", "cp README.md rc", "sed -i s/a/b/ rc"} {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow || d.Safety != policy.Dangerous {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow || d.Safety != policy.Dangerous {
 			t.Errorf("%q through a link to ~/.bashrc: %s %s %q", cmd, d.Decision, d.Safety, d.Reasons)
 		}
 	}
@@ -126,7 +126,7 @@ func TestRecursiveReadOfMissingDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	d := e.Command("grep -r x /nonexistent-dir-nb", policy.CommandContext{Cwd: dir, Home: t.TempDir(), Facts: fsfacts.Disk{}})
+	d := decide(e, "grep -r x /nonexistent-dir-nb", policy.CommandContext{Cwd: dir, Home: t.TempDir(), Facts: fsfacts.Disk{}})
 	if d.Decision == policy.Allow {
 		t.Fatal("allowed")
 	}
@@ -175,19 +175,19 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 		if !strings.Contains(run(t, repo, baseEnv(home), "GIT_PAGER=cat "+cmd), "CANARY") {
 			t.Errorf("fixture: %q does not print the canary", cmd)
 		}
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q allowed in a repository tracking .env", cmd)
 		}
 	}
 	for _, cmd := range []string{"git status", "git log --oneline", "git diff --stat HEAD~1", "git log -p -- main.go",
 		"git diff HEAD~1 -- main.go", "git ls-files", "git show --stat HEAD~5..HEAD -- main.go"} {
-		if d := e.Command(cmd, cc); d.Decision != policy.Allow && !strings.HasPrefix(cmd, "git show") {
+		if d := decide(e, cmd, cc); d.Decision != policy.Allow && !strings.HasPrefix(cmd, "git show") {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// --follow takes a pathspec back through renames (main.go may once
 	// have been .env)
-	if d := e.Command("git log -p --follow -- main.go", cc); d.Decision == policy.Allow {
+	if d := decide(e, "git log -p --follow -- main.go", cc); d.Decision == policy.Allow {
 		t.Error("git log -p --follow -- main.go allowed in a repository tracking .env")
 	}
 	// the same reads in a repository without secrets are allowed
@@ -195,14 +195,14 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 	run(t, filepath.Dir(clean), baseEnv(home), "git init -q clean && cd clean && git config user.email a@b.c && git config user.name a && echo x > f && git add f && git commit -qm 1 && echo y >> f && git commit -qam 2")
 	ccClean := policy.CommandContext{Cwd: clean, Home: home, Facts: fsfacts.Disk{Home: home}}
 	for _, cmd := range []string{"git show", "git log -p", "git diff HEAD~1", "git diff --cached", "git grep x"} {
-		if d := e.Command(cmd, ccClean); d.Decision != policy.Allow {
+		if d := decide(e, cmd, ccClean); d.Decision != policy.Allow {
 			t.Errorf("%q in a clean repository: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// git grep of the files on disk: a recursive read
 	os.WriteFile(filepath.Join(clean, ".env"), []byte("TOKEN=CANARY-5\n"), 0o600)
 	for _, cmd := range []string{"git grep --untracked CANARY", "git grep --no-index CANARY", "git -C " + home + " grep --no-index -e X", "git diff --no-index /dev/null .env"} {
-		if d := e.Command(cmd, ccClean); d.Decision == policy.Allow {
+		if d := decide(e, cmd, ccClean); d.Decision == policy.Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
@@ -225,11 +225,11 @@ echo 'package tokens' > internal/tokens/token.go && git add . && git commit -qm 
 		t.Fatal(err)
 	}
 	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
-	if d := e.Command("git show", cc); d.Decision != policy.Allow {
+	if d := decide(e, "git show", cc); d.Decision != policy.Allow {
 		t.Errorf("git show with a public certificate and token.go: %s %q", d.Decision, d.Reasons)
 	}
 	run(t, repo, baseEnv(home), `printf -- '-----BEGIN PRIVATE KEY-----\nCANARY\n-----END PRIVATE KEY-----\n' > certs/key.pem && git add certs && git commit -qm key`)
-	if d := e.Command("git show", policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}); d.Decision == policy.Allow {
+	if d := decide(e, "git show", policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}); d.Decision == policy.Allow {
 		t.Error("git show allowed with a tracked private key")
 	}
 }

@@ -123,7 +123,7 @@ func TestConfigSpellingsAsked(t *testing.T) {
 			}
 			cc := policy.CommandContext{Cwd: repo, Home: home, Facts: facts}
 			for _, cmd := range []string{"git diff", "git log -p", "git show", "git diff HEAD~1", "git -C " + repo + " diff"} {
-				if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+				if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 					t.Errorf("%q allowed", cmd)
 				}
 			}
@@ -193,7 +193,7 @@ echo ok`)
 			}
 			cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
 			for _, cmd := range []string{"git diff", "git log -p", "git show", "git status", "git cat-file -p HEAD:f.txt", "git ls-tree -r HEAD", "git rev-list --objects HEAD", "git blame f.txt"} {
-				if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+				if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 					t.Errorf("%q allowed", cmd)
 				}
 			}
@@ -221,7 +221,7 @@ git add inner.git && git commit -qm inner && echo ok`)
 		}
 		cc := policy.CommandContext{Cwd: clone, Home: home, Facts: fsfacts.Disk{Home: home}}
 		for _, cmd := range []string{"cd inner.git && git log -p", "git -C inner.git show", "cd inner.git/refs && git log -p"} {
-			if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+			if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 				t.Errorf("%q allowed in an embedded bare repository configuring a pager", cmd)
 			}
 		}

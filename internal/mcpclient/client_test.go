@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
@@ -179,7 +180,7 @@ func TestInMemoryToolsPromptsResources(t *testing.T) {
 		t.Fatalf("run_cmd: %+v", res)
 	}
 	d, _ = call(t, tools["os_run_cmd"], map[string]any{"command": "sudo rm -rf /tmp/cache"})
-	if !d.Warn || d.DefaultAnswer != "no" || d.OfferAlways || d.Display != "os_run_cmd ⚠️: sudo rm -rf /tmp/cac…" {
+	if !d.Warn || d.DefaultAnswer != "no" || d.OfferAlways || approval.DisplayLine(d) != "os_run_cmd ⚠️: sudo rm -rf /tmp/cac…" {
 		t.Fatalf("warned decision: %+v", d)
 	}
 	_, res = call(t, tools["os_fail"], map[string]any{})
@@ -240,7 +241,7 @@ func TestWithPolicyEngine(t *testing.T) {
 		t.Fatalf("plain: %+v", d)
 	}
 	d, _ = call(t, tools["os_run_cmd"], map[string]any{"command": "sudo rm -rf /tmp/cache"})
-	if !d.Warn || d.DefaultAnswer != "no" || d.OfferAlways || !strings.Contains(d.Display, "⚠️") {
+	if !d.Warn || d.DefaultAnswer != "no" || d.OfferAlways || !strings.Contains(approval.DisplayLine(d), "⚠️") {
 		t.Fatalf("warned: %+v", d)
 	}
 	d, _ = call(t, tools["os_fail"], map[string]any{})

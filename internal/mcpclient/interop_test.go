@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/mcpserver/npmtest"
 	"github.com/nb-cli/nb/internal/policy"
@@ -130,7 +131,7 @@ func TestServerFilesystem(t *testing.T) {
 		t.Fatalf("read: %+v %+v", d, res)
 	}
 	d, res = call(t, tools["fs_write_file"], map[string]any{"path": filepath.Join(root, "new.txt"), "content": "x"})
-	if d.Decision != policy.Ask || !d.Warn || d.Display != "fs_write_file ⚠️: "+filepath.Join(root, "new.txt") {
+	if d.Decision != policy.Ask || !d.Warn || approval.DisplayLine(d) != "fs_write_file ⚠️: "+filepath.Join(root, "new.txt") {
 		t.Fatalf("write decision: %+v", d)
 	}
 	if res.IsError {

@@ -62,7 +62,7 @@ func TestAgainstNBServer(t *testing.T) {
 		t.Fatalf("file: %q", b)
 	}
 	mu.Lock()
-	if len(asked) != 1 || !strings.HasPrefix(asked[0], "nb: write_file ⚠️: write: out.txt") {
+	if len(asked) != 1 || !strings.HasPrefix(asked[0], "nb: write_file: write ⚠️: out.txt") {
 		t.Fatalf("asked: %q", asked)
 	}
 	mu.Unlock()

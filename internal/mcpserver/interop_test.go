@@ -192,7 +192,7 @@ func TestTypeScriptClient(t *testing.T) {
 			_, statErr := os.Stat(filepath.Join(root, "ts", "hello.txt"))
 			switch mode {
 			case "accept":
-				if len(r.Asked) != 1 || !strings.Contains(r.Asked[0], "write_file ⚠️: write: ts/hello.txt") {
+				if len(r.Asked) != 1 || !strings.Contains(r.Asked[0], "write_file: write ⚠️: ts/hello.txt") {
 					t.Errorf("asked: %q", r.Asked)
 				}
 				if r.Write.IsError || statErr != nil || r.Read.Text != "from typescript\n" {

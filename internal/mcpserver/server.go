@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
@@ -149,7 +150,11 @@ func (s *Server) handler(t tool.Tool) mcp.ToolHandler {
 		case policy.Allow:
 		case policy.Deny:
 			s.audit(name, at, d, "denied")
-			return errorResult(refusal(d, "denied by policy")), nil
+			why := "denied by policy"
+			if d.Headless() {
+				why = "it needs the user's approval and nb has no terminal to ask"
+			}
+			return errorResult(refusal(d, why)), nil
 		default:
 			ok, res := s.approve(req, name, at, args, d)
 			if res != nil {
@@ -233,21 +238,20 @@ func canElicit(ss *mcp.ServerSession) bool {
 	return e.Form != nil || e.URL == nil
 }
 
-// elicitation is the question put to the user: the display line, the warning,
-// and the full text behind it. Everything from the call is escaped once
-// (package visible): control characters, carriage returns, bidirectional
-// overrides and invisible characters never reach the client raw.
+// elicitation is the question put to the user: the tool, the prompt line
+// with its warning, and the full text behind it. Everything from the call
+// is escaped once (package visible): control characters, carriage returns,
+// bidirectional overrides and invisible characters never reach the client
+// raw.
 func elicitation(name string, d *policy.Decision) *mcp.ElicitParams {
 	var b strings.Builder
 	b.WriteString(visible.String(name))
-	if d.Warn {
-		b.WriteString(" ⚠️")
-	}
 	b.WriteString(": ")
 	// The display line is the policy's, escaped there with the same
-	// function; the full text is shown when the display does not already
-	// show all of it.
-	b.WriteString(d.Display)
+	// function, with the warning sign drawn as nb's own prompt draws it;
+	// the full text is shown when the display does not already show all
+	// of it.
+	b.WriteString(approval.DisplayLine(d))
 	if full := strings.TrimRight(truncate(d.Full, 4000), "\n"); full != "" && !shows(d.Display, full) {
 		b.WriteString("\n\n")
 		b.WriteString(visible.Lines(full))

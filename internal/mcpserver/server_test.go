@@ -59,6 +59,9 @@ func (f *fakeTool) Review(_ context.Context, c *tool.Call, at tool.At) (*tool.In
 	}
 	d := &policy.Decision{Decision: f.verdict, Safety: policy.Unknown, Display: "run: " + a.Command, Warn: f.warn, DefaultAnswer: "yes", OfferAlways: !f.warn, Reasons: []string{"fake reason"}, Full: a.Command, Rule: a.Command}
 	if f.warn {
+		d.WarnAt = []int{len("run")}
+	}
+	if f.warn {
 		d.DefaultAnswer = "no"
 	}
 	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
@@ -234,7 +237,7 @@ func TestElicitation(t *testing.T) {
 				out, isErr := callText(t, cs, "fake_ask", map[string]any{"command": "git push"})
 				mu.Lock()
 				defer mu.Unlock()
-				if len(asked) != 1 || !strings.Contains(asked[0], "fake_ask ⚠️: run: git push") {
+				if len(asked) != 1 || !strings.Contains(asked[0], "fake_ask: run ⚠️: git push") {
 					t.Fatalf("elicitation messages: %q", asked)
 				}
 				if answer == "approve" {
@@ -262,7 +265,7 @@ func TestWriteFileApprovalShowsPath(t *testing.T) {
 	if isErr || !strings.HasPrefix(out, "created") {
 		t.Fatalf("write: %q", out)
 	}
-	if !strings.Contains(msg, "write_file ⚠️: write: notes/a.txt") || !strings.Contains(msg, "hi\n") {
+	if !strings.Contains(msg, "write_file: write ⚠️: notes/a.txt") || !strings.Contains(msg, "hi\n") {
 		t.Fatalf("prompt: %q", msg)
 	}
 	b, err := os.ReadFile(filepath.Join(h.root, "notes/a.txt"))

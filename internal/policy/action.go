@@ -133,7 +133,7 @@ type Action struct {
 func (e *Engine) Decide(a Action) *Decision {
 	switch a.Kind {
 	case RunCommand:
-		d := e.Command(a.Command, a.Where)
+		d := e.command(a.Command, a.Where, false)
 		if len(a.Hosts) > 0 {
 			onHosts(d, a)
 		}
@@ -153,19 +153,19 @@ func (e *Engine) Decide(a Action) *Decision {
 	case SessionInput:
 		return e.sessionInput(a)
 	case ReadSession:
-		return e.allowed("read: "+a.Session+" ("+a.Program+")", a.Session)
+		return e.allowed("read: "+sanitize(a.Session+" ("+a.Program+")", false), a.Session)
 	case ListSessions:
 		return e.allowed("list terminal sessions", "sessions")
 	case StopSession:
-		return e.allowed("stop: "+a.Session, a.Session)
+		return e.allowed("stop: "+sanitize(a.Session, false), a.Session)
 	case SetCwd:
-		return e.allowed("cd: "+a.Path, a.Path)
+		return e.allowed("cd: "+sanitize(a.Path, false), a.Path)
 	case Describe:
 		return e.allowed("get_context", "get_context")
 	case MCPListResources:
 		return e.allowed("mcp_list_resources", "mcp_list_resources")
 	case PathInfo:
-		d := e.allowed("info: "+a.Shown, "info "+a.Path)
+		d := e.allowed("info: "+sanitize(a.Shown, false), "info "+a.Path)
 		d.Full = a.Path
 		return d
 	case ReadFile, ListDir:
@@ -173,7 +173,7 @@ func (e *Engine) Decide(a Action) *Decision {
 	case WriteFile:
 		return e.writeFile(a)
 	case MCPTool:
-		return e.Tool(a.Tool, a.Args, a.Hint)
+		return e.mcpTool(a.Tool, a.Args, a.Hint)
 	}
 	d := &Decision{Decision: Ask, Safety: Unknown, Display: a.Kind.String(), DefaultAnswer: No,
 		Reasons: []string{"unknown action"}, Subject: a.Kind.String()}
@@ -195,8 +195,8 @@ func (e *Engine) readPath(a Action) *Decision {
 	if a.Kind == ListDir {
 		verb, cmd = "list", "ls -la "+shellQuote(a.Path)
 	}
-	d := e.Command(cmd, a.Where)
-	d.Display = verb + ": " + sanitize(a.Shown, false)
+	d := e.command(cmd, a.Where, false)
+	d.Display, d.WarnAt = verb+": "+sanitize(a.Shown, false), nil
 	d.Category = ""
 	if a.Kind == ReadFile {
 		d.Category = CatRead
@@ -212,6 +212,7 @@ func (e *Engine) readPath(a Action) *Decision {
 			d = e.ask(d, nil, &assessment{}, nil)
 		}
 	}
+	d.WarnAt = markAt(d.Warn, len(verb))
 	if d.Decision != Allow && d.Remedy != "" {
 		d.Remedy = "read it with run_cmd where the user can approve it, or ask the user"
 	}
@@ -222,7 +223,7 @@ func (e *Engine) readPath(a Action) *Decision {
 // "write_file" refuses it outright).
 func (e *Engine) writeFile(a Action) *Decision {
 	d := &Decision{
-		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), Category: CatWrite, Warn: true,
+		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), WarnAt: markAt(true, len("write")), Category: CatWrite, Warn: true,
 		DefaultAnswer: No, Reasons: []string{"writes a file"},
 		Full:    fmt.Sprintf("write %s (%d bytes):\n%s", a.Path, len(a.Content), a.Content),
 		Subject: "write " + a.Path,
@@ -256,6 +257,7 @@ func stricter(cmd, in *Decision) *Decision {
 	}
 	d := *first
 	d.Display = cmd.Display + "\n" + in.Display
+	d.WarnAt = append(append([]int(nil), cmd.WarnAt...), shiftMarks(in.WarnAt, 0, len(cmd.Display)+1)...)
 	d.Full = cmd.Full + "\n" + in.Full
 	d.Warn = cmd.Warn || in.Warn
 	if d.Warn {

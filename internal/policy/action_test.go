@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -10,6 +11,15 @@ func TestStricter(t *testing.T) {
 	deny := &Decision{Decision: Deny, Safety: Dangerous, Display: "input: rm -rf /", Warn: true}
 	if got := stricter(allow, deny); got.Decision != Deny || got.Display != "run: bash\ninput: rm -rf /" || !got.Warn {
 		t.Fatalf("allow+deny: %+v", got)
+	}
+	// each warned part keeps its mark, moved with its line
+	cmd := &Decision{Decision: Ask, Safety: Dangerous, Display: "run: x", Warn: true, WarnAt: []int{3}}
+	in := &Decision{Decision: Ask, Safety: Dangerous, Display: "input → s (bash) delete: y", Warn: true, WarnAt: []int{len("input → s (bash) delete")}}
+	if got := marked(stricter(cmd, in)); got != "run ⚠️: x\ninput → s (bash) delete ⚠️: y" {
+		t.Errorf("marks of a command and its input: %q", got)
+	}
+	if got := marked(stricter(allow, in)); got != "run: bash\ninput → s (bash) delete ⚠️: y" {
+		t.Errorf("marks of an input after an unwarned command: %q", got)
 	}
 	if got := stricter(allow, allow); got.Decision != Allow || got.Display != "run: bash" {
 		t.Fatalf("allow+allow: %+v", got)
@@ -102,7 +112,7 @@ func TestCategory(t *testing.T) {
 		"rm notes.txt":         CatDelete,
 		"ls && cat x":          "",
 	} {
-		if d := e.Command(cmd, testCC); d.Category != want {
+		if d := decideCmd(e, cmd, testCC); d.Category != want {
 			t.Errorf("%q: category %q, want %q (display %q)", cmd, d.Category, want, d.Display)
 		}
 	}
@@ -112,4 +122,42 @@ func TestCategory(t *testing.T) {
 	if d := e.Decide(Action{Kind: ListDir, Path: "/p", Shown: "."}); d.Category != "" {
 		t.Errorf("list_dir: %q", d.Category)
 	}
+}
+
+// decideCmd decides command as run_cmd would: through Decide.
+func decideCmd(e *Engine, command string, cc CommandContext) *Decision {
+	return e.Decide(Action{Kind: RunCommand, Command: command, Where: cc})
+}
+
+// decideInput decides text typed into session id, whose foreground
+// program is program (a shell when isShell), through Decide.
+func decideInput(e *Engine, id, program string, isShell bool, text string, cc CommandContext) *Decision {
+	return e.Decide(Action{Kind: SessionInput, Session: id, Program: program, Shell: isShell,
+		InShell: isShell, SessionProgram: program, Input: text, Where: cc})
+}
+
+// decideTool decides a call of the MCP tool name through Decide.
+func decideTool(e *Engine, name string, args map[string]any, hint ToolHint) *Decision {
+	return e.Decide(Action{Kind: MCPTool, Tool: name, Args: args, Hint: hint})
+}
+
+// marked is d's display with the warning sign where WarnAt places it, as
+// the prompt draws it (approval.DisplayLine), so tests pin the marks.
+func marked(d *Decision) string {
+	if !d.Warn && d.Safety != Dangerous {
+		return d.Display
+	}
+	if len(d.WarnAt) == 0 {
+		return "⚠️ " + d.Display
+	}
+	var b strings.Builder
+	last := 0
+	for _, at := range d.WarnAt {
+		if at < last || at > len(d.Display) {
+			return fmt.Sprintf("bad marks %v in %q", d.WarnAt, d.Display)
+		}
+		b.WriteString(d.Display[last:at] + " ⚠️")
+		last = at
+	}
+	return b.String() + d.Display[last:]
 }

@@ -63,7 +63,7 @@ func TestAdversarialGenerated(t *testing.T) {
 			cmd := strings.ReplaceAll(tpl, "P", p)
 			for i, e := range engines {
 				n++
-				d := e.Command(cmd, testCC)
+				d := decideCmd(e, cmd, testCC)
 				if d.Decision == Allow {
 					t.Errorf("%q with --approve %q: allowed by %s", cmd, approveSets[i], d.DecidedBy)
 					continue
@@ -117,7 +117,7 @@ func TestAdversarialCorpus(t *testing.T) {
 		e := newEngine(t, func(o *Options) { o.Approve = set; o.Approval.Deny = []string{"git push *", "shutdown *"} })
 		cc := testCC
 		cc.Facts = outsideRepoFacts{}
-		d := e.Command(cmd, cc)
+		d := decideCmd(e, cmd, cc)
 		n++
 		ok := true
 		switch expect {

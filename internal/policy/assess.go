@@ -50,6 +50,8 @@ type assessment struct {
 	// secret: no rule pre-approves it.
 	secretEnv   string
 	maybeDenied []string
+	// warnAt is Decision.WarnAt for display.
+	warnAt []int
 }
 
 // secretVar finds expansions of variables named like secrets.
@@ -70,7 +72,7 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 			as.warn = true
 			addReason("the text contains " + w)
 		}
-		as.display = e.displayRun(a.Source, as.warn)
+		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
 		return as
 	}
 	dangerous, unsafe, deleteOrMove, optWrites := false, false, false, false
@@ -211,13 +213,9 @@ func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	as.warnPattern = warnHit
 	as.warn = dangerous || warnHit || as.writes || optWrites || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
 	if cat != "" {
-		head := cat
-		if as.warn {
-			head += " ⚠️"
-		}
-		as.display = head + ": " + sanitize(subject, false)
+		as.display, as.warnAt = cat+": "+sanitize(subject, false), markAt(as.warn, len(cat))
 	} else {
-		as.display = e.displayRun(a.Source, as.warn)
+		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
 	}
 	return as
 }
@@ -967,12 +965,9 @@ func (e *Engine) category(a *shellparse.Analysis) (string, string) {
 }
 
 // displayRun is "run: COMMAND", or "run (N lines):" and every line.
-func (e *Engine) displayRun(src string, warn bool) string {
+func (e *Engine) displayRun(src string) string {
 	text := strings.TrimRight(src, "\n")
 	head := "run"
-	if warn {
-		head += " ⚠️"
-	}
 	lines := strings.Split(text, "\n")
 	if len(lines) <= 1 {
 		return head + ": " + sanitize(strings.TrimSpace(text), false)

@@ -1,7 +1,18 @@
 // Package policy decides, for every action the model wants to take, whether
 // it is allowed, must be asked about, or is denied, how safe it is, and the
 // one line the user sees. Decisions are pure functions of the parsed command
-// and the rules; nothing here asks the user or runs anything.
+// and the rules; nothing here asks the user or runs anything. Engine.Decide
+// (an Action of any Kind: a command, input typed into a session, a file or
+// MCP tool call…) is the one door: run_cmd, the terminal tools, the file
+// tools, MCP and `nb policy check` all go through it.
+//
+// What a decision says travels in typed fields, never in its text: Warn
+// and Safety say that it warns (and DefaultAnswer, OfferAlways follow
+// them), DecidedBy who decided, and a refusal for want of a terminal to
+// ask at is DecidedBy ByHeadless (Decision.Headless), decided here only;
+// the model is told Refusal, which is not among the Reasons. No glyph
+// leaves this package: Display is the plain line, WarnAt says where the
+// warning sign belongs, and the prompt draws it (approval.DisplayLine).
 //
 // A command is parsed as bash (package shellparse) into simple commands
 // ("leaves"), including those inside substitutions, inner scripts (bash -c,
@@ -40,7 +51,8 @@
 //     autoApproveSafe.
 //  4. In a sandbox with autoApproveInSandbox, anything not dangerous →
 //     allow.
-//  5. Otherwise ask; headless, deny with Refusal and a Remedy.
+//  5. Otherwise ask; headless, deny (DecidedBy ByHeadless: the model is
+//     told Refusal) with a Remedy.
 //
 // Rules (SPEC §6.1) are shell words parsed like commands: a final bare *
 // matches any remaining arguments (including none, and arguments appended
@@ -72,10 +84,12 @@
 // terminalIntegration.warnPatterns) are matched against parsed leaves,
 // never against raw text; see feature for the syntax. Display (seed 000):
 // read/write/append/copy/move/delete/mkdir for a single simple command,
-// else "run: COMMAND" or "run (N lines):" with every line; ⚠️ follows the
-// category when the command is warned (dangerous, writes, deletes or
-// moves, or matches a warn pattern). Control and invisible characters are
-// shown escaped.
+// else "run: COMMAND" or "run (N lines):" with every line; when the
+// command is warned (dangerous, writes, deletes or moves, or matches a warn
+// pattern) WarnAt marks the end of the category, where the prompt draws the
+// warning sign ("delete ⚠️: /tmp/x"). Control and invisible characters are
+// shown escaped, in commands and in every name the display shows (session
+// programs, paths, tool names).
 package policy
 
 // Verdict is the outcome of a decision.
@@ -107,6 +121,14 @@ type Decision struct {
 	OfferAlways   bool     `json:"offerAlways"`
 	Reasons       []string `json:"reasons"`
 
+	// WarnAt are the byte offsets in Display after which the warning sign
+	// belongs when the decision warns (Warn, or Safety Dangerous): after
+	// the verb of each warned part ("delete", "run", "answer", "input", an
+	// MCP tool's name), ascending. Display itself is plain text: no
+	// glyph leaves this package, the prompt draws it
+	// (approval.DisplayLine), in front of the line when WarnAt is empty.
+	WarnAt []int `json:"-"`
+
 	// Full is the complete text behind Display, shown on `?` (the whole
 	// command; for writes, the content written).
 	Full string `json:"-"`
@@ -129,6 +151,38 @@ type Decision struct {
 	// Secret is set when the action carries a secret (a password typed
 	// at a prompt): it is never shown, saved or logged in clear.
 	Secret bool `json:"-"`
+}
+
+// Headless reports whether d is a refusal for want of a terminal to ask
+// at: the call needed approval and the engine was headless. Only the
+// engine decides it (DecidedBy ByHeadless); the model is told Refusal.
+func (d *Decision) Headless() bool {
+	return d.Decision == Deny && d.DecidedBy == ByHeadless
+}
+
+// markAt is WarnAt for a display whose warned verb ends at byte n; none
+// when the part does not warn.
+func markAt(warn bool, n int) []int {
+	if !warn {
+		return nil
+	}
+	return []int{n}
+}
+
+// shiftMarks moves the marks at or after byte from by n bytes, for text
+// of n bytes inserted at from; it returns a new slice.
+func shiftMarks(marks []int, from, n int) []int {
+	if len(marks) == 0 {
+		return nil
+	}
+	out := make([]int, len(marks))
+	for i, m := range marks {
+		if m >= from {
+			m += n
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // Category classifies a single simple command for the display line.

@@ -21,7 +21,7 @@ func TestDynamicCases(t *testing.T) {
 		// an unknown file may be a secret: readers still ask
 		{"cat $$", false}, {`sort "$FILE"`, false}, {"sort $FILE", false}, {"cat $HOME_KEY", false},
 	} {
-		if d := e.Command(c.cmd, testCC); (d.Decision == Allow) != c.allow {
+		if d := decideCmd(e, c.cmd, testCC); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
@@ -65,7 +65,7 @@ func TestXargsFindPrint0(t *testing.T) {
 		{`find . -print0 | xargs -0 rm`, false},                         // deletes
 		{`find . -type f -print0 | xargs -0 grep -l AWS_SECRET`, false}, // searches for secrets
 	} {
-		if d := e.Command(c.cmd, cc); (d.Decision == Allow) != c.allow {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
@@ -78,7 +78,7 @@ func TestXargsFindSelectsSecrets(t *testing.T) {
 		`find . -path '*/.ssh/*' -print0 | xargs -0 cat`, `find . -regex '.*' -print0 | xargs -0 cat`,
 		`find . -name "$p" -print0 | xargs -0 cat`,
 	} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}

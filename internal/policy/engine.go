@@ -94,8 +94,10 @@ type Engine struct {
 	project []string
 }
 
-// Refusal is the reason the model receives when a command is denied for
-// want of a terminal to ask at.
+// Refusal is what the model is told about a call denied for want of a
+// terminal to ask at. That refusal is a fact of the decision, not a
+// reason: the engine sets DecidedBy to ByHeadless (Decision.Headless), and
+// Refusal never appears among the Reasons.
 const Refusal = "not run: this command needs approval and nb has no terminal to ask; do not retry it, explain to the user what you wanted to do"
 
 // New returns an engine. It fails on a rule or pattern it cannot parse,
@@ -228,16 +230,13 @@ func (e *Engine) rules(extra []*Pattern, home string) []ruleEntry {
 	return out
 }
 
-// Command decides a run_cmd (or terminal_start) command.
-func (e *Engine) Command(command string, cc CommandContext) *Decision {
-	return e.command(command, cc, false)
-}
-
+// command decides a run_cmd (or terminal_start) command; interactive says
+// it was typed into an interactive shell.
 func (e *Engine) command(command string, cc CommandContext, interactive bool) *Decision {
 	return e.decide(command, cc, interactive, nil)
 }
 
-// decide is Command with extra allow rules; with extra set it computes no
+// decide is command with extra allow rules; with extra set it computes no
 // remedy (it is how a remedy is checked).
 func (e *Engine) decide(command string, cc CommandContext, interactive bool, extra []*Pattern) *Decision {
 	remedy := func(a *shellparse.Analysis, as *assessment) string {
@@ -259,6 +258,7 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 	d := &Decision{
 		Safety:   as.safety,
 		Display:  as.display,
+		WarnAt:   as.warnAt,
 		Category: as.category,
 		Warn:     as.warn,
 		Reasons:  as.reasons,
@@ -316,8 +316,7 @@ func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment, remedy
 	e.mu.Unlock()
 	if headless {
 		d.Decision = Deny
-		d.DecidedBy = "headless"
-		d.Reasons = append(d.Reasons, Refusal)
+		d.DecidedBy = ByHeadless
 		if remedy != nil {
 			d.Remedy = remedy(a, as)
 		} else {
@@ -490,13 +489,6 @@ func (e *Engine) preApproved(a *shellparse.Analysis, as *assessment, extra []*Pa
 	return source, true
 }
 
-// Input decides text typed into session id whose foreground program is
-// program; isShell says the session runs that shell (see sessionInput).
-func (e *Engine) Input(id, program string, isShell bool, text string, cc CommandContext) *Decision {
-	return e.sessionInput(Action{Kind: SessionInput, Session: id, Program: program, Shell: isShell,
-		InShell: isShell, SessionProgram: program, Input: text, Where: cc})
-}
-
 // ToolHint shapes the decision for an MCP tool call (seed 001 approvalHints).
 type ToolHint struct {
 	DisplayArgs  []string
@@ -507,8 +499,8 @@ type ToolHint struct {
 	AlwaysAllow bool
 }
 
-// Tool decides a call of an external (MCP) tool named name ("{server}_{tool}").
-func (e *Engine) Tool(name string, args map[string]any, hint ToolHint) *Decision {
+// mcpTool decides a call of an external (MCP) tool named name ("{server}_{tool}").
+func (e *Engine) mcpTool(name string, args map[string]any, hint ToolHint) *Decision {
 	shown := toolArgs(args, hint.DisplayArgs)
 	full := name
 	if shown != "" {
@@ -530,16 +522,13 @@ func (e *Engine) Tool(name string, args map[string]any, hint ToolHint) *Decision
 	if hint.Truncate > 0 && len([]rune(display)) > hint.Truncate {
 		display = string([]rune(display)[:hint.Truncate]) + "…"
 	}
-	head := name
-	if warn {
-		head += " ⚠️"
-	}
+	shownName := sanitize(name, false)
 	if display != "" {
-		display = head + ": " + display
+		display = shownName + ": " + display
 	} else {
-		display = head
+		display = shownName
 	}
-	d := &Decision{Safety: Unknown, Display: display, Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
+	d := &Decision{Safety: Unknown, Display: display, WarnAt: markAt(warn, len(shownName)), Warn: warn, DefaultAnswer: "yes", OfferAlways: !warn, Reasons: reasons, Full: full, Subject: name, Rule: name}
 	if warn {
 		d.DefaultAnswer = "no"
 		d.Rule = ""
@@ -570,8 +559,7 @@ func (e *Engine) Tool(name string, args map[string]any, hint ToolHint) *Decision
 	headless := e.opts.Headless
 	e.mu.Unlock()
 	if headless {
-		d.Decision, d.DecidedBy = Deny, "headless"
-		d.Reasons = append(d.Reasons, Refusal)
+		d.Decision, d.DecidedBy = Deny, ByHeadless
 		d.Remedy = "re-run with --approve " + shellQuote(name)
 	}
 	return d

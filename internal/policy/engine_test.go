@@ -50,9 +50,9 @@ func TestSeedDisplay(t *testing.T) {
 		{"cat > notes.txt <<EOF\nhello\nEOF", "write ⚠️: notes.txt", true, false},
 	}
 	for _, c := range cases {
-		d := e.Command(c.cmd, testCC)
-		if d.Display != c.display || d.Warn != c.warn || d.OfferAlways != c.always {
-			t.Errorf("%q:\n got display=%q warn=%v always=%v\nwant display=%q warn=%v always=%v (reasons %q)", c.cmd, d.Display, d.Warn, d.OfferAlways, c.display, c.warn, c.always, d.Reasons)
+		d := decideCmd(e, c.cmd, testCC)
+		if marked(d) != c.display || d.Warn != c.warn || d.OfferAlways != c.always {
+			t.Errorf("%q:\n got display=%q warn=%v always=%v\nwant display=%q warn=%v always=%v (reasons %q)", c.cmd, marked(d), d.Warn, d.OfferAlways, c.display, c.warn, c.always, d.Reasons)
 		}
 		if d.Warn && (d.DefaultAnswer != "no" || d.OfferAlways) {
 			t.Errorf("%q: warned but default %q always %v", c.cmd, d.DefaultAnswer, d.OfferAlways)
@@ -84,7 +84,7 @@ func TestSeedSafetyLevels(t *testing.T) {
 		"git status && git diff":        Safe,
 		"ps aux | grep nginx | wc -l":   Safe,
 	} {
-		if d := e.Command(cmd, testCC); d.Safety != want {
+		if d := decideCmd(e, cmd, testCC); d.Safety != want {
 			t.Errorf("%q: safety %s, want %s (reasons %q)", cmd, d.Safety, want, d.Reasons)
 		}
 	}
@@ -121,7 +121,7 @@ func TestDecisionOrder(t *testing.T) {
 		{"echo 'x", Ask, "user"},
 	}
 	for _, c := range cases {
-		d := e.Command(c.cmd, testCC)
+		d := decideCmd(e, c.cmd, testCC)
 		if d.Decision != c.decision || d.DecidedBy != c.by {
 			t.Errorf("%q: %s by %s, want %s by %s (reasons %q)", c.cmd, d.Decision, d.DecidedBy, c.decision, c.by, d.Reasons)
 		}
@@ -134,7 +134,7 @@ func TestDecisionOrder(t *testing.T) {
 func TestRulesForRelativePathsAreAbsolute(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Headless = true })
 	etc := CommandContext{Cwd: "/etc", Home: "/home/u"}
-	d := e.Command("cat ssh/ssh_host_ed25519_key", etc)
+	d := decideCmd(e, "cat ssh/ssh_host_ed25519_key", etc)
 	const rule = "cat /etc/ssh/ssh_host_ed25519_key"
 	if d.Decision == Allow || d.Remedy != "re-run with --approve '"+rule+"'" {
 		t.Fatalf("remedy %q (%s)", d.Remedy, d.Decision)
@@ -142,74 +142,77 @@ func TestRulesForRelativePathsAreAbsolute(t *testing.T) {
 	approved := newEngine(t, func(o *Options) {
 		o.Headless, o.Approve, o.Approval.AutoApproveSafe = true, []string{rule}, false
 	})
-	if d := approved.Command("cat ssh/ssh_host_ed25519_key", etc); d.Decision != Allow {
+	if d := decideCmd(approved, "cat ssh/ssh_host_ed25519_key", etc); d.Decision != Allow {
 		t.Errorf("the remedy's rule does not approve the command: %s %v", d.Decision, d.Reasons)
 	}
-	if d := approved.Command("cat /etc/ssh/ssh_host_ed25519_key", testCC); d.Decision != Allow {
+	if d := decideCmd(approved, "cat /etc/ssh/ssh_host_ed25519_key", testCC); d.Decision != Allow {
 		t.Errorf("the remedy's rule does not approve the file by its full name: %s", d.Decision)
 	}
 	for _, cmd := range []string{"cat ssh/ssh_host_ed25519_key", "cd /tmp && cat ssh/ssh_host_ed25519_key", "cd \"$D\"; cat ssh/ssh_host_ed25519_key"} {
-		if d := approved.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(approved, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%s in %s: allowed by a rule for /etc", cmd, testCC.Cwd)
 		}
 	}
 	// Always is as narrow: cp a b approved in /home/u/proj is not approved
 	// in another directory.
 	ask := newEngine(t, nil)
-	d = ask.Command("cp a b", testCC)
+	d = decideCmd(ask, "cp a b", testCC)
 	if d.Rule != "cp /home/u/proj/a /home/u/proj/b" || !d.OfferAlways {
 		t.Fatalf("always rule %q", d.Rule)
 	}
 	granted := newEngine(t, func(o *Options) { o.Approval.Allow = []string{d.Rule} })
-	if d := granted.Command("cp a b", testCC); d.Decision != Allow {
+	if d := decideCmd(granted, "cp a b", testCC); d.Decision != Allow {
 		t.Errorf("the Always rule does not approve its command: %s %v", d.Decision, d.Reasons)
 	}
-	if d := granted.Command("cp a b", CommandContext{Cwd: "/srv/x", Home: "/home/u"}); d.Decision == Allow {
+	if d := decideCmd(granted, "cp a b", CommandContext{Cwd: "/srv/x", Home: "/home/u"}); d.Decision == Allow {
 		t.Errorf("the Always rule approves cp a b in /srv/x")
 	}
 	// Where the directory is not one known one, no rule is offered.
 	unknown := testCC
 	unknown.CwdUnknown = true
-	if d := ask.Command("cp a b", unknown); d.Rule != "" || d.OfferAlways {
+	if d := decideCmd(ask, "cp a b", unknown); d.Rule != "" || d.OfferAlways {
 		t.Errorf("rule %q offered in an unknown directory", d.Rule)
 	}
-	if d := e.Command("cat ssh/ssh_host_ed25519_key", CommandContext{Cwd: "/etc", Home: "/home/u", CwdUnknown: true}); strings.Contains(d.Remedy, "--approve") {
+	if d := decideCmd(e, "cat ssh/ssh_host_ed25519_key", CommandContext{Cwd: "/etc", Home: "/home/u", CwdUnknown: true}); strings.Contains(d.Remedy, "--approve") {
 		t.Errorf("remedy %q in an unknown directory", d.Remedy)
 	}
 }
 
 func TestHeadless(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Headless = true })
-	d := e.Command("git push origin main", testCC)
+	d := decideCmd(e, "git push origin main", testCC)
 	if d.Decision != Deny || d.DecidedBy != "headless" {
 		t.Fatalf("got %s by %s", d.Decision, d.DecidedBy)
 	}
-	if !contains(d.Reasons, Refusal) {
-		t.Errorf("reasons %q lack the refusal", d.Reasons)
+	if !d.Headless() {
+		t.Errorf("not a headless refusal: %+v", d)
+	}
+	if contains(d.Reasons, Refusal) {
+		t.Errorf("reasons %q hold the refusal text: it is a fact of the decision, not a reason", d.Reasons)
 	}
 	if d.Remedy != "re-run with --approve 'git push *'" {
 		t.Errorf("remedy %q", d.Remedy)
 	}
-	if d := e.Command("ls", testCC); d.Decision != Allow {
+	if d := decideCmd(e, "ls", testCC); d.Decision != Allow {
 		t.Errorf("ls: %s", d.Decision)
 	}
-	d = e.Command("make && cp a b", testCC)
+	d = decideCmd(e, "make && cp a b", testCC)
 	if d.Remedy != "re-run with --approve 'make' --approve 'cp /home/u/proj/a /home/u/proj/b'" {
 		t.Errorf("remedy %q", d.Remedy)
 	}
-	d = e.Command("rm -rf build", testCC)
+	d = decideCmd(e, "rm -rf build", testCC)
 	if d.Remedy != "re-run with --approve 'rm -rf /home/u/proj/build'" {
 		t.Errorf("remedy %q", d.Remedy)
 	}
 	// The remedy's rules really let the command through.
 	for _, cmd := range []string{"git push origin main", "make && cp a b", "rm -rf build"} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		var approves []string
 		for _, part := range strings.Split(strings.TrimPrefix(d.Remedy, "re-run with --approve "), " --approve ") {
 			approves = append(approves, strings.Trim(part, "'"))
 		}
 		e2 := newEngine(t, func(o *Options) { o.Headless = true; o.Approve = approves })
-		if d2 := e2.Command(cmd, testCC); d2.Decision != Allow {
+		if d2 := decideCmd(e2, cmd, testCC); d2.Decision != Allow {
 			t.Errorf("%q with %q: %s (%q)", cmd, approves, d2.Decision, d2.Reasons)
 		}
 	}
@@ -219,30 +222,30 @@ func TestSandbox(t *testing.T) {
 	e := newEngine(t, nil)
 	cc := testCC
 	cc.Isolation = IsolationSandbox
-	if d := e.Command("make install", cc); d.Decision != Allow || d.DecidedBy != "sandbox" {
+	if d := decideCmd(e, "make install", cc); d.Decision != Allow || d.DecidedBy != "sandbox" {
 		t.Errorf("make install in sandbox: %s by %s", d.Decision, d.DecidedBy)
 	}
-	if d := e.Command("rm -rf /", cc); d.Decision != Ask {
+	if d := decideCmd(e, "rm -rf /", cc); d.Decision != Ask {
 		t.Errorf("rm -rf / in sandbox: %s", d.Decision)
 	}
 	// A container may mount the project and an ssh host is a real
 	// machine: neither is a sandbox.
 	for _, iso := range []Isolation{IsolationContainer, IsolationRemote, IsolationNone, ""} {
 		cc.Isolation = iso
-		if d := e.Command("make install", cc); d.Decision != Ask {
+		if d := decideCmd(e, "make install", cc); d.Decision != Ask {
 			t.Errorf("make install with isolation %q: %s by %s", iso, d.Decision, d.DecidedBy)
 		}
 	}
 	cc.Isolation = IsolationSandbox
 	e = newEngine(t, func(o *Options) { o.Approval.AutoApproveInSandbox = false })
-	if d := e.Command("make install", cc); d.Decision != Ask {
+	if d := decideCmd(e, "make install", cc); d.Decision != Ask {
 		t.Errorf("sandbox auto-approval off: %s", d.Decision)
 	}
 }
 
 func TestAutoApproveSafeOff(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Approval.AutoApproveSafe = false })
-	d := e.Command("ls -la", testCC)
+	d := decideCmd(e, "ls -la", testCC)
 	if d.Decision != Ask || d.Safety != Safe || d.Rule != "ls -la" || !d.OfferAlways {
 		t.Errorf("ls with autoApproveSafe off: %s %s rule %q always %v", d.Decision, d.Safety, d.Rule, d.OfferAlways)
 	}
@@ -281,7 +284,7 @@ func TestNarrowRule(t *testing.T) {
 		"cd \"$D\" && tar -tf x.tar":         "",
 		"cp a b":                             "cp /home/u/proj/a /home/u/proj/b",
 	} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		if d.Rule != want || d.OfferAlways != (want != "") {
 			t.Errorf("%q: rule %q always %v, want %q", cmd, d.Rule, d.OfferAlways, want)
 		}
@@ -355,11 +358,11 @@ func TestConfigLists(t *testing.T) {
 		"head api.token":           Unknown,
 		"head README":              Safe,
 	} {
-		if d := e.Command(cmd, testCC); d.Safety != want {
+		if d := decideCmd(e, cmd, testCC); d.Safety != want {
 			t.Errorf("%q: %s, want %s (%q)", cmd, d.Safety, want, d.Reasons)
 		}
 	}
-	if d := e.Command("echo x > /mnt/y", testCC); !d.Warn {
+	if d := decideCmd(e, "echo x > /mnt/y", testCC); !d.Warn {
 		t.Error("redirect pattern did not warn")
 	}
 	for _, bad := range [][]string{{"curl"}, {"bash"}, {"python3 *"}, {"env"}, {"ls; rm"}} {
@@ -386,7 +389,7 @@ func TestWarnPatternsAreParsed(t *testing.T) {
 		"echo dd":              false,
 		"/bin/dd if=a of=b":    true,
 	} {
-		if d := e.Command(cmd, testCC); d.Warn != warn {
+		if d := decideCmd(e, cmd, testCC); d.Warn != warn {
 			t.Errorf("%q: warn %v, want %v (%q)", cmd, d.Warn, warn, d.Reasons)
 		}
 	}
@@ -407,7 +410,7 @@ func TestWarnPatternsAsk(t *testing.T) {
 		"git status":        Allow,
 		"ls -la":            Allow,
 	} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		if d.Decision != want {
 			t.Errorf("%q: %s by %s, want %s (%q)", cmd, d.Decision, d.DecidedBy, want, d.Reasons)
 		}
@@ -417,7 +420,7 @@ func TestWarnPatternsAsk(t *testing.T) {
 	}
 	cc := testCC
 	cc.Isolation = IsolationSandbox
-	if d := e.Command("cat README", cc); d.Decision != Ask {
+	if d := decideCmd(e, "cat README", cc); d.Decision != Ask {
 		t.Errorf("warned command in the sandbox: %s by %s", d.Decision, d.DecidedBy)
 	}
 }
@@ -433,30 +436,30 @@ func TestSensitive(t *testing.T) {
 		"cat /proc/*/environ", "getent shadow", "jq -n env", "jq -n '$ENV'", "cat $F", "ls ~/.ssh", "stat ~/.ssh/id_rsa",
 		"date -f ~/.ssh/id_rsa", "git diff --no-index /dev/null ~/.ssh/id_rsa", "cat /dev/sda",
 	} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		if d.Decision == Allow || d.Safety == Safe {
 			t.Errorf("%q: %s %s", cmd, d.Decision, d.Safety)
 		}
 	}
 	for _, cmd := range []string{"ls ~", "cat README.md", "grep -r TODO src", "head -n 3 *.go", "stat go.mod", "wc -l notes.txt"} {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s (%q)", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// A rule with a trailing * does not cover a sensitive read; an exact one does.
 	e = newEngine(t, func(o *Options) { o.Approve = []string{"cat *"} })
-	if d := e.Command("cat ~/.ssh/id_rsa", testCC); d.Decision == Allow {
+	if d := decideCmd(e, "cat ~/.ssh/id_rsa", testCC); d.Decision == Allow {
 		t.Error("cat * approved a secret read")
 	}
 	e = newEngine(t, func(o *Options) { o.Approve = []string{"cat /home/u/.ssh/id_rsa.pub"} })
-	if d := e.Command("cat ~/.ssh/id_rsa.pub", testCC); d.Decision != Allow {
+	if d := decideCmd(e, "cat ~/.ssh/id_rsa.pub", testCC); d.Decision != Allow {
 		t.Errorf("exact rule: %s (%q)", d.Decision, d.Reasons)
 	}
 }
 
 func TestInput(t *testing.T) {
 	e := newEngine(t, nil)
-	d := e.Input("term-2", "python3", false, "print(1)\n", testCC)
+	d := decideInput(e, "term-2", "python3", false, "print(1)\n", testCC)
 	if d.Decision != Ask || d.Display != "input → term-2 (python3): print(1)" || !d.OfferAlways || d.Rule != "input → python3: print(1)" {
 		t.Fatalf("%+v", d)
 	}
@@ -464,23 +467,23 @@ func TestInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The grant is the exact input, in any session running python3.
-	if d := e.Input("term-7", "python3", false, "print(1)\n", testCC); d.Decision != Allow || d.DecidedBy != "grant" {
+	if d := decideInput(e, "term-7", "python3", false, "print(1)\n", testCC); d.Decision != Allow || d.DecidedBy != "grant" {
 		t.Errorf("after grant: %s by %s", d.Decision, d.DecidedBy)
 	}
-	if d := e.Input("term-2", "python3", false, "import os\n", testCC); d.Decision != Ask {
+	if d := decideInput(e, "term-2", "python3", false, "import os\n", testCC); d.Decision != Ask {
 		t.Errorf("other input after a grant: %s", d.Decision)
 	}
-	d = e.Input("term-1", "bash", true, "ls -la\n", testCC)
+	d = decideInput(e, "term-1", "bash", true, "ls -la\n", testCC)
 	if d.Decision != Allow || !strings.Contains(d.Display, "run: ls -la") {
 		t.Errorf("shell ls: %s %q", d.Decision, d.Display)
 	}
-	if d := e.Input("term-1", "bash", true, "rm -rf ~\n", testCC); d.Decision == Allow || d.Safety != Dangerous {
+	if d := decideInput(e, "term-1", "bash", true, "rm -rf ~\n", testCC); d.Decision == Allow || d.Safety != Dangerous {
 		t.Errorf("shell rm: %s %s", d.Decision, d.Safety)
 	}
-	if d := e.Input("term-1", "bash", true, "echo !!\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-1", "bash", true, "echo !!\n", testCC); d.Decision == Allow {
 		t.Errorf("history expansion allowed")
 	}
-	if d := e.Input("term-2", "python3", false, "\x1b[2Kx\n", testCC); strings.ContainsRune(d.Display, 0x1b) {
+	if d := decideInput(e, "term-2", "python3", false, "\x1b[2Kx\n", testCC); strings.ContainsRune(d.Display, 0x1b) {
 		t.Errorf("escape in display %q", d.Display)
 	}
 }
@@ -488,33 +491,33 @@ func TestInput(t *testing.T) {
 func TestTool(t *testing.T) {
 	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"os_delete*"} })
 	hint := ToolHint{DisplayArgs: []string{"command"}, Truncate: 20, WarnPatterns: []string{"rm ", "sudo "}}
-	d := e.Tool("os_run_cmd", map[string]any{"command": "yarn cache clean && yarn install"}, hint)
+	d := decideTool(e, "os_run_cmd", map[string]any{"command": "yarn cache clean && yarn install"}, hint)
 	if d.Display != "os_run_cmd: yarn cache clean && …" || d.Warn || !d.OfferAlways || d.Rule != "os_run_cmd" || d.Decision != Ask {
 		t.Errorf("%+v", d)
 	}
-	d = e.Tool("os_run_cmd", map[string]any{"command": "sudo rm -rf /tmp/cache"}, hint)
-	if !d.Warn || d.OfferAlways || d.DefaultAnswer != "no" || !strings.HasPrefix(d.Display, "os_run_cmd ⚠️: ") {
+	d = decideTool(e, "os_run_cmd", map[string]any{"command": "sudo rm -rf /tmp/cache"}, hint)
+	if !d.Warn || d.OfferAlways || d.DefaultAnswer != "no" || !strings.HasPrefix(marked(d), "os_run_cmd ⚠️: ") {
 		t.Errorf("%+v", d)
 	}
-	d = e.Tool("os_write_file", map[string]any{"path": "/home/u/.bashrc", "content": "x"}, ToolHint{DisplayArgs: []string{"path"}, AlwaysWarn: true})
-	if d.Display != "os_write_file ⚠️: /home/u/.bashrc" || !d.Warn {
+	d = decideTool(e, "os_write_file", map[string]any{"path": "/home/u/.bashrc", "content": "x"}, ToolHint{DisplayArgs: []string{"path"}, AlwaysWarn: true})
+	if marked(d) != "os_write_file ⚠️: /home/u/.bashrc" || !d.Warn {
 		t.Errorf("%+v", d)
 	}
-	if d := e.Tool("os_read_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Allow {
+	if d := decideTool(e, "os_read_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Allow {
 		t.Errorf("alwaysAllow: %s", d.Decision)
 	}
-	if d := e.Tool("os_delete_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Deny {
+	if d := decideTool(e, "os_delete_file", nil, ToolHint{AlwaysAllow: true}); d.Decision != Deny {
 		t.Errorf("deny rule: %s", d.Decision)
 	}
-	d = e.Tool("os_list", map[string]any{"dir": "/"}, ToolHint{})
+	d = decideTool(e, "os_list", map[string]any{"dir": "/"}, ToolHint{})
 	if err := e.Grant(d, ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if d := e.Tool("os_list", map[string]any{"dir": "/etc"}, ToolHint{}); d.Decision != Allow || d.DecidedBy != "grant" {
+	if d := decideTool(e, "os_list", map[string]any{"dir": "/etc"}, ToolHint{}); d.Decision != Allow || d.DecidedBy != "grant" {
 		t.Errorf("granted tool: %s by %s", d.Decision, d.DecidedBy)
 	}
 	eh := newEngine(t, func(o *Options) { o.Headless = true })
-	if d := eh.Tool("x_y", nil, ToolHint{}); d.Decision != Deny || d.Remedy != "re-run with --approve 'x_y'" {
+	if d := decideTool(eh, "x_y", nil, ToolHint{}); d.Decision != Deny || d.Remedy != "re-run with --approve 'x_y'" {
 		t.Errorf("headless tool: %+v", d)
 	}
 }
@@ -538,7 +541,7 @@ func TestDenyRulesAreFlagAware(t *testing.T) {
 		"$RM -rf x":                  Ask,
 		"rm $opts x":                 Ask, // $opts might be -rf
 	} {
-		if d := e.Command(cmd, testCC); d.Decision != want {
+		if d := decideCmd(e, cmd, testCC); d.Decision != want {
 			t.Errorf("%q: %s, want %s (%q)", cmd, d.Decision, want, d.Reasons)
 		}
 	}
@@ -547,7 +550,7 @@ func TestDenyRulesAreFlagAware(t *testing.T) {
 func TestControlCharactersAreVisible(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{"ls\x1b[2K", "echo \u202erm -rf x", "ls\x08\x08rm", "ls\u200b-la"} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		for _, r := range d.Display {
 			if r < 0x20 && r != '\n' || r == 0x202e || r == 0x200b {
 				t.Errorf("%q: display %q keeps %U", cmd, d.Display, r)
@@ -563,12 +566,12 @@ func TestSmallHoles(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{"base64 -o out.txt in.txt", "base64 --output=out in", "base64 --output out in", "base64 -i in -o out",
 		"rg -z foo", "rg --search-zip foo", "rg -iz foo", "rg --search-z foo"} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	for _, cmd := range []string{"base64 in.txt", "base64 -d in.b64", "base64 -w 0 in", "rg -i foo src"} {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -577,12 +580,12 @@ func TestSmallHoles(t *testing.T) {
 func TestUnparsedDefaultNo(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{"rm -f x; if", "sudo ls (", "chmod 777 x )", "echo 'a' > x; fi", "foo && /bin/rm -rf ~ )", "find . -delete )"} {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		if d.Decision == Allow || d.DefaultAnswer != "no" || !d.Warn {
 			t.Errorf("%q: %s default %s warn %v", cmd, d.Decision, d.DefaultAnswer, d.Warn)
 		}
 	}
-	d := e.Command("ls (", testCC)
+	d := decideCmd(e, "ls (", testCC)
 	if d.Decision == Allow || d.DefaultAnswer != "yes" {
 		t.Errorf("ls (: %s default %s", d.Decision, d.DefaultAnswer)
 	}
@@ -621,7 +624,7 @@ func TestDirectoryTracking(t *testing.T) {
 		"cd /etc && echo x > hosts", "cd ~/.ssh && cat < id_rsa",
 	}
 	for _, cmd := range ask {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
@@ -629,7 +632,7 @@ func TestDirectoryTracking(t *testing.T) {
 	home := testCC
 	home.Cwd = "/home/u"
 	for _, cmd := range []string{"cd /nonexistent; grep -r KEY .", "cd proj; rg KEY"} {
-		if d := e.Command(cmd, home); d.Decision == Allow {
+		if d := decideCmd(e, cmd, home); d.Decision == Allow {
 			t.Errorf("%q in home allowed", cmd)
 		}
 	}
@@ -639,7 +642,7 @@ func TestDirectoryTracking(t *testing.T) {
 		"(cd /etc); cat ssh/ssh_host_ed25519_key", "cd /etc | cat; cat ssh/ssh_host_ed25519_key",
 		"cd /etc & cat ssh/ssh_host_ed25519_key", "timeout 1 cd /etc; cat ssh/ssh_host_ed25519_key"}
 	for _, cmd := range allow {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -655,20 +658,20 @@ func TestSecretTrees(t *testing.T) {
 	}}
 	for _, cmd := range []string{"grep -r FAKE .", "grep -rn FAKE", "rg --hidden FAKE", "rg -uu FAKE", "grep -r x src", "rg x doc",
 		"diff -r . /tmp/other", "find . -type f -exec grep -l FAKE {} +", "cd doc && grep -r x ."} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	// rg skips hidden files unless told otherwise; trees without
 	// secrets are fine
 	for _, cmd := range []string{"rg FAKE", "grep -r FAKE other", "grep FAKE README.md"} {
-		if d := e.Command(cmd, cc); d.Decision != Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// without facts nothing is known
 	cc.Facts = nil
-	if d := e.Command("grep -r FAKE other", cc); d.Decision == Allow {
+	if d := decideCmd(e, "grep -r FAKE other", cc); d.Decision == Allow {
 		t.Error("recursive grep allowed without facts")
 	}
 }
@@ -677,12 +680,12 @@ func TestCredentialOutput(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{"git remote -v", "git remote get-url origin", "git remote show -n origin", "git config --get remote.origin.url",
 		"git config remote.origin.url", "git -C . remote -v", "git remote --verbose", "git config --list", "git config --get-regexp url"} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	for _, cmd := range []string{"git remote", "git branch -vv", "git config --get user.name"} {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -693,17 +696,17 @@ func TestRepositoryPrograms(t *testing.T) {
 	cc.Facts = fakeFacts{programs: map[string][]string{"/home/u/proj": {"diff.evil.textconv"}, "/home/u/proj/sub": nil}}
 	e := newEngine(t, func(o *Options) { o.Approve = []string{"git diff *", "git log *"} })
 	for _, cmd := range []string{"git diff", "git log -p", "git -C /home/u/proj show", "cd /home/u/proj && git status"} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%q allowed in a repository configuring programs", cmd)
 		}
 	}
 	for _, cmd := range []string{"git -C sub diff", "git rev-parse HEAD", "git branch"} {
-		if d := e.Command(cmd, cc); d.Decision != Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	for _, cmd := range []string{"git log --show-signature", "git log --format=%G?", "git log --pretty=format:%GS", "git cat-file --filters HEAD:x", "git tag -l -v"} {
-		if d := newEngine(t, nil).Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(newEngine(t, nil), cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
@@ -711,13 +714,13 @@ func TestRepositoryPrograms(t *testing.T) {
 
 func TestHistoryInInteractiveShell(t *testing.T) {
 	e := newEngine(t, nil)
-	if d := e.Command("history", testCC); d.Decision != Allow {
+	if d := decideCmd(e, "history", testCC); d.Decision != Allow {
 		t.Errorf("history in a fresh non-interactive shell: %s", d.Decision)
 	}
-	if d := e.Input("term-1", "bash", true, "history | tail\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-1", "bash", true, "history | tail\n", testCC); d.Decision == Allow {
 		t.Error("history in an interactive shell allowed")
 	}
-	if d := e.Input("term-1", "bash", true, "read -r x < f\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-1", "bash", true, "read -r x < f\n", testCC); d.Decision == Allow {
 		t.Error("read in an interactive shell allowed")
 	}
 }
@@ -726,7 +729,7 @@ func TestOperatorFamilies(t *testing.T) {
 	e := newEngine(t, nil)
 	for _, cmd := range []string{"hostnamectl", "hostnamectl status", "timedatectl show", "ip -br addr", "ip route get 1.1.1.1",
 		"docker inspect -f '{{.State.Status}}' web", "kubectl get pods -n x", "tar -tzf x.tgz", "gzip -l x.gz", "unzip -l x.zip", "python3 --version"} {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -737,13 +740,13 @@ func TestOperatorFamilies(t *testing.T) {
 		"gzip x", "unzip x.zip", "python3 --version x.py", "python3 -V -c 1", "node -v -e 1", "less -k keys f", "more +!id f", "top",
 		"docker stats", "stty sane", "tput reset", "zstd -c --output-dir-flat=/tmp x", "zstd -c --trace=t x", "kubectl get -f manifests/ -o yaml",
 		"kubectl config view --flatten", "terraform version", "dotnet --version", "ulimit -n 10", "umask 000", "jobs -x rm x", "alias a=b", "shopt -u x"} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	// a family the user removes is no longer safe
 	off := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"!kubectl"} })
-	if d := off.Command("kubectl get pods", testCC); d.Decision == Allow {
+	if d := decideCmd(off, "kubectl get pods", testCC); d.Decision == Allow {
 		t.Error("kubectl get pods allowed after !kubectl")
 	}
 }

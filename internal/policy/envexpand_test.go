@@ -42,7 +42,7 @@ func TestSecretEnvAgainstBash(t *testing.T) {
 	cc := CommandContext{Cwd: t.TempDir(), Home: t.TempDir(), Facts: NoFacts{}}
 	allowed, asked := 0, 0
 	for _, c := range cmds {
-		d := e.Command(c, cc)
+		d := decideCmd(e, c, cc)
 		if d.Decision != Allow {
 			asked++
 			if r := strings.Join(d.Reasons, "; "); !strings.Contains(r, "secret") && !strings.Contains(r, "sensitive") {

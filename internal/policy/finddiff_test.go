@@ -85,7 +85,7 @@ func TestFindAgainstRealFind(t *testing.T) {
 			b.WriteString(" " + frags[rng.Intn(len(frags))])
 		}
 		c := b.String()
-		d := e.Command(c, cc)
+		d := decideCmd(e, c, cc)
 		if d.Decision != Allow {
 			asked++
 			continue

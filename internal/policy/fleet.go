@@ -22,6 +22,8 @@ func onHosts(d *Decision, a Action) {
 	}
 	if i := strings.IndexByte(d.Display, ':'); i > 0 {
 		d.Display = d.Display[:i] + where + d.Display[i:]
+		// a mark at i (after the verb) stays before the hosts
+		d.WarnAt = shiftMarks(d.WarnAt, i+1, len(where))
 	} else {
 		d.Display += where
 	}

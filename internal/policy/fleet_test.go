@@ -40,8 +40,8 @@ func TestFleetDecision(t *testing.T) {
 		if d.Decision != one.Decision || d.Safety != one.Safety || d.Warn != one.Warn || d.OfferAlways != one.OfferAlways || d.Rule != one.Rule || d.Subject != one.Subject {
 			t.Errorf("%q: fleet decision %+v differs from one host's %+v", c.cmd, d, one)
 		}
-		if d.Decision != c.verdict || d.Display != c.display || d.Warn != c.warn {
-			t.Errorf("%q: %s %q warn=%v, want %s %q warn=%v", c.cmd, d.Decision, d.Display, d.Warn, c.verdict, c.display, c.warn)
+		if d.Decision != c.verdict || marked(d) != c.display || d.Warn != c.warn {
+			t.Errorf("%q: %s %q warn=%v, want %s %q warn=%v", c.cmd, d.Decision, marked(d), d.Warn, c.verdict, c.display, c.warn)
 		}
 		if !strings.Contains(d.Full, "hosts (24): web-01, web-02") || !strings.Contains(d.Full, "web-24") {
 			t.Errorf("%q: ? does not list the hosts: %q", c.cmd, d.Full)
@@ -65,8 +65,8 @@ func TestFleetDecision(t *testing.T) {
 	}
 	// One host, and a long list cut in the reason line.
 	d = e.Decide(Action{Kind: RunCommand, Command: "rm -rf /tmp/x", Where: remoteCC, Hosts: fleetHosts(1), Selection: "web-01"})
-	if !strings.HasPrefix(d.Display, "delete ⚠️ on 1 host (web-01): /tmp/x") {
-		t.Errorf("display %q", d.Display)
+	if !strings.HasPrefix(marked(d), "delete ⚠️ on 1 host (web-01): /tmp/x") {
+		t.Errorf("display %q", marked(d))
 	}
 	d = e.Decide(Action{Kind: RunCommand, Command: "rm -rf /tmp/x", Where: remoteCC, Hosts: fleetHosts(50), Selection: "@all\x1b[2J"})
 	if r := strings.Join(d.Reasons, "\n"); !strings.Contains(r, "web-20 and 30 more") || strings.Contains(r, "web-21") {

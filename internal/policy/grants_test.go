@@ -28,31 +28,31 @@ func TestGrantsPersistPerProject(t *testing.T) {
 		return newEngine(t, func(o *Options) { o.Grants = &memGrants{files: files, name: launch} })
 	}
 	e := mk(proj)
-	d := e.Command("git status && make test", testCC)
+	d := decideCmd(e, "git status && make test", testCC)
 	if d.Decision != Allow && d.Rule != "make test" {
 		t.Fatalf("rule %q", d.Rule)
 	}
-	d = e.Command("make test && docker build -t x .", testCC)
+	d = decideCmd(e, "make test && docker build -t x .", testCC)
 	if d.Decision != Ask || d.Rule != "make test\ndocker build *" || !d.OfferAlways {
 		t.Fatalf("%s rule %q", d.Decision, d.Rule)
 	}
 	if err := e.Grant(d, ScopeProject); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("docker build . && make test", testCC); got.Decision != Allow || got.DecidedBy != "grant" {
+	if got := decideCmd(e, "docker build . && make test", testCC); got.Decision != Allow || got.DecidedBy != "grant" {
 		t.Fatalf("after grant: %s by %s", got.Decision, got.DecidedBy)
 	}
-	if got := e.Command("docker rm x", testCC); got.Decision != Ask {
+	if got := decideCmd(e, "docker rm x", testCC); got.Decision != Ask {
 		t.Fatalf("docker rm: %s", got.Decision)
 	}
 	if len(files[proj]) != 2 {
 		t.Fatalf("saved %q", files[proj])
 	}
 	// A new engine for the same project sees them; another project does not.
-	if got := mk(proj).Command("make test", testCC); got.Decision != Allow {
+	if got := decideCmd(mk(proj), "make test", testCC); got.Decision != Allow {
 		t.Errorf("reloaded: %s", got.Decision)
 	}
-	if got := mk("other").Command("make test", testCC); got.Decision != Ask {
+	if got := decideCmd(mk("other"), "make test", testCC); got.Decision != Ask {
 		t.Errorf("other project: %s", got.Decision)
 	}
 	e2 := mk(proj)
@@ -62,7 +62,7 @@ func TestGrantsPersistPerProject(t *testing.T) {
 	if err := e2.Revoke(Grant{Rule: "make test", Scope: ScopeProject}); err != nil {
 		t.Fatal(err)
 	}
-	if got := mk(proj).Command("make test", testCC); got.Decision != Ask {
+	if got := decideCmd(mk(proj), "make test", testCC); got.Decision != Ask {
 		t.Errorf("after revoke: %s", got.Decision)
 	}
 	if err := e2.Revoke(Grant{Rule: "make test", Scope: ScopeProject}); err == nil {
@@ -72,11 +72,11 @@ func TestGrantsPersistPerProject(t *testing.T) {
 
 func TestSessionGrantsAndRefusals(t *testing.T) {
 	e := newEngine(t, nil)
-	d := e.Command("go test ./...", testCC)
+	d := decideCmd(e, "go test ./...", testCC)
 	if err := e.Grant(d, ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("go test -run X ./x", testCC); got.Decision != Allow {
+	if got := decideCmd(e, "go test -run X ./x", testCC); got.Decision != Allow {
 		t.Errorf("session grant: %s", got.Decision)
 	}
 	if gs := e.Grants(); len(gs) != 1 || gs[0] != (Grant{Rule: "go test *", Scope: ScopeSession}) {
@@ -85,11 +85,11 @@ func TestSessionGrantsAndRefusals(t *testing.T) {
 	if err := e.Revoke(Grant{Rule: "go test *", Scope: ScopeSession}); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.Command("go test ./...", testCC); got.Decision != Ask {
+	if got := decideCmd(e, "go test ./...", testCC); got.Decision != Ask {
 		t.Errorf("after revoke: %s", got.Decision)
 	}
 	for _, cmd := range []string{"rm -rf x", "echo x > f", "bash -c \"$X\"", "python3 -c 'import os'", "$X"} {
-		if err := e.Grant(e.Command(cmd, testCC), ScopeSession); err == nil {
+		if err := e.Grant(decideCmd(e, cmd, testCC), ScopeSession); err == nil {
 			t.Errorf("%q granted", cmd)
 		}
 	}
@@ -109,11 +109,11 @@ func TestGrantStoreErrors(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	e := newEngine(t, func(o *Options) { o.Grants = struct{ GrantStore }{noSave{}} })
-	d := e.Command("make test", testCC)
+	d := decideCmd(e, "make test", testCC)
 	if err := e.Grant(d, ScopeProject); err == nil || !strings.Contains(err.Error(), "HOME is not set") {
 		t.Fatalf("grant without a state directory: %v", err)
 	}
-	if got := e.Command("make test", testCC); got.Decision != Ask {
+	if got := decideCmd(e, "make test", testCC); got.Decision != Ask {
 		t.Errorf("refused grant applies: %s", got.Decision)
 	}
 }
@@ -130,7 +130,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func(i int) {
 			defer func() { done <- struct{}{} }()
 			for j := 0; j < 50; j++ {
-				d := e.Command(fmt.Sprintf("git sub%d %d", i, j), testCC)
+				d := decideCmd(e, fmt.Sprintf("git sub%d %d", i, j), testCC)
 				if err := e.Grant(d, Scope(j%2)); err != nil {
 					t.Error(err)
 					return
@@ -160,43 +160,43 @@ func TestAlwaysShapes(t *testing.T) {
 		"sh -c 'make build && make test'":  "make build\nmake test",
 	}
 	for cmd, want := range cases {
-		d := e.Command(cmd, testCC)
+		d := decideCmd(e, cmd, testCC)
 		if d.Rule != want || !d.OfferAlways {
 			t.Errorf("%q: rule %q always %v, want %q", cmd, d.Rule, d.OfferAlways, want)
 		}
 	}
 	for _, cmd := range []string{"python3 -c 'import os'", "python3", "node -e 1", "bash -c \"$X\"", "python3 - < x.py", "bash -c 'make' x y"} {
-		if d := e.Command(cmd, testCC); d.OfferAlways && !strings.Contains(d.Rule, "make") {
+		if d := decideCmd(e, cmd, testCC); d.OfferAlways && !strings.Contains(d.Rule, "make") {
 			t.Errorf("%q offers Always %q", cmd, d.Rule)
 		}
 	}
 	// what the grants then approve
-	if err := e.Grant(e.Command("make build", testCC), ScopeSession); err != nil {
+	if err := e.Grant(decideCmd(e, "make build", testCC), ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Grant(e.Command("python3 manage.py migrate", testCC), ScopeSession); err != nil {
+	if err := e.Grant(decideCmd(e, "python3 manage.py migrate", testCC), ScopeSession); err != nil {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{"bash -c 'make build'", "sh -c 'make build && ls'", "bash -ec 'make build'", "python3 manage.py migrate app 0002",
 		"bash -c 'bash -c \"make build\"'"} {
-		if d := e.Command(cmd, testCC); d.Decision != Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	for _, cmd := range []string{"bash -c 'make build; make deploy'", "bash -c 'make build' x", "bash -ic 'make build'", "python3 manage.py shell",
 		"echo 'import os' | python3 manage.py migrate", "python3 manage.py migrate <<< 'x'", "bash -c 'make build > /etc/x'",
 		"python3 ../manage.py migrate", "bash --rcfile x -c 'make build'", "bash -c 'make build' | sh"} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
 	// zsh and fish read the script in another language
 	for _, cmd := range []string{`zsh -c 'ls *(e:"touch x":)'`, "fish -c 'ls (id)'", "find -files0-from list -exec cat {} +"} {
-		if d := e.Command(cmd, testCC); d.Decision == Allow {
+		if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 			t.Errorf("%q allowed", cmd)
 		}
 	}
-	if d := e.Command("bash -c 'ls -la'", testCC); d.Decision != Allow || d.DecidedBy != "safe-list" {
+	if d := decideCmd(e, "bash -c 'ls -la'", testCC); d.Decision != Allow || d.DecidedBy != "safe-list" {
 		t.Errorf("bash -c 'ls -la': %s %q", d.Decision, d.Reasons)
 	}
 }

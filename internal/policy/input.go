@@ -145,7 +145,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	subject := "input → " + a.Session
 	if strings.TrimSpace(a.Input) == "" || a.Input == "\x03" || a.Input == "\x04" {
 		d := &Decision{Decision: Allow, Safety: Safe, DecidedBy: "safe-list", DefaultAnswer: Yes,
-			Display: fmt.Sprintf("input → %s (%s): %s", a.Session, program, sanitize(a.Input, false)),
+			Display: fmt.Sprintf("input → %s (%s): %s", sanitize(a.Session, false), sanitize(program, false), sanitize(a.Input, false)),
 			Reasons: []string{}, Full: a.Input, Subject: subject}
 		if a.Pending == "" || a.Input == "\x03" {
 			return d
@@ -169,19 +169,19 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	}
 	if shell {
 		d := e.command(line, inputWhere(a), true)
-		where := program
+		// the names come from the terminal: shown escaped
+		where := sanitize(program, false)
 		if !a.Shell && a.InShell {
-			where = path.Base(a.SessionProgram) + ", " + program + " running"
+			where = sanitize(path.Base(a.SessionProgram)+", "+program+" running", false)
 		}
-		d.Display = fmt.Sprintf("input → %s (%s) %s", a.Session, where, d.Display)
+		prefix := fmt.Sprintf("input → %s (%s) ", sanitize(a.Session, false), where)
+		d.Display, d.WarnAt = prefix+d.Display, shiftMarks(d.WarnAt, 0, len(prefix))
 		d.Full, d.Subject = text, subject
 		if !a.Shell && a.Prompt == Question && oneLine {
 			// Still analysed as shell code (it reaches the shell if the
 			// program ends first), shown as the answer it is.
-			d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, where, sanitize(a.PromptText, false), sanitize(line, false))
-			if d.Warn {
-				d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
-			}
+			d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), where, sanitize(a.PromptText, false), sanitize(line, false))
+			d.WarnAt = markAt(d.Warn, len("answer"))
 			d.Rule, d.OfferAlways = "", false
 			if d.Decision == Allow {
 				d.Reasons = append(d.Reasons, "an answer to the program's question")
@@ -227,16 +227,16 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	lang := replLang(program)
 	shown := sanitize(line, true)
 	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: text, Subject: subject, Reasons: []string{}}
-	d.Display = fmt.Sprintf("input → %s (%s): %s", a.Session, program, shown)
+	d.Display = fmt.Sprintf("input → %s (%s): %s", sanitize(a.Session, false), sanitize(program, false), shown)
 	if a.Prompt == Question {
 		// An answer depends on the question: asked each time.
-		d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), shown)
+		d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), sanitize(program, false), sanitize(a.PromptText, false), shown)
 		if lang == langNone {
 			lang = langOther
 		}
 		if why := codeWarnings(lang, text); len(why) > 0 {
 			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
-			d.Display = strings.Replace(d.Display, "answer →", "answer ⚠️ →", 1)
+			d.WarnAt = markAt(true, len("answer"))
 			d.Reasons = append(d.Reasons, why...)
 		} else {
 			d.Reasons = append(d.Reasons, "an answer to the program's question")
@@ -246,7 +246,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 	if lang != langNone {
 		if why := codeWarnings(lang, text); len(why) > 0 {
 			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
-			d.Display = fmt.Sprintf("input ⚠️ → %s (%s): %s", a.Session, program, shown)
+			d.WarnAt = markAt(true, len("input"))
 			d.Reasons = append(d.Reasons, why...)
 			return e.ask(d, nil, &assessment{}, nil)
 		}
@@ -279,7 +279,7 @@ func (e *Engine) sessionInput(a Action) *Decision {
 // time and never shown.
 func (e *Engine) secretAnswer(a Action, program, line, subject string) *Decision {
 	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
-		Display: fmt.Sprintf("answer → %s (%s) %q: %s", a.Session, program, sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
+		Display: fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), sanitize(program, false), sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
 		Reasons: []string{"a secret typed at a password prompt"}, Secret: true}
 	return e.ask(d, nil, &assessment{}, nil)
 }
@@ -300,6 +300,7 @@ func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
 	next := a
 	next.SecretRead, next.Pending, next.Input, next.Prompt, next.PromptText = false, "", rest+"\n", NoPrompt, ""
 	after := e.sessionInput(next)
+	after.WarnAt = shiftMarks(after.WarnAt, 0, len(d.Display+", then "))
 	after.Display = d.Display + ", then " + after.Display
 	after.Full = d.Full + "\n" + after.Full
 	after.Rule, after.OfferAlways = "", false

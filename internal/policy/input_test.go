@@ -18,17 +18,17 @@ func TestREPLInputIsCode(t *testing.T) {
 	}
 	for program, inputs := range dangerous {
 		for _, in := range inputs {
-			d := e.Input("term-2", program, false, in+"\n", testCC)
+			d := decideInput(e, "term-2", program, false, in+"\n", testCC)
 			if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" || d.Safety != Dangerous {
 				t.Errorf("%s %q: %+v", program, in, d)
 			}
-			if !strings.Contains(d.Display, "⚠️") {
-				t.Errorf("%s %q: display %q lacks the warning", program, in, d.Display)
+			if !strings.Contains(marked(d), "⚠️") {
+				t.Errorf("%s %q: display %q lacks the warning", program, in, marked(d))
 			}
 		}
 	}
 	for program, in := range map[string]string{"python3": "print(6*7)", "node": "[1,2].map(x => x*2)", "irb": "puts 1+1", "psql": "select count(*) from users;"} {
-		d := e.Input("term-2", program, false, in+"\n", testCC)
+		d := decideInput(e, "term-2", program, false, in+"\n", testCC)
 		if d.Decision != Ask || d.Warn || d.DefaultAnswer != Yes || !d.OfferAlways {
 			t.Errorf("%s %q: %+v", program, in, d)
 		}
@@ -37,7 +37,7 @@ func TestREPLInputIsCode(t *testing.T) {
 		}
 	}
 	// Multi-line input is asked each time: Always holds one line.
-	if d := e.Input("term-2", "python3", false, "x = 1\nprint(x)\n", testCC); d.OfferAlways || d.Rule != "" {
+	if d := decideInput(e, "term-2", "python3", false, "x = 1\nprint(x)\n", testCC); d.OfferAlways || d.Rule != "" {
 		t.Errorf("multi-line input offers Always: %+v", d)
 	}
 }
@@ -45,10 +45,10 @@ func TestREPLInputIsCode(t *testing.T) {
 func TestOldSessionGrantsAreNotHonoured(t *testing.T) {
 	files := map[string][]string{"proj": {"input → term-2 (python3)"}}
 	e := newEngine(t, func(o *Options) { o.Grants = &memGrants{files: files, name: "proj"} })
-	if d := e.Input("term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-2", "python3", false, "print(1)\n", testCC); d.Decision == Allow {
 		t.Fatalf("a grant naming a session allowed input: %+v", d)
 	}
-	if d := e.Input("term-2", "python3", false, "import os; os.system('touch pwned')\n", testCC); d.Decision == Allow {
+	if d := decideInput(e, "term-2", "python3", false, "import os; os.system('touch pwned')\n", testCC); d.Decision == Allow {
 		t.Fatalf("a grant naming a session allowed os.system: %+v", d)
 	}
 }
@@ -60,8 +60,8 @@ func TestShellSessionInputIsShellWhateverRuns(t *testing.T) {
 	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.OfferAlways || d.Rule != "" {
 		t.Fatalf("typeahead rm: %+v", d)
 	}
-	if !strings.HasPrefix(d.Display, "input → term-1 (bash, sleep running) delete ⚠️") {
-		t.Errorf("display %q", d.Display)
+	if !strings.HasPrefix(marked(d), "input → term-1 (bash, sleep running) delete ⚠️") {
+		t.Errorf("display %q", marked(d))
 	}
 	// Safe commands stay safe.
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "sleep", InShell: true, SessionProgram: "bash", Input: "ls\n", Where: testCC})
@@ -130,7 +130,7 @@ func TestAnswersToPrompts(t *testing.T) {
 		t.Errorf("apt question in bash: %+v", d)
 	}
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-1", Program: "apt", InShell: true, SessionProgram: "bash", Prompt: Question, PromptText: "Continue? [Y/n]", Input: "rm -rf ~\n", Where: testCC})
-	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || !strings.Contains(d.Display, "⚠️") {
+	if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || !strings.HasPrefix(marked(d), "answer ⚠️ →") {
 		t.Errorf("rm typed at a question in bash: %+v", d)
 	}
 	d = e.Decide(Action{Kind: SessionInput, Session: "term-4", Program: "gpg", Prompt: Secret, PromptText: "Enter passphrase:", Input: "hunter2\n", Where: testCC})
@@ -165,7 +165,7 @@ func TestSessionInputInUnknownDirectory(t *testing.T) {
 		if d := e.Decide(act); d.Decision == Allow {
 			t.Errorf("%q in an unknown directory allowed: %+v", in, d)
 		}
-		if d := e.Command(in, unknown); d.Decision == Allow {
+		if d := decideCmd(e, in, unknown); d.Decision == Allow {
 			t.Errorf("run %q in an unknown directory allowed", in)
 		}
 	}

@@ -29,12 +29,12 @@ func TestWinSecretPaths(t *testing.T) {
 		`cat 'c:\USERS\me\.Git-Credentials'`,
 		`grep -r password 'C:\Users\Me'`,
 	} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%s: allowed (%s)", cmd, d.DecidedBy)
 		}
 	}
 	for _, cmd := range []string{`cat notes.txt`, `cat 'C:\Users\Me\proj\README.md'`, `ls 'D:\src'`} {
-		if d := e.Command(cmd, cc); d.Decision != Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%s: %s %v, want allow", cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -45,7 +45,7 @@ func TestWinStateDirIsSecret(t *testing.T) {
 	e := newEngine(t, nil)
 	cc := CommandContext{Home: `C:\Users\Me`, Cwd: `C:\Users\Me\proj`, Shell: sysinfo.ShellBash}
 	for _, cmd := range []string{`cat 'C:\Users\Me\AppData\Local\nb\state\audit.jsonl'`, `cat ~/AppData/Roaming/nb/config.json`} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%s: allowed", cmd)
 		}
 	}
@@ -71,7 +71,7 @@ func TestWinDenyRulesMatchWindowsPaths(t *testing.T) {
 			`cat C:/Users/Me/proj/blocked.txt`,
 			`cat /c/users/me/proj/blocked.txt`,
 		} {
-			if d := e.Command(cmd, cc); d.Decision != Deny {
+			if d := decideCmd(e, cmd, cc); d.Decision != Deny {
 				t.Errorf("deny %s: %s gets %s %v", rule, cmd, d.Decision, d.Reasons)
 			}
 		}
@@ -79,16 +79,16 @@ func TestWinDenyRulesMatchWindowsPaths(t *testing.T) {
 		if d := e.Decide(Action{Kind: ReadFile, Path: `C:\Users\Me\proj\blocked.txt`, Shown: "blocked.txt", Where: cc}); d.Decision != Deny {
 			t.Errorf("deny %s: read_file gets %s", rule, d.Decision)
 		}
-		if d := e.Command(`cat 'C:\Users\Me\proj\other.md'`, cc); d.Decision == Deny {
+		if d := decideCmd(e, `cat 'C:\Users\Me\proj\other.md'`, cc); d.Decision == Deny {
 			t.Errorf("deny %s: denies another file", rule)
 		}
 	}
 	// Grants are not widened by the normalisation: they match as written.
 	e := newEngine(t, func(o *Options) { o.Approval.Allow = []string{`rm C:\Users\Me\x.bin`} })
-	if d := e.Command(`rm 'C:\Users\Me\x.bin'`, cc); d.Decision != Allow {
+	if d := decideCmd(e, `rm 'C:\Users\Me\x.bin'`, cc); d.Decision != Allow {
 		t.Errorf("grant does not match its own file: %+v", d)
 	}
-	if d := e.Command(`rm 'C:\Users\Me\X.BIN'`, cc); d.Decision == Allow {
+	if d := decideCmd(e, `rm 'C:\Users\Me\X.BIN'`, cc); d.Decision == Allow {
 		t.Errorf("grant matched another spelling: %+v", d)
 	}
 }

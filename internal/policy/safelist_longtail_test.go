@@ -140,12 +140,12 @@ func TestLongTailFamilies(t *testing.T) {
 				"mvn -v", "gradle --version", "top -v", "java -help", "nvim --version", "sed --version -i s/a/b/ f", "apt-get install x", "npm --version"}},
 	} {
 		for _, cmd := range c.allow {
-			if d := e.Command(cmd, testCC); d.Decision != Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
 				t.Errorf("%s: %q: %s, want allow (%s)", c.family, cmd, d.Decision, strings.Join(d.Reasons, "; "))
 			}
 		}
 		for _, cmd := range c.ask {
-			if d := e.Command(cmd, testCC); d.Decision == Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 				t.Errorf("%s: %q allowed, want it asked", c.family, cmd)
 			}
 		}
@@ -162,7 +162,7 @@ func TestLongTailUnknownOptionsAsk(t *testing.T) {
 			if strings.ContainsRune(longTail[name].flags+longTail[name].values, 'j') && bad == "-j9" {
 				continue
 			}
-			if d := e.Command(cmd, testCC); d.Decision == Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
 				t.Errorf("%q allowed", cmd)
 			}
 		}

@@ -164,7 +164,7 @@ func TestSedThroughWrappers(t *testing.T) {
 			"nice -n 5 sed -n " + q + " f", "find . -name '*.txt' -exec sed -n " + q + " {} +",
 			"bash -c \"sed -n " + q + " f\"", "echo f | xargs sed -n " + q, "sed -n -e :x -e 'e id' f",
 		} {
-			if d := e.Command(cmd, cc); d.Decision == Allow {
+			if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 				t.Errorf("%q allowed", cmd)
 			}
 		}
@@ -179,7 +179,7 @@ func TestSedThroughWrappers(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"sed -n 1,5p f", "timeout 5 sed -n 's/a/b/p' f", "env sed ':a;N;$!ba;s/\\n/ /g' f"} {
-		if d := e.Command(cmd, cc); d.Decision != Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%q not allowed: %v", cmd, d.Reasons)
 		}
 	}

@@ -37,21 +37,21 @@ func TestWinShellsAnalysed(t *testing.T) {
 		{sysinfo.ShellPowerShell, "Remove-Item -rf C:\\x", Deny, ByDenyRule},
 		{sysinfo.ShellCmd, "powershell -c rm -rf C:\\x", Deny, ByDenyRule},
 	} {
-		d := e.Command(c.cmd, cc(c.sh))
+		d := decideCmd(e, c.cmd, cc(c.sh))
 		if d.Decision != c.want || d.DecidedBy != c.by {
 			t.Errorf("%s %q: %s by %s (%q), want %s by %s", c.sh, c.cmd, d.Decision, d.DecidedBy, d.Reasons, c.want, c.by)
 		}
 	}
 	// the same commands for bash are still decided by the bash analysis
 	for _, sh := range []sysinfo.ShellKind{sysinfo.ShellPOSIX, sysinfo.ShellBash} {
-		if d := e.Command("ls", CommandContext{Cwd: "/work", Home: "/home/u", Shell: sh}); d.Decision != Allow {
+		if d := decideCmd(e, "ls", CommandContext{Cwd: "/work", Home: "/home/u", Shell: sh}); d.Decision != Allow {
 			t.Errorf("%s ls: %s, want allow", sh, d.Decision)
 		}
-		if d := e.Command("Get-ChildItem", CommandContext{Cwd: "/work", Home: "/home/u", Shell: sh}); d.Decision == Allow {
+		if d := decideCmd(e, "Get-ChildItem", CommandContext{Cwd: "/work", Home: "/home/u", Shell: sh}); d.Decision == Allow {
 			t.Errorf("%s Get-ChildItem: allowed", sh)
 		}
 	}
-	d := e.Command("Get-ChildItem | ForEach-Object { $_ }", cc(sysinfo.ShellPowerShell))
+	d := decideCmd(e, "Get-ChildItem | ForEach-Object { $_ }", cc(sysinfo.ShellPowerShell))
 	if d.Decision != Ask || !strings.Contains(strings.Join(d.Reasons, "\n"), "script block") {
 		t.Errorf("a script block: %s %q", d.Decision, d.Reasons)
 	}

@@ -263,7 +263,7 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 				l.Words = append([]shellparse.Word{{Text: n, Raw: n}}, wl.leaf.Words[1:]...)
 				if lp.denies(&l) {
 					d.Decision, d.DecidedBy = Deny, ByDenyRule
-					d.Safety, d.Display = Unknown, e.displayRun(command, false)
+					d.Safety, d.Display, d.WarnAt = Unknown, e.displayRun(command), nil
 					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
 					return d
 				}
@@ -385,14 +385,10 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		d.DefaultAnswer = No
 	}
 	if cat != cmdbase.CatNone {
-		head := string(cat)
-		if warn {
-			head += " ⚠️"
-		}
-		d.Display = head + ": " + sanitize(subject, false)
+		d.Display, d.WarnAt = string(cat)+": "+sanitize(subject, false), markAt(warn, len(cat))
 		d.Category = Category(cat)
 	} else {
-		d.Display = e.displayRun(command, warn)
+		d.Display, d.WarnAt = e.displayRun(command), markAt(warn, len("run"))
 	}
 
 	// Always: one rule per command that needs one, when every one can have it

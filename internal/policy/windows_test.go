@@ -70,7 +70,7 @@ func TestWinCommandSuite(t *testing.T) {
 				bad = "want ask, warned, not dangerous, default No, no Always"
 			}
 		case "danger":
-			if d.Decision != Ask || !d.Warn || d.Safety != Dangerous || d.DefaultAnswer != No || d.OfferAlways || !strings.Contains(d.Display, "⚠️") {
+			if d.Decision != Ask || !d.Warn || d.Safety != Dangerous || d.DefaultAnswer != No || d.OfferAlways || len(d.WarnAt) == 0 || !strings.Contains(marked(d), "⚠️") {
 				bad = "want ask, dangerous, ⚠️, default No, no Always"
 			}
 		case "ask":
@@ -112,12 +112,12 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellPowerShell, `gci | Remove-Item`}, {sysinfo.ShellPowerShell, `gci | % { Remove-Item $_ }`},
 		{sysinfo.ShellPowerShell, `cmd /c rd /s /q C:\x`}, {sysinfo.ShellPowerShell, `Microsoft.PowerShell.Management\Remove-Item x`},
 	} {
-		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != Deny {
+		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)
 		}
 	}
 	for _, c := range []string{`dir`, `type rd.txt`, `echo rd`} {
-		if d := e.Command(c, winCC(sysinfo.ShellCmd)); d.Decision == Deny {
+		if d := decideCmd(e, c, winCC(sysinfo.ShellCmd)); d.Decision == Deny {
 			t.Errorf("%q: denied", c)
 		}
 	}
@@ -131,7 +131,7 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		sh  sysinfo.ShellKind
 		cmd string
 	}{{sysinfo.ShellCmd, "dir"}, {sysinfo.ShellPowerShell, "Get-ChildItem"}, {sysinfo.ShellCmd, "type README.md | findstr x"}} {
-		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != Allow {
+		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Allow {
 			t.Errorf("headless %s %q: %s %q", c.sh, c.cmd, d.Decision, d.Reasons)
 		}
 	}
@@ -147,7 +147,7 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
 		{sysinfo.ShellPowerShell, "Invoke-WebRequest https://example.com", "re-run with --approve 'Invoke-WebRequest https://example.com'"},
 	} {
-		d := e.Command(c.cmd, winCC(c.sh))
+		d := decideCmd(e, c.cmd, winCC(c.sh))
 		if d.Decision != Deny || d.DecidedBy != ByHeadless || d.Remedy != c.remedy {
 			t.Errorf("headless %s %q: %s by %s, remedy %q, want %q", c.sh, c.cmd, d.Decision, d.DecidedBy, d.Remedy, c.remedy)
 		}
@@ -174,27 +174,27 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		{sysinfo.ShellCmd, "sc stop spooler > out.txt", Deny},
 		{sysinfo.ShellCmd, "sc stop spooler & sc delete spooler", Deny},
 	} {
-		d := approved.Command(c.cmd, winCC(c.sh))
+		d := decideCmd(approved, c.cmd, winCC(c.sh))
 		if d.Decision != c.want {
 			t.Errorf("approved %s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
 		}
 	}
 	// no "Always" for what talks to the network or runs code
 	for _, c := range []string{"Invoke-WebRequest https://example.com", "Start-Process notepad", "Import-Module x"} {
-		if d := newEngine(t, nil).Command(c, winCC(sysinfo.ShellPowerShell)); d.OfferAlways {
+		if d := decideCmd(newEngine(t, nil), c, winCC(sysinfo.ShellPowerShell)); d.OfferAlways {
 			t.Errorf("%q: Always offered (%q)", c, d.Rule)
 		}
 	}
 	// grants ("Always") too
 	g := newEngine(t, nil)
-	d := g.Command("sc stop spooler", winCC(sysinfo.ShellCmd))
+	d := decideCmd(g, "sc stop spooler", winCC(sysinfo.ShellCmd))
 	if !d.OfferAlways || d.Rule != "sc stop *" {
 		t.Fatalf("Always: offer %v rule %q", d.OfferAlways, d.Rule)
 	}
 	if err := g.Grant(d, ScopeSession); err != nil {
 		t.Fatal(err)
 	}
-	if d := g.Command("sc stop spooler", winCC(sysinfo.ShellCmd)); d.Decision != Allow || d.DecidedBy != ByGrant {
+	if d := decideCmd(g, "sc stop spooler", winCC(sysinfo.ShellCmd)); d.Decision != Allow || d.DecidedBy != ByGrant {
 		t.Errorf("after the grant: %s by %s", d.Decision, d.DecidedBy)
 	}
 }
@@ -218,7 +218,7 @@ func TestWinSecretSpellings(t *testing.T) {
 		{sysinfo.ShellPowerShell, `Get-Content server.pem`}, {sysinfo.ShellPowerShell, `Get-ChildItem Env:`},
 		{sysinfo.ShellPowerShell, `Format-Hex C:\Windows\System32\config\SAM`},
 	} {
-		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision == Allow {
+		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision == Allow {
 			t.Errorf("%s %q: allowed", c.sh, c.cmd)
 		} else if d.OfferAlways && strings.Contains(strings.Join(d.Reasons, " "), "sensitive") {
 			t.Errorf("%s %q: Always offered for a secret", c.sh, c.cmd)
@@ -233,20 +233,20 @@ func TestWinTreeFacts(t *testing.T) {
 	cc := winCC(sysinfo.ShellPowerShell)
 	cc.Facts = winFacts{"config/.env"}
 	for _, cmd := range []string{`Get-ChildItem -Recurse | Select-String TODO`, `gci src -r | sls x`} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%q in a tree with .env: allowed", cmd)
 		}
-		if d := e.Command(cmd, winCC(sysinfo.ShellPowerShell)); d.Decision != Allow {
+		if d := decideCmd(e, cmd, winCC(sysinfo.ShellPowerShell)); d.Decision != Allow {
 			t.Errorf("%q in a clean tree: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	cmdcc := winCC(sysinfo.ShellCmd)
 	cmdcc.Facts = winFacts{".env"}
-	if d := e.Command(`findstr /s password *.*`, cmdcc); d.Decision == Allow {
+	if d := decideCmd(e, `findstr /s password *.*`, cmdcc); d.Decision == Allow {
 		t.Errorf("findstr /s in a tree with .env: allowed")
 	}
 	cmdcc.Facts = nil
-	if d := e.Command(`findstr /s password *.*`, cmdcc); d.Decision == Allow {
+	if d := decideCmd(e, `findstr /s password *.*`, cmdcc); d.Decision == Allow {
 		t.Errorf("findstr /s with no facts: allowed")
 	}
 }
@@ -305,12 +305,12 @@ func TestWinConfiguredLists(t *testing.T) {
 		{sysinfo.ShellPowerShell, "Stop-Process -Name node"}, {sysinfo.ShellPowerShell, "kill 42"},
 		{sysinfo.ShellCmd, "taskkill /im node.exe"}, {sysinfo.ShellCmd, "cmd /c TASKKILL /f /im x.exe"},
 	} {
-		if d := e.Command(c.cmd, winCC(c.sh)); d.Safety != Dangerous || !d.Warn || d.Decision == Allow {
+		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Safety != Dangerous || !d.Warn || d.Decision == Allow {
 			t.Errorf("%s %q: %s %s warn=%v", c.sh, c.cmd, d.Decision, d.Safety, d.Warn)
 		}
 	}
 	// a warn pattern is never waved through by a rule with *
-	if d := e.Command("git push origin main", winCC(sysinfo.ShellPowerShell)); d.Decision == Allow || !d.Warn {
+	if d := decideCmd(e, "git push origin main", winCC(sysinfo.ShellPowerShell)); d.Decision == Allow || !d.Warn {
 		t.Errorf("git push under a warn pattern: %s warn=%v", d.Decision, d.Warn)
 	}
 }
@@ -330,7 +330,7 @@ func FuzzWinDecide(f *testing.F) {
 		if ps {
 			sh = sysinfo.ShellPowerShell
 		}
-		d := e.Command(src, winCC(sh))
+		d := decideCmd(e, src, winCC(sh))
 		if d.Decision == Allow {
 			if d.Safety != Safe || d.Warn {
 				t.Fatalf("%q: allowed with safety %s warn %v", src, d.Safety, d.Warn)
@@ -341,7 +341,7 @@ func FuzzWinDecide(f *testing.F) {
 				}
 			}
 		}
-		if d2 := e.Command(src, winCC(sh)); d2.Decision != d.Decision || d2.Safety != d.Safety {
+		if d2 := decideCmd(e, src, winCC(sh)); d2.Decision != d.Decision || d2.Safety != d.Safety {
 			t.Fatalf("%q: %s/%s then %s/%s", src, d.Decision, d.Safety, d2.Decision, d2.Safety)
 		}
 	})
@@ -351,7 +351,7 @@ func BenchmarkWinDecidePipeline(b *testing.B) {
 	e := newEngine(b, nil)
 	cc := winCC(sysinfo.ShellPowerShell)
 	for b.Loop() {
-		e.Command(`Get-ChildItem -Recurse -Filter *.log | Select-String error | Sort-Object Line | Select-Object -First 20`, cc)
+		decideCmd(e, `Get-ChildItem -Recurse -Filter *.log | Select-String error | Sort-Object Line | Select-Object -First 20`, cc)
 	}
 }
 
@@ -360,7 +360,7 @@ func BenchmarkWinDecide1000Lines(b *testing.B) {
 	cc := winCC(sysinfo.ShellCmd)
 	script := strings.Repeat("type README.md | findstr /i error & dir /b src\n", 1000)
 	for b.Loop() {
-		e.Command(script, cc)
+		decideCmd(e, script, cc)
 	}
 }
 
@@ -376,7 +376,7 @@ func TestWinSafeCommandsConfig(t *testing.T) {
 		{sysinfo.ShellCmd, "dir", Ask}, {sysinfo.ShellPowerShell, "Get-ChildItem", Ask}, {sysinfo.ShellPowerShell, "gci", Ask},
 		{sysinfo.ShellCmd, "type x.txt", Allow}, {sysinfo.ShellCmd, `C:\\tmp\\mytool.exe`, Ask},
 	} {
-		if d := e.Command(c.cmd, winCC(c.sh)); d.Decision != c.want {
+		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != c.want {
 			t.Errorf("%s %q: %s %q, want %s", c.sh, c.cmd, d.Decision, d.Reasons, c.want)
 		}
 	}
@@ -389,24 +389,24 @@ func TestWinLocalProgramShadows(t *testing.T) {
 	cc := winCC(sysinfo.ShellCmd)
 	cc.Facts = localProgs{"findstr": true, "git": true}
 	for _, cmd := range []string{"findstr x a.txt", "git status", "type a.txt | findstr x"} {
-		if d := e.Command(cmd, cc); d.Decision == Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%q with a local program: allowed", cmd)
 		}
 	}
 	for _, cmd := range []string{"dir", "type a.txt", "tasklist"} {
-		if d := e.Command(cmd, cc); d.Decision != Allow {
+		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%q: %s %q", cmd, d.Decision, d.Reasons)
 		}
 	}
 	// PowerShell does not look in the current directory
 	cc.Shell = sysinfo.ShellPowerShell
-	if d := e.Command("findstr x a.txt", cc); d.Decision != Allow {
+	if d := decideCmd(e, "findstr x a.txt", cc); d.Decision != Allow {
 		t.Errorf("PowerShell findstr: %s %q", d.Decision, d.Reasons)
 	}
 	// without facts, a program cmd.exe may find in the directory is asked
 	cc = winCC(sysinfo.ShellCmd)
 	cc.Facts = nil
-	if d := e.Command("findstr x a.txt", cc); d.Decision == Allow {
+	if d := decideCmd(e, "findstr x a.txt", cc); d.Decision == Allow {
 		t.Errorf("findstr with no facts: allowed")
 	}
 }

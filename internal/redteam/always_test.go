@@ -55,7 +55,7 @@ func TestAlwaysRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, esc := range alwaysEscalations {
-		d := base.Command(esc.approved, cc)
+		d := decide(base, esc.approved, cc)
 		if !d.OfferAlways || d.Rule == "" {
 			continue
 		}
@@ -66,11 +66,11 @@ func TestAlwaysRules(t *testing.T) {
 			reportBypass(t, "always:"+esc.approved, fmt.Sprintf("DEFECT: %q: Always would save %q, which the engine cannot parse: %v", esc.approved, d.Rule, err))
 			continue
 		}
-		if g := granted.Command(esc.approved, cc); g.Decision != policy.Allow {
+		if g := decide(granted, esc.approved, cc); g.Decision != policy.Allow {
 			t.Logf("usability: after Always on %q (rule %q) the same command is still %s", esc.approved, d.Rule, g.Decision)
 		}
 		for _, later := range esc.later {
-			g := granted.Command(later, cc)
+			g := decide(granted, later, cc)
 			if g.Decision == policy.Allow {
 				j, _ := json.Marshal(g)
 				reportBypass(t, "always:"+esc.approved+" → "+later, fmt.Sprintf("BYPASS (Always too broad): Always on %q saves %q, which then allows %q: %s", esc.approved, d.Rule, later, j))
@@ -83,7 +83,7 @@ func TestAlwaysRules(t *testing.T) {
 		if len(c.approve) > 0 || len(c.deny) > 0 || c.nosafe || c.headless {
 			continue
 		}
-		d := base.Command(c.command, cc)
+		d := decide(base, c.command, cc)
 		if !d.OfferAlways {
 			continue
 		}

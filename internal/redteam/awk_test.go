@@ -42,7 +42,7 @@ func TestAwkAgainstRealAwk(t *testing.T) {
 	allowed := 0
 	for _, prog := range awkPrograms {
 		cmd := "awk '" + prog + "' in"
-		d := e.Command(cmd, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
+		d := decide(e, cmd, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
 		if d.Decision != policy.Allow {
 			continue
 		}

@@ -17,7 +17,7 @@ func BenchmarkCorpusDecisions(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, c := range cases {
-			e.Command(c.command, cc)
+			decide(e, c.command, cc)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/policy"
 )
@@ -192,10 +193,11 @@ func TestBinaryPolicyCheck(t *testing.T) {
 		}
 		ran++
 		// The binary must decide exactly as the engine does in the same
-		// place with nb's default configuration.
-		want := e.Command(c.command, policy.CommandContext{Cwd: env.work, Home: env.home, Facts: fsfacts.Disk{Home: env.home}})
+		// place with nb's default configuration; its display is the
+		// prompt line.
+		want := decide(e, c.command, policy.CommandContext{Cwd: env.work, Home: env.home, Facts: fsfacts.Disk{Home: env.home}})
 		if got.Decision != want.Decision || got.Safety != want.Safety || got.Warn != want.Warn ||
-			got.Display != want.Display || got.DefaultAnswer != want.DefaultAnswer || got.OfferAlways != want.OfferAlways {
+			got.Display != approval.DisplayLine(want) || got.DefaultAnswer != want.DefaultAnswer || got.OfferAlways != want.OfferAlways {
 			t.Errorf("%s: binary and engine disagree:\n binary %+v\n engine %+v", c, *got, *want)
 		}
 	}

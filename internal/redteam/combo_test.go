@@ -68,7 +68,7 @@ func TestCombinations(t *testing.T) {
 					name string
 					eng  *policy.Engine
 				}{{"", plain}, {"--approve '" + in.approve + "' ", approved}} {
-					d := e.eng.Command(cmd, cc)
+					d := decide(e.eng, cmd, cc)
 					j, _ := json.Marshal(d)
 					if d.Decision == policy.Allow {
 						reportBypass(t, "combo:"+cmd, fmt.Sprintf("BYPASS: %s%q allowed: %s", e.name, cmd, j))

@@ -36,7 +36,7 @@ func TestExplain(t *testing.T) {
 			t.Logf("%q: %v", line, err)
 			continue
 		}
-		d := e.Command(c.command, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
+		d := decide(e, c.command, policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}})
 		j, _ := json.Marshal(d)
 		t.Logf("%q approve=%q\n  %s\n  rule=%q by=%s remedy=%q", c.command, c.approve, j, d.Rule, d.DecidedBy, d.Remedy)
 	}

@@ -36,7 +36,7 @@ func TestGoldenDecisions(t *testing.T) {
 			fmt.Fprintf(&b, "corpus%s\trefused: %v\t%q\n", caseOptions(c), err, c.command)
 			continue
 		}
-		line("corpus"+caseOptions(c), e.Command(c.command, cc), c.command)
+		line("corpus"+caseOptions(c), decide(e, c.command, cc), c.command)
 	}
 	e, err := newEngine(&corpusCase{})
 	if err != nil {
@@ -44,11 +44,11 @@ func TestGoldenDecisions(t *testing.T) {
 	}
 	for _, name := range []string{"readonly.txt", "unsafe.txt"} {
 		for _, cmd := range readLines(t, name) {
-			line(strings.TrimSuffix(name, ".txt"), e.Command(cmd, cc), cmd)
+			line(strings.TrimSuffix(name, ".txt"), decide(e, cmd, cc), cmd)
 		}
 	}
 	for _, c := range policyAdversarial(t) {
-		line("adversarial", e.Command(c.command, cc), c.command)
+		line("adversarial", decide(e, c.command, cc), c.command)
 	}
 	got := b.String()
 	golden := filepath.Join("testdata", "golden.tsv")

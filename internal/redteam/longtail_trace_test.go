@@ -67,7 +67,7 @@ func TestLongTailTracedWriteNothing(t *testing.T) {
 	cc := policy.CommandContext{Cwd: dir, Home: testHome, Facts: policy.NoFacts{}}
 	env := append(os.Environ(), host.NonInteractiveEnv...)
 	for _, cmd := range longTailTraced {
-		if d := e.Command(cmd, cc); d.Decision != policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision != policy.Allow {
 			t.Errorf("%q is not allowed (%s)", cmd, strings.Join(d.Reasons, "; "))
 			continue
 		}

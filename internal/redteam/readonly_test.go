@@ -47,7 +47,7 @@ func TestReadOnlyCorpus(t *testing.T) {
 	}
 	allowed := 0
 	for _, cmd := range ro {
-		d := e.Command(cmd, cc)
+		d := decide(e, cmd, cc)
 		if d.Decision == policy.Allow {
 			allowed++
 		} else {
@@ -64,7 +64,7 @@ func TestReadOnlyCorpus(t *testing.T) {
 		t.Fatalf("only %d unsafe commands", len(unsafe))
 	}
 	for _, cmd := range unsafe {
-		if d := e.Command(cmd, cc); d.Decision == policy.Allow {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("unsafe command allowed: %q (%s)", cmd, d.DecidedBy)
 		}
 	}

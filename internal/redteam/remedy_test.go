@@ -27,7 +27,7 @@ func TestHeadlessRemedy(t *testing.T) {
 		if len(c.approve) > 0 || len(c.deny) > 0 || c.nosafe {
 			continue
 		}
-		d := e.Command(c.command, cc)
+		d := decide(e, c.command, cc)
 		if d.Decision == policy.Ask {
 			reportBypass(t, "remedy:"+c.command, fmt.Sprintf("DEFECT: %s: headless engine answered ask", c))
 		}
@@ -77,7 +77,7 @@ func TestHeadlessRemedy(t *testing.T) {
 			reportBypass(t, "remedy:"+c.command, fmt.Sprintf("DEFECT: %s: remedy rules %q do not parse: %v", c, rules, err))
 			continue
 		}
-		if d2 := e2.Command(c.command, cc); d2.Decision != policy.Allow {
+		if d2 := decide(e2, c.command, cc); d2.Decision != policy.Allow {
 			stuck++
 			if stuck <= 5 {
 				t.Logf("usability: %s: following the remedy %q still gives %s", c, d.Remedy, d2.Decision)
@@ -87,7 +87,7 @@ func TestHeadlessRemedy(t *testing.T) {
 			if strings.Contains(c.command, strings.Fields(later)[0]) || runs(c.command, strings.Fields(later)[0]) {
 				continue
 			}
-			if d3 := e2.Command(later, cc); d3.Decision == policy.Allow {
+			if d3 := decide(e2, later, cc); d3.Decision == policy.Allow {
 				reportBypass(t, "remedy:"+c.command, "BYPASS (remedy too broad): "+c.String()+": "+d.Remedy+" also allows "+later)
 			}
 		}

@@ -128,15 +128,15 @@ func TestSessionInput(t *testing.T) {
 	e := sessionEngine(t)
 	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	for _, in := range sessionMustAsk {
-		d := e.Input("term-1", "bash", true, in+"\n", cc)
+		d := decideInput(e, "term-1", "bash", true, in+"\n", cc)
 		if d.Decision == policy.Allow {
 			j, _ := json.Marshal(d)
 			reportBypass(t, "session:"+in, fmt.Sprintf("BYPASS (session input): %q allowed in an interactive shell: %s", in, j))
 		}
 	}
 	for _, seq := range sessionSequences {
-		first := e.Input("term-1", "bash", true, seq[0]+"\n", cc)
-		second := e.Input("term-1", "bash", true, seq[1]+"\n", cc)
+		first := decideInput(e, "term-1", "bash", true, seq[0]+"\n", cc)
+		second := decideInput(e, "term-1", "bash", true, seq[1]+"\n", cc)
 		if first.Decision == policy.Allow && second.Decision == policy.Allow {
 			reportBypass(t, "session:"+seq[0]+" → "+seq[1], fmt.Sprintf("BYPASS (session state): %q then %q are both allowed without asking; together they do what neither shows", seq[0], seq[1]))
 		}
@@ -149,7 +149,7 @@ func TestSessionInputNonShell(t *testing.T) {
 	e := sessionEngine(t)
 	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
 	for _, in := range []string{"import os; os.system('rm -rf ~')\n", "ls\n", "q\n", "\x1b:!rm -rf ~\n"} {
-		d := e.Input("term-2", "python3", false, in, cc)
+		d := decideInput(e, "term-2", "python3", false, in, cc)
 		if d.Decision == policy.Allow {
 			reportBypass(t, "session:"+in, fmt.Sprintf("BYPASS (session input): %q to python3 allowed", in))
 		}

@@ -395,11 +395,16 @@ func TestResizeDuringLiveArea(t *testing.T) {
 }
 
 func TestWarningStaysInThePrompt(t *testing.T) {
-	got := refusedLine(style.Palette{}, call("delete ⚠️: /tmp/x", policy.Ask), "declined", 79)
+	warned := func(display string, at int) *agent.Pending {
+		p := call(display, policy.Ask)
+		p.Decision.Warn, p.Decision.Safety, p.Decision.DefaultAnswer, p.Decision.WarnAt = true, policy.Dangerous, policy.No, []int{at}
+		return p
+	}
+	got := refusedLine(style.Palette{}, warned("delete: /tmp/x", 6), "declined", 79)
 	if got != "⊘ delete: /tmp/x  declined" {
 		t.Errorf("refused line = %q", got)
 	}
-	got = toolLine(style.Palette{}, call("run ⚠️ (2 lines):\n  cd /x\n  rm -rf y", policy.Ask), &tool.Result{ExitCode: exit(0)}, 79)
+	got = toolLine(style.Palette{}, warned("run (2 lines):\n  cd /x\n  rm -rf y", 3), &tool.Result{ExitCode: exit(0)}, 79)
 	if got != "✓ run (2 lines): cd /x ↵ rm -rf y  exit 0" {
 		t.Errorf("tool line = %q", got)
 	}

@@ -67,11 +67,9 @@ func summaryDisplay(p *agent.Pending) shown {
 	return out
 }
 
-// oneLineDisplay joins a display's lines with " ↵ ", without the warning
-// sign (it belongs to the prompt; the transcript stays plain).
+// oneLineDisplay joins a display's lines with " ↵ " (the plain display:
+// the warning sign belongs to the prompt, the transcript stays plain).
 func oneLineDisplay(disp string) string {
-	disp = strings.ReplaceAll(disp, " "+style.IconWarn, "")
-	disp = strings.ReplaceAll(disp, style.IconWarn+" ", "")
 	lines := strings.Split(strings.TrimRight(disp, "\n"), "\n")
 	for i := range lines {
 		lines[i] = strings.TrimSpace(style.Sanitize(lines[i]))

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
@@ -67,9 +68,10 @@ const (
 	displayTail = 1024
 )
 
-// shownDisplay is d's display, bounded.
+// shownDisplay is d's prompt line (approval.DisplayLine: the warning sign
+// drawn as the prompt draws it), bounded.
 func shownDisplay(d *policy.Decision) string {
-	return visible.Bound(d.Display, displayHead, displayTail)
+	return visible.Bound(approval.DisplayLine(d), displayHead, displayTail)
 }
 
 // Usage is the token count of a run or of one model response.
@@ -428,10 +430,8 @@ func headlessRefusal(rec agent.Record) bool {
 	if rec.Outcome != agent.Denied {
 		return false
 	}
-	if rec.DecidedBy == policy.ByHeadless || rec.DecidedBy == policy.ByNoTerminal {
-		return true
-	}
-	return rec.Decision != nil && slices.Contains(rec.Decision.Reasons, policy.Refusal)
+	return rec.DecidedBy == policy.ByHeadless || rec.DecidedBy == policy.ByNoTerminal ||
+		rec.Decision != nil && rec.Decision.Headless()
 }
 
 // Call records a call's final outcome (the audit record) and writes its

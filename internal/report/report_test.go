@@ -42,7 +42,7 @@ func run(r *Recorder) {
 		{ID: "a", Name: "run_cmd", Arguments: `{"command":"rm x"}`},
 		{ID: "b", Name: "run_cmd", Arguments: `not json`},
 	}}, StopReason: llm.StopToolUse}, Usage{InputTokens: 10, OutputTokens: 2})
-	d := &policy.Decision{Decision: policy.Deny, DecidedBy: "headless", Reasons: []string{policy.Refusal}, Remedy: "re-run with --approve 'rm x'"}
+	d := &policy.Decision{Decision: policy.Deny, DecidedBy: policy.ByHeadless, Reasons: []string{"dangerous"}, Remedy: "re-run with --approve 'rm x'"}
 	p := &agent.Pending{Call: &tool.Call{ID: "a", Name: "run_cmd"}, Decision: d}
 	r.Decision(p, false)
 	r.Call(agent.Record{Call: p.Call, Decision: d, Outcome: "denied", DecidedBy: "headless", Result: &tool.Result{Content: strings.Repeat("é", 400), IsError: true}})
@@ -131,6 +131,9 @@ func TestHeadlessRefusal(t *testing.T) {
 	}{
 		{agent.Record{Outcome: "denied", DecidedBy: "no-terminal"}, true},
 		{agent.Record{Outcome: "denied", DecidedBy: "headless"}, true},
+		// the audit's decider may differ; the decision itself says so
+		{agent.Record{Outcome: "denied", DecidedBy: "user", Decision: &policy.Decision{Decision: policy.Deny, DecidedBy: policy.ByHeadless}}, true},
+		{agent.Record{Outcome: "denied", DecidedBy: "deny-rule", Decision: &policy.Decision{Decision: policy.Deny, DecidedBy: policy.ByDenyRule, Reasons: []string{policy.Refusal}}}, false},
 		{agent.Record{Outcome: "denied", DecidedBy: "deny-rule", Decision: &policy.Decision{Reasons: []string{"denied by rule"}}}, false},
 		{agent.Record{Outcome: "declined", DecidedBy: "user"}, false},
 		{agent.Record{Outcome: "ran", DecidedBy: "flag"}, false},

@@ -70,7 +70,7 @@ func TestNoStateDirKeepsNothingInProject(t *testing.T) {
 		if a.State != "" || a.StateErr == nil || len(warned) != 1 || !strings.Contains(warned[0], "HOME") {
 			t.Fatalf("%v: state %q err %v warned %q", env, a.State, a.StateErr, warned)
 		}
-		d := a.Engine.Command("python3 evil.py", policy.CommandContext{Cwd: proj})
+		d := a.Engine.Decide(policy.Action{Kind: policy.RunCommand, Command: "python3 evil.py", Where: policy.CommandContext{Cwd: proj}})
 		if d.Decision == policy.Allow {
 			t.Fatalf("%v: planted grant or config allowed python3: by %s", env, d.DecidedBy)
 		}
@@ -104,7 +104,7 @@ func TestStateDirHoldsState(t *testing.T) {
 	if a.State != filepath.Join(home, ".local", "state", "nb") {
 		t.Fatalf("state %q", a.State)
 	}
-	d := a.Engine.Command("make test", policy.CommandContext{Cwd: proj})
+	d := a.Engine.Decide(policy.Action{Kind: policy.RunCommand, Command: "make test", Where: policy.CommandContext{Cwd: proj}})
 	if err := a.Engine.Grant(d, policy.ScopeProject); err != nil {
 		t.Fatal(err)
 	}
