@@ -5,17 +5,15 @@ import (
 	"fmt"
 	"io"
 
-	oa "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-
 	"github.com/nb-cli/nb/internal/llm"
 )
 
 // Body is the JSON body of the request, byte for byte what the SDK makes
 // of Params. Plain messages (text from the user, an answer, with or
-// without tool calls, a tool result) are written directly, which for a
-// long history is many times faster than the SDK's reflective encoder; the
-// others go through the SDK.
+// without tool calls, a tool result) are written directly from the
+// conversation, which for a long history is many times faster than
+// building the SDK's parameters and its reflective encoder; the others go
+// through the SDK.
 func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	b, err := p.newBody(req, false)
 	if err != nil {
@@ -23,16 +21,24 @@ func (p *Provider) Body(req *llm.Request) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(b.size))
-	b.write(&buf, 0, len(b.msgs))
+	b.write(&buf, 0, b.entries())
 	return buf.Bytes(), nil
 }
 
 // body is a request body that is written as it is sent (see reader): a
-// long conversation's body is never held whole in memory. Its size is
-// known in advance, so it goes out with a Content-Length as before.
+// long conversation's body is never held whole in memory, and its plain
+// messages are written straight from the conversation, without the SDK's
+// parameters. Its size is known in advance, so it goes out with a
+// Content-Length as before.
 type body struct {
-	msgs []oa.ChatCompletionMessageParamUnion
-	// sdk holds the messages the SDK encodes, by index, encoded once.
+	// system is the system message ("" when there is none); msgs are the
+	// messages after it (see sequence), facts end the last one.
+	system string
+	msgs   []llm.Message
+	facts  string
+	kinds  []kind
+	// sdk holds the messages the SDK encodes, by index in msgs, encoded
+	// once.
 	sdk map[int][]byte
 	// rest is the object of the other parameters, "{...}".
 	rest []byte
@@ -42,12 +48,14 @@ type body struct {
 // newBody prepares the body of req; with stream set, it asks for a
 // streamed answer ("stream": true, as the SDK would add it).
 func (p *Provider) newBody(req *llm.Request, stream bool) (*body, error) {
-	params, err := p.Params(req)
+	others := *req
+	others.System, others.Messages, others.Facts = "", nil, ""
+	params, err := p.Params(&others)
 	if err != nil {
 		return nil, err
 	}
-	b := &body{msgs: params.Messages}
-	params.Messages = nil
+	b := &body{facts: req.Facts}
+	b.system, b.msgs = p.sequence(req)
 	b.rest, err = params.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
@@ -62,11 +70,16 @@ func (p *Provider) newBody(req *llm.Request, stream bool) (*body, error) {
 		}
 		b.rest = append(append(b.rest[:len(b.rest)-1:len(b.rest)-1], sep...), `"stream":true}`...)
 	}
+	b.kinds = make([]kind, len(b.msgs))
 	for i, m := range b.msgs {
-		if plainKind(m) != notPlain {
+		if b.kinds[i] = p.plainKind(m); b.kinds[i] != notPlain {
 			continue
 		}
-		data, err := m.MarshalJSON()
+		msg, err := p.message(m, b.factsOf(i))
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i+1, err)
+		}
+		data, err := msg.MarshalJSON()
 		if err != nil {
 			return nil, fmt.Errorf("encode message %d: %w", i+1, err)
 		}
@@ -76,39 +89,62 @@ func (p *Provider) newBody(req *llm.Request, stream bool) (*body, error) {
 		b.sdk[i] = data
 	}
 	var n counter
-	b.write(&n, 0, len(b.msgs))
+	b.write(&n, 0, b.entries())
 	b.size = int64(n)
 	return b, nil
 }
 
+// entries is the number of messages sent, the system message included.
+func (b *body) entries() int {
+	if b.system != "" {
+		return len(b.msgs) + 1
+	}
+	return len(b.msgs)
+}
+
+// factsOf is the facts that end message i.
+func (b *body) factsOf(i int) string {
+	if i == len(b.msgs)-1 {
+		return b.facts
+	}
+	return ""
+}
+
 // kind is how a message is written.
-type kind int
+type kind uint8
 
 const (
 	notPlain kind = iota
 	plainUser
-	plainSystem
 	plainTool
 	plainAnswer
 	plainCalls
 )
 
-// plainKind says whether m is written directly, and how.
-func plainKind(m oa.ChatCompletionMessageParamUnion) kind {
-	switch {
-	case m.OfUser != nil && m.OfUser.Content.OfString.Valid() && isPlain(m.OfUser.Content.OfArrayOfContentParts == nil, m.OfUser.Name, m.OfUser.ExtraFields()):
-		return plainUser
-	case m.OfSystem != nil && m.OfSystem.Content.OfString.Valid() && isPlain(m.OfSystem.Content.OfArrayOfContentParts == nil, m.OfSystem.Name, m.OfSystem.ExtraFields()):
-		return plainSystem
-	case m.OfTool != nil && m.OfTool.Content.OfString.Valid() && isPlain(m.OfTool.Content.OfArrayOfContentParts == nil, param.Opt[string]{}, m.OfTool.ExtraFields()):
+// plainKind says whether m is written directly, and how: as the SDK
+// writes what message makes of it, with nothing but a string content, a
+// tool call id, or tool calls without signatures.
+func (p *Provider) plainKind(m llm.Message) kind {
+	switch m.Role {
+	case llm.RoleUser:
+		if len(m.Images) == 0 {
+			return plainUser
+		}
+	case llm.RoleTool:
 		return plainTool
-	case m.OfAssistant != nil && m.OfAssistant.Content.OfString.Valid() && len(m.OfAssistant.ToolCalls) == 0 &&
-		//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
-		isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
-		return plainAnswer
-	case m.OfAssistant != nil && len(m.OfAssistant.ToolCalls) > 0 && functionCalls(m.OfAssistant.ToolCalls) &&
-		//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
-		isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
+	case llm.RoleAssistant:
+		if len(m.ToolCalls) == 0 {
+			if m.Text != "" {
+				return plainAnswer
+			}
+			return notPlain
+		}
+		placeholder := p.placeholder(m.ToolCalls)
+		for i, c := range m.ToolCalls {
+			if p.signature(c, placeholder && i == 0) != "" {
+				return notPlain
+			}
+		}
 		return plainCalls
 	}
 	return notPlain
@@ -128,10 +164,12 @@ func (c *counter) WriteString(s string) (int, error) { *c += counter(len(s)); re
 func (c *counter) WriteByte(byte) error              { *c++; return nil }
 func (c *counter) Write(p []byte) (int, error)       { *c += counter(len(p)); return len(p), nil }
 
-// write writes the part of the body from message from up to message to:
-// the opening before the first message, and the end after the last.
+// write writes the part of the body from message from up to message to
+// (the system message first, if any): the opening before the first
+// message, and the end after the last.
 func (b *body) write(w jsonWriter, from, to int) {
-	if len(b.msgs) == 0 {
+	n := b.entries()
+	if n == 0 {
 		w.Write(b.rest)
 		return
 	}
@@ -144,7 +182,7 @@ func (b *body) write(w jsonWriter, from, to int) {
 		}
 		b.message(w, i)
 	}
-	if to == len(b.msgs) {
+	if to == n {
 		w.WriteByte(']')
 		if len(b.rest) > 2 {
 			w.WriteByte(',')
@@ -153,52 +191,61 @@ func (b *body) write(w jsonWriter, from, to int) {
 	}
 }
 
-// message writes message i, as the SDK writes it.
+// message writes message i (counting the system message), as the SDK
+// writes it.
 func (b *body) message(w jsonWriter, i int) {
-	m := b.msgs[i]
 	str := func(s string) { appendJSONString(w, s) }
 	if c, ok := w.(*counter); ok {
 		str = func(s string) { *c += counter(jsonStringLen(s)) }
 	}
-	switch plainKind(m) {
+	if b.system != "" {
+		if i == 0 {
+			w.WriteString(`{"content":`)
+			str(b.system)
+			w.WriteString(`,"role":"system"}`)
+			return
+		}
+		i--
+	}
+	m := &b.msgs[i]
+	switch b.kinds[i] {
 	case plainUser:
 		w.WriteString(`{"content":`)
-		str(m.OfUser.Content.OfString.Value)
+		str(joinText(m.Text, b.factsOf(i)))
 		w.WriteString(`,"role":"user"}`)
-	case plainSystem:
-		w.WriteString(`{"content":`)
-		str(m.OfSystem.Content.OfString.Value)
-		w.WriteString(`,"role":"system"}`)
 	case plainTool:
+		text := m.Text
+		if text == "" {
+			text = noOutput
+		}
 		w.WriteString(`{"content":`)
-		str(m.OfTool.Content.OfString.Value)
+		str(joinText(text, b.factsOf(i)))
 		w.WriteString(`,"tool_call_id":`)
-		str(m.OfTool.ToolCallID)
+		str(m.ToolCallID)
 		w.WriteString(`,"role":"tool"}`)
 	case plainAnswer:
 		w.WriteString(`{"content":`)
-		str(m.OfAssistant.Content.OfString.Value)
+		str(m.Text)
 		w.WriteString(`,"role":"assistant"}`)
 	case plainCalls:
 		// An answer with tool calls, as the SDK writes it.
 		w.WriteByte('{')
-		if m.OfAssistant.Content.OfString.Valid() {
+		if m.Text != "" {
 			w.WriteString(`"content":`)
-			str(m.OfAssistant.Content.OfString.Value)
+			str(m.Text)
 			w.WriteByte(',')
 		}
 		w.WriteString(`"tool_calls":[`)
-		for j, c := range m.OfAssistant.ToolCalls {
+		for j, c := range m.ToolCalls {
 			if j > 0 {
 				w.WriteByte(',')
 			}
-			f := c.OfFunction
 			w.WriteString(`{"id":`)
-			str(f.ID)
+			str(c.ID)
 			w.WriteString(`,"function":{"arguments":`)
-			str(f.Function.Arguments)
+			str(c.Arguments)
 			w.WriteString(`,"name":`)
-			str(f.Function.Name)
+			str(c.Name)
 			w.WriteString(`},"type":"function"}`)
 		}
 		w.WriteString(`],"role":"assistant"}`)
@@ -227,15 +274,15 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		r.buf.Reset()
-		from := r.next
-		for r.next < len(r.b.msgs) && (r.next == from || r.buf.Len() < chunk) {
+		from, n := r.next, r.b.entries()
+		for r.next < n && (r.next == from || r.buf.Len() < chunk) {
 			r.next++
 			r.b.write(&r.buf, r.next-1, r.next)
 		}
-		if len(r.b.msgs) == 0 {
+		if n == 0 {
 			r.b.write(&r.buf, 0, 0)
 		}
-		r.done = r.next == len(r.b.msgs)
+		r.done = r.next == n
 	}
 	return r.buf.Read(p)
 }

@@ -212,23 +212,6 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 	return params, nil
 }
 
-// functionCalls reports whether every tool call is a function call with
-// nothing but its id, name and arguments (no extra fields).
-func functionCalls(calls []oa.ChatCompletionMessageToolCallUnionParam) bool {
-	for _, c := range calls {
-		if c.OfFunction == nil || c.OfCustom != nil || len(c.OfFunction.ExtraFields()) > 0 || len(c.OfFunction.Function.ExtraFields()) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// isPlain reports whether a message has nothing but its string content
-// (and role, tool call id): no parts, no name, no extra fields.
-func isPlain(noParts bool, name param.Opt[string], extra map[string]any) bool {
-	return noParts && !name.Valid() && len(extra) == 0
-}
-
 // signaturePlaceholder is the value Gemini documents for tool calls whose
 // thought signature is unknown, such as calls made by another model.
 const signaturePlaceholder = "skip_thought_signature_validator"
@@ -259,7 +242,7 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 			a.Content.OfString = param.NewOpt(m.Text)
 		}
 		// Gemini validates the signature of the first call of each step.
-		placeholder := p.signatures && !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return len(c.Signature) > 0 })
+		placeholder := p.placeholder(m.ToolCalls)
 		for i, c := range m.ToolCalls {
 			call := &oa.ChatCompletionMessageFunctionToolCallParam{
 				ID: c.ID,
@@ -268,14 +251,7 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 					Arguments: c.Arguments,
 				},
 			}
-			sig := ""
-			switch {
-			case len(c.Signature) > 0 && (p.signatures || p.compatible):
-				sig = string(c.Signature)
-			case placeholder && i == 0:
-				sig = signaturePlaceholder
-			}
-			if sig != "" {
+			if sig := p.signature(c, placeholder && i == 0); sig != "" {
 				call.SetExtraFields(map[string]any{"extra_content": googleExtra{Google: googleSignature{ThoughtSignature: sig}}})
 			}
 			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{OfFunction: call})
@@ -284,12 +260,34 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 	case llm.RoleTool:
 		text := m.Text
 		if text == "" {
-			text = "(no output)"
+			text = noOutput
 		}
 		return oa.ToolMessage(joinText(text, facts), m.ToolCallID), nil
 	}
 	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
 }
+
+// placeholder reports whether the first call of an assistant message gets
+// the placeholder signature: for Gemini, when none of its calls has one.
+func (p *Provider) placeholder(calls []llm.ToolCall) bool {
+	return p.signatures && !slices.ContainsFunc(calls, func(c llm.ToolCall) bool { return len(c.Signature) > 0 })
+}
+
+// signature is the thought signature sent with call ("" for none); first
+// says it is the first call of a message that gets the placeholder.
+func (p *Provider) signature(c llm.ToolCall, first bool) string {
+	switch {
+	case len(c.Signature) > 0 && (p.signatures || p.compatible):
+		return string(c.Signature)
+	case first:
+		return signaturePlaceholder
+	}
+	return ""
+}
+
+// noOutput is the content of a tool result without text (the API
+// refuses an empty one).
+const noOutput = "(no output)"
 
 // googleExtra is the extra_content Gemini attaches to a tool call.
 type googleExtra struct {
