@@ -147,7 +147,7 @@ func (p *Prog) FormDanger(args []string) string {
 	}
 	for _, f := range p.Forms {
 		if f.matches(args) {
-			return p.Name + ": " + f.Why
+			return p.Name + " " + f.Why
 		}
 	}
 	return ""
