@@ -97,6 +97,8 @@ type Prog struct {
 	// Values are the letters of its short options that take a value
 	// (cp -t DIR, install -m MODE).
 	Values string
+	// Outputs are its options whose value is a file it writes.
+	Outputs []Output
 	// Subs are the subcommands that are dangerous, or that run programs
 	// or write anywhere through their options.
 	Subs []ProgSub

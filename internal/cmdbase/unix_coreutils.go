@@ -29,6 +29,7 @@ var _ = registerUnix([]Prog{
 	{Name: "ls", Is: Metadata}, {Name: "dir", Is: Metadata}, {Name: "vdir", Is: Metadata},
 	{Name: "du", Is: Metadata}, {Name: "stat", Is: Metadata}, {Name: "wc", Is: Metadata},
 	{Name: "file", Is: Metadata},
+	{Name: "tree", Values: "oLPIH", Outputs: []Output{{Short: 'o', Long: "output"}}},
 	{Name: "dd", Danger: "writes raw disk data"},
 	{Name: "del", Danger: "deletes files"},
 	{Name: "chattr", Danger: "changes file attributes"},

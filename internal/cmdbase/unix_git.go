@@ -5,7 +5,7 @@ package cmdbase
 // policy's git analysis (gitspec.go), which asks git itself about a
 // repository's configuration.
 var _ = registerUnix([]Prog{
-	{Name: "git", Is: Subcommands | Checked,
+	{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
 		Globals: []string{"-C", "-c", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace",
 			"--super-prefix", "--list-cmds", "--attr-source"},
 		Subs: []ProgSub{

@@ -8,6 +8,7 @@ var _ = registerUnix([]Prog{
 	{Name: "mawk", Is: Interpreter},
 	{Name: "nawk", Is: Interpreter},
 	{Name: "sed", Version: []string{"--version", "--help"}},
+	{Name: "sort", Values: "kStTo", Outputs: []Output{{Short: 'o', Long: "output"}}},
 	{Name: "tar", Version: []string{"--version", "--help", "--usage"}},
 	{Name: "bsdtar", Version: []string{"--version", "--help"}},
 	{Name: "gzip", Version: []string{"--version", "--help", "-V", "-h"}},
