@@ -23,14 +23,10 @@ var safeCoreutils = map[string]safeCmd{
 	"more": {reads: true, dynOK: true, check: moreCheck},
 	"most": {reads: true, dynOK: true},
 	"find": {recursive: func([]word) bool { return false }, check: findCheck},
-	"file": {dynOK: true, check: func(ws []word) string {
-		return first(forbidShort("C", "mfFeP", ws), forbidLong(ws, "compile"))
-	}},
+	"file": {dynOK: true, check: fileCheck},
 	// tree reads option letters one by one, not as getopt clusters: -Ho
 	// is -H and -o
-	"tree": {valueShort: "oLPIH", check: func(ws []word) string {
-		return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
-	}},
+	"tree": {valueShort: "oLPIH", check: treeCheck},
 	"date": {valueShort: "dfr", check: dateCheck},
 	// coreutils, util-linux and procps queries
 	"pathchk": {args: &argSpec{flags: "pP", longs: ltLongs("portability")}},
@@ -49,19 +45,31 @@ var safeCoreutils = map[string]safeCmd{
 			"logical", "physical", "tabular", "absolute-names", "numeric", "one-file-system")}},
 	// kill -l lists signal names
 	"kill": {args: &argSpec{flags: "lL", longs: []string{"list", "table"}, operands: opNames, maxOps: 1,
-		extra: func(ws []word, _ string, _ []word) string {
-			if len(ws) == 0 || !anyWord(ws[:1], "-l", "-L", "--list", "--table") {
-				return "kill sends a signal"
-			}
-			return ""
-		}}},
+		extra: killExtra}},
 	"ionice": {args: &argSpec{flags: "ptV", values: "Pu", operands: opNumbers, longs: ltLongs("pid", "pgid=", "uid=", "ignore"),
-		extra: func(ws []word, _ string, ops []word) string {
-			if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
-				return "ionice runs a command"
-			}
-			return ""
-		}}},
+		extra: ioniceExtra}},
+}
+
+func fileCheck(ws []word) string {
+	return first(forbidShort("C", "mfFeP", ws), forbidLong(ws, "compile"))
+}
+
+func treeCheck(ws []word) string {
+	return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
+}
+
+func killExtra(ws []word, _ string, _ []word) string {
+	if len(ws) == 0 || !anyWord(ws[:1], "-l", "-L", "--list", "--table") {
+		return "kill sends a signal"
+	}
+	return ""
+}
+
+func ioniceExtra(ws []word, _ string, ops []word) string {
+	if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
+		return "ionice runs a command"
+	}
+	return ""
 }
 
 func lessCheck(ws []word) string {

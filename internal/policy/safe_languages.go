@@ -24,31 +24,37 @@ var safeLanguages = map[string]safeCmd{
 	"fc": {check: fcCheck},
 	// read VAR… reads a line of standard input (the names are checked by
 	// the analyser)
-	"read": {check: func(ws []word) string { return forbidShort("e", "adinNptu", ws) }},
-	"ulimit": {check: func(ws []word) string {
-		if len(positionals(ws, "")) > 0 {
-			return "ulimit with a value changes limits"
-		}
-		return ""
-	}},
-	"umask": {check: func(ws []word) string {
-		if len(positionals(ws, "")) > 0 {
-			return "umask with a value changes the mask"
-		}
-		return ""
-	}},
+	"read":   {check: func(ws []word) string { return forbidShort("e", "adinNptu", ws) }},
+	"ulimit": {check: ulimitCheck},
+	"umask":  {check: umaskCheck},
 	// bash's hash: without arguments, -l or -t NAME it prints the table
 	// of remembered commands (hash NAME and -p PATH change it)
 	"hash": {args: &argSpec{flags: "lt", operands: opNames,
-		extra: func(ws []word, _ string, ops []word) string {
-			if len(ops) > 0 && !shortFlags(ws, "")['t'] {
-				return "hash NAME remembers where a command is"
-			}
-			return ""
-		}}},
+		extra: hashExtra}},
 	// bash's help prints the documentation of builtins
 	"help":   {args: &argSpec{flags: "dms", operands: opNames, pure: true}},
 	"getopt": {args: &argSpec{flags: "aqQTuhV", values: "olns", pure: true, longs: ltLongs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")}},
+}
+
+func ulimitCheck(ws []word) string {
+	if len(positionals(ws, "")) > 0 {
+		return "ulimit with a value changes limits"
+	}
+	return ""
+}
+
+func umaskCheck(ws []word) string {
+	if len(positionals(ws, "")) > 0 {
+		return "umask with a value changes the mask"
+	}
+	return ""
+}
+
+func hashExtra(ws []word, _ string, ops []word) string {
+	if len(ops) > 0 && !shortFlags(ws, "")['t'] {
+		return "hash NAME remembers where a command is"
+	}
+	return ""
 }
 
 // testCheck: test -v NAME[SUBSCRIPT] evaluates the subscript.

@@ -28,12 +28,7 @@ var safePackages = map[string]safeCmd{
 	// rpm queries: an option cluster with q, no scripts (-V runs
 	// %verifyscript), no macro evaluation (-E, -D, --eval), no --pipe
 	"rpm": {args: &argSpec{flags: "qaflipcdsRvgL", operands: opFiles,
-		extra: func(ws []word, _ string, _ []word) string {
-			if !shortFlags(ws, "")['q'] && !hasLong(ws, "query") {
-				return "rpm without -q is not a query"
-			}
-			return ""
-		},
+		extra: rpmExtra,
 		longs: ltLongs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
 			"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
 			"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")}},
@@ -65,6 +60,13 @@ var safePackages = map[string]safeCmd{
 			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
 			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
 	"size": {args: &argSpec{flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+}
+
+func rpmExtra(ws []word, _ string, _ []word) string {
+	if !shortFlags(ws, "")['q'] && !hasLong(ws, "query") {
+		return "rpm without -q is not a query"
+	}
+	return ""
 }
 
 // dpkgCheck accepts dpkg's query options only.

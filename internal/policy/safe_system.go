@@ -14,14 +14,12 @@ var safeSystem = map[string]safeCmd{
 	"pgrep": plain, "pidof": plain, "pstree": plain, "vmstat": plain, "iostat": plain, "mpstat": plain,
 	"lsblk": plain, "lscpu": plain, "lsmod": plain, "lspci": plain, "lsusb": plain, "lshw": plain, "findmnt": plain,
 	"lsns": plain, "lsipc": plain, "lslocks": plain, "ipcs": plain, "lsb_release": plain, "netstat": plain, "lsof": plain,
-	"ps":       {dynOK: false, check: psCheck},
-	"top":      {check: topCheck},
-	"hostname": {check: hostnameCheck},
-	"mount":    {check: mountCheck},
-	"getent":   {check: getentCheck},
-	"dmesg": {check: func(ws []word) string {
-		return first(forbidShort("cCDEn", "", ws), forbidLong(ws, "clear", "read-clear", "console-off", "console-on", "console-level"))
-	}},
+	"ps":         {dynOK: false, check: psCheck},
+	"top":        {check: topCheck},
+	"hostname":   {check: hostnameCheck},
+	"mount":      {check: mountCheck},
+	"getent":     {check: getentCheck},
+	"dmesg":      {check: dmesgCheck},
 	"stty":       {check: sttyCheck},
 	"tput":       {check: tputCheck},
 	"systemctl":  {check: systemctlCheck},
@@ -32,9 +30,7 @@ var safeSystem = map[string]safeCmd{
 	"localectl":   {check: settingsCtl("localectl")},
 	"loginctl":    {check: settingsCtl("loginctl")},
 	"ip":          {check: ipCheck},
-	"ss": {check: func(ws []word) string {
-		return first(forbidShort("KD", "fAF", ws), forbidLong(ws, "kill", "diag"))
-	}},
+	"ss":          {check: ssCheck},
 	// documentation lookups; pages are names, never paths (man -l, a
 	// path, -P, -H, -M, -C, -u, -X, -Z, -p are not allowed)
 	"man": {args: &argSpec{flags: "afkKwWiI7V?", values: "sSLeERP", operands: opNames, extra: manPager,
@@ -71,12 +67,7 @@ var safeSystem = map[string]safeCmd{
 	"prtstat":    {args: &argSpec{flags: "rV", operands: opNumbers, longs: ltLongs("raw")}},
 	// slabtop once; utmpdump without -o FILE, -r or -f (endless)
 	"slabtop": {args: &argSpec{flags: "oV", values: "s", operands: opNone, longs: ltLongs("once", "sort="),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !shortFlags(ws, "s")['o'] && !hasLong(ws, "once") {
-				return "slabtop without --once never ends"
-			}
-			return ""
-		}}},
+		extra: slabtopExtra}},
 	"utmpdump": {args: &argSpec{flags: "V", maxOps: 1, reads: true, longs: ltLongs()}},
 	// fuser lists the processes using files (-k kills, -i asks)
 	"fuser": {args: &argSpec{flags: "aImsuvwV46", values: "n", longs: ltLongs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")}},
@@ -84,47 +75,18 @@ var safeSystem = map[string]safeCmd{
 	"mesg": {args: &argSpec{flags: "v", operands: opNone, longs: ltLongs("verbose")}},
 	// ldconfig -p prints the cache; without it ldconfig rebuilds it
 	"ldconfig": {args: &argSpec{flags: "p", operands: opNone, longs: []string{"print-cache"},
-		extra: func(ws []word, _ string, _ []word) string {
-			if len(ws) == 0 {
-				return "ldconfig rebuilds the linker cache"
-			}
-			return ""
-		}}},
+		extra: ldconfigExtra}},
 	// run-parts --test and --list print what would run
 	"run-parts": {args: &argSpec{flags: "", maxOps: 1, longs: ltLongs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !hasLong(ws, "test", "list") {
-				return "run-parts runs the programs of a directory"
-			}
-			return ""
-		}}},
+		extra: runPartsExtra}},
 	// scheduling queries: with -p and one process they print; with a
 	// value they set it, and without -p they run a command
 	"chrt": {args: &argSpec{flags: "pamvV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "max", "verbose"),
-		extra: func(ws []word, _ string, ops []word) string {
-			f := shortFlags(ws, "")
-			if f['m'] || hasLong(ws, "max") {
-				return ""
-			}
-			if !(f['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
-				return "chrt without -p PID runs a command or sets a policy"
-			}
-			return ""
-		}}},
+		extra: chrtExtra}},
 	"taskset": {args: &argSpec{flags: "pacV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "cpu-list"),
-		extra: func(ws []word, _ string, ops []word) string {
-			if !(shortFlags(ws, "")['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
-				return "taskset without -p PID runs a command or sets an affinity"
-			}
-			return ""
-		}}},
+		extra: tasksetExtra}},
 	"choom": {args: &argSpec{values: "p", operands: opNone, longs: ltLongs("pid="),
-		extra: func(ws []word, _ string, _ []word) string {
-			if len(optionValues(ws, 'p', "p", "pid")) == 0 {
-				return "choom without -p runs a command"
-			}
-			return ""
-		}}},
+		extra: choomExtra}},
 	// prlimit prints limits; a resource option with a value sets it and
 	// operands are a command to run
 	"prlimit": {args: &argSpec{flags: "cdefilmnqrstuvxy", values: "po", operands: opNone,
@@ -132,12 +94,7 @@ var safeSystem = map[string]safeCmd{
 			"msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack", "as", "cpu")}},
 	// swapon --show / -s print the swap areas; anything else enables swap
 	"swapon": {args: &argSpec{flags: "s", operands: opNone, longs: ltLongs("show?", "summary", "noheadings", "raw", "bytes"),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !shortFlags(ws, "")['s'] && !hasLong(ws, "show", "summary") {
-				return "swapon without --show enables swap areas"
-			}
-			return ""
-		}}},
+		extra: swaponExtra}},
 	// systemd query family (-H/-M reach another host or machine;
 	// systemd-analyze verify makes temporary directories, dump shows units'
 	// Environment= settings)
@@ -147,21 +104,7 @@ var safeSystem = map[string]safeCmd{
 		"architectures", "has-tpm2", "pcrs", "image-policy"},
 		longs: ltLongs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
 			"to-pattern=", "json=", "quiet", "no-legend", "threshold=", "iterations=", "base-time=", "full", "offline=", "scale-svg=", "man?"),
-		extra: func(_ []word, verb string, ops []word) string {
-			switch verb {
-			case "log-level", "log-target", "service-watchdogs":
-				if len(ops) > 0 {
-					return "systemd-analyze " + verb + " with a value changes the manager"
-				}
-			case "cat-config":
-				for _, o := range ops {
-					if secretConfig(o.Text) {
-						return "systemd-analyze cat-config " + o.Text + " may show keys"
-					}
-				}
-			}
-			return ""
-		}}},
+		extra: systemdAnalyzeExtra}},
 	"systemd-detect-virt": {args: &argSpec{flags: "cvrqh", operands: opNone,
 		longs: ltLongs("container", "vm", "chroot", "private-users", "cvm", "quiet", "list", "list-cvm")}},
 	"systemd-path":  {args: &argSpec{operands: opNames, longs: ltLongs("suffix=", "no-pager")}},
@@ -177,13 +120,7 @@ var safeSystem = map[string]safeCmd{
 	"coredumpctl": {args: &argSpec{flags: "rq", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("no-pager", "no-legend", "reverse", "quiet", "since=", "until=", "json=")}},
 	// systemd-cgtop is interactive and endless without --batch and -n
 	"systemd-cgtop": {args: &argSpec{flags: "bcmiPkpr", values: "dn", operands: opNone, longs: ltLongs("batch", "iterations=", "delay=", "order=", "cpu?", "depth=", "recursive="),
-		extra: func(ws []word, _ string, _ []word) string {
-			f := shortFlags(ws, "dn")
-			if !(f['b'] || hasLong(ws, "batch")) || !(f['n'] || hasLong(ws, "iterations")) {
-				return "systemd-cgtop without --batch and -n never ends"
-			}
-			return ""
-		}}},
+		extra: systemdCgtopExtra}},
 	// kernel modules, firmware tables, network interfaces
 	"modinfo": {args: &argSpec{flags: "adlnp0Vh", values: "Fkb",
 		longs: ltLongs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")}},
@@ -209,13 +146,7 @@ var safeSystem = map[string]safeCmd{
 	// ssh-keygen -l (fingerprint) and -F (find a host in known_hosts);
 	// key files are judged by the secret path rules
 	"ssh-keygen": {args: &argSpec{flags: "lvq", values: "fEF", operands: opNone,
-		extra: func(ws []word, _ string, _ []word) string {
-			f := shortFlags(ws, "fEF")
-			if !f['l'] && !f['F'] {
-				return "ssh-keygen without -l or -F makes or changes keys"
-			}
-			return ""
-		}}},
+		extra: sshKeygenExtra}},
 	// atq lists queued jobs
 	"atq": {args: &argSpec{flags: "V", values: "q", operands: opNone}},
 	// security and hardware status
@@ -232,12 +163,7 @@ var safeSystem = map[string]safeCmd{
 	"acpi":   {args: &argSpec{flags: "bitacVsfkph", operands: opNone, longs: ltLongs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")}},
 	// numactl --hardware and --show print; anything else runs a command
 	"numactl": {args: &argSpec{flags: "Hs", operands: opNone, longs: ltLongs("hardware", "show"),
-		extra: func(ws []word, _ string, _ []word) string {
-			if len(ws) == 0 {
-				return "numactl without --hardware or --show"
-			}
-			return ""
-		}}},
+		extra: numactlExtra}},
 	// NetworkManager's client: status and listings; -s shows secrets,
 	// -a asks for passwords, connectivity check reaches the network
 	"nmcli": {args: &argSpec{flags: "tpo", values: "mcfeg", operands: opNames,
@@ -245,20 +171,122 @@ var safeSystem = map[string]safeCmd{
 		extra: nmcliRead}},
 	// ufw status, show and app list/info
 	"ufw": {args: &argSpec{verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
-		extra: func(_ []word, verb string, ops []word) string {
-			switch {
-			case verb == "status" && (len(ops) == 0 || len(ops) == 1 && (ops[0].Text == "verbose" || ops[0].Text == "numbered")):
-				return ""
-			case verb == "show" && len(ops) == 1:
-				switch ops[0].Text {
-				case "raw", "builtins", "before-rules", "user-rules", "after-rules", "logging-rules", "listening", "added":
-					return ""
-				}
-			case verb == "app" && len(ops) > 0 && (ops[0].Text == "list" && len(ops) == 1 || ops[0].Text == "info" && len(ops) == 2):
-				return ""
+		extra: ufwExtra}},
+}
+
+func dmesgCheck(ws []word) string {
+	return first(forbidShort("cCDEn", "", ws), forbidLong(ws, "clear", "read-clear", "console-off", "console-on", "console-level"))
+}
+
+func ssCheck(ws []word) string {
+	return first(forbidShort("KD", "fAF", ws), forbidLong(ws, "kill", "diag"))
+}
+
+func slabtopExtra(ws []word, _ string, _ []word) string {
+	if !shortFlags(ws, "s")['o'] && !hasLong(ws, "once") {
+		return "slabtop without --once never ends"
+	}
+	return ""
+}
+
+func ldconfigExtra(ws []word, _ string, _ []word) string {
+	if len(ws) == 0 {
+		return "ldconfig rebuilds the linker cache"
+	}
+	return ""
+}
+
+func runPartsExtra(ws []word, _ string, _ []word) string {
+	if !hasLong(ws, "test", "list") {
+		return "run-parts runs the programs of a directory"
+	}
+	return ""
+}
+
+func chrtExtra(ws []word, _ string, ops []word) string {
+	f := shortFlags(ws, "")
+	if f['m'] || hasLong(ws, "max") {
+		return ""
+	}
+	if !(f['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+		return "chrt without -p PID runs a command or sets a policy"
+	}
+	return ""
+}
+
+func tasksetExtra(ws []word, _ string, ops []word) string {
+	if !(shortFlags(ws, "")['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+		return "taskset without -p PID runs a command or sets an affinity"
+	}
+	return ""
+}
+
+func choomExtra(ws []word, _ string, _ []word) string {
+	if len(optionValues(ws, 'p', "p", "pid")) == 0 {
+		return "choom without -p runs a command"
+	}
+	return ""
+}
+
+func swaponExtra(ws []word, _ string, _ []word) string {
+	if !shortFlags(ws, "")['s'] && !hasLong(ws, "show", "summary") {
+		return "swapon without --show enables swap areas"
+	}
+	return ""
+}
+
+func systemdAnalyzeExtra(_ []word, verb string, ops []word) string {
+	switch verb {
+	case "log-level", "log-target", "service-watchdogs":
+		if len(ops) > 0 {
+			return "systemd-analyze " + verb + " with a value changes the manager"
+		}
+	case "cat-config":
+		for _, o := range ops {
+			if secretConfig(o.Text) {
+				return "systemd-analyze cat-config " + o.Text + " may show keys"
 			}
-			return "ufw " + verb + " is not known to be read-only"
-		}}},
+		}
+	}
+	return ""
+}
+
+func systemdCgtopExtra(ws []word, _ string, _ []word) string {
+	f := shortFlags(ws, "dn")
+	if !(f['b'] || hasLong(ws, "batch")) || !(f['n'] || hasLong(ws, "iterations")) {
+		return "systemd-cgtop without --batch and -n never ends"
+	}
+	return ""
+}
+
+func sshKeygenExtra(ws []word, _ string, _ []word) string {
+	f := shortFlags(ws, "fEF")
+	if !f['l'] && !f['F'] {
+		return "ssh-keygen without -l or -F makes or changes keys"
+	}
+	return ""
+}
+
+func numactlExtra(ws []word, _ string, _ []word) string {
+	if len(ws) == 0 {
+		return "numactl without --hardware or --show"
+	}
+	return ""
+}
+
+func ufwExtra(_ []word, verb string, ops []word) string {
+	switch {
+	case verb == "status" && (len(ops) == 0 || len(ops) == 1 && (ops[0].Text == "verbose" || ops[0].Text == "numbered")):
+		return ""
+	case verb == "show" && len(ops) == 1:
+		switch ops[0].Text {
+		case "raw", "builtins", "before-rules", "user-rules", "after-rules", "logging-rules", "listening", "added":
+			return ""
+		}
+	case verb == "app" && len(ops) > 0 && (ops[0].Text == "list" && len(ops) == 1 || ops[0].Text == "info" && len(ops) == 2):
+		return ""
+	}
+	return "ufw " + verb + " is not known to be read-only"
 }
 
 // psCheck: ps e and environment formats show processes' environments.

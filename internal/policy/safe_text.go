@@ -29,22 +29,13 @@ var safeText = map[string]safeCmd{
 	"mawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
 	"nawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
 	"jq":   {reads: true, pattern: true, patternFlags: "f", valueShort: "f", check: jqCheck},
-	"sort": {reads: true, valueShort: "kStTo", check: func(ws []word) string {
-		return first(forbidShort("o", "kStT", ws), forbidLong(ws, "output", "compress-program"))
-	}},
-	"uniq": {reads: true, valueShort: "fsw", check: func(ws []word) string {
-		if len(positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
-			return "uniq with an output file"
-		}
-		return ""
-	}},
-	"cut": reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
+	"sort": {reads: true, valueShort: "kStTo", check: sortCheck},
+	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
+	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
 	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
 	"strings": reader, "od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader, "xzcat": reader,
-	"diff": {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: func(ws []word) bool {
-		return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
-	}},
-	"xxd": {reads: true, valueShort: "cglosn"},
+	"diff": {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
+	"xxd":  {reads: true, valueShort: "cglosn"},
 	// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
 	"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
 	"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
@@ -52,13 +43,7 @@ var safeText = map[string]safeCmd{
 	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
 	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
 	"zstdcat": {reads: true, dynOK: true},
-	"unzip": {reads: true, valueShort: "dxP", check: func(ws []word) string {
-		f := shortFlags(ws, "dxP")
-		if len(ws) > 0 && (f['l'] || f['v'] || f['t'] || f['Z'] || f['p']) {
-			return ""
-		}
-		return "unzip extracts files"
-	}},
+	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
 	"zipinfo": {reads: true},
 	// tar: listing only (t), no programs, no remote archive
 	"tar":    {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
@@ -105,6 +90,29 @@ var safeText = map[string]safeCmd{
 			"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
 			"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
 			"ignore-file=", "path-separator=", "search-path=", "strip-cwd-prefix?", "one-file-system", "prune", "and=", "format=")}},
+}
+
+func sortCheck(ws []word) string {
+	return first(forbidShort("o", "kStT", ws), forbidLong(ws, "output", "compress-program"))
+}
+
+func uniqCheck(ws []word) string {
+	if len(positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
+		return "uniq with an output file"
+	}
+	return ""
+}
+
+func diffRecursive(ws []word) bool {
+	return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
+}
+
+func unzipCheck(ws []word) string {
+	f := shortFlags(ws, "dxP")
+	if len(ws) > 0 && (f['l'] || f['v'] || f['t'] || f['Z'] || f['p']) {
+		return ""
+	}
+	return "unzip extracts files"
 }
 
 // compressor lists, tests or writes to standard output (-c, -l, -t).
