@@ -63,6 +63,8 @@ const (
 	// Metadata: it shows names, sizes or counts of the files it is given,
 	// never their content.
 	Metadata
+	// Removes deletes or moves its operands (warned, seed 000).
+	Removes
 )
 
 // Lang is the language a program reads as code.
