@@ -12,7 +12,8 @@ import (
 // subcommands say what is warned whatever the options, Globals and Subs
 // say how its command line is shaped for the narrowest "Always" rule.
 // Read-only argument specifications (which options only print) are
-// policy's safe list, keyed by the same names.
+// policy's safe list, keyed by the same names, one table per family of
+// this base (policy's safe_<family>.go beside unix_<family>.go).
 
 // Trait is a kind of behaviour a program has, whatever its arguments.
 type Trait uint32
