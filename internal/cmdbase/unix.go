@@ -333,6 +333,16 @@ func (p *Prog) SubDanger(args []string) string {
 	return ""
 }
 
+// Programs answers the bash analysis's questions about programs from
+// the base (shellparse.Programs).
+type Programs struct{}
+
+// IsShell reports a shell whose scripts are analysed as bash.
+func (Programs) IsShell(name string) bool { return Unix(name).Has(Shell) }
+
+// IsNetworkTool reports a program that talks to the network by design.
+func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network) }
+
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
 

@@ -394,7 +394,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		return ok, why
 	}
 	base := l.Base()
-	if shellparse.IsNetworkTool(base) {
+	if isNetworkTool(base) {
 		return false, base + " uses the network"
 	}
 	if e.configuredSafe(l) {

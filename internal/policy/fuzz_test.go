@@ -88,7 +88,7 @@ func FuzzDecide(f *testing.F) {
 			if l.Name() == "" || len(l.Unknown) > 0 {
 				t.Fatalf("%q: safe with unknown leaf %q", src, l.Text())
 			}
-			if shellparse.IsNetworkTool(l.Base()) {
+			if isNetworkTool(l.Base()) {
 				t.Fatalf("%q: safe with network tool %q", src, l.Base())
 			}
 		}

@@ -831,7 +831,7 @@ func treeRoots(files []string) []string {
 func (e *Engine) winPipelines(s *winshell.Script, leaves []*winLeaf, byCmd map[*winshell.Command]*winLeaf, cc CommandContext) {
 	sends := false
 	for _, wl := range leaves {
-		if wl.j.Does == cmdbase.Sends || wl.j.Portable && shellparse.IsNetworkTool(wl.j.Name) {
+		if wl.j.Does == cmdbase.Sends || wl.j.Portable && isNetworkTool(wl.j.Name) {
 			sends = true
 		}
 		for _, w := range wl.cmd.Words {

@@ -1,10 +1,6 @@
 package shellparse
 
-import (
-	"strings"
-
-	"github.com/nb-cli/nb/internal/cmdbase"
-)
+import "strings"
 
 // optSpec describes a wrapper's options so its wrapped command can be
 // found.
@@ -107,9 +103,6 @@ func hasShortFlag(args []Word, letter byte, valueLetters string) bool {
 	return false
 }
 
-// IsShell reports whether name is a shell whose scripts are bash-like
-// (the command base knows).
-func IsShell(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Shell) }
 
 // wrappers run the command that follows their options; the spec says
 // which options take a value, how many operands come first (timeout's
@@ -157,7 +150,7 @@ func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 		run(a, l, args, ctx)
 		return
 	}
-	if IsShell(name) {
+	if a.opts.Programs.IsShell(name) {
 		a.shell(l, args, ctx)
 	}
 }
