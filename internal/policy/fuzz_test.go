@@ -62,7 +62,7 @@ func FuzzDecide(f *testing.F) {
 			}
 		}
 		d := e.Decide(Action{Kind: RunCommand, Command: src, Where: testCC})
-		a := shellparse.Analyse(src, shellparse.Options{Home: testCC.Home, Cwd: testCC.Cwd})
+		a := analyse(src, shellparse.Options{Home: testCC.Home, Cwd: testCC.Cwd})
 		if d.Decision == Allow {
 			for _, l := range a.Leaves {
 				if why := deniedOrRoot(l); why != "" {

@@ -103,7 +103,6 @@ func hasShortFlag(args []Word, letter byte, valueLetters string) bool {
 	return false
 }
 
-
 // wrappers run the command that follows their options; the spec says
 // which options take a value, how many operands come first (timeout's
 // duration), and the options with which they run nothing.
