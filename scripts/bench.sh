@@ -13,6 +13,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x 
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'SaveToolHistory' -benchtime 10x ./internal/store >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./internal/e2e >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'LongConversation' -benchtime 1x ./internal/agent >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
@@ -46,7 +47,8 @@ function best(key, v, lower) {
 /^BenchmarkVersion/ { best("version", metric("ns/op") / 1e6, 1) }
 /^BenchmarkStartToPrompt/ { best("prompt", metric("ns/op") / 1e6, 1) }
 /^BenchmarkLargeHistoryTurn\/chat/ { best("histms", metric("ms-to-request"), 1); best("histrss", metric("peak-rss-MiB"), 1) }
-/^BenchmarkLargeHistoryTurn\/tools/ { best("toolms", metric("ms-to-request"), 1); best("toolrss", metric("peak-rss-MiB"), 1) }
+/^BenchmarkLargeHistoryTurn\/tools/ { best("toolms", metric("ms-to-request"), 1); best("toolrss", metric("peak-rss-MiB"), 1); best("toolcpu", metric("cpu-ms-to-request"), 1) }
+/^BenchmarkSaveToolHistory/ { best("toolsave", metric("ns/op") / 1e6, 1) }
 /^BenchmarkHugeAnswer/ { best("answerrss", metric("peak-rss-MiB"), 1) }
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
@@ -89,7 +91,9 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "10,000-message history: start to request", B["histms"], "< 50 ms"
 	printf "%-44s %10.2f MiB %14s\n", "10,000-message history: peak RSS", B["histrss"], "< 64 MiB"
 	printf "%-44s %11.2f ms %14s\n", "tool-heavy 10,000 messages: start to request", B["toolms"], "<= 50 ms"
+	printf "%-44s %11.2f ms %14s\n", "  CPU time to the request (all threads)", B["toolcpu"], ""
 	printf "%-44s %10.2f MiB %14s\n", "tool-heavy 10,000 messages: peak RSS", B["toolrss"], "<= 64 MiB"
+	printf "%-44s %11.2f ms %14s\n", "tool-heavy 10,000 messages: save of a turn", B["toolsave"], ""
 	printf "%-44s %10.2f MiB %14s\n", "100 MB answer streamed: peak RSS", B["answerrss"], "<= 64 MiB"
 	printf "%-44s %12.1f %% %14s\n", "30-day history: largest request / window", B["maxwin"], "< 100 %"
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"

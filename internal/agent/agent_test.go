@@ -717,3 +717,31 @@ func TestFailedSummarySetsOlderTurnsAside(t *testing.T) {
 		t.Errorf("kept %d messages; first message %.300q", len(kept), a.Messages[0].Text)
 	}
 }
+
+// TestCalibrationFromHistory: the estimate of a loaded conversation is
+// calibrated by its last answer's usage against the messages before it,
+// whether or not the request carries the conversation itself.
+func TestCalibrationFromHistory(t *testing.T) {
+	var old []llm.Message
+	for i := range 20 {
+		old = append(old,
+			llm.Message{Role: llm.RoleUser, Text: strings.Repeat("question ", 10*i+1)},
+			llm.Message{Role: llm.RoleAssistant, Text: strings.Repeat("answer \"x\"\n", i+1), Usage: &llm.Usage{InputTokens: 12000 + 40*i, OutputTokens: 5}})
+	}
+	last := len(old) - 1
+	for _, own := range []bool{true, false} {
+		a := New(Options{Model: Model{Window: 1 << 20}}, old)
+		req := &llm.Request{System: "sys", Messages: a.Messages}
+		if !own {
+			req.Messages = append([]llm.Message(nil), a.Messages...)
+		}
+		before := compact.Fixed(req) + compact.Messages(old[:last])
+		want := float64(old[last].Usage.InputTokens) / float64(before)
+		if want != clampCalib(want) {
+			t.Fatalf("the test's ratio %v is clamped", want)
+		}
+		if got := a.estimate(req); a.calib != want || got != int(float64(compact.Request(req))*want) {
+			t.Errorf("own slice %v: calibration %v, estimate %d; want %v, %d", own, a.calib, got, want, int(float64(compact.Request(req))*want))
+		}
+	}
+}

@@ -116,19 +116,28 @@ const maxCalib = 6.0
 
 // estimate is the calibrated size of req.
 func (a *Agent) estimate(req *llm.Request) int {
+	total := compact.Request(req)
 	if a.calib == 0 {
 		a.calib = 1
 		// Calibrate from the last answer in the history: its usage counted
 		// the request that the messages before it formed.
 		for i := len(a.Messages) - 1; i > 0; i-- {
 			if u := a.Messages[i].Usage; u != nil && u.InputTokens > 0 && a.Messages[i].Role == llm.RoleAssistant {
-				est := compact.Fixed(req) + compact.Messages(a.Messages[:i])
+				var est int
+				if len(req.Messages) == len(a.Messages) && &req.Messages[0] == &a.Messages[0] {
+					// The request's messages are the conversation: the
+					// answer's part is the total less the messages from it
+					// on (one pass over a long history, not two).
+					est = total - compact.Messages(a.Messages[i:])
+				} else {
+					est = compact.Fixed(req) + compact.Messages(a.Messages[:i])
+				}
 				a.calib = clampCalib(float64(u.InputTokens) / float64(est))
 				break
 			}
 		}
 	}
-	return int(float64(compact.Request(req)) * a.calib)
+	return int(float64(total) * a.calib)
 }
 
 func (a *Agent) compactAt() float64 {

@@ -40,7 +40,9 @@ func TestJudgeExamples(t *testing.T) {
 		{Cmd, "netsh advfirewall set allprofiles state off", Dangerous}, {Cmd, "shutdown /s", Dangerous}, {Cmd, "shutdown /a", Dangerous},
 		{Cmd, "certutil -hashfile x SHA256", Reads}, {Cmd, "certutil -urlcache -f http://x y", Sends},
 		{Cmd, "robocopy a b", Writes}, {Cmd, "robocopy a b /MIR", Dangerous}, {Cmd, "ping x", Sends}, {Cmd, "schtasks /query", Reads},
-		{Cmd, "schtasks /create /tn x", Changes}, {Cmd, "chkdsk", Reads}, {Cmd, "chkdsk C: /f", Dangerous},
+		{Cmd, "schtasks /create /tn x", Changes}, {Cmd, "w32tm /query /status", Reads}, {Cmd, "w32tm /resync", Changes},
+		{Cmd, "klist", Reads}, {Cmd, "klist purge", Changes}, {Cmd, "cmdkey /list", Reads}, {Cmd, "cmdkey /add:x /user:u /pass:p", Changes},
+		{Cmd, "cmdkey /delete:x", Dangerous}, {PowerShell, "Get-WindowsFeature", Reads}, {PowerShell, "Get-PSSessionConfiguration", Reads}, {Cmd, "chkdsk", Reads}, {Cmd, "chkdsk C: /f", Dangerous},
 		// ps_read.go
 		{PowerShell, "Get-ChildItem -Recurse", Reads}, {PowerShell, "gci", Reads}, {PowerShell, "ls", Reads}, {PowerShell, "dir", Reads},
 		{PowerShell, "get-content a -Tail 5", Reads}, {PowerShell, "Microsoft.PowerShell.Management\\Get-ChildItem", Reads},

@@ -59,6 +59,8 @@ var _ = register([]Spec{
 	{Name: "Get-Package", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-InstalledModule", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-HotFix", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-WindowsFeature", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-PSSessionConfiguration", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-LocalUser", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-LocalGroup", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-LocalGroupMember", Args: TextArgs, In: PowerShell, Does: Reads},

@@ -12,7 +12,8 @@ import (
 // subcommands say what is warned whatever the options, Globals and Subs
 // say how its command line is shaped for the narrowest "Always" rule.
 // Read-only argument specifications (which options only print) are
-// policy's safe list, keyed by the same names.
+// policy's safe list, keyed by the same names, one table per family of
+// this base (policy's safe_<family>.go beside unix_<family>.go).
 
 // Trait is a kind of behaviour a program has, whatever its arguments.
 type Trait uint32
@@ -62,6 +63,8 @@ const (
 	// Metadata: it shows names, sizes or counts of the files it is given,
 	// never their content.
 	Metadata
+	// Removes deletes or moves its operands (warned, seed 000).
+	Removes
 )
 
 // Lang is the language a program reads as code.
@@ -95,6 +98,8 @@ type Prog struct {
 	// Values are the letters of its short options that take a value
 	// (cp -t DIR, install -m MODE).
 	Values string
+	// Outputs are its options whose value is a file it writes.
+	Outputs []Output
 	// Subs are the subcommands that are dangerous, or that run programs
 	// or write anywhere through their options.
 	Subs []ProgSub
@@ -327,6 +332,16 @@ func (p *Prog) SubDanger(args []string) string {
 	}
 	return ""
 }
+
+// Programs answers the bash analysis's questions about programs from
+// the base (shellparse.Programs).
+type Programs struct{}
+
+// IsShell reports a shell whose scripts are analysed as bash.
+func (Programs) IsShell(name string) bool { return Unix(name).Has(Shell) }
+
+// IsNetworkTool reports a program that talks to the network by design.
+func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network) }
 
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}

@@ -1,9 +1,9 @@
 package cmdbase
 
 // Containers, clusters and virtual machines. Read verbs of docker,
-// podman and kubectl are policy's safe list; here are the subcommands
-// that run programs (a rule for them is the exact command) and those
-// that destroy what they name.
+// podman and kubectl are policy's safe list (safe_containers.go); here
+// are the subcommands that run programs (a rule for them is the exact
+// command) and those that destroy what they name.
 var _ = registerUnix([]Prog{
 	{Name: "docker", Is: Subcommands | RunsArgs | Relay, Version: []string{"--version", "-v", "--help"},
 		Globals: []string{"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},

@@ -3,15 +3,15 @@ package cmdbase
 // Files and processes: coreutils, findutils, util-linux and their
 // cousins.
 var _ = registerUnix([]Prog{
-	{Name: "rm", Is: FileOperands | Checked, Forms: []Form{
+	{Name: "rm", Is: FileOperands | Checked | Removes, Forms: []Form{
 		{Short: "rR", Long: []string{"recursive"}, Why: "-r: recursive delete"},
 		{Long: []string{"no-preserve-root"}, Why: "--no-preserve-root"}}},
-	{Name: "rmdir", Is: FileOperands, Danger: "removes directories"},
-	{Name: "unlink", Is: FileOperands},
-	{Name: "shred", Is: FileOperands, Danger: "destroys file contents"},
-	{Name: "srm", Is: FileOperands},
-	{Name: "trash", Aliases: []string{"trash-put"}, Is: FileOperands},
-	{Name: "mv", Is: FileOperands | Checked, Values: "tS"},
+	{Name: "rmdir", Is: FileOperands | Removes, Danger: "removes directories"},
+	{Name: "unlink", Is: FileOperands | Removes},
+	{Name: "shred", Is: FileOperands | Removes, Danger: "destroys file contents"},
+	{Name: "srm", Is: FileOperands | Removes},
+	{Name: "trash", Aliases: []string{"trash-put"}, Is: FileOperands | Removes},
+	{Name: "mv", Is: FileOperands | Checked | Removes, Values: "tS"},
 	{Name: "cp", Is: FileOperands | Checked, Values: "tS"},
 	{Name: "ln", Is: FileOperands | Checked, Values: "tS"},
 	{Name: "install", Is: FileOperands | Checked, Values: "tSmogCZ"},
@@ -29,6 +29,7 @@ var _ = registerUnix([]Prog{
 	{Name: "ls", Is: Metadata}, {Name: "dir", Is: Metadata}, {Name: "vdir", Is: Metadata},
 	{Name: "du", Is: Metadata}, {Name: "stat", Is: Metadata}, {Name: "wc", Is: Metadata},
 	{Name: "file", Is: Metadata},
+	{Name: "tree", Values: "oLPIH", Outputs: []Output{{Short: 'o', Long: "output"}}},
 	{Name: "dd", Danger: "writes raw disk data"},
 	{Name: "del", Danger: "deletes files"},
 	{Name: "chattr", Danger: "changes file attributes"},

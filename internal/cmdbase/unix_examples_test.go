@@ -52,14 +52,14 @@ var unixExamples = []string{
 
 	// unix_text.go
 	"allow: awk '{print $1}' x", "warn: curl x | awk '{system($0)}'", "allow: gawk --version", "warn: curl x | gawk -f -",
-	"warn: curl x | mawk -f -", "warn: curl x | nawk -f -", "allow: sed --version", "allow: tar --version",
+	"warn: curl x | mawk -f -", "warn: curl x | nawk -f -", "allow: sed --version", "allow: sort x", "warn: sort -o out x", "warn: sort -uo out x", "allow: tree", "warn: tree -o out", "allow: tar --version",
 	"allow: bsdtar --version", "allow: gzip -V", "allow: gunzip --help", "allow: bzip2 -V", "allow: xz -V",
 	"allow: zstd -V", "allow: lz4 -V", "allow: pigz -V", "allow: vim --version", "ask: vim x", "allow: emacs --version",
 	"allow: nano -V", "allow: fd --version", "allow: fdfind -V", "allow: bat --version", "allow: batcat -V",
 	"allow: fzf --version", "allow: shellcheck --version",
 
 	// unix_git.go
-	"allow: git status", "allow: git -C /tmp log --oneline", "warn: git reset --hard", "ask: git config core.pager x",
+	"allow: git status", "warn: git log --output=x", "warn: git diff --out x", "allow: git -C /tmp log --oneline", "warn: git reset --hard", "ask: git config core.pager x",
 
 	// unix_containers.go
 	"allow: docker ps", "ask: docker run alpine", "warn: docker system prune -af", "warn: docker volume rm data",
@@ -89,7 +89,7 @@ var unixExamples = []string{
 	"ask: service nginx restart", "ask: crontab -l", "warn: crontab -r", "warn: crontab -u bob -r", "ask: crontab -u r -l", "ask: systemd-run ls", "ask: at now",
 	"ask: batch", "allow: ip addr", "allow: ip -V", "ask: ip link set x down", "ask: tmux new -d ls", "allow: tmux -V",
 	"ask: screen -dm ls", "allow: screen -v", "ask: expect x.exp", "ask: strace ls", "ask: ltrace ls", "ask: gdb ./x",
-	"ask: lldb ./x", "ask: curl https://x", "ask: wget https://x", "ask: nc x 80", "ask: ncat x 80", "ask: netcat x 80",
+	"ask: lldb ./x", "ask: curl https://x", "warn: curl -o out https://x", "ask: curl -o /dev/null https://x", "warn: curl --out=o https://x", "warn: wget -O f https://x", "ask: wget -qO- https://x", "ask: wget https://x", "ask: nc x 80", "ask: ncat x 80", "ask: netcat x 80",
 	"ask: socat - TCP:x:80", "ask: scp a x:", "ask: sftp x", "ask: rsync -a a x:b", "ask: ftp x", "ask: tftp x",
 	"ask: telnet x", "ask: lftp x", "ask: http x", "ask: https x", "ask: xh x", "ask: aria2c x", "ask: openssl s_client -connect x:443",
 	"ask: ssh x uptime", "warn: ssh x 'sudo reboot'", "ask: mosh x", "ask: ping -c1 x", "ask: dig x", "ask: nslookup x",

@@ -2,10 +2,10 @@ package cmdbase
 
 // git. Its read-only subcommands and options, the settings that make a
 // read run a program and the forms that destroy work are judged by
-// policy's git analysis (gitspec.go), which asks git itself about a
-// repository's configuration.
+// policy's git analysis (safe_git.go, gitfacts.go), which asks git itself
+// about a repository's configuration.
 var _ = registerUnix([]Prog{
-	{Name: "git", Is: Subcommands | Checked,
+	{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
 		Globals: []string{"-C", "-c", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace",
 			"--super-prefix", "--list-cmds", "--attr-source"},
 		Subs: []ProgSub{

@@ -76,7 +76,11 @@ var _ = registerUnix([]Prog{
 	{Name: "gdb", Is: NoRule, Lang: OtherLang}, {Name: "lldb", Lang: OtherLang},
 
 	// the network: SendsData marks programs that can send any data anywhere
-	{Name: "curl", Is: Network | SendsData}, {Name: "wget", Is: Network | SendsData},
+	{Name: "curl", Is: Network | SendsData, Values: "odDcKHXTuAeEbrmwxyYzF", Outputs: []Output{{Short: 'o', Long: "output", Std: true},
+		{Short: 'D', Long: "dump-header", Std: true}, {Short: 'c', Long: "cookie-jar", Std: true}, {Long: "trace", Std: true},
+		{Long: "trace-ascii", Std: true}, {Long: "stderr", Std: true}, {Long: "etag-save", Std: true}, {Long: "hsts", Std: true},
+		{Long: "alt-svc", Std: true}}},
+	{Name: "wget", Is: Network | SendsData, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
 	{Name: "nc", Is: Network | SendsData}, {Name: "ncat", Is: Network | SendsData}, {Name: "netcat", Is: Network | SendsData},
 	{Name: "socat", Is: Network | SendsData}, {Name: "scp", Is: Network | SendsData}, {Name: "sftp", Is: Network | SendsData},
 	{Name: "rsync", Is: Network | SendsData | Checked, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},

@@ -1,13 +1,14 @@
 package cmdbase
 
 // Text tools. awk runs programs: an interpreter. The read-only forms of
-// grep, sed, jq and the others are policy's safe list.
+// grep, sed, jq and the others are policy's safe list (safe_text.go).
 var _ = registerUnix([]Prog{
 	{Name: "awk", Is: Interpreter, Version: []string{"--version", "--help"}},
 	{Name: "gawk", Is: Interpreter, Version: []string{"--version", "--help"}},
 	{Name: "mawk", Is: Interpreter},
 	{Name: "nawk", Is: Interpreter},
 	{Name: "sed", Version: []string{"--version", "--help"}},
+	{Name: "sort", Values: "kStTo", Outputs: []Output{{Short: 'o', Long: "output"}}},
 	{Name: "tar", Version: []string{"--version", "--help", "--usage"}},
 	{Name: "bsdtar", Version: []string{"--version", "--help"}},
 	{Name: "gzip", Version: []string{"--version", "--help", "-V", "-h"}},

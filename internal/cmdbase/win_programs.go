@@ -41,6 +41,12 @@ var _ = register([]Spec{
 	{Name: "quser", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "gpresult", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "powercfg", Args: TextArgs, In: Both, Does: Changes, Opts: []Opt{{Name: "/list", Does: Reads}, {Name: "/l", Does: Reads}, {Name: "/query", Does: Reads}, {Name: "/q", Does: Reads}, {Name: "/a", Does: Reads}, {Name: "/availablesleepstates", Does: Reads}}},
+	{Name: "w32tm", Args: TextArgs, In: Both, Does: Changes, Opts: []Opt{{Name: "/query", Does: Reads}, {Name: "/tz", Does: Reads},
+		{Name: "/stripchart", Does: Sends}, {Name: "/monitor", Does: Sends}}, Why: "changes the time service"},
+	{Name: "klist", Args: TextArgs, In: Both, Does: Reads, Words: []Opt{{Name: "purge", Does: Changes, Why: "deletes Kerberos tickets"},
+		{Name: "get", Does: Sends, Why: "asks a domain controller for a ticket"}, {Name: "add_bind", Does: Changes}, {Name: "purge_bind", Does: Changes}}},
+	{Name: "cmdkey", Args: TextArgs, In: Both, Does: Changes, Opts: []Opt{{Name: "/list", Does: Reads},
+		{Name: "/delete", Does: Dangerous, Why: "deletes stored credentials"}}, Why: "stores credentials"},
 	{Name: "openfiles", In: Both, Does: Reads, Opts: []Opt{{Name: "/disconnect", Does: Changes}, {Name: "/local", Does: Changes}}},
 	{Name: "schtasks", Args: TextArgs, In: Both, Does: Changes, Opts: []Opt{{Name: "/query", Does: Reads}}, Why: "creates, changes or runs scheduled tasks"},
 	{Name: "sc", Args: TextArgs, In: Both, Does: Unknown, NoArgs: Reads, Subs: []Sub{

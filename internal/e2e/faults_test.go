@@ -112,6 +112,88 @@ func TestSignalDuringLargeSave(t *testing.T) {
 	}
 }
 
+// TestSIGKILLDuringSave: nb killed with SIGKILL at any moment of saving a
+// large history (written in pieces into a temporary file, then renamed)
+// leaves either the history before the turn or the one after it, never a
+// damaged one; the next nb removes the temporary file.
+func TestSIGKILLDuringSave(t *testing.T) {
+	proctest.Check(t)
+	dir := t.TempDir()
+	h, err := store.OpenHistory(dir, t.TempDir(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []llm.Message
+	for i := range 3000 {
+		out := fmt.Sprintf(`{"stdout":%q,"exitCode":0}`, strings.Repeat(fmt.Sprintf("src/pkg%d/file.go:12: TODO \"tidy\" <this>\n", i), 30))
+		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d", i)},
+			llm.Message{Role: llm.RoleAssistant, Text: out, Usage: &llm.Usage{InputTokens: 100 + i, OutputTokens: 7}, Model: "m"})
+	}
+	if err := h.Save(msgs); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	path := filepath.Join(dir, store.HistoryFile)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[bool]int{}
+	midway := 0
+	for _, delay := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 6 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 200 * time.Millisecond} {
+		if err := os.WriteFile(path, before, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := llmtest.NewOpenAI(t, llmtest.Turn{Text: "the final answer"})
+		cmd := nbCommand(t, dir, s, "the last question")
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "the final answer") {
+				time.Sleep(delay)
+				_ = cmd.Process.Signal(syscall.SIGKILL)
+				break
+			}
+		}
+		for sc.Scan() {
+		}
+		cmd.Wait()
+		if temps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(temps) > 0 {
+			midway++
+		}
+		h, err := store.OpenHistory(dir, t.TempDir(), time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, warn, err := h.Load()
+		h.Close()
+		if err != nil || warn != "" {
+			t.Fatalf("killed %v after the answer: load: %q %v", delay, warn, err)
+		}
+		switch n := len(got); {
+		case n == len(msgs):
+			kept[false]++
+		case n == len(msgs)+2 && got[n-2].Text == "the last question" && got[n-1].Text == "the final answer":
+			kept[true]++
+		default:
+			t.Fatalf("killed %v after the answer: %d messages, want %d or %d ending in the exchange", delay, n, len(msgs), len(msgs)+2)
+		}
+		if got[len(msgs)-1].Text != msgs[len(msgs)-1].Text || got[0].Text != msgs[0].Text {
+			t.Fatalf("killed %v after the answer: the earlier conversation changed", delay)
+		}
+		if temps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(temps) > 0 {
+			t.Fatalf("killed %v after the answer: temporary files left after the next open: %v", delay, temps)
+		}
+	}
+	t.Logf("histories after the kill: %d before the turn, %d after it; %d killed in the middle of writing", kept[false], kept[true], midway)
+}
+
 // TestSIGKILLLeavesNoDescendants: nb killed with SIGKILL while a run_cmd
 // command's setsid'd child and a terminal session's setsid'd and nohup'd
 // children run leaves none of them behind.

@@ -19,10 +19,13 @@ import (
 
 // BenchmarkLargeHistoryTurn measures a single-shot run in a directory whose
 // history holds 10,000 messages: from the start of the process until the
-// model request arrives at the fake server (ms-to-request), and nb's peak
-// resident memory at that moment (peak-rss-MiB). "chat" is questions and
-// answers; "tools" is tool-heavy (a call and a result of a few hundred
-// bytes of JSON for every question and answer: 7.6 MB).
+// model request has arrived whole at the fake server, its body read
+// (ms-to-request), nb's peak resident memory at that moment
+// (peak-rss-MiB), and the CPU time its threads used by then
+// (cpu-ms-to-request). "chat" is questions and answers; "tools" is
+// tool-heavy (a call and a result of a few hundred bytes of JSON for every
+// question and answer: 7.6 MB). NB_BENCH_EXE names another nb binary to
+// measure (an earlier version, for comparison).
 func BenchmarkLargeHistoryTurn(b *testing.B) {
 	for _, kind := range []string{"chat", "tools"} {
 		b.Run(kind, func(b *testing.B) { largeHistoryTurn(b, kind) })
@@ -31,6 +34,9 @@ func BenchmarkLargeHistoryTurn(b *testing.B) {
 
 func largeHistoryTurn(b *testing.B, kind string) {
 	exe, err := exec.LookPath("nb")
+	if e := os.Getenv("NB_BENCH_EXE"); e != "" {
+		exe, err = e, nil
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +71,7 @@ func largeHistoryTurn(b *testing.B, kind string) {
 	if fi, err := os.Stat(filepath.Join(dir, store.HistoryFile)); err == nil {
 		b.ReportMetric(float64(fi.Size())/1e6, "history-MB")
 	}
-	var total, peak float64
+	var total, cpu, peak float64
 	for b.Loop() {
 		b.StopTimer()
 		s := newArrivalServer()
@@ -91,6 +97,7 @@ func largeHistoryTurn(b *testing.B, kind string) {
 		}
 		b.StopTimer()
 		total += float64(arrived.Sub(start)) / float64(time.Millisecond)
+		cpu += cpuMS(cmd.Process.Pid)
 		peak = max(peak, peakRSS(cmd.Process.Pid))
 		close(s.release)
 		if err := cmd.Wait(); err != nil {
@@ -103,12 +110,13 @@ func largeHistoryTurn(b *testing.B, kind string) {
 		b.StartTimer()
 	}
 	b.ReportMetric(total/float64(b.N), "ms-to-request")
+	b.ReportMetric(cpu/float64(b.N), "cpu-ms-to-request")
 	b.ReportMetric(peak, "peak-rss-MiB")
 }
 
-// arrivalServer notes when a chat completion request arrives, before
-// reading it, and answers once released, so that neither its own work nor
-// the answer is measured.
+// arrivalServer notes when a chat completion request has arrived whole
+// (its body read: nb writes a long body as it sends it), and answers once
+// released, so that the answer is not measured.
 type arrivalServer struct {
 	srv     *httptest.Server
 	arrived chan time.Time
@@ -119,8 +127,8 @@ type arrivalServer struct {
 func newArrivalServer() *arrivalServer {
 	a := &arrivalServer{arrived: make(chan time.Time, 1), release: make(chan struct{}), body: make(chan string, 1)}
 	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.arrived <- time.Now()
 		data, _ := io.ReadAll(r.Body)
+		a.arrived <- time.Now()
 		a.body <- string(data)
 		<-a.release
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -132,6 +140,23 @@ func newArrivalServer() *arrivalServer {
 
 // URL is the base URL for an OpenAI-compatible provider.
 func (a *arrivalServer) URL() string { return a.srv.URL + "/v1" }
+
+// cpuMS is the CPU time the process's threads have run so far, in ms.
+func cpuMS(pid int) float64 {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
+	var ns float64
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			v, _ := strconv.ParseFloat(f[0], 64)
+			ns += v
+		}
+	}
+	return ns / 1e6
+}
 
 // peakRSS is the process's peak resident set (VmHWM) in MiB.
 func peakRSS(pid int) float64 {

@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
+
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -124,46 +126,7 @@ func anyWord(ws []word, values ...string) bool {
 // abbreviation of long), before "--". valueShort lists every short option
 // that takes a value.
 func optionValues(ws []word, letter byte, valueShort, long string) []string {
-	var out []string
-	for i := 0; i < len(ws); i++ {
-		t := ws[i].Text
-		if t == "--" {
-			break
-		}
-		if strings.HasPrefix(t, "--") && len(t) > 2 {
-			n, v, eq := strings.Cut(t[2:], "=")
-			if long == "" || !strings.HasPrefix(long, n) {
-				continue
-			}
-			if !eq {
-				if i+1 >= len(ws) {
-					break
-				}
-				i++
-				v = ws[i].Text
-			}
-			out = append(out, v)
-			continue
-		}
-		if len(t) < 2 || t[0] != '-' {
-			continue
-		}
-		for j := 1; j < len(t); j++ {
-			if strings.IndexByte(valueShort, t[j]) < 0 {
-				continue
-			}
-			v := t[j+1:]
-			if v == "" && i+1 < len(ws) {
-				i++
-				v = ws[i].Text
-			}
-			if t[j] == letter {
-				out = append(out, v)
-			}
-			break
-		}
-	}
-	return out
+	return cmdbase.OptionValues(texts(ws), letter, valueShort, long)
 }
 
 // texts returns the words' texts.

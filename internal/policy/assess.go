@@ -57,167 +57,201 @@ type assessment struct {
 // secretVar finds expansions of variables named like secrets.
 var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
 
+// tally is what the parts of a command add up to.
+type tally struct {
+	dangerous, unsafe, removes, optWrites, warnHit bool
+}
+
+// reason adds r to the reasons once.
+func (as *assessment) reason(r string) {
+	if !contains(as.reasons, r) {
+		as.reasons = append(as.reasons, r)
+	}
+}
+
+// assess judges an analysed command: each leaf, each redirection, the
+// configured patterns, then its safety, warning and display line.
 func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
 	as := &assessment{info: map[*shellparse.Leaf]*leafInfo{}}
-	addReason := func(r string) {
-		if !contains(as.reasons, r) {
-			as.reasons = append(as.reasons, r)
-		}
-	}
 	if a.Err != nil {
-		as.safety = Unknown
-		addReason("cannot parse the command: " + a.Err.Error())
-		if w := dangerToken(a.Source); w != "" {
-			// a guess can only make the answer more careful, never allow
-			as.warn = true
-			addReason("the text contains " + w)
-		}
-		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
-		return as
+		return e.unparsed(a, as)
 	}
-	dangerous, unsafe, deleteOrMove, optWrites := false, false, false, false
+	var t tally
 	for _, r := range a.Unknown {
-		addReason("cannot analyse: " + r)
-		unsafe = true
+		as.reason("cannot analyse: " + r)
+		t.unsafe = true
 	}
 	for _, name := range a.Recursive {
-		addReason("function " + name + " calls itself (fork bomb)")
-		dangerous = true
+		as.reason("function " + name + " calls itself (fork bomb)")
+		t.dangerous = true
 	}
 	for _, l := range a.Leaves {
-		info := e.leafInfo(l, cc)
-		as.info[l] = info
-		if info.danger != "" {
-			dangerous = true
-			addReason("dangerous: " + info.danger)
-		}
-		if info.sensitive != "" {
-			addReason("sensitive: " + info.sensitive)
-		}
-		if info.optWrite != "" {
-			optWrites = true
-			if info.danger == "" {
-				addReason("writes: " + info.optWrite)
-			}
-		}
-		if !info.safe {
-			unsafe = true
-			if info.why != "" && info.danger == "" && info.sensitive == "" {
-				addReason(info.why)
-			}
-		}
-		if !info.harmlessWrapper && !(info.safe && e.opts.Approval.AutoApproveSafe) {
-			as.needRule = append(as.needRule, l)
-		}
-		switch l.Base() {
-		case "rm", "mv", "unlink", "shred", "rmdir", "srm", "trash", "trash-put":
-			deleteOrMove = true
-		}
-		for _, p := range e.denyRules(cc.Home) {
-			if !p.denies(l) && p.Match(l, matchMaybe) {
-				as.maybeDenied = append(as.maybeDenied, p.Src)
-				addReason(fmt.Sprintf("might match deny rule %q", p.Src))
-			}
-		}
+		e.assessLeaf(l, cc, as, &t)
 	}
 	if why := secretExpansion(a); why != "" {
-		as.secretEnv, unsafe = why, true
-		addReason("sensitive: " + why)
+		as.secretEnv, t.unsafe = why, true
+		as.reason("sensitive: " + why)
 	}
 	for _, r := range a.Redirs {
-		t := r.Target
-		abs := absPath(t.Text, cc.Cwd)
-		relative := t.Static() && !strings.HasPrefix(t.Text, "/")
-		if relative && (r.Write || r.Read) && !r.Dup && !r.Heredoc {
-			// judge the file in every directory a cd may have moved to
-			// (cd /etc && echo x > hosts)
-			for _, d := range r.Dir.Paths {
-				dc := cc
-				dc.Cwd = d
-				if p := absPath(t.Text, d); r.Write && systemTarget(dc, t.Text) || r.Read && e.secretPath(dc, t.Text, false) {
-					abs = p
-					break
-				}
-			}
-			if r.Dir.Unknown {
-				unsafe = true
-				addReason("opens " + t.Raw + " in a directory known only at run time")
-			}
-		}
-		switch {
-		case r.Heredoc || r.Dup:
-		case r.Write:
-			switch {
-			case t.Static() && harmlessDevices[abs]:
-			case t.Static() && networkDevice(abs):
-				as.network, dangerous = true, true
-				addReason("dangerous: opens a network connection through " + t.Text)
-			case t.Static() && (systemPath(abs, cc.Home) || systemTarget(cc, abs)):
-				as.writes, dangerous = true, true
-				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
-			case !t.Static() && systemPath(absPath(homeGuess(t.Raw, cc.Home), cc.Cwd), cc.Home):
-				as.writes, dangerous = true, true
-				addReason("dangerous: writes into a system path or startup file: " + t.Raw)
-			case !t.Static():
-				as.writes, unsafe = true, true
-				addReason("writes to a file chosen at run time: " + t.Raw)
-			default:
-				as.writes, unsafe = true, true
-				addReason("writes " + t.Raw)
-			}
-		case r.Read:
-			switch {
-			case t.Static() && networkDevice(abs):
-				as.network, unsafe = true, true
-				addReason("reads from the network through " + t.Text)
-			case t.Pipe:
-				// < <(…): a pipe from commands judged as leaves
-			case !t.Static():
-				unsafe = true
-				addReason("reads a file chosen at run time: " + t.Raw)
-			case e.secretPath(cc, abs, false) || relative && e.secretPath(cc, t.Text, false):
-				as.redirSensitive, unsafe = true, true
-				addReason("sensitive: reads " + t.Raw)
-			}
-		}
+		e.assessRedir(r, cc, as, &t)
 	}
 	if what := fetchThenRun(a, cc); what != "" {
-		dangerous = true
-		addReason("dangerous: " + what)
+		t.dangerous = true
+		as.reason("dangerous: " + what)
 	}
-	for _, f := range e.danger {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			dangerous = true
-			addReason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
+	e.assessPatterns(a, cc, as, &t)
+	e.conclude(a, as, t)
+	return as
+}
+
+// unparsed judges text that does not parse: unknown, and warned when it
+// holds a dangerous word (a guess can only make the answer more careful,
+// never allow).
+func (e *Engine) unparsed(a *shellparse.Analysis, as *assessment) *assessment {
+	as.safety = Unknown
+	as.reason("cannot parse the command: " + a.Err.Error())
+	if w := dangerToken(a.Source); w != "" {
+		as.warn = true
+		as.reason("the text contains " + w)
+	}
+	as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
+	return as
+}
+
+// assessLeaf judges one simple command and adds it to the tally.
+func (e *Engine) assessLeaf(l *shellparse.Leaf, cc CommandContext, as *assessment, t *tally) {
+	info := e.leafInfo(l, cc)
+	as.info[l] = info
+	if info.danger != "" {
+		t.dangerous = true
+		as.reason("dangerous: " + info.danger)
+	}
+	if info.sensitive != "" {
+		as.reason("sensitive: " + info.sensitive)
+	}
+	if info.optWrite != "" {
+		t.optWrites = true
+		if info.danger == "" {
+			as.reason("writes: " + info.optWrite)
 		}
 	}
-	warnHit := false
-	for _, f := range e.warn {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			warnHit = true
-			if !dangerous {
-				addReason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
+	if !info.safe {
+		t.unsafe = true
+		if info.why != "" && info.danger == "" && info.sensitive == "" {
+			as.reason(info.why)
+		}
+	}
+	if !info.harmlessWrapper && !(info.safe && e.opts.Approval.AutoApproveSafe) {
+		as.needRule = append(as.needRule, l)
+	}
+	if cmdbase.Unix(l.Base()).Has(cmdbase.Removes) {
+		t.removes = true
+	}
+	for _, p := range e.denyRules(cc.Home) {
+		if !p.denies(l) && p.Match(l, matchMaybe) {
+			as.maybeDenied = append(as.maybeDenied, p.Src)
+			as.reason(fmt.Sprintf("might match deny rule %q", p.Src))
+		}
+	}
+}
+
+// assessRedir judges one redirection: writes into system paths and
+// startup files are dangerous, network devices too; any other write, a
+// read of a secret or of a file chosen at run time is not safe.
+func (e *Engine) assessRedir(r *shellparse.Redir, cc CommandContext, as *assessment, t *tally) {
+	tg := r.Target
+	abs := absPath(tg.Text, cc.Cwd)
+	relative := tg.Static() && !strings.HasPrefix(tg.Text, "/")
+	if relative && (r.Write || r.Read) && !r.Dup && !r.Heredoc {
+		// judge the file in every directory a cd may have moved to
+		// (cd /etc && echo x > hosts)
+		for _, d := range r.Dir.Paths {
+			dc := cc
+			dc.Cwd = d
+			if p := absPath(tg.Text, d); r.Write && systemTarget(dc, tg.Text) || r.Read && e.secretPath(dc, tg.Text, false) {
+				abs = p
+				break
 			}
+		}
+		if r.Dir.Unknown {
+			t.unsafe = true
+			as.reason("opens " + tg.Raw + " in a directory known only at run time")
 		}
 	}
 	switch {
-	case dangerous:
+	case r.Heredoc || r.Dup:
+	case r.Write:
+		switch {
+		case tg.Static() && harmlessDevices[abs]:
+		case tg.Static() && networkDevice(abs):
+			as.network, t.dangerous = true, true
+			as.reason("dangerous: opens a network connection through " + tg.Text)
+		case tg.Static() && (systemPath(abs, cc.Home) || systemTarget(cc, abs)),
+			!tg.Static() && systemPath(absPath(homeGuess(tg.Raw, cc.Home), cc.Cwd), cc.Home):
+			as.writes, t.dangerous = true, true
+			as.reason("dangerous: writes into a system path or startup file: " + tg.Raw)
+		case !tg.Static():
+			as.writes, t.unsafe = true, true
+			as.reason("writes to a file chosen at run time: " + tg.Raw)
+		default:
+			as.writes, t.unsafe = true, true
+			as.reason("writes " + tg.Raw)
+		}
+	case r.Read:
+		switch {
+		case tg.Static() && networkDevice(abs):
+			as.network, t.unsafe = true, true
+			as.reason("reads from the network through " + tg.Text)
+		case tg.Pipe:
+			// < <(…): a pipe from commands judged as leaves
+		case !tg.Static():
+			t.unsafe = true
+			as.reason("reads a file chosen at run time: " + tg.Raw)
+		case e.secretPath(cc, abs, false) || relative && e.secretPath(cc, tg.Text, false):
+			as.redirSensitive, t.unsafe = true, true
+			as.reason("sensitive: reads " + tg.Raw)
+		}
+	}
+}
+
+// assessPatterns applies the user's dangerousCommands and warnPatterns.
+func (e *Engine) assessPatterns(a *shellparse.Analysis, cc CommandContext, as *assessment, t *tally) {
+	for _, f := range e.danger {
+		if what, ok := f.matchAnalysis(a, cc); ok {
+			t.dangerous = true
+			as.reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
+		}
+	}
+	for _, f := range e.warn {
+		if what, ok := f.matchAnalysis(a, cc); ok {
+			t.warnHit = true
+			if !t.dangerous {
+				as.reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
+			}
+		}
+	}
+}
+
+// conclude sets the safety, the warning (dangerous, or writing, deleting
+// or moving files: seed 000) and the display line.
+func (e *Engine) conclude(a *shellparse.Analysis, as *assessment, t tally) {
+	switch {
+	case t.dangerous:
 		as.safety = Dangerous
-	case unsafe:
+	case t.unsafe:
 		as.safety = Unknown
 	default:
 		as.safety = Safe
 	}
 	cat, subject := e.category(a)
 	as.category = Category(cat)
-	as.warnPattern = warnHit
-	as.warn = dangerous || warnHit || as.writes || optWrites || deleteOrMove || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
+	as.warnPattern = t.warnHit
+	as.warn = t.dangerous || t.warnHit || as.writes || t.optWrites || t.removes || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
 	if cat != "" {
 		as.display, as.warnAt = cat+": "+sanitize(subject, false), markAt(as.warn, len(cat))
 	} else {
 		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
 	}
-	return as
 }
 
 // dirFree reports a command whose outcome does not depend on the
@@ -360,7 +394,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		return ok, why
 	}
 	base := l.Base()
-	if shellparse.IsNetworkTool(base) {
+	if isNetworkTool(base) {
 		return false, base + " uses the network"
 	}
 	if e.configuredSafe(l) {

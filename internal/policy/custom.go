@@ -187,7 +187,7 @@ func (f *feature) matchAnalysis(a *shellparse.Analysis, cc CommandContext) (stri
 			if l.Base() != f.pipeR {
 				continue
 			}
-			if hasLeft && (l.StdinFromNetwork || !shellparse.IsNetworkTool(f.pipeL) && l.StdinFromPipe) {
+			if hasLeft && (l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe) {
 				return l.RawText(), true
 			}
 		}

@@ -87,7 +87,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 func fedByNetwork(l *shellparse.Leaf) bool {
 	check := func(w shellparse.Word) bool {
 		for _, s := range w.Subs {
-			if shellparse.IsNetworkTool(s.Base()) || fedByNetwork(s) {
+			if isNetworkTool(s.Base()) || fedByNetwork(s) {
 				return true
 			}
 		}

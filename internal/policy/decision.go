@@ -28,10 +28,13 @@
 //     dynamic words might make it match is never pre-approved.
 //  2. Pre-approval: every leaf must be matched by a rule (--approve,
 //     approval.allow, "always" grants of the project, "this session"
-//     grants), be on the safe list (when autoApproveSafe), or be a harmless
-//     wrapper (timeout, nice, nohup, command, exec, stdbuf, ionice, setsid,
-//     env, xargs, time, watch: their inner command is a leaf of its own and
-//     must be covered itself, so "timeout *" never approves timeout 5 rm).
+//     grants), be on the safe list (when autoApproveSafe; the read-only
+//     grammar of each command, one table per command family in
+//     safe_<family>.go, its examples in safe_<family>_test.go), or be a
+//     harmless wrapper (timeout, nice, nohup, command, exec, stdbuf,
+//     ionice, setsid, env, xargs, time, watch: their inner command is a
+//     leaf of its own and must be covered itself, so "timeout *" never
+//     approves timeout 5 rm).
 //     Nothing may be unknown (dynamic command names, ${x@P}, arithmetic on
 //     variables…), no file may be written by redirection (other than
 //     /dev/null and the standard streams), no deny rule may possibly match

@@ -168,62 +168,69 @@ func (e *Engine) sessionInput(a Action) *Decision {
 		return e.secretAnswer(a, program, line, subject)
 	}
 	if shell {
-		d := e.command(line, inputWhere(a), true)
-		// the names come from the terminal: shown escaped
-		where := sanitize(program, false)
-		if !a.Shell && a.InShell {
-			where = sanitize(path.Base(a.SessionProgram)+", "+program+" running", false)
-		}
-		prefix := fmt.Sprintf("input → %s (%s) ", sanitize(a.Session, false), where)
-		d.Display, d.WarnAt = prefix+d.Display, shiftMarks(d.WarnAt, 0, len(prefix))
-		d.Full, d.Subject = text, subject
-		if !a.Shell && a.Prompt == Question && oneLine {
-			// Still analysed as shell code (it reaches the shell if the
-			// program ends first), shown as the answer it is.
-			d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), where, sanitize(a.PromptText, false), sanitize(line, false))
-			d.WarnAt = markAt(d.Warn, len("answer"))
-			d.Rule, d.OfferAlways = "", false
-			if d.Decision == Allow {
-				d.Reasons = append(d.Reasons, "an answer to the program's question")
-				d = e.ask(d, nil, &assessment{}, nil)
-			}
-		}
-		if lang := replLang(program); !a.Shell && lang != langNone {
-			// A REPL in the foreground reads it first: its patterns warn too.
-			if why := codeWarnings(lang, text); len(why) > 0 {
-				d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
-				d.Rule, d.OfferAlways = "", false
-				d.Reasons = append(d.Reasons, why...)
-				if d.Decision == Allow {
-					d = e.ask(d, nil, &assessment{}, nil)
-				}
-			}
-		}
-		if a.Shell && a.Prompt == Secret || a.SecretRead {
-			// The shell itself is in front of a line asking for a secret
-			// that the terminal could not confirm, or reads with echo off
-			// at no such prompt: shown (it may be a command), never saved.
-			d.Rule, d.OfferAlways = "", false
-			d.Reasons = append(d.Reasons, "it may be a secret (a prompt asks for one, or echo is off): never saved as a rule")
-			if d.Decision == Allow {
-				d = e.ask(d, nil, &assessment{}, nil)
-			}
-		}
-		if !a.Shell && !a.InShell {
-			// A relay: the shell it feeds may be anywhere; never granted.
-			d.Rule, d.OfferAlways = "", false
-			d.Reasons = append(d.Reasons, program+" passes its input to a shell")
-			if d.Decision == Allow {
-				d = e.ask(d, nil, &assessment{}, nil)
-			}
-		}
-		return d
+		return e.shellInput(a, program, text, line, subject, oneLine)
 	}
-
 	if a.Prompt == Secret {
 		return e.secretAnswer(a, program, line, subject)
 	}
+	return e.programInput(a, program, text, line, subject)
+}
 
+// shellInput decides input a shell reads (the session's own shell, one
+// behind the program in front, or the one a relay feeds): as shell code,
+// then with what reads it first.
+func (e *Engine) shellInput(a Action, program, text, line, subject string, oneLine bool) *Decision {
+	d := e.command(line, inputWhere(a), true)
+	// the names come from the terminal: shown escaped
+	where := sanitize(program, false)
+	if !a.Shell && a.InShell {
+		where = sanitize(path.Base(a.SessionProgram)+", "+program+" running", false)
+	}
+	prefix := fmt.Sprintf("input → %s (%s) ", sanitize(a.Session, false), where)
+	d.Display, d.WarnAt = prefix+d.Display, shiftMarks(d.WarnAt, 0, len(prefix))
+	d.Full, d.Subject = text, subject
+	if !a.Shell && a.Prompt == Question && oneLine {
+		// Still analysed as shell code (it reaches the shell if the
+		// program ends first), shown as the answer it is.
+		d.Display = fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), where, sanitize(a.PromptText, false), sanitize(line, false))
+		d.WarnAt = markAt(d.Warn, len("answer"))
+		d = e.askInstead(d, "an answer to the program's question")
+	}
+	if lang := replLang(program); !a.Shell && lang != langNone {
+		// A REPL in the foreground reads it first: its patterns warn too.
+		if why := codeWarnings(lang, text); len(why) > 0 {
+			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
+			d = e.askInstead(d, why...)
+		}
+	}
+	if a.Shell && a.Prompt == Secret || a.SecretRead {
+		// The shell itself is in front of a line asking for a secret
+		// that the terminal could not confirm, or reads with echo off
+		// at no such prompt: shown (it may be a command), never saved.
+		d = e.askInstead(d, "it may be a secret (a prompt asks for one, or echo is off): never saved as a rule")
+	}
+	if !a.Shell && !a.InShell {
+		// A relay: the shell it feeds may be anywhere; never granted.
+		d = e.askInstead(d, program+" passes its input to a shell")
+	}
+	return d
+}
+
+// askInstead takes back the rule "Always" would save, adds the reasons,
+// and makes an allowed decision one to ask.
+func (e *Engine) askInstead(d *Decision, reasons ...string) *Decision {
+	d.Rule, d.OfferAlways = "", false
+	d.Reasons = append(d.Reasons, reasons...)
+	if d.Decision == Allow {
+		return e.ask(d, nil, &assessment{}, nil)
+	}
+	return d
+}
+
+// programInput decides input a program other than a shell reads: a
+// REPL's code by its language's patterns, an answer to its question,
+// anything else asked (Always saves exactly this input).
+func (e *Engine) programInput(a Action, program, text, line, subject string) *Decision {
 	lang := replLang(program)
 	shown := sanitize(line, true)
 	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: text, Subject: subject, Reasons: []string{}}

@@ -98,7 +98,7 @@ func TestRemedyIsHonest(t *testing.T) {
 			}
 			continue
 		}
-		a := shellparse.Analyse("nb "+rest, shellparse.Options{Home: testCC.Home})
+		a := analyse("nb "+rest, shellparse.Options{Home: testCC.Home})
 		if a.Err != nil || len(a.Unknown) > 0 || len(a.Leaves) != 1 {
 			t.Errorf("%q: remedy %q is not one plain command", cmd, d.Remedy)
 			continue

@@ -517,7 +517,7 @@ func winFeatureHits(leaves []*winLeaf, feats []*feature) (what []string, hit []b
 					if l.Base() == f.pipeL {
 						hasLeft[i] = true
 					}
-					if right[i] == "" && l.Base() == f.pipeR && (l.StdinFromNetwork || !shellparse.IsNetworkTool(f.pipeL) && l.StdinFromPipe) {
+					if right[i] == "" && l.Base() == f.pipeR && (l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe) {
 						right[i] = l.RawText()
 					}
 				case hit[i], f.re == nil && (f.name == "" || !f.nameMatches(b, b)):
@@ -956,7 +956,7 @@ func treeRoots(files []string) []string {
 func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecrets) {
 	sends := false
 	for _, wl := range leaves {
-		if wl.j.Does == cmdbase.Sends || wl.j.Portable && shellparse.IsNetworkTool(wl.j.Name) {
+		if wl.j.Does == cmdbase.Sends || wl.j.Portable && isNetworkTool(wl.j.Name) {
 			sends = true
 		}
 		for _, w := range wl.cmd.Words {

@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -14,11 +15,11 @@ import (
 func optionWrite(l *shellparse.Leaf) (string, []word) {
 	ws := l.Args()
 	base := l.Base()
+	if f := cmdbase.Unix(base).OutputFile(texts(ws)); f != "" {
+		return base + " writes " + f, []word{{Text: f, Raw: f}}
+	}
 	switch base {
 	case "git":
-		if v := optionValues(ws, 0, "", "output"); len(v) > 0 {
-			return "git --output writes a file", []word{{Text: v[0], Raw: v[0]}}
-		}
 		if anyWord(ws, "format-patch") && (shortFlags(ws, "o")['o'] || hasLong(ws, "output-directory")) {
 			return "git format-patch -o writes files", nil
 		}
@@ -33,10 +34,6 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 				return "find " + w.Text + " writes a file", t
 			}
 		}
-	case "sort":
-		if v := optionValues(ws, 'o', "kStTo", "output"); len(v) > 0 {
-			return "sort -o writes a file", []word{{Text: v[0], Raw: v[0]}}
-		}
 	case "sed":
 		if sedWrites(ws) {
 			pos := positionals(ws, "efl", "expression", "file", "line-length")
@@ -48,10 +45,6 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 	case "tee":
 		if pos := positionals(ws, ""); len(pos) > 0 {
 			return "tee writes " + pos[0].Raw, pos
-		}
-	case "tree":
-		if v := optionValues(ws, 'o', "oLPIH", "output"); len(v) > 0 {
-			return "tree -o writes a file", []word{{Text: v[0], Raw: v[0]}}
 		}
 	case "uniq":
 		if pos := positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars"); len(pos) > 1 {
@@ -65,21 +58,6 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 	case "curl":
 		if shortFlags(ws, "odDcKHXTuAeEbrmwxyYzF")['O'] || hasLong(ws, "remote-name", "remote-name-all") {
 			return "curl -O writes a file", nil
-		}
-		for _, o := range []struct {
-			c    byte
-			long string
-		}{{'o', "output"}, {'D', "dump-header"}, {'c', "cookie-jar"}, {0, "trace"}, {0, "trace-ascii"}, {0, "stderr"}, {0, "etag-save"}, {0, "hsts"}, {0, "alt-svc"}} {
-			if v := optionValues(ws, o.c, "odDcKHXTuAeEbrmwxyYzF", o.long); len(v) > 0 && v[0] != "-" && v[0] != "/dev/null" {
-				return "curl writes " + v[0], []word{{Text: v[0], Raw: v[0]}}
-			}
-		}
-	case "wget":
-		if v := optionValues(ws, 'O', "OoaPeTtwUiB", "output-document"); len(v) > 0 {
-			if v[0] == "-" || v[0] == "/dev/null" {
-				return "", nil
-			}
-			return "wget writes " + v[0], []word{{Text: v[0], Raw: v[0]}}
 		}
 	case "tar", "bsdtar", "gtar":
 		f := shortFlags(ws, "fCbFgHIKLNTVX")

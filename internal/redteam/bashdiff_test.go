@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -232,7 +233,7 @@ func TestBashDifferential(t *testing.T) {
 	}
 	analyses := make([]*shellparse.Analysis, len(cases))
 	for i, c := range cases {
-		a := shellparse.Analyse(c.command, shellparse.Options{Home: home, Cwd: sandboxRunDir + "/work"})
+		a := shellparse.Analyse(c.command, shellparse.Options{Home: home, Cwd: sandboxRunDir + "/work", Programs: cmdbase.Programs{}})
 		analyses[i] = a
 		for _, l := range a.Leaves {
 			if shimName.MatchString(l.Base()) {

@@ -17,11 +17,11 @@ import (
 	"github.com/nb-cli/nb/internal/testenv"
 )
 
-// longTailTraced are commands of the long-tail table (policy's
-// safelist_longtail.go) that the policy allows, each run here, in nb's
-// command environment, under strace: none may create, change, rename or
-// delete a file or open a network connection. Programs not installed are
-// left out.
+// longTailTraced are commands of the long tail (the manual grammars in
+// policy's safe_<family>.go tables) that the policy allows, each run
+// here, in nb's command environment, under strace: none may create,
+// change, rename or delete a file or open a network connection. Programs
+// not installed are left out.
 var longTailTraced = []string{
 	"man ls", "man -k socket", "whatis ls", "apropos socket", "help cd", "pr -2 -t README.md", "tsort deps.txt",
 	"sum README.md", "shuf -n 1 README.md", "iconv -f latin1 -t utf-8 notes.txt", "basenc --base64 README.md",

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -48,7 +49,7 @@ func TestHeadlessRemedy(t *testing.T) {
 		if !ok {
 			continue
 		}
-		a := shellparse.Analyse("nb "+rest, shellparse.Options{Home: testHome})
+		a := shellparse.Analyse("nb "+rest, shellparse.Options{Home: testHome, Programs: cmdbase.Programs{}})
 		if a.Err != nil || len(a.Unknown) > 0 || len(a.Leaves) != 1 || len(a.Redirs) != 0 {
 			reportBypass(t, "remedy:"+c.command, "BYPASS (remedy is not one plain command): "+c.String()+": "+d.Remedy)
 			continue
@@ -99,7 +100,7 @@ func TestHeadlessRemedy(t *testing.T) {
 
 // runs reports whether the analyser finds a command named name in cmd.
 func runs(cmd, name string) bool {
-	for _, l := range shellparse.Analyse(cmd, shellparse.Options{Home: testHome}).Leaves {
+	for _, l := range shellparse.Analyse(cmd, shellparse.Options{Home: testHome, Programs: cmdbase.Programs{}}).Leaves {
 		if l.Base() == name {
 			return true
 		}

@@ -32,6 +32,9 @@ type Options struct {
 	// (Cwd is then only a guess): every leaf's directory is Unknown, as
 	// after cd "$d".
 	CwdUnknown bool
+	// Programs tells shells and network tools apart; nil knows none
+	// (inner scripts of bash -c are then not analysed).
+	Programs Programs
 }
 
 // Analysis is the result of analysing one command text.
@@ -222,10 +225,16 @@ type analyser struct {
 	cdSure map[*Leaf]string
 }
 
+// defaultPrograms answers for Options without Programs.
+var defaultPrograms Programs = noPrograms{}
+
 // Analyse parses src as bash and collects its leaves and redirections.
 func Analyse(src string, opts Options) *Analysis {
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = 4
+	}
+	if opts.Programs == nil {
+		opts.Programs = defaultPrograms
 	}
 	res := &Analysis{Source: src}
 	a := &analyser{opts: opts, res: res, funcs: map[string]*syntax.FuncDecl{}}
@@ -390,7 +399,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			}
 			net := ctx.netIn
 			for _, l := range a.res.Leaves[start:] {
-				if IsNetworkTool(l.Base()) {
+				if a.opts.Programs.IsNetworkTool(l.Base()) {
 					net = true
 				}
 			}

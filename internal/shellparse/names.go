@@ -1,14 +1,23 @@
 package shellparse
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/nb-cli/nb/internal/cmdbase"
-)
+// Programs is what the analyser must be told about programs: which run
+// shell scripts (their -c scripts and script files are analysed as bash)
+// and which talk to the network (what they print, piped into another
+// command, is network data). The command base answers it.
+type Programs interface {
+	IsShell(name string) bool
+	IsNetworkTool(name string) bool
+}
 
-// IsNetworkTool reports whether name talks to the network by design
-// (the command base knows).
-func IsNetworkTool(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Network) }
+// noPrograms knows no program: no inner script is analysed and no input
+// comes from the network, so nothing more is known, never less careful
+// analysis of what is seen.
+type noPrograms struct{}
+
+func (noPrograms) IsShell(string) bool       { return false }
+func (noPrograms) IsNetworkTool(string) bool { return false }
 
 var riskyEnvExact = map[string]bool{
 	"PATH": true, "IFS": true, "ENV": true, "BASH_ENV": true, "PS4": true, "PROMPT_COMMAND": true,

@@ -1,10 +1,6 @@
 package shellparse
 
-import (
-	"strings"
-
-	"github.com/nb-cli/nb/internal/cmdbase"
-)
+import "strings"
 
 // optSpec describes a wrapper's options so its wrapped command can be
 // found.
@@ -16,6 +12,10 @@ type optSpec struct {
 	// positional is the number of non-option words before the command
 	// (timeout's duration).
 	positional int
+	// none and noneLong are short and long options with which the
+	// wrapper runs no command (command -v, ionice -p, taskset -p).
+	none     string
+	noneLong string
 }
 
 // scanOpts returns the index in args where the wrapped command starts, or
@@ -103,250 +103,300 @@ func hasShortFlag(args []Word, letter byte, valueLetters string) bool {
 	return false
 }
 
-// IsShell reports whether name is a shell whose scripts are bash-like
-// (the command base knows).
-func IsShell(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Shell) }
+// wrappers run the command that follows their options; the spec says
+// which options take a value, how many operands come first (timeout's
+// duration), and the options with which they run nothing.
+var wrappers = map[string]optSpec{
+	"timeout": {short: "sk", long: []string{"signal", "kill-after"}, positional: 1},
+	"nice":    {short: "n", long: []string{"adjustment"}},
+	"nohup":   {}, "builtin": {}, "setsid": {}, "unbuffer": {}, "chronic": {},
+	"time":    {short: "fo", long: []string{"format", "output"}},
+	"command": {none: "vV"},
+	"exec":    {short: "a"},
+	"stdbuf":  {short: "ioe", long: []string{"input", "output", "error"}},
+	"ionice":  {short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}, none: "pPu"},
+	"doas":    {short: "uC"},
+	"taskset": {positional: 1, none: "p", noneLong: "pid"},
+	"strace": {short: "abeEIoOpPsSuXUnA", long: []string{"output", "expr", "env", "attach", "string-limit", "user", "signal",
+		"trace", "trace-path", "status", "columns", "const-print-style", "decode-pids", "decode-fds", "quiet", "silence",
+		"stack-traces", "absolute-timestamps", "relative-timestamps", "summary-sort-by", "summary-columns", "kill-on-exit", "argv0"}},
+}
+
+// runners are the programs and builtins that run code or commands in
+// their own way: each reads its arguments with its own method.
+var runners map[string]func(a *analyser, l *Leaf, args []Word, ctx *walkCtx)
+
+func init() {
+	wrappers["ltrace"] = wrappers["strace"]
+	runners = map[string]func(a *analyser, l *Leaf, args []Word, ctx *walkCtx){
+		"env": (*analyser).env, "sudo": (*analyser).sudo, "su": (*analyser).su, "runuser": (*analyser).su,
+		"xargs": (*analyser).xargs, "watch": (*analyser).watch, "at": (*analyser).at, "batch": (*analyser).at,
+		"gdb": (*analyser).gdb, "start-stop-daemon": (*analyser).startStopDaemon, "capsh": (*analyser).capsh,
+		"busybox": (*analyser).busybox, "eval": (*analyser).eval, "flock": (*analyser).flock, "trap": (*analyser).trap,
+		"fc": (*analyser).fc, "hash": (*analyser).hash, "compgen": (*analyser).compgen, "complete": (*analyser).compgen,
+		"alias": (*analyser).alias, "find": (*analyser).findExec,
+	}
+}
 
 func (a *analyser) unwrap(l *Leaf, ctx *walkCtx) {
 	args := l.Args()
 	name := l.Base()
-	wrap := func(spec optSpec) {
-		i := scanOpts(args, spec)
-		if i < 0 {
-			l.Unknown = append(l.Unknown, "dynamic option to "+name)
-			return
-		}
-		a.inner(l, args[i:], name, ctx, false)
+	if spec, ok := wrappers[name]; ok {
+		a.wrapper(l, args, name, spec, ctx)
+		return
 	}
-	switch name {
-	case "env":
-		a.env(l, args, ctx)
-	case "timeout":
-		wrap(optSpec{short: "sk", long: []string{"signal", "kill-after"}, positional: 1})
-	case "nice":
-		wrap(optSpec{short: "n", long: []string{"adjustment"}})
-	case "nohup", "builtin":
-		wrap(optSpec{})
-	case "time":
-		wrap(optSpec{short: "fo", long: []string{"format", "output"}})
-	case "command":
-		if hasShortFlag(args, 'v', "") || hasShortFlag(args, 'V', "") {
+	if run := runners[name]; run != nil {
+		run(a, l, args, ctx)
+		return
+	}
+	if a.opts.Programs.IsShell(name) {
+		a.shell(l, args, ctx)
+	}
+}
+
+// wrapper finds the command a wrapper runs after its options.
+func (a *analyser) wrapper(l *Leaf, args []Word, name string, spec optSpec, ctx *walkCtx) {
+	for k := 0; k < len(spec.none); k++ {
+		if hasShortFlag(args, spec.none[k], spec.short) {
 			return
 		}
-		wrap(optSpec{})
-	case "exec":
-		wrap(optSpec{short: "a"})
-	case "stdbuf":
-		wrap(optSpec{short: "ioe", long: []string{"input", "output", "error"}})
-	case "ionice":
-		if hasShortFlag(args, 'p', "cn") || hasShortFlag(args, 'P', "cn") || hasShortFlag(args, 'u', "cn") {
+	}
+	if spec.noneLong != "" && hasLong(args, spec.noneLong) {
+		return
+	}
+	i := scanOpts(args, spec)
+	if i < 0 {
+		l.Unknown = append(l.Unknown, "dynamic option to "+name)
+		return
+	}
+	a.inner(l, args[i:], name, ctx, false)
+}
+
+func (a *analyser) sudo(l *Leaf, args []Word, ctx *walkCtx) {
+	if hasShortFlag(args, 'e', "ugCDhprtTU") {
+		l.Unknown = append(l.Unknown, "sudo -e edits files as root")
+		return
+	}
+	i := scanOpts(args, optSpec{short: "ugCDhprtTU", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}})
+	if i < 0 {
+		l.Unknown = append(l.Unknown, "dynamic option to sudo")
+		return
+	}
+	if i >= len(args) && (hasShortFlag(args, 's', "ugCDhprtTU") || hasShortFlag(args, 'i', "ugCDhprtTU")) {
+		l.Unknown = append(l.Unknown, "sudo starts a root shell")
+		return
+	}
+	a.inner(l, args[i:], "sudo", ctx, false)
+}
+
+// su and runuser: -c SCRIPT runs a shell script.
+func (a *analyser) su(l *Leaf, args []Word, ctx *walkCtx) {
+	name := l.Base()
+	for i, w := range args {
+		if !w.Static() {
+			l.Unknown = append(l.Unknown, "dynamic argument to "+name)
 			return
 		}
-		wrap(optSpec{short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}})
-	case "setsid", "unbuffer", "chronic":
-		wrap(optSpec{})
-	case "sudo":
-		if hasShortFlag(args, 'e', "ugCDhprtTU") {
-			l.Unknown = append(l.Unknown, "sudo -e edits files as root")
+		t := w.Text
+		if (t == "-c" || t == "--command" || t == "--session-command") && i+1 < len(args) {
+			a.script(l, args[i+1], name+" -c", ctx)
 			return
 		}
-		i := scanOpts(args, optSpec{short: "ugCDhprtTU", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}})
-		if i < 0 {
-			l.Unknown = append(l.Unknown, "dynamic option to sudo")
+		if v, ok := strings.CutPrefix(t, "--command="); ok {
+			a.script(l, Word{Text: v, Raw: v}, name+" -c", ctx)
 			return
 		}
-		if i >= len(args) && (hasShortFlag(args, 's', "ugCDhprtTU") || hasShortFlag(args, 'i', "ugCDhprtTU")) {
-			l.Unknown = append(l.Unknown, "sudo starts a root shell")
+	}
+}
+
+// watch runs its words as a shell command line, or as a command with -x.
+func (a *analyser) watch(l *Leaf, args []Word, ctx *walkCtx) {
+	i := scanOpts(args, optSpec{short: "nq", long: []string{"interval", "equexit"}})
+	if i < 0 {
+		l.Unknown = append(l.Unknown, "dynamic option to watch")
+		return
+	}
+	if hasShortFlag(args, 'x', "nq") || hasLong(args[:i], "exec") {
+		a.inner(l, args[i:], "watch", ctx, false)
+		return
+	}
+	if i < len(args) {
+		a.script(l, joinWords(args[i:]), "watch", ctx)
+	}
+}
+
+// at and batch read the job's commands from standard input.
+func (a *analyser) at(l *Leaf, _ []Word, ctx *walkCtx) {
+	name := l.Base()
+	for _, r := range l.Redirs {
+		if r.Heredoc {
+			l.Unknown = append(l.Unknown, name+" runs commands later")
+			a.seen(l, r.Body, name, ctx)
 			return
 		}
-		a.inner(l, args[i:], "sudo", ctx, false)
-	case "doas":
-		wrap(optSpec{short: "uC"})
-	case "su", "runuser":
-		for i, w := range args {
-			if !w.Static() {
-				l.Unknown = append(l.Unknown, "dynamic argument to "+name)
-				return
+	}
+	if l.StdinFromPipe {
+		a.seen(l, ctx.pipeText, name, ctx)
+	}
+}
+
+// gdb -ex 'shell CMD' (or '!CMD') runs CMD through a shell.
+func (a *analyser) gdb(l *Leaf, args []Word, ctx *walkCtx) {
+	for k, w := range args {
+		if (w.Text == "-ex" || w.Text == "--ex" || w.Text == "-eval-command" || w.Text == "--eval-command") && k+1 < len(args) {
+			v := args[k+1]
+			rest, ok := strings.CutPrefix(strings.TrimSpace(v.Text), "shell ")
+			if !ok {
+				rest, ok = strings.CutPrefix(strings.TrimSpace(v.Text), "!")
 			}
-			t := w.Text
-			if (t == "-c" || t == "--command" || t == "--session-command") && i+1 < len(args) {
-				a.script(l, args[i+1], name+" -c", ctx)
-				return
-			}
-			if v, ok := strings.CutPrefix(t, "--command="); ok {
-				a.script(l, Word{Text: v, Raw: v}, name+" -c", ctx)
-				return
+			if ok {
+				a.script(l, Word{Text: rest, Raw: v.Raw, Dynamic: v.Dynamic}, "gdb shell", ctx)
 			}
 		}
-	case "xargs":
-		a.xargs(l, args, ctx)
-	case "watch":
-		i := scanOpts(args, optSpec{short: "nq", long: []string{"interval", "equexit"}})
-		if i < 0 {
-			l.Unknown = append(l.Unknown, "dynamic option to watch")
+	}
+}
+
+// start-stop-daemon: --exec PROGRAM (or --startas) runs PROGRAM with the
+// words after --.
+func (a *analyser) startStopDaemon(l *Leaf, args []Word, ctx *walkCtx) {
+	name := l.Base()
+	prog := Word{}
+	for k, w := range args {
+		t := w.Text
+		if (t == "--exec" || t == "-x" || t == "--startas" || t == "-a") && k+1 < len(args) {
+			prog = args[k+1]
+		} else if v, ok := strings.CutPrefix(t, "--exec="); ok {
+			prog = Word{Text: v, Raw: v}
+		} else if v, ok := strings.CutPrefix(t, "--startas="); ok {
+			prog = Word{Text: v, Raw: v}
+		}
+		if t == "--" {
+			if prog.Text != "" {
+				a.inner(l, append([]Word{prog}, args[k+1:]...), name, ctx, false)
+			}
 			return
 		}
-		if hasShortFlag(args, 'x', "nq") || hasLong(args[:i], "exec") {
-			a.inner(l, args[i:], "watch", ctx, false)
+	}
+	if prog.Text != "" {
+		a.inner(l, []Word{prog}, name, ctx, false)
+	}
+}
+
+// capsh runs a shell with the words after --.
+func (a *analyser) capsh(l *Leaf, args []Word, ctx *walkCtx) {
+	for i, w := range args {
+		if w.Text == "--" {
+			a.shell(l, args[i+1:], ctx)
+			break
+		}
+	}
+}
+
+// busybox runs the applet its first word names.
+func (a *analyser) busybox(l *Leaf, args []Word, ctx *walkCtx) {
+	a.inner(l, args, "busybox", ctx, false)
+}
+
+// eval runs its words, joined, as a script.
+func (a *analyser) eval(l *Leaf, args []Word, ctx *walkCtx) {
+	if len(args) > 0 && args[0].Text == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		a.script(l, joinWords(args), "eval", ctx)
+	}
+}
+
+// flock [options] FILE COMMAND… | FILE -c SCRIPT | FD
+func (a *analyser) flock(l *Leaf, args []Word, ctx *walkCtx) {
+	i := scanOpts(args, optSpec{short: "Ewc", long: []string{"exit-code", "timeout", "wait", "command", "conflict-exit-code"}})
+	if i < 0 {
+		l.Unknown = append(l.Unknown, "dynamic option to flock")
+		return
+	}
+	for k, w := range args {
+		if (w.Text == "-c" || w.Text == "--command") && k+1 < len(args) {
+			a.script(l, args[k+1], "flock -c", ctx)
 			return
 		}
-		if i < len(args) {
-			a.script(l, joinWords(args[i:]), "watch", ctx)
-		}
-	case "at", "batch":
-		// the job's commands are read from standard input
-		for _, r := range l.Redirs {
-			if r.Heredoc {
-				l.Unknown = append(l.Unknown, name+" runs commands later")
-				a.seen(l, r.Body, name, ctx)
-				return
-			}
-		}
-		if l.StdinFromPipe {
-			a.seen(l, ctx.pipeText, name, ctx)
-		}
-	case "gdb":
-		// gdb -ex 'shell CMD' (or '!CMD') runs CMD through a shell
-		for k, w := range args {
-			if (w.Text == "-ex" || w.Text == "--ex" || w.Text == "-eval-command" || w.Text == "--eval-command") && k+1 < len(args) {
-				v := args[k+1]
-				rest, ok := strings.CutPrefix(strings.TrimSpace(v.Text), "shell ")
-				if !ok {
-					rest, ok = strings.CutPrefix(strings.TrimSpace(v.Text), "!")
-				}
-				if ok {
-					a.script(l, Word{Text: rest, Raw: v.Raw, Dynamic: v.Dynamic}, "gdb shell", ctx)
-				}
-			}
-		}
-	case "start-stop-daemon":
-		// --exec PROGRAM (or --startas) runs PROGRAM with the words after --
-		prog := Word{}
-		for k, w := range args {
-			t := w.Text
-			if (t == "--exec" || t == "-x" || t == "--startas" || t == "-a") && k+1 < len(args) {
-				prog = args[k+1]
-			} else if v, ok := strings.CutPrefix(t, "--exec="); ok {
-				prog = Word{Text: v, Raw: v}
-			} else if v, ok := strings.CutPrefix(t, "--startas="); ok {
-				prog = Word{Text: v, Raw: v}
-			}
-			if t == "--" {
-				if prog.Text != "" {
-					a.inner(l, append([]Word{prog}, args[k+1:]...), name, ctx, false)
-				}
-				return
-			}
-		}
-		if prog.Text != "" {
-			a.inner(l, []Word{prog}, name, ctx, false)
-		}
-	case "capsh":
-		for i, w := range args {
-			if w.Text == "--" {
-				a.shell(l, args[i+1:], ctx)
-				break
-			}
-		}
-	case "busybox":
-		a.inner(l, args, "busybox", ctx, false)
-	case "eval":
-		if len(args) > 0 && args[0].Text == "--" {
-			args = args[1:]
-		}
-		if len(args) > 0 {
-			a.script(l, joinWords(args), "eval", ctx)
-		}
-	case "flock":
-		// flock [options] FILE COMMAND… | FILE -c SCRIPT | FD
-		i := scanOpts(args, optSpec{short: "Ewc", long: []string{"exit-code", "timeout", "wait", "command", "conflict-exit-code"}})
-		if i < 0 {
-			l.Unknown = append(l.Unknown, "dynamic option to flock")
-			return
-		}
-		for k, w := range args {
-			if (w.Text == "-c" || w.Text == "--command") && k+1 < len(args) {
-				a.script(l, args[k+1], "flock -c", ctx)
-				return
-			}
-		}
-		if i+1 < len(args) {
-			a.inner(l, args[i+1:], "flock", ctx, false)
-		}
-	case "strace", "ltrace":
-		wrap(optSpec{short: "abeEIoOpPsSuXUnA", long: []string{"output", "expr", "env", "attach", "string-limit", "user", "signal", "trace", "trace-path", "status", "columns", "const-print-style", "decode-pids", "decode-fds", "quiet", "silence", "stack-traces", "absolute-timestamps", "relative-timestamps", "summary-sort-by", "summary-columns", "kill-on-exit", "argv0"}})
-	case "taskset":
-		if hasShortFlag(args, 'p', "") || hasLong(args, "pid") {
-			return
-		}
-		wrap(optSpec{positional: 1})
-	case "trap":
-		rest := args
-		for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") && rest[0].Text != "-" {
-			if rest[0].Text == "--" {
-				rest = rest[1:]
-				break
-			}
+	}
+	if i+1 < len(args) {
+		a.inner(l, args[i+1:], "flock", ctx, false)
+	}
+}
+
+// trap ACTION SIGNAL…: ACTION is a script run later.
+func (a *analyser) trap(l *Leaf, args []Word, ctx *walkCtx) {
+	rest := args
+	for len(rest) > 0 && strings.HasPrefix(rest[0].Text, "-") && rest[0].Text != "-" {
+		if rest[0].Text == "--" {
 			rest = rest[1:]
+			break
 		}
-		if len(rest) >= 2 && rest[0].Text != "-" && rest[0].Text != "" {
-			a.script(l, rest[0], "trap", ctx)
+		rest = rest[1:]
+	}
+	if len(rest) >= 2 && rest[0].Text != "-" && rest[0].Text != "" {
+		a.script(l, rest[0], "trap", ctx)
+	}
+}
+
+// fc -s and fc -e re-run commands from the history list (a script can
+// fill it: history -s 'rm -rf ~'; fc -s); fc -l only lists it.
+func (a *analyser) fc(l *Leaf, args []Word, _ *walkCtx) {
+	if !hasShortFlag(args, 'l', "e") {
+		l.Unknown = append(l.Unknown, "fc re-runs commands from the history")
+	}
+}
+
+// hash -p FILE NAME makes NAME run FILE from then on.
+func (a *analyser) hash(l *Leaf, args []Word, _ *walkCtx) {
+	for _, w := range args {
+		if !w.Static() || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.Contains(w.Text, "p") {
+			l.Unknown = append(l.Unknown, "hash -p makes a name run another program")
+			break
 		}
-	case "fc":
-		if !hasShortFlag(args, 'l', "e") {
-			// fc -s and fc -e re-run commands from the history list (a
-			// script can fill it: history -s 'rm -rf ~'; fc -s)
-			l.Unknown = append(l.Unknown, "fc re-runs commands from the history")
-		}
-	case "hash":
-		// hash -p FILE NAME makes NAME run FILE from then on
-		for _, w := range args {
-			if !w.Static() || strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "--") && strings.Contains(w.Text, "p") {
-				l.Unknown = append(l.Unknown, "hash -p makes a name run another program")
-				break
+	}
+}
+
+// compgen and complete: -C COMMAND runs a command (compgen now, complete
+// when completing), -F FUNCTION calls a shell function.
+func (a *analyser) compgen(l *Leaf, args []Word, ctx *walkCtx) {
+	name := l.Base()
+	for k, w := range args {
+		t := w.Text
+		switch {
+		case t == "-C" && k+1 < len(args):
+			start := len(a.res.Leaves)
+			a.script(l, args[k+1], name+" -C", ctx)
+			for _, in := range a.res.Leaves[start:] {
+				in.ArgsAppended = true
 			}
+		case !w.Static() || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "CF"):
+			l.Unknown = append(l.Unknown, name+" -C or -F runs a command or a shell function")
 		}
-	case "compgen", "complete":
-		// -C COMMAND runs a command (compgen now, complete when completing),
-		// -F FUNCTION calls a shell function
-		for k, w := range args {
-			t := w.Text
-			switch {
-			case t == "-C" && k+1 < len(args):
-				start := len(a.res.Leaves)
-				a.script(l, args[k+1], name+" -C", ctx)
-				for _, in := range a.res.Leaves[start:] {
-					in.ArgsAppended = true
-				}
-			case !w.Static() || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "CF"):
-				l.Unknown = append(l.Unknown, name+" -C or -F runs a command or a shell function")
+	}
+}
+
+// alias NAME=VALUE: VALUE runs, with the words after NAME appended,
+// wherever NAME is used.
+func (a *analyser) alias(l *Leaf, args []Word, ctx *walkCtx) {
+	for _, w := range args {
+		if _, v, ok := strings.Cut(w.Text, "="); ok {
+			if w.Dynamic {
+				l.Unknown = append(l.Unknown, "alias with a dynamic value")
+				continue
 			}
-		}
-	case "alias":
-		for _, w := range args {
-			if _, v, ok := strings.Cut(w.Text, "="); ok {
-				if w.Dynamic {
-					l.Unknown = append(l.Unknown, "alias with a dynamic value")
-					continue
-				}
-				if t := strings.TrimRight(v, " \t"); t != "" && strings.ContainsAny(t[len(t)-1:], ";&|\n({!") {
-					// alias x='true;' makes x rm -rf ~ run rm
-					l.Unknown = append(l.Unknown, "alias whose value ends in an operator runs the words after it as a command")
-				}
-				// bash appends the words after the alias name where it is
-				// used: alias l=cat; l secret runs cat secret
-				start := len(a.res.Leaves)
-				a.script(l, Word{Text: v, Raw: v}, "alias", ctx)
-				for _, in := range a.res.Leaves[start:] {
-					in.ArgsAppended = true
-				}
+			if t := strings.TrimRight(v, " \t"); t != "" && strings.ContainsAny(t[len(t)-1:], ";&|\n({!") {
+				// alias x='true;' makes x rm -rf ~ run rm
+				l.Unknown = append(l.Unknown, "alias whose value ends in an operator runs the words after it as a command")
 			}
-		}
-	case "find":
-		a.findExec(l, args, ctx)
-	default:
-		if IsShell(name) {
-			a.shell(l, args, ctx)
+			// bash appends the words after the alias name where it is
+			// used: alias l=cat; l secret runs cat secret
+			start := len(a.res.Leaves)
+			a.script(l, Word{Text: v, Raw: v}, "alias", ctx)
+			for _, in := range a.res.Leaves[start:] {
+				in.ArgsAppended = true
+			}
 		}
 	}
 }

@@ -1,11 +1,11 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -248,7 +248,7 @@ func (h *History) read() (historyDoc, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fi, err := f.Stat()
 	if err == nil && fi.Size() <= MaxHistoryBytes {
-		doc, err := streamHistory(bufio.NewReaderSize(f, 256<<10))
+		doc, err := streamHistory(f)
 		f.Close()
 		if err == nil {
 			return doc, nil
@@ -337,8 +337,18 @@ func keepUnknown(data []byte, doc *historyDoc) {
 }
 
 // encodeHistory is the file's text: indented JSON, with the keys and
-// fields this version does not know written back after the known ones.
+// fields this version does not know written back after the known ones
+// (see writeHistory).
 func encodeHistory(doc historyDoc) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeHistory(&b, doc); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// encodeIndented is encodeHistory by encoding/json, all at once.
+func encodeIndented(doc historyDoc) ([]byte, error) {
 	unknown := len(doc.Extra) > 0
 	for i := 0; i < len(doc.Messages) && !unknown; i++ {
 		unknown = len(doc.Messages[i].Extra) > 0
@@ -400,15 +410,30 @@ func (h *History) Save(msgs []llm.Message) error {
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
-	data, err := encodeHistory(historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: h.now().UTC(), Messages: msgs, Extra: h.extra})
-	if err != nil {
-		return fmt.Errorf("save history: %w", err)
+	doc := historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: h.now().UTC(), Messages: msgs, Extra: h.extra}
+	err := writeAtomic(realPath(h.path), 0o600, func(w io.Writer) error {
+		if err := writeHistory(w, doc); err != nil {
+			return &encodeError{err}
+		}
+		_, err := io.WriteString(w, "\n")
+		return err
+	})
+	var ee *encodeError
+	if errors.As(err, &ee) {
+		return fmt.Errorf("save history: %w", ee.err)
 	}
-	if err := WriteFileAtomic(realPath(h.path), append(data, '\n'), 0o600); err != nil {
+	if err != nil {
 		return fmt.Errorf("the conversation was not saved: %w", err)
 	}
 	return nil
 }
+
+// encodeError is a conversation that could not be encoded (as opposed to
+// written).
+type encodeError struct{ err error }
+
+func (e *encodeError) Error() string { return e.err.Error() }
+func (e *encodeError) Unwrap() error { return e.err }
 
 // Close releases the locks.
 func (h *History) Close() error {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/nb-cli/nb/internal/llm"
 )
 
@@ -19,33 +18,35 @@ import (
 var errNotPlain = errors.New("history needs the full decoder")
 
 // streamHistory decodes a well-formed history file as it reads it, straight
-// into the messages: no copy of the whole file is held, every string is
-// copied once (not unquoted into a buffer and then copied), and the
-// messages are collected in blocks and copied once into a slice of their
-// number and a little room for the next turn (instead of a slice grown
-// again and again). Keys and fields
-// this version does not know are kept as decodeHistory keeps them.
+// into the messages: no copy of the whole file is held (the scanner of
+// scan.go reads it through a window), a string is scanned once, eight
+// plain bytes at a time, and copied from the window (its escapes, if any,
+// undone on the way), the usage counts are read as plain integers, and
+// the messages are collected in blocks and copied once into a slice of
+// their number and a little room for the next turn (instead of a slice
+// grown again and again). Keys and fields this version does not know are
+// kept as decodeHistory keeps them.
 //
-// Anything unusual (invalid UTF-8, a duplicate name, a name in another
-// case, a value of another type, trailing data) is an error: the caller
-// then decodes the whole file with decodeHistory, which accepts or reports
-// it exactly as before.
+// Anything unusual (invalid UTF-8, a control character or a lone
+// surrogate in a string, a duplicate name, a name in another case, a
+// value of another type, a number that is not a plain integer where
+// counts are, trailing data) is an error: the caller then decodes the
+// whole file with decodeHistory, which accepts or reports it exactly as
+// before.
 func streamHistory(r io.Reader) (historyDoc, error) {
-	s := streamer{dec: jsontext.NewDecoder(r)}
+	s := streamer{sc: newScanner(r)}
 	doc, err := s.doc()
 	if err != nil {
 		return historyDoc{}, err
 	}
-	if _, err := s.dec.ReadToken(); err != io.EOF {
-		return historyDoc{}, fmt.Errorf("after the history: %w", errNotPlain)
+	if s.sc.peek() != 0 || s.sc.pos != len(s.sc.buf) || s.sc.err != nil {
+		return historyDoc{}, fmt.Errorf("after the history: %w", errors.Join(s.sc.err, errNotPlain))
 	}
 	return doc, nil
 }
 
 type streamer struct {
-	dec *jsontext.Decoder
-	// buf is the scratch space strings are unquoted into.
-	buf []byte
+	sc *scanner
 	// names holds the roles, models and tool names read so far: each is
 	// allocated once, not once per message.
 	names map[string]string
@@ -56,84 +57,138 @@ type streamer struct {
 // signatures, the version and the time saved).
 var fullOpts = jsonv2.JoinOptions(jsonv2.MatchCaseInsensitiveNames(true), jsonv2.RejectUnknownMembers(true))
 
-// name reads an object member's name, or reports the end of the object.
-// A name in names is not allocated again.
-func (s *streamer) name(names map[string]string) (string, bool, error) {
-	if s.dec.PeekKind() == '}' {
-		_, err := s.dec.ReadToken()
-		return "", false, err
-	}
-	v, err := s.dec.ReadValue()
+// full decodes the value next with the full decoder.
+func (s *streamer) full(dst any) error {
+	v, err := s.sc.raw()
 	if err != nil {
-		return "", false, err
-	}
-	if s.buf, err = jsontext.AppendUnquote(s.buf[:0], v); err != nil {
-		return "", false, err
-	}
-	if n, ok := names[string(s.buf)]; ok {
-		return n, true, nil
-	}
-	return string(s.buf), true, nil
-}
-
-// open reads the start of an object or array (kind '{' or '['); a null
-// is false.
-func (s *streamer) open(kind jsontext.Kind) (bool, error) {
-	switch s.dec.PeekKind() {
-	case 'n':
-		_, err := s.dec.ReadToken()
-		return false, err
-	case kind:
-		_, err := s.dec.ReadToken()
-		return err == nil, err
-	}
-	return false, errNotPlain
-}
-
-// str decodes a string (null leaves *dst as it is). With a nil dst, the
-// string is left in s.buf (nil for null).
-func (s *streamer) str(dst *string) error {
-	switch s.dec.PeekKind() {
-	case 'n':
-		_, err := s.dec.ReadToken()
-		if dst == nil {
-			s.buf = nil
-		}
 		return err
+	}
+	return jsonv2.Unmarshal(v, dst, fullOpts)
+}
+
+// name reads an object member's name and its colon, and its field's
+// index in names (-1 for a name not there). A name in names is not
+// allocated again.
+func (s *streamer) name(names map[string]int) (string, int, error) {
+	if s.sc.peek() != '"' {
+		return "", 0, errNotPlain
+	}
+	v, err := s.sc.str()
+	if err != nil {
+		return "", 0, err
+	}
+	i, ok := names[string(v)]
+	if !ok {
+		return string(v), -1, s.sc.expect(':')
+	}
+	return fieldNames[i], i, s.sc.expect(':')
+}
+
+// object consumes the opening of an object and reports whether a member
+// follows.
+func (s *streamer) object() (bool, error) {
+	if err := s.sc.expect('{'); err != nil {
+		return false, err
+	}
+	if s.sc.peek() == '}' {
+		s.sc.pos++
+		return false, nil
+	}
+	return true, nil
+}
+
+// once fails when bit is in *seen (a name that comes twice), and adds it.
+func once(seen *uint64, bit int) error {
+	if *seen&(1<<bit) != 0 {
+		return errNotPlain
+	}
+	*seen |= 1 << bit
+	return nil
+}
+
+// extra keeps the value next as the unknown member name of extra; a name
+// that comes twice is errNotPlain.
+func (s *streamer) extra(extra *map[string]json.RawMessage, name string) error {
+	if _, dup := (*extra)[name]; dup {
+		return errNotPlain
+	}
+	v, err := s.sc.raw()
+	if err != nil {
+		return err
+	}
+	if *extra == nil {
+		*extra = map[string]json.RawMessage{}
+	}
+	(*extra)[name] = v
+	return nil
+}
+
+// elements reads an array's elements, calling element for each.
+func (s *streamer) elements(element func() error) error {
+	if err := s.sc.expect('['); err != nil {
+		return err
+	}
+	if s.sc.peek() == ']' {
+		s.sc.pos++
+		return nil
+	}
+	for {
+		if err := element(); err != nil {
+			return err
+		}
+		more, err := s.sc.more(']')
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// isNull consumes a null next, if there is one.
+func (s *streamer) isNull() (bool, error) {
+	if s.sc.peek() != 'n' {
+		return false, nil
+	}
+	return true, s.sc.literal("null")
+}
+
+// str decodes a string (null leaves *dst as it is).
+func (s *streamer) str(dst *string) error {
+	switch s.sc.peek() {
+	case 'n':
+		return s.sc.literal("null")
 	case '"':
 	default:
 		return errNotPlain
 	}
-	v, err := s.dec.ReadValue()
-	if err != nil {
-		return err
+	v, err := s.sc.str()
+	if err == nil {
+		*dst = string(v)
 	}
-	if s.buf, err = jsontext.AppendUnquote(s.buf[:0], v); err != nil {
-		return err
-	}
-	if s.buf == nil {
-		s.buf = []byte{}
-	}
-	if dst != nil {
-		*dst = string(s.buf)
-	}
-	return nil
+	return err
 }
 
 // repeated decodes a string that repeats from message to message (a role, a
 // model, a tool's name).
 func (s *streamer) repeated(dst *string) error {
-	if err := s.str(nil); err != nil || s.buf == nil {
+	switch s.sc.peek() {
+	case 'n':
+		return s.sc.literal("null")
+	case '"':
+	default:
+		return errNotPlain
+	}
+	v, err := s.sc.str()
+	if err != nil {
 		return err
 	}
-	if n, ok := s.names[string(s.buf)]; ok {
+	if n, ok := s.names[string(v)]; ok {
 		*dst = n
 		return nil
 	}
 	if s.names == nil {
 		s.names = map[string]string{}
 	}
-	n := string(s.buf)
+	n := string(v)
 	if len(s.names) < 1000 {
 		s.names[n] = n
 	}
@@ -143,37 +198,30 @@ func (s *streamer) repeated(dst *string) error {
 
 // boolean decodes true or false (null leaves *dst as it is).
 func (s *streamer) boolean(dst *bool) error {
-	k := s.dec.PeekKind()
-	if k != 't' && k != 'f' && k != 'n' {
-		return errNotPlain
+	switch s.sc.peek() {
+	case 't':
+		*dst = true
+		return s.sc.literal("true")
+	case 'f':
+		*dst = false
+		return s.sc.literal("false")
+	case 'n':
+		return s.sc.literal("null")
 	}
-	t, err := s.dec.ReadToken()
-	if err == nil && k != 'n' {
-		*dst = t.Bool()
-	}
-	return err
+	return errNotPlain
 }
 
-// raw is the next value, copied.
-func (s *streamer) raw() ([]byte, error) {
-	v, err := s.dec.ReadValue()
-	return append([]byte(nil), v...), err
-}
-
-// known reports whether name is one of names, and fails when it matches
-// one only with another case, or without its underscores and dashes (the
-// full decoder may match such a name to a field).
-func known(name string, names map[string]string) (bool, error) {
-	if _, ok := names[name]; ok {
-		return true, nil
-	}
+// unknown fails when name, a name not in names, matches one only with
+// another case, or without its underscores and dashes (the full decoder
+// may match such a name to a field).
+func unknown(name string, names map[string]int) error {
 	loose := looseName(name)
 	for k := range names {
 		if looseName(k) == loose || strings.EqualFold(k, name) {
-			return false, errNotPlain
+			return errNotPlain
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // looseName is name in lower case without underscores and dashes.
@@ -181,21 +229,27 @@ func looseName(name string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
 }
 
+// fieldNames are the JSON names of the fields of the history's types;
+// docKeys, messageKeys and callKeys map each type's names to their index
+// here, which is also their bit in a set of the names read.
 var (
+	fieldNames       []string
 	exactDocKeys     = tagNames(historyDoc{})
 	exactMessageKeys = tagNames(llm.Message{})
 	callKeys         = tagNames(llm.ToolCall{})
+	usageKeys        = tagNames(llm.Usage{})
 )
 
-// tagNames are the JSON names of a type's fields, as written (each its
-// own value).
-func tagNames(v any) map[string]string {
-	names := map[string]string{}
+// tagNames maps the JSON names of a type's fields, as written, to their
+// index in fieldNames.
+func tagNames(v any) map[string]int {
+	names := map[string]int{}
 	t := reflect.TypeOf(v)
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
-			names[name] = name
+			names[name] = len(fieldNames)
+			fieldNames = append(fieldNames, name)
 		}
 	}
 	return names
@@ -203,44 +257,47 @@ func tagNames(v any) map[string]string {
 
 func (s *streamer) doc() (historyDoc, error) {
 	var doc historyDoc
-	if ok, err := s.open('{'); !ok {
-		return doc, errors.Join(err, errNotPlain)
-	}
-	for {
-		name, more, err := s.name(exactDocKeys)
-		if err != nil || !more {
-			return doc, err
-		}
-		isKnown, err := known(name, exactDocKeys)
-		if err != nil {
-			return doc, err
+	more, err := s.object()
+	var seen uint64
+	for more && err == nil {
+		var name string
+		var i int
+		if name, i, err = s.name(exactDocKeys); err != nil {
+			break
 		}
 		switch {
-		case !isKnown:
-			v, err := s.raw()
-			if err != nil {
-				return doc, err
+		case i < 0:
+			if err = unknown(name, exactDocKeys); err == nil {
+				err = s.extra(&doc.Extra, name)
 			}
-			if doc.Extra == nil {
-				doc.Extra = map[string]json.RawMessage{}
-			}
-			doc.Extra[name] = v
-		case name == "format":
-			err = s.str(&doc.Format)
-		case name == "version":
-			err = jsonv2.UnmarshalDecode(s.dec, &doc.Version, fullOpts)
-		case name == "saved":
-			err = jsonv2.UnmarshalDecode(s.dec, &doc.Saved, fullOpts)
-		case name == "messages":
-			doc.Messages, err = s.messages()
-		default:
-			// A field added to the type and not here.
+		case once(&seen, i) != nil:
 			err = errNotPlain
+		default:
+			err = s.docField(&doc, name)
 		}
-		if err != nil {
-			return doc, err
+		if err == nil {
+			more, err = s.sc.more('}')
 		}
 	}
+	return doc, err
+}
+
+// docField decodes the document's known member name.
+func (s *streamer) docField(doc *historyDoc, name string) (err error) {
+	switch name {
+	case "format":
+		err = s.str(&doc.Format)
+	case "version":
+		err = s.full(&doc.Version)
+	case "saved":
+		err = s.full(&doc.Saved)
+	case "messages":
+		doc.Messages, err = s.messages()
+	default:
+		// A field added to the type and not here.
+		err = errNotPlain
+	}
+	return err
 }
 
 const (
@@ -251,22 +308,20 @@ const (
 )
 
 func (s *streamer) messages() ([]llm.Message, error) {
-	if ok, err := s.open('['); !ok {
+	if null, err := s.isNull(); null || err != nil {
 		return nil, err
 	}
 	var full [][]llm.Message
 	cur := make([]llm.Message, 0, block)
-	for s.dec.PeekKind() != ']' {
+	err := s.elements(func() error {
 		if len(cur) == cap(cur) {
 			full = append(full, cur)
 			cur = make([]llm.Message, 0, block)
 		}
 		cur = append(cur, llm.Message{})
-		if err := s.message(&cur[len(cur)-1]); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := s.dec.ReadToken(); err != nil {
+		return s.message(&cur[len(cur)-1])
+	})
+	if err != nil {
 		return nil, err
 	}
 	if len(full) == 0 && cap(cur)-len(cur) >= spare {
@@ -282,84 +337,137 @@ func (s *streamer) messages() ([]llm.Message, error) {
 }
 
 func (s *streamer) message(m *llm.Message) error {
-	if ok, err := s.open('{'); !ok {
+	if null, err := s.isNull(); null || err != nil {
 		// A null message stays a zero one, as with the full decoder.
 		return err
 	}
-	for {
-		name, more, err := s.name(exactMessageKeys)
-		if err != nil || !more {
-			return err
-		}
-		isKnown, err := known(name, exactMessageKeys)
-		if err != nil {
-			return err
+	more, err := s.object()
+	var seen uint64
+	for more && err == nil {
+		var name string
+		var i int
+		if name, i, err = s.name(exactMessageKeys); err != nil {
+			break
 		}
 		switch {
-		case !isKnown:
-			v, err := s.raw()
-			if err != nil {
-				return err
+		case i < 0:
+			if err = unknown(name, exactMessageKeys); err == nil {
+				err = s.extra(&m.Extra, name)
 			}
-			if m.Extra == nil {
-				m.Extra = map[string]json.RawMessage{}
-			}
-			m.Extra[name] = v
-		case name == "role":
-			var role string
-			err = s.repeated(&role)
-			m.Role = llm.Role(role)
-		case name == "text":
-			err = s.str(&m.Text)
-		case name == "toolCallId":
-			err = s.str(&m.ToolCallID)
-		case name == "toolName":
-			err = s.repeated(&m.ToolName)
-		case name == "model":
-			err = s.repeated(&m.Model)
-		case name == "isError":
-			err = s.boolean(&m.IsError)
-		case name == "summary":
-			err = s.boolean(&m.Summary)
-		case name == "partial":
-			err = s.boolean(&m.Partial)
-		case name == "toolCalls":
-			err = s.toolCalls(&m.ToolCalls)
-		case name == "images":
-			err = jsonv2.UnmarshalDecode(s.dec, &m.Images, fullOpts)
-		case name == "thinking":
-			err = jsonv2.UnmarshalDecode(s.dec, &m.Thinking, fullOpts)
-		case name == "usage":
-			err = jsonv2.UnmarshalDecode(s.dec, &m.Usage, fullOpts)
-		default:
-			// A field added to the type and not here.
+		case once(&seen, i) != nil:
 			err = errNotPlain
+		default:
+			err = s.messageField(m, name)
 		}
-		if err != nil {
-			return err
+		if err == nil {
+			more, err = s.sc.more('}')
 		}
 	}
+	return err
+}
+
+// messageField decodes the message's known member name.
+func (s *streamer) messageField(m *llm.Message, name string) (err error) {
+	switch name {
+	case "role":
+		var role string
+		err = s.repeated(&role)
+		m.Role = llm.Role(role)
+	case "text":
+		err = s.str(&m.Text)
+	case "toolCallId":
+		err = s.str(&m.ToolCallID)
+	case "toolName":
+		err = s.repeated(&m.ToolName)
+	case "model":
+		err = s.repeated(&m.Model)
+	case "isError":
+		err = s.boolean(&m.IsError)
+	case "summary":
+		err = s.boolean(&m.Summary)
+	case "partial":
+		err = s.boolean(&m.Partial)
+	case "toolCalls":
+		err = s.toolCalls(&m.ToolCalls)
+	case "images":
+		err = s.full(&m.Images)
+	case "thinking":
+		err = s.full(&m.Thinking)
+	case "usage":
+		err = s.usage(&m.Usage)
+	default:
+		// A field added to the type and not here.
+		err = errNotPlain
+	}
+	return err
+}
+
+// usage decodes a message's usage: plain integers of the known fields,
+// anything else by the full decoder.
+func (s *streamer) usage(dst **llm.Usage) error {
+	if null, err := s.isNull(); null || err != nil {
+		return err
+	}
+	u := &llm.Usage{}
+	more, err := s.object()
+	var seen uint64
+	for more && err == nil {
+		var name string
+		var i int
+		if name, i, err = s.name(usageKeys); err != nil {
+			break
+		}
+		if i < 0 || once(&seen, i) != nil {
+			return errNotPlain
+		}
+		var n int
+		if n, err = s.sc.integer(); err != nil {
+			break
+		}
+		switch name {
+		case "inputTokens":
+			u.InputTokens = n
+		case "outputTokens":
+			u.OutputTokens = n
+		case "cachedInputTokens":
+			u.CachedInputTokens = n
+		case "cacheWriteTokens":
+			u.CacheWriteTokens = n
+		case "reasoningTokens":
+			u.ReasoningTokens = n
+		default:
+			// A field added to the type and not here.
+			return errNotPlain
+		}
+		more, err = s.sc.more('}')
+	}
+	*dst = u
+	return err
 }
 
 // toolCalls decodes the calls of an assistant message.
 func (s *streamer) toolCalls(dst *[]llm.ToolCall) error {
-	if ok, err := s.open('['); !ok {
+	if null, err := s.isNull(); null || err != nil {
 		return err
 	}
 	calls := []llm.ToolCall{}
-	for s.dec.PeekKind() != ']' {
-		var c llm.ToolCall
-		ok, err := s.open('{')
-		if err != nil {
+	err := s.elements(func() error {
+		calls = append(calls, llm.ToolCall{})
+		c := &calls[len(calls)-1]
+		if null, err := s.isNull(); null || err != nil {
 			return err
 		}
-		for ok {
-			name, more, err := s.name(callKeys)
-			if err != nil {
-				return err
-			}
-			if !more {
+		more, err := s.object()
+		var seen uint64
+		for more && err == nil {
+			var name string
+			var i int
+			if name, i, err = s.name(callKeys); err != nil {
 				break
+			}
+			if i < 0 || once(&seen, i) != nil {
+				// Calls keep no unknown fields: the full decoder.
+				return errNotPlain
 			}
 			switch name {
 			case "id":
@@ -369,17 +477,16 @@ func (s *streamer) toolCalls(dst *[]llm.ToolCall) error {
 			case "arguments":
 				err = s.str(&c.Arguments)
 			case "signature":
-				err = jsonv2.UnmarshalDecode(s.dec, &c.Signature, fullOpts)
+				err = s.full(&c.Signature)
 			default:
 				err = errNotPlain
 			}
-			if err != nil {
-				return err
+			if err == nil {
+				more, err = s.sc.more('}')
 			}
 		}
-		calls = append(calls, c)
-	}
-	_, err := s.dec.ReadToken()
+		return err
+	})
 	*dst = calls
 	return err
 }

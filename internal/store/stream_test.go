@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/nb-cli/nb/internal/llm"
@@ -42,6 +43,23 @@ var streamCases = []struct {
 	{"trailing data", `{"format":"a","version":1} {}`, false},
 	{"truncated", `{"format":"a","version":1,"messages":[{"role":"us`, false},
 	{"not an object", `[]`, false},
+	{"control escapes", `{"format":"f","version":1,"messages":[{"role":"tool","text":"\u001b[1m\u0000\/x\uFFFD"}]}`, true},
+	{"lone surrogate", `{"format":"f","version":1,"messages":[{"role":"tool","text":"\ud800x"}]}`, false},
+	{"bad escape", `{"format":"f","version":1,"messages":[{"role":"tool","text":"\x"}]}`, false},
+	{"raw control", "{\"format\":\"f\",\"version\":1,\"messages\":[{\"role\":\"tool\",\"text\":\"a\tb\"}]}", false},
+	{"unknown spaced", `{"format":"f","version":1,"messages":[{"role":"user","later": { "a" : [ 1 , "\u00e9" ] } }]}`, true},
+	{"unknown duplicate", `{"format":"f","version":1,"messages":[{"role":"user","x":1,"x":2}]}`, false},
+	{"unknown duplicate inside", `{"format":"f","version":1,"x":{"a":1,"a":2}}`, false},
+	{"usage", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":-3,"outputTokens":0,"cachedInputTokens":123456789012345678}}]}`, true},
+	{"usage float", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":1.5}}]}`, false},
+	{"usage exponent", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":1e3}}]}`, false},
+	{"usage null field", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":null}}]}`, false},
+	{"usage other case", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"InputTokens":1}}]}`, false},
+	{"usage huge", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":99999999999999999999}}]}`, false},
+	{"usage leading zero", `{"format":"f","version":1,"messages":[{"role":"assistant","usage":{"inputTokens":01}}]}`, false},
+	{"trailing comma", `{"format":"f","version":1,}`, false},
+	{"trailing nul", "{\"format\":\"f\",\"version\":1}\x00", false},
+	{"white space", " {\n \"format\" :\t\"f\" ,\r\n\"version\": 1 , \"messages\" : [ { \"role\" : \"user\" , \"isError\" : true } , null ] }\n", true},
 	{"message not an object", `{"format":"a","version":1,"messages":[1]}`, false},
 }
 
@@ -65,13 +83,23 @@ func TestStreamHistoryAgreesWithDecodeHistory(t *testing.T) {
 	}{"full", string(full), true}, struct {
 		name, in string
 		stream   bool
-	}{"long", string(longHistory(t, 1500)), true})
+	}{"long", string(longHistory(t, 1500)), true}, struct {
+		name, in string
+		stream   bool
+	}{"short", string(longHistory(t, 40)), true})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want, wantErr := decodeHistory([]byte(c.in))
 			got, err := streamHistory(strings.NewReader(c.in))
 			if c.stream && err != nil {
 				t.Fatalf("streamHistory refused a well-formed file: %v", err)
+			}
+			if len(c.in) < 1<<20 {
+				// Every value across the ends of reads.
+				one, oneErr := streamHistory(iotest.OneByteReader(strings.NewReader(c.in)))
+				if (oneErr == nil) != (err == nil) || err == nil && !reflect.DeepEqual(one, got) {
+					t.Fatalf("read a byte at a time: %+v (%v)\nread whole: %+v (%v)", one, oneErr, got, err)
+				}
 			}
 			if err != nil {
 				return

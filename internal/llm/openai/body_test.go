@@ -35,12 +35,18 @@ func TestBodyMatchesSDK(t *testing.T) {
 		{Model: "gpt-4.1"},
 		{Model: "m", Compatible: true, MaxTokens: 100},
 		{Model: "gemini", Compatible: true, ThoughtSignatures: true},
+		{Model: "gemma-3-27b", Compatible: true},
 	} {
 		for _, req := range []*llm.Request{
 			{System: tricky, Facts: "cwd: /tmp", Messages: msgs, Tools: tools, Reasoning: "high"},
 			{Messages: msgs[:1]},
 			{},
 			{Model: "other", MaxTokens: 5, Messages: msgs[5:]},
+			{System: "sys", Facts: "facts " + tricky, Messages: msgs[:2]},
+			{Facts: "facts", Messages: msgs[:7]},
+			{Facts: "facts", Messages: msgs[:6]},
+			{System: "sys"},
+			{Facts: "facts"},
 		} {
 			p := openai.New(cfg)
 			params, err := p.Params(req)

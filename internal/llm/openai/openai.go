@@ -6,7 +6,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -107,26 +106,18 @@ func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(ll
 	if onEvent == nil {
 		onEvent = func(llm.Event) {}
 	}
-	body, err := p.Body(req)
+	b, err := p.newBody(req, true)
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
-	// The SDK sets "stream": true in the body it is given, which copies a
-	// long history's body whole; it is given a small stub instead, and
-	// the body, ending as the SDK would make it end, goes out in its place.
-	if len(body) < 2 || body[len(body)-1] != '}' {
-		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: "malformed request body"}
-	}
-	sep := ","
-	if len(body) == 2 {
-		sep = ""
-	}
-	body = append(append(body[:len(body)-1], sep...), `"stream":true}`...)
+	// The SDK sets "stream": true in the body it is given, which would copy
+	// a long history's body whole; it is given a small stub instead, and
+	// the body, written as it is sent, goes out in its place.
 	capture := &apierr.Capture{}
 	mw := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		r.ContentLength = int64(len(body))
+		r.Body = io.NopCloser(b.reader())
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(b.reader()), nil }
+		r.ContentLength = b.size
 		return capture.Pass(next(r))
 	})
 	model := req.Model
@@ -221,123 +212,6 @@ func (p *Provider) Params(req *llm.Request) (oa.ChatCompletionNewParams, error) 
 	return params, nil
 }
 
-// Body is the JSON body of the request, byte for byte what the SDK makes
-// of Params. Plain messages (text from the user, an answer without tool
-// calls, a tool result) are written directly, which for a long history is
-// many times faster than the SDK's reflective encoder; the others go
-// through the SDK.
-func (p *Provider) Body(req *llm.Request) ([]byte, error) {
-	params, err := p.Params(req)
-	if err != nil {
-		return nil, err
-	}
-	msgs := params.Messages
-	params.Messages = nil
-	rest, err := params.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
-	if len(rest) < 2 || rest[0] != '{' {
-		return nil, fmt.Errorf("encode request: unexpected %.20q", rest)
-	}
-	if len(msgs) == 0 {
-		return rest, nil
-	}
-	// The texts and a little per message: one allocation for the body.
-	size := len(rest) + len(req.System) + len(req.Facts) + 64*len(msgs)
-	for _, m := range req.Messages {
-		size += len(m.Text) + len(m.Text)/4
-		for _, c := range m.ToolCalls {
-			size += 64 + len(c.Arguments) + len(c.Arguments)/4
-		}
-	}
-	var buf bytes.Buffer
-	buf.Grow(size)
-	str := func(s string) { appendJSONString(&buf, s) }
-	buf.WriteString(`{"messages":[`)
-	for i, m := range msgs {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		switch {
-		case m.OfUser != nil && m.OfUser.Content.OfString.Valid() && isPlain(m.OfUser.Content.OfArrayOfContentParts == nil, m.OfUser.Name, m.OfUser.ExtraFields()):
-			buf.WriteString(`{"content":`)
-			str(m.OfUser.Content.OfString.Value)
-			buf.WriteString(`,"role":"user"}`)
-		case m.OfSystem != nil && m.OfSystem.Content.OfString.Valid() && isPlain(m.OfSystem.Content.OfArrayOfContentParts == nil, m.OfSystem.Name, m.OfSystem.ExtraFields()):
-			buf.WriteString(`{"content":`)
-			str(m.OfSystem.Content.OfString.Value)
-			buf.WriteString(`,"role":"system"}`)
-		case m.OfTool != nil && m.OfTool.Content.OfString.Valid() && isPlain(m.OfTool.Content.OfArrayOfContentParts == nil, param.Opt[string]{}, m.OfTool.ExtraFields()):
-			buf.WriteString(`{"content":`)
-			str(m.OfTool.Content.OfString.Value)
-			buf.WriteString(`,"tool_call_id":`)
-			str(m.OfTool.ToolCallID)
-			buf.WriteString(`,"role":"tool"}`)
-		case m.OfAssistant != nil && m.OfAssistant.Content.OfString.Valid() && len(m.OfAssistant.ToolCalls) == 0 &&
-			//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
-			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
-			buf.WriteString(`{"content":`)
-			str(m.OfAssistant.Content.OfString.Value)
-			buf.WriteString(`,"role":"assistant"}`)
-		case m.OfAssistant != nil && len(m.OfAssistant.ToolCalls) > 0 && plainCalls(m.OfAssistant.ToolCalls) &&
-			//lint:ignore SA1019 a message that sets the deprecated field is left to the SDK's encoder
-			isPlain(m.OfAssistant.Content.OfArrayOfContentParts == nil && m.OfAssistant.Audio.ID == "" && !m.OfAssistant.Refusal.Valid() && m.OfAssistant.FunctionCall.Name == "", m.OfAssistant.Name, m.OfAssistant.ExtraFields()):
-			// An answer with tool calls, as the SDK writes it.
-			buf.WriteByte('{')
-			if m.OfAssistant.Content.OfString.Valid() {
-				buf.WriteString(`"content":`)
-				str(m.OfAssistant.Content.OfString.Value)
-				buf.WriteByte(',')
-			}
-			buf.WriteString(`"tool_calls":[`)
-			for j, c := range m.OfAssistant.ToolCalls {
-				if j > 0 {
-					buf.WriteByte(',')
-				}
-				f := c.OfFunction
-				buf.WriteString(`{"id":`)
-				str(f.ID)
-				buf.WriteString(`,"function":{"arguments":`)
-				str(f.Function.Arguments)
-				buf.WriteString(`,"name":`)
-				str(f.Function.Name)
-				buf.WriteString(`},"type":"function"}`)
-			}
-			buf.WriteString(`],"role":"assistant"}`)
-		default:
-			data, err := m.MarshalJSON()
-			if err != nil {
-				return nil, fmt.Errorf("encode message %d: %w", i+1, err)
-			}
-			buf.Write(data)
-		}
-	}
-	buf.WriteString("]")
-	if len(rest) > 2 {
-		buf.WriteByte(',')
-	}
-	buf.Write(rest[1:])
-	return buf.Bytes(), nil
-}
-
-// plainCalls reports whether every tool call is a function call with
-// nothing but its id, name and arguments (no extra fields).
-func plainCalls(calls []oa.ChatCompletionMessageToolCallUnionParam) bool {
-	for _, c := range calls {
-		if c.OfFunction == nil || c.OfCustom != nil || len(c.OfFunction.ExtraFields()) > 0 || len(c.OfFunction.Function.ExtraFields()) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// isPlain reports whether a message has nothing but its string content
-// (and role, tool call id): no parts, no name, no extra fields.
-func isPlain(noParts bool, name param.Opt[string], extra map[string]any) bool {
-	return noParts && !name.Valid() && len(extra) == 0
-}
-
 // signaturePlaceholder is the value Gemini documents for tool calls whose
 // thought signature is unknown, such as calls made by another model.
 const signaturePlaceholder = "skip_thought_signature_validator"
@@ -368,7 +242,7 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 			a.Content.OfString = param.NewOpt(m.Text)
 		}
 		// Gemini validates the signature of the first call of each step.
-		placeholder := p.signatures && !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return len(c.Signature) > 0 })
+		placeholder := p.placeholder(m.ToolCalls)
 		for i, c := range m.ToolCalls {
 			call := &oa.ChatCompletionMessageFunctionToolCallParam{
 				ID: c.ID,
@@ -377,14 +251,7 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 					Arguments: c.Arguments,
 				},
 			}
-			sig := ""
-			switch {
-			case len(c.Signature) > 0 && (p.signatures || p.compatible):
-				sig = string(c.Signature)
-			case placeholder && i == 0:
-				sig = signaturePlaceholder
-			}
-			if sig != "" {
+			if sig := p.signature(c, placeholder && i == 0); sig != "" {
 				call.SetExtraFields(map[string]any{"extra_content": googleExtra{Google: googleSignature{ThoughtSignature: sig}}})
 			}
 			a.ToolCalls = append(a.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{OfFunction: call})
@@ -393,12 +260,34 @@ func (p *Provider) message(m llm.Message, facts string) (oa.ChatCompletionMessag
 	case llm.RoleTool:
 		text := m.Text
 		if text == "" {
-			text = "(no output)"
+			text = noOutput
 		}
 		return oa.ToolMessage(joinText(text, facts), m.ToolCallID), nil
 	}
 	return oa.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
 }
+
+// placeholder reports whether the first call of an assistant message gets
+// the placeholder signature: for Gemini, when none of its calls has one.
+func (p *Provider) placeholder(calls []llm.ToolCall) bool {
+	return p.signatures && !slices.ContainsFunc(calls, func(c llm.ToolCall) bool { return len(c.Signature) > 0 })
+}
+
+// signature is the thought signature sent with call ("" for none); first
+// says it is the first call of a message that gets the placeholder.
+func (p *Provider) signature(c llm.ToolCall, first bool) string {
+	switch {
+	case len(c.Signature) > 0 && (p.signatures || p.compatible):
+		return string(c.Signature)
+	case first:
+		return signaturePlaceholder
+	}
+	return ""
+}
+
+// noOutput is the content of a tool result without text (the API
+// refuses an empty one).
+const noOutput = "(no output)"
 
 // googleExtra is the extra_content Gemini attaches to a tool call.
 type googleExtra struct {

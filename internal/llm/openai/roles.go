@@ -38,6 +38,31 @@ const factsSeparator = "\n\n"
 // wire converts the request's system prompt, messages and facts to the
 // API's messages.
 func (p *Provider) wire(req *llm.Request) ([]oa.ChatCompletionMessageParamUnion, error) {
+	system, msgs := p.sequence(req)
+	out := make([]oa.ChatCompletionMessageParamUnion, 0, len(msgs)+1)
+	if system != "" {
+		out = append(out, oa.SystemMessage(system))
+	}
+	for i, m := range msgs {
+		facts := ""
+		if i == len(msgs)-1 {
+			facts = req.Facts
+		}
+		msg, err := p.message(m, facts)
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i+1, err)
+		}
+		out = append(out, msg)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// sequence is the system message (if sent as one) and the messages wire
+// sends; the request's facts go at the end of the last message.
+func (p *Provider) sequence(req *llm.Request) (string, []llm.Message) {
 	model := req.Model
 	if model == "" {
 		model = p.model
@@ -59,25 +84,7 @@ func (p *Provider) wire(req *llm.Request) ([]oa.ChatCompletionMessageParamUnion,
 			msgs = append(msgs, llm.Message{Role: llm.RoleUser})
 		}
 	}
-	out := make([]oa.ChatCompletionMessageParamUnion, 0, len(msgs)+1)
-	if system != "" {
-		out = append(out, oa.SystemMessage(system))
-	}
-	for i, m := range msgs {
-		facts := ""
-		if i == len(msgs)-1 {
-			facts = req.Facts
-		}
-		msg, err := p.message(m, facts)
-		if err != nil {
-			return nil, fmt.Errorf("message %d: %w", i+1, err)
-		}
-		out = append(out, msg)
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	return out, nil
+	return system, msgs
 }
 
 // alternate returns msgs as a sequence whose user and assistant turns

@@ -3,13 +3,13 @@ package policy
 import (
 	"regexp"
 	"strings"
-
-	"github.com/nb-cli/nb/internal/shellparse"
 )
 
-// This file is nb's knowledge of git: which subcommands only read, which
-// options write or run programs, which output may carry a credential, and
-// which reads may run a program the repository itself configures.
+// This file is nb's knowledge of git's disk facts: which output may carry
+// a credential or a secret the repository tracks, and which reads may run
+// a program the repository itself configures. Which subcommands only read
+// and which options write or run programs is git's grammar, in
+// safe_git.go.
 //
 // Repository-configured programs: git runs programs named in a
 // repository's own configuration during reads — filter.<driver>.clean for
@@ -24,175 +24,6 @@ import (
 // rule pre-approves it either. Network settings (credential helpers,
 // core.sshCommand, url.*.insteadOf, remote.*.uploadpack) only matter to
 // commands that contact a remote, which are never safe.
-
-var gitReadSubs = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "rev-parse": true, "ls-files": true,
-	"ls-tree": true, "blame": true, "annotate": true, "shortlog": true, "describe": true, "cat-file": true,
-	"rev-list": true, "grep": true, "whatchanged": true, "name-rev": true, "merge-base": true,
-	"for-each-ref": true, "show-ref": true, "show-branch": true, "version": true, "check-ignore": true,
-	"check-attr": true, "count-objects": true, "diff-tree": true, "diff-files": true, "diff-index": true,
-	"var": true, "cherry": true, "range-diff": true,
-}
-
-// gitReadOnly accepts read-only git subcommands without options that run
-// programs or write files.
-func gitReadOnly(ws []word) string {
-	i := 0
-	for i < len(ws) {
-		t := ws[i].Text
-		switch {
-		case t == "-C":
-			i += 2
-			continue
-		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "-c"):
-			return "git -c sets configuration that can run programs"
-		case strings.HasPrefix(t, "--exec-path="), strings.HasPrefix(t, "--git-dir"), strings.HasPrefix(t, "--work-tree"):
-			if t == "--git-dir" || t == "--work-tree" {
-				i++
-			}
-			if strings.HasPrefix(t, "--exec-path=") {
-				return "git --exec-path runs programs from another directory"
-			}
-		case t == "--no-pager" || t == "-P" || t == "--bare" || t == "--no-replace-objects" || t == "--literal-pathspecs" ||
-			t == "--no-optional-locks" || t == "--glob-pathspecs" || t == "--noglob-pathspecs" || t == "--icase-pathspecs" ||
-			t == "--version" || t == "--exec-path" || t == "--html-path" || t == "--man-path" || t == "--info-path":
-		case strings.HasPrefix(t, "-"):
-			return "git option " + t + " is not known to be read-only"
-		default:
-			goto sub
-		}
-		i++
-	}
-	return ""
-sub:
-	sub := ws[i].Text
-	rest := ws[i+1:]
-	bad := forbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
-		// a remerge runs merge drivers; alternate refs run
-		// core.alternateRefsCommand
-		"remerge-diff", "alternate-refs", "output-directory")
-	if bad != "" {
-		return bad
-	}
-	for _, v := range optionValues(rest, 0, "", "diff-merges") {
-		if v == "" || strings.HasPrefix("remerge", v) {
-			return "git --diff-merges=" + v + " remerges, which runs merge drivers"
-		}
-	}
-	for _, w := range rest {
-		if w.Text == "--" {
-			break
-		}
-		// %G? %GS %GK… verify signatures: they run gpg.program
-		if strings.HasPrefix(w.Text, "-") && (strings.Contains(w.Text, "%G") || strings.Contains(w.Text, "%(signature")) {
-			return "git format " + w.Text + " verifies signatures, which runs a program"
-		}
-	}
-	switch sub {
-	case "branch":
-		for _, w := range rest {
-			switch w.Text {
-			case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
-				"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
-				continue
-			}
-			if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
-				strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
-				continue
-			}
-			if !strings.HasPrefix(w.Text, "-") && (anyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
-				continue
-			}
-			return "git branch " + w.Text + " changes branches"
-		}
-		return ""
-	case "tag":
-		if len(rest) == 0 {
-			return ""
-		}
-		if anyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !anyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
-			return ""
-		}
-		return "git tag creates or deletes tags"
-	case "remote":
-		if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
-			return ""
-		}
-		if rest[0].Text == "get-url" {
-			return ""
-		}
-		if rest[0].Text == "show" {
-			if anyWord(rest, "-n") {
-				return ""
-			}
-			return "git remote show contacts the remote"
-		}
-		return "git remote changes remotes"
-	case "config":
-		// configuration can hold credentials (http.extraheader, tokens in
-		// remote URLs): listing it, or reading such a key, is asked
-		if anyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || hasLong(rest, "list") {
-			return "git config --list may show credentials stored in the configuration"
-		}
-		pos := positionals(rest, "f", "file", "blob", "type")
-		for _, p := range pos {
-			if secretKey.MatchString(p.Text) {
-				return "git config " + p.Text + " may hold a credential"
-			}
-		}
-		if anyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
-			if anyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
-				return "git config changes configuration"
-			}
-			return ""
-		}
-		return "git config changes configuration"
-	case "stash":
-		if len(rest) > 0 && (rest[0].Text == "list" || rest[0].Text == "show") {
-			return ""
-		}
-		return "git stash changes the working tree"
-	case "worktree":
-		if len(rest) > 0 && rest[0].Text == "list" {
-			return ""
-		}
-		return "git worktree changes worktrees"
-	case "submodule":
-		if len(rest) > 0 && rest[0].Text == "status" {
-			return ""
-		}
-		return "git submodule changes submodules"
-	case "reflog":
-		if len(rest) == 0 || rest[0].Text == "show" {
-			return ""
-		}
-		return "git reflog " + rest[0].Text + " changes the reflog"
-	case "notes":
-		if len(rest) == 0 || rest[0].Text == "list" || rest[0].Text == "show" {
-			return ""
-		}
-		return "git notes changes notes"
-	case "grep":
-		if r := forbidShort("O", "efABCm", rest); r != "" {
-			return r
-		}
-		return ""
-	case "clean":
-		return gitCleanDry(rest)
-	case "hash-object":
-		if r := first(forbidShort("w", "t", rest), forbidLong(rest, "stdin-paths")); r != "" {
-			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
-		}
-		return ""
-	}
-	if sub == "var" && anyWord(rest, "-l") {
-		return "git var -l lists the configuration, which may hold credentials"
-	}
-	if gitReadSubs[sub] {
-		return ""
-	}
-	return "git " + sub + " is not known to be read-only"
-}
 
 // gitProgramFree are read-only subcommands that never run a program the
 // repository configures (no content diff, no filter, no pager when the
@@ -368,61 +199,6 @@ func GitConfigRisk(key, value string) string {
 	}
 	if strings.HasSuffix(name, "command") || strings.HasSuffix(name, "cmd") {
 		return program
-	}
-	return ""
-}
-
-// gitCleanLongs are git clean's long options; git takes any unique
-// abbreviation and a --no- form of each.
-var gitCleanLongs = []string{"dry-run", "quiet", "exclude", "force", "interactive", "no-dry-run", "no-quiet", "no-force"}
-
-// gitCleanDry accepts git clean only when its options, read in order as
-// git reads them, leave it a dry run (the last of -n, --dry-run and
-// --no-dry-run wins); any option it does not know is asked.
-func gitCleanDry(ws []word) string {
-	dry := false
-	for i := 0; i < len(ws); i++ {
-		t := ws[i].Text
-		if !ws[i].Static() {
-			return "git clean option " + ws[i].Raw + " is chosen at run time"
-		}
-		switch {
-		case t == "--":
-			i = len(ws)
-		case strings.HasPrefix(t, "--"):
-			name, _, eq := strings.Cut(t[2:], "=")
-			switch shellparse.ResolveLong(name, gitCleanLongs) {
-			case "dry-run":
-				dry = true
-			case "no-dry-run":
-				dry = false
-			case "quiet", "no-quiet", "force", "no-force":
-			case "exclude":
-				if !eq {
-					i++
-				}
-			default:
-				return "git clean option " + t + " is not known to keep it a dry run"
-			}
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for j := 1; j < len(t); j++ {
-				switch t[j] {
-				case 'n':
-					dry = true
-				case 'd', 'f', 'x', 'X', 'q':
-				case 'e':
-					if j == len(t)-1 {
-						i++
-					}
-					j = len(t)
-				default:
-					return "git clean option -" + string(t[j]) + " is not known to keep it a dry run"
-				}
-			}
-		}
-	}
-	if !dry {
-		return "git clean deletes files"
 	}
 	return ""
 }

@@ -1,0 +1,217 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nb-cli/nb/internal/cmdbase"
+)
+
+// The safe list: the read-only argument grammar of each command, one
+// table per family of the command base (cmdbase/unix_*.go), each with
+// its examples beside it (safe_<family>_test.go):
+//
+//	safe_languages.go   shells' builtins and helpers
+//	safe_coreutils.go   files and processes: coreutils, findutils, util-linux
+//	safe_text.go        text tools: grep, sed, awk, jq, sort, comparers, archives
+//	safe_git.go         git's read-only subcommands (its disk facts: gitfacts.go)
+//	safe_containers.go  docker, podman, kubectl
+//	safe_system.go      the system, services and the network's configuration
+//	safe_packages.go    package query tools, go, binutils
+//
+// An entry is either a safeCmd written by hand (its check function named
+// beside the table) or args, the options and operands its manual
+// documents as only reading (argSpec, safe_args.go). A family a user
+// does not want auto-approved is removed with approval.safeCommands
+// "!NAME".
+
+// safeCmd describes a command that is read-only when its arguments pass
+// check.
+type safeCmd struct {
+	// reads: the arguments name files whose content is shown.
+	reads bool
+	// pattern: the first positional is a pattern or script, not a file,
+	// unless one of patternFlags is given.
+	pattern      bool
+	patternFlags string
+	// dynOK: dynamic or glob arguments cannot turn it into a writer.
+	dynOK bool
+	// recursive reports reading directories recursively.
+	recursive func(ws []word) bool
+	// valueShort lists option letters taking a separate value.
+	valueShort string
+	// check returns why the arguments are not read-only, or "".
+	check func(ws []word) string
+	// endless: reading an endless device (/dev/zero, /dev/urandom) never
+	// ends unless a later pipeline stage stops reading.
+	endless bool
+	// args, when set, is the command's grammar as its manual documents
+	// it; the fields above are derived from it (argSpec.safe).
+	args *argSpec
+}
+
+// safeFamilies are the family tables, in the order of the command base.
+var safeFamilies = []map[string]safeCmd{
+	safeLanguages, safeCoreutils, safeText, safeGit, safeContainers, safeSystem, safePackages,
+}
+
+// builtinSafe is every family's table in one map, version queries added.
+var builtinSafe = buildSafe(safeFamilies)
+
+// buildSafe joins the family tables (a name in two families is a bug),
+// derives the specs of manual grammars, and lets every program answer
+// the version queries the command base lists for it.
+func buildSafe(families []map[string]safeCmd) map[string]safeCmd {
+	all := map[string]safeCmd{}
+	for _, fam := range families {
+		for name, spec := range fam {
+			if _, dup := all[name]; dup {
+				panic("policy: " + name + " is in two safe-list families")
+			}
+			if spec.args != nil {
+				spec = spec.args.safe(name)
+			}
+			all[name] = spec
+		}
+	}
+	addVersions(all)
+	return all
+}
+
+// addVersions: programs whose version or help option, given as the only
+// argument, prints and exits before the program reads a project file,
+// runs other code or talks to the network, are listed with those options
+// in the command base (cmdbase.Prog.Version). Programs that may (cargo
+// and rustc through rustup's toolchain files, yarn and pnpm through the
+// project's package-manager settings, mvn through .mvn/jvm.config,
+// terraform, gh and npm through update checks, java's virtual machine and
+// top making their state directories) have none. A program on no family
+// table is safe with such an option alone; one on a table also keeps its
+// own grammar.
+func addVersions(all map[string]safeCmd) {
+	for _, name := range cmdbase.UnixNames() {
+		opts := cmdbase.Unix(name).Version
+		if len(opts) == 0 {
+			continue
+		}
+		sole := func(ws []word) bool {
+			return len(ws) == 1 && ws[0].Static() && anyWord(ws, opts...)
+		}
+		spec, ok := all[name]
+		if !ok {
+			all[name] = safeCmd{check: func(ws []word) string {
+				if sole(ws) {
+					return ""
+				}
+				return name + " is not on the safe list"
+			}}
+			continue
+		}
+		inner := spec.check
+		spec.check = func(ws []word) string {
+			if sole(ws) {
+				return ""
+			}
+			if inner == nil {
+				return ""
+			}
+			return inner(ws)
+		}
+		all[name] = spec
+	}
+}
+
+// Specs shared by many names.
+var (
+	// plain: a command whose arguments cannot make it write.
+	plain = safeCmd{dynOK: true}
+	// reader: shows the content of its file operands.
+	reader = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", endless: true}
+)
+
+// endlessDevice names an endless device among the arguments.
+func endlessDevice(ws []word) string {
+	for _, w := range ws {
+		switch w.Text {
+		case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
+			return "reads " + w.Text + ", which never ends"
+		}
+	}
+	return ""
+}
+
+func forbidShort(letters string, valueLetters string, ws []word) string {
+	f := shortFlags(ws, valueLetters)
+	for i := 0; i < len(letters); i++ {
+		if f[letters[i]] {
+			return "option -" + string(letters[i]) + " is not read-only"
+		}
+	}
+	return ""
+}
+
+func forbidLong(ws []word, names ...string) string {
+	if hasLong(ws, names...) {
+		return "option --" + strings.Join(names, "/--") + " is not read-only"
+	}
+	return ""
+}
+
+func first(reasons ...string) string {
+	for _, r := range reasons {
+		if r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// verbAfter finds the first positional word (the verb or object) after
+// global options, where valueOpts take a separate value; why is set when
+// a global option is one of forbidden.
+func verbAfter(ws []word, valueOpts map[string]bool, forbidden ...string) (int, string) {
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			return i, ""
+		}
+		name, _, _ := strings.Cut(t, "=")
+		for _, f := range forbidden {
+			if name == f {
+				return -1, t + " points the command elsewhere"
+			}
+		}
+		if valueOpts[t] {
+			i++
+		}
+	}
+	return len(ws), ""
+}
+
+// secretKey matches configuration keys and search patterns that name
+// credentials.
+var secretKey = regexp.MustCompile(`(?i)url|header|token|passw|secret|credential|api[_-]?key|private[_-]?key|auth|cookie|BEGIN .*PRIVATE`)
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,179 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+// The long tail of read-only tools, as data read from their manuals:
+// documentation lookups, text formatters, coreutils, util-linux and
+// procps query tools, the systemd query family and package query tools.
+// Each such entry of a family table (safeCmd.args) allow-lists the
+// options the manual documents as only reading or printing; any other
+// option (one that writes a file, runs a program, talks to the network or
+// is simply unknown) makes the command ask.
+
+// operandKind says what the operands (other than a verb) of a command are.
+type operandKind int
+
+const (
+	// opFiles: files whose content or metadata the command reads.
+	opFiles operandKind = iota
+	// opNames: names looked up in the system (manual pages, units,
+	// packages, variables), never paths.
+	opNames
+	// opNumbers: numbers (process ids, intervals, counts).
+	opNumbers
+	// opNone: no operand.
+	opNone
+)
+
+// argSpec is one command's allow-listed options and operands.
+type argSpec struct {
+	// flags: short options without a value; digits allows -NUM.
+	flags  string
+	digits bool
+	// values: short options whose value is attached or the next word.
+	values string
+	// attached: short options whose optional value is only attached
+	// (pr -n:3).
+	attached string
+	// longs: long options; a trailing "=" marks one taking a value
+	// (attached or the next word), "?" an optional attached value.
+	longs []string
+	// verbs: the first operand must be one of them; "" allows none.
+	verbs []string
+	// plus allows +N operands (pr +3).
+	plus bool
+	// operands: what the other operands are; maxOps limits their number
+	// (0: no limit).
+	operands operandKind
+	maxOps   int
+	// reads: the operands are files whose content is shown (the secret
+	// path rules judge them).
+	reads bool
+	// pure: no option of the command writes, runs or connects, so glob
+	// and run-time arguments cannot make it do so.
+	pure bool
+	// extra says why the words (ws), the verb and the operands are not
+	// read-only, or "".
+	extra func(ws []word, verb string, ops []word) string
+}
+
+// check parses ws as the command's getopt would and returns why it is not
+// read-only, or "".
+func (s argSpec) check(name string, ws []word) string {
+	var longNames []string
+	takes := map[string]byte{}
+	for _, l := range s.longs {
+		n := strings.TrimRight(l, "=?")
+		longNames = append(longNames, n)
+		if n != l {
+			takes[n] = l[len(l)-1]
+		}
+	}
+	var ops []word
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		t := w.Text
+		if !w.Static() {
+			if !s.pure {
+				return name + " argument " + w.Raw + " is chosen at run time"
+			}
+			ops = append(ops, w)
+			continue
+		}
+		switch {
+		case t == "--":
+			ops = append(ops, ws[i+1:]...)
+			i = len(ws)
+		case strings.HasPrefix(t, "--"):
+			n, _, eq := strings.Cut(t[2:], "=")
+			long := shellparse.ResolveLong(n, longNames)
+			if long == "" {
+				return name + " option " + t + " is not known to be read-only"
+			}
+			switch takes[long] {
+			case '=':
+				if !eq {
+					i++
+				}
+			case 0:
+				if eq {
+					return name + " option " + t + " takes no value"
+				}
+			}
+		case s.plus && strings.HasPrefix(t, "+") && len(t) > 1:
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				switch {
+				case s.digits && c >= '0' && c <= '9':
+				case strings.IndexByte(s.flags, c) >= 0:
+				case strings.IndexByte(s.attached, c) >= 0:
+					j = len(t)
+				case strings.IndexByte(s.values, c) >= 0:
+					if j == len(t)-1 {
+						i++
+					}
+					j = len(t)
+				default:
+					return name + " option -" + string(c) + " is not known to be read-only"
+				}
+			}
+		default:
+			ops = append(ops, w)
+		}
+	}
+	verb := ""
+	if s.verbs != nil {
+		if len(ops) > 0 {
+			verb = ops[0].Text
+			if !ops[0].Static() {
+				return name + " command chosen at run time"
+			}
+			ops = ops[1:]
+		}
+		ok := false
+		for _, v := range s.verbs {
+			ok = ok || v == verb
+		}
+		if !ok {
+			if verb == "" {
+				return name + " without a command is not known to be read-only"
+			}
+			return name + " " + verb + " is not known to be read-only"
+		}
+	}
+	if s.maxOps > 0 && len(ops) > s.maxOps || s.operands == opNone && len(ops) > 0 {
+		return name + " with these operands is not known to be read-only"
+	}
+	for _, o := range ops {
+		switch s.operands {
+		case opNames:
+			if !o.Static() || strings.ContainsAny(o.Text, "/=~") || strings.HasPrefix(o.Text, ".") {
+				return name + " " + o.Raw + " is not a plain name"
+			}
+		case opNumbers:
+			if !isNumber(o.Text) {
+				return name + " " + o.Raw + " is not a number"
+			}
+		}
+	}
+	if s.extra != nil {
+		return s.extra(ws, verb, ops)
+	}
+	return ""
+}
+
+// safe makes the builtinSafe entry of the spec.
+func (s argSpec) safe(name string) safeCmd {
+	return safeCmd{reads: s.reads, dynOK: s.pure, valueShort: s.values, endless: s.reads,
+		check: func(ws []word) string { return s.check(name, ws) }, args: &s}
+}
+
+// ltGNUInfo are the long options every GNU tool has.
+var ltGNUInfo = []string{"help", "version"}
+
+func ltLongs(extra ...string) []string { return append(extra, ltGNUInfo...) }

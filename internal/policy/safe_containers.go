@@ -1,0 +1,116 @@
+package policy
+
+import "strings"
+
+// Containers and clusters (cmdbase/unix_containers.go). docker and podman
+// talk to the local daemon; kubectl reads the cluster of the user's own
+// kubeconfig (its read verbs are allowed like any read, remove them with
+// "!kubectl"); options naming another daemon, server or credentials
+// (docker -H, kubectl --server/--token/--kubeconfig) are never safe.
+var safeContainers = map[string]safeCmd{
+	"docker":  {check: dockerRead},
+	"podman":  {check: dockerRead},
+	"kubectl": {check: kubectlRead},
+}
+
+// dockerRead accepts the verbs of docker and podman that only read.
+func dockerRead(ws []word) string {
+	i, why := verbAfter(ws, map[string]bool{"-l": true, "--log-level": true}, "-H", "--host", "-c", "--context", "--config", "--tlscacert", "--tlscert", "--tlskey", "--url", "--connection", "--remote", "-r", "--identity")
+	if why != "" {
+		return "docker " + why
+	}
+	if i >= len(ws) {
+		return "docker without a command"
+	}
+	verb, rest := ws[i].Text, ws[i+1:]
+	if verb == "--version" || verb == "-v" {
+		return ""
+	}
+	// docker image ls, docker container inspect…
+	if (verb == "container" || verb == "image" || verb == "network" || verb == "volume" || verb == "system" || verb == "context") && len(rest) > 0 {
+		verb, rest = verb+" "+rest[0].Text, rest[1:]
+	}
+	switch verb {
+	case "ps", "images", "version", "info", "logs", "port", "top", "history", "diff", "stats",
+		"container ls", "container list", "container ps", "container logs", "container port", "container top", "container diff", "container stats",
+		"image ls", "image list", "image history", "network ls", "network list", "volume ls", "volume list", "system df", "context ls", "context list", "context show":
+		if verb == "stats" || verb == "container stats" {
+			if !anyWord(rest, "--no-stream") {
+				return "docker stats without --no-stream never ends"
+			}
+		}
+		return ""
+	case "inspect", "container inspect", "image inspect", "network inspect", "volume inspect":
+		// the container's environment often holds passwords: only a
+		// --format that leaves out Env and Config is read-only
+		for _, v := range optionValues(rest, 'f', "f", "format") {
+			if !strings.Contains(v, "Env") && !strings.Contains(v, "Config") && !strings.Contains(v, "json .") && v != "{{json .}}" && strings.Contains(v, "{{") {
+				return ""
+			}
+		}
+		return "docker inspect shows the environment, which may hold secrets"
+	}
+	return "docker " + verb + " is not known to be read-only"
+}
+
+// kubectlRead accepts kubectl's read verbs on the user's own cluster.
+func kubectlRead(ws []word) string {
+	i, why := verbAfter(ws, map[string]bool{"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-v": true, "--v": true, "-l": true, "-o": true, "-c": true},
+		"-s", "--server", "--kubeconfig", "--token", "--username", "--password", "--as", "--as-group", "--certificate-authority", "--client-key", "--client-certificate", "--insecure-skip-tls-verify", "--tls-server-name")
+	if why != "" {
+		return "kubectl " + why
+	}
+	if i >= len(ws) {
+		return "kubectl without a command"
+	}
+	verb, rest := ws[i].Text, ws[i+1:]
+	for _, w := range rest {
+		name, _, _ := strings.Cut(w.Text, "=")
+		switch name {
+		case "-s", "--server", "--kubeconfig", "--token", "--username", "--password", "--as", "--as-group", "--raw", "--flatten", "--output-directory",
+			// objects named by local manifests may be secrets
+			"-f", "--filename", "-k", "--kustomize":
+			return "kubectl " + name + " is not known to be read-only"
+		}
+		if strings.Contains(w.Text, "go-template-file") || strings.Contains(w.Text, "jsonpath-file") {
+			return "kubectl reads a template file"
+		}
+	}
+	secret := func() bool {
+		for _, w := range rest {
+			if strings.Contains(strings.ToLower(w.Text), "secret") {
+				return true
+			}
+		}
+		return false
+	}
+	switch verb {
+	case "get", "describe":
+		if secret() {
+			return "kubectl " + verb + " secrets shows credentials"
+		}
+		return ""
+	case "logs", "top", "version", "api-resources", "api-versions", "explain", "events", "cluster-info":
+		if verb == "cluster-info" && len(rest) > 0 && rest[0].Text == "dump" {
+			return "kubectl cluster-info dump is not known to be read-only"
+		}
+		return ""
+	case "config":
+		if len(rest) > 0 {
+			switch rest[0].Text {
+			case "view", "current-context", "get-contexts", "get-clusters", "get-users":
+				return ""
+			}
+		}
+		return "kubectl config changes the configuration"
+	case "auth":
+		if len(rest) > 0 && (rest[0].Text == "can-i" || rest[0].Text == "whoami") {
+			return ""
+		}
+	case "rollout":
+		if len(rest) > 0 && (rest[0].Text == "status" || rest[0].Text == "history") {
+			return ""
+		}
+	}
+	return "kubectl " + verb + " is not known to be read-only"
+}

@@ -1,0 +1,26 @@
+package policy
+
+import "testing"
+
+// containersExamples are the examples of safe_containers.go's table: each of its
+// commands in a command that must be allowed and, where it has a form that
+// is not read-only, in one that must ask.
+var containersExamples = []safeGroup{
+	{"containers and clusters",
+		[]string{
+			"docker ps", "docker images", "docker logs web", "docker inspect -f '{{.State.Status}}' web",
+			"docker stats --no-stream", "podman ps -a", "kubectl get pods", "kubectl -n prod logs deploy/web",
+			"kubectl describe node x", "kubectl config current-context", "kubectl rollout status deploy/web"},
+		[]string{
+			"docker run alpine", "docker -H tcp://x ps", "docker inspect x", "docker stats", "podman rm x",
+			"podman exec x sh", "kubectl delete pod x", "kubectl get secrets", "kubectl --token=x get pods",
+			"kubectl get pods --kubeconfig=x", "kubectl apply -f x.yaml", "kubectl config use-context prod",
+			"kubectl exec x -- sh", "kubectl cluster-info dump"}},
+	{"version and help",
+		[]string{
+			"docker --version"},
+		[]string{
+			"docker --version --host=x"}},
+}
+
+func TestSafeContainers(t *testing.T) { checkSafeExamples(t, containersExamples) }

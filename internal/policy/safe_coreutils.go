@@ -1,0 +1,115 @@
+package policy
+
+import "strings"
+
+// Files and processes: coreutils, findutils, util-linux and their cousins
+// (cmdbase/unix_coreutils.go). Readers show their file operands (the
+// secret-path rules judge them); listing and identity tools only print.
+var safeCoreutils = map[string]safeCmd{
+	"ls": plain, "dir": plain, "vdir": plain, "stat": plain, "du": plain, "df": plain, "wc": plain,
+	"basename": plain, "dirname": plain, "realpath": plain, "readlink": plain, "which": plain, "whereis": plain,
+	"whoami": plain, "id": plain, "groups": plain, "logname": plain, "users": plain, "tty": plain,
+	"uname": plain, "arch": plain, "nproc": plain, "getconf": plain,
+	"seq": plain, "numfmt": plain, "expr": plain, "factor": plain, "cal": plain,
+	"md5sum": plain, "sha1sum": plain, "sha224sum": plain, "sha256sum": plain, "sha384sum": plain,
+	"sha512sum": plain, "cksum": plain, "b2sum": plain,
+	"cat": reader, "tac": reader, "nl": reader,
+	// bounded reads of endless devices are fine: head -c 16 /dev/urandom
+	"head": {reads: true, dynOK: true, valueShort: "nc"},
+	"tail": {reads: true, dynOK: true, valueShort: "ncs", endless: true},
+	// pagers print when their output is not a terminal; +cmd and
+	// options that log or load key bindings are not read-only
+	"less": {reads: true, dynOK: true, valueShort: "bhjkoOpPtTxyzD#", check: lessCheck},
+	"more": {reads: true, dynOK: true, check: moreCheck},
+	"most": {reads: true, dynOK: true},
+	"find": {recursive: func([]word) bool { return false }, check: findCheck},
+	"file": {dynOK: true, check: fileCheck},
+	// tree reads option letters one by one, not as getopt clusters: -Ho
+	// is -H and -o
+	"tree": {valueShort: "oLPIH", check: treeCheck},
+	"date": {valueShort: "dfr", check: dateCheck},
+	// coreutils, util-linux and procps queries
+	"pathchk": {args: &argSpec{flags: "pP", longs: ltLongs("portability")}},
+	"hostid":  {args: &argSpec{operands: opNone, longs: ltLongs()}},
+	"namei":   {args: &argSpec{flags: "xmolnvV", reads: false, longs: ltLongs("mountpoints", "modes", "owners", "long", "nosymlinks", "vertical")}},
+	"lsattr":  {args: &argSpec{flags: "RVadlpv", longs: ltLongs()}},
+	"sum":     {args: &argSpec{flags: "rs", reads: true, pure: true, longs: ltLongs("sysv")}},
+	// helpers that only print (not findfs or blkid: as
+	// root they write the blkid cache in /run/blkid)
+	"dircolors": {args: &argSpec{flags: "bcp", reads: true, maxOps: 1,
+		longs: ltLongs("sh", "bourne-shell", "csh", "c-shell", "print-database", "print-ls-colors")}},
+	"mcookie": {args: &argSpec{flags: "vV", operands: opNone, longs: ltLongs("verbose")}},
+	// file metadata: access control lists
+	"getfacl": {args: &argSpec{flags: "adceEsRLPtnpvh",
+		longs: ltLongs("access", "default", "omit-header", "all-effective", "no-effective", "skip-base", "recursive",
+			"logical", "physical", "tabular", "absolute-names", "numeric", "one-file-system")}},
+	// kill -l lists signal names
+	"kill": {args: &argSpec{flags: "lL", longs: []string{"list", "table"}, operands: opNames, maxOps: 1,
+		extra: killExtra}},
+	"ionice": {args: &argSpec{flags: "ptV", values: "Pu", operands: opNumbers, longs: ltLongs("pid", "pgid=", "uid=", "ignore"),
+		extra: ioniceExtra}},
+}
+
+func fileCheck(ws []word) string {
+	return first(forbidShort("C", "mfFeP", ws), forbidLong(ws, "compile"))
+}
+
+func treeCheck(ws []word) string {
+	return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
+}
+
+func killExtra(ws []word, _ string, _ []word) string {
+	if len(ws) == 0 || !anyWord(ws[:1], "-l", "-L", "--list", "--table") {
+		return "kill sends a signal"
+	}
+	return ""
+}
+
+func ioniceExtra(ws []word, _ string, ops []word) string {
+	if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
+		return "ionice runs a command"
+	}
+	return ""
+}
+
+func lessCheck(ws []word) string {
+	for _, w := range ws {
+		if strings.HasPrefix(w.Text, "+") {
+			return "less " + w.Text + " runs a less command"
+		}
+	}
+	return first(forbidShort("oOk", "bhjpPtTxyzD#", ws), forbidLong(ws, "log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"))
+}
+
+func moreCheck(ws []word) string {
+	for _, w := range ws {
+		if strings.HasPrefix(w.Text, "+") && !isNumber(w.Text[1:]) && !strings.HasPrefix(w.Text, "+/") {
+			return "more " + w.Text + " is not known"
+		}
+	}
+	return ""
+}
+
+// findCheck: find's actions that write files.
+func findCheck(ws []word) string {
+	for _, w := range ws {
+		switch w.Text {
+		case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
+			return "find " + w.Text + " is not read-only"
+		}
+	}
+	return ""
+}
+
+// dateCheck: date -s and an operand that is not +FORMAT set the clock.
+func dateCheck(ws []word) string {
+	if r := first(forbidShort("s", "dfr", ws), forbidLong(ws, "set")); r != "" {
+		return r
+	}
+	for _, p := range positionals(ws, "dfrI", "date", "file", "reference") {
+		if !strings.HasPrefix(p.Text, "+") {
+			return "date with an argument that sets the clock"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,130 @@
+package policy
+
+import "strings"
+
+// Package managers and build tools (cmdbase/unix_packages.go): package
+// query tools (the database of what is installed, never the network),
+// go's version and environment queries, and binutils' views of binary
+// files.
+var safePackages = map[string]safeCmd{
+	"dpkg": {check: dpkgCheck},
+	"go":   {check: goCheck},
+	// pip show, freeze and check read installed metadata; pip list
+	// checks PyPI for a newer pip unless told not to (and -o/-u query
+	// the index)
+	"pip":  {args: &pipArgs},
+	"pip3": {args: &pipArgs},
+	// package query tools
+	"dpkg-query": {args: &argSpec{flags: "lWLsSph?", values: "f",
+		longs: ltLongs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
+			"control-path", "control-list", "control-show", "load-avail")}},
+	"apt-cache": {args: &argSpec{flags: "qifanh", verbs: []string{"policy", "show", "showpkg", "showsrc", "depends", "rdepends",
+		"search", "pkgnames", "madison", "stats", "dump", "dumpavail", "unmet", "dotty", "xvcg"}, operands: opNames,
+		longs: ltLongs("quiet", "important", "full", "all-versions", "no-all-versions", "names-only", "all-names",
+			"recurse", "installed", "no-generate", "no-pre-depends", "no-depends", "no-recommends", "no-suggests",
+			"no-conflicts", "no-breaks", "no-replaces", "no-enhances", "implicit", "no-implicit")}},
+	"apt": {args: &argSpec{flags: "aq", verbs: []string{"list", "show", "search", "policy", "depends", "rdepends", "showsrc"}, operands: opNames,
+		longs: ltLongs("installed", "upgradable", "upgradeable", "all-versions", "manual-installed", "full", "names-only", "quiet")}},
+	// rpm queries: an option cluster with q, no scripts (-V runs
+	// %verifyscript), no macro evaluation (-E, -D, --eval), no --pipe
+	"rpm": {args: &argSpec{flags: "qaflipcdsRvgL", operands: opFiles,
+		extra: rpmExtra,
+		longs: ltLongs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
+			"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
+			"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")}},
+	"apt-mark": {args: &argSpec{flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: ltLongs("quiet")}},
+	"gem": {args: &argSpec{flags: "ladi", verbs: []string{"", "list"}, operands: opNames,
+		longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")}},
+	"snap":    {args: &argSpec{verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")}},
+	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
+	// binutils: show the headers, symbols and code of binary files (nm
+	// --plugin loads code, so nm's arguments must be static)
+	"readelf": {args: &argSpec{flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
+		longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
+			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
+			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
+			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
+			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")}},
+	"objdump": {args: &argSpec{flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
+		longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
+			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
+			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
+			"section=", "disassembler-options=", "endian=", "EB", "EL", "file-start-context", "include=", "line-numbers",
+			"file-offsets", "demangle?", "wide", "disassembler-color=", "disassemble-zeroes", "start-address=", "stop-address=",
+			"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
+			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
+			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")}},
+	"nm": {args: &argSpec{flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
+		longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
+			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
+			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
+			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
+	"size": {args: &argSpec{flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+}
+
+func rpmExtra(ws []word, _ string, _ []word) string {
+	if !shortFlags(ws, "")['q'] && !hasLong(ws, "query") {
+		return "rpm without -q is not a query"
+	}
+	return ""
+}
+
+// dpkgCheck accepts dpkg's query options only.
+func dpkgCheck(ws []word) string {
+	query := false
+	for _, w := range ws {
+		switch w.Text {
+		case "-l", "-L", "-s", "-S", "-p", "--list", "--listfiles", "--status", "--search", "--print-avail",
+			"--get-selections", "--print-architecture", "--version":
+			query = true
+		default:
+			if strings.HasPrefix(w.Text, "-") {
+				return "dpkg " + w.Text + " is not a query"
+			}
+		}
+	}
+	if !query {
+		return "dpkg without a query option"
+	}
+	return ""
+}
+
+// goCheck: go version, and go env of variables known to hold no secret.
+func goCheck(ws []word) string {
+	if len(ws) == 1 && ws[0].Text == "version" {
+		return ""
+	}
+	if len(ws) > 1 && ws[0].Text == "env" {
+		for _, w := range ws[1:] {
+			if !goEnvVars[w.Text] {
+				return "go env " + w.Text + " is not known to be read-only and secret-free"
+			}
+		}
+		return ""
+	}
+	return "go is not on the safe list"
+}
+
+var goEnvVars = map[string]bool{
+	"GOPATH": true, "GOROOT": true, "GOOS": true, "GOARCH": true, "GOVERSION": true, "GOMODCACHE": true,
+	"GOCACHE": true, "GOBIN": true, "GOEXE": true, "GOHOSTOS": true, "GOHOSTARCH": true, "GOMOD": true,
+	"GOWORK": true, "CGO_ENABLED": true, "GOAMD64": true, "GOARM": true, "GOTOOLDIR": true,
+}
+
+// pipExtra: pip list asks PyPI whether pip is outdated unless
+// --disable-pip-version-check or --no-index is given.
+func pipExtra(ws []word, verb string, _ []word) string {
+	if shortFlags(ws, "")['f'] && verb != "show" {
+		return "pip -f gives " + verb + " a place to find packages"
+	}
+	if verb == "list" && !hasLong(ws, "disable-pip-version-check", "no-index") {
+		return "pip list may ask PyPI for a newer pip (add --disable-pip-version-check)"
+	}
+	return ""
+}
+
+// pipArgs is pip's grammar, also pip3's.
+var pipArgs = argSpec{flags: "lveqVf", verbs: []string{"", "show", "freeze", "list", "check"}, operands: opNames,
+	longs: ltLongs("local", "user", "format=", "not-required", "exclude-editable", "include-editable", "editable",
+		"verbose", "quiet", "files", "all", "exclude=", "disable-pip-version-check", "no-index", "isolated", "no-color", "no-input", "no-python-version-warning"),
+	extra: pipExtra}

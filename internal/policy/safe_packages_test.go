@@ -1,0 +1,53 @@
+package policy
+
+import "testing"
+
+// packagesExamples are the examples of safe_packages.go's table: each of its
+// commands in a command that must be allowed and, where it has a form that
+// is not read-only, in one that must ask.
+var packagesExamples = []safeGroup{
+	{"go and dpkg",
+		[]string{
+			"go version", "go env GOPATH", "dpkg -l"},
+		[]string{
+			"go build ./...", "go env GOPROXY", "go run .", "dpkg -i x.deb", "dpkg"}},
+	{"binaries and metadata",
+		[]string{
+			"readelf -h /bin/ls", "readelf -Ws --dyn-syms /bin/ls", "readelf -x .text /bin/ls", "readelf -wi a.o",
+			"objdump -d /bin/ls", "objdump -d -M intel --start-address=0x10 a.o", "objdump -h *.o", "nm -C a.o",
+			"nm -D --defined-only /bin/ls", "size a.o", "size -A /bin/ls"},
+		[]string{
+			"nm --plugin ./evil.so a.o", "nm $X", "readelf -h ~/.ssh/id_rsa", "objdump -s .env", "nm ~/.gnupg/secring.gpg",
+			"size --frob a"}},
+	{"status tools",
+		[]string{
+			"apt-mark showmanual", "apt-mark showhold"},
+		[]string{
+			"apt-mark hold bash", "apt-mark auto x", "apt-mark -f x showauto"}},
+	{"packages",
+		[]string{
+			"dpkg -l", "dpkg -L bash", "dpkg -S /bin/ls", "dpkg -s bash", "dpkg-query -W", "dpkg-query -W -f '${Package}\\n'",
+			"dpkg-query -l 'lib*'", "dpkg-query -S /usr/bin/ls", "apt-cache policy bash", "apt-cache show bash",
+			"apt-cache search --names-only jq", "apt-cache depends --recurse bash", "apt list --installed",
+			"apt list --upgradable", "apt show bash", "apt search jq", "rpm -qa", "rpm -qi bash", "rpm -ql bash",
+			"rpm -qf /usr/bin/ls", "rpm -q --changelog bash", "rpm -qa --qf '%{NAME}\\n'", "pip show requests",
+			"pip show -f requests", "pip freeze", "pip3 freeze --all", "pip check", "pip --version",
+			"pip list --disable-pip-version-check", "pip3 list --no-index --format=json", "gem list", "gem list -l rails",
+			"snap list", "flatpak list", "flatpak info org.x.Y"},
+		[]string{
+			"dpkg -i x.deb", "dpkg --purge bash", "dpkg-query --admindir=/tmp -l", "apt-cache gencaches",
+			"apt-cache -o Dir::Cache=/tmp policy", "apt-cache -c x.conf policy", "apt install jq", "apt update",
+			"apt list -o x=y", "rpm -i x.rpm", "rpm -e bash", "rpm -V bash", "rpm -qa --eval '%(id)'", "rpm -E '%(id)'",
+			"rpm -qa --pipe sh", "rpm -D 'x y' -qa", "rpm -U x.rpm", "pip list", "pip3 list",
+			"pip list --outdated --disable-pip-version-check", "pip install x", "pip download x", "pip freeze -r req.txt",
+			"pip freeze -f https://x.example", "pip list -f x --disable-pip-version-check", "gem list --remote",
+			"gem install x", "snap install x", "snap refresh", "flatpak install x", "flatpak update", "npm ls",
+			"go list -m all"}},
+	{"version and help",
+		[]string{
+			"go version"},
+		[]string{
+			"npm --version"}},
+}
+
+func TestSafePackages(t *testing.T) { checkSafeExamples(t, packagesExamples) }

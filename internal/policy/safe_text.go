@@ -1,0 +1,400 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/nb-cli/nb/internal/shellparse"
+)
+
+// Text tools (cmdbase/unix_text.go): searchers, stream editors and
+// filters, comparers, dumps and encoders, archives and compressors that
+// list or write to standard output, and file-name searches. Their file
+// operands are read (the secret-path rules judge them); a pattern or
+// script comes first where the tool takes one.
+var safeText = map[string]safeCmd{
+	"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+	"egrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+	"fgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+	// grep's spec for compressed files, without recursion
+	"zgrep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+	"zegrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+	"zfgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+	"xzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+	"bzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+	"rg": {reads: true, pattern: true, patternFlags: "ef", valueShort: "efmABCgtTjMrE",
+		recursive: func([]word) bool { return true }, check: rgCheck},
+	"sed":  {reads: true, pattern: true, patternFlags: "ef", valueShort: "efl", check: sedCheck},
+	"awk":  {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+	"gawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+	"mawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+	"nawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+	"jq":   {reads: true, pattern: true, patternFlags: "f", valueShort: "f", check: jqCheck},
+	"sort": {reads: true, valueShort: "kStTo", check: sortCheck},
+	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
+	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
+	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
+	"strings": reader, "od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader, "xzcat": reader,
+	"diff": {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
+	"xxd":  {reads: true, valueShort: "cglosn"},
+	// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
+	"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
+	"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
+	// compressors: listing, testing or writing to standard output only
+	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
+	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
+	"zstdcat": {reads: true, dynOK: true},
+	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
+	"zipinfo": {reads: true},
+	// tar: listing only (t), no programs, no remote archive
+	"tar":    {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+	"bsdtar": {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+	"gtar":   {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+	// text formatters and comparers (GNU coreutils): read files, print
+	"pr": {args: &argSpec{flags: "acdfFJmrtTv", digits: true, values: "hlwWoDN", attached: "einsS", plus: true, reads: true, pure: true,
+		longs: ltLongs("columns=", "across", "show-control-chars", "double-space", "date-format=", "expand-tabs?",
+			"form-feed", "header=", "output-tabs?", "join-lines", "length=", "merge", "number-lines?",
+			"first-line-number=", "indent=", "no-file-warnings", "separator?", "sep-string?", "omit-header",
+			"omit-pagination", "show-nonprinting", "width=", "page-width=")}},
+	"tsort": {args: &argSpec{reads: true, pure: true, longs: ltLongs()}},
+	// shuf without -o FILE or --random-source FILE
+	"shuf": {args: &argSpec{flags: "erz", values: "in", reads: true,
+		longs: ltLongs("echo", "input-range=", "head-count=", "repeat", "zero-terminated")}},
+	// iconv without -o FILE
+	"iconv": {args: &argSpec{flags: "cls", values: "ft", reads: true,
+		longs: ltLongs("from-code=", "to-code=", "list", "silent", "verbose", "usage")}},
+	"basenc": {args: &argSpec{flags: "di", values: "w", reads: true, pure: true,
+		longs: ltLongs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
+			"z85", "decode", "ignore-garbage", "wrap=")}},
+	// util-linux filters: standard input to standard output
+	"col":   {args: &argSpec{flags: "bfhpxV", values: "l", operands: opNone, pure: true, longs: ltLongs("no-backspaces", "fine", "tabs", "pass", "spaces", "lines=")}},
+	"colrm": {args: &argSpec{operands: opNumbers, maxOps: 2, longs: ltLongs()}},
+	// more comparers: no --diff-program (runs a program), no sdiff -o
+	// (interactive merge into a file)
+	"diff3": {args: &argSpec{flags: "AeExX3imaT", values: "L", reads: true, maxOps: 3,
+		longs: ltLongs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
+			"label=", "strip-trailing-cr")}},
+	"sdiff": {args: &argSpec{flags: "abBdEHilstWZ", values: "wI", reads: true, maxOps: 2,
+		longs: ltLongs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
+			"ignore-trailing-space", "speed-large-files", "ignore-case", "ignore-matching-lines=", "left-column",
+			"suppress-common-lines", "expand-tabs", "ignore-all-space", "width=", "strip-trailing-cr", "tabsize=")}},
+	"hd": {args: &argSpec{flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: ltLongs("length=", "skip=", "format=")}},
+	// file name database (updatedb, which writes it, is another program)
+	"locate":  {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
+	"plocate": {args: &argSpec{flags: "AbceiN0wV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")}},
+	"mlocate": {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
+	// fd lists file names like find (not -x/-X, which run a program for
+	// each, nor -l, which runs ls)
+	"fd": {args: &argSpec{flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
+		longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
+			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
+			"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
+			"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
+			"ignore-file=", "path-separator=", "search-path=", "strip-cwd-prefix?", "one-file-system", "prune", "and=", "format=")}},
+}
+
+func sortCheck(ws []word) string {
+	return first(forbidShort("o", "kStT", ws), forbidLong(ws, "output", "compress-program"))
+}
+
+func uniqCheck(ws []word) string {
+	if len(positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
+		return "uniq with an output file"
+	}
+	return ""
+}
+
+func diffRecursive(ws []word) bool {
+	return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
+}
+
+func unzipCheck(ws []word) string {
+	f := shortFlags(ws, "dxP")
+	if len(ws) > 0 && (f['l'] || f['v'] || f['t'] || f['Z'] || f['p']) {
+		return ""
+	}
+	return "unzip extracts files"
+}
+
+// compressor lists, tests or writes to standard output (-c, -l, -t).
+var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck}
+
+func compressorCheck(ws []word) string {
+	f := shortFlags(ws, "bSTFMLo")
+	if f['o'] || f['S'] || hasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
+		return "writes files"
+	}
+	if f['c'] || f['l'] || f['t'] || hasLong(ws, "stdout", "to-stdout", "list", "test") {
+		return ""
+	}
+	return "compresses or decompresses files in place"
+}
+
+func grepRecursive(ws []word) bool {
+	f := shortFlags(ws, "efmABCdD")
+	if f['r'] || f['R'] || hasLong(ws, "recursive", "dereference-recursive") {
+		return true
+	}
+	for _, v := range optionValues(ws, 'd', "efmABCdD", "directories") {
+		if v != "read" && v != "skip" {
+			return true
+		}
+	}
+	return false
+}
+
+// grepCheck: every long option must be one of grep's (a new one could
+// write or run something).
+func grepCheck(ws []word) string {
+	for _, w := range ws {
+		if w.Text == "--" {
+			break
+		}
+		if n, _, _ := strings.Cut(strings.TrimPrefix(w.Text, "--"), "="); strings.HasPrefix(w.Text, "--") && n != "" && shellparse.ResolveLong(n, grepLongs) == "" {
+			return "grep option " + w.Text + " is not known"
+		}
+	}
+	return ""
+}
+
+func zgrepCheck(ws []word) string {
+	return first(grepCheck(ws), forbidShort("rR", "efmABCdD", ws))
+}
+
+// rgCheck: --pre runs a program per file, -z runs decompression programs
+// found on PATH.
+func rgCheck(ws []word) string {
+	return first(forbidLong(ws, "pre", "pre-glob", "hostname-bin", "search-zip"), forbidShort("z", "efmABCgtTjMrE", ws))
+}
+
+func base64Check(ws []word) string {
+	return first(forbidShort("o", "wi", ws), forbidLong(ws, "output"))
+}
+
+// jqCheck: no filter from a file, no modules, no environment.
+func jqCheck(ws []word) string {
+	if r := first(forbidShort("f", "", ws), forbidLong(ws, "from-file")); r != "" {
+		return r
+	}
+	// modules and data files are read from the search path
+	if shortFlags(ws, "")['L'] || hasLong(ws, "library-path") {
+		return "jq -L reads modules and data files from a directory"
+	}
+	for _, w := range ws {
+		if strings.Contains(w.Text, "import") || strings.Contains(w.Text, "include") {
+			return "jq filter imports modules or data files"
+		}
+	}
+	pos := positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
+	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "input_filename") || strings.Contains(pos[0].Text, "$__prog")) {
+		return "jq filter reads the environment"
+	}
+	return ""
+}
+
+func tarCheck(ws []word) string {
+	f := shortFlags(ws, "fCbFgHIKLNTVX")
+	if len(ws) > 0 && !strings.HasPrefix(ws[0].Text, "-") {
+		for _, c := range ws[0].Text {
+			f[byte(c)] = true
+		}
+	}
+	if !f['t'] && !hasLong(ws, "list") {
+		return "tar without -t is not read-only"
+	}
+	if f['I'] || f['F'] || hasLong(ws, "use-compress-program", "to-command", "checkpoint-action", "info-script",
+		"new-volume-script", "rsh-command", "rmt-command", "index-file", "volno-file", "listed-incremental", "g") {
+		return "tar runs programs or writes files through its options"
+	}
+	for _, v := range append(optionValues(ws, 'f', "fCbFgHIKLNTVX", "file"), archiveWord(ws)...) {
+		if strings.Contains(v, ":") && !hasLong(ws, "force-local") {
+			return "tar archive " + v + " names a remote host"
+		}
+	}
+	return ""
+}
+
+// archiveWord is the archive of old-style tar options (tar tvf X).
+func archiveWord(ws []word) []string {
+	if len(ws) > 1 && !strings.HasPrefix(ws[0].Text, "-") && strings.Contains(ws[0].Text, "f") {
+		return []string{ws[1].Text}
+	}
+	return nil
+}
+
+// awkCheck accepts an awk program given as the first argument that only
+// computes and prints to standard output.
+func awkCheck(ws []word) string {
+	var prog *word
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		switch {
+		case t == "-F" || t == "-v":
+			i++
+		case strings.HasPrefix(t, "-F") || strings.HasPrefix(t, "-v") && len(t) > 2:
+		case strings.HasPrefix(t, "--field-separator=") || strings.HasPrefix(t, "--assign="):
+		case t == "--":
+			if i+1 < len(ws) && prog == nil {
+				prog = &ws[i+1]
+			}
+			i = len(ws)
+		case strings.HasPrefix(t, "-") && t != "-":
+			return "awk option " + t + " is not known to be read-only"
+		default:
+			if prog == nil {
+				prog = &ws[i]
+			}
+		}
+	}
+	if prog == nil {
+		return "awk without a program"
+	}
+	if !prog.Static() {
+		return "awk program chosen at run time"
+	}
+	if why := awkProgramWhy(prog.Text); why != "" {
+		return why
+	}
+	return ""
+}
+
+var grepLongs = []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "regexp", "file",
+	"ignore-case", "no-ignore-case", "word-regexp", "line-regexp", "null-data", "no-messages", "invert-match",
+	"version", "help", "max-count", "byte-offset", "line-number", "no-line-number", "line-buffered",
+	"with-filename", "no-filename", "label", "only-matching", "quiet", "silent", "binary-files", "text",
+	"directories", "devices", "recursive", "dereference-recursive", "include", "exclude", "exclude-from",
+	"exclude-dir", "files-without-match", "files-with-matches", "count", "initial-tab", "null",
+	"before-context", "after-context", "context", "color", "colour", "binary", "no-group-separator", "group-separator"}
+
+var sedLongs = []string{"expression", "file", "line-length", "in-place", "null-data", "zero-terminated",
+	"quiet", "silent", "regexp-extended", "separate", "unbuffered", "posix", "sandbox", "debug",
+	"follow-symlinks", "binary", "help", "version"}
+
+// sedCheck reads sed's options as GNU getopt does (clusters such as -nse,
+// abbreviations such as --expr=) and accepts only read-only scripts.
+func sedCheck(ws []word) string {
+	var scripts []string
+	script := func(w word) string {
+		if !w.Static() {
+			return "sed script chosen at run time"
+		}
+		scripts = append(scripts, w.Text)
+		return ""
+	}
+	var operands []word
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		t := w.Text
+		if !w.Static() {
+			if strings.HasPrefix(w.Raw, "-") || strings.HasPrefix(w.Raw, "$") || strings.HasPrefix(w.Raw, "\"$") {
+				return "sed option chosen at run time"
+			}
+			operands = append(operands, w)
+			continue
+		}
+		switch {
+		case t == "--":
+			operands = append(operands, ws[i+1:]...)
+			i = len(ws)
+		case strings.HasPrefix(t, "--"):
+			name, val, eq := strings.Cut(t[2:], "=")
+			long := shellparse.ResolveLong(name, sedLongs)
+			switch long {
+			case "":
+				return "sed option " + t + " is not known"
+			case "in-place":
+				return "sed --in-place writes files"
+			case "file":
+				return "sed --file reads a script from a file"
+			case "expression", "line-length":
+				if !eq {
+					if i+1 >= len(ws) {
+						return "sed " + t + " without a value"
+					}
+					i++
+					val = ws[i].Text
+					if long == "expression" {
+						if r := script(ws[i]); r != "" {
+							return r
+						}
+						continue
+					}
+				}
+				if long == "expression" {
+					scripts = append(scripts, val)
+				}
+			}
+		case len(t) > 1 && t[0] == '-':
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				switch c {
+				case 'i':
+					return "sed -i writes files"
+				case 'f':
+					return "sed -f reads a script from a file"
+				case 'e', 'l':
+					var v word
+					if j+1 < len(t) {
+						v = word{Text: t[j+1:], Raw: t[j+1:]}
+					} else if i+1 < len(ws) {
+						i++
+						v = ws[i]
+					} else {
+						return "sed -" + string(c) + " without a value"
+					}
+					if c == 'e' {
+						if r := script(v); r != "" {
+							return r
+						}
+					}
+					j = len(t)
+				case 'n', 'r', 'E', 's', 'u', 'z', 'b':
+				default:
+					return "sed option -" + string(c) + " is not known to be read-only"
+				}
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	if len(scripts) == 0 {
+		if len(operands) == 0 {
+			return "sed without a script"
+		}
+		if r := script(operands[0]); r != "" {
+			return r
+		}
+	}
+	return sedScriptWhy(scripts)
+}
+
+// sedScriptWhy says why sed scripts (the -e expressions of one command)
+// are not read-only, or "". sed joins its expressions with newlines; each
+// is also read on its own, and whatever either reading finds counts.
+func sedScriptWhy(scripts []string) string {
+	eff := sedScan(strings.Join(scripts, "\n"))
+	for _, s := range scripts {
+		eff = eff.or(sedScan(s))
+	}
+	switch {
+	case eff.write:
+		return "sed script may write files (w, W or s///w)"
+	case eff.exec:
+		return "sed script runs commands (e or s///e)"
+	case eff.read:
+		return "sed script reads files (r or R)"
+	case eff.bad:
+		return "sed script is not understood"
+	}
+	return ""
+}
+
+// sedWrites reports whether sed's arguments edit files in place or run a
+// script that writes files.
+func sedWrites(ws []word) bool {
+	f := shortFlags(ws, "efl")
+	if f['i'] || hasLong(ws, "in-place") {
+		return true
+	}
+	r := sedCheck(ws)
+	return strings.HasPrefix(r, "sed script may write") || strings.HasPrefix(r, "sed script runs")
+}

@@ -1,0 +1,79 @@
+package policy
+
+import "testing"
+
+// textExamples are the examples of safe_text.go's table: each of its
+// commands in a command that must be allowed and, where it has a form that
+// is not read-only, in one that must ask.
+var textExamples = []safeGroup{
+	{"searchers",
+		[]string{
+			"mlocate -i readme",
+			"grep -rn TODO src", "egrep 'a|b' go.mod", "fgrep -n x go.mod", "zgrep error app.log.gz",
+			"zegrep 'a|b' app.log.gz", "zfgrep x app.log.gz", "xzgrep x a.xz", "bzgrep x a.bz2", "rg TODO",
+			"rg -n func -g '*.go'"},
+		[]string{
+			"mlocate ~/.ssh/id_rsa", "plocate --frob x",
+			"grep --frobnicate x go.mod", "grep -r password ~/.ssh", "egrep x .env", "fgrep -f ~/.ssh/id_rsa go.mod",
+			"zgrep -r x .", "zegrep x ~/.aws/credentials", "zfgrep x .env", "xzgrep -R x .", "bzgrep x ~/.ssh/id_rsa",
+			"rg --pre ./x.sh TODO", "rg -z TODO"}},
+	{"editors and filters",
+		[]string{
+			"sed -n 1,5p go.mod", "awk '{print $1}' go.mod", "gawk -F: '{print $1}' go.mod", "mawk 'NR==1' go.mod",
+			"nawk '{n++} END {print n}' go.mod", "jq .name package.json", "jq -r '.[] | .id' a.json", "sort -u go.mod",
+			"sort -k2 -n a.txt", "uniq -c a.txt", "cut -d: -f1 a.txt", "tr a-z A-Z < a.txt", "look abc", "strings a.bin",
+			"od -c a.bin", "hexdump -C a.bin", "xxd a.bin", "base64 a.bin", "base64 -d a.b64", "base32 a.bin", "diff -ru a b"},
+		[]string{
+			"sed -i s/a/b/ go.mod", "sed 's/a/b/w out' go.mod", "sed -n 1p .env", "awk '{system(\"id\")}' go.mod",
+			"awk '{print > \"out\"}' go.mod", "gawk -f prog.awk go.mod", "mawk 'BEGIN{getline < \"/etc/shadow\"}'",
+			"nawk '{print | \"sh\"}' go.mod", "jq -f filter.jq a.json", "jq -n env",
+			"jq -L lib 'import \"x\" as x; .' a.json", "sort -o out.txt go.mod", "sort --compress-program=sh go.mod",
+			"uniq a.txt out.txt", "cut -f1 .env", "diff .env .env.example", "xxd ~/.ssh/id_rsa", "xxd -r hex out",
+			"base64 -o out a.bin", "base32 --output=x a.bin", "strings ~/.ssh/id_rsa", "od /dev/zero"}},
+	{"archives and compressors",
+		[]string{
+			"zcat a.gz", "bzcat a.bz2", "xzcat a.xz", "gzip -c a.txt", "gzip -l a.gz", "gunzip -c a.gz", "bzip2 -dc a.bz2",
+			"bunzip2 -c a.bz2", "xz -l a.xz", "unxz -c a.xz", "zstd -dc a.zst", "unzstd -c a.zst", "lz4 -dc a.lz4",
+			"pigz -dc a.gz", "zstdcat a.zst", "unzip -l a.zip", "zipinfo a.zip", "tar -tf a.tar", "tar tvf a.tar.gz",
+			"bsdtar -tf a.tar", "gtar -tzf a.tgz"},
+		[]string{
+			"gzip a.txt", "gunzip a.gz", "bzip2 a.txt", "bunzip2 a.bz2", "xz a.txt", "unxz a.xz", "zstd a.txt",
+			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst",
+			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "tar -xf a.tar", "tar -tf a.tar --to-command=sh", "bsdtar -xf a.tar",
+			"gtar -tf host:/a.tar"}},
+	{"formatters",
+		[]string{
+			"pr README.md", "pr -2 -t README.md", "pr -n:3 -h Title README.md", "pr +2 -l 40 README.md", "pr *.md",
+			"tsort deps.txt", "shuf README.md", "shuf -n 3 -e a b c", "shuf -i 1-10", "iconv -f latin1 -t utf-8 a.txt",
+			"iconv -l", "basenc --base16 README.md", "basenc -d --base32 x", "col -b < x", "colrm 1 4 < x",
+			"fold -w 80 README.md", "column -t a.txt", "rev a", "cmp a b", "comm a b", "diff -u a b", "join a b", "paste a b",
+			"expand a", "unexpand a", "fmt a"},
+		[]string{
+			"pr ~/.ssh/id_rsa", "pr -o5 ~/.aws/credentials", "tsort .env", "shuf -o out.txt a", "shuf --output=out a",
+			"shuf --random-source=/dev/urandom a", "iconv -o out.txt a", "iconv --output=x a", "iconv -f x -t y ~/.netrc",
+			"basenc --base64 ~/.ssh/id_rsa", "pr /dev/zero", "column ~/.aws/credentials", "fold .env", "pr $FILE",
+			"shuf -x a", "col x", "colrm a"}},
+	{"more coreutils and util-linux",
+		[]string{
+			"diff3 a b c", "diff3 -m a b c", "sdiff a b", "sdiff -w 120 -s a b", "hd a.bin"},
+		[]string{
+			"diff3 --diff-program=sh a b c", "sdiff -o out a b", "sdiff --output=x a b", "sdiff --diff-program=x a b",
+			"diff3 ~/.ssh/id_rsa b c", "sdiff .env b", "hd ~/.ssh/id_rsa", "hd -f fmt a"}},
+	{"status tools",
+		[]string{
+			"locate nginx.conf", "locate -i -n 10 readme", "plocate -c '*.go'"},
+		[]string{
+			"locate ~/.ssh/id_rsa", "locate --frob x"}},
+	{"file names and keys",
+		[]string{
+			"fd", "fd -e go", "fd -H -t f config", "fd -d 2 . src", "fd --exclude node_modules test"},
+		[]string{
+			"fd -x rm", "fd -X rm", "fd --exec cat", "fd -e go --exec-batch wc", "fd -l", "fd . ~/.ssh", "fd --frob"}},
+	{"version and help",
+		[]string{
+			"sed --version", "awk --version", "tar --version", "gzip --version", "grep --version"},
+		[]string{
+			"tar --version -xf x.tar", "sed --version -i s/a/b/ f"}},
+}
+
+func TestSafeText(t *testing.T) { checkSafeExamples(t, textExamples) }
