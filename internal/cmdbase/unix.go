@@ -11,9 +11,9 @@ import (
 // the traits say what kind of program it is, Danger and the dangerous
 // subcommands say what is warned whatever the options, Globals and Subs
 // say how its command line is shaped for the narrowest "Always" rule.
-// Read-only argument specifications (which options only print) are
-// policy's safe list, keyed by the same names, one table per family of
-// this base (policy's safe_<family>.go beside unix_<family>.go).
+// Each family's read-only argument grammar (which options only print,
+// which operands it reads) is the safe list beside it: safe_<family>.go
+// next to unix_<family>.go, keyed by the same names (safe.go).
 
 // Trait is a kind of behaviour a program has, whatever its arguments.
 type Trait uint32

@@ -1,7 +1,7 @@
 package cmdbase
 
 // Containers, clusters and virtual machines. Read verbs of docker,
-// podman and kubectl are policy's safe list (safe_containers.go); here
+// podman and kubectl are the safe list (safe_containers.go); here
 // are the subcommands that run programs (a rule for them is the exact
 // command) and those that destroy what they name.
 var _ = registerUnix([]Prog{

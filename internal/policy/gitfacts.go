@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"regexp"
 	"strings"
 )
@@ -237,12 +238,12 @@ func gitPatchShort(ws []word) bool {
 // content of files the repository holds (patches, blobs, matching
 // lines), not only their names.
 func gitPrintsContent(sub string, rest []word) bool {
-	patch := gitPatchShort(rest) || hasLong(rest, gitPatchLongs...)
+	patch := gitPatchShort(rest) || cmdbase.HasLong(rest, gitPatchLongs...)
 	switch sub {
 	case "show", "range-diff", "grep":
 		return true
 	case "diff":
-		return patch || !(shortFlags(rest, "U")['s'] || hasLong(rest, gitNamesOnly...))
+		return patch || !(cmdbase.ShortFlags(rest, "U")['s'] || cmdbase.HasLong(rest, gitNamesOnly...))
 	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
 		return patch
 	case "stash":
@@ -259,12 +260,12 @@ func gitPrintsContent(sub string, rest []word) bool {
 				}
 			}
 		}
-		return !anyWord(rest, "-t", "-s", "-e", "--batch-check")
+		return !cmdbase.AnyWord(rest, "-t", "-s", "-e", "--batch-check")
 	case "notes":
 		return len(rest) > 0 && rest[0].Text == "show"
 	case "status":
 		// git status -v shows the staged diff, -vv the unstaged one too
-		return shortFlags(rest, "")['v'] || hasLong(rest, "verbose")
+		return cmdbase.ShortFlags(rest, "")['v'] || cmdbase.HasLong(rest, "verbose")
 	}
 	return false
 }
@@ -287,12 +288,12 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	}
 	dc := cc
 	dc.Cwd = dir
-	onDisk := sub == "grep" && hasLong(rest, "no-index", "untracked") || sub == "diff" && hasLong(rest, "no-index")
+	onDisk := sub == "grep" && cmdbase.HasLong(rest, "no-index", "untracked") || sub == "diff" && cmdbase.HasLong(rest, "no-index")
 	if onDisk {
 		targets := []word{{Text: ".", Raw: "."}}
 		if sub == "diff" {
-			targets = positionals(rest, "U")
-		} else if hasLong(rest, "no-index") && !hasLong(rest, "untracked") {
+			targets = cmdbase.Positionals(rest, "U")
+		} else if cmdbase.HasLong(rest, "no-index") && !cmdbase.HasLong(rest, "untracked") {
 			// a pathspec narrows the search; none means the directory
 			if ps := gitPathspecs(rest, dc); len(ps) > 0 {
 				targets = ps
@@ -308,7 +309,7 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 		}
 	}
 	if sub == "grep" {
-		for _, f := range optionValues(rest, 'f', "efABCm", "") {
+		for _, f := range cmdbase.OptionValues(rest, 'f', "efABCm", "") {
 			if e.secretPath(dc, f, false) {
 				return "git grep reads patterns from " + f
 			}
@@ -317,12 +318,12 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	if !gitPrintsContent(sub, rest) {
 		return ""
 	}
-	for _, v := range optionValues(rest, 0, "", "submodule") {
+	for _, v := range cmdbase.OptionValues(rest, 0, "", "submodule") {
 		if v == "diff" {
 			return "git " + sub + " --submodule=diff prints the submodules' content too"
 		}
 	}
-	if hasLong(rest, "recurse-submodules") {
+	if cmdbase.HasLong(rest, "recurse-submodules") {
 		return "git " + sub + " --recurse-submodules reads the submodules' files too"
 	}
 	if cc.Facts == nil {
@@ -337,7 +338,7 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
 		// revisions here are commits or trees: a pathspec narrows what
 		// is printed, unless --follow takes it back through renames
-		if !hasLong(rest, "follow") {
+		if !cmdbase.HasLong(rest, "follow") {
 			specs = gitPathspecs(rest, dc)
 		}
 	case "diff":
