@@ -65,6 +65,9 @@ const (
 	Metadata
 	// Removes deletes or moves its operands (warned, seed 000).
 	Removes
+	// Alarm: in text nb cannot parse, its name makes the default answer
+	// No (a guess can only make the answer more careful).
+	Alarm
 )
 
 // Lang is the language a program reads as code.

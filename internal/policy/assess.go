@@ -1128,23 +1128,9 @@ func rgHidden(ws []word) bool {
 	return f['.'] || f['u'] || cmdbase.HasLong(ws, "hidden", "unrestricted")
 }
 
-// dangerTokens are words that, in a command nb cannot parse, make the
-// default answer No.
-var dangerTokens = map[string]bool{
-	"rm": true, "rmdir": true, "sudo": true, "doas": true, "su": true, "chmod": true, "chown": true, "chgrp": true,
-	"dd": true, "mkfs": true, "shred": true, "truncate": true, "mv": true, "kill": true, "pkill": true,
-	"killall": true, "reboot": true, "shutdown": true, "halt": true, "poweroff": true, "curl": true, "wget": true,
-	"eval": true, "exec": true, "crontab": true, "systemctl": true, "iptables": true, "ip6tables": true, "userdel": true,
-	"passwd": true, "git": false, "find": false, "xargs": true, "tee": true, "ln": true, "install": true,
-	"scp": true, "rsync": true, "nc": true, "ssh": true, "unlink": true, "wipefs": true, "fdisk": true,
-	"parted": true, "mount": true, "umount": true, "docker": true, "kubectl": true, "npm": true, "pip": true,
-	"apt": true, "apt-get": true, "yum": true, "dnf": true, "brew": true, "python": true, "python3": true,
-	"perl": true, "ruby": true, "node": true, "bash": true, "sh": true, "zsh": true, ">": true, ">>": true,
-}
-
-// dangerToken scans text that does not parse for a word of dangerTokens
-// (after any quotes, operators or path), for -delete and for a
-// redirection; "" when none is found.
+// dangerToken scans text that does not parse for the name of a program
+// the command base marks Alarm (after any quotes, operators or path), for
+// -delete and for a redirection; "" when none is found.
 func dangerToken(src string) string {
 	if strings.Contains(src, ">") {
 		return "a redirection (>)"
@@ -1157,7 +1143,7 @@ func dangerToken(src string) string {
 			return w
 		}
 		base := w[strings.LastIndexByte(w, '/')+1:]
-		if dangerTokens[base] {
+		if cmdbase.Unix(base).Has(cmdbase.Alarm) {
 			return base
 		}
 	}
