@@ -237,3 +237,85 @@ func gitCleanDry(ws []word) string {
 	}
 	return ""
 }
+
+// gitProgramFree are read-only subcommands that never run a program the
+// repository configures (no content diff, no filter, no pager when the
+// output is not a terminal) and read no tree or blob a partial clone
+// would fetch (which runs the remote's transport: cat-file, ls-tree and
+// rev-list are not here).
+var gitProgramFree = map[string]bool{
+	"version": true, "rev-parse": true, "var": true, "config": true, "branch": true, "tag": true,
+	"remote": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
+	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true,
+	"describe": true, "worktree": true, "show-branch": true,
+}
+
+// GitRunsNoProgram reports a read-only git subcommand that never runs a
+// program the repository configures (gitProgramFree).
+func GitRunsNoProgram(sub string) bool { return gitProgramFree[sub] }
+
+// gitNamesOnly are options after which git diff and git show print
+// names and counts, not content (unless a patch option comes too).
+var gitNamesOnly = []string{"stat", "numstat", "shortstat", "name-only", "name-status", "summary", "dirstat", "raw", "quiet", "no-patch", "compact-summary"}
+
+// gitPatchLongs are options that make log-like commands print content.
+var gitPatchLongs = []string{"patch", "patch-with-stat", "patch-with-raw", "cc", "unified", "word-diff", "color-words",
+	"function-context", "remerge-diff", "dd", "diff-merges", "combined-all-paths", "binary", "full-diff", "line-porcelain", "textconv"}
+
+// gitPatchShort reports a short option that makes log print patches (-p,
+// -u, -U3, -c, -m, -L…, -W) before "--".
+func gitPatchShort(ws []word) bool {
+	for _, w := range ws {
+		t := w.Text
+		if t == "--" {
+			return false
+		}
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		switch t[1] {
+		case 'p', 'u', 'U', 'c', 'm', 'L', 'W':
+			return true
+		}
+		if len(t) <= 4 && strings.ContainsAny(t[1:], "pu") && strings.Trim(t[1:], "pusnqz") == "" {
+			return true // a cluster such as -sp
+		}
+	}
+	return false
+}
+
+// GitPrintsContent reports git subcommands that, as given, print the
+// content of files the repository holds (patches, blobs, matching
+// lines), not only their names.
+func GitPrintsContent(sub string, rest []word) bool {
+	patch := gitPatchShort(rest) || HasLong(rest, gitPatchLongs...)
+	switch sub {
+	case "show", "range-diff", "grep":
+		return true
+	case "diff":
+		return patch || !(ShortFlags(rest, "U")['s'] || HasLong(rest, gitNamesOnly...))
+	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
+		return patch
+	case "stash":
+		// stash.showPatch in any configuration makes a plain show print;
+		// stash list takes log's options (-p)
+		return len(rest) > 0 && (rest[0].Text == "show" || rest[0].Text == "list" && patch)
+	case "cat-file":
+		for _, w := range rest {
+			switch w.Text {
+			case "-t", "-s", "-e", "--batch-check":
+			default:
+				if strings.HasPrefix(w.Text, "-") {
+					return true
+				}
+			}
+		}
+		return !AnyWord(rest, "-t", "-s", "-e", "--batch-check")
+	case "notes":
+		return len(rest) > 0 && rest[0].Text == "show"
+	case "status":
+		// git status -v shows the staged diff, -vv the unstaged one too
+		return ShortFlags(rest, "")['v'] || HasLong(rest, "verbose")
+	}
+	return false
+}
