@@ -36,3 +36,17 @@ func SafeGrammarLetters() map[string]string {
 	}
 	return out
 }
+
+// SafeFamilyMismatches lists the names whose safe-list family is not
+// their family in the program base.
+func SafeFamilyMismatches() []string {
+	var out []string
+	for f, fam := range safeFamilies {
+		for n := range fam {
+			if p := unix[n]; p != nil && p.Family != f {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}

@@ -48,9 +48,10 @@ type safeCmd struct {
 	args *argSpec
 }
 
-// safeFamilies are the family tables, in the order of the command base.
-var safeFamilies = []map[string]safeCmd{
-	safeLanguages, safeCoreutils, safeText, safeGit, safeContainers, safeSystem, safePackages,
+// safeFamilies are the family tables, by family.
+var safeFamilies = map[Family]map[string]safeCmd{
+	Languages: safeLanguages, Coreutils: safeCoreutils, Text: safeText, Git: safeGit,
+	Containers: safeContainers, System: safeSystem, Packages: safePackages,
 }
 
 // builtinSafe is every family's table in one map, version queries added;
@@ -103,7 +104,7 @@ func (s safeCmd) Check(ws []Word) string {
 // buildSafe joins the family tables (a name in two families is a bug),
 // derives the specs of manual grammars, and lets every program answer
 // the version queries the command base lists for it.
-func buildSafe(families []map[string]safeCmd) map[string]safeCmd {
+func buildSafe(families map[Family]map[string]safeCmd) map[string]safeCmd {
 	all := map[string]safeCmd{}
 	for _, fam := range families {
 		for name, spec := range fam {

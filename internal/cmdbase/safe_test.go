@@ -102,6 +102,14 @@ func TestEverySafeNameHasExamples(t *testing.T) {
 	}
 }
 
+// A command's read-only grammar is in the family file of its program
+// entry (safe_<family>.go beside unix_<family>.go).
+func TestSafeListFamiliesMatchTheBase(t *testing.T) {
+	for _, n := range cmdbase.SafeFamilyMismatches() {
+		t.Errorf("%s: its safe-list family is not its family in the program base", n)
+	}
+}
+
 // Every entry of the long-tail table parses its own options: an option
 // the manual does not document as read-only asks.
 func TestLongTailUnknownOptionsAsk(t *testing.T) {

@@ -83,9 +83,26 @@ const (
 	OtherLang
 )
 
+// Family is a family of commands: one file of the base for their
+// programs (unix_<family>.go) and one for their read-only grammar
+// (safe_<family>.go).
+type Family int
+
+const (
+	Languages Family = iota + 1
+	Coreutils
+	Text
+	Git
+	Containers
+	System
+	Packages
+)
+
 // Prog is what the base knows about one program.
 type Prog struct {
 	Name string
+	// Family is the family whose file lists it.
+	Family Family
 	// Aliases are other names of the same program (nodejs for node).
 	// Versioned names (python3.12, node20, pip3) find their entry by
 	// the name without the version.
@@ -349,9 +366,10 @@ func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network)
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
 
-func registerUnix(family []Prog) bool {
+func registerUnix(f Family, family []Prog) bool {
 	for i := range family {
 		p := &family[i]
+		p.Family = f
 		for _, n := range append([]string{p.Name}, p.Aliases...) {
 			if _, dup := unix[n]; dup {
 				panic("cmdbase: program " + n + " listed twice")

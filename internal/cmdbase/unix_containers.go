@@ -4,7 +4,7 @@ package cmdbase
 // podman and kubectl are the safe list (safe_containers.go); here
 // are the subcommands that run programs (a rule for them is the exact
 // command) and those that destroy what they name.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Containers, []Prog{
 	{Name: "docker", Is: Subcommands | RunsArgs | Relay | Alarm, Version: []string{"--version", "-v", "--help"},
 		Globals: []string{"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 		Subs:    containerSubs("docker")},

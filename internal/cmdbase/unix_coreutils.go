@@ -2,7 +2,7 @@ package cmdbase
 
 // Files and processes: coreutils, findutils, util-linux and their
 // cousins.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Coreutils, []Prog{
 	{Name: "rm", Is: FileOperands | Checked | Removes | Alarm, Forms: []Form{
 		{Short: "rR", Long: []string{"recursive"}, Why: "-r: recursive delete"},
 		{Long: []string{"no-preserve-root"}, Why: "--no-preserve-root"}}},

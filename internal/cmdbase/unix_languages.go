@@ -2,7 +2,7 @@ package cmdbase
 
 // Shells, interpreters, REPLs and the shell's own commands that run other
 // commands.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Languages, []Prog{
 	// shells: their -c scripts and script files are parsed as bash
 	{Name: "bash", Is: Shell | ScriptFile | Alarm, Version: []string{"--version", "--help"}},
 	{Name: "sh", Is: Shell | ScriptFile | Alarm},

@@ -1,7 +1,7 @@
 package cmdbase
 
 // Package managers, build tools and cloud command lines.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Packages, []Prog{
 	{Name: "npm", Is: Subcommands | RunScripts | Alarm, Globals: []string{"--prefix", "-w", "--workspace"},
 		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true},
 			{Name: "unpublish", Danger: "removes a published package"}}},

@@ -3,7 +3,7 @@ package cmdbase
 // The system and the network: privileges, disks, power, the firewall,
 // kernel modules, services, users, and the programs that talk to other
 // machines.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(System, []Prog{
 	// privileges
 	{Name: "sudo", Is: Wrapper | Relay | Alarm, Danger: "runs a command as root"},
 	{Name: "doas", Is: Wrapper | Relay | Alarm, Danger: "runs a command as root"},
