@@ -7,7 +7,9 @@
 // with subcommands), why it is dangerous whatever its arguments, its
 // dangerous forms and subcommands, the global options that take a value,
 // and the options that only print its version. Unix finds an entry by
-// name; Prog's methods read it against a command's words.
+// name; Prog's methods read it against a command's words. Beside each
+// family is its safe list (safe_*.go): the read-only argument grammar of
+// each command as the bash analysis parsed it, which Safe returns.
 //
 // Windows commands (cmd_builtins.go, win_programs.go, ps_read.go,
 // ps_write.go, ps_system.go): cmd.exe's built-ins, Windows programs and
@@ -19,8 +21,8 @@
 // Portable: their arguments are judged by the bash analysis.
 //
 // Every entry has examples beside it (unix_examples_test.go,
-// cmdbase_test.go). The package is pure: it looks nothing up on the
-// system.
+// safe_*_test.go, decided by the real engine; cmdbase_test.go). The
+// package is pure: it looks nothing up on the system.
 package cmdbase
 
 import (

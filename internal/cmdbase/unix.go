@@ -11,9 +11,9 @@ import (
 // the traits say what kind of program it is, Danger and the dangerous
 // subcommands say what is warned whatever the options, Globals and Subs
 // say how its command line is shaped for the narrowest "Always" rule.
-// Read-only argument specifications (which options only print) are
-// policy's safe list, keyed by the same names, one table per family of
-// this base (policy's safe_<family>.go beside unix_<family>.go).
+// Each family's read-only argument grammar (which options only print,
+// which operands it reads) is the safe list beside it: safe_<family>.go
+// next to unix_<family>.go, keyed by the same names (safe.go).
 
 // Trait is a kind of behaviour a program has, whatever its arguments.
 type Trait uint32
@@ -65,6 +65,9 @@ const (
 	Metadata
 	// Removes deletes or moves its operands (warned, seed 000).
 	Removes
+	// Alarm: in text nb cannot parse, its name makes the default answer
+	// No (a guess can only make the answer more careful).
+	Alarm
 )
 
 // Lang is the language a program reads as code.
@@ -80,9 +83,26 @@ const (
 	OtherLang
 )
 
+// Family is a family of commands: one file of the base for their
+// programs (unix_<family>.go) and one for their read-only grammar
+// (safe_<family>.go).
+type Family int
+
+const (
+	Languages Family = iota + 1
+	Coreutils
+	Text
+	Git
+	Containers
+	System
+	Packages
+)
+
 // Prog is what the base knows about one program.
 type Prog struct {
 	Name string
+	// Family is the family whose file lists it.
+	Family Family
 	// Aliases are other names of the same program (nodejs for node).
 	// Versioned names (python3.12, node20, pip3) find their entry by
 	// the name without the version.
@@ -346,9 +366,10 @@ func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network)
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
 
-func registerUnix(family []Prog) bool {
+func registerUnix(f Family, family []Prog) bool {
 	for i := range family {
 		p := &family[i]
+		p.Family = f
 		for _, n := range append([]string{p.Name}, p.Aliases...) {
 			if _, dup := unix[n]; dup {
 				panic("cmdbase: program " + n + " listed twice")

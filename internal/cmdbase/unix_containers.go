@@ -1,17 +1,17 @@
 package cmdbase
 
 // Containers, clusters and virtual machines. Read verbs of docker,
-// podman and kubectl are policy's safe list (safe_containers.go); here
+// podman and kubectl are the safe list (safe_containers.go); here
 // are the subcommands that run programs (a rule for them is the exact
 // command) and those that destroy what they name.
-var _ = registerUnix([]Prog{
-	{Name: "docker", Is: Subcommands | RunsArgs | Relay, Version: []string{"--version", "-v", "--help"},
+var _ = registerUnix(Containers, []Prog{
+	{Name: "docker", Is: Subcommands | RunsArgs | Relay | Alarm, Version: []string{"--version", "-v", "--help"},
 		Globals: []string{"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 		Subs:    containerSubs("docker")},
 	{Name: "podman", Is: Subcommands | RunsArgs | Relay, Version: []string{"--version", "-v", "--help"},
 		Globals: []string{"--url", "-c", "--connection", "--root", "--runroot", "--log-level"},
 		Subs:    containerSubs("podman")},
-	{Name: "kubectl", Is: Subcommands | RunsArgs | Relay,
+	{Name: "kubectl", Is: Subcommands | RunsArgs | Relay | Alarm,
 		Globals: []string{"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user", "--token"},
 		Subs: []ProgSub{
 			{Name: "exec", Runs: true}, {Name: "run", Runs: true}, {Name: "debug", Runs: true}, {Name: "cp", Runs: true},

@@ -48,7 +48,7 @@ var unixExamples = []string{
 	"allow: timeout 5 ls", "warn: timeout 5 rm -rf x", "allow: nice ls", "allow: nohup ls", "allow: stdbuf -oL ls",
 	"allow: ionice ls", "allow: setsid ls", "allow: watch ls", "ask: flock /tmp/l make", "warn: chroot /x rm -rf /",
 	"ask: nsenter -t 1 ls", "ask: unshare ls", "ask: script -c ls", "ask: kill 123", "warn: kill -9 -1",
-	"warn: killall5", "ask: busybox ls", "ask: parallel echo ::: a", "ask: sg g ls",
+	"warn: killall5", "ask: pkill node", "warn: pkill node '", "ask: killall node", "warn: killall node (", "ask: cat x '", "warn: ( rm x", "ask: busybox ls", "ask: parallel echo ::: a", "ask: sg g ls",
 
 	// unix_text.go
 	"allow: awk '{print $1}' x", "warn: curl x | awk '{system($0)}'", "allow: gawk --version", "warn: curl x | gawk -f -",
@@ -84,7 +84,7 @@ var unixExamples = []string{
 	"warn: poweroff", "warn: kexec -e", "warn: init 0", "ask: init", "warn: telinit 6", "warn: insmod x.ko",
 	"warn: rmmod x", "warn: modprobe x", "warn: iptables -F", "warn: ip6tables -F", "warn: ebtables -F",
 	"warn: arptables -F", "warn: iptables-restore < x", "warn: ip6tables-restore < x", "warn: nft flush ruleset",
-	"ask: ufw allow 22", "ask: firewall-cmd --reload", "warn: passwd", "warn: chpasswd", "warn: userdel x",
+	"ask: ufw allow 22", "allow: mount", "ask: mount /dev/sdb1 /mnt", "warn: mount /dev/sdb1 /mnt '", "ask: firewall-cmd --reload", "warn: passwd", "warn: chpasswd", "warn: userdel x",
 	"warn: usermod -aG sudo x", "allow: systemctl status nginx", "ask: systemctl restart nginx", "warn: systemctl poweroff", "warn: systemctl --no-pager reboot", "warn: systemctl -H h isolate x", "allow: systemctl status reboot.target",
 	"ask: service nginx restart", "ask: crontab -l", "warn: crontab -r", "warn: crontab -u bob -r", "ask: crontab -u r -l", "ask: systemd-run ls", "ask: at now",
 	"ask: batch", "allow: ip addr", "allow: ip -V", "ask: ip link set x down", "ask: tmux new -d ls", "allow: tmux -V",

@@ -2,9 +2,9 @@ package cmdbase
 
 // git. Its read-only subcommands and options, the settings that make a
 // read run a program and the forms that destroy work are judged by
-// policy's git analysis (safe_git.go, gitfacts.go), which asks git itself
+// the safe list (safe_git.go) and the policy's git facts (policy/gitfacts.go), which asks git itself
 // about a repository's configuration.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Git, []Prog{
 	{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
 		Globals: []string{"-C", "-c", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace",
 			"--super-prefix", "--list-cmds", "--attr-source"},

@@ -2,11 +2,11 @@ package cmdbase
 
 // Shells, interpreters, REPLs and the shell's own commands that run other
 // commands.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(Languages, []Prog{
 	// shells: their -c scripts and script files are parsed as bash
-	{Name: "bash", Is: Shell | ScriptFile, Version: []string{"--version", "--help"}},
-	{Name: "sh", Is: Shell | ScriptFile},
-	{Name: "zsh", Is: Shell | ScriptFile, Version: []string{"--version", "--help"}},
+	{Name: "bash", Is: Shell | ScriptFile | Alarm, Version: []string{"--version", "--help"}},
+	{Name: "sh", Is: Shell | ScriptFile | Alarm},
+	{Name: "zsh", Is: Shell | ScriptFile | Alarm, Version: []string{"--version", "--help"}},
 	{Name: "dash", Is: Shell | ScriptFile},
 	{Name: "ksh", Aliases: []string{"ksh93"}, Is: Shell | ScriptFile},
 	{Name: "mksh", Is: Shell | ScriptFile},
@@ -18,21 +18,21 @@ var _ = registerUnix([]Prog{
 
 	// interpreters: network data piped into them is dangerous; no
 	// narrow rule exists for code given as text
-	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile, Lang: Python,
+	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile | Alarm, Lang: Python,
 		Version: []string{"--version", "-V", "--help", "-h"}},
 	{Name: "ipython", Is: Interpreter, Lang: Python},
 	{Name: "bpython", Is: Interpreter, Lang: Python},
 	{Name: "ptpython", Is: Interpreter, Lang: Python},
 	{Name: "pypy", Aliases: []string{"pypy3"}, Is: Interpreter | ScriptFile, Lang: Python},
-	{Name: "node", Aliases: []string{"nodejs"}, Is: Interpreter | ScriptFile, Lang: JavaScript,
+	{Name: "node", Aliases: []string{"nodejs"}, Is: Interpreter | ScriptFile | Alarm, Lang: JavaScript,
 		Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "ts-node", Is: Interpreter | ScriptFile, Lang: JavaScript},
 	{Name: "deno", Is: Interpreter | Subcommands, Lang: JavaScript, Version: []string{"--version"},
 		Subs: []ProgSub{{Name: "eval", Runs: true}, {Name: "repl", Runs: true}}},
-	{Name: "ruby", Is: Interpreter | ScriptFile, Lang: Ruby, Version: []string{"--version", "-v", "--help", "-h"}},
+	{Name: "ruby", Is: Interpreter | ScriptFile | Alarm, Lang: Ruby, Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "irb", Is: Interpreter | NoRule, Lang: Ruby},
 	{Name: "pry", Is: Interpreter, Lang: Ruby},
-	{Name: "perl", Is: Interpreter | ScriptFile, Lang: OtherLang, Version: []string{"--version", "-v", "-h"}},
+	{Name: "perl", Is: Interpreter | ScriptFile | Alarm, Lang: OtherLang, Version: []string{"--version", "-v", "-h"}},
 	{Name: "php", Is: Interpreter | ScriptFile, Lang: OtherLang, Version: []string{"--version", "-v"}},
 	{Name: "lua", Is: Interpreter | ScriptFile, Lang: OtherLang, Version: []string{"-v"}},
 	{Name: "luajit", Is: Interpreter | ScriptFile, Lang: OtherLang},
@@ -49,9 +49,9 @@ var _ = registerUnix([]Prog{
 	{Name: "iex", Lang: OtherLang},
 
 	// the shell's own commands that run code or other commands
-	{Name: "eval", Is: Interpreter | NoRule},
+	{Name: "eval", Is: Interpreter | NoRule | Alarm},
 	{Name: "source", Aliases: []string{"."}, Is: Interpreter | NoRule},
-	{Name: "exec", Is: Wrapper | Harmless},
+	{Name: "exec", Is: Wrapper | Harmless | Alarm},
 	{Name: "command", Is: Wrapper | Harmless},
 	{Name: "builtin", Is: Wrapper | Harmless},
 	{Name: "time", Is: Wrapper | Harmless},

@@ -1,8 +1,8 @@
 package cmdbase
 
 // Package managers, build tools and cloud command lines.
-var _ = registerUnix([]Prog{
-	{Name: "npm", Is: Subcommands | RunScripts, Globals: []string{"--prefix", "-w", "--workspace"},
+var _ = registerUnix(Packages, []Prog{
+	{Name: "npm", Is: Subcommands | RunScripts | Alarm, Globals: []string{"--prefix", "-w", "--workspace"},
 		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true},
 			{Name: "unpublish", Danger: "removes a published package"}}},
 	{Name: "yarn", Is: Subcommands | RunScripts,
@@ -17,12 +17,12 @@ var _ = registerUnix([]Prog{
 	{Name: "cargo", Is: Subcommands, Globals: []string{"-C", "--config", "-Z"},
 		Subs: []ProgSub{{Name: "config", Runs: true}}},
 	{Name: "rustup", Is: Subcommands},
-	{Name: "apt", Is: Subcommands, Version: []string{"--version", "-v", "--help", "-h"}},
-	{Name: "apt-get", Is: Subcommands, Version: []string{"--version", "-v", "--help", "-h"}},
+	{Name: "apt", Is: Subcommands | Alarm, Version: []string{"--version", "-v", "--help", "-h"}},
+	{Name: "apt-get", Is: Subcommands | Alarm, Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "apt-cache", Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "dpkg", Version: []string{"--help"}},
-	{Name: "brew", Is: Subcommands}, {Name: "pip", Is: Subcommands}, {Name: "dnf", Is: Subcommands},
-	{Name: "yum", Is: Subcommands}, {Name: "zypper", Is: Subcommands}, {Name: "pacman"},
+	{Name: "brew", Is: Subcommands | Alarm}, {Name: "pip", Is: Subcommands | Alarm}, {Name: "dnf", Is: Subcommands | Alarm},
+	{Name: "yum", Is: Subcommands | Alarm}, {Name: "zypper", Is: Subcommands}, {Name: "pacman"},
 	{Name: "snap", Is: Subcommands}, {Name: "flatpak", Is: Subcommands}, {Name: "nix", Is: Subcommands},
 	{Name: "conda", Is: Subcommands}, {Name: "poetry", Is: Subcommands}, {Name: "uv", Is: Subcommands},
 	{Name: "gem", Is: Subcommands}, {Name: "bundle", Is: Subcommands}, {Name: "composer", Is: Subcommands},

@@ -3,11 +3,11 @@ package cmdbase
 // The system and the network: privileges, disks, power, the firewall,
 // kernel modules, services, users, and the programs that talk to other
 // machines.
-var _ = registerUnix([]Prog{
+var _ = registerUnix(System, []Prog{
 	// privileges
-	{Name: "sudo", Is: Wrapper | Relay, Danger: "runs a command as root"},
-	{Name: "doas", Is: Wrapper | Relay, Danger: "runs a command as root"},
-	{Name: "su", Is: Wrapper | Relay, Danger: "switches user"},
+	{Name: "sudo", Is: Wrapper | Relay | Alarm, Danger: "runs a command as root"},
+	{Name: "doas", Is: Wrapper | Relay | Alarm, Danger: "runs a command as root"},
+	{Name: "su", Is: Wrapper | Relay | Alarm, Danger: "switches user"},
 	{Name: "pkexec", Is: Wrapper, Danger: "runs a command as root"},
 	{Name: "runuser", Is: Wrapper, Danger: "runs a command as another user"},
 	{Name: "run0", Is: Wrapper, Danger: "runs a command as root"},
@@ -15,41 +15,41 @@ var _ = registerUnix([]Prog{
 	{Name: "visudo", Danger: "edits sudoers"},
 
 	// disks and filesystems
-	{Name: "fdisk", Danger: "partitions disks"}, {Name: "sfdisk", Danger: "partitions disks"},
+	{Name: "fdisk", Is: Alarm, Danger: "partitions disks"}, {Name: "sfdisk", Danger: "partitions disks"},
 	{Name: "cfdisk", Danger: "partitions disks"}, {Name: "gdisk", Danger: "partitions disks"},
-	{Name: "sgdisk", Danger: "partitions disks"}, {Name: "parted", Danger: "partitions disks"},
-	{Name: "wipefs", Danger: "wipes disk signatures"}, {Name: "mkswap", Danger: "formats a swap area"},
-	{Name: "mkfs", Is: Suffixed, Danger: "formats a filesystem"}, {Name: "mke2fs", Danger: "formats a filesystem"},
+	{Name: "sgdisk", Danger: "partitions disks"}, {Name: "parted", Is: Alarm, Danger: "partitions disks"},
+	{Name: "wipefs", Is: Alarm, Danger: "wipes disk signatures"}, {Name: "mkswap", Danger: "formats a swap area"},
+	{Name: "mkfs", Is: Suffixed | Alarm, Danger: "formats a filesystem"}, {Name: "mke2fs", Danger: "formats a filesystem"},
 	{Name: "format", Danger: "formats a disk"},
 	{Name: "blkdiscard", Danger: "discards disk blocks"}, {Name: "badblocks", Danger: "can overwrite a disk"},
 	{Name: "cryptsetup", Danger: "changes encrypted volumes"},
 	{Name: "lvremove", Danger: "removes volumes"}, {Name: "vgremove", Danger: "removes volume groups"},
 	{Name: "pvremove", Danger: "removes physical volumes"}, {Name: "mdadm", Danger: "changes RAID arrays"},
 	{Name: "zpool", Danger: "changes storage pools"}, {Name: "swapoff", Danger: "disables swap"},
-	{Name: "umount", Danger: "unmounts filesystems"}, {Name: "debugfs", Danger: "edits filesystems"},
+	{Name: "umount", Is: Alarm, Danger: "unmounts filesystems"}, {Name: "mount", Is: Alarm}, {Name: "debugfs", Danger: "edits filesystems"},
 	{Name: "fsck", Is: Suffixed, Danger: "repairs filesystems"},
 
 	// power and the kernel
-	{Name: "shutdown", Danger: "shuts the machine down"}, {Name: "reboot", Danger: "reboots the machine"},
-	{Name: "halt", Danger: "halts the machine"}, {Name: "poweroff", Danger: "powers the machine off"},
+	{Name: "shutdown", Is: Alarm, Danger: "shuts the machine down"}, {Name: "reboot", Is: Alarm, Danger: "reboots the machine"},
+	{Name: "halt", Is: Alarm, Danger: "halts the machine"}, {Name: "poweroff", Is: Alarm, Danger: "powers the machine off"},
 	{Name: "kexec", Danger: "replaces the running kernel"},
 	{Name: "init", Is: Checked, Forms: runlevels}, {Name: "telinit", Is: Checked, Forms: runlevels},
 	{Name: "insmod", Danger: "loads kernel modules"}, {Name: "rmmod", Danger: "unloads kernel modules"},
 	{Name: "modprobe", Danger: "loads kernel modules"},
 
 	// the firewall
-	{Name: "iptables", Danger: "changes the firewall"}, {Name: "ip6tables", Danger: "changes the firewall"},
+	{Name: "iptables", Is: Alarm, Danger: "changes the firewall"}, {Name: "ip6tables", Is: Alarm, Danger: "changes the firewall"},
 	{Name: "ebtables", Danger: "changes the firewall"}, {Name: "arptables", Danger: "changes the firewall"},
 	{Name: "iptables-restore", Danger: "replaces the firewall rules"},
 	{Name: "ip6tables-restore", Danger: "replaces the firewall rules"}, {Name: "nft", Danger: "changes the firewall"},
 	{Name: "ufw", Is: Subcommands}, {Name: "firewall-cmd"},
 
 	// users
-	{Name: "passwd", Danger: "changes passwords"}, {Name: "chpasswd", Danger: "changes passwords"},
-	{Name: "userdel", Danger: "deletes users"}, {Name: "usermod", Danger: "changes users"},
+	{Name: "passwd", Is: Alarm, Danger: "changes passwords"}, {Name: "chpasswd", Danger: "changes passwords"},
+	{Name: "userdel", Is: Alarm, Danger: "deletes users"}, {Name: "usermod", Danger: "changes users"},
 
 	// services and scheduled jobs
-	{Name: "systemctl", Is: Subcommands | Checked,
+	{Name: "systemctl", Is: Subcommands | Checked | Alarm,
 		Globals: []string{"-t", "-s", "-p", "-n", "-o", "-H", "-M", "--type", "--signal", "--property", "--lines",
 			"--output", "--host", "--machine", "--state", "--root", "--job-mode", "--kill-whom", "--preset-mode", "--image"},
 		Subs: []ProgSub{
@@ -63,7 +63,7 @@ var _ = registerUnix([]Prog{
 			{Name: "suspend", Danger: "suspends the machine"}, {Name: "hibernate", Danger: "hibernates the machine"},
 		}},
 	{Name: "service", Is: Subcommands},
-	{Name: "crontab", Is: Checked, Forms: []Form{{Short: "r", Values: "u", Why: "-r removes all cron jobs"}}},
+	{Name: "crontab", Is: Checked | Alarm, Forms: []Form{{Short: "r", Values: "u", Why: "-r removes all cron jobs"}}},
 	{Name: "systemd-run", Is: RunsArgs},
 	{Name: "at", Is: RunsArgs}, {Name: "batch", Is: RunsArgs},
 	{Name: "ip", Is: Subcommands, Version: []string{"-V", "-Version"}},
@@ -76,18 +76,18 @@ var _ = registerUnix([]Prog{
 	{Name: "gdb", Is: NoRule, Lang: OtherLang}, {Name: "lldb", Lang: OtherLang},
 
 	// the network: SendsData marks programs that can send any data anywhere
-	{Name: "curl", Is: Network | SendsData, Values: "odDcKHXTuAeEbrmwxyYzF", Outputs: []Output{{Short: 'o', Long: "output", Std: true},
+	{Name: "curl", Is: Network | SendsData | Alarm, Values: "odDcKHXTuAeEbrmwxyYzF", Outputs: []Output{{Short: 'o', Long: "output", Std: true},
 		{Short: 'D', Long: "dump-header", Std: true}, {Short: 'c', Long: "cookie-jar", Std: true}, {Long: "trace", Std: true},
 		{Long: "trace-ascii", Std: true}, {Long: "stderr", Std: true}, {Long: "etag-save", Std: true}, {Long: "hsts", Std: true},
 		{Long: "alt-svc", Std: true}}},
-	{Name: "wget", Is: Network | SendsData, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
-	{Name: "nc", Is: Network | SendsData}, {Name: "ncat", Is: Network | SendsData}, {Name: "netcat", Is: Network | SendsData},
-	{Name: "socat", Is: Network | SendsData}, {Name: "scp", Is: Network | SendsData}, {Name: "sftp", Is: Network | SendsData},
-	{Name: "rsync", Is: Network | SendsData | Checked, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
+	{Name: "wget", Is: Network | SendsData | Alarm, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
+	{Name: "nc", Is: Network | SendsData | Alarm}, {Name: "ncat", Is: Network | SendsData}, {Name: "netcat", Is: Network | SendsData},
+	{Name: "socat", Is: Network | SendsData}, {Name: "scp", Is: Network | SendsData | Alarm}, {Name: "sftp", Is: Network | SendsData},
+	{Name: "rsync", Is: Network | SendsData | Checked | Alarm, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
 	{Name: "telnet", Is: Network | SendsData}, {Name: "lftp", Is: Network | SendsData}, {Name: "http", Is: Network | SendsData},
 	{Name: "https", Is: Network | SendsData}, {Name: "xh", Is: Network | SendsData}, {Name: "aria2c", Is: Network | SendsData},
 	{Name: "openssl", Is: Network | SendsData},
-	{Name: "ssh", Is: Network | NoRule | RunsArgs | Relay}, {Name: "mosh", Is: Network | RunsArgs | Relay},
+	{Name: "ssh", Is: Network | NoRule | RunsArgs | Relay | Alarm}, {Name: "mosh", Is: Network | RunsArgs | Relay},
 	{Name: "ping", Is: Network}, {Name: "dig", Is: Network}, {Name: "nslookup", Is: Network},
 	{Name: "host", Is: Network}, {Name: "fetch", Is: Network}, {Name: "traceroute", Is: Network},
 	{Name: "tracepath", Is: Network}, {Name: "mtr", Is: Network}, {Name: "whois", Is: Network},

@@ -1,8 +1,8 @@
 package cmdbase
 
 // Text tools. awk runs programs: an interpreter. The read-only forms of
-// grep, sed, jq and the others are policy's safe list (safe_text.go).
-var _ = registerUnix([]Prog{
+// grep, sed, jq and the others are the safe list (safe_text.go).
+var _ = registerUnix(Text, []Prog{
 	{Name: "awk", Is: Interpreter, Version: []string{"--version", "--help"}},
 	{Name: "gawk", Is: Interpreter, Version: []string{"--version", "--help"}},
 	{Name: "mawk", Is: Interpreter},

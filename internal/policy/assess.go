@@ -400,7 +400,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if e.configuredSafe(l) {
 		return allStatic(l, true)
 	}
-	spec, ok := builtinSafe[base]
+	spec, ok := cmdbase.Safe(base)
 	if !ok {
 		return false, base + " is not on the safe list"
 	}
@@ -412,7 +412,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, why
 		}
 	}
-	if !spec.reads {
+	if !spec.Reads() {
 		return e.namesNoSecret(l, cc, info)
 	}
 	return e.readsNoSecret(l, spec, cc, info)
@@ -508,16 +508,16 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 				dump = false
 			}
 		}
-		if dump || shortFlags(l.Args(), "")['p'] {
+		if dump || cmdbase.ShortFlags(l.Args(), "")['p'] {
 			return sensitive(base + " lists variables, which may hold secrets")
 		}
 		return true, true, ""
 	case harmless(base) && len(l.Inner) > 0 || transparentShell(l):
-		if base == "time" && (shortFlags(l.Args(), "f")['o'] || hasLong(l.Args(), "output")) {
+		if base == "time" && (cmdbase.ShortFlags(l.Args(), "f")['o'] || cmdbase.HasLong(l.Args(), "output")) {
 			return true, false, "time -o writes a file"
 		}
 		if base == "xargs" {
-			for _, v := range optionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
+			for _, v := range cmdbase.OptionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
 				if e.secretPath(cc, v, false) {
 					return sensitive("xargs reads " + v)
 				}
@@ -536,7 +536,7 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 	case base == "printenv" && len(l.Args()) > 0:
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
-			if !w.Static() || !isIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
+			if !w.Static() || !cmdbase.IsIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
 				return sensitive("printenv " + w.Raw + " may show a secret")
 			}
 		}
@@ -567,9 +567,9 @@ func (e *Engine) configuredSafe(l *shellparse.Leaf) bool {
 
 // specAllows is step 5 of leafSafe: the safe list's specification of
 // the command checks its arguments.
-func specAllows(l *shellparse.Leaf, spec safeCmd, info *leafInfo) string {
+func specAllows(l *shellparse.Leaf, spec cmdbase.ReadOnly, info *leafInfo) string {
 	base, args := l.Base(), l.Args()
-	if !spec.dynOK {
+	if !spec.DynOK() {
 		if ok, why := allStatic(l, false); !ok {
 			return why
 		}
@@ -582,13 +582,11 @@ func specAllows(l *shellparse.Leaf, spec safeCmd, info *leafInfo) string {
 		info.exactOnly = true
 		return base + " reads the files named in a list"
 	}
-	if spec.check != nil {
-		if why := spec.check(args); why != "" {
-			return why
-		}
+	if why := spec.Check(args); why != "" {
+		return why
 	}
-	if spec.endless && !l.StdoutToPipe {
-		return endlessDevice(args)
+	if spec.Endless() && !l.StdoutToPipe {
+		return cmdbase.EndlessDevice(args)
 	}
 	return ""
 }
@@ -629,7 +627,7 @@ func (e *Engine) namesNoSecret(l *shellparse.Leaf, cc CommandContext, info *leaf
 
 // readsNoSecret is step 7 of leafSafe for a command that reads the files
 // it names (or that find feeds it, or below the directories it searches).
-func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec safeCmd, cc CommandContext, info *leafInfo) (bool, string) {
+func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc CommandContext, info *leafInfo) (bool, string) {
 	base, args := l.Base(), l.Args()
 	fail := func(why string) (bool, string) {
 		info.sensitive = why
@@ -662,7 +660,7 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec safeCmd, cc CommandConte
 		}
 	}
 	skip := -1
-	if all := positionals(args, spec.valueShort); patternFirst(args, spec) && len(all) > 1 {
+	if all := cmdbase.Positionals(args, spec.ValueShort()); patternFirst(args, spec) && len(all) > 1 {
 		// the pattern word is not a file (a lone pattern is still judged
 		// as a path: the stricter reading)
 		skip = indexOfWord(args, all[0])
@@ -679,7 +677,7 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec safeCmd, cc CommandConte
 			return fail(base + " reads " + w.Raw)
 		}
 	}
-	if spec.recursive != nil && spec.recursive(args) {
+	if spec.Recursive(args) {
 		if why := e.searchesSecrets(base, args, spec, cc); why != "" {
 			return fail(why)
 		}
@@ -713,17 +711,17 @@ func (e *Engine) findFeedsSecrets(l, lister *shellparse.Leaf, cc CommandContext)
 // searchGlobs are the file-name globs a search tool is told to read
 // (grep --include, rg -g/--iglob), lower-cased where they match without
 // case.
-func searchGlobs(base string, args []word, spec safeCmd) []string {
+func searchGlobs(base string, args []word, spec cmdbase.ReadOnly) []string {
 	switch base {
 	case "grep", "egrep", "fgrep":
-		return append(optionValues(args, 0, spec.valueShort, "include"), optionValues(args, 0, spec.valueShort, "include-dir")...)
+		return append(cmdbase.OptionValues(args, 0, spec.ValueShort(), "include"), cmdbase.OptionValues(args, 0, spec.ValueShort(), "include-dir")...)
 	case "rg":
-		globs := optionValues(args, 'g', spec.valueShort, "glob")
-		for _, g := range optionValues(args, 0, spec.valueShort, "iglob") {
+		globs := cmdbase.OptionValues(args, 'g', spec.ValueShort(), "glob")
+		for _, g := range cmdbase.OptionValues(args, 0, spec.ValueShort(), "iglob") {
 			// case-insensitive: .ENV* matches .env
 			globs = append(globs, strings.ToLower(g))
 		}
-		if hasLong(args, "glob-case-insensitive") {
+		if cmdbase.HasLong(args, "glob-case-insensitive") {
 			for i := range globs {
 				globs[i] = strings.ToLower(globs[i])
 			}
@@ -736,24 +734,24 @@ func searchGlobs(base string, args []word, spec safeCmd) []string {
 // patternFirst reports a pattern-first command (grep PATTERN FILE…)
 // whose first operand is its pattern, not a file: no option gave the
 // pattern.
-func patternFirst(args []word, spec safeCmd) bool {
-	if !spec.pattern || len(positionals(args, spec.valueShort)) == 0 {
+func patternFirst(args []word, spec cmdbase.ReadOnly) bool {
+	if !spec.Pattern() || len(cmdbase.Positionals(args, spec.ValueShort())) == 0 {
 		return false
 	}
-	sf := shortFlags(args, spec.valueShort)
-	for i := 0; i < len(spec.patternFlags); i++ {
-		if sf[spec.patternFlags[i]] {
+	sf := cmdbase.ShortFlags(args, spec.ValueShort())
+	for i := 0; i < len(spec.PatternFlags()); i++ {
+		if sf[spec.PatternFlags()[i]] {
 			return false
 		}
 	}
-	return !hasLong(args, "regexp", "file", "expression", "from-file")
+	return !cmdbase.HasLong(args, "regexp", "file", "expression", "from-file")
 }
 
 // searchesSecrets says why a recursive search by base may read secrets,
 // or "": a directory searched that holds or leads to them, or a pattern
 // that finds them anywhere.
-func (e *Engine) searchesSecrets(base string, args []word, spec safeCmd, cc CommandContext) string {
-	dirs := positionals(args, spec.valueShort)
+func (e *Engine) searchesSecrets(base string, args []word, spec cmdbase.ReadOnly, cc CommandContext) string {
+	dirs := cmdbase.Positionals(args, spec.ValueShort())
 	if patternFirst(args, spec) {
 		dirs = dirs[1:]
 	}
@@ -768,13 +766,13 @@ func (e *Engine) searchesSecrets(base string, args []word, spec safeCmd, cc Comm
 			return base + " searches " + d.Text + " recursively: " + why
 		}
 	}
-	if spec.pattern {
-		pats := optionValues(args, 'e', spec.valueShort, "regexp")
-		if all := positionals(args, spec.valueShort); len(pats) == 0 && len(all) > 0 {
+	if spec.Pattern() {
+		pats := cmdbase.OptionValues(args, 'e', spec.ValueShort(), "regexp")
+		if all := cmdbase.Positionals(args, spec.ValueShort()); len(pats) == 0 && len(all) > 0 {
 			pats = []string{all[0].Text}
 		}
 		for _, p := range pats {
-			if secretKey.MatchString(p) {
+			if cmdbase.SecretKey.MatchString(p) {
 				return base + " searches the tree for " + p + ", which finds secrets"
 			}
 		}
@@ -959,7 +957,7 @@ func (e *Engine) category(a *shellparse.Analysis) (string, string) {
 	base := l.Base()
 	if len(writes) == 1 && len(writes[0].Target.Subs) == 0 {
 		switch {
-		case base == "echo" || base == "printf" || (base == "cat" && len(positionals(args, "")) == 0):
+		case base == "echo" || base == "printf" || (base == "cat" && len(cmdbase.Positionals(args, "")) == 0):
 			if writes[0].Append {
 				return "append", shownWord(writes[0].Target)
 			}
@@ -972,26 +970,26 @@ func (e *Engine) category(a *shellparse.Analysis) (string, string) {
 	}
 	switch base {
 	case "cat", "head", "tail":
-		pos := positionals(args, "nc")
+		pos := cmdbase.Positionals(args, "nc")
 		if len(pos) == 1 {
 			return "read", shownWord(pos[0])
 		}
 	case "cp":
-		pos := positionals(args, "tS", "target-directory", "suffix")
+		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
 		if len(pos) == 2 && plainOpts() {
 			return "copy", shownWord(pos[0]) + " → " + shownWord(pos[1])
 		}
 	case "mv":
-		pos := positionals(args, "tS", "target-directory", "suffix")
+		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
 		if len(pos) == 2 && plainOpts() {
 			return "move", shownWord(pos[0]) + " → " + shownWord(pos[1])
 		}
 	case "rm":
-		if pos := positionals(args, ""); len(pos) > 0 {
+		if pos := cmdbase.Positionals(args, ""); len(pos) > 0 {
 			return "delete", raws(pos)
 		}
 	case "mkdir":
-		if pos := positionals(args, "m", "mode"); len(pos) > 0 {
+		if pos := cmdbase.Positionals(args, "m", "mode"); len(pos) > 0 {
 			return "mkdir", raws(pos)
 		}
 	}
@@ -1126,27 +1124,13 @@ func displayEnv(name string) bool {
 // rgHidden reports rg options that search hidden files (--hidden, -.,
 // -uu), which rg skips by default.
 func rgHidden(ws []word) bool {
-	f := shortFlags(ws, "efmABCgtTjMrE")
-	return f['.'] || f['u'] || hasLong(ws, "hidden", "unrestricted")
+	f := cmdbase.ShortFlags(ws, "efmABCgtTjMrE")
+	return f['.'] || f['u'] || cmdbase.HasLong(ws, "hidden", "unrestricted")
 }
 
-// dangerTokens are words that, in a command nb cannot parse, make the
-// default answer No.
-var dangerTokens = map[string]bool{
-	"rm": true, "rmdir": true, "sudo": true, "doas": true, "su": true, "chmod": true, "chown": true, "chgrp": true,
-	"dd": true, "mkfs": true, "shred": true, "truncate": true, "mv": true, "kill": true, "pkill": true,
-	"killall": true, "reboot": true, "shutdown": true, "halt": true, "poweroff": true, "curl": true, "wget": true,
-	"eval": true, "exec": true, "crontab": true, "systemctl": true, "iptables": true, "ip6tables": true, "userdel": true,
-	"passwd": true, "git": false, "find": false, "xargs": true, "tee": true, "ln": true, "install": true,
-	"scp": true, "rsync": true, "nc": true, "ssh": true, "unlink": true, "wipefs": true, "fdisk": true,
-	"parted": true, "mount": true, "umount": true, "docker": true, "kubectl": true, "npm": true, "pip": true,
-	"apt": true, "apt-get": true, "yum": true, "dnf": true, "brew": true, "python": true, "python3": true,
-	"perl": true, "ruby": true, "node": true, "bash": true, "sh": true, "zsh": true, ">": true, ">>": true,
-}
-
-// dangerToken scans text that does not parse for a word of dangerTokens
-// (after any quotes, operators or path), for -delete and for a
-// redirection; "" when none is found.
+// dangerToken scans text that does not parse for the name of a program
+// the command base marks Alarm (after any quotes, operators or path), for
+// -delete and for a redirection; "" when none is found.
 func dangerToken(src string) string {
 	if strings.Contains(src, ">") {
 		return "a redirection (>)"
@@ -1159,7 +1143,7 @@ func dangerToken(src string) string {
 			return w
 		}
 		base := w[strings.LastIndexByte(w, '/')+1:]
-		if dangerTokens[base] {
+		if cmdbase.Unix(base).Has(cmdbase.Alarm) {
 			return base
 		}
 	}
@@ -1248,8 +1232,8 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 		return nil
 	}
 	xa := x.Args()
-	if !anyWord(xa, "-0", "--null") || len(optionValues(xa, 'a', "adEILnPs", "arg-file")) > 0 ||
-		len(optionValues(xa, 'd', "adEILnPs", "delimiter")) > 0 {
+	if !cmdbase.AnyWord(xa, "-0", "--null") || len(cmdbase.OptionValues(xa, 'a', "adEILnPs", "arg-file")) > 0 ||
+		len(cmdbase.OptionValues(xa, 'd', "adEILnPs", "delimiter")) > 0 {
 		return nil
 	}
 	print0 := false
@@ -1341,9 +1325,9 @@ func readsCode(l *shellparse.Leaf) bool {
 func followsLinks(base string, args []word) bool {
 	switch base {
 	case "grep", "egrep", "fgrep":
-		return shortFlags(args, "efmABCdD")['R'] || hasLong(args, "dereference-recursive")
+		return cmdbase.ShortFlags(args, "efmABCdD")['R'] || cmdbase.HasLong(args, "dereference-recursive")
 	case "rg":
-		return shortFlags(args, "efmABCgtTjMrE")['L'] || hasLong(args, "follow")
+		return cmdbase.ShortFlags(args, "efmABCgtTjMrE")['L'] || cmdbase.HasLong(args, "follow")
 	}
 	return true
 }
@@ -1364,7 +1348,7 @@ func secretExpansion(a *shellparse.Analysis) string {
 		// declare -n r=TOKEN makes $r read TOKEN
 		switch l.Base() {
 		case "declare", "local", "typeset":
-			if shortFlags(l.Args(), "")['n'] {
+			if cmdbase.ShortFlags(l.Args(), "")['n'] {
 				for _, w := range l.Args() {
 					if _, v, ok := strings.Cut(w.Text, "="); ok && (!w.Static() || secrets.EnvMayHoldSecret(v)) {
 						return l.Base() + " -n makes a name refer to " + v + ", which may hold a secret"

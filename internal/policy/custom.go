@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"path"
 	"regexp"
 	"strings"
@@ -132,14 +133,14 @@ func (f *feature) matchLeaf(l *shellparse.Leaf) bool {
 		return false
 	}
 	args := l.Args()
-	sf := shortFlags(args, "")
+	sf := cmdbase.ShortFlags(args, "")
 	for i := 0; i < len(f.shorts); i++ {
 		if !sf[f.shorts[i]] {
 			return false
 		}
 	}
 	for _, lo := range f.longs {
-		if !hasLong(args, lo) {
+		if !cmdbase.HasLong(args, lo) {
 			return false
 		}
 	}

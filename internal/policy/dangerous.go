@@ -27,7 +27,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if p != nil && p.Danger != "" {
 		return base + ": " + p.Danger
 	}
-	if why := p.SubDanger(texts(ws)); why != "" {
+	if why := p.SubDanger(cmdbase.Texts(ws)); why != "" {
 		return why
 	}
 	if l.StdinFromNetwork && isInterpreter(base) {
@@ -36,12 +36,12 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if isInterpreter(base) && fedByNetwork(l) {
 		return base + " runs code fetched from the network"
 	}
-	if why := p.FormDanger(texts(ws)); why != "" {
+	if why := p.FormDanger(cmdbase.Texts(ws)); why != "" {
 		return why
 	}
 	switch base {
 	case "chmod":
-		if pos := positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
+		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
 			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
 		}
 		for _, w := range ws {
@@ -53,19 +53,19 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		return gitDanger(ws)
 	case "kill":
 		for _, w := range ws {
-			if w.Text == "-1" && len(positionals(ws, "sn")) == 0 || w.Text == "1" {
+			if w.Text == "-1" && len(cmdbase.Positionals(ws, "sn")) == 0 || w.Text == "1" {
 				return "kill: targets every process or init"
 			}
 		}
-		if anyWord(ws, "--", "-9", "-KILL", "-s") {
-			for _, p := range positionals(ws, "sn") {
+		if cmdbase.AnyWord(ws, "--", "-9", "-KILL", "-s") {
+			for _, p := range cmdbase.Positionals(ws, "sn") {
 				if p.Text == "-1" || p.Text == "1" {
 					return "kill: targets every process or init"
 				}
 			}
 		}
 	case "truncate":
-		for _, p := range positionals(ws, "sr") {
+		for _, p := range cmdbase.Positionals(ws, "sr") {
 			if systemTarget(cc, p.Text) {
 				return "truncate in a system path"
 			}
@@ -74,8 +74,8 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 		if t := copyTarget(base, ws, cc); t != "" {
 			return base + " into a system path or startup file: " + t
 		}
-		pos := positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
-		if base == "mv" && len(pos) > 0 && anyWord(pos[len(pos)-1:], "/dev/null") {
+		pos := cmdbase.Positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
+		if base == "mv" && len(pos) > 0 && cmdbase.AnyWord(pos[len(pos)-1:], "/dev/null") {
 			return "mv to /dev/null destroys the file"
 		}
 	}
@@ -150,32 +150,32 @@ func gitDanger(ws []word) string {
 	case "reset":
 		return "git reset can discard work"
 	case "clean":
-		f := shortFlags(rest, "e")
-		if !f['n'] && !hasLong(rest, "dry-run") {
+		f := cmdbase.ShortFlags(rest, "e")
+		if !f['n'] && !cmdbase.HasLong(rest, "dry-run") {
 			return "git clean deletes untracked files"
 		}
 	case "push":
-		f := shortFlags(rest, "o")
-		if f['f'] || f['d'] || hasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
+		f := cmdbase.ShortFlags(rest, "o")
+		if f['f'] || f['d'] || cmdbase.HasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
 			return "git push --force/--delete rewrites the remote"
 		}
-		for _, p := range positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
+		for _, p := range cmdbase.Positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
 			if strings.HasPrefix(p.Text, "+") || strings.HasPrefix(p.Text, ":") {
 				return "git push " + p.Text + " rewrites or deletes a remote branch"
 			}
 		}
 	case "checkout":
-		f := shortFlags(rest, "bB")
-		if f['f'] || hasLong(rest, "force") || anyWord(rest, ".") || dashdashPaths(rest) {
+		f := cmdbase.ShortFlags(rest, "bB")
+		if f['f'] || cmdbase.HasLong(rest, "force") || cmdbase.AnyWord(rest, ".") || dashdashPaths(rest) {
 			return "git checkout discards local changes"
 		}
 	case "restore":
-		if !anyWord(rest, "--staged", "-S") || anyWord(rest, "--worktree", "-W") {
+		if !cmdbase.AnyWord(rest, "--staged", "-S") || cmdbase.AnyWord(rest, "--worktree", "-W") {
 			return "git restore discards local changes"
 		}
 	case "branch":
-		f := shortFlags(rest, "")
-		if f['D'] || (f['d'] && f['f']) || hasLong(rest, "force") && hasLong(rest, "delete") {
+		f := cmdbase.ShortFlags(rest, "")
+		if f['D'] || (f['d'] && f['f']) || cmdbase.HasLong(rest, "force") && cmdbase.HasLong(rest, "delete") {
 			return "git branch -D deletes an unmerged branch"
 		}
 	case "stash":
@@ -189,11 +189,11 @@ func gitDanger(ws []word) string {
 	case "filter-branch", "filter-repo":
 		return "git " + sub + " rewrites history"
 	case "update-ref":
-		if anyWord(rest, "-d") {
+		if cmdbase.AnyWord(rest, "-d") {
 			return "git update-ref -d deletes a ref"
 		}
 	case "rm":
-		f := shortFlags(rest, "")
+		f := cmdbase.ShortFlags(rest, "")
 		if f['r'] {
 			return "git rm -r: recursive delete"
 		}
@@ -225,7 +225,7 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 	}
 	base := l.Base()
 	args := l.Args()
-	if spec, ok := builtinSafe[base]; ok && (spec.check == nil || spec.check(args) == "") {
+	if spec, ok := cmdbase.Safe(base); ok && (spec.Check(args) == "") {
 		return ""
 	}
 	for i, w := range args {
@@ -351,8 +351,8 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 // recursive copy into the home directory, its startup files.
 func copyTarget(base string, ws []word, cc CommandContext) string {
 	vs := cmdbase.Unix(base).ValueLetters()
-	pos := positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
-	f := shortFlags(ws, vs)
+	pos := cmdbase.Positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
+	f := cmdbase.ShortFlags(ws, vs)
 	check := func(p string) bool {
 		return systemTarget(cc, p)
 	}
@@ -364,7 +364,7 @@ func copyTarget(base string, ws []word, cc CommandContext) string {
 		}
 		return ""
 	}
-	dirs := optionValues(ws, 't', vs, "target-directory")
+	dirs := cmdbase.OptionValues(ws, 't', vs, "target-directory")
 	sources := pos
 	if len(dirs) == 0 && len(pos) > 0 && (len(pos) > 1 || base == "ln") {
 		last := pos[len(pos)-1]
@@ -381,8 +381,8 @@ func copyTarget(base string, ws []word, cc CommandContext) string {
 		if check(dest) {
 			return last.Text
 		}
-		noTarget := f['T'] || hasLong(ws, "no-target-directory")
-		recursive := f['r'] || f['R'] || f['a'] || hasLong(ws, "recursive", "archive")
+		noTarget := f['T'] || cmdbase.HasLong(ws, "no-target-directory")
+		recursive := f['r'] || f['R'] || f['a'] || cmdbase.HasLong(ws, "recursive", "archive")
 		if (noTarget || recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
 			return last.Text + " (the home directory and its startup files)"
 		}

@@ -29,8 +29,8 @@
 //  2. Pre-approval: every leaf must be matched by a rule (--approve,
 //     approval.allow, "always" grants of the project, "this session"
 //     grants), be on the safe list (when autoApproveSafe; the read-only
-//     grammar of each command, one table per command family in
-//     safe_<family>.go, its examples in safe_<family>_test.go), or be a
+//     grammar of each command, one table per family of the command base,
+//     cmdbase/safe_<family>.go, its examples beside it), or be a
 //     harmless wrapper (timeout, nice, nohup, command, exec, stdbuf,
 //     ionice, setsid, env, xargs, time, watch: their inner command is a
 //     leaf of its own and must be covered itself, so "timeout *" never

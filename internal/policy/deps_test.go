@@ -20,7 +20,7 @@ func TestDependencies(t *testing.T) {
 		"github.com/nb-cli/nb/internal/host", "github.com/nb-cli/nb/internal/audit",
 		"github.com/nb-cli/nb/internal/tool", "github.com/nb-cli/nb/internal/fsfacts",
 	}
-	for _, pkg := range []string{"github.com/nb-cli/nb/internal/policy", "github.com/nb-cli/nb/internal/shellparse"} {
+	for _, pkg := range []string{"github.com/nb-cli/nb/internal/policy", "github.com/nb-cli/nb/internal/shellparse", "github.com/nb-cli/nb/internal/cmdbase"} {
 		out, err := exec.Command(goBin, "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"regexp"
 	"strings"
 )
@@ -24,18 +25,6 @@ import (
 // rule pre-approves it either. Network settings (credential helpers,
 // core.sshCommand, url.*.insteadOf, remote.*.uploadpack) only matter to
 // commands that contact a remote, which are never safe.
-
-// gitProgramFree are read-only subcommands that never run a program the
-// repository configures (no content diff, no filter, no pager when the
-// output is not a terminal) and read no tree or blob a partial clone
-// would fetch (which runs the remote's transport: cat-file, ls-tree and
-// rev-list are not here).
-var gitProgramFree = map[string]bool{
-	"version": true, "rev-parse": true, "var": true, "config": true, "branch": true, "tag": true,
-	"remote": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
-	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true,
-	"describe": true, "worktree": true, "show-branch": true,
-}
 
 // gitSub finds git's subcommand after its global options and the
 // directories -C moves it to (resolved against cwd); ok is false when a
@@ -86,7 +75,7 @@ func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
 	if !ok {
 		return "git with --git-dir or --work-tree reads a repository nb has not looked at", false
 	}
-	if sub == "" || gitProgramFree[sub] {
+	if sub == "" || cmdbase.GitRunsNoProgram(sub) {
 		return "", false
 	}
 	why = gitPrograms(cc, dir)
@@ -203,72 +192,6 @@ func GitConfigRisk(key, value string) string {
 	return ""
 }
 
-// gitNamesOnly are options after which git diff and git show print
-// names and counts, not content (unless a patch option comes too).
-var gitNamesOnly = []string{"stat", "numstat", "shortstat", "name-only", "name-status", "summary", "dirstat", "raw", "quiet", "no-patch", "compact-summary"}
-
-// gitPatchLongs are options that make log-like commands print content.
-var gitPatchLongs = []string{"patch", "patch-with-stat", "patch-with-raw", "cc", "unified", "word-diff", "color-words",
-	"function-context", "remerge-diff", "dd", "diff-merges", "combined-all-paths", "binary", "full-diff", "line-porcelain", "textconv"}
-
-// gitPatchShort reports a short option that makes log print patches (-p,
-// -u, -U3, -c, -m, -L…, -W) before "--".
-func gitPatchShort(ws []word) bool {
-	for _, w := range ws {
-		t := w.Text
-		if t == "--" {
-			return false
-		}
-		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
-			continue
-		}
-		switch t[1] {
-		case 'p', 'u', 'U', 'c', 'm', 'L', 'W':
-			return true
-		}
-		if len(t) <= 4 && strings.ContainsAny(t[1:], "pu") && strings.Trim(t[1:], "pusnqz") == "" {
-			return true // a cluster such as -sp
-		}
-	}
-	return false
-}
-
-// gitPrintsContent reports git subcommands that, as given, print the
-// content of files the repository holds (patches, blobs, matching
-// lines), not only their names.
-func gitPrintsContent(sub string, rest []word) bool {
-	patch := gitPatchShort(rest) || hasLong(rest, gitPatchLongs...)
-	switch sub {
-	case "show", "range-diff", "grep":
-		return true
-	case "diff":
-		return patch || !(shortFlags(rest, "U")['s'] || hasLong(rest, gitNamesOnly...))
-	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
-		return patch
-	case "stash":
-		// stash.showPatch in any configuration makes a plain show print;
-		// stash list takes log's options (-p)
-		return len(rest) > 0 && (rest[0].Text == "show" || rest[0].Text == "list" && patch)
-	case "cat-file":
-		for _, w := range rest {
-			switch w.Text {
-			case "-t", "-s", "-e", "--batch-check":
-			default:
-				if strings.HasPrefix(w.Text, "-") {
-					return true
-				}
-			}
-		}
-		return !anyWord(rest, "-t", "-s", "-e", "--batch-check")
-	case "notes":
-		return len(rest) > 0 && rest[0].Text == "show"
-	case "status":
-		// git status -v shows the staged diff, -vv the unstaged one too
-		return shortFlags(rest, "")['v'] || hasLong(rest, "verbose")
-	}
-	return false
-}
-
 // gitShowsSecrets says why a git read may print a secret's content, or
 // "": an object named by path (HEAD:.env), a search or diff of the files
 // on disk (git grep --no-index or --untracked, git diff --no-index), or a
@@ -287,12 +210,12 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	}
 	dc := cc
 	dc.Cwd = dir
-	onDisk := sub == "grep" && hasLong(rest, "no-index", "untracked") || sub == "diff" && hasLong(rest, "no-index")
+	onDisk := sub == "grep" && cmdbase.HasLong(rest, "no-index", "untracked") || sub == "diff" && cmdbase.HasLong(rest, "no-index")
 	if onDisk {
 		targets := []word{{Text: ".", Raw: "."}}
 		if sub == "diff" {
-			targets = positionals(rest, "U")
-		} else if hasLong(rest, "no-index") && !hasLong(rest, "untracked") {
+			targets = cmdbase.Positionals(rest, "U")
+		} else if cmdbase.HasLong(rest, "no-index") && !cmdbase.HasLong(rest, "untracked") {
 			// a pathspec narrows the search; none means the directory
 			if ps := gitPathspecs(rest, dc); len(ps) > 0 {
 				targets = ps
@@ -308,21 +231,21 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 		}
 	}
 	if sub == "grep" {
-		for _, f := range optionValues(rest, 'f', "efABCm", "") {
+		for _, f := range cmdbase.OptionValues(rest, 'f', "efABCm", "") {
 			if e.secretPath(dc, f, false) {
 				return "git grep reads patterns from " + f
 			}
 		}
 	}
-	if !gitPrintsContent(sub, rest) {
+	if !cmdbase.GitPrintsContent(sub, rest) {
 		return ""
 	}
-	for _, v := range optionValues(rest, 0, "", "submodule") {
+	for _, v := range cmdbase.OptionValues(rest, 0, "", "submodule") {
 		if v == "diff" {
 			return "git " + sub + " --submodule=diff prints the submodules' content too"
 		}
 	}
-	if hasLong(rest, "recurse-submodules") {
+	if cmdbase.HasLong(rest, "recurse-submodules") {
 		return "git " + sub + " --recurse-submodules reads the submodules' files too"
 	}
 	if cc.Facts == nil {
@@ -337,7 +260,7 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
 		// revisions here are commits or trees: a pathspec narrows what
 		// is printed, unless --follow takes it back through renames
-		if !hasLong(rest, "follow") {
+		if !cmdbase.HasLong(rest, "follow") {
 			specs = gitPathspecs(rest, dc)
 		}
 	case "diff":

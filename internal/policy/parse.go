@@ -15,5 +15,8 @@ var analyse = func(src string, opts shellparse.Options) *shellparse.Analysis {
 	return shellparse.Analyse(src, opts)
 }
 
+// word is a word of a parsed command line.
+type word = shellparse.Word
+
 // isNetworkTool reports a program that talks to the network by design.
 func isNetworkTool(name string) bool { return cmdbase.Unix(name).Has(cmdbase.Network) }

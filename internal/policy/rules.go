@@ -320,7 +320,7 @@ func narrowRule(l *shellparse.Leaf) string {
 		return ""
 	}
 	sub := args[i].Text
-	if s := prog.Sub(prog.Operands(texts(args[i:]))); s != nil && s.Runs || strings.HasPrefix(sub, "-") {
+	if s := prog.Sub(prog.Operands(cmdbase.Texts(args[i:]))); s != nil && s.Runs || strings.HasPrefix(sub, "-") {
 		return exactRule(l)
 	}
 	parts = append(parts, quoteWord(sub))
@@ -362,12 +362,12 @@ func (p *Pattern) denies(l *shellparse.Leaf) bool {
 		return false
 	}
 	args := l.Args()
-	sf := shortFlags(args, "")
+	sf := cmdbase.ShortFlags(args, "")
 	for _, pw := range p.Words[1:] {
 		t := pw.Text
 		switch {
 		case strings.HasPrefix(t, "--") && len(t) > 2:
-			if !hasLong(args, strings.TrimPrefix(strings.SplitN(t, "=", 2)[0], "--")) {
+			if !cmdbase.HasLong(args, strings.TrimPrefix(strings.SplitN(t, "=", 2)[0], "--")) {
 				return false
 			}
 		case strings.HasPrefix(t, "-") && len(t) > 1 && !pw.Glob:

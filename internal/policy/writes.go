@@ -15,12 +15,12 @@ import (
 func optionWrite(l *shellparse.Leaf) (string, []word) {
 	ws := l.Args()
 	base := l.Base()
-	if f := cmdbase.Unix(base).OutputFile(texts(ws)); f != "" {
+	if f := cmdbase.Unix(base).OutputFile(cmdbase.Texts(ws)); f != "" {
 		return base + " writes " + f, []word{{Text: f, Raw: f}}
 	}
 	switch base {
 	case "git":
-		if anyWord(ws, "format-patch") && (shortFlags(ws, "o")['o'] || hasLong(ws, "output-directory")) {
+		if cmdbase.AnyWord(ws, "format-patch") && (cmdbase.ShortFlags(ws, "o")['o'] || cmdbase.HasLong(ws, "output-directory")) {
 			return "git format-patch -o writes files", nil
 		}
 	case "find":
@@ -35,39 +35,39 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 			}
 		}
 	case "sed":
-		if sedWrites(ws) {
-			pos := positionals(ws, "efl", "expression", "file", "line-length")
-			if len(optionValues(ws, 'e', "efl", "expression")) == 0 && len(optionValues(ws, 'f', "efl", "file")) == 0 && len(pos) > 0 {
+		if cmdbase.SedWrites(ws) {
+			pos := cmdbase.Positionals(ws, "efl", "expression", "file", "line-length")
+			if len(cmdbase.OptionValues(ws, 'e', "efl", "expression")) == 0 && len(cmdbase.OptionValues(ws, 'f', "efl", "file")) == 0 && len(pos) > 0 {
 				pos = pos[1:]
 			}
 			return "sed edits files", pos
 		}
 	case "tee":
-		if pos := positionals(ws, ""); len(pos) > 0 {
+		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 {
 			return "tee writes " + pos[0].Raw, pos
 		}
 	case "uniq":
-		if pos := positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars"); len(pos) > 1 {
+		if pos := cmdbase.Positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars"); len(pos) > 1 {
 			return "uniq writes " + pos[1].Raw, pos[1:2]
 		}
 	case "xxd":
-		pos := positionals(ws, "cglosn", "cols", "groupsize", "len", "offset", "seek", "name")
+		pos := cmdbase.Positionals(ws, "cglosn", "cols", "groupsize", "len", "offset", "seek", "name")
 		if len(pos) > 1 {
 			return "xxd writes " + pos[1].Raw, pos[1:2]
 		}
 	case "curl":
-		if shortFlags(ws, "odDcKHXTuAeEbrmwxyYzF")['O'] || hasLong(ws, "remote-name", "remote-name-all") {
+		if cmdbase.ShortFlags(ws, "odDcKHXTuAeEbrmwxyYzF")['O'] || cmdbase.HasLong(ws, "remote-name", "remote-name-all") {
 			return "curl -O writes a file", nil
 		}
 	case "tar", "bsdtar", "gtar":
-		f := shortFlags(ws, "fCbFgHIKLNTVX")
+		f := cmdbase.ShortFlags(ws, "fCbFgHIKLNTVX")
 		if len(ws) > 0 && !strings.HasPrefix(ws[0].Text, "-") {
 			for _, c := range ws[0].Text {
 				f[byte(c)] = true
 			}
 		}
-		if f['c'] || f['x'] || f['u'] || f['r'] || f['A'] || hasLong(ws, "create", "extract", "get", "append", "update", "catenate", "concatenate", "delete", "to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command") {
-			t := optionValues(ws, 'C', "fCbFgHIKLNTVX", "directory")
+		if f['c'] || f['x'] || f['u'] || f['r'] || f['A'] || cmdbase.HasLong(ws, "create", "extract", "get", "append", "update", "catenate", "concatenate", "delete", "to-command", "use-compress-program", "checkpoint-action", "info-script", "new-volume-script", "rsh-command") {
+			t := cmdbase.OptionValues(ws, 'C', "fCbFgHIKLNTVX", "directory")
 			var tw []word
 			for _, v := range t {
 				tw = append(tw, word{Text: v, Raw: v})
@@ -89,7 +89,7 @@ func optionRuns(l *shellparse.Leaf, facts bool) string {
 		return ""
 	}
 	ws := l.Args()
-	if r := forbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
+	if r := cmdbase.ForbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
 		return "git " + strings.TrimPrefix(r, "option ")
 	}
 	for i := 0; i < len(ws) && strings.HasPrefix(ws[i].Text, "-"); i++ {

@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import "strings"
 
@@ -15,7 +15,7 @@ var safeLanguages = map[string]safeCmd{
 	// bc computes; its file operands are programs read
 	"bc": {reads: true, dynOK: true},
 	// shell builtins that print state
-	"jobs":    {check: func(ws []word) string { return forbidShort("x", "", ws) }},
+	"jobs":    {check: func(ws []word) string { return ForbidShort("x", "", ws) }},
 	"alias":   {check: aliasCheck},
 	"shopt":   {check: shoptCheck},
 	"history": {check: historyCheck},
@@ -24,7 +24,7 @@ var safeLanguages = map[string]safeCmd{
 	"fc": {check: fcCheck},
 	// read VAR… reads a line of standard input (the names are checked by
 	// the analyser)
-	"read":   {check: func(ws []word) string { return forbidShort("e", "adinNptu", ws) }},
+	"read":   {check: func(ws []word) string { return ForbidShort("e", "adinNptu", ws) }},
 	"ulimit": {check: ulimitCheck},
 	"umask":  {check: umaskCheck},
 	// bash's hash: without arguments, -l or -t NAME it prints the table
@@ -37,21 +37,21 @@ var safeLanguages = map[string]safeCmd{
 }
 
 func ulimitCheck(ws []word) string {
-	if len(positionals(ws, "")) > 0 {
+	if len(Positionals(ws, "")) > 0 {
 		return "ulimit with a value changes limits"
 	}
 	return ""
 }
 
 func umaskCheck(ws []word) string {
-	if len(positionals(ws, "")) > 0 {
+	if len(Positionals(ws, "")) > 0 {
 		return "umask with a value changes the mask"
 	}
 	return ""
 }
 
 func hashExtra(ws []word, _ string, ops []word) string {
-	if len(ops) > 0 && !shortFlags(ws, "")['t'] {
+	if len(ops) > 0 && !ShortFlags(ws, "")['t'] {
 		return "hash NAME remembers where a command is"
 	}
 	return ""
@@ -74,7 +74,7 @@ func printfCheck(ws []word) string {
 			return "printf with a dynamic first argument"
 		}
 		if w.Text == "-v" {
-			if i+1 >= len(ws) || !ws[i+1].Static() || !isIdent(ws[i+1].Text) {
+			if i+1 >= len(ws) || !ws[i+1].Static() || !IsIdent(ws[i+1].Text) {
 				return "printf -v with a subscript or dynamic name"
 			}
 		}
@@ -87,7 +87,7 @@ func printfCheck(ws []word) string {
 
 // commandCheck: command -v and -V print; otherwise command runs one.
 func commandCheck(ws []word) string {
-	if anyWord(ws, "-v", "-V") {
+	if AnyWord(ws, "-v", "-V") {
 		return ""
 	}
 	return "command runs a command"
@@ -103,15 +103,15 @@ func aliasCheck(ws []word) string {
 }
 
 func shoptCheck(ws []word) string {
-	f := shortFlags(ws, "")
-	if f['s'] || f['u'] || f['o'] && !f['p'] && len(positionals(ws, "")) > 0 && (f['s'] || f['u']) {
+	f := ShortFlags(ws, "")
+	if f['s'] || f['u'] || f['o'] && !f['p'] && len(Positionals(ws, "")) > 0 && (f['s'] || f['u']) {
 		return "shopt -s/-u changes how later commands run"
 	}
 	return ""
 }
 
 func historyCheck(ws []word) string {
-	if len(ws) == 0 || len(ws) == 1 && isNumber(ws[0].Text) {
+	if len(ws) == 0 || len(ws) == 1 && IsNumber(ws[0].Text) {
 		return ""
 	}
 	return "history with options changes the history or its file"
@@ -119,11 +119,11 @@ func historyCheck(ws []word) string {
 
 func fcCheck(ws []word) string {
 	for _, w := range ws {
-		if strings.HasPrefix(w.Text, "-") && !isNumber(w.Text[1:]) && strings.Trim(w.Text[1:], "lnr") != "" {
+		if strings.HasPrefix(w.Text, "-") && !IsNumber(w.Text[1:]) && strings.Trim(w.Text[1:], "lnr") != "" {
 			return "fc " + w.Raw + " is not a listing option"
 		}
 	}
-	if !shortFlags(ws, "")['l'] {
+	if !ShortFlags(ws, "")['l'] {
 		return "fc without -l re-runs commands from the history"
 	}
 	return ""

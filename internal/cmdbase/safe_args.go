@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import (
 	"strings"
@@ -156,7 +156,7 @@ func (s argSpec) check(name string, ws []word) string {
 				return name + " " + o.Raw + " is not a plain name"
 			}
 		case opNumbers:
-			if !isNumber(o.Text) {
+			if !IsNumber(o.Text) {
 				return name + " " + o.Raw + " is not a number"
 			}
 		}

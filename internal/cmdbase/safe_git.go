@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 // git's read-only grammar (cmdbase/unix_git.go): which subcommands only
 // read and which of their options write files or run programs. Whether a
 // read may run a program the repository configures, print a credential
-// or a tracked secret is a fact of the disk, judged in gitfacts.go.
+// or a tracked secret is a fact of the disk, judged by the policy (policy/gitfacts.go).
 var safeGit = map[string]safeCmd{
 	"git": {check: gitReadOnly},
 }
@@ -56,14 +56,14 @@ func gitReadOnly(ws []word) string {
 sub:
 	sub := ws[i].Text
 	rest := ws[i+1:]
-	bad := forbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
+	bad := ForbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
 		// a remerge runs merge drivers; alternate refs run
 		// core.alternateRefsCommand
 		"remerge-diff", "alternate-refs", "output-directory")
 	if bad != "" {
 		return bad
 	}
-	for _, v := range optionValues(rest, 0, "", "diff-merges") {
+	for _, v := range OptionValues(rest, 0, "", "diff-merges") {
 		if v == "" || strings.HasPrefix("remerge", v) {
 			return "git --diff-merges=" + v + " remerges, which runs merge drivers"
 		}
@@ -89,7 +89,7 @@ sub:
 				strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
 				continue
 			}
-			if !strings.HasPrefix(w.Text, "-") && (anyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
+			if !strings.HasPrefix(w.Text, "-") && (AnyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
 				continue
 			}
 			return "git branch " + w.Text + " changes branches"
@@ -99,7 +99,7 @@ sub:
 		if len(rest) == 0 {
 			return ""
 		}
-		if anyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !anyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
+		if AnyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !AnyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
 			return ""
 		}
 		return "git tag creates or deletes tags"
@@ -111,7 +111,7 @@ sub:
 			return ""
 		}
 		if rest[0].Text == "show" {
-			if anyWord(rest, "-n") {
+			if AnyWord(rest, "-n") {
 				return ""
 			}
 			return "git remote show contacts the remote"
@@ -120,17 +120,17 @@ sub:
 	case "config":
 		// configuration can hold credentials (http.extraheader, tokens in
 		// remote URLs): listing it, or reading such a key, is asked
-		if anyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || hasLong(rest, "list") {
+		if AnyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || HasLong(rest, "list") {
 			return "git config --list may show credentials stored in the configuration"
 		}
-		pos := positionals(rest, "f", "file", "blob", "type")
+		pos := Positionals(rest, "f", "file", "blob", "type")
 		for _, p := range pos {
-			if secretKey.MatchString(p.Text) {
+			if SecretKey.MatchString(p.Text) {
 				return "git config " + p.Text + " may hold a credential"
 			}
 		}
-		if anyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
-			if anyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
+		if AnyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
+			if AnyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
 				return "git config changes configuration"
 			}
 			return ""
@@ -162,19 +162,19 @@ sub:
 		}
 		return "git notes changes notes"
 	case "grep":
-		if r := forbidShort("O", "efABCm", rest); r != "" {
+		if r := ForbidShort("O", "efABCm", rest); r != "" {
 			return r
 		}
 		return ""
 	case "clean":
 		return gitCleanDry(rest)
 	case "hash-object":
-		if r := first(forbidShort("w", "t", rest), forbidLong(rest, "stdin-paths")); r != "" {
+		if r := first(ForbidShort("w", "t", rest), ForbidLong(rest, "stdin-paths")); r != "" {
 			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
 		}
 		return ""
 	}
-	if sub == "var" && anyWord(rest, "-l") {
+	if sub == "var" && AnyWord(rest, "-l") {
 		return "git var -l lists the configuration, which may hold credentials"
 	}
 	if gitReadSubs[sub] {
@@ -236,4 +236,86 @@ func gitCleanDry(ws []word) string {
 		return "git clean deletes files"
 	}
 	return ""
+}
+
+// gitProgramFree are read-only subcommands that never run a program the
+// repository configures (no content diff, no filter, no pager when the
+// output is not a terminal) and read no tree or blob a partial clone
+// would fetch (which runs the remote's transport: cat-file, ls-tree and
+// rev-list are not here).
+var gitProgramFree = map[string]bool{
+	"version": true, "rev-parse": true, "var": true, "config": true, "branch": true, "tag": true,
+	"remote": true, "for-each-ref": true, "show-ref": true, "merge-base": true,
+	"name-rev": true, "count-objects": true, "check-ignore": true, "check-attr": true,
+	"describe": true, "worktree": true, "show-branch": true,
+}
+
+// GitRunsNoProgram reports a read-only git subcommand that never runs a
+// program the repository configures (gitProgramFree).
+func GitRunsNoProgram(sub string) bool { return gitProgramFree[sub] }
+
+// gitNamesOnly are options after which git diff and git show print
+// names and counts, not content (unless a patch option comes too).
+var gitNamesOnly = []string{"stat", "numstat", "shortstat", "name-only", "name-status", "summary", "dirstat", "raw", "quiet", "no-patch", "compact-summary"}
+
+// gitPatchLongs are options that make log-like commands print content.
+var gitPatchLongs = []string{"patch", "patch-with-stat", "patch-with-raw", "cc", "unified", "word-diff", "color-words",
+	"function-context", "remerge-diff", "dd", "diff-merges", "combined-all-paths", "binary", "full-diff", "line-porcelain", "textconv"}
+
+// gitPatchShort reports a short option that makes log print patches (-p,
+// -u, -U3, -c, -m, -L…, -W) before "--".
+func gitPatchShort(ws []word) bool {
+	for _, w := range ws {
+		t := w.Text
+		if t == "--" {
+			return false
+		}
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		switch t[1] {
+		case 'p', 'u', 'U', 'c', 'm', 'L', 'W':
+			return true
+		}
+		if len(t) <= 4 && strings.ContainsAny(t[1:], "pu") && strings.Trim(t[1:], "pusnqz") == "" {
+			return true // a cluster such as -sp
+		}
+	}
+	return false
+}
+
+// GitPrintsContent reports git subcommands that, as given, print the
+// content of files the repository holds (patches, blobs, matching
+// lines), not only their names.
+func GitPrintsContent(sub string, rest []word) bool {
+	patch := gitPatchShort(rest) || HasLong(rest, gitPatchLongs...)
+	switch sub {
+	case "show", "range-diff", "grep":
+		return true
+	case "diff":
+		return patch || !(ShortFlags(rest, "U")['s'] || HasLong(rest, gitNamesOnly...))
+	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog", "reflog":
+		return patch
+	case "stash":
+		// stash.showPatch in any configuration makes a plain show print;
+		// stash list takes log's options (-p)
+		return len(rest) > 0 && (rest[0].Text == "show" || rest[0].Text == "list" && patch)
+	case "cat-file":
+		for _, w := range rest {
+			switch w.Text {
+			case "-t", "-s", "-e", "--batch-check":
+			default:
+				if strings.HasPrefix(w.Text, "-") {
+					return true
+				}
+			}
+		}
+		return !AnyWord(rest, "-t", "-s", "-e", "--batch-check")
+	case "notes":
+		return len(rest) > 0 && rest[0].Text == "show"
+	case "status":
+		// git status -v shows the staged diff, -vv the unstaged one too
+		return ShortFlags(rest, "")['v'] || HasLong(rest, "verbose")
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import (
 	"strings"
@@ -93,22 +93,22 @@ var safeText = map[string]safeCmd{
 }
 
 func sortCheck(ws []word) string {
-	return first(forbidShort("o", "kStT", ws), forbidLong(ws, "output", "compress-program"))
+	return first(ForbidShort("o", "kStT", ws), ForbidLong(ws, "output", "compress-program"))
 }
 
 func uniqCheck(ws []word) string {
-	if len(positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
+	if len(Positionals(ws, "fsw", "skip-fields", "skip-chars", "check-chars")) > 1 {
 		return "uniq with an output file"
 	}
 	return ""
 }
 
 func diffRecursive(ws []word) bool {
-	return shortFlags(ws, "CUDFILSWXx")['r'] || hasLong(ws, "recursive")
+	return ShortFlags(ws, "CUDFILSWXx")['r'] || HasLong(ws, "recursive")
 }
 
 func unzipCheck(ws []word) string {
-	f := shortFlags(ws, "dxP")
+	f := ShortFlags(ws, "dxP")
 	if len(ws) > 0 && (f['l'] || f['v'] || f['t'] || f['Z'] || f['p']) {
 		return ""
 	}
@@ -119,22 +119,22 @@ func unzipCheck(ws []word) string {
 var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck}
 
 func compressorCheck(ws []word) string {
-	f := shortFlags(ws, "bSTFMLo")
-	if f['o'] || f['S'] || hasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
+	f := ShortFlags(ws, "bSTFMLo")
+	if f['o'] || f['S'] || HasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
 		return "writes files"
 	}
-	if f['c'] || f['l'] || f['t'] || hasLong(ws, "stdout", "to-stdout", "list", "test") {
+	if f['c'] || f['l'] || f['t'] || HasLong(ws, "stdout", "to-stdout", "list", "test") {
 		return ""
 	}
 	return "compresses or decompresses files in place"
 }
 
 func grepRecursive(ws []word) bool {
-	f := shortFlags(ws, "efmABCdD")
-	if f['r'] || f['R'] || hasLong(ws, "recursive", "dereference-recursive") {
+	f := ShortFlags(ws, "efmABCdD")
+	if f['r'] || f['R'] || HasLong(ws, "recursive", "dereference-recursive") {
 		return true
 	}
-	for _, v := range optionValues(ws, 'd', "efmABCdD", "directories") {
+	for _, v := range OptionValues(ws, 'd', "efmABCdD", "directories") {
 		if v != "read" && v != "skip" {
 			return true
 		}
@@ -157,26 +157,26 @@ func grepCheck(ws []word) string {
 }
 
 func zgrepCheck(ws []word) string {
-	return first(grepCheck(ws), forbidShort("rR", "efmABCdD", ws))
+	return first(grepCheck(ws), ForbidShort("rR", "efmABCdD", ws))
 }
 
 // rgCheck: --pre runs a program per file, -z runs decompression programs
 // found on PATH.
 func rgCheck(ws []word) string {
-	return first(forbidLong(ws, "pre", "pre-glob", "hostname-bin", "search-zip"), forbidShort("z", "efmABCgtTjMrE", ws))
+	return first(ForbidLong(ws, "pre", "pre-glob", "hostname-bin", "search-zip"), ForbidShort("z", "efmABCgtTjMrE", ws))
 }
 
 func base64Check(ws []word) string {
-	return first(forbidShort("o", "wi", ws), forbidLong(ws, "output"))
+	return first(ForbidShort("o", "wi", ws), ForbidLong(ws, "output"))
 }
 
 // jqCheck: no filter from a file, no modules, no environment.
 func jqCheck(ws []word) string {
-	if r := first(forbidShort("f", "", ws), forbidLong(ws, "from-file")); r != "" {
+	if r := first(ForbidShort("f", "", ws), ForbidLong(ws, "from-file")); r != "" {
 		return r
 	}
 	// modules and data files are read from the search path
-	if shortFlags(ws, "")['L'] || hasLong(ws, "library-path") {
+	if ShortFlags(ws, "")['L'] || HasLong(ws, "library-path") {
 		return "jq -L reads modules and data files from a directory"
 	}
 	for _, w := range ws {
@@ -184,7 +184,7 @@ func jqCheck(ws []word) string {
 			return "jq filter imports modules or data files"
 		}
 	}
-	pos := positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
+	pos := Positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
 	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "input_filename") || strings.Contains(pos[0].Text, "$__prog")) {
 		return "jq filter reads the environment"
 	}
@@ -192,21 +192,21 @@ func jqCheck(ws []word) string {
 }
 
 func tarCheck(ws []word) string {
-	f := shortFlags(ws, "fCbFgHIKLNTVX")
+	f := ShortFlags(ws, "fCbFgHIKLNTVX")
 	if len(ws) > 0 && !strings.HasPrefix(ws[0].Text, "-") {
 		for _, c := range ws[0].Text {
 			f[byte(c)] = true
 		}
 	}
-	if !f['t'] && !hasLong(ws, "list") {
+	if !f['t'] && !HasLong(ws, "list") {
 		return "tar without -t is not read-only"
 	}
-	if f['I'] || f['F'] || hasLong(ws, "use-compress-program", "to-command", "checkpoint-action", "info-script",
+	if f['I'] || f['F'] || HasLong(ws, "use-compress-program", "to-command", "checkpoint-action", "info-script",
 		"new-volume-script", "rsh-command", "rmt-command", "index-file", "volno-file", "listed-incremental", "g") {
 		return "tar runs programs or writes files through its options"
 	}
-	for _, v := range append(optionValues(ws, 'f', "fCbFgHIKLNTVX", "file"), archiveWord(ws)...) {
-		if strings.Contains(v, ":") && !hasLong(ws, "force-local") {
+	for _, v := range append(OptionValues(ws, 'f', "fCbFgHIKLNTVX", "file"), archiveWord(ws)...) {
+		if strings.Contains(v, ":") && !HasLong(ws, "force-local") {
 			return "tar archive " + v + " names a remote host"
 		}
 	}
@@ -388,11 +388,11 @@ func sedScriptWhy(scripts []string) string {
 	return ""
 }
 
-// sedWrites reports whether sed's arguments edit files in place or run a
+// SedWrites reports whether sed's arguments edit files in place or run a
 // script that writes files.
-func sedWrites(ws []word) bool {
-	f := shortFlags(ws, "efl")
-	if f['i'] || hasLong(ws, "in-place") {
+func SedWrites(ws []word) bool {
+	f := ShortFlags(ws, "efl")
+	if f['i'] || HasLong(ws, "in-place") {
 		return true
 	}
 	r := sedCheck(ws)

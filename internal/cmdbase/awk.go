@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 // awkUnsafeNames are awk identifiers that run commands, read other files,
 // reach the environment or change which files are read.

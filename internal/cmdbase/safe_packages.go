@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import "strings"
 
@@ -63,7 +63,7 @@ var safePackages = map[string]safeCmd{
 }
 
 func rpmExtra(ws []word, _ string, _ []word) string {
-	if !shortFlags(ws, "")['q'] && !hasLong(ws, "query") {
+	if !ShortFlags(ws, "")['q'] && !HasLong(ws, "query") {
 		return "rpm without -q is not a query"
 	}
 	return ""
@@ -114,10 +114,10 @@ var goEnvVars = map[string]bool{
 // pipExtra: pip list asks PyPI whether pip is outdated unless
 // --disable-pip-version-check or --no-index is given.
 func pipExtra(ws []word, verb string, _ []word) string {
-	if shortFlags(ws, "")['f'] && verb != "show" {
+	if ShortFlags(ws, "")['f'] && verb != "show" {
 		return "pip -f gives " + verb + " a place to find packages"
 	}
-	if verb == "list" && !hasLong(ws, "disable-pip-version-check", "no-index") {
+	if verb == "list" && !HasLong(ws, "disable-pip-version-check", "no-index") {
 		return "pip list may ask PyPI for a newer pip (add --disable-pip-version-check)"
 	}
 	return ""

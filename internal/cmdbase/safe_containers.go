@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import "strings"
 
@@ -35,7 +35,7 @@ func dockerRead(ws []word) string {
 		"container ls", "container list", "container ps", "container logs", "container port", "container top", "container diff", "container stats",
 		"image ls", "image list", "image history", "network ls", "network list", "volume ls", "volume list", "system df", "context ls", "context list", "context show":
 		if verb == "stats" || verb == "container stats" {
-			if !anyWord(rest, "--no-stream") {
+			if !AnyWord(rest, "--no-stream") {
 				return "docker stats without --no-stream never ends"
 			}
 		}
@@ -43,7 +43,7 @@ func dockerRead(ws []word) string {
 	case "inspect", "container inspect", "image inspect", "network inspect", "volume inspect":
 		// the container's environment often holds passwords: only a
 		// --format that leaves out Env and Config is read-only
-		for _, v := range optionValues(rest, 'f', "f", "format") {
+		for _, v := range OptionValues(rest, 'f', "f", "format") {
 			if !strings.Contains(v, "Env") && !strings.Contains(v, "Config") && !strings.Contains(v, "json .") && v != "{{json .}}" && strings.Contains(v, "{{") {
 				return ""
 			}

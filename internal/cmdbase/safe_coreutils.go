@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import "strings"
 
@@ -51,22 +51,22 @@ var safeCoreutils = map[string]safeCmd{
 }
 
 func fileCheck(ws []word) string {
-	return first(forbidShort("C", "mfFeP", ws), forbidLong(ws, "compile"))
+	return first(ForbidShort("C", "mfFeP", ws), ForbidLong(ws, "compile"))
 }
 
 func treeCheck(ws []word) string {
-	return first(forbidShort("oR", "", ws), forbidLong(ws, "output"))
+	return first(ForbidShort("oR", "", ws), ForbidLong(ws, "output"))
 }
 
 func killExtra(ws []word, _ string, _ []word) string {
-	if len(ws) == 0 || !anyWord(ws[:1], "-l", "-L", "--list", "--table") {
+	if len(ws) == 0 || !AnyWord(ws[:1], "-l", "-L", "--list", "--table") {
 		return "kill sends a signal"
 	}
 	return ""
 }
 
 func ioniceExtra(ws []word, _ string, ops []word) string {
-	if len(ops) > 0 && !shortFlags(ws, "Pu")['p'] && !hasLong(ws, "pid") {
+	if len(ops) > 0 && !ShortFlags(ws, "Pu")['p'] && !HasLong(ws, "pid") {
 		return "ionice runs a command"
 	}
 	return ""
@@ -78,12 +78,12 @@ func lessCheck(ws []word) string {
 			return "less " + w.Text + " runs a less command"
 		}
 	}
-	return first(forbidShort("oOk", "bhjpPtTxyzD#", ws), forbidLong(ws, "log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"))
+	return first(ForbidShort("oOk", "bhjpPtTxyzD#", ws), ForbidLong(ws, "log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"))
 }
 
 func moreCheck(ws []word) string {
 	for _, w := range ws {
-		if strings.HasPrefix(w.Text, "+") && !isNumber(w.Text[1:]) && !strings.HasPrefix(w.Text, "+/") {
+		if strings.HasPrefix(w.Text, "+") && !IsNumber(w.Text[1:]) && !strings.HasPrefix(w.Text, "+/") {
 			return "more " + w.Text + " is not known"
 		}
 	}
@@ -103,10 +103,10 @@ func findCheck(ws []word) string {
 
 // dateCheck: date -s and an operand that is not +FORMAT set the clock.
 func dateCheck(ws []word) string {
-	if r := first(forbidShort("s", "dfr", ws), forbidLong(ws, "set")); r != "" {
+	if r := first(ForbidShort("s", "dfr", ws), ForbidLong(ws, "set")); r != "" {
 		return r
 	}
-	for _, p := range positionals(ws, "dfrI", "date", "file", "reference") {
+	for _, p := range Positionals(ws, "dfrI", "date", "file", "reference") {
 		if !strings.HasPrefix(p.Text, "+") {
 			return "date with an argument that sets the clock"
 		}

@@ -1,6 +1,8 @@
-package policy
+package cmdbase_test
 
-import "testing"
+import (
+	"testing"
+)
 
 // packagesExamples are the examples of safe_packages.go's table: each of its
 // commands in a command that must be allowed and, where it has a form that

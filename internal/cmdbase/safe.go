@@ -1,10 +1,8 @@
-package policy
+package cmdbase
 
 import (
 	"regexp"
 	"strings"
-
-	"github.com/nb-cli/nb/internal/cmdbase"
 )
 
 // The safe list: the read-only argument grammar of each command, one
@@ -14,7 +12,7 @@ import (
 //	safe_languages.go   shells' builtins and helpers
 //	safe_coreutils.go   files and processes: coreutils, findutils, util-linux
 //	safe_text.go        text tools: grep, sed, awk, jq, sort, comparers, archives
-//	safe_git.go         git's read-only subcommands (its disk facts: gitfacts.go)
+//	safe_git.go         git's read-only subcommands (its disk facts: policy/gitfacts.go)
 //	safe_containers.go  docker, podman, kubectl
 //	safe_system.go      the system, services and the network's configuration
 //	safe_packages.go    package query tools, go, binutils
@@ -50,23 +48,68 @@ type safeCmd struct {
 	args *argSpec
 }
 
-// safeFamilies are the family tables, in the order of the command base.
-var safeFamilies = []map[string]safeCmd{
-	safeLanguages, safeCoreutils, safeText, safeGit, safeContainers, safeSystem, safePackages,
+// safeFamilies are the family tables, by family.
+var safeFamilies = map[Family]map[string]safeCmd{
+	Languages: safeLanguages, Coreutils: safeCoreutils, Text: safeText, Git: safeGit,
+	Containers: safeContainers, System: safeSystem, Packages: safePackages,
 }
 
-// builtinSafe is every family's table in one map, version queries added.
-var builtinSafe = buildSafe(safeFamilies)
+// builtinSafe is every family's table in one map, version queries added;
+// built once the base's programs are registered.
+var builtinSafe map[string]safeCmd
+
+func init() { builtinSafe = buildSafe(safeFamilies) }
+
+// ReadOnly is one command's read-only grammar, as the safe list holds it.
+type ReadOnly = safeCmd
+
+// Safe returns the read-only grammar of the command named name (its base
+// name), and whether the safe list has one.
+func Safe(name string) (ReadOnly, bool) {
+	s, ok := builtinSafe[name]
+	return s, ok
+}
+
+// Reads reports that its operands name files whose content is shown.
+func (s safeCmd) Reads() bool { return s.reads }
+
+// Pattern reports that its first operand is a pattern or script, not a
+// file, unless one of PatternFlags is given.
+func (s safeCmd) Pattern() bool { return s.pattern }
+
+// PatternFlags are the option letters that give the pattern instead.
+func (s safeCmd) PatternFlags() string { return s.patternFlags }
+
+// DynOK reports that dynamic or glob arguments cannot make it write.
+func (s safeCmd) DynOK() bool { return s.dynOK }
+
+// ValueShort lists its option letters that take a separate value.
+func (s safeCmd) ValueShort() string { return s.valueShort }
+
+// Endless reports that it would read an endless device to its end.
+func (s safeCmd) Endless() bool { return s.endless }
+
+// Recursive reports that with the arguments ws it reads directories
+// recursively.
+func (s safeCmd) Recursive(ws []Word) bool { return s.recursive != nil && s.recursive(ws) }
+
+// Check says why the arguments ws are not read-only, or "".
+func (s safeCmd) Check(ws []Word) string {
+	if s.check == nil {
+		return ""
+	}
+	return s.check(ws)
+}
 
 // buildSafe joins the family tables (a name in two families is a bug),
 // derives the specs of manual grammars, and lets every program answer
 // the version queries the command base lists for it.
-func buildSafe(families []map[string]safeCmd) map[string]safeCmd {
+func buildSafe(families map[Family]map[string]safeCmd) map[string]safeCmd {
 	all := map[string]safeCmd{}
 	for _, fam := range families {
 		for name, spec := range fam {
 			if _, dup := all[name]; dup {
-				panic("policy: " + name + " is in two safe-list families")
+				panic("cmdbase: " + name + " is in two safe-list families")
 			}
 			if spec.args != nil {
 				spec = spec.args.safe(name)
@@ -81,7 +124,7 @@ func buildSafe(families []map[string]safeCmd) map[string]safeCmd {
 // addVersions: programs whose version or help option, given as the only
 // argument, prints and exits before the program reads a project file,
 // runs other code or talks to the network, are listed with those options
-// in the command base (cmdbase.Prog.Version). Programs that may (cargo
+// in the command base (Prog.Version). Programs that may (cargo
 // and rustc through rustup's toolchain files, yarn and pnpm through the
 // project's package-manager settings, mvn through .mvn/jvm.config,
 // terraform, gh and npm through update checks, java's virtual machine and
@@ -89,13 +132,13 @@ func buildSafe(families []map[string]safeCmd) map[string]safeCmd {
 // table is safe with such an option alone; one on a table also keeps its
 // own grammar.
 func addVersions(all map[string]safeCmd) {
-	for _, name := range cmdbase.UnixNames() {
-		opts := cmdbase.Unix(name).Version
+	for _, name := range UnixNames() {
+		opts := Unix(name).Version
 		if len(opts) == 0 {
 			continue
 		}
 		sole := func(ws []word) bool {
-			return len(ws) == 1 && ws[0].Static() && anyWord(ws, opts...)
+			return len(ws) == 1 && ws[0].Static() && AnyWord(ws, opts...)
 		}
 		spec, ok := all[name]
 		if !ok {
@@ -129,8 +172,8 @@ var (
 	reader = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", endless: true}
 )
 
-// endlessDevice names an endless device among the arguments.
-func endlessDevice(ws []word) string {
+// EndlessDevice names an endless device among the arguments.
+func EndlessDevice(ws []word) string {
 	for _, w := range ws {
 		switch w.Text {
 		case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full":
@@ -140,8 +183,8 @@ func endlessDevice(ws []word) string {
 	return ""
 }
 
-func forbidShort(letters string, valueLetters string, ws []word) string {
-	f := shortFlags(ws, valueLetters)
+func ForbidShort(letters string, valueLetters string, ws []word) string {
+	f := ShortFlags(ws, valueLetters)
 	for i := 0; i < len(letters); i++ {
 		if f[letters[i]] {
 			return "option -" + string(letters[i]) + " is not read-only"
@@ -150,8 +193,8 @@ func forbidShort(letters string, valueLetters string, ws []word) string {
 	return ""
 }
 
-func forbidLong(ws []word, names ...string) string {
-	if hasLong(ws, names...) {
+func ForbidLong(ws []word, names ...string) string {
+	if HasLong(ws, names...) {
 		return "option --" + strings.Join(names, "/--") + " is not read-only"
 	}
 	return ""
@@ -188,11 +231,11 @@ func verbAfter(ws []word, valueOpts map[string]bool, forbidden ...string) (int, 
 	return len(ws), ""
 }
 
-// secretKey matches configuration keys and search patterns that name
+// SecretKey matches configuration keys and search patterns that name
 // credentials.
-var secretKey = regexp.MustCompile(`(?i)url|header|token|passw|secret|credential|api[_-]?key|private[_-]?key|auth|cookie|BEGIN .*PRIVATE`)
+var SecretKey = regexp.MustCompile(`(?i)url|header|token|passw|secret|credential|api[_-]?key|private[_-]?key|auth|cookie|BEGIN .*PRIVATE`)
 
-func isIdent(s string) bool {
+func IsIdent(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -204,7 +247,7 @@ func isIdent(s string) bool {
 	return true
 }
 
-func isNumber(s string) bool {
+func IsNumber(s string) bool {
 	if s == "" {
 		return false
 	}

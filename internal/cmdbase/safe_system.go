@@ -1,4 +1,4 @@
-package policy
+package cmdbase
 
 import (
 	"slices"
@@ -175,15 +175,15 @@ var safeSystem = map[string]safeCmd{
 }
 
 func dmesgCheck(ws []word) string {
-	return first(forbidShort("cCDEn", "", ws), forbidLong(ws, "clear", "read-clear", "console-off", "console-on", "console-level"))
+	return first(ForbidShort("cCDEn", "", ws), ForbidLong(ws, "clear", "read-clear", "console-off", "console-on", "console-level"))
 }
 
 func ssCheck(ws []word) string {
-	return first(forbidShort("KD", "fAF", ws), forbidLong(ws, "kill", "diag"))
+	return first(ForbidShort("KD", "fAF", ws), ForbidLong(ws, "kill", "diag"))
 }
 
 func slabtopExtra(ws []word, _ string, _ []word) string {
-	if !shortFlags(ws, "s")['o'] && !hasLong(ws, "once") {
+	if !ShortFlags(ws, "s")['o'] && !HasLong(ws, "once") {
 		return "slabtop without --once never ends"
 	}
 	return ""
@@ -197,39 +197,39 @@ func ldconfigExtra(ws []word, _ string, _ []word) string {
 }
 
 func runPartsExtra(ws []word, _ string, _ []word) string {
-	if !hasLong(ws, "test", "list") {
+	if !HasLong(ws, "test", "list") {
 		return "run-parts runs the programs of a directory"
 	}
 	return ""
 }
 
 func chrtExtra(ws []word, _ string, ops []word) string {
-	f := shortFlags(ws, "")
-	if f['m'] || hasLong(ws, "max") {
+	f := ShortFlags(ws, "")
+	if f['m'] || HasLong(ws, "max") {
 		return ""
 	}
-	if !(f['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+	if !(f['p'] || HasLong(ws, "pid")) || len(ops) != 1 {
 		return "chrt without -p PID runs a command or sets a policy"
 	}
 	return ""
 }
 
 func tasksetExtra(ws []word, _ string, ops []word) string {
-	if !(shortFlags(ws, "")['p'] || hasLong(ws, "pid")) || len(ops) != 1 {
+	if !(ShortFlags(ws, "")['p'] || HasLong(ws, "pid")) || len(ops) != 1 {
 		return "taskset without -p PID runs a command or sets an affinity"
 	}
 	return ""
 }
 
 func choomExtra(ws []word, _ string, _ []word) string {
-	if len(optionValues(ws, 'p', "p", "pid")) == 0 {
+	if len(OptionValues(ws, 'p', "p", "pid")) == 0 {
 		return "choom without -p runs a command"
 	}
 	return ""
 }
 
 func swaponExtra(ws []word, _ string, _ []word) string {
-	if !shortFlags(ws, "")['s'] && !hasLong(ws, "show", "summary") {
+	if !ShortFlags(ws, "")['s'] && !HasLong(ws, "show", "summary") {
 		return "swapon without --show enables swap areas"
 	}
 	return ""
@@ -252,15 +252,15 @@ func systemdAnalyzeExtra(_ []word, verb string, ops []word) string {
 }
 
 func systemdCgtopExtra(ws []word, _ string, _ []word) string {
-	f := shortFlags(ws, "dn")
-	if !(f['b'] || hasLong(ws, "batch")) || !(f['n'] || hasLong(ws, "iterations")) {
+	f := ShortFlags(ws, "dn")
+	if !(f['b'] || HasLong(ws, "batch")) || !(f['n'] || HasLong(ws, "iterations")) {
 		return "systemd-cgtop without --batch and -n never ends"
 	}
 	return ""
 }
 
 func sshKeygenExtra(ws []word, _ string, _ []word) string {
-	f := shortFlags(ws, "fEF")
+	f := ShortFlags(ws, "fEF")
 	if !f['l'] && !f['F'] {
 		return "ssh-keygen without -l or -F makes or changes keys"
 	}
@@ -303,7 +303,7 @@ func psCheck(ws []word) string {
 }
 
 func topCheck(ws []word) string {
-	if !shortFlags(ws, "dnpouUwEe")['b'] {
+	if !ShortFlags(ws, "dnpouUwEe")['b'] {
 		return "top without -b is interactive"
 	}
 	return ""
@@ -331,10 +331,10 @@ func mountCheck(ws []word) string {
 }
 
 func getentCheck(ws []word) string {
-	if anyWord(ws, "shadow", "gshadow") {
+	if AnyWord(ws, "shadow", "gshadow") {
 		return "getent shadow reads password hashes"
 	}
-	if anyWord(ws, "hosts", "ahosts", "ahostsv4", "ahostsv6", "networks") && len(positionals(ws, "s")) > 1 {
+	if AnyWord(ws, "hosts", "ahosts", "ahostsv4", "ahostsv6", "networks") && len(Positionals(ws, "s")) > 1 {
 		return "getent hosts looks names up over the network"
 	}
 	return ""
@@ -363,18 +363,18 @@ func tputCheck(ws []word) string {
 // journalctlCheck: -H reads another host's journal over ssh; the
 // maintenance options write.
 func journalctlCheck(ws []word) string {
-	if why := first(forbidShort("HM", "DiSUcutTpgonF", ws), forbidLong(ws, "host", "machine")); why != "" {
+	if why := first(ForbidShort("HM", "DiSUcutTpgonF", ws), ForbidLong(ws, "host", "machine")); why != "" {
 		return why
 	}
-	return forbidLong(ws, "vacuum-size", "vacuum-time", "vacuum-files", "rotate", "flush", "sync",
+	return ForbidLong(ws, "vacuum-size", "vacuum-time", "vacuum-files", "rotate", "flush", "sync",
 		"relinquish-var", "smart-relinquish-var", "update-catalog", "setup-keys", "cursor-file", "new-id128")
 }
 
 func systemctlCheck(ws []word) string {
-	if r := first(forbidShort("HM", "", ws), forbidLong(ws, "host", "machine")); r != "" {
+	if r := first(ForbidShort("HM", "", ws), ForbidLong(ws, "host", "machine")); r != "" {
 		return r
 	}
-	pos := positionals(ws, "tspnPo", "type", "state", "property", "lines", "output")
+	pos := Positionals(ws, "tspnPo", "type", "state", "property", "lines", "output")
 	if len(pos) == 0 {
 		return ""
 	}
@@ -400,10 +400,10 @@ func systemctlCheck(ws []word) string {
 // and list verbs print, the others change settings.
 func settingsCtl(name string) func(ws []word) string {
 	return func(ws []word) string {
-		if why := first(forbidShort("HM", "", ws), forbidLong(ws, "host", "machine")); why != "" {
+		if why := first(ForbidShort("HM", "", ws), ForbidLong(ws, "host", "machine")); why != "" {
 			return why
 		}
-		pos := positionals(ws, "HM")
+		pos := Positionals(ws, "HM")
 		if len(pos) == 0 {
 			return ""
 		}
@@ -477,7 +477,7 @@ func systemctlProperties(ws []word) (props []string, ok bool) {
 
 // manPager: man -P runs its value as a shell command; only cat is known.
 func manPager(ws []word, _ string, _ []word) string {
-	for _, v := range optionValues(ws, 'P', "sSLeERP", "pager") {
+	for _, v := range OptionValues(ws, 'P', "sSLeERP", "pager") {
 		if v != "cat" {
 			return "man -P runs " + v
 		}

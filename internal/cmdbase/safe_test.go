@@ -1,6 +1,8 @@
-package policy
+package cmdbase_test
 
 import (
+	"github.com/nb-cli/nb/internal/cmdbase"
+	"github.com/nb-cli/nb/internal/policy"
 	"strings"
 	"testing"
 )
@@ -17,15 +19,15 @@ type safeGroup struct {
 // checkSafeExamples decides every example through Decide.
 func checkSafeExamples(t *testing.T, groups []safeGroup) {
 	t.Helper()
-	e := newEngine(t, nil)
+	e := newEngine(t)
 	for _, g := range groups {
 		for _, cmd := range g.allow {
-			if d := decideCmd(e, cmd, testCC); d.Decision != Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision != policy.Allow {
 				t.Errorf("%s: %q: %s, want allow (%s)", g.group, cmd, d.Decision, strings.Join(d.Reasons, "; "))
 			}
 		}
 		for _, cmd := range g.ask {
-			if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision == policy.Allow {
 				t.Errorf("%s: %q allowed, want it asked", g.group, cmd)
 			}
 		}
@@ -88,34 +90,37 @@ func exampleNames(groups [][]safeGroup) (allowed, asked map[string]bool) {
 // not read-only) one that must ask.
 func TestEverySafeNameHasExamples(t *testing.T) {
 	allowed, asked := exampleNames(allSafeExamples())
-	for name := range builtinSafe {
+	for _, name := range cmdbase.SafeNames() {
 		if !allowed[name] {
 			t.Errorf("%s is on the safe list without an example that must be allowed", name)
 		}
 	}
-	for _, fam := range safeFamilies {
-		for name, spec := range fam {
-			if (spec.check != nil || spec.args != nil) && !asked[name] {
-				t.Errorf("%s has a check but no example that must ask", name)
-			}
+	for _, name := range cmdbase.SafeChecked() {
+		if !asked[name] {
+			t.Errorf("%s has a check but no example that must ask", name)
 		}
+	}
+}
+
+// A command's read-only grammar is in the family file of its program
+// entry (safe_<family>.go beside unix_<family>.go).
+func TestSafeListFamiliesMatchTheBase(t *testing.T) {
+	for _, n := range cmdbase.SafeFamilyMismatches() {
+		t.Errorf("%s: its safe-list family is not its family in the program base", n)
 	}
 }
 
 // Every entry of the long-tail table parses its own options: an option
 // the manual does not document as read-only asks.
 func TestLongTailUnknownOptionsAsk(t *testing.T) {
-	e := newEngine(t, nil)
-	for name, spec := range builtinSafe {
-		if spec.args == nil {
-			continue
-		}
+	e := newEngine(t)
+	for name, letters := range cmdbase.SafeGrammarLetters() {
 		for _, bad := range []string{"--nb-unknown-option", "-j9"} {
 			cmd := name + " " + bad
-			if strings.ContainsRune(spec.args.flags+spec.args.values, 'j') && bad == "-j9" {
+			if strings.ContainsRune(letters, 'j') && bad == "-j9" {
 				continue
 			}
-			if d := decideCmd(e, cmd, testCC); d.Decision == Allow {
+			if d := decideCmd(e, cmd, testCC); d.Decision == policy.Allow {
 				t.Errorf("%q allowed", cmd)
 			}
 		}
