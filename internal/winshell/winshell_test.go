@@ -227,3 +227,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Words are read as runes: a byte that is not UTF-8 is U+FFFD in the
+// word, whether the rest of the line is plain ASCII or not.
+func TestInvalidUTF8Words(t *testing.T) {
+	for _, c := range []struct {
+		s    *Script
+		want string
+	}{
+		{ParseCmd("type \xffa.txt", home), "\uFFFDa.txt"},
+		{ParseCmd("type \xffa.txt é", home), "\uFFFDa.txt"},
+		{ParsePowerShell("Get-Content \xffa.txt", home), "\uFFFDa.txt"},
+		{ParsePowerShell("Get-Content \xffa.txt é", home), "\uFFFDa.txt"},
+	} {
+		if len(c.s.Commands) != 1 || len(c.s.Commands[0].Words) < 2 {
+			t.Fatalf("%s", words(c.s))
+		}
+		if w := c.s.Commands[0].Words[1]; w.Text != c.want || w.Raw != c.want {
+			t.Errorf("%q %q, want %q", w.Text, w.Raw, c.want)
+		}
+	}
+}
