@@ -287,18 +287,60 @@ func hasLowerPrefix(s, prefix string) bool {
 // decideWindows decides a command for cmd.exe or PowerShell.
 func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.Shells, interactive bool, extra []*Pattern) *Decision {
 	cc.Facts = memoize(cc.Facts)
+	s, leaves := e.winAnalyse(command, cc, sh)
+	d := &Decision{Full: command, Subject: command, Reasons: []string{}, DefaultAnswer: Yes, DirAfter: winDirAfter(s, leaves)}
+	for _, u := range s.Unknown {
+		d.reason("outside the plain " + sh.String() + " subset: " + u)
+	}
+	// 1. deny rules, on every spelling
+	maybe, denied := e.winDenied(d, leaves, cc)
+	if denied {
+		d.Display = e.displayRun(command)
+		return d
+	}
+	for _, m := range maybe {
+		d.reason(fmt.Sprintf("may match deny rule %q once its words are known", m))
+	}
+	// 2. what the commands do
+	dangerous := e.winAssess(d, s, leaves, len(maybe) > 0)
+	needRule := winAlways(d, s, leaves)
+	// 3. pre-approval by rules and grants, the safe list, the sandbox
+	if src, ok := e.winPreApproved(s, leaves, extra, cc, len(maybe) > 0); ok {
+		d.Decision, d.DecidedBy = Allow, src
+		return d
+	}
+	if e.opts.Approval.AutoApproveSafe && d.Safety == Safe {
+		d.Decision, d.DecidedBy = Allow, BySafeList
+		return d
+	}
+	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && !dangerous && len(maybe) == 0 {
+		d.Decision, d.DecidedBy = Allow, BySandbox
+		return d
+	}
+	// 4. ask; headless, refused with a remedy
+	d = e.ask(d, nil, &assessment{}, nil)
+	if d.Decision == Deny && extra == nil {
+		d.Remedy = e.winRemedy(command, cc, sh, interactive, s, needRule, d.Warn)
+	}
+	return d
+}
+
+// reason adds r to the decision's reasons once.
+func (d *Decision) reason(r string) {
+	if !contains(d.Reasons, r) {
+		d.Reasons = append(d.Reasons, r)
+	}
+}
+
+// winAnalyse parses a cmd.exe or PowerShell command and judges each of
+// its commands, pipelines included.
+func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells) (*winshell.Script, []*winLeaf) {
 	opts := winshell.Options{Home: cc.Home, Cwd: cc.Cwd}
 	var s *winshell.Script
 	if sh == cmdbase.Cmd {
 		s = winshell.ParseCmd(command, opts)
 	} else {
 		s = winshell.ParsePowerShell(command, opts)
-	}
-	d := &Decision{Full: command, Subject: command, Reasons: []string{}, DefaultAnswer: Yes}
-	reason := func(r string) {
-		if !contains(d.Reasons, r) {
-			d.Reasons = append(d.Reasons, r)
-		}
 	}
 	leaves := make([]*winLeaf, len(s.Commands))
 	slab := make([]winLeaf, len(s.Commands))
@@ -312,68 +354,67 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		e.winLeaf(leaves[i], c, csh, cc, sec)
 	}
 	e.winPipelines(leaves, cc, sec)
-	d.DirAfter = winDirAfter(s, leaves)
-	for _, u := range s.Unknown {
-		reason("outside the plain " + sh.String() + " subset: " + u)
-	}
+	return s, leaves
+}
 
-	// 1. deny rules, on every spelling
-	var maybe []string
-	if deny := e.denyRules(cc.Home); len(deny) > 0 {
-		lowered := make([]*Pattern, len(deny))
+// winDenied matches the deny rules against every command under each of
+// its names; denied sets d's verdict, and maybe are the rules that may
+// match once dynamic words are known.
+func (e *Engine) winDenied(d *Decision, leaves []*winLeaf, cc CommandContext) (maybe []string, denied bool) {
+	deny := e.denyRules(cc.Home)
+	if len(deny) == 0 {
+		return nil, false
+	}
+	lowered := make([]*Pattern, len(deny))
+	for i, p := range deny {
+		lowered[i] = lowerPattern(p)
+	}
+	for _, wl := range leaves {
+		// the leaf under each of its names
+		l := *wl.leaf
+		l.Words = append([]shellparse.Word{{}}, wl.leaf.Words[1:]...)
 		for i, p := range deny {
-			lowered[i] = lowerPattern(p)
-		}
-		for _, wl := range leaves {
-			// the leaf under each of its names
-			l := *wl.leaf
-			l.Words = append([]shellparse.Word{{}}, wl.leaf.Words[1:]...)
-			for i, p := range deny {
-				lp := lowered[i]
-				for _, n := range wl.names {
-					l.Words[0] = shellparse.Word{Text: n, Raw: n}
-					if lp.denies(&l) {
-						d.Decision, d.DecidedBy = Deny, ByDenyRule
-						d.Safety, d.Display, d.WarnAt = Unknown, e.displayRun(command), nil
-						d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
-						return d
-					}
-					if lp.Match(&l, matchMaybe) && !contains(maybe, p.Src) {
-						maybe = append(maybe, p.Src)
-					}
+			lp := lowered[i]
+			for _, n := range wl.names {
+				l.Words[0] = shellparse.Word{Text: n, Raw: n}
+				if lp.denies(&l) {
+					d.Decision, d.DecidedBy = Deny, ByDenyRule
+					d.Safety, d.WarnAt = Unknown, nil
+					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
+					return maybe, true
+				}
+				if lp.Match(&l, matchMaybe) && !contains(maybe, p.Src) {
+					maybe = append(maybe, p.Src)
 				}
 			}
 		}
 	}
-	for _, m := range maybe {
-		reason(fmt.Sprintf("may match deny rule %q once its words are known", m))
-	}
+	return maybe, false
+}
 
-	// 2. what the commands do
-	safe, dangerous, warn := len(s.Unknown) == 0, false, false
+// winAssess sets d's safety, warning and display line from what the
+// commands do and the user's dangerousCommands and warnPatterns, and
+// reports whether the command is dangerous.
+func (e *Engine) winAssess(d *Decision, s *winshell.Script, leaves []*winLeaf, maybeDenied bool) (dangerous bool) {
+	safe := len(s.Unknown) == 0 && !maybeDenied
 	writes := false
-	var cat cmdbase.Category
-	var subject string
 	for _, wl := range leaves {
 		if wl.danger != "" {
 			dangerous = true
-			reason("dangerous: " + wl.danger)
+			d.reason("dangerous: " + wl.danger)
 		}
 		if wl.secret != "" {
-			reason("sensitive path: " + wl.secret)
+			d.reason("sensitive path: " + wl.secret)
 		}
 		if wl.unsafe != "" {
 			safe = false
 			if wl.unsafe != wl.danger {
-				reason(wl.unsafe)
+				d.reason(wl.unsafe)
 			}
 		}
 		if wl.writes && !wl.quiet {
 			writes = true
 		}
-	}
-	if len(maybe) > 0 {
-		safe = false
 	}
 	// the user's dangerousCommands and warnPatterns, on every spelling
 	warnHit := false
@@ -385,10 +426,10 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 			case !hit[i]:
 			case i < len(e.danger):
 				dangerous = true
-				reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what[i], f.src))
+				d.reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what[i], f.src))
 			default:
 				warnHit = true
-				reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what[i], f.src))
+				d.reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what[i], f.src))
 			}
 		}
 	}
@@ -403,6 +444,8 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 	if dangerous {
 		safe = false
 	}
+	var cat cmdbase.Category
+	var subject string
 	top := 0
 	var single *winLeaf
 	for _, wl := range leaves {
@@ -414,7 +457,7 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 	if top == 1 && len(leaves) == 1 && len(s.Unknown) == 0 && s.Lines <= 1 {
 		cat, subject = winCategory(single)
 	}
-	warn = dangerous || warnHit || writes || cat == cmdbase.CatDelete || cat == cmdbase.CatMove || cat == cmdbase.CatWrite || cat == cmdbase.CatAppend
+	warn := dangerous || warnHit || writes || cat == cmdbase.CatDelete || cat == cmdbase.CatMove || cat == cmdbase.CatWrite || cat == cmdbase.CatAppend
 	switch {
 	case dangerous:
 		d.Safety = Dangerous
@@ -431,51 +474,35 @@ func (e *Engine) decideWindows(command string, cc CommandContext, sh cmdbase.She
 		d.Display, d.WarnAt = string(cat)+": "+sanitize(subject, false), markAt(warn, len(cat))
 		d.Category = Category(cat)
 	} else {
-		d.Display, d.WarnAt = e.displayRun(command), markAt(warn, len("run"))
+		d.Display, d.WarnAt = e.displayRun(d.Full), markAt(warn, len("run"))
 	}
+	return dangerous
+}
 
-	// Always: one rule per command that needs one, when every one can have it
+// winAlways sets the rules "Always" saves — one per command that needs
+// one, when every one can have it — and returns the commands that need
+// one.
+func winAlways(d *Decision, s *winshell.Script, leaves []*winLeaf) []*winLeaf {
 	needRule := []*winLeaf{}
 	for _, wl := range leaves {
 		if !wl.wrapper && wl.unsafe != "" {
 			needRule = append(needRule, wl)
 		}
 	}
-	if len(s.Unknown) == 0 && !warn && len(needRule) > 0 {
-		var rules []string
-		ok := true
-		for _, wl := range needRule {
-			if wl.ruleText() == "" || wl.secret != "" {
-				ok = false
-				break
-			}
-			if !contains(rules, wl.ruleText()) {
-				rules = append(rules, wl.ruleText())
-			}
+	if len(s.Unknown) != 0 || d.Warn || len(needRule) == 0 {
+		return needRule
+	}
+	var rules []string
+	for _, wl := range needRule {
+		if wl.ruleText() == "" || wl.secret != "" {
+			return needRule
 		}
-		if ok {
-			d.Rule, d.OfferAlways = strings.Join(rules, "\n"), true
+		if !contains(rules, wl.ruleText()) {
+			rules = append(rules, wl.ruleText())
 		}
 	}
-
-	// 3. pre-approval by rules and grants
-	if src, ok := e.winPreApproved(s, leaves, extra, cc, len(maybe) > 0); ok {
-		d.Decision, d.DecidedBy = Allow, src
-		return d
-	}
-	if e.opts.Approval.AutoApproveSafe && d.Safety == Safe {
-		d.Decision, d.DecidedBy = Allow, BySafeList
-		return d
-	}
-	if cc.Isolation == IsolationSandbox && e.opts.Approval.AutoApproveInSandbox && !dangerous && len(maybe) == 0 {
-		d.Decision, d.DecidedBy = Allow, BySandbox
-		return d
-	}
-	d = e.ask(d, nil, &assessment{}, nil)
-	if d.Decision == Deny && extra == nil {
-		d.Remedy = e.winRemedy(command, cc, sh, interactive, s, needRule, warn)
-	}
-	return d
+	d.Rule, d.OfferAlways = strings.Join(rules, "\n"), true
+	return needRule
 }
 
 // winFeatureHits matches the user's dangerousCommands and warnPatterns
