@@ -541,10 +541,10 @@ func winFeatureHits(leaves []*winLeaf, feats []*feature) (what []string, hit []b
 				switch {
 				case f.redirOp != "":
 				case f.pipeR != "":
-					if l.Base() == f.pipeL {
+					if strings.EqualFold(l.Base(), f.pipeL) {
 						hasLeft[i] = true
 					}
-					if right[i] == "" && l.Base() == f.pipeR && (l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe) {
+					if right[i] == "" && strings.EqualFold(l.Base(), f.pipeR) && (l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe) {
 						right[i] = l.RawText()
 					}
 				case hit[i], f.re == nil && (f.name == "" || !f.nameMatches(b, b)):
@@ -722,6 +722,7 @@ func (e *Engine) winPreApproved(s *winshell.Script, leaves []*winLeaf, extra []*
 func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc CommandContext, sec *winSecrets) {
 	wl.cmd = c
 	wl.leaf = &wl.leafv
+	wl.leaf.StdinFromPipe = c.PipeIn
 	if len(c.Words) > 0 {
 		wl.leaf.Words = make([]shellparse.Word, 0, len(c.Words))
 	}

@@ -315,6 +315,36 @@ func TestWinConfiguredLists(t *testing.T) {
 	}
 }
 
+// Pipe patterns of warnPatterns and dangerousCommands ("A | B") match
+// cmd.exe and PowerShell pipelines, under any spelling and case of either
+// side, and only where B reads A's output.
+func TestWinConfiguredPipePatterns(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.WarnPatterns = []string{"Get-Content | Select-String", "type | findstr"}
+		o.Approval.DangerousCommands = []string{"Get-ChildItem | Remove-Item"}
+	})
+	for _, c := range []struct {
+		sh        sysinfo.ShellKind
+		cmd       string
+		warn, dng bool
+	}{
+		{sysinfo.ShellPowerShell, "Get-Content a.txt | Select-String x", true, false},
+		{sysinfo.ShellPowerShell, "gc a.txt | sls x", true, false},
+		{sysinfo.ShellPowerShell, "get-content a.txt | select-string x", true, false},
+		{sysinfo.ShellPowerShell, "Get-Content a.txt; Select-String x b.txt", false, false},
+		{sysinfo.ShellPowerShell, "Select-String x a.txt", false, false},
+		{sysinfo.ShellPowerShell, "ls | rm", true, true},
+		{sysinfo.ShellCmd, "type a.txt | findstr x", true, false},
+		{sysinfo.ShellCmd, "TYPE a.txt | FINDSTR x", true, false},
+		{sysinfo.ShellCmd, "type a.txt & findstr x b.txt", false, false},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		if d.Warn != c.warn || (d.Safety == Dangerous) != c.dng || c.warn && d.Decision == Allow {
+			t.Errorf("%s %q: %s %s warn=%v (%v)", c.sh, c.cmd, d.Decision, d.Safety, d.Warn, d.Reasons)
+		}
+	}
+}
+
 // FuzzWinDecide: for any text, in either Windows shell, Decide does not
 // panic, allows only what it calls safe and unwarned, never allows a
 // script outside the plain subset, and decides the same way twice.
