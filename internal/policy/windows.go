@@ -572,8 +572,29 @@ func winFeatureHits(leaves []*winLeaf, feats []*feature) (what []string, hit []b
 		if f.pipeR != "" && f.redirOp == "" && hasLeft[i] && right[i] != "" {
 			what[i], hit[i] = right[i], true
 		}
+		if f.redirOp != "" && !hit[i] {
+			what[i], hit[i] = winRedirHit(leaves, f)
+		}
 	}
 	return what, hit
+}
+
+// winRedirHit finds a redirection that writes (">", or appends for ">>")
+// to a file starting with the feature's prefix, compared as Windows
+// compares names; NUL and $null write no file.
+func winRedirHit(leaves []*winLeaf, f *feature) (string, bool) {
+	for _, wl := range leaves {
+		for _, r := range wl.cmd.Redirs {
+			t := strings.ToLower(r.Target.Text)
+			if !r.Write || (f.redirOp == ">>") != strings.HasSuffix(r.Op, ">>") || t == "nul" || t == "$null" {
+				continue
+			}
+			if strings.HasPrefix(t, strings.ToLower(f.prefix)) {
+				return r.Op + " " + r.Target.Raw, true
+			}
+		}
+	}
+	return "", false
 }
 
 // winDirChangers are the cmd.exe and PowerShell commands (any spelling

@@ -320,7 +320,7 @@ func TestWinConfiguredLists(t *testing.T) {
 // side, and only where B reads A's output.
 func TestWinConfiguredPipePatterns(t *testing.T) {
 	e := newEngine(t, func(o *Options) {
-		o.WarnPatterns = []string{"Get-Content | Select-String", "type | findstr"}
+		o.WarnPatterns = []string{"Get-Content | Select-String", "type | findstr", "> C:\\logs", ">> D:\\audit"}
 		o.Approval.DangerousCommands = []string{"Get-ChildItem | Remove-Item"}
 	})
 	for _, c := range []struct {
@@ -341,6 +341,25 @@ func TestWinConfiguredPipePatterns(t *testing.T) {
 		d := decideCmd(e, c.cmd, winCC(c.sh))
 		if d.Warn != c.warn || (d.Safety == Dangerous) != c.dng || c.warn && d.Decision == Allow {
 			t.Errorf("%s %q: %s %s warn=%v (%v)", c.sh, c.cmd, d.Decision, d.Safety, d.Warn, d.Reasons)
+		}
+	}
+	// redirection patterns: the operator, and the target's prefix in any case
+	for _, c := range []struct {
+		sh    sysinfo.ShellKind
+		cmd   string
+		match bool
+	}{
+		{sysinfo.ShellCmd, `echo x > c:\LOGS\a.txt`, true},
+		{sysinfo.ShellPowerShell, `Get-Date > C:\logs\a.txt`, true},
+		{sysinfo.ShellPowerShell, `Get-Date >> D:\audit\a.txt`, true},
+		{sysinfo.ShellPowerShell, `Get-Date > D:\audit\a.txt`, false},
+		{sysinfo.ShellCmd, `echo x >> C:\logs\a.txt`, false},
+		{sysinfo.ShellCmd, `echo x > C:\other\a.txt`, false},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		matched := strings.Contains(strings.Join(d.Reasons, "\n"), "matches warnPatterns")
+		if matched != c.match || !d.Warn {
+			t.Errorf("%s %q: warnPatterns matched %v, want %v; warn=%v (%v)", c.sh, c.cmd, matched, c.match, d.Warn, d.Reasons)
 		}
 	}
 }
