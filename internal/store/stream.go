@@ -257,29 +257,37 @@ func tagNames(v any) map[string]int {
 
 func (s *streamer) doc() (historyDoc, error) {
 	var doc historyDoc
+	err := s.members(exactDocKeys, &doc.Extra, func(name string) error { return s.docField(&doc, name) })
+	return doc, err
+}
+
+// members decodes an object member by member: a known name once (field
+// decodes its value), a name the type does not know into extra; with no
+// extra, or a known name twice, the object is not plain.
+func (s *streamer) members(keys map[string]int, extra *map[string]json.RawMessage, field func(name string) error) error {
 	more, err := s.object()
 	var seen uint64
 	for more && err == nil {
 		var name string
 		var i int
-		if name, i, err = s.name(exactDocKeys); err != nil {
+		if name, i, err = s.name(keys); err != nil {
 			break
 		}
 		switch {
+		case i < 0 && extra == nil, i >= 0 && once(&seen, i) != nil:
+			return errNotPlain
 		case i < 0:
-			if err = unknown(name, exactDocKeys); err == nil {
-				err = s.extra(&doc.Extra, name)
+			if err = unknown(name, keys); err == nil {
+				err = s.extra(extra, name)
 			}
-		case once(&seen, i) != nil:
-			err = errNotPlain
 		default:
-			err = s.docField(&doc, name)
+			err = field(name)
 		}
 		if err == nil {
 			more, err = s.sc.more('}')
 		}
 	}
-	return doc, err
+	return err
 }
 
 // docField decodes the document's known member name.
@@ -341,29 +349,7 @@ func (s *streamer) message(m *llm.Message) error {
 		// A null message stays a zero one, as with the full decoder.
 		return err
 	}
-	more, err := s.object()
-	var seen uint64
-	for more && err == nil {
-		var name string
-		var i int
-		if name, i, err = s.name(exactMessageKeys); err != nil {
-			break
-		}
-		switch {
-		case i < 0:
-			if err = unknown(name, exactMessageKeys); err == nil {
-				err = s.extra(&m.Extra, name)
-			}
-		case once(&seen, i) != nil:
-			err = errNotPlain
-		default:
-			err = s.messageField(m, name)
-		}
-		if err == nil {
-			more, err = s.sc.more('}')
-		}
-	}
-	return err
+	return s.members(exactMessageKeys, &m.Extra, func(name string) error { return s.messageField(m, name) })
 }
 
 // messageField decodes the message's known member name.
@@ -409,20 +395,10 @@ func (s *streamer) usage(dst **llm.Usage) error {
 		return err
 	}
 	u := &llm.Usage{}
-	more, err := s.object()
-	var seen uint64
-	for more && err == nil {
-		var name string
-		var i int
-		if name, i, err = s.name(usageKeys); err != nil {
-			break
-		}
-		if i < 0 || once(&seen, i) != nil {
-			return errNotPlain
-		}
-		var n int
-		if n, err = s.sc.integer(); err != nil {
-			break
+	err := s.members(usageKeys, nil, func(name string) error {
+		n, err := s.sc.integer()
+		if err != nil {
+			return err
 		}
 		switch name {
 		case "inputTokens":
@@ -439,8 +415,8 @@ func (s *streamer) usage(dst **llm.Usage) error {
 			// A field added to the type and not here.
 			return errNotPlain
 		}
-		more, err = s.sc.more('}')
-	}
+		return nil
+	})
 	*dst = u
 	return err
 }
@@ -457,35 +433,20 @@ func (s *streamer) toolCalls(dst *[]llm.ToolCall) error {
 		if null, err := s.isNull(); null || err != nil {
 			return err
 		}
-		more, err := s.object()
-		var seen uint64
-		for more && err == nil {
-			var name string
-			var i int
-			if name, i, err = s.name(callKeys); err != nil {
-				break
-			}
-			if i < 0 || once(&seen, i) != nil {
-				// Calls keep no unknown fields: the full decoder.
-				return errNotPlain
-			}
+		// calls keep no unknown fields: those go to the full decoder
+		return s.members(callKeys, nil, func(name string) error {
 			switch name {
 			case "id":
-				err = s.str(&c.ID)
+				return s.str(&c.ID)
 			case "name":
-				err = s.repeated(&c.Name)
+				return s.repeated(&c.Name)
 			case "arguments":
-				err = s.str(&c.Arguments)
+				return s.str(&c.Arguments)
 			case "signature":
-				err = s.full(&c.Signature)
-			default:
-				err = errNotPlain
+				return s.full(&c.Signature)
 			}
-			if err == nil {
-				more, err = s.sc.more('}')
-			}
-		}
-		return err
+			return errNotPlain
+		})
 	})
 	*dst = calls
 	return err
