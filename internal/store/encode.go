@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/nb-cli/nb/internal/jsonstr"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/llm"
 )
@@ -163,96 +163,5 @@ func writeInt(w *bufio.Writer, n int) {
 	w.Write(strconv.AppendInt(w.AvailableBuffer(), int64(n), 10))
 }
 
-// htmlSafe8 reports whether the eight bytes of s from i on are written
-// as they are by encoding/json: none is a control character, a quote, a
-// backslash, <, > or &, or above 0x7f.
-func htmlSafe8(s string, i int) bool {
-	s = s[i : i+8]
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	return ((w-ones*0x20)|zero(w^(ones*'"'))|zero(w^(ones*'\\'))|zero(w^(ones*'<'))|zero(w^(ones*'>'))|zero(w^(ones*'&'))|w)&highs == 0
-}
-
-// zero has the high bit of each zero byte of x set (and maybe of others
-// when one is: only whether it is 0 counts).
-func zero(x uint64) uint64 { return (x - ones) &^ x }
-
-const hexDigits = "0123456789abcdef"
-
-// htmlSafe marks the bytes encoding/json writes as they are.
-var htmlSafe = func() (t [256]byte) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		if b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-			t[b] = 1
-		}
-	}
-	return t
-}()
-
-// writeJSONString writes s as a JSON string exactly as encoding/json
-// does: quotes, backslashes and control characters escaped (\b \f \n \r
-// \t short, the others \u00XX), <, > and & as \u003c, \u003e, \u0026,
-// invalid UTF-8 as \ufffd, and U+2028 and U+2029 escaped.
-func writeJSONString(w *bufio.Writer, s string) {
-	w.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		for i+8 <= len(s) && htmlSafe8(s, i) {
-			i += 8
-		}
-		for i < len(s) && htmlSafe[s[i]] != 0 {
-			i++
-		}
-		if i == len(s) {
-			break
-		}
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-				i++
-				continue
-			}
-			w.WriteString(s[start:i])
-			switch b {
-			case '"', '\\':
-				w.WriteByte('\\')
-				w.WriteByte(b)
-			case '\b':
-				w.WriteString(`\b`)
-			case '\f':
-				w.WriteString(`\f`)
-			case '\n':
-				w.WriteString(`\n`)
-			case '\r':
-				w.WriteString(`\r`)
-			case '\t':
-				w.WriteString(`\t`)
-			default:
-				w.WriteString(`\u00`)
-				w.WriteByte(hexDigits[b>>4])
-				w.WriteByte(hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			w.WriteString(s[start:i])
-			w.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			w.WriteString(s[start:i])
-			w.WriteString(`\u202`)
-			w.WriteByte(hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
-}
+// writeJSONString writes s as encoding/json does (HTML escaping on).
+func writeJSONString(w *bufio.Writer, s string) { jsonstr.Write(w, s, jsonstr.HTML) }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"github.com/nb-cli/nb/internal/jsonstr"
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -148,18 +149,11 @@ func (s *scanner) integer() (int, error) {
 	return n, nil
 }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
 // plain8 reports whether the eight bytes of s from i on are plain ASCII
 // in a JSON string: none is a control character, a quote, a backslash or
 // above 0x7f.
 func plain8(s []byte, i int) bool {
-	w := binary.LittleEndian.Uint64(s[i:])
-	quote, slash := w^(ones*'"'), w^(ones*'\\')
-	return ((w-ones*0x20)|(quote-ones)&^quote|(slash-ones)&^slash|w)&highs == 0
+	return jsonstr.Verbatim(binary.LittleEndian.Uint64(s[i:]), jsonstr.Plain)
 }
 
 // plainByte marks the ASCII bytes a JSON string holds as they are;

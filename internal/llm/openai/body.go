@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"fmt"
+	"github.com/nb-cli/nb/internal/jsonstr"
 	"io"
 
 	"github.com/nb-cli/nb/internal/llm"
@@ -194,9 +195,9 @@ func (b *body) write(w jsonWriter, from, to int) {
 // message writes message i (counting the system message), as the SDK
 // writes it.
 func (b *body) message(w jsonWriter, i int) {
-	str := func(s string) { appendJSONString(w, s) }
+	str := func(s string) { jsonstr.Write(w, s, jsonstr.Plain) }
 	if c, ok := w.(*counter); ok {
-		str = func(s string) { *c += counter(jsonStringLen(s)) }
+		str = func(s string) { *c += counter(jsonstr.Len(s, jsonstr.Plain)) }
 	}
 	if b.system != "" {
 		if i == 0 {
