@@ -127,7 +127,46 @@ func AnyWord(ws []word, values ...string) bool {
 // abbreviation of long), before "--". valueShort lists every short option
 // that takes a value.
 func OptionValues(ws []word, letter byte, valueShort, long string) []string {
-	return optionValueTexts(Texts(ws), letter, valueShort, long)
+	var out []string
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		if t == "--" {
+			break
+		}
+		if strings.HasPrefix(t, "--") && len(t) > 2 {
+			n, v, eq := strings.Cut(t[2:], "=")
+			if long == "" || !strings.HasPrefix(long, n) {
+				continue
+			}
+			if !eq {
+				if i+1 >= len(ws) {
+					break
+				}
+				i++
+				v = ws[i].Text
+			}
+			out = append(out, v)
+			continue
+		}
+		if len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(valueShort, t[j]) < 0 {
+				continue
+			}
+			v := t[j+1:]
+			if v == "" && i+1 < len(ws) {
+				i++
+				v = ws[i].Text
+			}
+			if t[j] == letter {
+				out = append(out, v)
+			}
+			break
+		}
+	}
+	return out
 }
 
 // Texts returns the words' Texts.

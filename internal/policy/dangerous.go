@@ -27,7 +27,11 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if p != nil && p.Danger != "" {
 		return base + ": " + p.Danger
 	}
-	if why := p.SubDanger(cmdbase.Texts(ws)); why != "" {
+	var args []string // the words' texts, for the base's dangerous subcommands and forms
+	if p != nil && len(p.Subs)+len(p.Forms) > 0 {
+		args = cmdbase.Texts(ws)
+	}
+	if why := p.SubDanger(args); why != "" {
 		return why
 	}
 	if l.StdinFromNetwork && isInterpreter(base) {
@@ -36,7 +40,7 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if isInterpreter(base) && fedByNetwork(l) {
 		return base + " runs code fetched from the network"
 	}
-	if why := p.FormDanger(cmdbase.Texts(ws)); why != "" {
+	if why := p.FormDanger(args); why != "" {
 		return why
 	}
 	switch base {

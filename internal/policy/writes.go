@@ -15,7 +15,7 @@ import (
 func optionWrite(l *shellparse.Leaf) (string, []word) {
 	ws := l.Args()
 	base := l.Base()
-	if f := cmdbase.Unix(base).OutputFile(cmdbase.Texts(ws)); f != "" {
+	if f := cmdbase.Unix(base).OutputFile(ws); f != "" {
 		return base + " writes " + f, []word{{Text: f, Raw: f}}
 	}
 	switch base {
