@@ -97,6 +97,11 @@ func TestKnownVariables(t *testing.T) {
 		{"HOME=/etc; cat $HOME/shadow", false}, {"export HOME=/etc; cat $HOME/shadow", false},
 		{"cat ${HOME:-/etc}/shadow", false}, {"read HOME; cat $HOME/x", false}, {"cat $HOMEDIR/x", false},
 		{"PWD=/etc cat $PWD/shadow", false},
+		// PWD is no risky name: only "every mention of it is a read"
+		// keeps a value set in the command from being taken for the
+		// directory
+		{"read PWD; cat $PWD/notes.txt", false}, {"export PWD=/etc; cat $PWD/passwd", false},
+		{"PWD=/etc; head $PWD/passwd", false}, {"cd /etc; cat $PWD/passwd", false},
 	} {
 		d := e.Decide(Action{Kind: RunCommand, Command: c.cmd, Where: testCC})
 		if (d.Decision == Allow) != c.allow {
