@@ -22,9 +22,15 @@ func (Disk) Resolve(p string) (string, policy.PathState) {
 	rest := strings.Split(p, "/")
 	cur := "/"
 	links := 0
+	// file: cur is not a directory; any name after it (even "." or "..")
+	// fails with ENOTDIR, as the kernel refuses it
+	file := false
 	for len(rest) > 0 {
 		c := rest[0]
 		rest = rest[1:]
+		if file {
+			return filepath.Join(append([]string{cur, c}, rest...)...), policy.PathMissing
+		}
 		switch c {
 		case "", ".":
 			continue
@@ -54,7 +60,7 @@ func (Disk) Resolve(p string) (string, policy.PathState) {
 			rest = append(strings.Split(t, "/"), rest...)
 			continue
 		}
-		cur = next
+		cur, file = next, !fi.IsDir()
 	}
 	return cur, policy.PathExists
 }
