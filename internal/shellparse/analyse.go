@@ -218,6 +218,8 @@ type analyser struct {
 	funcs   map[string]*syntax.FuncDecl
 	parser  *syntax.Parser
 	dir     *dirState
+	// readOnly memoises onlyRead of the source, by variable name.
+	readOnly map[string]bool
 	// physicalCd: a set -P earlier in the text makes cd physical
 	physicalCd bool
 	// cdSure holds the cd leaves whose target is certain if they

@@ -140,13 +140,26 @@ func (a *analyser) knownParam(part syntax.WordPart) (string, bool) {
 		return "", false
 	}
 	switch name := p.Param.Value; {
-	case name == "HOME" && a.opts.Home != "" && onlyRead(a.res.Source, name):
+	case name == "HOME" && a.opts.Home != "" && a.onlyRead(name):
 		return a.opts.Home, true
 	case name == "PWD" && !a.dir.cur.Unknown && len(a.dir.cur.Paths) == 1 && strings.HasPrefix(a.dir.cur.Paths[0], "/") &&
-		onlyRead(a.res.Source, name):
+		a.onlyRead(name):
 		return a.dir.cur.Paths[0], true
 	}
 	return "", false
+}
+
+// onlyRead is onlyRead of the whole command, asked once per name.
+func (a *analyser) onlyRead(name string) bool {
+	v, ok := a.readOnly[name]
+	if !ok {
+		if a.readOnly == nil {
+			a.readOnly = map[string]bool{}
+		}
+		v = onlyRead(a.res.Source, name)
+		a.readOnly[name] = v
+	}
+	return v
 }
 
 // onlyRead reports whether every mention of the variable name in src is
