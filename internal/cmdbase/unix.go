@@ -55,6 +55,9 @@ const (
 	NoRule
 	// Suffixed: NAME.SUFFIX is the same program (mkfs.ext4).
 	Suffixed
+	// Prefixed: any name starting with NAME is a build of the same
+	// program (python3.12d, pythonw).
+	Prefixed
 	// Harmless: a Wrapper that only runs its inner command (timeout,
 	// nice, env): the inner command decides.
 	Harmless
@@ -376,13 +379,20 @@ func registerUnix(f Family, family []Prog) bool {
 			}
 			unix[n] = p
 		}
+		if p.Has(Prefixed) {
+			prefixed = append(prefixed, p)
+		}
 	}
 	return true
 }
 
+// prefixed are the Prefixed programs.
+var prefixed []*Prog
+
 // Unix finds the entry of a program by its base name (no directory):
 // the name itself, the name without a version (python3.12, node20,
-// pip3), or for Suffixed programs the name before its first dot
+// pip3), a name a Prefixed program's starts, or for Suffixed programs the
+// name before its first dot
 // (mkfs.ext4). It returns nil for a program the base does not know.
 func Unix(name string) *Prog {
 	if p := unix[name]; p != nil {
@@ -393,9 +403,10 @@ func Unix(name string) *Prog {
 			return p
 		}
 	}
-	if strings.HasPrefix(name, "python") {
-		// python's many builds: python3.12d, pythonw
-		return unix["python"]
+	for _, p := range prefixed {
+		if strings.HasPrefix(name, p.Name) {
+			return p
+		}
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 {
 		if p := unix[name[:i]]; p.Has(Suffixed) {

@@ -18,7 +18,7 @@ var _ = registerUnix(Languages, []Prog{
 
 	// interpreters: network data piped into them is dangerous; no
 	// narrow rule exists for code given as text
-	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile | Alarm, Lang: Python,
+	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile | Prefixed | Alarm, Lang: Python,
 		Version: []string{"--version", "-V", "--help", "-h"}},
 	{Name: "ipython", Is: Interpreter, Lang: Python},
 	{Name: "bpython", Is: Interpreter, Lang: Python},
