@@ -169,6 +169,9 @@ func (a *analyser) wrapper(l *Leaf, args []Word, name string, spec optSpec, ctx 
 		l.Unknown = append(l.Unknown, "dynamic option to "+name)
 		return
 	}
+	if name == "exec" && hasShortFlag(args[:i], 'c', spec.short) {
+		l.EnvCleared = true
+	}
 	a.inner(l, args[i:], name, ctx, false)
 }
 
@@ -601,6 +604,17 @@ func ResolveLong(name string, longs []string) string {
 	return found
 }
 
+// envUnset records env -u NAME: removing a variable changes the
+// command's environment as setting it does (nb's own settings, such as
+// GIT_OPTIONAL_LOCKS=0 or the pagers, are undone by it).
+func (a *analyser) envUnset(l *Leaf, w Word) {
+	if !w.Static() {
+		l.Unknown = append(l.Unknown, "dynamic variable unset by env")
+		return
+	}
+	l.EnvAssigns = append(l.EnvAssigns, w.Text)
+}
+
 // env runs its command with assignments; -S (--split-string) splits a
 // string into the command and its arguments.
 func (a *analyser) env(l *Leaf, args []Word, ctx *walkCtx) {
@@ -622,6 +636,7 @@ scan:
 			i++
 			break scan
 		case t == "-":
+			l.EnvCleared = true
 			i++
 		case strings.HasPrefix(t, "--"):
 			name, val, hasEq := strings.Cut(t[2:], "=")
@@ -631,6 +646,9 @@ scan:
 				return
 			}
 			i++
+			if long == "ignore-environment" {
+				l.EnvCleared = true
+			}
 			switch long {
 			case "unset", "chdir", "split-string", "argv0":
 				if !hasEq {
@@ -648,10 +666,16 @@ scan:
 				if long == "chdir" {
 					l.Unknown = append(l.Unknown, "env --chdir runs the command in another directory")
 				}
+				if long == "unset" {
+					a.envUnset(l, w)
+				}
 			}
 		case len(t) > 1 && t[0] == '-':
 			i++
 			for j := 1; j < len(t); j++ {
+				if t[j] == 'i' {
+					l.EnvCleared = true
+				}
 				if strings.IndexByte("uCSa", t[j]) >= 0 {
 					v := Word{Text: t[j+1:], Raw: t[j+1:]}
 					if j+1 >= len(t) && i < len(args) {
@@ -663,6 +687,9 @@ scan:
 					}
 					if t[j] == 'C' {
 						l.Unknown = append(l.Unknown, "env -C runs the command in another directory")
+					}
+					if t[j] == 'u' {
+						a.envUnset(l, v)
 					}
 					break
 				}
