@@ -56,6 +56,8 @@ type argSpec struct {
 	// pure: no option of the command writes, runs or connects, so glob
 	// and run-time arguments cannot make it do so.
 	pure bool
+	// atFiles: @FILE arguments are response files (safeCmd.atFiles).
+	atFiles bool
 	// extra says why the words (ws), the verb and the operands are not
 	// read-only, or "".
 	extra func(ws []word, verb string, ops []word) string
@@ -169,7 +171,7 @@ func (s argSpec) check(name string, ws []word) string {
 
 // safe makes the builtinSafe entry of the spec.
 func (s argSpec) safe(name string) safeCmd {
-	return safeCmd{reads: s.reads, dynOK: s.pure, valueShort: s.values, endless: s.reads,
+	return safeCmd{reads: s.reads, dynOK: s.pure && !s.atFiles, valueShort: s.values, endless: s.reads, atFiles: s.atFiles,
 		check: func(ws []word) string { return s.check(name, ws) }, args: &s}
 }
 
