@@ -252,9 +252,11 @@ func Lookup(sh Shells, name string) *Spec {
 	return programs[winshell.ProgramName(n)]
 }
 
-// isOpt says whether an argument is an option in the shell.
-func isOpt(sh Shells, a Arg) bool {
-	if a.Quoted || len(a.Text) < 2 {
+// isOpt says whether an argument is an option in the shell. A program
+// reads its own command line: quotes do not keep a word from being
+// one of its switches.
+func isOpt(sh Shells, a Arg, program bool) bool {
+	if a.Quoted && !program || len(a.Text) < 2 {
 		return false
 	}
 	switch sh {
@@ -296,6 +298,12 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		return j
 	}
 	j := Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}
+	// a program reads its own switches (/grant, -urlcache), quoted or
+	// not, whichever shell started it: PowerShell passes them on as written
+	program := s.In == Both
+	if program {
+		sh = Cmd
+	}
 	if len(args) == 0 && s.NoArgs != Unknown {
 		j.Does = s.NoArgs
 		if j.Does != s.Does {
@@ -306,7 +314,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	if len(s.Subs) > 0 {
 		var sub *Sub
 		for i, a := range args {
-			if isOpt(sh, a) {
+			if isOpt(sh, a, program) {
 				continue
 			}
 			for k := range s.Subs {
@@ -332,7 +340,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	patternGiven := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !isOpt(sh, a) {
+		if !isOpt(sh, a, program) {
 			if j.Operands == nil {
 				j.Operands = make([]string, 0, len(args)-i)
 			}
