@@ -111,6 +111,9 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellPowerShell, `ri x`}, {sysinfo.ShellPowerShell, `remove-item x`}, {sysinfo.ShellPowerShell, `rd x`},
 		{sysinfo.ShellPowerShell, `gci | Remove-Item`}, {sysinfo.ShellPowerShell, `gci | % { Remove-Item $_ }`},
 		{sysinfo.ShellPowerShell, `cmd /c rd /s /q C:\x`}, {sysinfo.ShellPowerShell, `Microsoft.PowerShell.Management\Remove-Item x`},
+		// dot-sourcing, powershell.exe's abbreviated parameters
+		{sysinfo.ShellPowerShell, `. Remove-Item x`}, {sysinfo.ShellPowerShell, `. ri x`},
+		{sysinfo.ShellCmd, `powershell -Exec Bypass -W Hidden -c Remove-Item x`}, {sysinfo.ShellCmd, `powershell –c Remove-Item x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

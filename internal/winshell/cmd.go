@@ -709,22 +709,83 @@ func appendSwitches(words []Word, t *ctok) []Word {
 	return words
 }
 
+// psValueParams are the parameters of powershell.exe and pwsh that take
+// a value, each with the values it accepts (nil: any word). Either program
+// accepts any unambiguous prefix of a parameter's name.
+var psValueParams = []struct {
+	name   string
+	values []string
+}{
+	{"executionpolicy", []string{"bypass", "unrestricted", "remotesigned", "allsigned", "restricted", "default", "undefined"}},
+	{"windowstyle", []string{"normal", "hidden", "minimized", "maximized", "0", "1", "2", "3"}},
+	{"inputformat", []string{"text", "xml"}},
+	{"outputformat", []string{"text", "xml"}},
+	{"version", nil},
+	{"psconsolefile", nil},
+	{"configurationname", nil},
+	{"configurationfile", nil},
+	{"settingsfile", nil},
+	{"workingdirectory", nil},
+	{"custompipename", nil},
+}
+
+// psValueAliases are the short names that are no prefix of their
+// parameter.
+var psValueAliases = map[string]string{"ep": "executionpolicy", "ex": "executionpolicy", "wd": "workingdirectory",
+	"of": "outputformat", "if": "inputformat", "w": "windowstyle", "v": "version"}
+
+// psTakesValue says whether the word after parameter name (lower case,
+// without its dash) is its value: the parameter takes one and, when its
+// values are known, the word is one of them. A word that is no valid
+// value is where the command may start.
+func psTakesValue(name, next string) bool {
+	if full, ok := psValueAliases[name]; ok {
+		name = full
+	}
+	for _, p := range psValueParams {
+		if !strings.HasPrefix(p.name, name) {
+			continue
+		}
+		if p.values == nil {
+			if p.name == "version" {
+				return strings.Trim(next, "0123456789.") == ""
+			}
+			return true
+		}
+		for _, v := range p.values {
+			if strings.EqualFold(v, next) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // psCommandArg finds the script a powershell command line runs:
 // -Command/-c TEXT… (the rest of the line), -EncodedCommand BASE64, or a
 // bare script text. ok is false when it runs a file or nothing
-// recognisable.
+// recognisable. Parameters may be abbreviated and written with any dash.
 func psCommandArg(args []Word) (string, bool) {
 	for i := 0; i < len(args); i++ {
 		a := strings.ToLower(args[i].Text)
+		for _, d := range []string{"–", "—", "―"} {
+			if strings.HasPrefix(a, d) {
+				a = "-" + a[len(d):]
+			}
+		}
 		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "/") {
 			// the first non-parameter is the command text
 			return joinText(args[i:]), true
 		}
 		name := strings.TrimLeft(a, "-/")
+		if k := strings.IndexByte(name, ':'); k > 0 {
+			name = name[:k]
+		}
 		switch {
 		case name == "":
 			return "", false
-		case name == "c" || len(name) >= 3 && strings.HasPrefix("command", name):
+		case strings.HasPrefix("command", name) || name == "cwa" || len(name) >= 8 && strings.HasPrefix("commandwithargs", name):
 			if i+1 < len(args) && args[i+1].Text == "-" {
 				return "", false // the script is read from standard input
 			}
@@ -736,12 +797,9 @@ func psCommandArg(args []Word) (string, bool) {
 				}
 			}
 			return "", false
-		case name == "f" || len(name) >= 2 && strings.HasPrefix("file", name):
+		case strings.HasPrefix("file", name):
 			return "", false
-		case name == "executionpolicy" || name == "ex" || name == "ep" || name == "windowstyle" || name == "w" ||
-			name == "inputformat" || name == "outputformat" || name == "workingdirectory" || name == "wd" ||
-			name == "configurationname" || name == "psconsolefile" || name == "version" || name == "v" ||
-			name == "settingsfile" || name == "custompipename" || name == "of" || name == "if":
+		case i+1 < len(args) && psTakesValue(name, args[i+1].Text):
 			i++
 		}
 	}

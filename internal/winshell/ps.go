@@ -7,6 +7,19 @@ import (
 	"unicode/utf16"
 )
 
+// isSingleQuote says PowerShell reads r as a single quote (it accepts the
+// typographic ones: ‘ ’ ‚ ‛).
+func isSingleQuote(r rune) bool {
+	return r == '\'' || r == '‘' || r == '’' || r == '‚' || r == '‛'
+}
+
+// isDoubleQuote says PowerShell reads r as a double quote (“ ” „ too).
+func isDoubleQuote(r rune) bool { return r == '"' || r == '“' || r == '”' || r == '„' }
+
+// IsDash says PowerShell reads r as the dash of a parameter or operator:
+// the hyphen, en dash, em dash and horizontal bar.
+func IsDash(r rune) bool { return r == '-' || r == '–' || r == '—' || r == '―' }
+
 // ptok is a PowerShell token.
 type ptok struct {
 	kind  int // pWord, pParam, pSep, pPipe, pAmp, pOpen, pClose, pRedir, pComma
@@ -120,13 +133,13 @@ func (l *psLexer) wordAt() Word {
 	for ; l.i < len(rs); l.i++ {
 		r := rs[l.i]
 		switch {
-		case r == '\'':
+		case isSingleQuote(r):
 			leave()
 			w.Quoted = true
 			l.i++
 			for ; l.i < len(rs); l.i++ {
-				if rs[l.i] == '\'' || rs[l.i] == '‘' || rs[l.i] == '’' {
-					if l.i+1 < len(rs) && rs[l.i+1] == rs[l.i] {
+				if isSingleQuote(rs[l.i]) {
+					if l.i+1 < len(rs) && isSingleQuote(rs[l.i+1]) {
 						b.WriteRune(rs[l.i])
 						l.i++
 						continue
@@ -141,11 +154,11 @@ func (l *psLexer) wordAt() Word {
 			if l.i >= len(rs) {
 				l.s.unknown("an unclosed quote")
 			}
-		case r == '"' || r == '“' || r == '”':
+		case isDoubleQuote(r):
 			leave()
 			w.Quoted = true
 			l.i++
-			for ; l.i < len(rs) && !(rs[l.i] == '"' || rs[l.i] == '“' || rs[l.i] == '”'); l.i++ {
+			for ; l.i < len(rs) && !isDoubleQuote(rs[l.i]); l.i++ {
 				switch rs[l.i] {
 				case '`':
 					l.s.unknown("an escape in a string")
@@ -336,11 +349,12 @@ func (l *psLexer) lex() {
 			}
 			l.i += len([]rune(rest)) - 1
 			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
-		case (r == '-' || r == '–' || r == '—') && (unicode.IsLetter(next) || next == '_' || next == '?'):
+		case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
 			w := l.wordAt()
 			if r != '-' {
-				// PowerShell reads an en or em dash as the parameter's dash
-				w.Text = "-" + strings.TrimPrefix(strings.TrimPrefix(w.Text, "–"), "—")
+				// PowerShell reads an en dash, em dash or horizontal bar
+				// as the parameter's dash
+				w.Text = "-" + strings.TrimPrefix(w.Text, string(r))
 			}
 			if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
 				// -Name:value is the parameter and its argument
@@ -549,6 +563,11 @@ func (p *psParser) finish(c *Command) *Command {
 		p.s.unknown("an expression, not a command")
 	case head.Text == ".":
 		p.s.unknown("dot-sourcing")
+		if len(c.Words) > 1 && !c.Words[1].Dynamic {
+			// . Remove-Item x runs Remove-Item: judge the command it names
+			c.Words = c.Words[1:]
+			return p.finish(c)
+		}
 	case psKeywords[strings.ToLower(head.Text)]:
 		p.s.unknown("the " + strings.ToLower(head.Text) + " keyword")
 	case isNumberish(head.Text):
