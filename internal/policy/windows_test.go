@@ -114,6 +114,8 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		// dot-sourcing, powershell.exe's abbreviated parameters
 		{sysinfo.ShellPowerShell, `. Remove-Item x`}, {sysinfo.ShellPowerShell, `. ri x`},
 		{sysinfo.ShellCmd, `powershell -Exec Bypass -W Hidden -c Remove-Item x`}, {sysinfo.ShellCmd, `powershell –c Remove-Item x`},
+		// cmd.exe's switches glued together
+		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

@@ -518,30 +518,23 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 	}
 	switch ProgramName(name) {
 	case "cmd":
-		for i := 1; i < len(toks); i++ {
-			sw := strings.ToLower(toks[i].text())
-			if sw == "/c" || sw == "/k" || sw == "/r" {
-				text := ""
-				var parts []string
-				for _, t := range toks[i+1:] {
-					parts = append(parts, t.line())
+		args := make([]string, 0, len(toks)-1)
+		for _, t := range toks[1:] {
+			args = append(args, t.line())
+		}
+		text, ok, delayed := CmdScript(args)
+		if delayed {
+			p.s.unknown("delayed expansion (cmd /v)")
+		}
+		if ok {
+			if strings.HasPrefix(text, `"`) {
+				text = text[1:]
+				if j := strings.LastIndex(text, `"`); j >= 0 {
+					text = text[:j] + text[j+1:]
 				}
-				text = strings.Join(parts, " ")
-				if strings.HasPrefix(text, `"`) {
-					text = text[1:]
-					if j := strings.LastIndex(text, `"`); j >= 0 {
-						text = text[:j] + text[j+1:]
-					}
-				}
-				inner(text, "cmd /c")
-				return out
 			}
-			if strings.HasPrefix(sw, "/v") && !strings.HasPrefix(sw, "/v:off") {
-				p.s.unknown("delayed expansion (cmd /v)")
-			}
-			if !strings.HasPrefix(sw, "/") {
-				break
-			}
+			inner(text, "cmd /c")
+			return out
 		}
 	case "powershell", "pwsh":
 		if script, ok := psCommandArg(words[1:]); ok {
@@ -634,6 +627,36 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	}
 	return out
+}
+
+// CmdScript finds the command line cmd.exe runs from its arguments: what
+// follows /c, /k or /r, which cmd.exe also reads glued to the switch or
+// to other switches (/crd, /d/c, /q/c"…"). delayed says /v turns on
+// delayed expansion.
+func CmdScript(args []string) (script string, ok, delayed bool) {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "/") {
+			continue
+		}
+		for k := 0; k < len(a); k++ {
+			if a[k] != '/' || k+1 >= len(a) {
+				continue
+			}
+			switch a[k+1] | 0x20 {
+			case 'c', 'k', 'r':
+				rest := a[k+2:]
+				if len(args) > i+1 {
+					rest = strings.TrimLeft(rest+" "+strings.Join(args[i+1:], " "), " ")
+				}
+				return rest, true, delayed
+			case 'v':
+				if !strings.HasPrefix(strings.ToLower(a[k:]), "/v:off") {
+					delayed = true
+				}
+			}
+		}
+	}
+	return "", false, delayed
 }
 
 func isCmpOp(s string) bool {

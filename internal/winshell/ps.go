@@ -585,13 +585,16 @@ func (p *psParser) finish(c *Command) *Command {
 		}
 	}
 	if !head.Dynamic && name == "cmd" {
-		for i, w := range c.Words[1:] {
-			sw := strings.ToLower(w.Text)
-			if sw == "/c" || sw == "/k" || sw == "/r" {
-				inner := ParseCmd(joinText(c.Words[i+2:]), p.opts)
-				p.adopt(c, inner, "cmd /c")
-				break
-			}
+		args := make([]string, 0, len(c.Words)-1)
+		for _, w := range c.Words[1:] {
+			args = append(args, w.Text)
+		}
+		text, ok, delayed := CmdScript(args)
+		if delayed {
+			p.s.unknown("delayed expansion (cmd /v)")
+		}
+		if ok {
+			p.adopt(c, ParseCmd(text, p.opts), "cmd /c")
 		}
 	}
 	return c
