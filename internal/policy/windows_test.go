@@ -116,6 +116,7 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellCmd, `powershell -Exec Bypass -W Hidden -c Remove-Item x`}, {sysinfo.ShellCmd, `powershell –c Remove-Item x`},
 		// cmd.exe's switches glued together
 		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
+		{sysinfo.ShellCmd, `for /f %i in ('rd x') do echo %i`}, {sysinfo.ShellCmd, "for /f \"usebackq\" %i in (`rd x`) do echo %i"},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

@@ -433,8 +433,9 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 		case "&", "&&", "||":
 			flush(false)
 		case "(":
-			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") && !strings.EqualFold(cur[0].text(), "for") {
+			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") {
 				// "echo a(b" is a literal parenthesis; keep it in the word
+				// (for's set and body are read by the for command itself)
 				cur = append(cur, &ctok{r: []rune{'('}, kind: []rkind{kPlain}, raw: "("})
 				continue
 			}
@@ -597,6 +598,24 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	case "for":
 		p.s.unknown("a for loop")
+		// for /f … in ('COMMAND') (or `COMMAND` with usebackq) runs it
+		open := -1
+		for i, t := range toks {
+			switch {
+			case t.raw == "(" && open == -1:
+				open = i
+			case t.raw == ")" && open >= 0:
+				var parts []string
+				for _, t := range toks[open+1 : i] {
+					parts = append(parts, t.line())
+				}
+				set := strings.TrimSpace(strings.Join(parts, " "))
+				if len(set) >= 2 && (set[0] == '\'' || set[0] == '`') && set[len(set)-1] == set[0] {
+					inner(set[1:len(set)-1], "for")
+				}
+				open = -2 // only the first set
+			}
+		}
 		for i, t := range toks {
 			if strings.EqualFold(t.text(), "do") {
 				innerWords(toks[i+1:], "for")
