@@ -117,6 +117,7 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		// cmd.exe's switches glued together
 		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
 		{sysinfo.ShellCmd, `for /f %i in ('rd x') do echo %i`}, {sysinfo.ShellCmd, "for /f \"usebackq\" %i in (`rd x`) do echo %i"},
+		{sysinfo.ShellPowerShell, `Start-Process cmd "/c rd x"`}, {sysinfo.ShellCmd, `start /b "t" rd x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

@@ -630,11 +630,18 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		p.s.unknown("call")
 		innerWords(toks[1:], "call")
 	case "start":
-		i := 1
-		if i < len(toks) && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
-			i++ // the window title
-		}
-		for i < len(toks) && strings.HasPrefix(toks[i].text(), "/") {
+		// the first quoted word, before or among the switches, is the
+		// window title
+		i, title := 1, false
+		for i < len(toks) {
+			if !title && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
+				title = true
+				i++
+				continue
+			}
+			if !strings.HasPrefix(toks[i].text(), "/") {
+				break
+			}
 			sw := strings.ToLower(toks[i].text())
 			i++
 			if sw == "/d" || sw == "/node" || sw == "/affinity" {

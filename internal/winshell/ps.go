@@ -584,6 +584,11 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
+	if !head.Dynamic && isStartProcess(head.Text) {
+		if line, ok := startProcessLine(c.Words[1:]); ok {
+			p.adopt(c, ParseCmd(line, p.opts), "start")
+		}
+	}
 	if !head.Dynamic && name == "cmd" {
 		args := make([]string, 0, len(c.Words)-1)
 		for _, w := range c.Words[1:] {
@@ -598,6 +603,67 @@ func (p *psParser) finish(c *Command) *Command {
 		}
 	}
 	return c
+}
+
+// isStartProcess says the name is Start-Process (or one of its aliases).
+func isStartProcess(name string) bool {
+	n := strings.ToLower(name)
+	if i := strings.LastIndexByte(n, '\\'); i >= 0 && strings.HasPrefix(n, "microsoft.") {
+		n = n[i+1:]
+	}
+	return n == "start-process" || n == "saps" || n == "start"
+}
+
+// startProcessValues are Start-Process's parameters that take a value
+// other than the program and its arguments.
+var startProcessValues = []string{"verb", "workingdirectory", "credential", "windowstyle", "redirectstandardinput",
+	"redirectstandardoutput", "redirectstandarderror", "environment"}
+
+// startProcessLine is the command line Start-Process runs: its program
+// (-FilePath, or the first positional word) and arguments (-ArgumentList,
+// or the second positional words), to be read as cmd.exe would read it
+// (a word holding & or | is parsed as more commands: what it may be).
+func startProcessLine(args []Word) (string, bool) {
+	var file string
+	var list []string
+	positional := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.Quoted && len(w.Text) > 1 && w.Text[0] == '-' {
+			name := strings.ToLower(w.Text[1:])
+			switch {
+			case strings.HasPrefix("filepath", name) || name == "path" || name == "pspath":
+				if i+1 < len(args) {
+					file = args[i+1].Text
+					i++
+				}
+			case strings.HasPrefix("argumentlist", name) || name == "args":
+				for i+1 < len(args) && !(args[i+1].Text != "" && args[i+1].Text[0] == '-' && !args[i+1].Quoted) {
+					list = append(list, args[i+1].Text)
+					i++
+				}
+			default:
+				for _, v := range startProcessValues {
+					if strings.HasPrefix(v, name) {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		switch positional {
+		case 0:
+			file = w.Text
+		default:
+			list = append(list, w.Text)
+		}
+		positional++
+	}
+	if file == "" {
+		return "", false
+	}
+	return strings.TrimSpace(file + " " + strings.Join(list, " ")), true
 }
 
 // adopt adds the commands of an inner script run by c.
