@@ -128,7 +128,10 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
-	Why      string
+	// Remote says it can ask another computer (-ComputerName, -CimSession,
+	// -Session): those parameters make it talk to the network.
+	Remote bool
+	Why    string
 }
 
 // Role is what a command's operands are.
@@ -156,7 +159,10 @@ type Opt struct {
 	// Value is the option's value that makes it apply ("RunAs" for
 	// Start-Process -Verb); empty: any.
 	Value string
-	Why   string
+	// ValueHas is text the option's value must hold for it to apply
+	// ("://" for wmic /format: a stylesheet from the network).
+	ValueHas string
+	Why      string
 }
 
 // Sub is a subcommand.
@@ -209,9 +215,19 @@ var (
 	programs = map[string]*Spec{}
 )
 
+// remoteParams are the parameters of a Remote cmdlet that name other
+// computers.
+var remoteParams = []string{"-ComputerName", "-Cn", "-CimSession", "-Session", "-PSSession"}
+
 func register(specs []Spec) bool {
 	for i := range specs {
 		s := &specs[i]
+		if s.Remote {
+			s.Values = append(s.Values, remoteParams...)
+			for _, p := range remoteParams {
+				s.Opts = append(s.Opts, Opt{Name: p, Does: Sends, Why: s.Name + " " + p + " asks another computer"})
+			}
+		}
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
 			k := strings.ToLower(n)
 			if s.In == Both {
@@ -391,8 +407,15 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			if o.Value != "" && !strings.EqualFold(o.Value, value) {
 				continue
 			}
+			if o.ValueHas != "" && !strings.Contains(strings.ToLower(value), o.ValueHas) {
+				continue
+			}
 			if o.Recurse {
 				j.Recurse = true
+			}
+			if o.Does == Writes && value != "" && !takesValue {
+				// /output:FILE: the file it writes
+				j.Values = append(j.Values, value)
 			}
 			switch o.Does {
 			case Unknown:
