@@ -244,17 +244,44 @@ var winSystemBin = map[string]bool{
 	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
 }
 
-// credentialHive says a registry key is one of the hives that hold
-// password hashes and secrets (HKLM\SAM, HKLM\SECURITY, HKLM\SYSTEM).
-func credentialHive(key string) bool {
-	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' {
-		return false // no root begins otherwise, in any case
+// secretKeys are the registry keys that hold password hashes and secrets
+// (the SAM and SECURITY hives, the SYSTEM hive's boot key, Winlogon's
+// DefaultPassword of automatic sign-in), in the compared form.
+var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
+	`hklm\software\microsoft\windows nt\currentversion\winlogon`}
+
+// registryKey is a registry key in the compared form (hklm\…, lower
+// case, backslashes), or "" when key names none.
+func registryKey(key string) string {
+	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' && key[0]|0x20 != 'm' {
+		return "" // no root begins otherwise, in any case
 	}
-	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
-	for _, root := range []string{`hklm\`, `hkey_local_machine\`, `hklm:\`, `registry::hkey_local_machine\`} {
-		if rest, ok := strings.CutPrefix(k, root); ok {
-			hive, _, _ := strings.Cut(rest, `\`)
-			return hive == "sam" || hive == "security" || hive == "system"
+	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
+	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
+	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`} {
+		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || root == "hklm:") {
+			return "hklm" + `\` + strings.TrimPrefix(rest, `\`)
+		}
+	}
+	return ""
+}
+
+// credentialHive says a registry key holds password hashes or secrets, or,
+// read with its subkeys (tree) or listed with their values (lists), shows
+// one.
+func credentialHive(key string, tree, lists bool) bool {
+	k := strings.TrimSuffix(registryKey(key), `\`)
+	if k == "" {
+		return false
+	}
+	for _, s := range secretKeys {
+		switch {
+		case k == s || strings.HasPrefix(k, s+`\`):
+			return true
+		case tree && strings.HasPrefix(s, k+`\`):
+			return true
+		case lists && strings.HasPrefix(s, k+`\`) && !strings.Contains(s[len(k)+1:], `\`):
+			return true
 		}
 	}
 	return false
@@ -866,8 +893,10 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		}
 	}
 	paths := j.Files
-	for _, w := range j.Operands {
-		if credentialHive(w) {
+	tree := j.Recurse || hasParam(c, "-recurse", 2) || hasParam(c, "-depth", 2)
+	lists := j.Spec != nil && j.Spec.Lists
+	for _, w := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
+		if credentialHive(w, tree, lists) {
 			if j.Does == cmdbase.Reads {
 				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
 			} else if j.Does != cmdbase.Unknown {
@@ -880,6 +909,12 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	case cmdbase.Reads:
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
+		}
+		for _, p := range j.Operands {
+			if uncPath(p) {
+				// reg query \\host\HKLM\…, a share, a raw device
+				wl.unsafe = "reaches another machine or a raw device (" + p + ")"
+			}
 		}
 		for _, p := range paths {
 			if uncPath(p) {

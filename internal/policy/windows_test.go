@@ -111,6 +111,13 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellPowerShell, `ri x`}, {sysinfo.ShellPowerShell, `remove-item x`}, {sysinfo.ShellPowerShell, `rd x`},
 		{sysinfo.ShellPowerShell, `gci | Remove-Item`}, {sysinfo.ShellPowerShell, `gci | % { Remove-Item $_ }`},
 		{sysinfo.ShellPowerShell, `cmd /c rd /s /q C:\x`}, {sysinfo.ShellPowerShell, `Microsoft.PowerShell.Management\Remove-Item x`},
+		// dot-sourcing, powershell.exe's abbreviated parameters
+		{sysinfo.ShellPowerShell, `. Remove-Item x`}, {sysinfo.ShellPowerShell, `. ri x`},
+		{sysinfo.ShellCmd, `powershell -Exec Bypass -W Hidden -c Remove-Item x`}, {sysinfo.ShellCmd, `powershell –c Remove-Item x`},
+		// cmd.exe's switches glued together
+		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
+		{sysinfo.ShellCmd, `for /f %i in ('rd x') do echo %i`}, {sysinfo.ShellCmd, "for /f \"usebackq\" %i in (`rd x`) do echo %i"},
+		{sysinfo.ShellPowerShell, `Start-Process cmd "/c rd x"`}, {sysinfo.ShellCmd, `start /b "t" rd x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)
