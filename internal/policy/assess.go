@@ -591,6 +591,9 @@ func specAllows(l *shellparse.Leaf, spec cmdbase.ReadOnly, info *leafInfo) strin
 	if why := spec.Check(args); why != "" {
 		return why
 	}
+	if spec.Infinite() && !l.StdoutToPipe {
+		return base + " prints without end unless piped into a reader that stops"
+	}
 	if spec.Endless() && !l.StdoutToPipe {
 		return cmdbase.EndlessDevice(args)
 	}
