@@ -111,7 +111,7 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 				}
 				continue
 			}
-			if sensitiveSegment(seg) {
+			if sensitiveSegment(seg) || windowsPaths && secrets.AliasMayBe(seg) {
 				return true
 			}
 		}
