@@ -171,8 +171,14 @@ var secretAssignment = regexp.MustCompile(`(?m)^[ \t]*(export[ \t]+)?[A-Za-z0-9_
 
 // tokenShape matches access tokens whose form is unmistakable: GitHub
 // (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and
-// Anthropic project keys, GitLab personal tokens.
-var tokenShape = regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20})\b`)
+// Anthropic project keys, GitLab personal tokens, and the prefixed keys of
+// the services listed in it.
+var tokenShape = regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20}` +
+	// age secret keys, Hugging Face, npm, PyPI, Stripe, Databricks,
+	// DigitalOcean, Google API keys, Vault, Groq, Replicate, Slack apps
+	`|AGE-SECRET-KEY-1[0-9A-Z]{50,}|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}` +
+	`|[sr]k_(live|test)_[A-Za-z0-9]{20,}|dapi[0-9a-f]{32}|dop_v1_[0-9a-f]{64}|AIza[0-9A-Za-z_-]{35}|hvs\.[A-Za-z0-9_-]{24,}` +
+	`|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|xapp-[0-9]-[A-Za-z0-9-]{20,})\b`)
 
 // codeExtensions are source and documentation files: a name such as
 // token.go or secrets.md is about secrets, not one.

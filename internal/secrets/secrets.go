@@ -24,6 +24,16 @@ var homePaths = []string{
 	".gem/credentials", ".cargo/credentials.toml", ".cargo/credentials", ".config/hcloud", ".oci", ".bluemix", ".config/heroku", ".netlify",
 	".config/netlify", ".vercel", ".local/share/com.vercel.cli", ".config/configstore", ".dbshell", ".mongoshrc.js",
 	".config/git-credential-manager", ".config/Code/User/globalStorage", ".config/1Password", ".ansible/vault_pass",
+	// command-line tools' logins and connection profiles (an API key, an
+	// OAuth token or a password in a file of the tool's own format)
+	".kaggle", ".databrickscfg", ".snowflake", ".dbt/profiles.yml", ".gemini", ".config/github-copilot",
+	".terraformrc", ".circleci", ".fly", ".wrangler", ".config/.wrangler", ".ngrok2", ".config/ngrok",
+	".config/stripe", ".config/helm", ".config/glab-cli", ".config/tea", ".config/Bitwarden CLI",
+	".yarnrc", ".bundle/config", ".config/pip/pip.conf", ".pip/pip.conf", ".ivy2/.credentials",
+	".config/sops", ".config/filezilla", ".config/remmina", ".local/share/remmina", ".config/transmission",
+	".thunderbird", ".lftp", ".irssi/config", ".config/fish/fish_variables",
+	// shell histories kept elsewhere (atuin, macOS Terminal sessions)
+	".local/share/atuin", ".zsh_sessions", ".bash_sessions",
 }
 
 // HomePaths returns the secret locations below a home directory, relative

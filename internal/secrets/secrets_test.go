@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,13 @@ func TestContentShape(t *testing.T) {
 		"export GITHUB_TOKEN=$(pass show gh)\n":                                          false,
 		"TOKEN_TYPE = 'bearer'\n":                                                        false,
 		"export PATH=$HOME/bin:$PATH\n":                                                  false,
+		// prefixed keys of other services, whatever the file's name
+		"# created: 2024\nAGE-SECRET-KEY-1" + strings.Repeat("Q", 58) + "\n": true,
+		"hf_" + strings.Repeat("a", 34):                                      true,
+		"host = x\ntoken = dapi" + strings.Repeat("0", 32):                   true,
+		"STRIPE=sk_live_" + strings.Repeat("a", 24):                          true,
+		"key: AIza" + strings.Repeat("b", 35):                                true,
+		"the hf_ prefix marks Hugging Face tokens":                           false,
 	} {
 		if got := ContentShape([]byte(s)); got != want {
 			t.Errorf("ContentShape(%q) = %v, want %v", s, got, want)
