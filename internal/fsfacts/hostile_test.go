@@ -236,3 +236,55 @@ func TestSecretFiles(t *testing.T) {
 		t.Errorf("docs: %q %v", got, ok)
 	}
 }
+
+// TestRelativePathEntryRunsTheRepositoryFile: with a relative PATH entry
+// (".", "node_modules/.bin", an empty one), a command name finds the
+// repository's own file before the installed program. Every read-only
+// command that would run one asks, and the repository's ls is really
+// what bash runs.
+func TestRelativePathEntryRunsTheRepositoryFile(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	canary := filepath.Join(root, "canary")
+	if err := os.MkdirAll(filepath.Join(repo, "node_modules", ".bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"node_modules/.bin/ls", "cat"} {
+		if err := os.WriteFile(filepath.Join(repo, p), []byte("#!/bin/sh\necho ran > "+canary+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decide := func(cmd string) policy.Verdict {
+		cc := policy.CommandContext{Cwd: repo, Home: root, Facts: fsfacts.Disk{Home: root}}
+		return e.Decide(policy.Action{Kind: policy.RunCommand, Command: cmd, Where: cc}).Decision
+	}
+	sys := os.Getenv("PATH")
+	for _, tc := range []struct {
+		path, cmd string
+		runs      bool
+	}{
+		{"node_modules/.bin:" + sys, "ls -la", true},
+		{".:" + sys, "cat README.md", true},
+		{":" + sys, "cat README.md", true},
+		{sys + ":node_modules/.bin", "ls", false},
+		{sys, "ls", false},
+		{"node_modules/.bin:" + sys, "echo ls", false},
+	} {
+		t.Setenv("PATH", tc.path)
+		os.Remove(canary)
+		run(t, repo, []string{"PATH=" + tc.path}, tc.cmd+" >/dev/null 2>&1")
+		_, ranErr := os.Stat(canary)
+		if ran := ranErr == nil; ran != tc.runs {
+			t.Fatalf("PATH=%s %s: bash ran the repository's file: %v, want %v", tc.path, tc.cmd, ran, tc.runs)
+		}
+		if got := decide(tc.cmd); tc.runs && got == policy.Allow {
+			t.Errorf("PATH=%s %q is allowed: bash runs the repository's own program", tc.path, tc.cmd)
+		} else if !tc.runs && got != policy.Allow {
+			t.Errorf("PATH=%s %q is %v, want allow", tc.path, tc.cmd, got)
+		}
+	}
+}

@@ -481,6 +481,12 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 	if e.removedSafe[base] {
 		return base + " is removed from the safe list"
 	}
+	if pp, ok := cc.Facts.(PathPrograms); ok && !strings.Contains(name, "/") && cc.Cwd != "" {
+		if why := pp.PathProgram(cc.Cwd, name); why != "" {
+			info.noRule = why
+			return why
+		}
+	}
 	if !dirFree(base) && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
 		return info.sensitive

@@ -73,6 +73,15 @@ const (
 	PathExists
 )
 
+// PathPrograms is an optional part of Facts for bash: PathProgram says
+// why a command name, looked up in the PATH commands run with from the
+// absolute directory dir, may be a file of dir's own tree rather than an
+// installed program (PATH holds a relative entry such as "." or
+// "node_modules/.bin" under which dir has the name), or "".
+type PathPrograms interface {
+	PathProgram(dir, name string) string
+}
+
 // NoFacts is a Facts for a filesystem known to hold no secret files and
 // no repository configuring programs (tests, fixtures).
 type NoFacts struct{}
@@ -113,6 +122,7 @@ type memoFacts struct {
 	globs   map[string]memoList
 	content map[string]bool
 	chains  map[string]string
+	paths1  map[string]string // PathProgram, by dir and name
 }
 
 type memoList struct {
@@ -197,6 +207,15 @@ func (m *memoFacts) SecretContent(p string) bool {
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
+}
+
+// PathProgram implements PathPrograms when the facts it remembers do.
+func (m *memoFacts) PathProgram(dir, name string) string {
+	pp, ok := m.f.(PathPrograms)
+	if !ok {
+		return ""
+	}
+	return remember(&m.paths1, dir+"\x00"+name, func() string { return pp.PathProgram(dir, name) })
 }
 
 func (m *memoFacts) Toolchain(prog, dir string) string {
