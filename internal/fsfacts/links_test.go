@@ -171,7 +171,8 @@ func TestTrackedEnvMakesPatchesAsk(t *testing.T) {
 	cc := policy.CommandContext{Cwd: repo, Home: home, Facts: fsfacts.Disk{Home: home}}
 	for _, cmd := range []string{"git show", "git log -p", "git diff HEAD~1", "git diff --cached", "git stash show -p",
 		"git show HEAD~1", "git log --patch -1", "git diff HEAD~1 HEAD", "git grep CANARY", "git log -U1", "git whatchanged -p",
-		"git diff-tree -p HEAD", "git grep -e CANARY HEAD", "git stash list -p", "git status -v", "git cat-file -p HEAD:.env", "git show HEAD:.env"} {
+		"git diff-tree -p HEAD", "git grep -e CANARY HEAD", "git stash list -p", "git status -v", "git cat-file -p HEAD:.env", "git show HEAD:.env",
+		"git log --full-diff -p -- main.go", "git whatchanged --full-diff -p main.go"} {
 		if !strings.Contains(run(t, repo, baseEnv(home), "GIT_PAGER=cat "+cmd), "CANARY") {
 			t.Errorf("fixture: %q does not print the canary", cmd)
 		}

@@ -259,8 +259,9 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	switch sub {
 	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
 		// revisions here are commits or trees: a pathspec narrows what
-		// is printed, unless --follow takes it back through renames
-		if !cmdbase.HasLong(rest, "follow") {
+		// is printed, unless --follow takes it back through renames or
+		// --full-diff prints every file of the commits it selects
+		if !cmdbase.HasLong(rest, "follow", "full-diff") {
 			specs = gitPathspecs(rest, dc)
 		}
 	case "diff":
