@@ -194,6 +194,9 @@ type Judgement struct {
 	Operands []string
 	// Values are the option values.
 	Values []string
+	// Patterns are the values of -Filter and -Include: the names of the
+	// files a lister names (and a reader down its pipeline reads).
+	Patterns []string
 	// Files are the operands and option values that name files the
 	// command reads or changes (what the secret-path rules judge).
 	Files []string
@@ -389,6 +392,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			if patternParam(sh, a.Text) {
 				patternGiven = true
 			}
+			if sh == PowerShell && (optMatches(sh, a.Text, "-Filter") || optMatches(sh, a.Text, "-Include")) {
+				j.Patterns = append(j.Patterns, value)
+			}
 			i++
 		} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
 			value = a.Text[k+1:]
@@ -471,7 +477,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 // abbreviate does.
 func pathParam(s *Spec, sh Shells, a string) bool {
 	for _, v := range s.Values {
-		if optMatches(sh, a, v) && strings.Contains(strings.ToLower(v), "path") {
+		lv := strings.ToLower(v)
+		if optMatches(sh, a, v) && (strings.Contains(lv, "path") || !s.Lists && (lv == "-filter" || lv == "-include")) {
+			// a reader's -Filter and -Include name the files it reads
 			return true
 		}
 	}

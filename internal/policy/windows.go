@@ -78,6 +78,7 @@ func winSlash(p string) string {
 // winAbs resolves a path word against the directory (both Windows
 // spellings) into the compared form.
 func winAbs(p, cwd, home string) string {
+	p = winPlainPath(p)
 	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
 		p = home + p[1:]
 	}
@@ -91,6 +92,69 @@ func winAbs(p, cwd, home string) string {
 	return path.Clean(s)
 }
 
+// winPlainPath is the file a Windows path names, as Windows opens it:
+// without a PowerShell provider (FileSystem::), a \\?\ or \\.\ or
+// \\localhost\c$\ prefix before a drive, a stream (:name, ::$DATA), or
+// trailing dots and spaces of its names (.env. and ".env " open .env).
+func winPlainPath(p string) string {
+	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
+		p = p[i+2:] // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
+	}
+	for _, pre := range []string{`\\?\`, `\\.\`, `//?/`, `//./`} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && len(rest) >= 2 && isLetter(rest[0]) && rest[1] == ':' {
+			p = rest
+		}
+	}
+	if lp := strings.ToLower(p); strings.HasPrefix(lp, `\\localhost\`) || strings.HasPrefix(lp, `\\127.0.0.1\`) {
+		_, rest, _ := strings.Cut(p[2:], `\`)
+		if len(rest) >= 2 && isLetter(rest[0]) && rest[1] == '$' {
+			p = rest[:1] + ":" + rest[2:]
+		}
+	}
+	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '\\' || r == '/' })
+	if len(parts) == 0 {
+		return p
+	}
+	changed := false
+	for i, c := range parts {
+		n := c
+		if k := strings.IndexByte(n, ':'); k >= 0 && !(i == 0 && k == 1 && isLetter(n[0])) {
+			n = n[:k] // a stream
+		}
+		if n != "." && n != ".." {
+			n = strings.TrimRight(n, ". ")
+			if n == "" {
+				n = c
+			}
+		}
+		if n != c {
+			parts[i], changed = n, true
+		}
+	}
+	if !changed {
+		return p
+	}
+	out := strings.Join(parts, `\`)
+	if strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") {
+		return `\\` + out
+	}
+	if strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") {
+		return `\` + out
+	}
+	return out
+}
+
+// shortName says a path has a name in the 8.3 form (PROGRA~1, ENV~1),
+// which may be any file's.
+func shortName(p string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '~' && p[i+1] >= '0' && p[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
 // winSecret says whether a path word names a secret, in any Windows
 // spelling (C:\Users\Me\.ssh, %USERPROFILE%\.aws, ~\.ssh, .\.env).
 func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
@@ -98,7 +162,7 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		return false
 	}
 	abs := winAbs(p, cwd, home)
-	if e.sensitivePath(abs, "", glob) {
+	if e.sensitivePath(abs, "", glob) || shortName(abs) {
 		return true
 	}
 	for _, t := range winHomeSecrets(home) {
@@ -1097,6 +1161,12 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			for _, up := range upstream {
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
+				}
+				for _, p := range up.j.Patterns {
+					if sec.secret(p, true) {
+						wl.unsafe = "reads a sensitive path: " + p
+						wl.secret = p
+					}
 				}
 				roots := up.j.Files
 				if len(roots) == 0 {
