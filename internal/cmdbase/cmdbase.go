@@ -260,15 +260,44 @@ func register(specs []Spec) bool {
 // module-qualified (Microsoft.PowerShell.Management\Get-ChildItem).
 func Lookup(sh Shells, name string) *Spec {
 	n := strings.ToLower(name)
-	if sh == PowerShell && strings.HasPrefix(n, "microsoft.") {
-		if i := strings.LastIndexByte(n, '\\'); i > 0 {
-			n = n[i+1:]
+	if sh == PowerShell {
+		if _, c, ok := SplitModule(n); ok {
+			n = c
 		}
 	}
 	if s := builtins[sh][n]; s != nil {
 		return s
 	}
 	return programs[winshell.ProgramName(n)]
+}
+
+// shippedModules are the modules Windows ships (besides Microsoft.*),
+// whose cmdlets are the ones the base describes.
+var shippedModules = map[string]bool{"storage": true, "netadapter": true, "nettcpip": true, "netsecurity": true,
+	"defender": true, "scheduledtasks": true, "dnsclient": true, "smbshare": true, "cimcmdlets": true, "pki": true,
+	"dism": true, "international": true, "printmanagement": true, "bitlocker": true, "appx": true,
+	"netconnection": true, "psreadline": true, "hyper-v": true, "servermanager": true, "configci": true}
+
+// SplitModule splits a module-qualified cmdlet name
+// (Microsoft.PowerShell.Management\Remove-Item, Storage\Format-Volume):
+// one backslash between a module's name and a Verb-Noun.
+func SplitModule(name string) (module, cmdlet string, ok bool) {
+	module, cmdlet, ok = strings.Cut(name, `\`)
+	if !ok || module == "" || module[0] == '.' || !strings.Contains(cmdlet, "-") || strings.ContainsAny(cmdlet, `\/.`) {
+		return "", "", false
+	}
+	for _, r := range module {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return "", "", false
+		}
+	}
+	return module, cmdlet, true
+}
+
+// ShippedModule says a module is one Windows ships.
+func ShippedModule(module string) bool {
+	m := strings.ToLower(module)
+	return strings.HasPrefix(m, "microsoft.") || shippedModules[m]
 }
 
 // isOpt says whether an argument is an option in the shell. A program

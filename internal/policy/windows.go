@@ -873,6 +873,10 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
 			Why: "unknown program: " + name.Text, Operands: wl.j.Operands, Files: wl.j.Operands}
 	}
+	if mod, _, ok := cmdbase.SplitModule(written); ok && sh == cmdbase.PowerShell && !cmdbase.ShippedModule(mod) && wl.j.Does == cmdbase.Reads {
+		// another module's cmdlet of that name may do anything
+		wl.j.Does, wl.j.Why = cmdbase.Unknown, "a cmdlet of module "+mod+": "+name.Text
+	}
 	wl.names = make([]string, 1, 4)
 	wl.names[0] = written
 	add := func(n string) {
@@ -1378,9 +1382,9 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 }
 
 // moduleQualified says a PowerShell name is a cmdlet named with its module
-// (Microsoft.PowerShell.Management\Get-ChildItem), not a path.
+// (Microsoft.PowerShell.Management\Get-ChildItem, Storage\Format-Volume),
+// not a path.
 func moduleQualified(sh cmdbase.Shells, name string) bool {
-	mod, rest, ok := strings.Cut(name, `\`)
-	return ok && sh == cmdbase.PowerShell && strings.HasPrefix(mod, "microsoft.") && !strings.ContainsAny(mod, ":/") &&
-		!strings.ContainsAny(rest, `\/`) && !strings.HasSuffix(rest, ".exe")
+	_, _, ok := cmdbase.SplitModule(name)
+	return ok && sh == cmdbase.PowerShell
 }
