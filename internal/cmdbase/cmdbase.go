@@ -131,7 +131,10 @@ type Spec struct {
 	// Remote says it can ask another computer (-ComputerName, -CimSession,
 	// -Session): those parameters make it talk to the network.
 	Remote bool
-	Why    string
+	// RunsURL says it runs the code a URL or another computer's path
+	// names (mshta http://…, regsvr32 /i:http://…): dangerous.
+	RunsURL bool
+	Why     string
 }
 
 // Role is what a command's operands are.
@@ -171,6 +174,11 @@ type Sub struct {
 	Does Effect
 	Opts []Opt
 	Why  string
+	// MaxOps, when set, is the most operands it takes to only do Does;
+	// with more it does More (net user NAME PASSWORD sets a password).
+	MaxOps  int
+	More    Effect
+	MoreWhy string
 }
 
 // Arg is one word after the command name.
@@ -359,8 +367,8 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		}
 	}
 	opts := s.Opts
+	var sub *Sub
 	if len(s.Subs) > 0 {
-		var sub *Sub
 		for i, a := range args {
 			if isOpt(sh, a, program) {
 				continue
@@ -496,6 +504,16 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			j.Does = Reads
 		} else {
 			j.Does = worse(j.Does, wordEffect)
+		}
+	}
+	if sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
+		j.Does, j.Why, j.Cat = sub.More, sub.MoreWhy, CatNone
+	}
+	if s.RunsURL {
+		for _, a := range args {
+			if t := strings.ToLower(a.Text); strings.Contains(t, "://") || strings.HasPrefix(t, `\\`) || strings.Contains(t, `:\\`) {
+				j.Does, j.Why, j.Cat = Dangerous, "runs code from the network ("+s.Name+" "+a.Text+")", CatNone
+			}
 		}
 	}
 	return j

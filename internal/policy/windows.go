@@ -334,6 +334,30 @@ func credentialHive(key string, tree, lists bool) bool {
 	return false
 }
 
+// autostartKeys are registry keys (below a hive) whose values start
+// programs: at sign-in, with every cmd.exe, or in place of another.
+var autostartKeys = []string{`\software\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows nt\currentversion\winlogon`,
+	`\software\microsoft\windows nt\currentversion\image file execution options`,
+	`\software\microsoft\command processor`,
+	`\software\wow6432node\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows\currentversion\policies\explorer\run`}
+
+// autostartKey is the autostart key a registry path names (any hive,
+// Run, RunOnce…), or "".
+func autostartKey(key string) string {
+	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
+	if !strings.HasPrefix(k, "hk") && !strings.HasPrefix(k, "registry::") {
+		return ""
+	}
+	for _, a := range autostartKeys {
+		if i := strings.Index(k, a); i >= 0 {
+			return key
+		}
+	}
+	return ""
+}
+
 // uncPath says a path names another machine's share or a device
 // (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
 // reads raw disks.
@@ -1131,6 +1155,15 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 		}
 		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
 			downloaded = wl.cmd.Name()
+		}
+		// the keys that start programs, in any hive
+		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
+			for _, w := range append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...) {
+				if k := autostartKey(w); k != "" {
+					wl.danger = "makes a program start by itself (" + k + ")"
+					wl.unsafe = wl.danger
+				}
+			}
 		}
 		// the machine-wide registry
 		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
