@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -469,7 +470,53 @@ func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells
 		e.winLeaf(leaves[i], c, csh, cc, sec)
 	}
 	e.winPipelines(leaves, cc, sec)
+	if sh == cmdbase.PowerShell && strings.Contains(command, "::") {
+		winDotNet(command, leaves, cc)
+	}
 	return s, leaves
+}
+
+// dotNetCall finds [Type]::Method( calls, their first string argument and
+// whether a second argument is $true.
+var dotNetCall = regexp.MustCompile(`(?i)\[\s*([a-z][a-z0-9_.]*)\s*\]\s*::\s*([a-z_][a-z0-9_]*)\s*\(\s*(?:['"‘’“”]([^'"‘’“”]*)['"‘’“”])?(\s*,\s*\$true)?`)
+
+// winDotNet judges the .NET methods a PowerShell script calls
+// ([IO.File]::Delete('x'), outside the plain subset) by the base: they
+// write, delete or run code like the cmdlets that do the same.
+func winDotNet(command string, leaves []*winLeaf, cc CommandContext) {
+	if len(leaves) == 0 {
+		return
+	}
+	for _, m := range dotNetCall.FindAllStringSubmatch(command, -1) {
+		call, ok := cmdbase.DotNet(m[1], m[2])
+		if !ok {
+			continue
+		}
+		wl := leaves[0]
+		for _, l := range leaves {
+			if len(l.cmd.Words) > 0 && strings.Contains(strings.ToLower(l.cmd.Words[0].Raw), "::"+strings.ToLower(m[2])) {
+				wl = l
+				break
+			}
+		}
+		what := "[" + m[1] + "]::" + m[2]
+		wl.unsafe = what + " " + call.Why
+		switch call.Does {
+		case cmdbase.Writes:
+			wl.writes = true
+			switch {
+			case call.Recursive && m[4] != "":
+				wl.danger = what + " deletes a whole tree"
+			case m[3] != "" && winSystemPath(winAbs(m[3], cc.Cwd, cc.Home), cc.Home):
+				wl.danger = what + " changes a system location (" + m[3] + ")"
+			}
+		case cmdbase.Runs:
+			wl.rule, wl.ruleSet = "", true
+		}
+		if wl.danger != "" {
+			wl.unsafe = wl.danger
+		}
+	}
 }
 
 // winDenied matches the deny rules against every command under each of
