@@ -160,6 +160,29 @@ func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
 	return out, dyn
 }
 
+// markDelayed marks the !VAR! references of a line dynamic: cmd.exe
+// expands them when delayed expansion is on, which the registry
+// (Command Processor\DelayedExpansion) can turn on for every cmd.exe.
+func markDelayed(rs []rune, dyn []bool, s *Script) {
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '!' {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && rs[j] != '!' && !unicode.IsSpace(rs[j]) && !strings.ContainsRune(`&|<>"^`, rs[j]) {
+			j++
+		}
+		if j >= len(rs) || rs[j] != '!' || j == i+1 {
+			continue
+		}
+		s.unknown("!" + string(rs[i+1:j]) + "! is expanded at run time when delayed expansion is on")
+		for k := i; k <= j; k++ {
+			dyn[k] = true
+		}
+		i = j
+	}
+}
+
 func knownVar(name string, opts Options) (string, bool) {
 	switch strings.ToUpper(name) {
 	case "USERPROFILE":
@@ -392,6 +415,7 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 		return out
 	}
 	rs, dyn := expandPercent(line, p.opts, p.s)
+	markDelayed(rs, dyn, p.s)
 	src := ""
 	if ascii(line) && !strings.Contains(line, "%") {
 		src = line // one byte a rune, as written
