@@ -43,6 +43,9 @@ type safeCmd struct {
 	// endless: reading an endless device (/dev/zero, /dev/urandom) never
 	// ends unless a later pipeline stage stops reading.
 	endless bool
+	// infinite: it prints without end (yes): only a pipe whose reader
+	// stops ends it.
+	infinite bool
 	// args, when set, is the command's grammar as its manual documents
 	// it; the fields above are derived from it (argSpec.safe).
 	args *argSpec
@@ -88,6 +91,10 @@ func (s safeCmd) ValueShort() string { return s.valueShort }
 
 // Endless reports that it would read an endless device to its end.
 func (s safeCmd) Endless() bool { return s.endless }
+
+// Infinite reports that it prints without end whatever its arguments: it
+// ends only when the reader of its output stops.
+func (s safeCmd) Infinite() bool { return s.infinite }
 
 // Recursive reports that with the arguments ws it reads directories
 // recursively.

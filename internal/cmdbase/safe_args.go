@@ -56,6 +56,15 @@ type argSpec struct {
 	// pure: no option of the command writes, runs or connects, so glob
 	// and run-time arguments cannot make it do so.
 	pure bool
+	// pattern: the first operand is a pattern, not a file, unless one of
+	// patternFlags is given; recursive: it reads the directories it is
+	// given (or the current one) recursively.
+	pattern      bool
+	patternFlags string
+	recursive    bool
+	// infinite: it prints without end unless its output is a pipe whose
+	// reader stops (yes).
+	infinite bool
 	// extra says why the words (ws), the verb and the operands are not
 	// read-only, or "".
 	extra func(ws []word, verb string, ops []word) string
@@ -169,8 +178,13 @@ func (s argSpec) check(name string, ws []word) string {
 
 // safe makes the builtinSafe entry of the spec.
 func (s argSpec) safe(name string) safeCmd {
-	return safeCmd{reads: s.reads, dynOK: s.pure, valueShort: s.values, endless: s.reads,
+	c := safeCmd{reads: s.reads, dynOK: s.pure, valueShort: s.values, endless: s.reads || s.infinite,
+		pattern: s.pattern, patternFlags: s.patternFlags, infinite: s.infinite,
 		check: func(ws []word) string { return s.check(name, ws) }, args: &s}
+	if s.recursive {
+		c.recursive = func([]word) bool { return true }
+	}
+	return c
 }
 
 // ltGNUInfo are the long options every GNU tool has.

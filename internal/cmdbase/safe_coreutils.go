@@ -46,6 +46,9 @@ var safeCoreutils = map[string]safeCmd{
 	// kill -l lists signal names
 	"kill": {args: &argSpec{flags: "lL", longs: []string{"list", "table"}, operands: opNames, maxOps: 1,
 		extra: killExtra}},
+	// yes prints its operands without end: allowed where a pipe's reader
+	// stops it (yes | head)
+	"yes": {args: &argSpec{pure: true, infinite: true, longs: ltLongs()}},
 	"ionice": {args: &argSpec{flags: "ptV", values: "Pu", operands: opNumbers, longs: ltLongs("pid", "pgid=", "uid=", "ignore"),
 		extra: ioniceExtra}},
 }

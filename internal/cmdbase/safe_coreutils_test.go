@@ -50,6 +50,11 @@ var coreutilsExamples = []safeGroup{
 			"getfacl a", "getfacl -R src"},
 		[]string{
 			"getfacl ~/.ssh/id_rsa"}},
+	{"endless printers",
+		[]string{
+			"yes | head", "yes n | head -3", "yes | head -c 100 | wc -c"},
+		[]string{
+			"yes", "yes > out.txt", "yes -x | head", "yes $(cat ~/.ssh/id_rsa) | head"}},
 	{"version and help",
 		[]string{
 			"ls --help"},

@@ -170,6 +170,10 @@ var safeSystem = map[string]safeCmd{
 		longs: ltLongs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
 		extra: nmcliRead}},
 	// ufw status, show and app list/info
+	// sysstat's sar: reports from the daily files or samples; -o FILE
+	// writes the samples to a file, an interval without a count never
+	// ends
+	"sar": {check: sarCheck},
 	"ufw": {args: &argSpec{verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
 		extra: ufwExtra}},
 }
@@ -552,4 +556,63 @@ func secretConfig(name string) bool {
 	l := strings.ToLower(name)
 	return strings.Contains(l, "network") || strings.Contains(l, "netdev") || strings.Contains(l, "cred") ||
 		strings.Contains(l, "key") || strings.Contains(l, "secret") || strings.Contains(l, "upload")
+}
+
+// sarCheck reads sar's arguments as sysstat does: option letters
+// (several may share a dash), the optional value after -F, -r, -u, -I,
+// -q, -f, -s and -e, the value after -m, -n, -P, -j and -i, and at most
+// an interval and a count. -o writes a file; an interval without a count
+// samples for ever.
+func sarCheck(ws []word) string {
+	var numbers int
+	file := false
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		t := w.Text
+		if !w.Static() {
+			return "sar argument " + w.Raw + " is chosen at run time"
+		}
+		switch {
+		case strings.HasPrefix(t, "--"):
+			n, _, _ := strings.Cut(t[2:], "=")
+			switch n {
+			case "dec", "dev", "fs", "iface", "int", "help", "human", "pretty", "sadc":
+			default:
+				return "sar option " + t + " is not known to be read-only"
+			}
+		case len(t) > 1 && t[0] == '-':
+			if IsNumber(t[1:]) {
+				continue // -N: the file of N days ago
+			}
+			last := byte(0)
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				if strings.IndexByte("ABbCDdFHhpSrtuVvWwyzIqfsemnPji", c) < 0 {
+					return "sar option -" + string(c) + " is not known to be read-only"
+				}
+				last = c
+			}
+			if strings.IndexByte(t, 'f') > 0 {
+				file = true
+			}
+			next := i+1 < len(ws) && ws[i+1].Static() && !strings.HasPrefix(ws[i+1].Text, "-")
+			switch {
+			case strings.IndexByte("mnPji", last) >= 0:
+				i++
+			case strings.IndexByte("FruIqfse", last) >= 0 && next && !IsNumber(ws[i+1].Text):
+				i++
+			}
+		case IsNumber(t):
+			numbers++
+		default:
+			return "sar " + w.Raw + " is not known to be read-only"
+		}
+	}
+	if numbers > 2 {
+		return "sar with these operands is not known to be read-only"
+	}
+	if numbers == 1 && !file {
+		return "sar with an interval and no count samples for ever"
+	}
+	return ""
 }

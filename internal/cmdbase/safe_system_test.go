@@ -8,6 +8,14 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var systemExamples = []safeGroup{
+	{"sysstat's reports",
+		[]string{
+			"sar", "sar -u", "sar 1 3", "sar -u ALL 1 2", "sar -r", "sar -P ALL 1 1", "sar -n DEV 1 3", "sar -q",
+			"sar -f /var/log/sysstat/sa01", "sar -f /var/log/sysstat/sa01 60", "sar -1", "sar -s 10:00 -e 11:00", "sar -dp"},
+		[]string{
+			"sar 1", "sar -u 5", "sar -o out.dat 1 3", "sar -o", "sar --frob", "sar -x", "sar 1 2 3", "sar $N 3",
+			"sar -f ~/.ssh/id_rsa"}},
+
 	{"processes, kernel and hardware",
 		[]string{
 			"dmesg", "dmesg -T --level=err", "hostname", "hostname -f", "ipcs", "lastlog", "locale", "lsb_release -a",

@@ -84,6 +84,53 @@ var safeText = map[string]safeCmd{
 	"mlocate": {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
 	// fd lists file names like find (not -x/-X, which run a program for
 	// each, nor -l, which runs ls)
+	// the silver searcher: a recursive grep (no --pager, which runs a
+	// program, no -z, which decompresses, no -f, which follows links out
+	// of the tree searched)
+	"ag": {args: &argSpec{flags: "acDFHilLnoQrsStuUvVw0", values: "ABCGgmpW", pattern: true, patternFlags: "g",
+		recursive: true, reads: true, longs: ltLongs(append([]string{"ackmate", "affinity", "noaffinity", "all-types",
+			"after?", "before?", "context?", "break", "nobreak", "count", "color", "nocolor", "color-line-number=",
+			"color-match=", "color-path=", "column", "debug", "depth=", "filename", "nofilename", "fixed-strings",
+			"group", "nogroup", "file-search-regex=", "heading", "noheading", "hidden", "ignore=", "ignore-dir=",
+			"ignore-case", "files-with-matches", "files-without-matches", "list-file-types", "max-count=", "mmap",
+			"nommap", "multiline", "nomultiline", "norecurse", "numbers", "nonumbers", "only-matching", "one-device",
+			"path-to-ignore=", "nopager", "parallel", "print-long-lines", "passthrough", "passthru", "literal", "recurse",
+			"case-sensitive", "smart-case", "search-binary", "silent", "stats", "stats-only", "all-text", "unrestricted",
+			"skip-vcs-ignores", "invert-match", "vimgrep", "word-regexp", "workers=", "width=", "null", "print0",
+			"print-all-files", "nofollow"}, agFileTypes...)...)}},
+	// yq (the Go yq and the jq wrapper of the same name): a filter like
+	// jq's, then the files it reads; every operand is judged as a file
+	// (the Go yq takes a lone operand for a file). No -i (writes the
+	// files), no -s (the Go yq's --split-exp writes a file per result),
+	// no expression from a file, no operators that read files or the
+	// environment (yqExtra).
+	"yq": {args: &argSpec{flags: "yYrcejnMCPNS0av", values: "wopI", reads: true, verbs: nil,
+		longs: ltLongs("yaml-output", "yml-output", "yaml-roundtrip", "yml-roundtrip", "width=", "indentless-lists",
+			"indentless", "output-format=", "input-format=", "prettyPrint", "no-colors", "colors", "null-input",
+			"exit-status", "unwrapScalar", "no-doc", "nul-output", "indent=", "raw-output", "compact-output", "sort-keys",
+			"tojson", "verbose", "ascii-output", "yaml-output-grammar-version=", "yml-out-ver=", "xml-attribute-prefix=",
+			"xml-content-name=", "csv-separator=", "tsv-auto-parse", "csv-auto-parse", "header-preprocess"),
+		extra: yqExtra}},
+	// line counters: counts, languages and file names, never content.
+	// cloc: no report, SQL or list files written, no --vcs, --git or
+	// --diff (run git or a command), no --extract-with or --config, no
+	// --print-filter-stages (prints the code); archives given as
+	// operands are extracted into a scratch directory: asked
+	"cloc": {args: &argSpec{flags: "v", attached: "v",
+		longs: ltLongs("autoconf", "by-file", "by-file-by-lang", "docstring-as-code", "follow-links", "force-lang=",
+			"ignore-whitespace", "ignore-case", "ignore-case-ext", "lang-no-ext=", "max-file-size=", "no-autogen?",
+			"no-recurse", "read-binary-files", "skip-leading=", "skip-uniqueness", "stat", "timeout=", "processes=",
+			"unix", "windows", "exclude-content=", "exclude-dir=", "exclude-ext=", "exclude-lang=", "fullpath",
+			"include-ext=", "include-lang=", "match-d=", "not-match-d=", "match-f=", "not-match-f=", "skip-archive=",
+			"explain=", "show-ext?", "show-lang?", "show-os", "verbose?", "by-percent=", "csv", "csv-delimiter=",
+			"hide-rate", "json", "md", "progress-rate=", "quiet", "summary-cutoff=", "sum-one", "xml", "yaml",
+			"unicode", "include-content="),
+		extra: clocExtra}},
+	// tokei: no --input (reads a previous run's results from a file)
+	"tokei": {args: &argSpec{flags: "fhlVvC", values: "ceostn",
+		longs: ltLongs("columns=", "exclude=", "files", "hidden", "languages", "no-ignore", "no-ignore-dot",
+			"no-ignore-parent", "no-ignore-vcs", "output=", "sort=", "rsort=", "type=", "verbose", "compact",
+			"num-format=", "streaming=")}},
 	"fd": {args: &argSpec{flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
 		longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
 			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
@@ -397,4 +444,49 @@ func SedWrites(ws []word) bool {
 	}
 	r := sedCheck(ws)
 	return strings.HasPrefix(r, "sed script may write") || strings.HasPrefix(r, "sed script runs")
+}
+
+// agFileTypes are ag's file type options (ag --list-file-types).
+var agFileTypes = strings.Fields(`actionscript ada asciidoc apl asm asp aspx batch bazel bitbake cc cfmx chpl
+	clojure coffee config coq cpp crystal csharp cshtml css cython delphi dlang dot dts ebuild elisp elixir elm erlang
+	factor fortran fsharp gettext glsl go gradle groovy haml handlebars haskell haxe hh html idris ini ipython isabelle
+	j jade java jinja2 js json jsp julia kotlin less liquid lisp log lua m4 make mako markdown mason matlab mathematica
+	md mercury naccess nim nix objc objcpp ocaml octave org parrot pdb perl php pike plist plone powershell proto ps1
+	pug puppet python qml racket rake razor restructuredtext rs r rdoc ruby rust salt sass scala scheme shell
+	smalltalk sml sql stata stylus swift tcl terraform tex thrift tla tt toml ts twig vala vb velocity verilog vhdl vim
+	vue wix wsdl wadl xml yaml zeek zephir`)
+
+// yqOperators are the yq and jq names that read files or the
+// environment, or evaluate a string as an expression.
+var yqOperators = []string{"load", "env", "ENV", "import", "include", "input_filename", "$__prog", "eval",
+	"getpath(\"ENV", "splitdoc", "file"}
+
+// yqExtra: the filter (and every operand, as the Go yq may take the lone
+// operand for a file) names no operator that reads files or the
+// environment.
+func yqExtra(_ []word, _ string, ops []word) string {
+	for _, o := range ops {
+		for _, op := range yqOperators {
+			if strings.Contains(o.Text, op) {
+				return "yq " + o.Raw + " may read files or the environment (" + op + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// clocExtra: archives named as operands are extracted by running tar,
+// unzip and others into a scratch directory.
+func clocExtra(_ []word, _ string, ops []word) string {
+	for _, o := range ops {
+		t := strings.ToLower(o.Text)
+		for _, ext := range []string{".tar", ".tgz", ".tbz", ".txz", ".taz", ".zip", ".gz", ".bz2", ".xz", ".z",
+			".7z", ".jar", ".war", ".ear", ".whl", ".deb", ".rpm", ".egg", ".apk", ".ipa", ".vsix", ".nupkg", ".crx",
+			".xpi", ".zst", ".lz", ".lzma", ".cpio", ".iso", ".ar"} {
+			if strings.HasSuffix(t, ext) || strings.Contains(t, ext+".") {
+				return "cloc extracts the archive " + o.Raw + " into a scratch directory"
+			}
+		}
+	}
+	return ""
 }

@@ -8,6 +8,25 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var textExamples = []safeGroup{
+	{"silver searcher, yq and line counters",
+		[]string{
+			"ag foo", "ag -i foo src", "ag -g go", "ag --go -l foo", "ag -A 3 foo | head", "ag --ignore vendor -w Foo .",
+			"yq . f.yaml", "yq '.a' f.yaml", "yq e '.a.b' f.yaml", "yq -r '.items[].name' f.yaml", "yq -o json . f.yaml",
+			"yq -y . a.json", "cloc .", "cloc src --by-file", "cloc --json --exclude-dir=vendor .", "cloc --include-lang=Go .",
+			"tokei", "tokei src", "tokei -o json", "tokei -f -s code"},
+		[]string{
+			"ag --pager less foo", "ag --pager=less foo", "ag -z foo", "ag -f foo", "ag foo ~/.ssh", "ag password .env",
+			"ag --filename-pattern x", "ag foo $DIR",
+			"yq -i '.a = 1' f.yaml", "yq --in-place '.a = 1' f.yaml", "yq -s '.a' f.yaml", "yq --split-exp '.a' f.yaml",
+			"yq 'load(\"/etc/passwd\")' f.yaml", "yq -n 'env(HOME)'", "yq -n strenv(TOKEN)", "yq '.a | envsubst' f.yaml",
+			"yq -n '$ENV'", "yq --from-file x.yq f.yaml", "yq . ~/.kube/config", "yq . .env", "yq .env",
+			"yq -n 'eval(\"lo\" + \"ad(1)\")'", "yq --front-matter=process . a.md",
+			"cloc --out=x .", "cloc --report-file=r .", "cloc --sql=x .", "cloc --vcs=git", "cloc --git HEAD",
+			"cloc --extract-with='sh -c id' a.tgz", "cloc a.tar.gz", "cloc src.zip", "cloc --config c.txt .",
+			"cloc --print-filter-stages .", "cloc --script-lang=Perl,perl .", "cloc --diff a b", "cloc --strip-comments=x .",
+			"cloc --write-lang-def=x", "cloc --report=x .", "cloc --sdir=/tmp/x .", "cloc --found=x .",
+			"tokei -i previous.json", "tokei --input previous.json", "tokei --frob"}},
+
 	{"searchers",
 		[]string{
 			"mlocate -i readme",

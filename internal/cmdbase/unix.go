@@ -1,6 +1,7 @@
 package cmdbase
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -165,7 +166,13 @@ type Form struct {
 	// Values are the option letters whose value follows (crontab -u
 	// USER), so it is not read as letters.
 	Values string
-	Why    string
+	// Prefixes are the starts of arguments that make the form, case
+	// ignored (socat's EXEC: and SYSTEM: addresses).
+	Prefixes []string
+	// Pattern, when set, makes the form of any argument it matches (a
+	// statement given to a database client).
+	Pattern *regexp.Regexp
+	Why     string
 }
 
 // FormDanger says why args make a dangerous form of p, or "".
@@ -188,6 +195,14 @@ func (f Form) matches(args []string) bool {
 			if a == w {
 				return true
 			}
+		}
+		for _, pre := range f.Prefixes {
+			if len(a) >= len(pre) && strings.EqualFold(a[:len(pre)], pre) {
+				return true
+			}
+		}
+		if f.Pattern != nil && f.Pattern.MatchString(a) {
+			return true
 		}
 		if skip {
 			skip = false

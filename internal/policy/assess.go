@@ -432,6 +432,12 @@ func understood(l *shellparse.Leaf, info *leafInfo) string {
 			return info.noRule
 		}
 	}
+	for w := l.Wrapper; w != nil; w = w.Wrapper {
+		if w.EnvCleared {
+			info.noRule = "runs the command without the environment nb gives commands (" + w.Base() + " clears it)"
+			return info.noRule
+		}
+	}
 	if !(harmless(l.Base()) && len(l.Inner) > 0) && !transparentShell(l) {
 		// programs read configuration from many variables (a config file
 		// path, default options): only known display settings keep a
@@ -584,6 +590,9 @@ func specAllows(l *shellparse.Leaf, spec cmdbase.ReadOnly, info *leafInfo) strin
 	}
 	if why := spec.Check(args); why != "" {
 		return why
+	}
+	if spec.Infinite() && !l.StdoutToPipe {
+		return base + " prints without end unless piped into a reader that stops"
 	}
 	if spec.Endless() && !l.StdoutToPipe {
 		return cmdbase.EndlessDevice(args)

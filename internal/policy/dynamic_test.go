@@ -109,3 +109,39 @@ func TestKnownVariables(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticVariables: a variable given a literal value once, in a
+// statement that always runs before its uses, is substituted; the file
+// it names is then judged as any other (a secret asks), and every other
+// assignment of it anywhere, or a use before or beside it, keeps it
+// unknown.
+func TestStaticVariables(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{`FILE=a.txt; sort "$FILE"`, true}, {"FILE=a.txt; sort $FILE", true}, {"f=a.txt && wc -l $f", true},
+		{`f="a b"; cat "$f"`, true}, {`d=src; f=main.go; cd $d && head -5 "$f"`, true},
+		{`f=a.txt; (cat "$f")`, true}, {`f=a.txt; cat "$f" | grep x`, true},
+		// the value is a secret
+		{"f=.env; cat $f", false}, {"f=~/.ssh/id_rsa; cat $f", false}, {"f=/home/u/.ssh/id_rsa; cat $f", false},
+		{`k=.ssh; cat ~/"$k"/id_rsa`, false},
+		// assigned again, anywhere, by any spelling
+		{"f=a.txt; f=.env; cat $f", false}, {`f=a.txt; eval "f=.env"; cat $f`, false},
+		{`f=a.txt; eval $'\x66=.env'; cat $f`, false}, {`f=a.txt; read f < x; cat "$f"`, false},
+		{`f=a.txt; printf -v f .env; cat "$f"`, false}, {`f=a.txt; builtin printf -v $'\x66' .env; cat "$f"`, false},
+		{`f=a.txt; declare $'\x66'=.env; cat "$f"`, false}, {`f=a.txt; for f in .env; do :; done; cat "$f"`, false},
+		{`f=a.txt; : ${f:=x}; cat $f`, false}, {`f=a.txt; trap "f=.env" DEBUG; cat "$f"`, false},
+		{`f=a.txt; mapfile -t f < x; cat "$f"`, false}, {`f=a.txt; f=.env cat "$f"`, false},
+		// not always run before the use, or not a literal
+		{`cat "$f"; f=a.txt`, false}, {`f=a.txt | cat "$f"`, false}, {`true && f=a.txt; cat "$f"`, false},
+		{`if true; then f=a.txt; fi; cat "$f"`, false}, {`f=a.txt & cat "$f"`, false}, {`f=$(x); cat "$f"`, false},
+		{`f=a.txt; bash -c 'cat $f'`, false}, {`f="a b"; cat $f`, false}, {`f='*'; cat $f`, false},
+		{`RANDOM=1; cat "$RANDOM"`, false},
+	} {
+		if d := decideCmd(e, c.cmd, testCC); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}

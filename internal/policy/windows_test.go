@@ -224,6 +224,15 @@ func TestWinSecretSpellings(t *testing.T) {
 		{sysinfo.ShellPowerShell, `Get-ChildItem C:\Users\me -Recurse | Select-String password`},
 		{sysinfo.ShellPowerShell, `Get-Content server.pem`}, {sysinfo.ShellPowerShell, `Get-ChildItem Env:`},
 		{sysinfo.ShellPowerShell, `Format-Hex C:\Windows\System32\config\SAM`},
+		// names as Windows opens them: a stream suffix is the file's own
+		// data, trailing dots and spaces are dropped, an 8.3 alias may be
+		// any long name of its directory
+		{sysinfo.ShellCmd, `type .env::$DATA`}, {sysinfo.ShellCmd, `type .env:x`}, {sysinfo.ShellCmd, `type ".env "`},
+		{sysinfo.ShellCmd, `type ".env. . "`}, {sysinfo.ShellCmd, `type C:\Users\me\.aws::$INDEX_ALLOCATION\credentials`},
+		{sysinfo.ShellCmd, `type C:\Users\me\.aws:$I30:$INDEX_ALLOCATION\config`}, {sysinfo.ShellCmd, `type "C:\Users\me\.aws. \config"`},
+		{sysinfo.ShellCmd, `type C:\Users\me\AWS~1\CREDEN~1`}, {sysinfo.ShellCmd, `type ENV~1`}, {sysinfo.ShellCmd, `more < ENV~2.LOC`},
+		{sysinfo.ShellPowerShell, `Get-Content ".env "`}, {sysinfo.ShellPowerShell, `Get-Content 'C:\Users\me\.ssh\id_ed25519::$DATA'`},
+		{sysinfo.ShellPowerShell, `gc ENV~1`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision == Allow {
 			t.Errorf("%s %q: allowed", c.sh, c.cmd)

@@ -78,6 +78,10 @@ type Leaf struct {
 	// EnvAssigns are NAME=value prefixes (or env NAME=value) applied to the
 	// command.
 	EnvAssigns []string
+	// EnvCleared is set when the leaf runs its inner command without the
+	// environment it was given (env -i, exec -c), nb's own settings for
+	// commands included.
+	EnvCleared bool
 	// Via says how the leaf is reached: "" at top level, "$(…)", "<(…)",
 	// "bash -c", "eval", "trap", "alias", "xargs", "find -exec", or the
 	// name of a wrapper such as "timeout".
@@ -220,6 +224,12 @@ type analyser struct {
 	dir     *dirState
 	// readOnly memoises onlyRead of the source, by variable name.
 	readOnly map[string]bool
+	// static holds the value of each use of a variable given a literal
+	// value once before it (assigned.go); substituted the names of the
+	// uses replaced, assigns how often each name is assigned.
+	static      map[*syntax.ParamExp]string
+	substituted map[string]bool
+	assigns     map[string]int
 	// physicalCd: a set -P earlier in the text makes cd physical
 	physicalCd bool
 	// cdSure holds the cd leaves whose target is certain if they
@@ -262,7 +272,9 @@ func Analyse(src string, opts Options) *Analysis {
 	}
 	res.Stmts = len(f.Stmts)
 	ctx := &walkCtx{}
+	a.static = staticUses(f)
 	a.file(f, src, ctx)
+	a.checkStatic()
 	if len(f.Stmts) == 1 && len(res.Leaves) == 1 {
 		if _, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && !f.Stmts[0].Background && !f.Stmts[0].Negated {
 			res.SingleCall = res.Leaves[0]
@@ -453,6 +465,9 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		}
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			if l.Name != nil {
+				a.noteAssign(l.Name.Value)
+			}
 			if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
 				a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
 			}
@@ -521,6 +536,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			c.Name = nil
 		} else if c.Name != nil {
 			w := a.word(c.Name, ctx)
+			a.noteAssign(w.Text)
 			// coproc NAME { …; } sets the array NAME and NAME_PID
 			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
 				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
@@ -678,6 +694,7 @@ func (a *analyser) assign(as *syntax.Assign, ctx *walkCtx) string {
 	if as.Name != nil {
 		name = as.Name.Value
 	}
+	a.noteAssign(name)
 	if as.Index != nil {
 		a.arith(as.Index, ctx)
 	}

@@ -376,6 +376,7 @@ func argvOf(l *Leaf, asWritten bool) string {
 // agree on. Each executes at least one program.
 var bashCorpus = []string{
 	// quoting and escapes
+	`aaa ~$ ~$x x=~$ ~$/y ~\$ "~"$ ~/$`,
 	`aaa 'a b' "c d" e\ f`,
 	`aaa "a'b" 'c"d' "e\"f" "g\\h" "i\$j" 'k\l'`,
 	`aaa \a\b\\c \'d \"e`,
@@ -580,6 +581,27 @@ d`,
 	`HOME=/tmp; aaa $HOME`,
 	`export PWD=/x; aaa $PWD`,
 	`aaa ${HOME%/*} ${#HOME} ${HOME:1}`,
+	// variables given a literal value once before their uses
+	`f=a.txt; aaa "$f" $f ${f}.bak "${f}"x`,
+	`f=a.txt && aaa $f || bbb "$f"; ccc $f`,
+	`d='a b'; aaa "$d" $d`,
+	`g="x*"; aaa "$g" $g`,
+	`e=; aaa $e "$e" x`,
+	`p=/tmp q=y; cd $p; aaa "$q" $p/$q`,
+	`f=a; (aaa $f); bbb $(echo $f); ccc <<EOF
+$f
+EOF`,
+	`f=a; f=b; aaa $f`,
+	`f=a; read f <<< b; aaa "$f"`,
+	`f=a; eval $'\x66=b'; aaa "$f"`,
+	`f=a; declare $'\x66'=b; aaa "$f"`,
+	`f=a; printf -v f b; aaa "$f"`,
+	`f=a; : ${f:=b}; aaa "$f"`,
+	`aaa "$f"; f=a; bbb "$f"`,
+	`true && f=a; aaa "$f"`,
+	`f=a | aaa "$f"`,
+	`f=a; for f in b; do :; done; aaa "$f"`,
+	`f=a; f=b bbb; aaa "$f"`,
 }
 
 // TestBashDifferential runs bashCorpus in the sandboxed bash and fails on

@@ -15,6 +15,7 @@ func (a *analyser) setsVar(l *Leaf, text, via string, assigns bool, ctx *walkCtx
 		n++
 	}
 	name, rest := text[:n], text[n:]
+	a.noteAssign(name)
 	if strings.HasPrefix(rest, "[") {
 		sub := rest[1:]
 		if i := strings.LastIndexByte(sub, ']'); i >= 0 {

@@ -108,7 +108,7 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 			sb.WriteString(p.Op.String() + p.Pattern.Value + ")")
 		default:
 			unq.WriteString("x")
-			if v, ok := a.knownParam(part); ok && !strings.ContainsAny(v, " \t\n*?[") {
+			if v, ok := a.knownParam(part); ok && v != "" && !strings.ContainsAny(v, " \t\n*?[\\(") {
 				// unquoted, the value is split and globbed: only a
 				// value that stays one word as it is
 				sb.WriteString(v)
@@ -128,7 +128,8 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 	return out
 }
 
-// knownParam returns the value of a plain $HOME or $PWD (or ${HOME},
+// knownParam returns the value of a variable given a literal value once
+// before the use (assigned.go), or of a plain $HOME or $PWD (or ${HOME},
 // ${PWD}) that the command cannot have changed: HOME is the home
 // directory the decision is made for, PWD the one directory the shell is
 // known to be in at this point. Neither may be named anywhere in the
@@ -138,6 +139,13 @@ func (a *analyser) knownParam(part syntax.WordPart) (string, bool) {
 	if !ok || p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil ||
 		p.Exp != nil || p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
 		return "", false
+	}
+	if v, ok := a.static[p]; ok {
+		if a.substituted == nil {
+			a.substituted = map[string]bool{}
+		}
+		a.substituted[p.Param.Value] = true
+		return v, true
 	}
 	switch name := p.Param.Value; {
 	case name == "HOME" && a.opts.Home != "" && a.onlyRead(name):
@@ -219,6 +227,9 @@ func (a *analyser) wordPart(part syntax.WordPart, ctx *walkCtx, out *Word) {
 }
 
 func (a *analyser) param(p *syntax.ParamExp, ctx *walkCtx, out *Word) {
+	if p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
+		a.noteAssign(p.Param.Value)
+	}
 	if p.NestedParam != nil || p.Flags != nil || len(p.Modifiers) > 0 {
 		a.unknown(ctx, "unsupported parameter expansion")
 	}
@@ -258,8 +269,26 @@ func (a *analyser) param(p *syntax.ParamExp, ctx *walkCtx, out *Word) {
 		} else if p.Exp.Word != nil {
 			w := a.word(p.Exp.Word, ctx)
 			out.Subs = append(out.Subs, w.Subs...)
+			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
+				a.expansionAssigns(p, w, ctx)
+			}
 		}
 	}
+}
+
+// expansionAssigns judges ${NAME=value} and ${NAME:=value}, which assign
+// NAME when it is unset (or empty) as NAME=value does: a variable in
+// the environment (nb's own LESSOPEN= and CDPATH= are empty) then
+// reaches every later command with the new value.
+func (a *analyser) expansionAssigns(p *syntax.ParamExp, w Word, ctx *walkCtx) {
+	if p.Param == nil {
+		return
+	}
+	name := p.Param.Value
+	if IsRiskyEnvName(name) {
+		a.unknown(ctx, "${"+name+":=…} sets "+name+", which changes how later commands run")
+	}
+	a.hook(name, w, ctx)
 }
 
 func isAllIndex(x syntax.ArithmExpr) bool {
