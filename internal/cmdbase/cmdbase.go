@@ -272,6 +272,9 @@ func Lookup(sh Shells, name string) *Spec {
 		if _, c, ok := SplitModule(n); ok {
 			n = c
 		}
+		if strings.HasPrefix(n, "$") {
+			n, _, _ = strings.Cut(n, ".") // $PSVersionTable.PSVersion
+		}
 	}
 	if s := builtins[sh][n]; s != nil {
 		return s

@@ -17,7 +17,14 @@ var _ = register([]Spec{
 		Opts: []Opt{{Name: "-hashfile", Does: Reads}, {Name: "/hashfile", Does: Reads},
 			{Name: "-urlcache", Does: Sends, Why: "certutil -urlcache downloads files"}, {Name: "/urlcache", Does: Sends, Why: "certutil -urlcache downloads files"},
 			{Name: "-decode", Does: Writes}, {Name: "-encode", Does: Writes}, {Name: "-delstore", Does: Dangerous, Why: "deletes certificates"}}},
-	{Name: "attrib", In: Both, Does: Changes, NoArgs: Reads, Why: "changes file attributes"},
+	// attrib shows attributes; +X and -X set and clear them
+	{Name: "attrib", In: Both, Does: Reads, Why: "changes file attributes",
+		Opts: []Opt{{Name: "-r", Does: Changes}, {Name: "-a", Does: Changes}, {Name: "-s", Does: Changes}, {Name: "-h", Does: Changes},
+			{Name: "-i", Does: Changes}, {Name: "-o", Does: Changes}, {Name: "-x", Does: Changes}, {Name: "-v", Does: Changes},
+			{Name: "-p", Does: Changes}, {Name: "-u", Does: Changes}, {Name: "-b", Does: Changes}},
+		Words: []Opt{{Name: "+r", Does: Changes}, {Name: "+a", Does: Changes}, {Name: "+s", Does: Changes}, {Name: "+h", Does: Changes},
+			{Name: "+i", Does: Changes}, {Name: "+o", Does: Changes}, {Name: "+x", Does: Changes}, {Name: "+v", Does: Changes},
+			{Name: "+p", Does: Changes}, {Name: "+u", Does: Changes}, {Name: "+b", Does: Changes}}},
 	// system information
 	{Name: "tasklist", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
 	{Name: "systeminfo", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
@@ -118,7 +125,8 @@ var _ = register([]Spec{
 	{Name: "chkdsk", In: Both, Does: Reads, Opts: []Opt{{Name: "/f", Does: Dangerous, Why: "repairs a disk in place (chkdsk /f)"}, {Name: "/r", Does: Dangerous, Why: "repairs a disk in place (chkdsk /r)"}, {Name: "/x", Does: Dangerous}}},
 	{Name: "convert", In: Both, Does: Dangerous, Why: "converts a volume's file system"},
 	{Name: "label", In: Both, Does: Changes},
-	{Name: "fsutil", In: Both, Does: Changes},
+	// fsutil fsinfo only queries; its other subcommands change volumes and files
+	{Name: "fsutil", Args: TextArgs, In: Both, Does: Changes, Subs: []Sub{{Name: "fsinfo", Does: Reads}}},
 	{Name: "sfc", In: Both, Does: Changes},
 	{Name: "dism", In: Both, Does: Changes},
 	{Name: "manage-bde", In: Both, Does: Dangerous, Why: "changes disk encryption (manage-bde)", Opts: []Opt{{Name: "-status", Does: Reads}}},

@@ -365,10 +365,59 @@ func (l *psLexer) lex() {
 				continue
 			}
 			l.emit(ptok{kind: pParam, word: w})
+		case r == '$' && l.statementStart():
+			if w, ok := l.automatic(); ok {
+				l.emit(ptok{kind: pWord, word: w})
+				continue
+			}
+			l.emit(ptok{kind: pWord, word: l.wordAt()})
 		default:
 			l.emit(ptok{kind: pWord, word: l.wordAt()})
 		}
 	}
+}
+
+// psAutomatic are automatic variables that only describe PowerShell, its
+// host and process: one alone on a line ($PSVersionTable, with
+// properties: $PSVersionTable.PSVersion) prints it, like a command.
+var psAutomatic = map[string]bool{"psversiontable": true, "pshome": true, "host": true, "pid": true,
+	"psculture": true, "psuiculture": true, "iswindows": true, "islinux": true, "ismacos": true,
+	"iscoreclr": true, "pwd": true}
+
+// statementStart says the lexer is where a statement begins.
+func (l *psLexer) statementStart() bool {
+	return len(l.toks) == 0 || l.toks[len(l.toks)-1].kind == pSep
+}
+
+// automatic reads, at l.i, a psAutomatic variable with property names
+// that ends its statement (or its pipeline's first element); it leaves
+// l.i on its last rune.
+func (l *psLexer) automatic() (Word, bool) {
+	rs := l.rs
+	isName := func(r rune) bool { return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }
+	j := l.i + 1
+	for j < len(rs) && isName(rs[j]) {
+		j++
+	}
+	if !psAutomatic[strings.ToLower(string(rs[l.i+1:j]))] {
+		return Word{}, false
+	}
+	for j+1 < len(rs) && rs[j] == '.' && isName(rs[j+1]) {
+		j++
+		for j < len(rs) && isName(rs[j]) {
+			j++
+		}
+	}
+	k := j
+	for k < len(rs) && (rs[k] == ' ' || rs[k] == '\t') {
+		k++
+	}
+	if k < len(rs) && !strings.ContainsRune("\n;|", rs[k]) || k+1 < len(rs) && rs[k] == '|' && rs[k+1] == '|' {
+		return Word{}, false
+	}
+	text := string(rs[l.i:j])
+	l.i = j - 1
+	return Word{Text: text, Raw: text}, true
 }
 
 // ParsePowerShell parses a PowerShell script.
