@@ -128,6 +128,9 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
+	// ChangesPiped says it changes the items its pipeline names
+	// (Get-ChildItem C:\Windows | Remove-Item).
+	ChangesPiped bool
 	// Remote says it can ask another computer (-ComputerName, -CimSession,
 	// -Session): those parameters make it talk to the network.
 	Remote bool

@@ -1244,6 +1244,18 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 				}
 			}
 		}
+		// writing or deleting what the pipeline names: a system location,
+		// the machine-wide registry (gci C:\Windows | Remove-Item)
+		if wl.cmd.PipeIn && wl.j.Spec != nil && wl.j.Spec.ChangesPiped && wl.danger == "" {
+			for _, up := range upstream {
+				for _, t := range append(up.j.Files[:len(up.j.Files):len(up.j.Files)], up.j.Operands...) {
+					if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) || strings.HasPrefix(registryKey(t), `hklm\`) {
+						wl.danger = wl.j.Name + " changes what its pipeline names, a system location (" + t + ")"
+						wl.unsafe = wl.danger
+					}
+				}
+			}
+		}
 		// deleting what a recursive listing names: gci -Recurse | Remove-Item
 		if wl.cmd.PipeIn && wl.j.Cat == cmdbase.CatDelete && wl.danger == "" {
 			for _, up := range upstream {

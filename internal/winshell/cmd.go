@@ -148,6 +148,14 @@ func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
 				out = append(out, r)
 				dyn = append(dyn, false)
 			}
+		} else if v, ok := systemVars[strings.ToUpper(name)]; ok {
+			// its usual value, still known only at run time: what it
+			// runs is parsed, never allowed
+			s.unknown("%" + name + "% is expanded at run time")
+			for _, r := range v {
+				out = append(out, r)
+				dyn = append(dyn, true)
+			}
 		} else {
 			s.unknown("%" + name + "% is expanded at run time")
 			for _, r := range rs[i : j+1] {
@@ -182,6 +190,10 @@ func markDelayed(rs []rune, dyn []bool, s *Script) {
 		i = j
 	}
 }
+
+// systemVars are variables Windows sets, with their usual values.
+var systemVars = map[string]string{"COMSPEC": `C:\Windows\System32\cmd.exe`, "SYSTEMROOT": `C:\Windows`,
+	"WINDIR": `C:\Windows`, "SYSTEMDRIVE": "C:"}
 
 func knownVar(name string, opts Options) (string, bool) {
 	switch strings.ToUpper(name) {

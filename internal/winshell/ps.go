@@ -342,13 +342,17 @@ func (l *psLexer) lex() {
 			l.s.unknown("the reserved < operator")
 			l.emit(ptok{kind: pRedir, text: "<", redir: &Redir{Op: "<", Read: true}})
 		case r == '-' && next == '-' && l.i+2 < len(rs) && rs[l.i+2] == '%':
+			// the rest of the line goes to the program as written: its
+			// words are still the program's arguments
 			l.s.unknown("the stop-parsing token --%")
 			rest := string(rs[l.i:])
 			if k := strings.IndexByte(rest, '\n'); k >= 0 {
 				rest = rest[:k]
 			}
 			l.i += len([]rune(rest)) - 1
-			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
+			for _, f := range strings.Fields(rest[3:]) {
+				l.emit(ptok{kind: pWord, word: Word{Text: f, Raw: f, Glob: strings.ContainsAny(f, "*?")}})
+			}
 		case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
 			w := l.wordAt()
 			if r != '-' {
