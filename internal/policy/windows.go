@@ -257,6 +257,12 @@ func winHomeSecrets(home string) []string {
 // touches the system: a drive's root, Windows, Program Files, the users
 // directory, the profile itself and the files that run at start-up.
 func winSystemPath(abs, home string) bool {
+	if i := strings.LastIndexByte(abs, '/'); i > 0 && strings.ContainsAny(abs[i+1:], "*?") {
+		// C:\*, C:\Users\me\*.*: every file of a system location
+		if winSystemPath(abs[:i], home) {
+			return true
+		}
+	}
 	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
 	if len(parts) == 1 && len(parts[0]) == 1 {
 		return true // C:\
@@ -1004,6 +1010,18 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		e.winPortable(wl, c, cc)
 		return
 	}
+	if winshell.BaseName(written) == "wsl" {
+		// what it runs in Linux is judged as bash would judge it, never
+		// allowed: warnings and deny rules see the command
+		if inner := wslCommand(c); inner != nil {
+			e.winPortable(wl, inner, cc)
+		}
+		if wl.danger == "" {
+			wl.unsafe = "runs a command in WSL"
+		}
+		wl.rule, wl.ruleSet = "", true
+		return
+	}
 	// approval.safeCommands: "!dir" takes a reader off the safe list, a
 	// name adds an unknown program to it
 	// (the first of its names that is removed is the one the reason names)
@@ -1404,6 +1422,29 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 	if bd.Rule != "" {
 		wl.rule, wl.ruleSet = bd.Rule, true
 	}
+}
+
+// wslCommand is the Linux command wsl runs (wsl [options] [-e|--exec|--]
+// COMMAND…), or nil.
+func wslCommand(c *winshell.Command) *winshell.Command {
+	args := c.Args()
+	for i := 0; i < len(args); i++ {
+		switch strings.ToLower(args[i].Text) {
+		case "-d", "--distribution", "-u", "--user", "--cd", "--shell-type", "--distribution-id":
+			i++
+		case "-e", "--exec", "--":
+			if i+1 < len(args) {
+				return &winshell.Command{Words: args[i+1:], Via: "wsl", PowerShell: c.PowerShell, Line: c.Line}
+			}
+			return nil
+		default:
+			if strings.HasPrefix(args[i].Text, "-") {
+				return nil // --install, --list, --shutdown…: wsl's own work
+			}
+			return &winshell.Command{Words: args[i:], Via: "wsl", PowerShell: c.PowerShell, Line: c.Line}
+		}
+	}
+	return nil
 }
 
 // winPathWord says a word is a Windows path (C:\x, ..\x, ~\x), which the
