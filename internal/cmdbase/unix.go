@@ -72,6 +72,10 @@ const (
 	// Alarm: in text nb cannot parse, its name makes the default answer
 	// No (a guess can only make the answer more careful).
 	Alarm
+	// Toolchain: the project's files may make it fetch and run another
+	// release of itself (go.mod's go and toolchain lines): even its
+	// read-only forms are safe only where the disk says they will not.
+	Toolchain
 )
 
 // Lang is the language a program reads as code.

@@ -14,7 +14,7 @@ var _ = registerUnix(Packages, []Prog{
 	{Name: "bun", Is: Interpreter | Subcommands | RunScripts, Lang: JavaScript, Version: []string{"--version"},
 		Subs: []ProgSub{{Name: "x", Runs: true}}},
 	{Name: "npx", Is: NoRule}, {Name: "bunx", Is: NoRule}, {Name: "pnpx", Is: NoRule}, {Name: "uvx", Is: NoRule},
-	{Name: "go", Is: Subcommands, Globals: []string{"-C"},
+	{Name: "go", Is: Subcommands | Toolchain, Globals: []string{"-C"},
 		Subs: []ProgSub{{Name: "env", Runs: true}, {Name: "tool", Runs: true}}},
 	{Name: "cargo", Is: Subcommands, Globals: []string{"-C", "--config", "-Z"},
 		Subs: []ProgSub{{Name: "config", Runs: true}}},

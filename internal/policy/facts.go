@@ -42,6 +42,10 @@ type Facts interface {
 	// after the link it follows (not lexically). A path whose tail does
 	// not exist resolves as far as it exists and keeps the rest.
 	Resolve(p string) (target string, state PathState)
+	// Toolchain says why the program prog, run in the absolute directory
+	// dir, may fetch and run another release of itself that the
+	// project's files ask for (go's toolchain switch), or "".
+	Toolchain(prog, dir string) string
 	// SecretContent reports whether the file at the absolute path p
 	// (links followed) holds what has the shape of a secret whatever its
 	// name: a private key, a cloud service-account key.
@@ -91,6 +95,9 @@ func (NoFacts) SecretContent(string) bool { return false }
 // Glob implements Facts: no pattern matches (the word stays as written).
 func (NoFacts) Glob(string, string) ([]string, bool) { return nil, true }
 
+// Toolchain implements Facts: no project asks for another release.
+func (NoFacts) Toolchain(string, string) string { return "" }
+
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
 
@@ -105,6 +112,7 @@ type memoFacts struct {
 	paths   map[string]memoPath
 	globs   map[string]memoList
 	content map[string]bool
+	chains  map[string]string
 }
 
 type memoList struct {
@@ -189,6 +197,10 @@ func (m *memoFacts) SecretContent(p string) bool {
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
+}
+
+func (m *memoFacts) Toolchain(prog, dir string) string {
+	return remember(&m.chains, prog+"\x00"+dir, func() string { return m.f.Toolchain(prog, dir) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {

@@ -273,6 +273,7 @@ type winFacts []string
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
+func (winFacts) Toolchain(string, string) string       { return "" }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
 func (winFacts) Glob(string, string) ([]string, bool)  { return nil, true }
 func (winFacts) SecretContent(string) bool             { return false }
@@ -498,6 +499,7 @@ type localProgs map[string]bool
 func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
 func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
 func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
+func (localProgs) Toolchain(string, string) string      { return "" }
 func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
 func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
