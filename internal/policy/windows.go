@@ -82,10 +82,9 @@ func winAbs(p, cwd, home string) string {
 	return path.Clean(s)
 }
 
-// winPlainPath is the file a Windows path names, as Windows opens it:
-// without a PowerShell provider (FileSystem::), a \\?\ or \\.\ or
-// \\localhost\c$\ prefix before a drive, a stream (:name, ::$DATA), or
-// trailing dots and spaces of its names (.env. and ".env " open .env).
+// winPlainPath is the file a Windows path names without a PowerShell
+// provider (FileSystem::) or a \\?\, \\.\ or \\localhost\c$\ prefix
+// before a drive (winCanon drops streams and trailing dots and spaces).
 func winPlainPath(p string) string {
 	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
 		p = p[i+2:] // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
@@ -101,48 +100,7 @@ func winPlainPath(p string) string {
 			p = rest[:1] + ":" + rest[2:]
 		}
 	}
-	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '\\' || r == '/' })
-	if len(parts) == 0 {
-		return p
-	}
-	changed := false
-	for i, c := range parts {
-		n := c
-		if k := strings.IndexByte(n, ':'); k >= 0 && !(i == 0 && k == 1 && isLetter(n[0])) {
-			n = n[:k] // a stream
-		}
-		if n != "." && n != ".." {
-			n = strings.TrimRight(n, ". ")
-			if n == "" {
-				n = c
-			}
-		}
-		if n != c {
-			parts[i], changed = n, true
-		}
-	}
-	if !changed {
-		return p
-	}
-	out := strings.Join(parts, `\`)
-	if strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") {
-		return `\\` + out
-	}
-	if strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") {
-		return `\` + out
-	}
-	return out
-}
-
-// shortName says a path has a name in the 8.3 form (PROGRA~1, ENV~1),
-// which may be any file's.
-func shortName(p string) bool {
-	for i := 0; i+1 < len(p); i++ {
-		if p[i] == '~' && p[i+1] >= '0' && p[i+1] <= '9' {
-			return true
-		}
-	}
-	return false
+	return p
 }
 
 // winSecret says whether a path word names a secret, in any Windows
@@ -152,7 +110,7 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		return false
 	}
 	abs := winAbs(p, cwd, home)
-	if e.sensitivePath(abs, "", glob) || shortName(abs) {
+	if e.sensitivePath(abs, "", glob) {
 		return true
 	}
 	for seg := range strings.SplitSeq(abs, "/") {
