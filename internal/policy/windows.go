@@ -277,7 +277,9 @@ var winSystemBin = map[string]bool{
 // (the SAM and SECURITY hives, the SYSTEM hive's boot key, Winlogon's
 // DefaultPassword of automatic sign-in), in the compared form.
 var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
-	`hklm\software\microsoft\windows nt\currentversion\winlogon`}
+	`hklm\software\microsoft\windows nt\currentversion\winlogon`,
+	// the user's lasting environment (setx writes it): tokens
+	`hkcu\environment`}
 
 // registryKey is a registry key in the compared form (hklm\…, lower
 // case, backslashes), or "" when key names none.
@@ -287,9 +289,14 @@ func registryKey(key string) string {
 	}
 	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
 	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
-	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`} {
-		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || root == "hklm:") {
-			return "hklm" + `\` + strings.TrimPrefix(rest, `\`)
+	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`,
+		`hkcu`, `hkey_current_user`, `hkcu:`, `registry::hkey_current_user`, `registry::hkcu`} {
+		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || strings.HasSuffix(root, ":")) {
+			hive := "hklm"
+			if strings.Contains(root, "cu") || strings.Contains(root, "current_user") {
+				hive = "hkcu"
+			}
+			return hive + `\` + strings.TrimPrefix(rest, `\`)
 		}
 	}
 	return ""
@@ -364,6 +371,18 @@ func winDrive(w string) string {
 	for _, d := range winDrives {
 		if hasLowerPrefix(w, d) {
 			return d
+		}
+	}
+	// the same drives named by their provider: Environment::,
+	// Microsoft.PowerShell.Core\Variable::
+	if i := strings.Index(w, "::"); i > 0 {
+		p := strings.ToLower(w[:i])
+		if k := strings.LastIndexByte(p, '\\'); k >= 0 {
+			p = p[k+1:]
+		}
+		switch p {
+		case "environment", "variable", "function", "certificate", "wsman", "alias":
+			return p + "::"
 		}
 	}
 	return ""
@@ -1013,8 +1032,8 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	for _, w := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
 		if credentialHive(w, tree, lists) {
 			if j.Does == cmdbase.Reads {
-				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
-			} else if j.Does != cmdbase.Unknown {
+				wl.secret, wl.unsafe = w, "reads a registry key that holds secrets ("+w+")"
+			} else if j.Does != cmdbase.Unknown && strings.HasPrefix(registryKey(w), `hklm\`) {
 				wl.danger, wl.unsafe = "copies or changes the registry hive of stored credentials ("+w+")", "copies or changes "+w
 				return
 			}
