@@ -148,7 +148,7 @@ func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
 				out = append(out, r)
 				dyn = append(dyn, false)
 			}
-		} else if v, ok := systemVars[strings.ToUpper(name)]; ok {
+		} else if v, ok := usualValue(name, opts); ok {
 			// its usual value, still known only at run time: what it
 			// runs is parsed, never allowed
 			s.unknown("%" + name + "% is expanded at run time")
@@ -193,7 +193,30 @@ func markDelayed(rs []rune, dyn []bool, s *Script) {
 
 // systemVars are variables Windows sets, with their usual values.
 var systemVars = map[string]string{"COMSPEC": `C:\Windows\System32\cmd.exe`, "SYSTEMROOT": `C:\Windows`,
-	"WINDIR": `C:\Windows`, "SYSTEMDRIVE": "C:"}
+	"WINDIR": `C:\Windows`, "SYSTEMDRIVE": "C:", "PROGRAMDATA": `C:\ProgramData`, "PROGRAMFILES": `C:\Program Files`,
+	"ALLUSERSPROFILE": `C:\ProgramData`, "PUBLIC": `C:\Users\Public`}
+
+// usualValue is the value Windows gives a variable (system ones, and the
+// profile's folders when the profile is known): what the command usually
+// names, for warnings and deny rules; it stays known only at run time.
+func usualValue(name string, opts Options) (string, bool) {
+	n := strings.ToUpper(name)
+	if v, ok := systemVars[n]; ok {
+		return v, true
+	}
+	if opts.Home == "" {
+		return "", false
+	}
+	switch n {
+	case "APPDATA":
+		return opts.Home + `\AppData\Roaming`, true
+	case "LOCALAPPDATA":
+		return opts.Home + `\AppData\Local`, true
+	case "TEMP", "TMP":
+		return opts.Home + `\AppData\Local\Temp`, true
+	}
+	return "", false
+}
 
 func knownVar(name string, opts Options) (string, bool) {
 	switch strings.ToUpper(name) {

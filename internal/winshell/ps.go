@@ -104,6 +104,12 @@ func (l *psLexer) variable() (string, bool) {
 	if name == "null" || name == "true" || name == "false" {
 		return "$" + name, true // constants
 	}
+	if env, ok := strings.CutPrefix(name, "env:"); ok {
+		if v, ok := usualValue(env, l.opts); ok {
+			// its usual value, for warnings and deny rules; still dynamic
+			return v, false
+		}
+	}
 	return "$" + name, false
 }
 
@@ -629,7 +635,7 @@ func (p *psParser) finish(c *Command) *Command {
 		p.s.unknown("Invoke-Expression")
 	}
 	name := ProgramName(head.Text)
-	if !head.Dynamic && (name == "powershell" || name == "pwsh") {
+	if name == "powershell" || name == "pwsh" {
 		if script, ok := psCommandArg(c.Words[1:]); ok {
 			inner := parsePS(script, p.opts, p.depth+1)
 			p.adopt(c, inner, "powershell -Command")
@@ -637,12 +643,12 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
-	if !head.Dynamic && isStartProcess(head.Text) {
+	if isStartProcess(head.Text) {
 		if line, ok := startProcessLine(c.Words[1:]); ok {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
 		}
 	}
-	if !head.Dynamic && name == "cmd" {
+	if name == "cmd" {
 		args := make([]string, 0, len(c.Words)-1)
 		for _, w := range c.Words[1:] {
 			args = append(args, w.Text)
