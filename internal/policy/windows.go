@@ -45,6 +45,9 @@ type winLeaf struct {
 	// then it is winRule's, worked out when asked for (ruleText).
 	rule    string
 	ruleSet bool
+	// linux is where the Linux command wsl runs starts in the leaf's
+	// words (0: none); deny rules are matched against it too
+	linux int
 }
 
 // ruleText is the rule "Always" saves for the command, "" for none.
@@ -537,6 +540,20 @@ func (e *Engine) winDenied(d *Decision, leaves []*winLeaf, cc CommandContext) (m
 		l.Words = append([]shellparse.Word{{}}, wl.leaf.Words[1:]...)
 		for i, p := range deny {
 			lp := lowered[i]
+			if wl.linux > 0 {
+				// the Linux command wsl runs, as bash would run it
+				linux := *wl.leaf
+				linux.Words = make([]shellparse.Word, 0, len(wl.cmd.Words)-wl.linux)
+				for _, w := range wl.cmd.Words[wl.linux:] {
+					linux.Words = append(linux.Words, shellparse.Word{Text: w.Text, Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob})
+				}
+				if p.denies(&linux) || lp.denies(&linux) {
+					d.Decision, d.DecidedBy = Deny, ByDenyRule
+					d.Safety, d.WarnAt = Unknown, nil
+					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
+					return maybe, true
+				}
+			}
 			for _, n := range wl.names {
 				l.Words[0] = shellparse.Word{Text: n, Raw: n}
 				if lp.denies(&l) {
@@ -992,6 +1009,7 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		// allowed: warnings and deny rules see the command
 		if inner := wslCommand(c); inner != nil {
 			e.winPortable(wl, inner, cc)
+			wl.linux = len(c.Words) - len(inner.Words)
 		}
 		if wl.danger == "" {
 			wl.unsafe = "runs a command in WSL"

@@ -633,6 +633,13 @@ func (p *psParser) finish(c *Command) *Command {
 		p.s.unknown("an expression, not a command")
 	case strings.EqualFold(head.Text, "iex") || strings.EqualFold(head.Text, "Invoke-Expression"):
 		p.s.unknown("Invoke-Expression")
+		// a literal string it runs is parsed: what it runs is seen
+		for i, w := range c.Words[1:] {
+			if w.Quoted && !w.Dynamic && (i == 0 || strings.HasPrefix(strings.ToLower(c.Words[i].Text), "-c")) {
+				p.adopt(c, parsePS(w.Text, p.opts, p.depth+1), "Invoke-Expression")
+				break
+			}
+		}
 	}
 	name := ProgramName(head.Text)
 	if name == "powershell" || name == "pwsh" {
