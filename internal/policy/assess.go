@@ -412,6 +412,11 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, why
 		}
 	}
+	if base == "go" {
+		if why := goLocal(cc.Facts, cc.Cwd); why != "" {
+			return false, why
+		}
+	}
 	if !spec.Reads() {
 		return e.namesNoSecret(l, cc, info)
 	}

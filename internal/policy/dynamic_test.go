@@ -145,3 +145,36 @@ func TestStaticVariables(t *testing.T) {
 		}
 	}
 }
+
+// goDirs answers GoFacts by directory.
+type goDirs struct {
+	NoFacts
+	why map[string]string
+}
+
+func (g goDirs) GoLocal(dir string) string { return g.why[dir] }
+
+// TestGoStaysLocal: go's read-only queries are allowed only where the
+// disk says go neither switches toolchains nor records telemetry, and
+// asked where facts cannot tell.
+func TestGoStaysLocal(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = goDirs{why: map[string]string{"/home/u/new": "go.mod asks for go 1.999"}}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"go version", true}, {"go env GOPATH", true}, {"go help build", true},
+		{"cd /home/u/new && go version", false}, {"cd /home/u/new && go env GOMODCACHE", false},
+		{"go env", false}, {"go list ./...", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+	cc.Facts = fakeFacts{}
+	if d := decideCmd(e, "go version", cc); d.Decision == Allow {
+		t.Errorf("go version allowed by facts that cannot tell what go does")
+	}
+}

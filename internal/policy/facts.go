@@ -56,6 +56,26 @@ type Facts interface {
 	Glob(dir, pattern string) (words []string, complete bool)
 }
 
+// GoFacts is an optional part of Facts: what the go command does beyond
+// printing when it starts in a directory.
+type GoFacts interface {
+	// GoLocal says why the go command started in dir may do more than
+	// print (select and download another toolchain, as a go.mod or
+	// go.work newer than the installed go or GOTOOLCHAIN makes it; record
+	// telemetry counters), or "" when it does neither.
+	GoLocal(dir string) string
+}
+
+// goLocal asks facts whether go stays local in dir; facts that cannot
+// tell say why.
+func goLocal(f Facts, dir string) string {
+	g, ok := f.(GoFacts)
+	if !ok {
+		return "what go does in " + dir + " is not known (a go.mod may make it download a toolchain)"
+	}
+	return g.GoLocal(dir)
+}
+
 // PathState is what Facts.Resolve knows about a path.
 type PathState int
 
@@ -75,6 +95,9 @@ type NoFacts struct{}
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
+
+// GoLocal implements GoFacts: go only prints.
+func (NoFacts) GoLocal(string) string { return "" }
 
 // LocalProgram implements LocalPrograms: no directory holds programs.
 func (NoFacts) LocalProgram(string, string) bool { return false }
@@ -105,6 +128,7 @@ type memoFacts struct {
 	paths   map[string]memoPath
 	globs   map[string]memoList
 	content map[string]bool
+	goDirs  map[string]string
 }
 
 type memoList struct {
@@ -189,6 +213,10 @@ func (m *memoFacts) SecretContent(p string) bool {
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
+}
+
+func (m *memoFacts) GoLocal(dir string) string {
+	return remember(&m.goDirs, dir, func() string { return goLocal(m.f, dir) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
