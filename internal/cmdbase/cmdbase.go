@@ -128,7 +128,10 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
-	Why      string
+	// Remote says it can ask another computer (-ComputerName, -CimSession,
+	// -Session): those parameters make it talk to the network.
+	Remote bool
+	Why    string
 }
 
 // Role is what a command's operands are.
@@ -156,7 +159,10 @@ type Opt struct {
 	// Value is the option's value that makes it apply ("RunAs" for
 	// Start-Process -Verb); empty: any.
 	Value string
-	Why   string
+	// ValueHas is text the option's value must hold for it to apply
+	// ("://" for wmic /format: a stylesheet from the network).
+	ValueHas string
+	Why      string
 }
 
 // Sub is a subcommand.
@@ -209,9 +215,19 @@ var (
 	programs = map[string]*Spec{}
 )
 
+// remoteParams are the parameters of a Remote cmdlet that name other
+// computers.
+var remoteParams = []string{"-ComputerName", "-Cn", "-CimSession", "-Session", "-PSSession"}
+
 func register(specs []Spec) bool {
 	for i := range specs {
 		s := &specs[i]
+		if s.Remote {
+			s.Values = append(s.Values, remoteParams...)
+			for _, p := range remoteParams {
+				s.Opts = append(s.Opts, Opt{Name: p, Does: Sends, Why: s.Name + " " + p + " asks another computer"})
+			}
+		}
 		for _, n := range append([]string{s.Name}, s.Aliases...) {
 			k := strings.ToLower(n)
 			if s.In == Both {
@@ -252,9 +268,11 @@ func Lookup(sh Shells, name string) *Spec {
 	return programs[winshell.ProgramName(n)]
 }
 
-// isOpt says whether an argument is an option in the shell.
-func isOpt(sh Shells, a Arg) bool {
-	if a.Quoted || len(a.Text) < 2 {
+// isOpt says whether an argument is an option in the shell. A program
+// reads its own command line: quotes do not keep a word from being
+// one of its switches.
+func isOpt(sh Shells, a Arg, program bool) bool {
+	if a.Quoted && !program || len(a.Text) < 2 {
 		return false
 	}
 	switch sh {
@@ -296,6 +314,12 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		return j
 	}
 	j := Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}
+	// a program reads its own switches (/grant, -urlcache), quoted or
+	// not, whichever shell started it: PowerShell passes them on as written
+	program := s.In == Both
+	if program {
+		sh = Cmd
+	}
 	if len(args) == 0 && s.NoArgs != Unknown {
 		j.Does = s.NoArgs
 		if j.Does != s.Does {
@@ -306,7 +330,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	if len(s.Subs) > 0 {
 		var sub *Sub
 		for i, a := range args {
-			if isOpt(sh, a) {
+			if isOpt(sh, a, program) {
 				continue
 			}
 			for k := range s.Subs {
@@ -332,7 +356,7 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	patternGiven := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if !isOpt(sh, a) {
+		if !isOpt(sh, a, program) {
 			if j.Operands == nil {
 				j.Operands = make([]string, 0, len(args)-i)
 			}
@@ -383,8 +407,15 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			if o.Value != "" && !strings.EqualFold(o.Value, value) {
 				continue
 			}
+			if o.ValueHas != "" && !strings.Contains(strings.ToLower(value), o.ValueHas) {
+				continue
+			}
 			if o.Recurse {
 				j.Recurse = true
+			}
+			if o.Does == Writes && value != "" && !takesValue {
+				// /output:FILE: the file it writes
+				j.Values = append(j.Values, value)
 			}
 			switch o.Does {
 			case Unknown:

@@ -73,6 +73,7 @@ var _ = register([]Spec{
 	{Name: "Start-Process", Aliases: []string{"start", "saps"}, In: PowerShell, Does: Runs, Why: "starts a program",
 		Values: []string{"-FilePath", "-ArgumentList", "-Verb", "-WorkingDirectory", "-Credential"},
 		Opts: []Opt{{Name: "-Verb", Value: "RunAs", Does: Dangerous, Why: "runs a program as administrator (Start-Process -Verb RunAs)"},
+			{Name: "-Verb", Value: "RunAsUser", Does: Dangerous, Why: "runs a program as another user (Start-Process -Verb RunAsUser)"},
 			{Name: "-Credential", Does: Dangerous, Why: "runs a program as another user"}}},
 	{Name: "Start-Job", Aliases: []string{"sajb"}, In: PowerShell, Does: Runs},
 	{Name: "Import-Module", Aliases: []string{"ipmo"}, In: PowerShell, Does: Runs, Why: "loads a module's code"},

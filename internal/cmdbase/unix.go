@@ -1,6 +1,7 @@
 package cmdbase
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -71,6 +72,10 @@ const (
 	// Alarm: in text nb cannot parse, its name makes the default answer
 	// No (a guess can only make the answer more careful).
 	Alarm
+	// Toolchain: the project's files may make it fetch and run another
+	// release of itself (go.mod's go and toolchain lines): even its
+	// read-only forms are safe only where the disk says they will not.
+	Toolchain
 )
 
 // Lang is the language a program reads as code.
@@ -165,7 +170,13 @@ type Form struct {
 	// Values are the option letters whose value follows (crontab -u
 	// USER), so it is not read as letters.
 	Values string
-	Why    string
+	// Prefixes are the starts of arguments that make the form, case
+	// ignored (socat's EXEC: and SYSTEM: addresses).
+	Prefixes []string
+	// Pattern, when set, makes the form of any argument it matches (a
+	// statement given to a database client).
+	Pattern *regexp.Regexp
+	Why     string
 }
 
 // FormDanger says why args make a dangerous form of p, or "".
@@ -188,6 +199,14 @@ func (f Form) matches(args []string) bool {
 			if a == w {
 				return true
 			}
+		}
+		for _, pre := range f.Prefixes {
+			if len(a) >= len(pre) && strings.EqualFold(a[:len(pre)], pre) {
+				return true
+			}
+		}
+		if f.Pattern != nil && f.Pattern.MatchString(a) {
+			return true
 		}
 		if skip {
 			skip = false

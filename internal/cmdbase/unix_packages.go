@@ -1,5 +1,7 @@
 package cmdbase
 
+import "regexp"
+
 // Package managers, build tools and cloud command lines.
 var _ = registerUnix(Packages, []Prog{
 	{Name: "npm", Is: Subcommands | RunScripts | Alarm, Globals: []string{"--prefix", "-w", "--workspace"},
@@ -12,7 +14,7 @@ var _ = registerUnix(Packages, []Prog{
 	{Name: "bun", Is: Interpreter | Subcommands | RunScripts, Lang: JavaScript, Version: []string{"--version"},
 		Subs: []ProgSub{{Name: "x", Runs: true}}},
 	{Name: "npx", Is: NoRule}, {Name: "bunx", Is: NoRule}, {Name: "pnpx", Is: NoRule}, {Name: "uvx", Is: NoRule},
-	{Name: "go", Is: Subcommands, Globals: []string{"-C"},
+	{Name: "go", Is: Subcommands | Toolchain, Globals: []string{"-C"},
 		Subs: []ProgSub{{Name: "env", Runs: true}, {Name: "tool", Runs: true}}},
 	{Name: "cargo", Is: Subcommands, Globals: []string{"-C", "--config", "-Z"},
 		Subs: []ProgSub{{Name: "config", Runs: true}}},
@@ -43,13 +45,23 @@ var _ = registerUnix(Packages, []Prog{
 	{Name: "az", Is: Subcommands, Forms: []Form{{Words: []string{"delete", "purge"}, Why: "deletes cloud resources"}}},
 	{Name: "gcloud", Is: Subcommands | RunsArgs, Forms: []Form{{Words: []string{"delete"}, Why: "deletes cloud resources"}}},
 	{Name: "gh", Is: Subcommands | Network, Forms: []Form{{Words: []string{"delete"}, Why: "deletes on GitHub"}}},
-	{Name: "psql", Lang: SQL, Version: []string{"--version", "-V", "--help"}},
+	{Name: "psql", Lang: SQL, Version: []string{"--version", "-V", "--help"}, Forms: destroysData},
 	{Name: "pg_dump", Version: []string{"--version", "-V", "--help"}},
-	{Name: "mysql", Lang: SQL, Version: []string{"--version", "-V"}},
+	{Name: "mysql", Lang: SQL, Version: []string{"--version", "-V"}, Forms: destroysData},
 	{Name: "mysqldump", Version: []string{"--version", "-V"}},
-	{Name: "mariadb", Lang: SQL}, {Name: "sqlite3", Lang: SQL, Version: []string{"--version", "-version", "--help", "-help"}},
-	{Name: "sqlite", Lang: SQL}, {Name: "duckdb", Lang: SQL}, {Name: "clickhouse-client", Lang: SQL},
-	{Name: "cqlsh", Lang: SQL}, {Name: "sqlcmd", Lang: SQL}, {Name: "redis-cli", Lang: SQL},
-	{Name: "mongosh", Lang: JavaScript}, {Name: "mongo", Lang: JavaScript}, {Name: "rails", Lang: Ruby},
+	{Name: "mariadb", Lang: SQL, Forms: destroysData},
+	{Name: "sqlite3", Lang: SQL, Version: []string{"--version", "-version", "--help", "-help"}, Forms: destroysData},
+	{Name: "sqlite", Lang: SQL, Forms: destroysData}, {Name: "duckdb", Lang: SQL, Forms: destroysData},
+	{Name: "clickhouse-client", Lang: SQL, Forms: destroysData},
+	{Name: "cqlsh", Lang: SQL, Forms: destroysData}, {Name: "sqlcmd", Lang: SQL, Forms: destroysData},
+	{Name: "redis-cli", Lang: SQL, Forms: destroysData},
+	{Name: "mongosh", Lang: JavaScript, Forms: destroysData}, {Name: "mongo", Lang: JavaScript, Forms: destroysData},
+	{Name: "rails", Lang: Ruby},
 	{Name: "htop", Version: []string{"--version", "-V", "--help", "-h"}},
 })
+
+// destroysData is a statement given to a database client on its command
+// line (psql -c, mysql -e, sqlite3 DB SQL, redis-cli FLUSHALL, mongosh
+// --eval) that drops, truncates or empties what the database holds.
+var destroysData = []Form{{Pattern: regexp.MustCompile(`(?i)\b(drop\s+(database|schema|table|keyspace|index|view|user|role|collection|owned)\b|truncate(\s+table)?\s+[\w"` + "`" + `\[]|delete\s+from\b|flushall\b|flushdb\b|dropdatabase\s*\(|\.drop\s*\(|deletemany\s*\()`),
+	Why: "runs a statement that destroys data"}}

@@ -21,7 +21,14 @@ var _ = registerUnix(System, []Prog{
 	{Name: "wipefs", Is: Alarm, Danger: "wipes disk signatures"}, {Name: "mkswap", Danger: "formats a swap area"},
 	{Name: "mkfs", Is: Suffixed | Alarm, Danger: "formats a filesystem"}, {Name: "mke2fs", Danger: "formats a filesystem"},
 	{Name: "format", Danger: "formats a disk"},
-	{Name: "blkdiscard", Danger: "discards disk blocks"}, {Name: "badblocks", Danger: "can overwrite a disk"},
+	{Name: "blkdiscard", Danger: "discards disk blocks"},
+	{Name: "hdparm", Forms: []Form{{Long: []string{"security-erase", "security-erase-enhanced", "security-set-pass",
+		"trim-sector-ranges", "trim-sector-ranges-stdin", "write-sector", "make-bad-sector", "fwdownload",
+		"fwdownload-mode3", "fwdownload-mode3-max", "fwdownload-mode7", "dco-restore", "dco-setmax", "yes-i-know-what-i-am-doing"},
+		Why: "erases, overwrites or reprograms a disk"}}},
+	{Name: "nvme", Is: Subcommands, Subs: []ProgSub{{Name: "format", Danger: "formats a disk"},
+		{Name: "sanitize", Danger: "erases a disk"}, {Name: "delete-ns", Danger: "deletes a namespace"}}},
+	{Name: "sg_format", Danger: "formats a disk"}, {Name: "sg_sanitize", Danger: "erases a disk"}, {Name: "badblocks", Danger: "can overwrite a disk"},
 	{Name: "cryptsetup", Danger: "changes encrypted volumes"},
 	{Name: "lvremove", Danger: "removes volumes"}, {Name: "vgremove", Danger: "removes volume groups"},
 	{Name: "pvremove", Danger: "removes physical volumes"}, {Name: "mdadm", Danger: "changes RAID arrays"},
@@ -81,8 +88,10 @@ var _ = registerUnix(System, []Prog{
 		{Long: "trace-ascii", Std: true}, {Long: "stderr", Std: true}, {Long: "etag-save", Std: true}, {Long: "hsts", Std: true},
 		{Long: "alt-svc", Std: true}}},
 	{Name: "wget", Is: Network | SendsData | Alarm, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
-	{Name: "nc", Is: Network | SendsData | Alarm}, {Name: "ncat", Is: Network | SendsData}, {Name: "netcat", Is: Network | SendsData},
-	{Name: "socat", Is: Network | SendsData}, {Name: "scp", Is: Network | SendsData | Alarm}, {Name: "sftp", Is: Network | SendsData},
+	{Name: "nc", Is: Network | SendsData | Alarm, Forms: netcatExec}, {Name: "ncat", Is: Network | SendsData, Forms: netcatExec},
+	{Name: "netcat", Is: Network | SendsData, Forms: netcatExec},
+	{Name: "socat", Is: Network | SendsData, Forms: []Form{{Prefixes: []string{"exec:", "system:", "shell:"},
+		Why: "connects a program to the network (a remote shell)"}}}, {Name: "scp", Is: Network | SendsData | Alarm}, {Name: "sftp", Is: Network | SendsData},
 	{Name: "rsync", Is: Network | SendsData | Checked | Alarm, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
 	{Name: "telnet", Is: Network | SendsData}, {Name: "lftp", Is: Network | SendsData}, {Name: "http", Is: Network | SendsData},
 	{Name: "https", Is: Network | SendsData}, {Name: "xh", Is: Network | SendsData}, {Name: "aria2c", Is: Network | SendsData},
@@ -95,6 +104,11 @@ var _ = registerUnix(System, []Prog{
 	{Name: "lynx", Is: Network}, {Name: "w3m", Is: Network},
 	{Name: "nginx", Version: []string{"-v", "-V", "-h"}},
 })
+
+// netcatExec is netcat's -e and -c (ncat's --exec, --sh-exec,
+// --lua-exec): a program whose input and output are the connection.
+var netcatExec = []Form{{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exec"}, Values: "pswiqxXIOTbgGm",
+	Why: "connects a program to the network (a remote shell)"}}
 
 // runlevels are init's and telinit's runlevels that stop the system or
 // leave multi-user mode.

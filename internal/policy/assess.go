@@ -376,8 +376,9 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 //  4. shell built-ins that only test, declare, print or wrap;
 //  5. the base: network tools never; configured safe commands; the safe
 //     list's specification of the command checks its arguments;
-//  6. git's disk facts (credentials, configured programs, tracked
-//     secrets);
+//  6. the project's disk facts: git's (credentials, configured
+//     programs, tracked secrets), a release the project makes the
+//     program fetch and run (go.mod's go line);
 //  7. the files it names or reads pass the secret-path rules.
 func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (bool, string) {
 	if why := understood(l, info); why != "" {
@@ -412,10 +413,8 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 			return false, why
 		}
 	}
-	if base == "go" {
-		if why := goLocal(cc.Facts, cc.Cwd); why != "" {
-			return false, why
-		}
+	if why := toolchainFacts(l, cc); why != "" {
+		return false, why
 	}
 	if !spec.Reads() {
 		return e.namesNoSecret(l, cc, info)
@@ -434,6 +433,12 @@ func understood(l *shellparse.Leaf, info *leafInfo) string {
 	for _, env := range l.EnvAssigns {
 		if shellparse.IsRiskyEnvName(env) {
 			info.noRule = "sets " + env + " for the command"
+			return info.noRule
+		}
+	}
+	for w := l.Wrapper; w != nil; w = w.Wrapper {
+		if w.EnvCleared {
+			info.noRule = "runs the command without the environment nb gives commands (" + w.Base() + " clears it)"
 			return info.noRule
 		}
 	}
@@ -617,6 +622,20 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 		return why
 	}
 	return ""
+}
+
+// toolchainFacts says why a program that the project's files may make
+// fetch and run another release of itself (cmdbase.Toolchain) will do so
+// in cc.Cwd, or "".
+func toolchainFacts(l *shellparse.Leaf, cc CommandContext) string {
+	base := l.Base()
+	if !cmdbase.Unix(base).Has(cmdbase.Toolchain) {
+		return ""
+	}
+	if cc.Facts == nil || cc.CwdUnknown || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
+		return base + " may fetch and run the release the project asks for, in a directory nb has not looked at"
+	}
+	return cc.Facts.Toolchain(base, cc.Cwd)
 }
 
 // namesNoSecret is step 7 of leafSafe for a command that does not read

@@ -594,8 +594,9 @@ func TestUnparsedDefaultNo(t *testing.T) {
 // fakeFacts reports secret files per directory and repositories with
 // programs.
 type fakeFacts struct {
-	secrets  map[string][]string
-	programs map[string][]string
+	secrets    map[string][]string
+	programs   map[string][]string
+	toolchains map[string]string // dir → why go would fetch a release there
 }
 
 func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
@@ -608,6 +609,8 @@ func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
 func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[dir], true }
 
 func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
+
+func (f fakeFacts) Toolchain(prog, dir string) string { return f.toolchains[dir] }
 
 func (f fakeFacts) Resolve(p string) (string, PathState) { return NoFacts{}.Resolve(p) }
 func (fakeFacts) Glob(string, string) ([]string, bool)   { return nil, true }
@@ -748,5 +751,36 @@ func TestOperatorFamilies(t *testing.T) {
 	off := newEngine(t, func(o *Options) { o.Approval.SafeCommands = []string{"!kubectl"} })
 	if d := decideCmd(off, "kubectl get pods", testCC); d.Decision == Allow {
 		t.Error("kubectl get pods allowed after !kubectl")
+	}
+}
+
+// A program the project's files make fetch and run another release of
+// itself (go's toolchain switch) is safe only where the disk says it
+// will not: go version asks in a module asking for a newer Go, and also
+// when no disk was looked at.
+func TestToolchainFactsAsked(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = fakeFacts{toolchains: map[string]string{"/home/u/proj": "go.mod asks for Go 1.99"}}
+	for _, cmd := range []string{"go version", "go env GOPATH", "cd sub && go version; cd .. && go env GOOS"} {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow || !strings.Contains(strings.Join(d.Reasons, " "), "1.99") {
+			t.Errorf("%s in a module asking for a newer Go: %s %v", cmd, d.Decision, d.Reasons)
+		}
+	}
+	// the directory the command runs in is the one asked
+	elsewhere := cc
+	elsewhere.Cwd = "/srv"
+	if d := decideCmd(e, "go version", elsewhere); d.Decision != Allow {
+		t.Errorf("go version elsewhere: %s %v", d.Decision, d.Reasons)
+	}
+	if d := decideCmd(e, "cd /home/u/proj && go version", elsewhere); d.Decision == Allow {
+		t.Error("cd into the module && go version: allowed")
+	}
+	cc.Facts = nil
+	if d := decideCmd(e, "go version", cc); d.Decision == Allow {
+		t.Error("go version allowed with no disk looked at")
+	}
+	if d := decideCmd(e, "go version", testCC); d.Decision != Allow {
+		t.Errorf("go version with no release asked for: %s %v", d.Decision, d.Reasons)
 	}
 }

@@ -42,6 +42,10 @@ type Facts interface {
 	// after the link it follows (not lexically). A path whose tail does
 	// not exist resolves as far as it exists and keeps the rest.
 	Resolve(p string) (target string, state PathState)
+	// Toolchain says why the program prog, run in the absolute directory
+	// dir, may fetch and run another release of itself that the
+	// project's files ask for (go's toolchain switch), or "".
+	Toolchain(prog, dir string) string
 	// SecretContent reports whether the file at the absolute path p
 	// (links followed) holds what has the shape of a secret whatever its
 	// name: a private key, a cloud service-account key.
@@ -54,26 +58,6 @@ type Facts interface {
 	// pattern itself). complete is false when they cannot be known
 	// exactly (too many, unreadable, a pattern not modelled).
 	Glob(dir, pattern string) (words []string, complete bool)
-}
-
-// GoFacts is an optional part of Facts: what the go command does beyond
-// printing when it starts in a directory.
-type GoFacts interface {
-	// GoLocal says why the go command started in dir may do more than
-	// print (select and download another toolchain, as a go.mod or
-	// go.work newer than the installed go or GOTOOLCHAIN makes it; record
-	// telemetry counters), or "" when it does neither.
-	GoLocal(dir string) string
-}
-
-// goLocal asks facts whether go stays local in dir; facts that cannot
-// tell say why.
-func goLocal(f Facts, dir string) string {
-	g, ok := f.(GoFacts)
-	if !ok {
-		return "what go does in " + dir + " is not known (a go.mod may make it download a toolchain)"
-	}
-	return g.GoLocal(dir)
 }
 
 // PathState is what Facts.Resolve knows about a path.
@@ -96,9 +80,6 @@ type NoFacts struct{}
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 
-// GoLocal implements GoFacts: go only prints.
-func (NoFacts) GoLocal(string) string { return "" }
-
 // LocalProgram implements LocalPrograms: no directory holds programs.
 func (NoFacts) LocalProgram(string, string) bool { return false }
 
@@ -114,6 +95,9 @@ func (NoFacts) SecretContent(string) bool { return false }
 // Glob implements Facts: no pattern matches (the word stays as written).
 func (NoFacts) Glob(string, string) ([]string, bool) { return nil, true }
 
+// Toolchain implements Facts: no project asks for another release.
+func (NoFacts) Toolchain(string, string) string { return "" }
+
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
 
@@ -128,7 +112,7 @@ type memoFacts struct {
 	paths   map[string]memoPath
 	globs   map[string]memoList
 	content map[string]bool
-	goDirs  map[string]string
+	chains  map[string]string
 }
 
 type memoList struct {
@@ -215,8 +199,8 @@ func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
 }
 
-func (m *memoFacts) GoLocal(dir string) string {
-	return remember(&m.goDirs, dir, func() string { return goLocal(m.f, dir) })
+func (m *memoFacts) Toolchain(prog, dir string) string {
+	return remember(&m.chains, prog+"\x00"+dir, func() string { return m.f.Toolchain(prog, dir) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {

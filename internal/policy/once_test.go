@@ -136,6 +136,11 @@ func (c *countingFacts) GitSecrets(dir string) ([]string, bool) {
 	return c.NoFacts.GitSecrets(dir)
 }
 
+func (c *countingFacts) Toolchain(prog, dir string) string {
+	c.ask("Toolchain", dir)
+	return c.NoFacts.Toolchain(prog, dir)
+}
+
 func (c *countingFacts) Resolve(p string) (string, PathState) {
 	c.ask("Resolve", p)
 	return c.NoFacts.Resolve(p)

@@ -28,7 +28,18 @@ var homeTrees = secrets.HomeTrees()
 
 // systemTrees and secretBelow are the secret-file list's absolute
 // locations and the fragments below which every file is a secret.
-var systemTrees, secretBelow = secrets.SystemTrees(), secrets.Below()
+var systemTrees, secretBelow = secrets.SystemTrees(), lowered(secrets.Below())
+
+// lowered returns ps lower-cased: the fragments are compared with a
+// lower-cased path, as a file system that ignores case opens
+// ~/.Config/GH/hosts.yml as ~/.config/gh/hosts.yml.
+func lowered(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = strings.ToLower(p)
+	}
+	return out
+}
 
 // containsSensitive reports whether reading dir recursively would reach
 // secrets: it is, or is an ancestor of, a known secret location, or a
@@ -100,13 +111,14 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 				}
 				continue
 			}
-			if sensitiveSegment(seg) {
+			if sensitiveSegment(seg) || windowsPaths && secrets.AliasMayBe(seg) {
 				return true
 			}
 		}
 	}
+	lower := strings.ToLower(abs)
 	for _, d := range secretBelow {
-		if strings.Contains(abs+"/", d) {
+		if strings.Contains(lower+"/", d) {
 			return true
 		}
 	}
@@ -126,13 +138,13 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 	if strings.HasPrefix(abs, "/dev/") && !harmlessDevices[abs] && abs != "/dev/urandom" && abs != "/dev/random" && !strings.HasPrefix(abs, "/dev/tcp/") && !strings.HasPrefix(abs, "/dev/udp/") {
 		return true // raw disks and memory hold every secret
 	}
-	if strings.HasSuffix(abs, "/.git/config") || strings.HasSuffix(abs, "/.git/credentials") {
+	if strings.HasSuffix(lower, "/.git/config") || strings.HasSuffix(lower, "/.git/credentials") {
 		return true // tokens in remote URLs and http.extraheader
 	}
 	if abs == "/proc/kcore" || strings.HasPrefix(abs, "/sys/firmware/") {
 		return true
 	}
-	if strings.HasPrefix(abs, "/etc/ssh/") && strings.Contains(abs, "_key") {
+	if strings.HasPrefix(lower, "/etc/ssh/") && strings.Contains(lower, "_key") {
 		return true
 	}
 	for _, pat := range e.sensitive {

@@ -28,12 +28,13 @@ func TestWinSecretPaths(t *testing.T) {
 		`cat '..\.ssh\known_hosts' 'D:\keys\server.PEM'`,
 		`cat 'c:\USERS\me\.Git-Credentials'`,
 		`grep -r password 'C:\Users\Me'`,
+		`cat '.env::$DATA'`, `cat '.env. '`, `cat 'C:\Users\Me\.aws:$I30:$INDEX_ALLOCATION\credentials'`, `cat 'C:\Users\Me\AWS~1\CREDEN~1'`,
 	} {
 		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
 			t.Errorf("%s: allowed (%s)", cmd, d.DecidedBy)
 		}
 	}
-	for _, cmd := range []string{`cat notes.txt`, `cat 'C:\Users\Me\proj\README.md'`, `ls 'D:\src'`} {
+	for _, cmd := range []string{`cat notes.txt`, `cat 'C:\Users\Me\proj\README.md'`, `ls 'D:\src'`, `cat 'notes.txt::$DATA'`, `cat 'notes~1.txt' 'HEAD~1'`} {
 		if d := decideCmd(e, cmd, cc); d.Decision != Allow {
 			t.Errorf("%s: %s %v, want allow", cmd, d.Decision, d.Reasons)
 		}

@@ -64,29 +64,18 @@ func windowsShell(k sysinfo.ShellKind) (cmdbase.Shells, bool) {
 	return 0, false
 }
 
-// winSlash writes a Windows path the way the analysis compares paths:
-// slashes, the drive as a leading directory, lower case (C:\Users\Me →
-// /c/users/me).
-func winSlash(p string) string {
-	p = strings.ReplaceAll(p, `\`, "/")
-	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && (len(p) == 2 || p[2] == '/') {
-		p = "/" + p[:1] + p[2:]
-	}
-	return strings.ToLower(p)
-}
-
 // winAbs resolves a path word against the directory (both Windows
 // spellings) into the compared form.
 func winAbs(p, cwd, home string) string {
 	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
 		p = home + p[1:]
 	}
-	s := winSlash(p)
+	s := winCanon(p)
 	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && len(p) > 2 && p[2] != '\\' && p[2] != '/' {
-		s = "/" + strings.ToLower(p[:1]) + "/" + winSlash(p[2:]) // C:x: relative to that drive
+		s = "/" + strings.ToLower(p[:1]) + "/" + winCanon(p[2:]) // C:x: relative to that drive
 	}
 	if !strings.HasPrefix(s, "/") && cwd != "" {
-		s = winSlash(cwd) + "/" + s
+		s = winCanon(cwd) + "/" + s
 	}
 	return path.Clean(s)
 }
@@ -100,6 +89,11 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 	abs := winAbs(p, cwd, home)
 	if e.sensitivePath(abs, "", glob) {
 		return true
+	}
+	for seg := range strings.SplitSeq(abs, "/") {
+		if secrets.AliasMayBe(seg) {
+			return true
+		}
 	}
 	for _, t := range winHomeSecrets(home) {
 		if abs == t || strings.HasPrefix(abs, t) && abs[len(t)] == '/' {
@@ -126,10 +120,14 @@ var winBelow = func() []string {
 }()
 
 // winSecrets remembers winSecret's answers for the paths of one decision
-// (one directory, one home), which often names a path many times.
+// (one directory, one home), which often names a path many times, and
+// judges each path where the disk (facts, when known) says it leads: a
+// link or junction followed, an 8.3 alias (APPLIC~1.YAM) read as its
+// long name, content with a key's shape.
 type winSecrets struct {
 	e         *Engine
 	cwd, home string
+	facts     Facts
 	seen      map[winSecretKey]bool
 }
 
@@ -143,12 +141,31 @@ func (s *winSecrets) secret(p string, glob bool) bool {
 	if v, ok := s.seen[k]; ok {
 		return v
 	}
-	v := s.e.winSecret(p, s.cwd, s.home, glob)
+	v := s.e.winSecret(p, s.cwd, s.home, glob) || !glob && p != "" && s.onDisk(winAbs(p, s.cwd, s.home))
 	if s.seen == nil {
 		s.seen = map[winSecretKey]bool{}
 	}
 	s.seen[k] = v
 	return v
+}
+
+// onDisk says whether the absolute path abs (compared form) leads to a
+// secret as the disk resolves it: where it cannot be told, it does.
+func (s *winSecrets) onDisk(abs string) bool {
+	if s.facts == nil || !strings.HasPrefix(abs, "/") || strings.HasPrefix(abs, "//") {
+		return false // UNC and device paths are judged as such, never opened
+	}
+	t, st := s.facts.Resolve(abs)
+	switch st {
+	case PathUnknown:
+		return true
+	case PathMissing:
+		return false
+	}
+	if t = winCanon(t); t != abs && s.e.winSecret(t, "", s.home, false) {
+		return true
+	}
+	return s.facts.SecretContent(t)
 }
 
 var homeSecretsCache sync.Map // home → []string
@@ -162,7 +179,7 @@ func winHomeSecrets(home string) []string {
 	if v, ok := homeSecretsCache.Load(home); ok {
 		return v.([]string)
 	}
-	h := winSlash(home)
+	h := winCanon(home)
 	out := make([]string, 0, len(homeTrees))
 	for _, hp := range homeTrees {
 		out = append(out, h+"/"+strings.ToLower(hp))
@@ -189,7 +206,7 @@ func winSystemPath(abs, home string) bool {
 			}
 		}
 	}
-	h := winSlash(home)
+	h := winCanon(home)
 	if h != "" && (abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
 		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
 		strings.HasPrefix(abs, h+"/.ssh")) {
@@ -227,17 +244,44 @@ var winSystemBin = map[string]bool{
 	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
 }
 
-// credentialHive says a registry key is one of the hives that hold
-// password hashes and secrets (HKLM\SAM, HKLM\SECURITY, HKLM\SYSTEM).
-func credentialHive(key string) bool {
-	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' {
-		return false // no root begins otherwise, in any case
+// secretKeys are the registry keys that hold password hashes and secrets
+// (the SAM and SECURITY hives, the SYSTEM hive's boot key, Winlogon's
+// DefaultPassword of automatic sign-in), in the compared form.
+var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
+	`hklm\software\microsoft\windows nt\currentversion\winlogon`}
+
+// registryKey is a registry key in the compared form (hklm\…, lower
+// case, backslashes), or "" when key names none.
+func registryKey(key string) string {
+	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' && key[0]|0x20 != 'm' {
+		return "" // no root begins otherwise, in any case
 	}
-	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
-	for _, root := range []string{`hklm\`, `hkey_local_machine\`, `hklm:\`, `registry::hkey_local_machine\`} {
-		if rest, ok := strings.CutPrefix(k, root); ok {
-			hive, _, _ := strings.Cut(rest, `\`)
-			return hive == "sam" || hive == "security" || hive == "system"
+	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
+	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
+	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`} {
+		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || root == "hklm:") {
+			return "hklm" + `\` + strings.TrimPrefix(rest, `\`)
+		}
+	}
+	return ""
+}
+
+// credentialHive says a registry key holds password hashes or secrets, or,
+// read with its subkeys (tree) or listed with their values (lists), shows
+// one.
+func credentialHive(key string, tree, lists bool) bool {
+	k := strings.TrimSuffix(registryKey(key), `\`)
+	if k == "" {
+		return false
+	}
+	for _, s := range secretKeys {
+		switch {
+		case k == s || strings.HasPrefix(k, s+`\`):
+			return true
+		case tree && strings.HasPrefix(s, k+`\`):
+			return true
+		case lists && strings.HasPrefix(s, k+`\`) && !strings.Contains(s[len(k)+1:], `\`):
+			return true
 		}
 	}
 	return false
@@ -344,7 +388,7 @@ func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells
 	}
 	leaves := make([]*winLeaf, len(s.Commands))
 	slab := make([]winLeaf, len(s.Commands))
-	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home}
+	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home, facts: cc.Facts}
 	for i, c := range s.Commands {
 		csh := cmdbase.Cmd
 		if c.PowerShell {
@@ -776,7 +820,7 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	}
 	wl.j = cmdbase.Judge(sh, name.Text, args)
 	written := strings.ToLower(name.Text)
-	if i := strings.LastIndexAny(written, `\/`); i >= 0 && !winSystemBin[winSlash(written[:i])] && !moduleQualified(sh, written) {
+	if i := strings.LastIndexAny(written, `\/`); i >= 0 && !winSystemBin[winCanon(written[:i])] && !moduleQualified(sh, written) {
 		// a program named by its path is the known one only in the
 		// system's directories: .\findstr.exe may be anything
 		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
@@ -849,8 +893,10 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		}
 	}
 	paths := j.Files
-	for _, w := range j.Operands {
-		if credentialHive(w) {
+	tree := j.Recurse || hasParam(c, "-recurse", 2) || hasParam(c, "-depth", 2)
+	lists := j.Spec != nil && j.Spec.Lists
+	for _, w := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
+		if credentialHive(w, tree, lists) {
 			if j.Does == cmdbase.Reads {
 				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
 			} else if j.Does != cmdbase.Unknown {
@@ -863,6 +909,12 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	case cmdbase.Reads:
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
+		}
+		for _, p := range j.Operands {
+			if uncPath(p) {
+				// reg query \\host\HKLM\…, a share, a raw device
+				wl.unsafe = "reaches another machine or a raw device (" + p + ")"
+			}
 		}
 		for _, p := range paths {
 			if uncPath(p) {
@@ -957,10 +1009,10 @@ func winRedir(wl *winLeaf, r winshell.Redir, cc CommandContext, sec *winSecrets)
 // winTree says why reading the tree at root may show a secret, or "".
 func (e *Engine) winTree(root string, cc CommandContext) string {
 	abs := winAbs(root, cc.Cwd, cc.Home)
-	if e.containsSensitive(abs, winSlash(cc.Home)) || winSystemPath(abs, cc.Home) {
+	if e.containsSensitive(abs, winCanon(cc.Home)) || winSystemPath(abs, cc.Home) {
 		return "reads the whole tree " + root + ", which holds secrets"
 	}
-	if cc.CwdUnknown && !strings.HasPrefix(winSlash(root), "/") {
+	if cc.CwdUnknown && !strings.HasPrefix(winCanon(root), "/") {
 		return "the directory it runs in is not known"
 	}
 	native := root
@@ -1162,7 +1214,7 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 	}
 	bcc := cc
 	bcc.Shell = sysinfo.ShellBash
-	bcc.Cwd, bcc.Home = winSlash(cc.Cwd), winSlash(cc.Home)
+	bcc.Cwd, bcc.Home = winCanon(cc.Cwd), winCanon(cc.Home)
 	bd := e.decide(strings.Join(parts, " "), bcc, false, []*Pattern{})
 	switch {
 	case bd.Decision == Allow && bd.DecidedBy != BySafeList:

@@ -111,6 +111,13 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellPowerShell, `ri x`}, {sysinfo.ShellPowerShell, `remove-item x`}, {sysinfo.ShellPowerShell, `rd x`},
 		{sysinfo.ShellPowerShell, `gci | Remove-Item`}, {sysinfo.ShellPowerShell, `gci | % { Remove-Item $_ }`},
 		{sysinfo.ShellPowerShell, `cmd /c rd /s /q C:\x`}, {sysinfo.ShellPowerShell, `Microsoft.PowerShell.Management\Remove-Item x`},
+		// dot-sourcing, powershell.exe's abbreviated parameters
+		{sysinfo.ShellPowerShell, `. Remove-Item x`}, {sysinfo.ShellPowerShell, `. ri x`},
+		{sysinfo.ShellCmd, `powershell -Exec Bypass -W Hidden -c Remove-Item x`}, {sysinfo.ShellCmd, `powershell –c Remove-Item x`},
+		// cmd.exe's switches glued together
+		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
+		{sysinfo.ShellCmd, `for /f %i in ('rd x') do echo %i`}, {sysinfo.ShellCmd, "for /f \"usebackq\" %i in (`rd x`) do echo %i"},
+		{sysinfo.ShellPowerShell, `Start-Process cmd "/c rd x"`}, {sysinfo.ShellCmd, `start /b "t" rd x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)
@@ -217,6 +224,15 @@ func TestWinSecretSpellings(t *testing.T) {
 		{sysinfo.ShellPowerShell, `Get-ChildItem C:\Users\me -Recurse | Select-String password`},
 		{sysinfo.ShellPowerShell, `Get-Content server.pem`}, {sysinfo.ShellPowerShell, `Get-ChildItem Env:`},
 		{sysinfo.ShellPowerShell, `Format-Hex C:\Windows\System32\config\SAM`},
+		// names as Windows opens them: a stream suffix is the file's own
+		// data, trailing dots and spaces are dropped, an 8.3 alias may be
+		// any long name of its directory
+		{sysinfo.ShellCmd, `type .env::$DATA`}, {sysinfo.ShellCmd, `type .env:x`}, {sysinfo.ShellCmd, `type ".env "`},
+		{sysinfo.ShellCmd, `type ".env. . "`}, {sysinfo.ShellCmd, `type C:\Users\me\.aws::$INDEX_ALLOCATION\credentials`},
+		{sysinfo.ShellCmd, `type C:\Users\me\.aws:$I30:$INDEX_ALLOCATION\config`}, {sysinfo.ShellCmd, `type "C:\Users\me\.aws. \config"`},
+		{sysinfo.ShellCmd, `type C:\Users\me\AWS~1\CREDEN~1`}, {sysinfo.ShellCmd, `type ENV~1`}, {sysinfo.ShellCmd, `more < ENV~2.LOC`},
+		{sysinfo.ShellPowerShell, `Get-Content ".env "`}, {sysinfo.ShellPowerShell, `Get-Content 'C:\Users\me\.ssh\id_ed25519::$DATA'`},
+		{sysinfo.ShellPowerShell, `gc ENV~1`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision == Allow {
 			t.Errorf("%s %q: allowed", c.sh, c.cmd)
@@ -257,6 +273,7 @@ type winFacts []string
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
 func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
+func (winFacts) Toolchain(string, string) string       { return "" }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
 func (winFacts) Glob(string, string) ([]string, bool)  { return nil, true }
 func (winFacts) SecretContent(string) bool             { return false }
@@ -482,6 +499,7 @@ type localProgs map[string]bool
 func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
 func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
 func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
+func (localProgs) Toolchain(string, string) string      { return "" }
 func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
 func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }

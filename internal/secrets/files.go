@@ -55,10 +55,13 @@ var notSecretNames = map[string]bool{
 // secrets wherever they are).
 func Names() []string { return append([]string(nil), names...) }
 
+// nameSet holds the names lower-cased: a file system that ignores case
+// (macOS, Windows, ext4 casefold directories) opens ~/.ssh as ~/.SSH, so
+// a name is a secret in every case.
 var nameSet = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range names {
-		m[n] = true
+		m[strings.ToLower(n)] = true
 	}
 	return m
 }()
@@ -67,26 +70,26 @@ var nameSet = func() map[string]bool {
 // list, a .env file, a private key or keystore by its extension, or a
 // name holding a word such as credential, secret or token.
 func Name(seg string) bool {
-	if seg == "" || notSecretNames[seg] {
+	lower := strings.ToLower(seg)
+	if seg == "" || notSecretNames[lower] {
 		return false
 	}
-	if nameSet[seg] {
+	if nameSet[lower] {
 		return true
 	}
-	if seg == ".env" || strings.HasPrefix(seg, ".env.") || strings.HasSuffix(seg, ".env") {
+	if lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env") {
 		return true
 	}
-	if strings.HasSuffix(seg, "_history") || strings.HasSuffix(seg, "_history.txt") {
+	if strings.HasSuffix(lower, "_history") || strings.HasSuffix(lower, "_history.txt") {
 		return true // a REPL's or shell's history (.node_repl_history, fish_history)
 	}
-	lower := strings.ToLower(seg)
 	for _, w := range words {
 		if strings.Contains(lower, w) {
 			return true
 		}
 	}
 	for _, pre := range []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"} {
-		if strings.HasPrefix(seg, pre) {
+		if strings.HasPrefix(lower, pre) {
 			return true
 		}
 	}
@@ -188,7 +191,7 @@ var codeExtensions = []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx"
 func ValueFile(p string) bool {
 	segs := strings.Split(p, "/")
 	for _, s := range segs[:len(segs)-1] {
-		if nameSet[s] {
+		if nameSet[strings.ToLower(s)] {
 			return true
 		}
 	}
@@ -196,10 +199,10 @@ func ValueFile(p string) bool {
 	if !Name(base) {
 		return false
 	}
-	if nameSet[base] || strings.HasPrefix(base, ".env") || strings.HasSuffix(base, ".env") {
+	lower := strings.ToLower(base)
+	if nameSet[lower] || strings.HasPrefix(lower, ".env") || strings.HasSuffix(lower, ".env") {
 		return true
 	}
-	lower := strings.ToLower(base)
 	for _, e := range codeExtensions {
 		if strings.HasSuffix(lower, e) {
 			return false

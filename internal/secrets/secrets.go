@@ -32,9 +32,10 @@ func HomePaths() []string { return slices.Clone(homePaths) }
 
 // UnderHome reports whether rel, a clean slash-separated path relative to
 // the home directory, is one of the secret locations or below one.
+// Case is ignored, as a file system that ignores it does (macOS, Windows).
 func UnderHome(rel string) bool {
 	for _, p := range homePaths {
-		if strings.HasPrefix(rel, p) && (len(rel) == len(p) || rel[len(p)] == '/') {
+		if len(rel) >= len(p) && strings.EqualFold(rel[:len(p)], p) && (len(rel) == len(p) || rel[len(p)] == '/') {
 			return true
 		}
 	}

@@ -58,3 +58,27 @@ func TestContentShape(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesIgnoreCase: a file system that ignores case (macOS, Windows,
+// ext4 casefold directories) opens ~/.SSH/config as ~/.ssh/config, so
+// every spelling of a secret name is a secret.
+func TestNamesIgnoreCase(t *testing.T) {
+	for _, n := range []string{".ENV", ".Env.local", "PROD.ENV", ".NETRC", ".Ssh", ".Bash_History", "SHADOW", "ID_RSA", "Credentials", "KEY.PEM"} {
+		if !Name(n) {
+			t.Errorf("Name(%q) = false", n)
+		}
+	}
+	for _, n := range []string{".ENV.EXAMPLE", "Known_Hosts", "README.md"} {
+		if Name(n) {
+			t.Errorf("Name(%q) = true", n)
+		}
+	}
+	for _, rel := range []string{".SSH/id_rsa", ".Config/GH/hosts.yml", ".NETRC", ".Docker/config.json"} {
+		if !UnderHome(rel) {
+			t.Errorf("UnderHome(%q) = false", rel)
+		}
+	}
+	if !ValueFile("deploy/.ENV") || !ValueFile(".AWS/config") {
+		t.Error("ValueFile is case-sensitive")
+	}
+}

@@ -78,6 +78,10 @@ type Leaf struct {
 	// EnvAssigns are NAME=value prefixes (or env NAME=value) applied to the
 	// command.
 	EnvAssigns []string
+	// EnvCleared is set when the leaf runs its inner command without the
+	// environment it was given (env -i, exec -c), nb's own settings for
+	// commands included.
+	EnvCleared bool
 	// Via says how the leaf is reached: "" at top level, "$(…)", "<(…)",
 	// "bash -c", "eval", "trap", "alias", "xargs", "find -exec", or the
 	// name of a wrapper such as "timeout".

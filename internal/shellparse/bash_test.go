@@ -129,6 +129,23 @@ func TestAgainstBash(t *testing.T) {
 		"find . -maxdepth 1 -name file -exec sh -c 'bbb' \\;",
 		"trap 'aaa' EXIT; bbb",
 		"alias x=aaa; bbb",
+		// GNU option grammar of wrappers: optional values are attached
+		// only, and a long option is any unambiguous abbreviation
+		"echo x | xargs --eof aaa",
+		"echo x | xargs --max-lines aaa",
+		"echo x | xargs --replace aaa",
+		"echo x | xargs -e aaa",
+		"echo x | xargs -l aaa",
+		"echo x | xargs -0e aaa",
+		"echo x | xargs --p bbb aaa",
+		"echo x | xargs --arg=/dev/null --d '\\n' aaa",
+		"echo x | xargs -I {} --replace aaa",
+		"timeout --k 1 5 aaa",
+		"timeout --s KILL 5 aaa",
+		"timeout --fo 5 aaa",
+		"nice --adj 5 aaa",
+		"stdbuf --o 0 aaa",
+		"ionice --classd 7 aaa",
 	}
 	for _, s := range scripts {
 		os.Remove(log)

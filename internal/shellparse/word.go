@@ -269,8 +269,26 @@ func (a *analyser) param(p *syntax.ParamExp, ctx *walkCtx, out *Word) {
 		} else if p.Exp.Word != nil {
 			w := a.word(p.Exp.Word, ctx)
 			out.Subs = append(out.Subs, w.Subs...)
+			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
+				a.expansionAssigns(p, w, ctx)
+			}
 		}
 	}
+}
+
+// expansionAssigns judges ${NAME=value} and ${NAME:=value}, which assign
+// NAME when it is unset (or empty) as NAME=value does: a variable in
+// the environment (nb's own LESSOPEN= and CDPATH= are empty) then
+// reaches every later command with the new value.
+func (a *analyser) expansionAssigns(p *syntax.ParamExp, w Word, ctx *walkCtx) {
+	if p.Param == nil {
+		return
+	}
+	name := p.Param.Value
+	if IsRiskyEnvName(name) {
+		a.unknown(ctx, "${"+name+":=…} sets "+name+", which changes how later commands run")
+	}
+	a.hook(name, w, ctx)
 }
 
 func isAllIndex(x syntax.ArithmExpr) bool {

@@ -1,6 +1,9 @@
 package shellparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // optSpec describes a wrapper's options so its wrapped command can be
 // found.
@@ -9,6 +12,16 @@ type optSpec struct {
 	short string
 	// long lists long options (without --) that take a value.
 	long []string
+	// optional lists long options whose value is optional: getopt_long
+	// takes it only when attached (--eof=x), so --eof cat runs cat.
+	optional []string
+	// flags lists the long options that take no value. When it is set,
+	// long, optional and flags are the program's whole set of long
+	// options, and an abbreviation is resolved against all of them as
+	// getopt_long does (--p is --process-slot-var when nothing else
+	// starts with p; an ambiguous or unknown one makes the program refuse
+	// to run, and nb says it cannot read it).
+	flags []string
 	// positional is the number of non-option words before the command
 	// (timeout's duration).
 	positional int
@@ -38,6 +51,16 @@ func scanOpts(args []Word, spec optSpec) int {
 		if strings.HasPrefix(t, "--") {
 			name, _, hasEq := strings.Cut(t[2:], "=")
 			i++
+			if spec.flags != nil {
+				full := ResolveLong(name, spec.allLongs())
+				if full == "" {
+					return -1
+				}
+				if !hasEq && slices.Contains(spec.long, full) {
+					i++
+				}
+				continue
+			}
 			if !hasEq && longTakesValue(name, spec.long) {
 				i++
 			}
@@ -67,6 +90,11 @@ func scanOpts(args []Word, spec optSpec) int {
 		i = len(args)
 	}
 	return i
+}
+
+// allLongs returns every long option of the spec.
+func (s optSpec) allLongs() []string {
+	return slices.Concat(s.long, s.optional, s.flags)
 }
 
 // longTakesValue reports whether name, or an unambiguous abbreviation of
@@ -107,14 +135,17 @@ func hasShortFlag(args []Word, letter byte, valueLetters string) bool {
 // which options take a value, how many operands come first (timeout's
 // duration), and the options with which they run nothing.
 var wrappers = map[string]optSpec{
-	"timeout": {short: "sk", long: []string{"signal", "kill-after"}, positional: 1},
-	"nice":    {short: "n", long: []string{"adjustment"}},
-	"nohup":   {}, "builtin": {}, "setsid": {}, "unbuffer": {}, "chronic": {},
-	"time":    {short: "fo", long: []string{"format", "output"}},
+	"timeout": {short: "sk", long: []string{"signal", "kill-after"}, positional: 1,
+		flags: []string{"foreground", "preserve-status", "verbose", "help", "version"}},
+	"nice":  {short: "n", long: []string{"adjustment"}, flags: []string{"help", "version"}},
+	"nohup": {}, "builtin": {}, "setsid": {}, "unbuffer": {}, "chronic": {},
+	"time": {short: "fo", long: []string{"format", "output"},
+		flags: []string{"append", "portability", "quiet", "verbose", "help", "version"}},
 	"command": {none: "vV"},
 	"exec":    {short: "a"},
-	"stdbuf":  {short: "ioe", long: []string{"input", "output", "error"}},
-	"ionice":  {short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}, none: "pPu"},
+	"stdbuf":  {short: "ioe", long: []string{"input", "output", "error"}, flags: []string{"help", "version"}},
+	"ionice": {short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}, none: "pPu",
+		flags: []string{"ignore", "help", "version"}},
 	"doas":    {short: "uC"},
 	"taskset": {positional: 1, none: "p", noneLong: "pid"},
 	"strace": {short: "abeEIoOpPsSuXUnA", long: []string{"output", "expr", "env", "attach", "string-limit", "user", "signal",
@@ -168,6 +199,9 @@ func (a *analyser) wrapper(l *Leaf, args []Word, name string, spec optSpec, ctx 
 	if i < 0 {
 		l.Unknown = append(l.Unknown, "dynamic option to "+name)
 		return
+	}
+	if name == "exec" && hasShortFlag(args[:i], 'c', spec.short) {
+		l.EnvCleared = true
 	}
 	a.inner(l, args[i:], name, ctx, false)
 }
@@ -498,27 +532,59 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 	}
 }
 
+// xargsSpec is GNU xargs's option grammar: -e, -i and -l take a value
+// only when attached (-eEOF), as --eof, --replace and --max-lines do
+// (--eof=EOF); the long options are its whole set.
+var xargsSpec = optSpec{short: "adEILnPs",
+	long:     []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"},
+	optional: []string{"eof", "replace", "max-lines"},
+	flags:    []string{"null", "exit", "help", "interactive", "no-run-if-empty", "open-tty", "show-limits", "verbose", "version"}}
+
 func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
-	spec := optSpec{short: "adEILnPs", long: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}}
-	i := scanOpts(args, spec)
+	i := scanOpts(args, xargsSpec)
 	if i < 0 {
-		l.Unknown = append(l.Unknown, "dynamic option to xargs")
+		l.Unknown = append(l.Unknown, "an option to xargs nb cannot read (dynamic, unknown or ambiguous)")
 		return
 	}
 	repl := ""
 	for k := 0; k < i; k++ {
 		t := args[k].Text
 		switch {
-		case t == "-I" && k+1 < i:
-			repl = args[k+1].Text
-		case strings.HasPrefix(t, "-I") && len(t) > 2:
-			repl = t[2:]
-		case t == "-i" || t == "--replace":
+		case strings.HasPrefix(t, "--"):
+			name, v, eq := strings.Cut(t[2:], "=")
+			if ResolveLong(name, xargsSpec.allLongs()) != "replace" {
+				continue
+			}
 			repl = "{}"
-		case strings.HasPrefix(t, "-i") && len(t) > 2 && !strings.ContainsAny(t[1:2], "adEILnPs"):
-			repl = t[2:]
-		case strings.HasPrefix(t, "--replace="):
-			repl = strings.TrimPrefix(t, "--replace=")
+			if eq {
+				repl = v
+			}
+		case len(t) > 1 && t[0] == '-':
+			// a cluster: a value letter ends it (-0I{} is -0 -I{})
+			for j := 1; j < len(t); j++ {
+				c := t[j]
+				if c == 'i' {
+					repl = "{}"
+					if j+1 < len(t) {
+						repl = t[j+1:]
+					}
+					break
+				}
+				if c == 'e' || c == 'l' {
+					break
+				}
+				if strings.IndexByte(xargsSpec.short, c) >= 0 {
+					v := t[j+1:]
+					if v == "" && k+1 < i {
+						k++
+						v = args[k].Text
+					}
+					if c == 'I' {
+						repl = v
+					}
+					break
+				}
+			}
 		}
 	}
 	inner := append([]Word(nil), args[i:]...)
@@ -601,6 +667,17 @@ func ResolveLong(name string, longs []string) string {
 	return found
 }
 
+// envUnset records env -u NAME: removing a variable changes the
+// command's environment as setting it does (nb's own settings, such as
+// GIT_OPTIONAL_LOCKS=0 or the pagers, are undone by it).
+func (a *analyser) envUnset(l *Leaf, w Word) {
+	if !w.Static() {
+		l.Unknown = append(l.Unknown, "dynamic variable unset by env")
+		return
+	}
+	l.EnvAssigns = append(l.EnvAssigns, w.Text)
+}
+
 // env runs its command with assignments; -S (--split-string) splits a
 // string into the command and its arguments.
 func (a *analyser) env(l *Leaf, args []Word, ctx *walkCtx) {
@@ -622,6 +699,7 @@ scan:
 			i++
 			break scan
 		case t == "-":
+			l.EnvCleared = true
 			i++
 		case strings.HasPrefix(t, "--"):
 			name, val, hasEq := strings.Cut(t[2:], "=")
@@ -631,6 +709,9 @@ scan:
 				return
 			}
 			i++
+			if long == "ignore-environment" {
+				l.EnvCleared = true
+			}
 			switch long {
 			case "unset", "chdir", "split-string", "argv0":
 				if !hasEq {
@@ -648,10 +729,16 @@ scan:
 				if long == "chdir" {
 					l.Unknown = append(l.Unknown, "env --chdir runs the command in another directory")
 				}
+				if long == "unset" {
+					a.envUnset(l, w)
+				}
 			}
 		case len(t) > 1 && t[0] == '-':
 			i++
 			for j := 1; j < len(t); j++ {
+				if t[j] == 'i' {
+					l.EnvCleared = true
+				}
 				if strings.IndexByte("uCSa", t[j]) >= 0 {
 					v := Word{Text: t[j+1:], Raw: t[j+1:]}
 					if j+1 >= len(t) && i < len(args) {
@@ -663,6 +750,9 @@ scan:
 					}
 					if t[j] == 'C' {
 						l.Unknown = append(l.Unknown, "env -C runs the command in another directory")
+					}
+					if t[j] == 'u' {
+						a.envUnset(l, v)
 					}
 					break
 				}

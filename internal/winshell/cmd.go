@@ -433,8 +433,9 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 		case "&", "&&", "||":
 			flush(false)
 		case "(":
-			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") && !strings.EqualFold(cur[0].text(), "for") {
+			if len(cur) > 0 && !strings.EqualFold(cur[0].text(), "if") {
 				// "echo a(b" is a literal parenthesis; keep it in the word
+				// (for's set and body are read by the for command itself)
 				cur = append(cur, &ctok{r: []rune{'('}, kind: []rkind{kPlain}, raw: "("})
 				continue
 			}
@@ -518,30 +519,23 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 	}
 	switch ProgramName(name) {
 	case "cmd":
-		for i := 1; i < len(toks); i++ {
-			sw := strings.ToLower(toks[i].text())
-			if sw == "/c" || sw == "/k" || sw == "/r" {
-				text := ""
-				var parts []string
-				for _, t := range toks[i+1:] {
-					parts = append(parts, t.line())
+		args := make([]string, 0, len(toks)-1)
+		for _, t := range toks[1:] {
+			args = append(args, t.line())
+		}
+		text, ok, delayed := CmdScript(args)
+		if delayed {
+			p.s.unknown("delayed expansion (cmd /v)")
+		}
+		if ok {
+			if strings.HasPrefix(text, `"`) {
+				text = text[1:]
+				if j := strings.LastIndex(text, `"`); j >= 0 {
+					text = text[:j] + text[j+1:]
 				}
-				text = strings.Join(parts, " ")
-				if strings.HasPrefix(text, `"`) {
-					text = text[1:]
-					if j := strings.LastIndex(text, `"`); j >= 0 {
-						text = text[:j] + text[j+1:]
-					}
-				}
-				inner(text, "cmd /c")
-				return out
 			}
-			if strings.HasPrefix(sw, "/v") && !strings.HasPrefix(sw, "/v:off") {
-				p.s.unknown("delayed expansion (cmd /v)")
-			}
-			if !strings.HasPrefix(sw, "/") {
-				break
-			}
+			inner(text, "cmd /c")
+			return out
 		}
 	case "powershell", "pwsh":
 		if script, ok := psCommandArg(words[1:]); ok {
@@ -604,6 +598,24 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	case "for":
 		p.s.unknown("a for loop")
+		// for /f … in ('COMMAND') (or `COMMAND` with usebackq) runs it
+		open := -1
+		for i, t := range toks {
+			switch {
+			case t.raw == "(" && open == -1:
+				open = i
+			case t.raw == ")" && open >= 0:
+				var parts []string
+				for _, t := range toks[open+1 : i] {
+					parts = append(parts, t.line())
+				}
+				set := strings.TrimSpace(strings.Join(parts, " "))
+				if len(set) >= 2 && (set[0] == '\'' || set[0] == '`') && set[len(set)-1] == set[0] {
+					inner(set[1:len(set)-1], "for")
+				}
+				open = -2 // only the first set
+			}
+		}
 		for i, t := range toks {
 			if strings.EqualFold(t.text(), "do") {
 				innerWords(toks[i+1:], "for")
@@ -618,11 +630,18 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		p.s.unknown("call")
 		innerWords(toks[1:], "call")
 	case "start":
-		i := 1
-		if i < len(toks) && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
-			i++ // the window title
-		}
-		for i < len(toks) && strings.HasPrefix(toks[i].text(), "/") {
+		// the first quoted word, before or among the switches, is the
+		// window title
+		i, title := 1, false
+		for i < len(toks) {
+			if !title && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
+				title = true
+				i++
+				continue
+			}
+			if !strings.HasPrefix(toks[i].text(), "/") {
+				break
+			}
 			sw := strings.ToLower(toks[i].text())
 			i++
 			if sw == "/d" || sw == "/node" || sw == "/affinity" {
@@ -634,6 +653,36 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	}
 	return out
+}
+
+// CmdScript finds the command line cmd.exe runs from its arguments: what
+// follows /c, /k or /r, which cmd.exe also reads glued to the switch or
+// to other switches (/crd, /d/c, /q/c"…"). delayed says /v turns on
+// delayed expansion.
+func CmdScript(args []string) (script string, ok, delayed bool) {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "/") {
+			continue
+		}
+		for k := 0; k < len(a); k++ {
+			if a[k] != '/' || k+1 >= len(a) {
+				continue
+			}
+			switch a[k+1] | 0x20 {
+			case 'c', 'k', 'r':
+				rest := a[k+2:]
+				if len(args) > i+1 {
+					rest = strings.TrimLeft(rest+" "+strings.Join(args[i+1:], " "), " ")
+				}
+				return rest, true, delayed
+			case 'v':
+				if !strings.HasPrefix(strings.ToLower(a[k:]), "/v:off") {
+					delayed = true
+				}
+			}
+		}
+	}
+	return "", false, delayed
 }
 
 func isCmpOp(s string) bool {
@@ -709,22 +758,83 @@ func appendSwitches(words []Word, t *ctok) []Word {
 	return words
 }
 
+// psValueParams are the parameters of powershell.exe and pwsh that take
+// a value, each with the values it accepts (nil: any word). Either program
+// accepts any unambiguous prefix of a parameter's name.
+var psValueParams = []struct {
+	name   string
+	values []string
+}{
+	{"executionpolicy", []string{"bypass", "unrestricted", "remotesigned", "allsigned", "restricted", "default", "undefined"}},
+	{"windowstyle", []string{"normal", "hidden", "minimized", "maximized", "0", "1", "2", "3"}},
+	{"inputformat", []string{"text", "xml"}},
+	{"outputformat", []string{"text", "xml"}},
+	{"version", nil},
+	{"psconsolefile", nil},
+	{"configurationname", nil},
+	{"configurationfile", nil},
+	{"settingsfile", nil},
+	{"workingdirectory", nil},
+	{"custompipename", nil},
+}
+
+// psValueAliases are the short names that are no prefix of their
+// parameter.
+var psValueAliases = map[string]string{"ep": "executionpolicy", "ex": "executionpolicy", "wd": "workingdirectory",
+	"of": "outputformat", "if": "inputformat", "w": "windowstyle", "v": "version"}
+
+// psTakesValue says whether the word after parameter name (lower case,
+// without its dash) is its value: the parameter takes one and, when its
+// values are known, the word is one of them. A word that is no valid
+// value is where the command may start.
+func psTakesValue(name, next string) bool {
+	if full, ok := psValueAliases[name]; ok {
+		name = full
+	}
+	for _, p := range psValueParams {
+		if !strings.HasPrefix(p.name, name) {
+			continue
+		}
+		if p.values == nil {
+			if p.name == "version" {
+				return strings.Trim(next, "0123456789.") == ""
+			}
+			return true
+		}
+		for _, v := range p.values {
+			if strings.EqualFold(v, next) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // psCommandArg finds the script a powershell command line runs:
 // -Command/-c TEXT… (the rest of the line), -EncodedCommand BASE64, or a
 // bare script text. ok is false when it runs a file or nothing
-// recognisable.
+// recognisable. Parameters may be abbreviated and written with any dash.
 func psCommandArg(args []Word) (string, bool) {
 	for i := 0; i < len(args); i++ {
 		a := strings.ToLower(args[i].Text)
+		for _, d := range []string{"–", "—", "―"} {
+			if strings.HasPrefix(a, d) {
+				a = "-" + a[len(d):]
+			}
+		}
 		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "/") {
 			// the first non-parameter is the command text
 			return joinText(args[i:]), true
 		}
 		name := strings.TrimLeft(a, "-/")
+		if k := strings.IndexByte(name, ':'); k > 0 {
+			name = name[:k]
+		}
 		switch {
 		case name == "":
 			return "", false
-		case name == "c" || len(name) >= 3 && strings.HasPrefix("command", name):
+		case strings.HasPrefix("command", name) || name == "cwa" || len(name) >= 8 && strings.HasPrefix("commandwithargs", name):
 			if i+1 < len(args) && args[i+1].Text == "-" {
 				return "", false // the script is read from standard input
 			}
@@ -736,12 +846,9 @@ func psCommandArg(args []Word) (string, bool) {
 				}
 			}
 			return "", false
-		case name == "f" || len(name) >= 2 && strings.HasPrefix("file", name):
+		case strings.HasPrefix("file", name):
 			return "", false
-		case name == "executionpolicy" || name == "ex" || name == "ep" || name == "windowstyle" || name == "w" ||
-			name == "inputformat" || name == "outputformat" || name == "workingdirectory" || name == "wd" ||
-			name == "configurationname" || name == "psconsolefile" || name == "version" || name == "v" ||
-			name == "settingsfile" || name == "custompipename" || name == "of" || name == "if":
+		case i+1 < len(args) && psTakesValue(name, args[i+1].Text):
 			i++
 		}
 	}

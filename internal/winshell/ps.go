@@ -7,6 +7,19 @@ import (
 	"unicode/utf16"
 )
 
+// isSingleQuote says PowerShell reads r as a single quote (it accepts the
+// typographic ones: ‘ ’ ‚ ‛).
+func isSingleQuote(r rune) bool {
+	return r == '\'' || r == '‘' || r == '’' || r == '‚' || r == '‛'
+}
+
+// isDoubleQuote says PowerShell reads r as a double quote (“ ” „ too).
+func isDoubleQuote(r rune) bool { return r == '"' || r == '“' || r == '”' || r == '„' }
+
+// IsDash says PowerShell reads r as the dash of a parameter or operator:
+// the hyphen, en dash, em dash and horizontal bar.
+func IsDash(r rune) bool { return r == '-' || r == '–' || r == '—' || r == '―' }
+
 // ptok is a PowerShell token.
 type ptok struct {
 	kind  int // pWord, pParam, pSep, pPipe, pAmp, pOpen, pClose, pRedir, pComma
@@ -120,13 +133,13 @@ func (l *psLexer) wordAt() Word {
 	for ; l.i < len(rs); l.i++ {
 		r := rs[l.i]
 		switch {
-		case r == '\'':
+		case isSingleQuote(r):
 			leave()
 			w.Quoted = true
 			l.i++
 			for ; l.i < len(rs); l.i++ {
-				if rs[l.i] == '\'' || rs[l.i] == '‘' || rs[l.i] == '’' {
-					if l.i+1 < len(rs) && rs[l.i+1] == rs[l.i] {
+				if isSingleQuote(rs[l.i]) {
+					if l.i+1 < len(rs) && isSingleQuote(rs[l.i+1]) {
 						b.WriteRune(rs[l.i])
 						l.i++
 						continue
@@ -141,11 +154,11 @@ func (l *psLexer) wordAt() Word {
 			if l.i >= len(rs) {
 				l.s.unknown("an unclosed quote")
 			}
-		case r == '"' || r == '“' || r == '”':
+		case isDoubleQuote(r):
 			leave()
 			w.Quoted = true
 			l.i++
-			for ; l.i < len(rs) && !(rs[l.i] == '"' || rs[l.i] == '“' || rs[l.i] == '”'); l.i++ {
+			for ; l.i < len(rs) && !isDoubleQuote(rs[l.i]); l.i++ {
 				switch rs[l.i] {
 				case '`':
 					l.s.unknown("an escape in a string")
@@ -336,11 +349,12 @@ func (l *psLexer) lex() {
 			}
 			l.i += len([]rune(rest)) - 1
 			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
-		case (r == '-' || r == '–' || r == '—') && (unicode.IsLetter(next) || next == '_' || next == '?'):
+		case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
 			w := l.wordAt()
 			if r != '-' {
-				// PowerShell reads an en or em dash as the parameter's dash
-				w.Text = "-" + strings.TrimPrefix(strings.TrimPrefix(w.Text, "–"), "—")
+				// PowerShell reads an en dash, em dash or horizontal bar
+				// as the parameter's dash
+				w.Text = "-" + strings.TrimPrefix(w.Text, string(r))
 			}
 			if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
 				// -Name:value is the parameter and its argument
@@ -549,6 +563,11 @@ func (p *psParser) finish(c *Command) *Command {
 		p.s.unknown("an expression, not a command")
 	case head.Text == ".":
 		p.s.unknown("dot-sourcing")
+		if len(c.Words) > 1 && !c.Words[1].Dynamic {
+			// . Remove-Item x runs Remove-Item: judge the command it names
+			c.Words = c.Words[1:]
+			return p.finish(c)
+		}
 	case psKeywords[strings.ToLower(head.Text)]:
 		p.s.unknown("the " + strings.ToLower(head.Text) + " keyword")
 	case isNumberish(head.Text):
@@ -565,17 +584,86 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
+	if !head.Dynamic && isStartProcess(head.Text) {
+		if line, ok := startProcessLine(c.Words[1:]); ok {
+			p.adopt(c, ParseCmd(line, p.opts), "start")
+		}
+	}
 	if !head.Dynamic && name == "cmd" {
-		for i, w := range c.Words[1:] {
-			sw := strings.ToLower(w.Text)
-			if sw == "/c" || sw == "/k" || sw == "/r" {
-				inner := ParseCmd(joinText(c.Words[i+2:]), p.opts)
-				p.adopt(c, inner, "cmd /c")
-				break
-			}
+		args := make([]string, 0, len(c.Words)-1)
+		for _, w := range c.Words[1:] {
+			args = append(args, w.Text)
+		}
+		text, ok, delayed := CmdScript(args)
+		if delayed {
+			p.s.unknown("delayed expansion (cmd /v)")
+		}
+		if ok {
+			p.adopt(c, ParseCmd(text, p.opts), "cmd /c")
 		}
 	}
 	return c
+}
+
+// isStartProcess says the name is Start-Process (or one of its aliases).
+func isStartProcess(name string) bool {
+	n := strings.ToLower(name)
+	if i := strings.LastIndexByte(n, '\\'); i >= 0 && strings.HasPrefix(n, "microsoft.") {
+		n = n[i+1:]
+	}
+	return n == "start-process" || n == "saps" || n == "start"
+}
+
+// startProcessValues are Start-Process's parameters that take a value
+// other than the program and its arguments.
+var startProcessValues = []string{"verb", "workingdirectory", "credential", "windowstyle", "redirectstandardinput",
+	"redirectstandardoutput", "redirectstandarderror", "environment"}
+
+// startProcessLine is the command line Start-Process runs: its program
+// (-FilePath, or the first positional word) and arguments (-ArgumentList,
+// or the second positional words), to be read as cmd.exe would read it
+// (a word holding & or | is parsed as more commands: what it may be).
+func startProcessLine(args []Word) (string, bool) {
+	var file string
+	var list []string
+	positional := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.Quoted && len(w.Text) > 1 && w.Text[0] == '-' {
+			name := strings.ToLower(w.Text[1:])
+			switch {
+			case strings.HasPrefix("filepath", name) || name == "path" || name == "pspath":
+				if i+1 < len(args) {
+					file = args[i+1].Text
+					i++
+				}
+			case strings.HasPrefix("argumentlist", name) || name == "args":
+				for i+1 < len(args) && !(args[i+1].Text != "" && args[i+1].Text[0] == '-' && !args[i+1].Quoted) {
+					list = append(list, args[i+1].Text)
+					i++
+				}
+			default:
+				for _, v := range startProcessValues {
+					if strings.HasPrefix(v, name) {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		switch positional {
+		case 0:
+			file = w.Text
+		default:
+			list = append(list, w.Text)
+		}
+		positional++
+	}
+	if file == "" {
+		return "", false
+	}
+	return strings.TrimSpace(file + " " + strings.Join(list, " ")), true
 }
 
 // adopt adds the commands of an inner script run by c.
