@@ -2,6 +2,7 @@ package cmdbase
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -135,8 +136,22 @@ func buildSafe(families map[Family]map[string]safeCmd) map[string]safeCmd {
 			all[name] = spec
 		}
 	}
+	addAliases(all)
 	addVersions(all)
 	return all
+}
+
+// addAliases: a program's other names (batcat for bat, fdfind for fd)
+// have its read-only grammar.
+func addAliases(all map[string]safeCmd) {
+	for _, name := range UnixNames() {
+		p := Unix(name)
+		spec, ok := all[p.Name]
+		if _, own := all[name]; !ok || own || name == p.Name || !slices.Contains(p.Aliases, name) {
+			continue
+		}
+		all[name] = spec
+	}
 }
 
 // addVersions: programs whose version or help option, given as the only

@@ -89,18 +89,49 @@ func dpkgCheck(ws []word) string {
 	return ""
 }
 
-// goCheck: go version, and go env of variables known to hold no secret.
+// goCheck: go version (of go itself), go
+// help, go env of variables known to hold no secret, go mod edit -json
+// or -print (go.mod as it is). Whether go stays local where it runs (no
+// toolchain download, no telemetry counters) is a disk fact the policy
+// asks (policy.GoFacts).
 func goCheck(ws []word) string {
-	if len(ws) == 1 && ws[0].Text == "version" {
-		return ""
+	if len(ws) == 0 {
+		return "go is not on the safe list"
 	}
-	if len(ws) > 1 && ws[0].Text == "env" {
-		for _, w := range ws[1:] {
-			if !goEnvVars[w.Text] {
-				return "go env " + w.Text + " is not known to be read-only and secret-free"
+	rest := ws[1:]
+	switch ws[0].Text {
+	case "version":
+		// (not -m: binaries' build settings may hold -ldflags values)
+		if len(rest) > 0 {
+			return "go version of binaries shows their build settings"
+		}
+		return ""
+	case "help":
+		for _, w := range rest {
+			if strings.HasPrefix(w.Text, "-") || !IsIdent(strings.ReplaceAll(w.Text, "-", "_")) {
+				return "go help " + w.Raw + " is not a topic"
 			}
 		}
 		return ""
+	case "env":
+		names := 0
+		for _, w := range rest {
+			if w.Text == "-json" || w.Text == "-changed" {
+				continue
+			}
+			if !goEnvVars[w.Text] {
+				return "go env " + w.Text + " is not known to be read-only and secret-free"
+			}
+			names++
+		}
+		if names == 0 {
+			return "go env prints every setting, which may hold credentials (GOPROXY, GOAUTH, GOFLAGS)"
+		}
+		return ""
+	case "mod":
+		if len(rest) == 2 && rest[0].Text == "edit" && (rest[1].Text == "-json" || rest[1].Text == "-print") {
+			return ""
+		}
 	}
 	return "go is not on the safe list"
 }

@@ -8,6 +8,17 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var textExamples = []safeGroup{
+	{"viewers, listers and filters",
+		[]string{
+			"bat README.md", "bat -n --paging=never go.mod", "bat -P -l go main.go", "bat -r 10:20 main.go", "batcat go.mod",
+			"fdfind -e go", "eza -la", "eza -T -L 2 src", "eza --git -l", "exa -l", "exa --tree", "lsd -la", "lsd --tree",
+			"ul a.txt", "colcrt a.txt", "ptx a.txt", "pdfinfo a.pdf", "pdfinfo -f 1 -l 2 a.pdf"},
+		[]string{
+			"bat --pager=sh a", "bat --paging=always a", "bat --paging always a", "bat cache --build", "bat cache --clear",
+			"bat ~/.ssh/id_rsa", "bat .env", "bat --lessopen a", "bat --diagnostic", "batcat --pager x a", "fdfind -x rm",
+			"fdfind -X rm", "eza --frob", "eza ~/.ssh", "exa --frob", "lsd --frob", "ul ~/.ssh/id_rsa", "colcrt .env",
+			"ptx -G a.txt out.txt", "ptx -O a.txt > x", "ptx .env", "pdfinfo ~/.ssh/id_rsa", "pdfinfo -meta x.pdf"}},
+
 	{"silver searcher, yq and line counters",
 		[]string{
 			"ag foo", "ag -i foo src", "ag -g go", "ag --go -l foo", "ag -A 3 foo | head", "ag --ignore vendor -w Foo .",
