@@ -33,7 +33,10 @@ var safeText = map[string]safeCmd{
 	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
 	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
 	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
-	"od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader,
+	"od": reader, "hexdump": reader, "bzcat": reader,
+	// zcat is gzip -dc: -r reads every file below a directory (with -f,
+	// printing those that are not compressed)
+	"zcat": {reads: true, dynOK: true, valueShort: "S", endless: true, recursive: compressorRecursive},
 	"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
 	// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
 	"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
@@ -46,7 +49,7 @@ var safeText = map[string]safeCmd{
 	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
 	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
 	// zstdcat is zstd -dcf: it takes every option of zstd, -o FILE too
-	"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites},
+	"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites, recursive: compressorRecursive},
 	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
 	"zipinfo": {reads: true},
 	// tar: listing only (t), no programs, no remote archive
@@ -213,7 +216,14 @@ func unzipCheck(ws []word) string {
 }
 
 // compressor lists, tests or writes to standard output (-c, -l, -t).
-var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck}
+var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck, recursive: compressorRecursive}
+
+// compressorRecursive reports -r (--recursive): gzip, pigz, zstd and lz4
+// then read every file below the directories they are given, and with
+// -f -c print the ones that are not compressed as they are.
+func compressorRecursive(ws []word) bool {
+	return ShortFlags(ws, "bSTFMLo")['r'] || HasLong(ws, "recursive")
+}
 
 func compressorCheck(ws []word) string {
 	if why := compressorWrites(ws); why != "" {

@@ -72,6 +72,7 @@ var textExamples = []safeGroup{
 			"gzip a.txt", "gunzip a.gz", "bzip2 a.txt", "bunzip2 a.bz2", "xz a.txt", "unxz a.xz", "zstd a.txt",
 			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst", "zstdcat -o out a.zst", "zstdcat --output=out a.zst", "zstdcat --filelist=l",
 			"xzcat -f --files=list", "xzcat --files0 list", "xzcat --fil=list",
+			"zcat -rf ~", "zcat -f --recursive /", "gunzip -cfr ~", "gzip -cdrf ~/.ssh", "pigz -dcfr ~", "zstd -dcfr ~", "zstdcat -rf /etc", "lz4 -dcfr ~",
 			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "tar -xf a.tar", "tar -tf a.tar --to-command=sh", "bsdtar -xf a.tar",
 			"gtar -tf host:/a.tar"}},
 	{"formatters",
