@@ -53,8 +53,34 @@ func dockerRead(ws []word) string {
 	return "docker " + verb + " is not known to be read-only"
 }
 
+// kubectlNever are kubectl's options, global ones included (pflag takes
+// them before or after the verb, and klog's with _ for -), that point it
+// at another server or credentials, write a file (a CPU profile, a log,
+// a cache elsewhere), or read objects from local manifests.
+var kubectlNever = map[string]bool{
+	"-s": true, "--server": true, "--kubeconfig": true, "--token": true, "--username": true, "--password": true,
+	"--as": true, "--as-group": true, "--as-uid": true, "--certificate-authority": true, "--client-key": true,
+	"--client-certificate": true, "--insecure-skip-tls-verify": true, "--tls-server-name": true,
+	"--profile": true, "--profile-output": true, "--log-file": true, "--log-dir": true, "--cache-dir": true,
+	"--raw": true, "--flatten": true, "--output-directory": true,
+	// objects named by local manifests may be secrets
+	"-f": true, "--filename": true, "-k": true, "--kustomize": true,
+}
+
 // kubectlRead accepts kubectl's read verbs on the user's own cluster.
 func kubectlRead(ws []word) string {
+	for _, w := range ws {
+		if w.Text == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(w.Text, "=")
+		if strings.HasPrefix(name, "--") {
+			name = "--" + strings.ReplaceAll(name[2:], "_", "-")
+		}
+		if kubectlNever[name] {
+			return "kubectl " + name + " is not known to be read-only"
+		}
+	}
 	i, why := verbAfter(ws, map[string]bool{"-n": true, "--namespace": true, "--context": true, "--cluster": true, "--user": true, "-v": true, "--v": true, "-l": true, "-o": true, "-c": true},
 		"-s", "--server", "--kubeconfig", "--token", "--username", "--password", "--as", "--as-group", "--certificate-authority", "--client-key", "--client-certificate", "--insecure-skip-tls-verify", "--tls-server-name")
 	if why != "" {

@@ -17,7 +17,11 @@ var containersExamples = []safeGroup{
 			"docker run alpine", "docker -H tcp://x ps", "docker inspect x", "docker stats", "podman rm x",
 			"podman exec x sh", "kubectl delete pod x", "kubectl get secrets", "kubectl --token=x get pods",
 			"kubectl get pods --kubeconfig=x", "kubectl apply -f x.yaml", "kubectl config use-context prod",
-			"kubectl exec x -- sh", "kubectl cluster-info dump"}},
+			"kubectl exec x -- sh", "kubectl cluster-info dump",
+			// global options anywhere, klog's spelled with _ too
+			"kubectl get pods --profile=cpu", "kubectl --profile=heap --profile-output=p version", "kubectl get pods --log_file=x",
+			"kubectl --log-dir=d get pods", "kubectl get pods --cache-dir=c", "kubectl get pods --insecure-skip-tls-verify=true",
+			"kubectl get pods --certificate-authority=ca.crt", "kubectl get pods --server=https://x"}},
 	{"version and help",
 		[]string{
 			"docker --version"},
