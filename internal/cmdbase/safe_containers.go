@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Containers and clusters (cmdbase/unix_containers.go). docker and podman
 // talk to the local daemon; kubectl reads the cluster of the user's own
@@ -44,7 +47,8 @@ func dockerRead(ws []word) string {
 		// the container's environment often holds passwords: only a
 		// --format that leaves out Env and Config is read-only
 		for _, v := range OptionValues(rest, 'f', "f", "format") {
-			if !strings.Contains(v, "Env") && !strings.Contains(v, "Config") && !strings.Contains(v, "json .") && v != "{{json .}}" && strings.Contains(v, "{{") {
+			if !strings.Contains(v, "Env") && !strings.Contains(v, "Config") && !strings.Contains(v, "json .") && v != "{{json .}}" && strings.Contains(v, "{{") &&
+				!wholeObject.MatchString(v) {
 				return ""
 			}
 		}
@@ -52,6 +56,11 @@ func dockerRead(ws []word) string {
 	}
 	return "docker " + verb + " is not known to be read-only"
 }
+
+// wholeObject matches a Go template that names the whole object (a bare
+// "." or "$": {{.}}, {{printf "%v" .}}, {{range $k, $v := .}}), which
+// prints the environment with the rest.
+var wholeObject = regexp.MustCompile(`(^|[^\w\])])\.($|[^\w])|\$($|[^\w])`)
 
 // kubectlNever are kubectl's options, global ones included (pflag takes
 // them before or after the verb, and klog's with _ for -), that point it

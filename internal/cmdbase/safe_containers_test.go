@@ -10,7 +10,8 @@ import (
 var containersExamples = []safeGroup{
 	{"containers and clusters",
 		[]string{
-			"docker ps", "docker images", "docker logs web", "docker inspect -f '{{.State.Status}}' web",
+			"docker ps", "docker images", "docker logs web", "docker inspect -f '{{.State.Status}}' web", "docker inspect -f '{{.Path}} {{.Args}}' web",
+			"docker inspect --format='{{range .Mounts}}{{.Source}} {{end}}' web", "docker inspect -f '{{.NetworkSettings.IPAddress}}' web",
 			"docker stats --no-stream", "podman ps -a", "kubectl get pods", "kubectl -n prod logs deploy/web",
 			"kubectl describe node x", "kubectl config current-context", "kubectl rollout status deploy/web"},
 		[]string{
@@ -21,7 +22,10 @@ var containersExamples = []safeGroup{
 			// global options anywhere, klog's spelled with _ too
 			"kubectl get pods --profile=cpu", "kubectl --profile=heap --profile-output=p version", "kubectl get pods --log_file=x",
 			"kubectl --log-dir=d get pods", "kubectl get pods --cache-dir=c", "kubectl get pods --insecure-skip-tls-verify=true",
-			"kubectl get pods --certificate-authority=ca.crt", "kubectl get pods --server=https://x"}},
+			"kubectl get pods --certificate-authority=ca.crt", "kubectl get pods --server=https://x",
+			// a template naming the whole object prints its environment
+			"docker inspect -f '{{.}}' web", "docker inspect -f '{{ . }}' web", "docker inspect -f '{{printf \"%v\" .}}' web",
+			"docker inspect -f '{{range $k, $v := .}}{{$v}}{{end}}' web", "docker inspect -f '{{$}}' web"}},
 	{"version and help",
 		[]string{
 			"docker --version"},

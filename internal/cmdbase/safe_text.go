@@ -36,7 +36,7 @@ var safeText = map[string]safeCmd{
 	"od": reader, "hexdump": reader, "bzcat": reader,
 	// zcat is gzip -dc: -r reads every file below a directory (with -f,
 	// printing those that are not compressed)
-	"zcat": {reads: true, dynOK: true, valueShort: "S", endless: true, recursive: compressorRecursive},
+	"zcat":    {reads: true, dynOK: true, valueShort: "S", endless: true, recursive: compressorRecursive},
 	"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
 	// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
 	"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
