@@ -974,6 +974,49 @@ func echoText(l *Leaf) (string, bool) {
 	return strings.Join(parts, " "), true
 }
 
+// printedText is what a command of static words prints, when that is
+// plain to see: echo (its -n, -e and -E options skipped), printf with a
+// format alone (\n read as a newline, %% as %, no other directive), or
+// cat of a here-string or here-document. It feeds the judging of a
+// script a shell reads from it, whose leaves stay unknown, so an
+// escape left as written can only hide a danger, never allow one.
+func printedText(l *Leaf) (string, bool) {
+	if len(l.Inner) > 0 {
+		return "", false
+	}
+	args := l.Args()
+	switch l.Base() {
+	case "echo":
+		for len(args) > 0 && len(args[0].Text) > 1 && strings.Trim(args[0].Text, "-neE") == "" && args[0].Text[0] == '-' && args[0].Static() {
+			args = args[1:]
+		}
+		return echoText(&Leaf{Words: append([]Word{{Text: "echo"}}, args...)})
+	case "printf":
+		if len(args) > 0 && args[0].Text == "--" {
+			args = args[1:]
+		}
+		if len(args) != 1 || !args[0].Static() || strings.HasPrefix(args[0].Text, "-") {
+			return "", false
+		}
+		f := strings.ReplaceAll(args[0].Text, "%%", "\x00")
+		if strings.Contains(f, "%") {
+			return "", false
+		}
+		f = strings.ReplaceAll(f, `\n`, "\n")
+		return strings.ReplaceAll(f, "\x00", "%"), true
+	case "cat":
+		if len(args) > 0 {
+			return "", false
+		}
+		for _, r := range l.Redirs {
+			if r.Heredoc && (r.Op != "<<<" || r.Target.Static()) {
+				return r.Body, true
+			}
+		}
+	}
+	return "", false
+}
+
 // seen analyses text that may run but is not known for sure (a script
 // read from a pipe, a script whose arguments are substituted): the leaves
 // found are judged, and all stay unknown.
@@ -1072,8 +1115,8 @@ func (a *analyser) pipeline(c *syntax.BinaryCmd, ctx *walkCtx) {
 		if i == 0 && len(added) == 1 && added[0].Via == ctx.via {
 			next.pipeFrom = added[0]
 		}
-		if i == 0 && len(added) == 1 && added[0].Base() == "echo" && len(added[0].Inner) == 0 {
-			if t, ok := echoText(added[0]); ok {
+		if i == 0 && len(added) == 1 {
+			if t, ok := printedText(added[0]); ok {
 				next.pipeText = t
 			}
 		}

@@ -155,6 +155,12 @@ func TestAgainstBash(t *testing.T) {
 		"bash <(echo aaa)",
 		"eval \"$(echo aaa)\"",
 		"sh -c \"$(echo aaa)\"",
+		// what printf, echo with options and cat of a here-string print
+		"printf 'aaa' | sh",
+		"printf 'aaa\\nbbb\\n' | bash",
+		"echo -n aaa | sh",
+		"cat <<< 'aaa' | bash",
+		"source <(printf 'aaa')",
 	}
 	for _, s := range scripts {
 		os.Remove(log)

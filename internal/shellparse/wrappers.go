@@ -577,17 +577,13 @@ func (a *analyser) source(l *Leaf, args []Word, ctx *walkCtx) {
 	}
 }
 
-// echoed returns what w is when it is wholly the output of one echo of
-// static words ("$(echo …)", <(echo …)), trailing newline removed.
+// echoed returns what w is when it is wholly the output of one command
+// whose output is plain to see (printedText: "$(echo …)", <(printf …)).
 func echoed(w Word) (string, bool) {
 	if w.Text != "" || len(w.Subs) != 1 {
 		return "", false
 	}
-	e := w.Subs[0]
-	if e.Base() != "echo" || len(e.Inner) > 0 || len(e.Redirs) > 0 {
-		return "", false
-	}
-	return echoText(e)
+	return printedText(w.Subs[0])
 }
 
 // xargsSpec is GNU xargs's option grammar: -e, -i and -l take a value
