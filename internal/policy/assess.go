@@ -661,6 +661,9 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc Com
 		return false, why
 	}
 	lister := findPrint0(l)
+	if lister == nil {
+		lister = splitLister(l, cc)
+	}
 	if l.ArgsAppended && !findExec(l) && lister == nil {
 		info.exactOnly = true
 		return false, base + " reads files named at run time"
@@ -694,6 +697,12 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc Com
 	}
 	for i, w := range args {
 		if i == skip || w.Pipe || findFile(l, w) {
+			continue
+		}
+		if f := substFinder(w, cc); f != nil && w.Dynamic {
+			if why := e.findFeedsSecrets(l, f, cc); why != "" {
+				return fail(why)
+			}
 			continue
 		}
 		if w.Dynamic {

@@ -174,3 +174,59 @@ func TestGoStaysLocal(t *testing.T) {
 		}
 	}
 }
+
+// oddNames answers PlainNames: the directories listed hold a name that
+// splits.
+type oddNames struct {
+	fakeFacts
+	odd map[string]bool
+}
+
+func (o oddNames) PlainNames(dir string) bool { return !o.odd[dir] }
+
+// TestSplitNames: names a reader gets split at blanks (find | xargs
+// without -0, ls | xargs, an unquoted $(find …)) are judged as find
+// -print0 | xargs -0 is only where the disk says every name below the
+// producer's starting points stays itself; a tree holding a name that
+// splits, facts that cannot tell, or any other producer, template or
+// delimiter asks.
+func TestSplitNames(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = oddNames{
+		fakeFacts: fakeFacts{secrets: map[string][]string{"/home/u/proj/keys": {"id_rsa"}}},
+		odd:       map[string]bool{"/home/u/proj/hostile": true},
+	}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{`find . -name "*.go" | xargs cat`, true}, {"find src -type f | xargs grep -n TODO", true},
+		{"find . -type f | xargs -n1 head -1", true}, {"find src | xargs -r -P 4 wc -l", true}, {"ls | xargs grep foo", true},
+		{"ls -1 | xargs head -3", true}, {`cat $(find . -name "*.go")`, true}, {`grep -n x $(find src -type f)`, true},
+		{"head -1 `find src -name '*.md'`", true}, {`cat "$(find src -name a.go)"`, true},
+		// secrets below the starting points
+		{"find keys | xargs cat", false}, {"cat $(find keys -type f)", false}, {`find . -name "id_*" | xargs cat`, false},
+		// a name below that splits
+		{"find hostile | xargs cat", false}, {"cat $(find hostile)", false}, {"cd hostile && ls | xargs grep -r x", false},
+		{"cd hostile && find . | xargs cat", false},
+		// other producers, delimiters, templates, links, directories
+		{"ls -a | xargs cat", false}, {"ls *.txt | xargs cat", false}, {"ls src | xargs cat", false},
+		{"find . -print0 | xargs cat", false}, {"find . | xargs -0 cat", false}, {"find . | xargs -d , cat", false},
+		{"find . | xargs -I{} cat {}", false}, {"find . | xargs -L 1 cat", false}, {"find . | xargs -E x cat", false},
+		{"find -L . | xargs cat", false}, {"find . -follow | xargs cat", false}, {"find . | (cd /; xargs cat)", false},
+		{"find . -printf '%p\\n' | xargs cat", false}, {"echo ../.ssh/id_rsa | xargs cat", false},
+		{`cat $(find . ; echo /etc/shadow)`, false}, {"cat $(ls)", false}, {`cat x$(find .)`, false},
+		{"sort $(find . -name '*.txt')", false}, {"find 'a b' | xargs cat", false}, {"find $D | xargs cat", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+	cc.Facts = fakeFacts{}
+	for _, cmd := range []string{`find . -name "*.go" | xargs cat`, `cat $(find . -name "*.go")`, "ls | xargs grep foo"} {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
+			t.Errorf("%q allowed by facts that cannot tell the names", cmd)
+		}
+	}
+}

@@ -113,6 +113,7 @@ type memoFacts struct {
 	globs   map[string]memoList
 	content map[string]bool
 	chains  map[string]string
+	plain   map[string]bool
 }
 
 type memoList struct {
