@@ -128,10 +128,16 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
+	// ChangesPiped says it changes the items its pipeline names
+	// (Get-ChildItem C:\Windows | Remove-Item).
+	ChangesPiped bool
 	// Remote says it can ask another computer (-ComputerName, -CimSession,
 	// -Session): those parameters make it talk to the network.
 	Remote bool
-	Why    string
+	// RunsURL says it runs the code a URL or another computer's path
+	// names (mshta http://…, regsvr32 /i:http://…): dangerous.
+	RunsURL bool
+	Why     string
 }
 
 // Role is what a command's operands are.
@@ -171,6 +177,11 @@ type Sub struct {
 	Does Effect
 	Opts []Opt
 	Why  string
+	// MaxOps, when set, is the most operands it takes to only do Does;
+	// with more it does More (net user NAME PASSWORD sets a password).
+	MaxOps  int
+	More    Effect
+	MoreWhy string
 }
 
 // Arg is one word after the command name.
@@ -194,6 +205,9 @@ type Judgement struct {
 	Operands []string
 	// Values are the option values.
 	Values []string
+	// Patterns are the values of -Filter and -Include: the names of the
+	// files a lister names (and a reader down its pipeline reads).
+	Patterns []string
 	// Files are the operands and option values that name files the
 	// command reads or changes (what the secret-path rules judge).
 	Files []string
@@ -257,15 +271,47 @@ func register(specs []Spec) bool {
 // module-qualified (Microsoft.PowerShell.Management\Get-ChildItem).
 func Lookup(sh Shells, name string) *Spec {
 	n := strings.ToLower(name)
-	if sh == PowerShell && strings.HasPrefix(n, "microsoft.") {
-		if i := strings.LastIndexByte(n, '\\'); i > 0 {
-			n = n[i+1:]
+	if sh == PowerShell {
+		if _, c, ok := SplitModule(n); ok {
+			n = c
+		}
+		if strings.HasPrefix(n, "$") {
+			n, _, _ = strings.Cut(n, ".") // $PSVersionTable.PSVersion
 		}
 	}
 	if s := builtins[sh][n]; s != nil {
 		return s
 	}
 	return programs[winshell.ProgramName(n)]
+}
+
+// shippedModules are the modules Windows ships (besides Microsoft.*),
+// whose cmdlets are the ones the base describes.
+var shippedModules = map[string]bool{"storage": true, "netadapter": true, "nettcpip": true, "netsecurity": true,
+	"defender": true, "scheduledtasks": true, "dnsclient": true, "smbshare": true, "cimcmdlets": true, "pki": true,
+	"dism": true, "international": true, "printmanagement": true, "bitlocker": true, "appx": true,
+	"netconnection": true, "psreadline": true, "hyper-v": true, "servermanager": true, "configci": true}
+
+// SplitModule splits a module-qualified cmdlet name
+// (Microsoft.PowerShell.Management\Remove-Item, Storage\Format-Volume):
+// one backslash between a module's name and a Verb-Noun.
+func SplitModule(name string) (module, cmdlet string, ok bool) {
+	module, cmdlet, ok = strings.Cut(name, `\`)
+	if !ok || module == "" || module[0] == '.' || !strings.Contains(cmdlet, "-") || strings.ContainsAny(cmdlet, `\/.`) {
+		return "", "", false
+	}
+	for _, r := range module {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return "", "", false
+		}
+	}
+	return module, cmdlet, true
+}
+
+// ShippedModule says a module is one Windows ships.
+func ShippedModule(module string) bool {
+	m := strings.ToLower(module)
+	return strings.HasPrefix(m, "microsoft.") || shippedModules[m]
 }
 
 // isOpt says whether an argument is an option in the shell. A program
@@ -327,8 +373,8 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		}
 	}
 	opts := s.Opts
+	var sub *Sub
 	if len(s.Subs) > 0 {
-		var sub *Sub
 		for i, a := range args {
 			if isOpt(sh, a, program) {
 				continue
@@ -388,6 +434,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 			if patternParam(sh, a.Text) {
 				patternGiven = true
+			}
+			if sh == PowerShell && (optMatches(sh, a.Text, "-Filter") || optMatches(sh, a.Text, "-Include")) {
+				j.Patterns = append(j.Patterns, value)
 			}
 			i++
 		} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
@@ -463,6 +512,16 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			j.Does = worse(j.Does, wordEffect)
 		}
 	}
+	if sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
+		j.Does, j.Why, j.Cat = sub.More, sub.MoreWhy, CatNone
+	}
+	if s.RunsURL {
+		for _, a := range args {
+			if t := strings.ToLower(a.Text); strings.Contains(t, "://") || strings.HasPrefix(t, `\\`) || strings.Contains(t, `:\\`) {
+				j.Does, j.Why, j.Cat = Dangerous, "runs code from the network ("+s.Name+" "+a.Text+")", CatNone
+			}
+		}
+	}
 	return j
 }
 
@@ -471,7 +530,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 // abbreviate does.
 func pathParam(s *Spec, sh Shells, a string) bool {
 	for _, v := range s.Values {
-		if optMatches(sh, a, v) && strings.Contains(strings.ToLower(v), "path") {
+		lv := strings.ToLower(v)
+		if optMatches(sh, a, v) && (strings.Contains(lv, "path") || !s.Lists && (lv == "-filter" || lv == "-include")) {
+			// a reader's -Filter and -Include name the files it reads
 			return true
 		}
 	}

@@ -73,6 +73,11 @@ var _ = register([]Spec{
 	{Name: "Get-Unique", Args: TextArgs, Aliases: []string{"gu"}, In: PowerShell, Does: Reads},
 	{Name: "Get-TypeData", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-FormatData", Args: TextArgs, In: PowerShell, Does: Reads},
+	// automatic variables alone on a line: they print the version, the
+	// installation directory, the host, the process (winshell reads no
+	// other variable as a command)
+	{Name: "$PSVersionTable", Aliases: []string{"$PSHOME", "$Host", "$PID", "$PSCulture", "$PSUICulture", "$IsWindows",
+		"$IsLinux", "$IsMacOS", "$IsCoreCLR", "$PWD"}, Args: TextArgs, In: PowerShell, Does: Reads},
 	// session variables and history may hold secrets; the clipboard too
 	{Name: "Get-Variable", Args: TextArgs, Aliases: []string{"gv"}, In: PowerShell, Does: Reads, ShowsEnv: true},
 	{Name: "Get-History", Args: TextArgs, Aliases: []string{"h", "history", "ghy"}, In: PowerShell, Does: Reads, ShowsEnv: true},

@@ -44,6 +44,10 @@ type safeCmd struct {
 	// endless: reading an endless device (/dev/zero, /dev/urandom) never
 	// ends unless a later pipeline stage stops reading.
 	endless bool
+	// atFiles: an argument @FILE is replaced by the arguments FILE holds
+	// (binutils' response files, even after --), which nb cannot see: a
+	// file name to print, or an option such as --plugin.
+	atFiles bool
 	// infinite: it prints without end (yes): only a pipe whose reader
 	// stops ends it.
 	infinite bool
@@ -103,6 +107,13 @@ func (s safeCmd) Recursive(ws []Word) bool { return s.recursive != nil && s.recu
 
 // Check says why the arguments ws are not read-only, or "".
 func (s safeCmd) Check(ws []Word) string {
+	if s.atFiles {
+		for _, w := range ws {
+			if strings.HasPrefix(w.Text, "@") {
+				return w.Text + " reads more arguments from a file"
+			}
+		}
+	}
 	if s.check == nil {
 		return ""
 	}

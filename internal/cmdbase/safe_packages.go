@@ -39,13 +39,13 @@ var safePackages = map[string]safeCmd{
 	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
 	// binutils: show the headers, symbols and code of binary files (nm
 	// --plugin loads code, so nm's arguments must be static)
-	"readelf": {args: &argSpec{flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
+	"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
 		longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
 			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
 			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
 			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
 			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")}},
-	"objdump": {args: &argSpec{flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
+	"objdump": {args: &argSpec{atFiles: true, flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
 		longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
 			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
 			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
@@ -54,12 +54,12 @@ var safePackages = map[string]safeCmd{
 			"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
 			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
 			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")}},
-	"nm": {args: &argSpec{flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
+	"nm": {args: &argSpec{atFiles: true, flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
 		longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
 			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
 			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
 			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
-	"size": {args: &argSpec{flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+	"size": {args: &argSpec{atFiles: true, flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
 }
 
 func rpmExtra(ws []word, _ string, _ []word) string {

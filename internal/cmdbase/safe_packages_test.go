@@ -23,7 +23,7 @@ var packagesExamples = []safeGroup{
 			"nm -D --defined-only /bin/ls", "size a.o", "size -A /bin/ls"},
 		[]string{
 			"nm --plugin ./evil.so a.o", "nm $X", "readelf -h ~/.ssh/id_rsa", "objdump -s .env", "nm ~/.gnupg/secring.gpg",
-			"size --frob a"}},
+			"size --frob a", "nm @args.rsp", "objdump -d @list", "readelf -a -- @list", "size @x"}},
 	{"status tools",
 		[]string{
 			"apt-mark showmanual", "apt-mark showhold"},

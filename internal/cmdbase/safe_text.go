@@ -33,16 +33,20 @@ var safeText = map[string]safeCmd{
 	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
 	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
 	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
-	"strings": reader, "od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader, "xzcat": reader,
-	"diff": {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
-	"xxd":  {reads: true, valueShort: "cglosn"},
+	"od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader,
+	"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
+	// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
+	"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
+	"diff":  {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
+	"xxd":   {reads: true, valueShort: "cglosn"},
 	// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
 	"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
 	"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
 	// compressors: listing, testing or writing to standard output only
 	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
 	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
-	"zstdcat": {reads: true, dynOK: true},
+	// zstdcat is zstd -dcf: it takes every option of zstd, -o FILE too
+	"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites},
 	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
 	"zipinfo": {reads: true},
 	// tar: listing only (t), no programs, no remote archive
@@ -212,14 +216,31 @@ func unzipCheck(ws []word) string {
 var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck}
 
 func compressorCheck(ws []word) string {
-	f := ShortFlags(ws, "bSTFMLo")
-	if f['o'] || f['S'] || HasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
-		return "writes files"
+	if why := compressorWrites(ws); why != "" {
+		return why
 	}
+	f := ShortFlags(ws, "bSTFMLo")
 	if f['c'] || f['l'] || f['t'] || HasLong(ws, "stdout", "to-stdout", "list", "test") {
 		return ""
 	}
 	return "compresses or decompresses files in place"
+}
+
+func xzcatCheck(ws []word) string {
+	if HasLong(ws, "files", "files0") {
+		return "xzcat reads the names of its files from a file"
+	}
+	return ""
+}
+
+// compressorWrites says why a compressor's options write files (-o
+// FILE, --rm, a suffix or a list of files to compress in place), or "".
+func compressorWrites(ws []word) string {
+	f := ShortFlags(ws, "bSTFMLo")
+	if f['o'] || f['S'] || HasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
+		return "writes files"
+	}
+	return ""
 }
 
 func grepRecursive(ws []word) bool {

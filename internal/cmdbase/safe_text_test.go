@@ -61,7 +61,7 @@ var textExamples = []safeGroup{
 			"nawk '{print | \"sh\"}' go.mod", "jq -f filter.jq a.json", "jq -n env",
 			"jq -L lib 'import \"x\" as x; .' a.json", "sort -o out.txt go.mod", "sort --compress-program=sh go.mod",
 			"uniq a.txt out.txt", "cut -f1 .env", "diff .env .env.example", "xxd ~/.ssh/id_rsa", "xxd -r hex out",
-			"base64 -o out a.bin", "base32 --output=x a.bin", "strings ~/.ssh/id_rsa", "od /dev/zero"}},
+			"base64 -o out a.bin", "base32 --output=x a.bin", "strings ~/.ssh/id_rsa", "od /dev/zero", "strings @list", "strings -- @list"}},
 	{"archives and compressors",
 		[]string{
 			"zcat a.gz", "bzcat a.bz2", "xzcat a.xz", "gzip -c a.txt", "gzip -l a.gz", "gunzip -c a.gz", "bzip2 -dc a.bz2",
@@ -70,7 +70,8 @@ var textExamples = []safeGroup{
 			"bsdtar -tf a.tar", "gtar -tzf a.tgz"},
 		[]string{
 			"gzip a.txt", "gunzip a.gz", "bzip2 a.txt", "bunzip2 a.bz2", "xz a.txt", "unxz a.xz", "zstd a.txt",
-			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst",
+			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst", "zstdcat -o out a.zst", "zstdcat --output=out a.zst", "zstdcat --filelist=l",
+			"xzcat -f --files=list", "xzcat --files0 list", "xzcat --fil=list",
 			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "tar -xf a.tar", "tar -tf a.tar --to-command=sh", "bsdtar -xf a.tar",
 			"gtar -tf host:/a.tar"}},
 	{"formatters",

@@ -17,7 +17,14 @@ var _ = register([]Spec{
 		Opts: []Opt{{Name: "-hashfile", Does: Reads}, {Name: "/hashfile", Does: Reads},
 			{Name: "-urlcache", Does: Sends, Why: "certutil -urlcache downloads files"}, {Name: "/urlcache", Does: Sends, Why: "certutil -urlcache downloads files"},
 			{Name: "-decode", Does: Writes}, {Name: "-encode", Does: Writes}, {Name: "-delstore", Does: Dangerous, Why: "deletes certificates"}}},
-	{Name: "attrib", In: Both, Does: Changes, NoArgs: Reads, Why: "changes file attributes"},
+	// attrib shows attributes; +X and -X set and clear them
+	{Name: "attrib", In: Both, Does: Reads, Why: "changes file attributes",
+		Opts: []Opt{{Name: "-r", Does: Changes}, {Name: "-a", Does: Changes}, {Name: "-s", Does: Changes}, {Name: "-h", Does: Changes},
+			{Name: "-i", Does: Changes}, {Name: "-o", Does: Changes}, {Name: "-x", Does: Changes}, {Name: "-v", Does: Changes},
+			{Name: "-p", Does: Changes}, {Name: "-u", Does: Changes}, {Name: "-b", Does: Changes}},
+		Words: []Opt{{Name: "+r", Does: Changes}, {Name: "+a", Does: Changes}, {Name: "+s", Does: Changes}, {Name: "+h", Does: Changes},
+			{Name: "+i", Does: Changes}, {Name: "+o", Does: Changes}, {Name: "+x", Does: Changes}, {Name: "+v", Does: Changes},
+			{Name: "+p", Does: Changes}, {Name: "+u", Does: Changes}, {Name: "+b", Does: Changes}}},
 	// system information
 	{Name: "tasklist", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
 	{Name: "systeminfo", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
@@ -64,9 +71,9 @@ var _ = register([]Spec{
 		{Name: "config", Does: Changes}, {Name: "create", Does: Changes}, {Name: "failure", Does: Changes},
 		{Name: "delete", Does: Dangerous, Why: "deletes a service (sc delete)"}, {Name: "sdset", Does: Dangerous, Why: "changes a service's security (sc sdset)"}}},
 	{Name: "net", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
-		{Name: "user", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
+		{Name: "user", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "sets a user's password (net user NAME PASSWORD)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
 			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Dangerous, Why: "enables or disables a user account (net user /active)"}, {Name: "/domain", Does: Reads}}},
-		{Name: "localgroup", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"}, {Name: "/delete", Does: Dangerous, Why: "removes from a local group"}}},
+		{Name: "localgroup", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "changes a local group's members (net localgroup GROUP NAME)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"}, {Name: "/delete", Does: Dangerous, Why: "removes from a local group"}}},
 		{Name: "group", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous}, {Name: "/delete", Does: Dangerous}}},
 		{Name: "accounts", Does: Reads}, {Name: "config", Does: Reads}, {Name: "statistics", Does: Reads}, {Name: "view", Does: Sends},
 		{Name: "share", Does: Reads, Opts: []Opt{{Name: "/delete", Does: Changes}, {Name: "/grant", Does: Changes}}},
@@ -75,7 +82,8 @@ var _ = register([]Spec{
 		{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 	{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
 		Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
-			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
+			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"},
+			{Name: "disable", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disable)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
 			{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}}},
 	{Name: "reg", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "query", Does: Reads, Opts: []Opt{{Name: "/s", Recurse: true}}}, {Name: "compare", Does: Reads},
@@ -117,7 +125,8 @@ var _ = register([]Spec{
 	{Name: "chkdsk", In: Both, Does: Reads, Opts: []Opt{{Name: "/f", Does: Dangerous, Why: "repairs a disk in place (chkdsk /f)"}, {Name: "/r", Does: Dangerous, Why: "repairs a disk in place (chkdsk /r)"}, {Name: "/x", Does: Dangerous}}},
 	{Name: "convert", In: Both, Does: Dangerous, Why: "converts a volume's file system"},
 	{Name: "label", In: Both, Does: Changes},
-	{Name: "fsutil", In: Both, Does: Changes},
+	// fsutil fsinfo only queries; its other subcommands change volumes and files
+	{Name: "fsutil", Args: TextArgs, In: Both, Does: Changes, Subs: []Sub{{Name: "fsinfo", Does: Reads}}},
 	{Name: "sfc", In: Both, Does: Changes},
 	{Name: "dism", In: Both, Does: Changes},
 	{Name: "manage-bde", In: Both, Does: Dangerous, Why: "changes disk encryption (manage-bde)", Opts: []Opt{{Name: "-status", Does: Reads}}},
@@ -127,7 +136,9 @@ var _ = register([]Spec{
 	// running code
 	{Name: "cmd", In: Both, Does: Runs, Why: "runs cmd.exe commands (judged on their own)"},
 	{Name: "powershell", Aliases: []string{"pwsh"}, In: Both, Does: Runs, Why: "runs PowerShell commands (judged on their own)"},
-	{Name: "wscript", Aliases: []string{"cscript", "mshta", "rundll32", "regsvr32", "msiexec", "bitsadmin", "wsl"}, In: Both, Does: Runs, Why: "runs code"},
+	{Name: "wscript", Aliases: []string{"cscript", "bitsadmin", "wsl"}, In: Both, Does: Runs, Why: "runs code"},
+	// given a URL or another computer's path they run code from the network
+	{Name: "mshta", Aliases: []string{"rundll32", "regsvr32", "msiexec"}, In: Both, Does: Runs, RunsURL: true, Why: "runs code"},
 	// network
 	{Name: "ping", Args: TextArgs, Aliases: []string{"tracert", "pathping", "nslookup", "ftp", "tftp", "telnet"}, In: Both, Does: Sends},
 })

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type winLeaf struct {
 	// then it is winRule's, worked out when asked for (ruleText).
 	rule    string
 	ruleSet bool
+	// linux is where the Linux command wsl runs starts in the leaf's
+	// words (0: none); deny rules are matched against it too
+	linux int
 }
 
 // ruleText is the rule "Always" saves for the command, "" for none.
@@ -67,6 +71,7 @@ func windowsShell(k sysinfo.ShellKind) (cmdbase.Shells, bool) {
 // winAbs resolves a path word against the directory (both Windows
 // spellings) into the compared form.
 func winAbs(p, cwd, home string) string {
+	p = winPlainPath(p)
 	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
 		p = home + p[1:]
 	}
@@ -78,6 +83,27 @@ func winAbs(p, cwd, home string) string {
 		s = winCanon(cwd) + "/" + s
 	}
 	return path.Clean(s)
+}
+
+// winPlainPath is the file a Windows path names without a PowerShell
+// provider (FileSystem::) or a \\?\, \\.\ or \\localhost\c$\ prefix
+// before a drive (winCanon drops streams and trailing dots and spaces).
+func winPlainPath(p string) string {
+	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
+		p = p[i+2:] // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
+	}
+	for _, pre := range []string{`\\?\`, `\\.\`, `//?/`, `//./`} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && len(rest) >= 2 && isLetter(rest[0]) && rest[1] == ':' {
+			p = rest
+		}
+	}
+	if lp := strings.ToLower(p); strings.HasPrefix(lp, `\\localhost\`) || strings.HasPrefix(lp, `\\127.0.0.1\`) {
+		_, rest, _ := strings.Cut(p[2:], `\`)
+		if len(rest) >= 2 && isLetter(rest[0]) && rest[1] == '$' {
+			p = rest[:1] + ":" + rest[2:]
+		}
+	}
+	return p
 }
 
 // winSecret says whether a path word names a secret, in any Windows
@@ -192,6 +218,12 @@ func winHomeSecrets(home string) []string {
 // touches the system: a drive's root, Windows, Program Files, the users
 // directory, the profile itself and the files that run at start-up.
 func winSystemPath(abs, home string) bool {
+	if i := strings.LastIndexByte(abs, '/'); i > 0 && strings.ContainsAny(abs[i+1:], "*?") {
+		// C:\*, C:\Users\me\*.*: every file of a system location
+		if winSystemPath(abs[:i], home) {
+			return true
+		}
+	}
 	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
 	if len(parts) == 1 && len(parts[0]) == 1 {
 		return true // C:\
@@ -248,7 +280,9 @@ var winSystemBin = map[string]bool{
 // (the SAM and SECURITY hives, the SYSTEM hive's boot key, Winlogon's
 // DefaultPassword of automatic sign-in), in the compared form.
 var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
-	`hklm\software\microsoft\windows nt\currentversion\winlogon`}
+	`hklm\software\microsoft\windows nt\currentversion\winlogon`,
+	// the user's lasting environment (setx writes it): tokens
+	`hkcu\environment`}
 
 // registryKey is a registry key in the compared form (hklm\…, lower
 // case, backslashes), or "" when key names none.
@@ -258,9 +292,14 @@ func registryKey(key string) string {
 	}
 	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
 	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
-	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`} {
-		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || root == "hklm:") {
-			return "hklm" + `\` + strings.TrimPrefix(rest, `\`)
+	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`,
+		`hkcu`, `hkey_current_user`, `hkcu:`, `registry::hkey_current_user`, `registry::hkcu`} {
+		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || strings.HasSuffix(root, ":")) {
+			hive := "hklm"
+			if strings.Contains(root, "cu") || strings.Contains(root, "current_user") {
+				hive = "hkcu"
+			}
+			return hive + `\` + strings.TrimPrefix(rest, `\`)
 		}
 	}
 	return ""
@@ -287,6 +326,30 @@ func credentialHive(key string, tree, lists bool) bool {
 	return false
 }
 
+// autostartKeys are registry keys (below a hive) whose values start
+// programs: at sign-in, with every cmd.exe, or in place of another.
+var autostartKeys = []string{`\software\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows nt\currentversion\winlogon`,
+	`\software\microsoft\windows nt\currentversion\image file execution options`,
+	`\software\microsoft\command processor`,
+	`\software\wow6432node\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows\currentversion\policies\explorer\run`}
+
+// autostartKey is the autostart key a registry path names (any hive,
+// Run, RunOnce…), or "".
+func autostartKey(key string) string {
+	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
+	if !strings.HasPrefix(k, "hk") && !strings.HasPrefix(k, "registry::") {
+		return ""
+	}
+	for _, a := range autostartKeys {
+		if i := strings.Index(k, a); i >= 0 {
+			return key
+		}
+	}
+	return ""
+}
+
 // uncPath says a path names another machine's share or a device
 // (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
 // reads raw disks.
@@ -311,6 +374,18 @@ func winDrive(w string) string {
 	for _, d := range winDrives {
 		if hasLowerPrefix(w, d) {
 			return d
+		}
+	}
+	// the same drives named by their provider: Environment::,
+	// Microsoft.PowerShell.Core\Variable::
+	if i := strings.Index(w, "::"); i > 0 {
+		p := strings.ToLower(w[:i])
+		if k := strings.LastIndexByte(p, '\\'); k >= 0 {
+			p = p[k+1:]
+		}
+		switch p {
+		case "environment", "variable", "function", "certificate", "wsman", "alias":
+			return p + "::"
 		}
 	}
 	return ""
@@ -398,7 +473,53 @@ func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells
 		e.winLeaf(leaves[i], c, csh, cc, sec)
 	}
 	e.winPipelines(leaves, cc, sec)
+	if sh == cmdbase.PowerShell && strings.Contains(command, "::") {
+		winDotNet(command, leaves, cc)
+	}
 	return s, leaves
+}
+
+// dotNetCall finds [Type]::Method( calls, their first string argument and
+// whether a second argument is $true.
+var dotNetCall = regexp.MustCompile(`(?i)\[\s*([a-z][a-z0-9_.]*)\s*\]\s*::\s*([a-z_][a-z0-9_]*)\s*\(\s*(?:['"‘’“”]([^'"‘’“”]*)['"‘’“”])?(\s*,\s*\$true)?`)
+
+// winDotNet judges the .NET methods a PowerShell script calls
+// ([IO.File]::Delete('x'), outside the plain subset) by the base: they
+// write, delete or run code like the cmdlets that do the same.
+func winDotNet(command string, leaves []*winLeaf, cc CommandContext) {
+	if len(leaves) == 0 {
+		return
+	}
+	for _, m := range dotNetCall.FindAllStringSubmatch(command, -1) {
+		call, ok := cmdbase.DotNet(m[1], m[2])
+		if !ok {
+			continue
+		}
+		wl := leaves[0]
+		for _, l := range leaves {
+			if len(l.cmd.Words) > 0 && strings.Contains(strings.ToLower(l.cmd.Words[0].Raw), "::"+strings.ToLower(m[2])) {
+				wl = l
+				break
+			}
+		}
+		what := "[" + m[1] + "]::" + m[2]
+		wl.unsafe = what + " " + call.Why
+		switch call.Does {
+		case cmdbase.Writes:
+			wl.writes = true
+			switch {
+			case call.Recursive && m[4] != "":
+				wl.danger = what + " deletes a whole tree"
+			case m[3] != "" && winSystemPath(winAbs(m[3], cc.Cwd, cc.Home), cc.Home):
+				wl.danger = what + " changes a system location (" + m[3] + ")"
+			}
+		case cmdbase.Runs:
+			wl.rule, wl.ruleSet = "", true
+		}
+		if wl.danger != "" {
+			wl.unsafe = wl.danger
+		}
+	}
 }
 
 // winDenied matches the deny rules against every command under each of
@@ -419,6 +540,20 @@ func (e *Engine) winDenied(d *Decision, leaves []*winLeaf, cc CommandContext) (m
 		l.Words = append([]shellparse.Word{{}}, wl.leaf.Words[1:]...)
 		for i, p := range deny {
 			lp := lowered[i]
+			if wl.linux > 0 {
+				// the Linux command wsl runs, as bash would run it
+				linux := *wl.leaf
+				linux.Words = make([]shellparse.Word, 0, len(wl.cmd.Words)-wl.linux)
+				for _, w := range wl.cmd.Words[wl.linux:] {
+					linux.Words = append(linux.Words, shellparse.Word{Text: w.Text, Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob})
+				}
+				if p.denies(&linux) || lp.denies(&linux) {
+					d.Decision, d.DecidedBy = Deny, ByDenyRule
+					d.Safety, d.WarnAt = Unknown, nil
+					d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q (matches %q)", p.Src, wl.cmd.Name()))
+					return maybe, true
+				}
+			}
 			for _, n := range wl.names {
 				l.Words[0] = shellparse.Word{Text: n, Raw: n}
 				if lp.denies(&l) {
@@ -826,6 +961,10 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		wl.j = cmdbase.Judgement{Name: winshell.BaseName(written), Does: cmdbase.Unknown,
 			Why: "unknown program: " + name.Text, Operands: wl.j.Operands, Files: wl.j.Operands}
 	}
+	if mod, _, ok := cmdbase.SplitModule(written); ok && sh == cmdbase.PowerShell && !cmdbase.ShippedModule(mod) && wl.j.Does == cmdbase.Reads {
+		// another module's cmdlet of that name may do anything
+		wl.j.Does, wl.j.Why = cmdbase.Unknown, "a cmdlet of module "+mod+": "+name.Text
+	}
 	wl.names = make([]string, 1, 4)
 	wl.names[0] = written
 	add := func(n string) {
@@ -865,6 +1004,19 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 		e.winPortable(wl, c, cc)
 		return
 	}
+	if winshell.BaseName(written) == "wsl" {
+		// what it runs in Linux is judged as bash would judge it, never
+		// allowed: warnings and deny rules see the command
+		if inner := wslCommand(c); inner != nil {
+			e.winPortable(wl, inner, cc)
+			wl.linux = len(c.Words) - len(inner.Words)
+		}
+		if wl.danger == "" {
+			wl.unsafe = "runs a command in WSL"
+		}
+		wl.rule, wl.ruleSet = "", true
+		return
+	}
 	// approval.safeCommands: "!dir" takes a reader off the safe list, a
 	// name adds an unknown program to it
 	// (the first of its names that is removed is the one the reason names)
@@ -898,8 +1050,8 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	for _, w := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
 		if credentialHive(w, tree, lists) {
 			if j.Does == cmdbase.Reads {
-				wl.secret, wl.unsafe = w, "reads the registry hive of stored credentials ("+w+")"
-			} else if j.Does != cmdbase.Unknown {
+				wl.secret, wl.unsafe = w, "reads a registry key that holds secrets ("+w+")"
+			} else if j.Does != cmdbase.Unknown && strings.HasPrefix(registryKey(w), `hklm\`) {
 				wl.danger, wl.unsafe = "copies or changes the registry hive of stored credentials ("+w+")", "copies or changes "+w
 				return
 			}
@@ -1081,6 +1233,15 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
 			downloaded = wl.cmd.Name()
 		}
+		// the keys that start programs, in any hive
+		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
+			for _, w := range append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...) {
+				if k := autostartKey(w); k != "" {
+					wl.danger = "makes a program start by itself (" + k + ")"
+					wl.unsafe = wl.danger
+				}
+			}
+		}
 		// the machine-wide registry
 		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
 			for _, w := range wl.j.Operands {
@@ -1093,6 +1254,18 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 				if lw := strings.ToLower(w); strings.HasPrefix(lw, "hklm") || strings.HasPrefix(lw, "hkey_local_machine") {
 					wl.danger = "changes the machine-wide registry (" + w + ")"
 					wl.unsafe = wl.danger
+				}
+			}
+		}
+		// writing or deleting what the pipeline names: a system location,
+		// the machine-wide registry (gci C:\Windows | Remove-Item)
+		if wl.cmd.PipeIn && wl.j.Spec != nil && wl.j.Spec.ChangesPiped && wl.danger == "" {
+			for _, up := range upstream {
+				for _, t := range append(up.j.Files[:len(up.j.Files):len(up.j.Files)], up.j.Operands...) {
+					if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) || strings.HasPrefix(registryKey(t), `hklm\`) {
+						wl.danger = wl.j.Name + " changes what its pipeline names, a system location (" + t + ")"
+						wl.unsafe = wl.danger
+					}
 				}
 			}
 		}
@@ -1114,6 +1287,12 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			for _, up := range upstream {
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
+				}
+				for _, p := range up.j.Patterns {
+					if sec.secret(p, true) {
+						wl.unsafe = "reads a sensitive path: " + p
+						wl.secret = p
+					}
 				}
 				roots := up.j.Files
 				if len(roots) == 0 {
@@ -1240,6 +1419,29 @@ func (e *Engine) winPortable(wl *winLeaf, c *winshell.Command, cc CommandContext
 	}
 }
 
+// wslCommand is the Linux command wsl runs (wsl [options] [-e|--exec|--]
+// COMMAND…), or nil.
+func wslCommand(c *winshell.Command) *winshell.Command {
+	args := c.Args()
+	for i := 0; i < len(args); i++ {
+		switch strings.ToLower(args[i].Text) {
+		case "-d", "--distribution", "-u", "--user", "--cd", "--shell-type", "--distribution-id":
+			i++
+		case "-e", "--exec", "--":
+			if i+1 < len(args) {
+				return &winshell.Command{Words: args[i+1:], Via: "wsl", PowerShell: c.PowerShell, Line: c.Line}
+			}
+			return nil
+		default:
+			if strings.HasPrefix(args[i].Text, "-") {
+				return nil // --install, --list, --shutdown…: wsl's own work
+			}
+			return &winshell.Command{Words: args[i:], Via: "wsl", PowerShell: c.PowerShell, Line: c.Line}
+		}
+	}
+	return nil
+}
+
 // winPathWord says a word is a Windows path (C:\x, ..\x, ~\x), which the
 // bash analysis should see in its own spelling; other words (options,
 // messages with a colon) are passed as written.
@@ -1325,9 +1527,9 @@ func winCategory(wl *winLeaf) (cmdbase.Category, string) {
 }
 
 // moduleQualified says a PowerShell name is a cmdlet named with its module
-// (Microsoft.PowerShell.Management\Get-ChildItem), not a path.
+// (Microsoft.PowerShell.Management\Get-ChildItem, Storage\Format-Volume),
+// not a path.
 func moduleQualified(sh cmdbase.Shells, name string) bool {
-	mod, rest, ok := strings.Cut(name, `\`)
-	return ok && sh == cmdbase.PowerShell && strings.HasPrefix(mod, "microsoft.") && !strings.ContainsAny(mod, ":/") &&
-		!strings.ContainsAny(rest, `\/`) && !strings.HasSuffix(rest, ".exe")
+	_, _, ok := cmdbase.SplitModule(name)
+	return ok && sh == cmdbase.PowerShell
 }

@@ -96,7 +96,7 @@ func TestWinCommandSuite(t *testing.T) {
 // canonical cmdlet names, nested shells.
 func TestWinDenyEverySpelling(t *testing.T) {
 	useWindowsPaths(t)
-	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"rd *", "Remove-Item *", "reg delete *"} })
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"rd *", "Remove-Item *", "reg delete *", "rm -rf *"} })
 	for _, c := range []struct {
 		sh  sysinfo.ShellKind
 		cmd string
@@ -118,6 +118,9 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellCmd, `cmd /crd x`}, {sysinfo.ShellCmd, `cmd /d/c rd x`}, {sysinfo.ShellPowerShell, `cmd /q/crd x`},
 		{sysinfo.ShellCmd, `for /f %i in ('rd x') do echo %i`}, {sysinfo.ShellCmd, "for /f \"usebackq\" %i in (`rd x`) do echo %i"},
 		{sysinfo.ShellPowerShell, `Start-Process cmd "/c rd x"`}, {sysinfo.ShellCmd, `start /b "t" rd x`},
+		{sysinfo.ShellPowerShell, `iex 'Remove-Item x'`}, {sysinfo.ShellPowerShell, `cmd --% /c rd x`},
+		{sysinfo.ShellCmd, `%COMSPEC% /c rd x`}, {sysinfo.ShellPowerShell, `& $env:ComSpec /c rd x`},
+		{sysinfo.ShellCmd, `wsl rm -rf /x`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

@@ -45,6 +45,8 @@ var windowsBelow = []string{
 	"/appdata/local/google/chrome/user data", "/appdata/local/microsoft/edge/user data",
 	"/appdata/roaming/mozilla/firefox/profiles", "/appdata/roaming/microsoft/windows/powershell/psreadline",
 	"/appdata/local/nb", "/appdata/roaming/nb", "/windows/system32/config", "/windows/panther",
+	// gh's token on Windows; FileZilla's saved passwords
+	"/appdata/roaming/github cli", "/appdata/roaming/filezilla",
 }
 
 // WindowsBelow returns the Windows credential locations, slash-separated
@@ -53,7 +55,8 @@ func WindowsBelow() []string { return slices.Clone(windowsBelow) }
 
 // windowsNames are Windows files that hold secrets wherever they are
 // (the PowerShell history, registry hives, answer files).
-var windowsNames = []string{"consolehost_history.txt", "ntuser.dat", "sam", "security", "unattend.xml"}
+var windowsNames = []string{"consolehost_history.txt", "ntuser.dat", "sam", "security", "unattend.xml",
+	"_netrc", "_git-credentials"}
 
 // WindowsName reports whether a lower-case file name is one of them.
 func WindowsName(name string) bool { return slices.Contains(windowsNames, name) }

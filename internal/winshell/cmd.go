@@ -148,6 +148,14 @@ func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
 				out = append(out, r)
 				dyn = append(dyn, false)
 			}
+		} else if v, ok := usualValue(name, opts); ok {
+			// its usual value, still known only at run time: what it
+			// runs is parsed, never allowed
+			s.unknown("%" + name + "% is expanded at run time")
+			for _, r := range v {
+				out = append(out, r)
+				dyn = append(dyn, true)
+			}
 		} else {
 			s.unknown("%" + name + "% is expanded at run time")
 			for _, r := range rs[i : j+1] {
@@ -158,6 +166,56 @@ func expandPercent(line string, opts Options, s *Script) ([]rune, []bool) {
 		i = j
 	}
 	return out, dyn
+}
+
+// markDelayed marks the !VAR! references of a line dynamic: cmd.exe
+// expands them when delayed expansion is on, which the registry
+// (Command Processor\DelayedExpansion) can turn on for every cmd.exe.
+func markDelayed(rs []rune, dyn []bool, s *Script) {
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '!' {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && rs[j] != '!' && !unicode.IsSpace(rs[j]) && !strings.ContainsRune(`&|<>"^`, rs[j]) {
+			j++
+		}
+		if j >= len(rs) || rs[j] != '!' || j == i+1 {
+			continue
+		}
+		s.unknown("!" + string(rs[i+1:j]) + "! is expanded at run time when delayed expansion is on")
+		for k := i; k <= j; k++ {
+			dyn[k] = true
+		}
+		i = j
+	}
+}
+
+// systemVars are variables Windows sets, with their usual values.
+var systemVars = map[string]string{"COMSPEC": `C:\Windows\System32\cmd.exe`, "SYSTEMROOT": `C:\Windows`,
+	"WINDIR": `C:\Windows`, "SYSTEMDRIVE": "C:", "PROGRAMDATA": `C:\ProgramData`, "PROGRAMFILES": `C:\Program Files`,
+	"ALLUSERSPROFILE": `C:\ProgramData`, "PUBLIC": `C:\Users\Public`}
+
+// usualValue is the value Windows gives a variable (system ones, and the
+// profile's folders when the profile is known): what the command usually
+// names, for warnings and deny rules; it stays known only at run time.
+func usualValue(name string, opts Options) (string, bool) {
+	n := strings.ToUpper(name)
+	if v, ok := systemVars[n]; ok {
+		return v, true
+	}
+	if opts.Home == "" {
+		return "", false
+	}
+	switch n {
+	case "APPDATA":
+		return opts.Home + `\AppData\Roaming`, true
+	case "LOCALAPPDATA":
+		return opts.Home + `\AppData\Local`, true
+	case "TEMP", "TMP":
+		return opts.Home + `\AppData\Local\Temp`, true
+	}
+	return "", false
 }
 
 func knownVar(name string, opts Options) (string, bool) {
@@ -392,6 +450,7 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 		return out
 	}
 	rs, dyn := expandPercent(line, p.opts, p.s)
+	markDelayed(rs, dyn, p.s)
 	src := ""
 	if ascii(line) && !strings.Contains(line, "%") {
 		src = line // one byte a rune, as written

@@ -104,6 +104,12 @@ func (l *psLexer) variable() (string, bool) {
 	if name == "null" || name == "true" || name == "false" {
 		return "$" + name, true // constants
 	}
+	if env, ok := strings.CutPrefix(name, "env:"); ok {
+		if v, ok := usualValue(env, l.opts); ok {
+			// its usual value, for warnings and deny rules; still dynamic
+			return v, false
+		}
+	}
 	return "$" + name, false
 }
 
@@ -342,13 +348,17 @@ func (l *psLexer) lex() {
 			l.s.unknown("the reserved < operator")
 			l.emit(ptok{kind: pRedir, text: "<", redir: &Redir{Op: "<", Read: true}})
 		case r == '-' && next == '-' && l.i+2 < len(rs) && rs[l.i+2] == '%':
+			// the rest of the line goes to the program as written: its
+			// words are still the program's arguments
 			l.s.unknown("the stop-parsing token --%")
 			rest := string(rs[l.i:])
 			if k := strings.IndexByte(rest, '\n'); k >= 0 {
 				rest = rest[:k]
 			}
 			l.i += len([]rune(rest)) - 1
-			l.emit(ptok{kind: pWord, word: Word{Text: rest, Raw: rest, Dynamic: true}})
+			for _, f := range strings.Fields(rest[3:]) {
+				l.emit(ptok{kind: pWord, word: Word{Text: f, Raw: f, Glob: strings.ContainsAny(f, "*?")}})
+			}
 		case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
 			w := l.wordAt()
 			if r != '-' {
@@ -365,10 +375,59 @@ func (l *psLexer) lex() {
 				continue
 			}
 			l.emit(ptok{kind: pParam, word: w})
+		case r == '$' && l.statementStart():
+			if w, ok := l.automatic(); ok {
+				l.emit(ptok{kind: pWord, word: w})
+				continue
+			}
+			l.emit(ptok{kind: pWord, word: l.wordAt()})
 		default:
 			l.emit(ptok{kind: pWord, word: l.wordAt()})
 		}
 	}
+}
+
+// psAutomatic are automatic variables that only describe PowerShell, its
+// host and process: one alone on a line ($PSVersionTable, with
+// properties: $PSVersionTable.PSVersion) prints it, like a command.
+var psAutomatic = map[string]bool{"psversiontable": true, "pshome": true, "host": true, "pid": true,
+	"psculture": true, "psuiculture": true, "iswindows": true, "islinux": true, "ismacos": true,
+	"iscoreclr": true, "pwd": true}
+
+// statementStart says the lexer is where a statement begins.
+func (l *psLexer) statementStart() bool {
+	return len(l.toks) == 0 || l.toks[len(l.toks)-1].kind == pSep
+}
+
+// automatic reads, at l.i, a psAutomatic variable with property names
+// that ends its statement (or its pipeline's first element); it leaves
+// l.i on its last rune.
+func (l *psLexer) automatic() (Word, bool) {
+	rs := l.rs
+	isName := func(r rune) bool { return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }
+	j := l.i + 1
+	for j < len(rs) && isName(rs[j]) {
+		j++
+	}
+	if !psAutomatic[strings.ToLower(string(rs[l.i+1:j]))] {
+		return Word{}, false
+	}
+	for j+1 < len(rs) && rs[j] == '.' && isName(rs[j+1]) {
+		j++
+		for j < len(rs) && isName(rs[j]) {
+			j++
+		}
+	}
+	k := j
+	for k < len(rs) && (rs[k] == ' ' || rs[k] == '\t') {
+		k++
+	}
+	if k < len(rs) && !strings.ContainsRune("\n;|", rs[k]) || k+1 < len(rs) && rs[k] == '|' && rs[k+1] == '|' {
+		return Word{}, false
+	}
+	text := string(rs[l.i:j])
+	l.i = j - 1
+	return Word{Text: text, Raw: text}, true
 }
 
 // ParsePowerShell parses a PowerShell script.
@@ -574,9 +633,16 @@ func (p *psParser) finish(c *Command) *Command {
 		p.s.unknown("an expression, not a command")
 	case strings.EqualFold(head.Text, "iex") || strings.EqualFold(head.Text, "Invoke-Expression"):
 		p.s.unknown("Invoke-Expression")
+		// a literal string it runs is parsed: what it runs is seen
+		for i, w := range c.Words[1:] {
+			if w.Quoted && !w.Dynamic && (i == 0 || strings.HasPrefix(strings.ToLower(c.Words[i].Text), "-c")) {
+				p.adopt(c, parsePS(w.Text, p.opts, p.depth+1), "Invoke-Expression")
+				break
+			}
+		}
 	}
 	name := ProgramName(head.Text)
-	if !head.Dynamic && (name == "powershell" || name == "pwsh") {
+	if name == "powershell" || name == "pwsh" {
 		if script, ok := psCommandArg(c.Words[1:]); ok {
 			inner := parsePS(script, p.opts, p.depth+1)
 			p.adopt(c, inner, "powershell -Command")
@@ -584,12 +650,12 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
-	if !head.Dynamic && isStartProcess(head.Text) {
+	if isStartProcess(head.Text) {
 		if line, ok := startProcessLine(c.Words[1:]); ok {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
 		}
 	}
-	if !head.Dynamic && name == "cmd" {
+	if name == "cmd" {
 		args := make([]string, 0, len(c.Words)-1)
 		for _, w := range c.Words[1:] {
 			args = append(args, w.Text)

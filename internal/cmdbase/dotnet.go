@@ -1,0 +1,49 @@
+package cmdbase
+
+import "strings"
+
+// DotNetCall is a .NET method PowerShell can call as [Type]::Method(…):
+// outside the plain subset, but what it does is known.
+type DotNetCall struct {
+	// Type is the type's name without "System." (IO.File), Method the
+	// method's.
+	Type, Method string
+	Does         Effect
+	// Recursive says a second argument $true makes it act on a whole tree
+	// ([IO.Directory]::Delete(path, $true)).
+	Recursive bool
+	Why       string
+}
+
+var dotnet = func() map[string]DotNetCall {
+	m := map[string]DotNetCall{}
+	add := func(typ string, does Effect, why string, methods ...string) {
+		for _, meth := range methods {
+			c := DotNetCall{Type: typ, Method: meth, Does: does, Why: why}
+			if strings.EqualFold(typ, "IO.Directory") && meth == "Delete" {
+				c.Recursive = true
+			}
+			m[strings.ToLower(typ+"::"+meth)] = c
+		}
+	}
+	add("IO.File", Writes, "writes, moves or deletes files", "Delete", "WriteAllText", "WriteAllLines", "WriteAllBytes",
+		"AppendAllText", "AppendAllLines", "AppendText", "Create", "CreateText", "Move", "Copy", "Replace", "Encrypt",
+		"Decrypt", "SetAttributes", "OpenWrite")
+	add("IO.Directory", Writes, "creates, moves or deletes directories", "Delete", "Move", "CreateDirectory")
+	add("IO.Compression.ZipFile", Writes, "writes files", "ExtractToDirectory", "CreateFromDirectory")
+	add("Microsoft.VisualBasic.FileIO.FileSystem", Writes, "deletes or moves files", "DeleteFile", "DeleteDirectory",
+		"MoveFile", "MoveDirectory", "CopyFile", "CopyDirectory")
+	add("Diagnostics.Process", Runs, "starts a program", "Start")
+	add("Reflection.Assembly", Runs, "loads code", "Load", "LoadFile", "LoadFrom", "UnsafeLoadFrom")
+	add("Environment", Changes, "sets an environment variable", "SetEnvironmentVariable")
+	return m
+}()
+
+// DotNet finds a .NET method by its type (with or without "System.", any
+// case) and name.
+func DotNet(typ, method string) (DotNetCall, bool) {
+	t := strings.ToLower(strings.TrimSpace(typ))
+	t = strings.TrimPrefix(t, "system.")
+	c, ok := dotnet[t+"::"+strings.ToLower(method)]
+	return c, ok
+}

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nb-cli/nb/internal/sysinfo"
+)
+
+// heldOutReadAllowed is the share of the held-out read-only commands
+// (testdata/windows_heldout.txt) that must be allowed, in percent.
+const heldOutReadAllowed = 95
+
+// TestWinHeldOut measures the engine on a set of PowerShell and cmd.exe
+// commands written apart from the labelled suite: no writing, asked or
+// outside-the-subset command is allowed, every dangerous one is warned
+// with default No, and at least heldOutReadAllowed percent of the
+// read-only ones are allowed. It runs natively and, in CI, under Wine.
+func TestWinHeldOut(t *testing.T) {
+	e := newEngine(t, nil)
+	f, err := os.Open("testdata/windows_heldout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	total := map[string]int{}
+	good := map[string]int{}
+	var misses []string
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		sh, rest, _ := strings.Cut(line, " ")
+		label, cmd, _ := strings.Cut(rest, " ")
+		k := sysinfo.ShellCmd
+		if sh == "ps" {
+			k = sysinfo.ShellPowerShell
+		}
+		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: winCC(k)})
+		total[label]++
+		ok := false
+		switch label {
+		case "read":
+			ok = d.Decision == Allow
+			if !ok {
+				misses = append(misses, sh+" "+cmd+": "+strings.Join(d.Reasons, "; "))
+			}
+		case "write", "ask", "outside":
+			ok = d.Decision != Allow
+			if !ok {
+				t.Errorf("line %d %s %q (%s) is allowed (%s)", n, sh, cmd, label, d.DecidedBy)
+			}
+		case "danger":
+			ok = d.Decision == Ask && d.Warn && d.Safety == Dangerous && d.DefaultAnswer == No && !d.OfferAlways
+			if !ok {
+				t.Errorf("line %d %s %q: %s safety=%s warn=%v default=%s reasons=%q, want a dangerous warning",
+					n, sh, cmd, d.Decision, d.Safety, d.Warn, d.DefaultAnswer, d.Reasons)
+			}
+		default:
+			t.Fatalf("line %d: unknown label %q", n, label)
+		}
+		if ok {
+			good[label]++
+		}
+	}
+	if sum := total["read"] + total["write"] + total["danger"] + total["ask"] + total["outside"]; sum < 200 {
+		t.Fatalf("the held-out set has %d commands, want at least 200", sum)
+	}
+	for _, l := range []string{"read", "write", "danger", "ask", "outside"} {
+		t.Logf("%-8s %3d/%3d", l, good[l], total[l])
+	}
+	for _, m := range misses {
+		t.Logf("read-only, not allowed: %s", m)
+	}
+	if pct := 100 * good["read"] / total["read"]; pct < heldOutReadAllowed {
+		t.Errorf("%d%% of the read-only commands are allowed, want at least %d%%", pct, heldOutReadAllowed)
+	}
+}
