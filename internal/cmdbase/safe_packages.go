@@ -37,6 +37,14 @@ var safePackages = map[string]safeCmd{
 		longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")}},
 	"snap":    {args: &argSpec{verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")}},
 	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
+	// linters that only report: yamllint (directories searched
+	// recursively for YAML files), hadolint (Dockerfiles)
+	"yamllint": {args: &argSpec{flags: "sv", values: "cdf", reads: true, recursive: true,
+		longs: ltLongs("config-file=", "config-data=", "format=", "strict", "no-warnings", "list-files")}},
+	"hadolint": {args: &argSpec{flags: "vV", values: "cft", reads: true,
+		longs: ltLongs("config=", "format=", "failure-threshold=", "ignore=", "no-color", "no-fail", "strict-labels",
+			"trusted-registry=", "verbose", "error=", "warning=", "info=", "style=", "require-label=",
+			"disable-ignore-pragma", "file-path-in-report=")}},
 	// binutils: show the headers, symbols and code of binary files (nm
 	// --plugin loads code, so nm's arguments must be static)
 	"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,

@@ -8,6 +8,12 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var packagesExamples = []safeGroup{
+	{"linters that only report",
+		[]string{"yamllint a.yaml", "yamllint -f parsable .", "yamllint --strict -c .yamllint ci/", "hadolint Dockerfile",
+			"hadolint --ignore DL3008 -f json Dockerfile"},
+		[]string{"yamllint ~/.kube/config", "yamllint --frob x", "yamllint $F", "hadolint ~/.docker/config.json",
+			"hadolint --frob Dockerfile"}},
+
 	{"go and dpkg",
 		[]string{
 			"go version", "go env GOPATH", "go env -json GOOS GOARCH", "go help", "go help modules", "go mod edit -json",
