@@ -144,6 +144,11 @@ func TestStaticVariables(t *testing.T) {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
 	}
+	// a session's shell keeps earlier input's state (readonly f, a DEBUG
+	// trap): its input is not substituted
+	if d := e.command(`f=a.txt; cat "$f"`, testCC, true); d.Decision == Allow {
+		t.Errorf("session input with a variable allowed")
+	}
 }
 
 // goDirs answers Toolchain by directory.
