@@ -3,7 +3,6 @@ package policy
 import (
 	"strings"
 
-	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -140,17 +139,17 @@ func plainXargs(x *shellparse.Leaf) bool {
 		case "-r", "-t", "-x", "--no-run-if-empty", "--verbose", "--exit":
 			continue
 		case "-n", "-P", "-s":
-			if i+1 >= len(ws) || !cmdbase.IsNumber(ws[i+1].Text) {
+			if i+1 >= len(ws) || !shellparse.Digits(ws[i+1].Text) {
 				return false
 			}
 			i++
 			continue
 		}
-		if len(t) > 2 && strings.ContainsRune("nPs", rune(t[1])) && t[0] == '-' && cmdbase.IsNumber(t[2:]) {
+		if len(t) > 2 && strings.ContainsRune("nPs", rune(t[1])) && t[0] == '-' && shellparse.Digits(t[2:]) {
 			continue
 		}
 		name, v, ok := strings.Cut(t, "=")
-		if ok && (name == "--max-args" || name == "--max-procs" || name == "--max-chars") && cmdbase.IsNumber(v) {
+		if ok && (name == "--max-args" || name == "--max-procs" || name == "--max-chars") && shellparse.Digits(v) {
 			continue
 		}
 		return false
