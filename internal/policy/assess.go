@@ -864,7 +864,10 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 			return nil, "the files " + w.Raw + " matches cannot be known (too many, or unreadable)", false
 		}
 		if len(matches) == 0 {
-			if !metadataOnly(l.Base()) && e.secretPath(cc, pat, true) {
+			// bash passes the pattern as it is; find without -exec takes
+			// it for a name pattern and only prints the names it matches
+			namesOnly := metadataOnly(l.Base()) || l.Base() == "find" && len(l.Inner) == 0
+			if !namesOnly && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
 			words = append(words, word{Raw: w.Raw, Text: pat})

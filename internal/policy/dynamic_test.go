@@ -235,3 +235,27 @@ func TestSplitNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFindUnmatchedGlob: an unquoted glob that matches nothing reaches
+// find as written; find without -exec only prints the names it matches,
+// so a pattern that may match a secret's name is no exposure there, while
+// a reader given the same pattern, or find running one on the files,
+// still asks.
+func TestFindUnmatchedGlob(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = fakeFacts{}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"find . -name *.txt", true}, {"find src -name *.go -type f", true}, {"find . -iname *.md -newer x", true},
+		{"find . -name *.txt -exec cat {} +", false}, {"find . -name *.txt -execdir head {} ;", false},
+		{"cat *.txt", false}, {"grep x *.txt", false}, {"find . -name *.pem -delete", false},
+		{"find . -name *.txt -fprint out", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}
