@@ -123,7 +123,8 @@ func TestStaticVariables(t *testing.T) {
 	}{
 		{`FILE=a.txt; sort "$FILE"`, true}, {"FILE=a.txt; sort $FILE", true}, {"f=a.txt && wc -l $f", true},
 		{`f="a b"; cat "$f"`, true}, {`d=src; f=main.go; cd $d && head -5 "$f"`, true},
-		{`f=a.txt; (cat "$f")`, true}, {`f=a.txt; cat "$f" | grep x`, true},
+		{`f=a.txt; (cat "$f")`, true}, {`export F=a.txt; sort "$F"`, true}, {`export F=.env; cat "$F"`, false},
+		{`declare -u f=a.txt; cat "$f"`, false}, {`export -n f=a.txt; cat "$f"`, false}, {`f=a.txt; cat "$f" | grep x`, true},
 		// the value is a secret
 		{"f=.env; cat $f", false}, {"f=~/.ssh/id_rsa; cat $f", false}, {"f=/home/u/.ssh/id_rsa; cat $f", false},
 		{`k=.ssh; cat ~/"$k"/id_rsa`, false},
