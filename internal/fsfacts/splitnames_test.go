@@ -35,7 +35,7 @@ func TestSplitNamesOnDisk(t *testing.T) {
 	hostile := filepath.Join(home, "hostile")
 	write(hostile, "b.txt")
 	write(hostile, "a ../notes.txt")
-	cmds := []string{"find . -type f | xargs cat", `cat $(find . -name "*.go")`, "ls | xargs grep x", "find src | xargs wc -c"}
+	cmds := []string{"find . -type f | xargs cat", `cat $(find . -name "*.go")`, "ls | xargs grep x", "ls *.txt | xargs -n1 head -1", "find src | xargs wc -c"}
 	for _, cmd := range cmds {
 		cc := policy.CommandContext{Cwd: plain, Home: home, Facts: fsfacts.Disk{Home: home}}
 		if d := decide(e, cmd, cc); d.Decision != policy.Allow {

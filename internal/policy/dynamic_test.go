@@ -185,10 +185,21 @@ func TestGoStaysLocal(t *testing.T) {
 // splits.
 type oddNames struct {
 	fakeFacts
-	odd map[string]bool
+	odd   map[string]bool
+	globs map[string][]string // pattern → matches in /home/u/proj
+	links map[string]string   // path → where it leads
 }
 
 func (o oddNames) PlainNames(dir string) bool { return !o.odd[dir] }
+
+func (o oddNames) Glob(_, pattern string) ([]string, bool) { return o.globs[pattern], true }
+
+func (o oddNames) Resolve(p string) (string, PathState) {
+	if t, ok := o.links[p]; ok {
+		return t, PathExists
+	}
+	return p, PathExists
+}
 
 // TestSplitNames: names a reader gets split at blanks (find | xargs
 // without -0, ls | xargs, an unquoted $(find …)) are judged as find
@@ -202,6 +213,8 @@ func TestSplitNames(t *testing.T) {
 	cc.Facts = oddNames{
 		fakeFacts: fakeFacts{secrets: map[string][]string{"/home/u/proj/keys": {"id_rsa"}}},
 		odd:       map[string]bool{"/home/u/proj/hostile": true},
+		globs:     map[string][]string{"*.txt": {"a.txt", "b.txt"}, "*": {"a.txt", "src", "out"}, "-*": {"-rf"}},
+		links:     map[string]string{"/home/u/proj/out": "/etc"},
 	}
 	for _, c := range []struct {
 		cmd   string
@@ -216,8 +229,11 @@ func TestSplitNames(t *testing.T) {
 		// a name below that splits
 		{"find hostile | xargs cat", false}, {"cat $(find hostile)", false}, {"cd hostile && ls | xargs grep -r x", false},
 		{"cd hostile && find . | xargs cat", false},
-		// other producers, delimiters, templates, links, directories
-		{"ls -a | xargs cat", false}, {"ls *.txt | xargs cat", false}, {"ls src | xargs cat", false},
+		{"ls *.txt | xargs -n1 head -1", true}, {"ls src | xargs cat", true}, {"ls -1 *.txt src | xargs wc -l", true},
+		// other producers, operands, delimiters, templates, links
+		{"ls -a | xargs cat", false}, {"ls * | xargs cat", false}, {"ls out | xargs cat", false},
+		{"ls -* | xargs cat", false}, {"ls .. | xargs cat", false}, {"ls /etc | xargs cat", false},
+		{"ls src/x | xargs cat", false}, {"ls -l | xargs cat", false}, {"ls $D | xargs cat", false},
 		{"find . -print0 | xargs cat", false}, {"find . | xargs -0 cat", false}, {"find . | xargs -d , cat", false},
 		{"find . | xargs -I{} cat {}", false}, {"find . | xargs -L 1 cat", false}, {"find . | xargs -E x cat", false},
 		{"find -L . | xargs cat", false}, {"find . -follow | xargs cat", false}, {"find . | (cd /; xargs cat)", false},

@@ -73,15 +73,58 @@ func splitLister(l *shellparse.Leaf, cc CommandContext) *shellparse.Leaf {
 		}
 	case "ls":
 		for _, w := range p.Args() {
-			if !w.Static() || w.Text != "-1" {
+			if w.Static() && w.Text == "-1" {
+				continue
+			}
+			if !lsOperandInside(w, cc) {
 				return nil
 			}
 		}
 		if plainRoot(word{Text: ".", Raw: "."}, cc) {
-			return p
+			// ls prints bare names of the directory's entries (and of
+			// the entries of its subdirectories named): every name read
+			// is below ".", judged as find . would be
+			return &shellparse.Leaf{Words: p.Words[:1], Dir: p.Dir}
 		}
 	}
 	return nil
+}
+
+// lsOperandInside reports an operand of ls (a name or a glob) that
+// names only entries of the directory itself, none a link or an option:
+// ls then prints each as it is or, for a directory, the bare names of
+// its entries, all below ".".
+func lsOperandInside(w word, cc CommandContext) bool {
+	if w.Dynamic || strings.ContainsAny(w.Text, "/") || w.Text == "." || w.Text == ".." || strings.HasPrefix(w.Text, "-") {
+		return false
+	}
+	names := []string{w.Text}
+	if w.Glob {
+		pat, ok := globPattern(w)
+		if !ok || cc.Facts == nil {
+			return false
+		}
+		m, complete := cc.Facts.Glob(cc.Cwd, pat)
+		if !complete {
+			return false
+		}
+		names = m
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "/") || strings.HasPrefix(n, "-") || n == "." || n == ".." {
+			return false
+		}
+		switch t, st := realPath(cc, n); st {
+		case PathMissing:
+		case PathExists:
+			if t != "" && t != absPath(n, cc.Cwd) {
+				return false // a link: ls would list where it leads
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // substFinder is the find command of a word that is exactly its output,
