@@ -11,6 +11,10 @@ import (
 // "!kubectl"); options naming another daemon, server or credentials
 // (docker -H, kubectl --server/--token/--kubeconfig) are never safe.
 var safeContainers = map[string]safeCmd{
+	// machinectl lists machines and images (shell, login and start act)
+	"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,
+		longs: ltLongs("all", "no-pager", "no-legend", "full", "output=")}},
+
 	"docker":  {check: dockerRead},
 	"podman":  {check: dockerRead},
 	"kubectl": {check: kubectlRead},

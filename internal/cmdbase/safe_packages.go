@@ -37,6 +37,17 @@ var safePackages = map[string]safeCmd{
 		longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")}},
 	"snap":    {args: &argSpec{verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")}},
 	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
+	// pacman's queries of the local database (-Q; -S, -R, -U, -D, -F and
+	// -y change packages or reach the network)
+	"pacman": {check: pacmanCheck},
+	// linters that only report: yamllint (directories searched
+	// recursively for YAML files), hadolint (Dockerfiles)
+	"yamllint": {args: &argSpec{flags: "sv", values: "cdf", reads: true, recursive: true,
+		longs: ltLongs("config-file=", "config-data=", "format=", "strict", "no-warnings", "list-files")}},
+	"hadolint": {args: &argSpec{flags: "vV", values: "cft", reads: true,
+		longs: ltLongs("config=", "format=", "failure-threshold=", "ignore=", "no-color", "no-fail", "strict-labels",
+			"trusted-registry=", "verbose", "error=", "warning=", "info=", "style=", "require-label=",
+			"disable-ignore-pragma", "file-path-in-report=")}},
 	// binutils: show the headers, symbols and code of binary files (nm
 	// --plugin loads code, so nm's arguments must be static)
 	"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
@@ -159,3 +170,33 @@ var pipArgs = argSpec{flags: "lveqVf", verbs: []string{"", "show", "freeze", "li
 	longs: ltLongs("local", "user", "format=", "not-required", "exclude-editable", "include-editable", "editable",
 		"verbose", "quiet", "files", "all", "exclude=", "disable-pip-version-check", "no-index", "isolated", "no-color", "no-input", "no-python-version-warning"),
 	extra: pipExtra}
+
+// pacmanCheck accepts pacman -Q with its query letters and names.
+func pacmanCheck(ws []word) string {
+	if len(ws) == 0 || !ws[0].Static() || !strings.HasPrefix(ws[0].Text, "-Q") && ws[0].Text != "--query" {
+		return "pacman without -Q is not a query"
+	}
+	for _, w := range ws {
+		t := w.Text
+		if !w.Static() {
+			return "pacman argument " + w.Raw + " is chosen at run time"
+		}
+		switch {
+		case t == "--query", t == "--":
+		case strings.HasPrefix(t, "--"):
+			switch t {
+			case "--info", "--list", "--search", "--owns", "--deps", "--explicit", "--groups", "--check", "--native",
+				"--foreign", "--unrequired", "--upgrades", "--quiet", "--changelog", "--color=never", "--color=auto":
+			default:
+				return "pacman option " + t + " is not known to be read-only"
+			}
+		case strings.HasPrefix(t, "-"):
+			for _, c := range t[1:] {
+				if !strings.ContainsRune("Qcdegiklmnoqstu", c) {
+					return "pacman option -" + string(c) + " is not known to be read-only"
+				}
+			}
+		}
+	}
+	return ""
+}

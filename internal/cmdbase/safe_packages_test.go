@@ -8,6 +8,18 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var packagesExamples = []safeGroup{
+	{"pacman's queries",
+		[]string{"pacman -Q", "pacman -Qi bash", "pacman -Ql bash", "pacman -Qs ssl", "pacman -Qdtq", "pacman -Qo /usr/bin/ls",
+			"pacman --query --info bash", "pacman -Qu"},
+		[]string{"pacman -S x", "pacman -Syu", "pacman -R x", "pacman -Qy", "pacman -U x.pkg", "pacman -Q --dbpath /tmp x",
+			"pacman -Fy", "pacman", "pacman -Q $X"}},
+
+	{"linters that only report",
+		[]string{"yamllint a.yaml", "yamllint -f parsable .", "yamllint --strict -c .yamllint ci/", "hadolint Dockerfile",
+			"hadolint --ignore DL3008 -f json Dockerfile"},
+		[]string{"yamllint ~/.kube/config", "yamllint --frob x", "yamllint $F", "hadolint ~/.docker/config.json",
+			"hadolint --frob Dockerfile"}},
+
 	{"go and dpkg",
 		[]string{
 			"go version", "go env GOPATH", "go env -json GOOS GOARCH", "go help", "go help modules", "go mod edit -json",

@@ -173,6 +173,40 @@ var safeSystem = map[string]safeCmd{
 	// sysstat's sar: reports from the daily files or samples; -o FILE
 	// writes the samples to a file, an interval without a count never
 	// ends
+	// more of the systemd query family: escaping is a string transform;
+	// inhibitor locks, boot loader status, homes and portable
+	// images are listed (their other verbs act)
+	"systemd-escape": {args: &argSpec{flags: "up", pure: true,
+		longs: ltLongs("suffix=", "template=", "path", "unescape", "mangle", "instance")}},
+	"systemd-inhibit": {args: &argSpec{operands: opNone, longs: ltLongs("list", "no-pager", "no-legend", "json="),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !HasLong(ws, "list") {
+				return "systemd-inhibit without --list runs a command"
+			}
+			return ""
+		}}},
+	"bootctl": {args: &argSpec{flags: "p", verbs: []string{"", "status", "list", "is-installed"}, operands: opNone,
+		longs: ltLongs("esp-path=", "boot-path=", "no-pager", "json=", "print-esp-path", "print-boot-path", "no-variables")}},
+	"homectl":     {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
+	"portablectl": {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
+	// the alternatives system's queries (--set, --install, --config and
+	// --remove change it)
+	"update-alternatives": {args: &argSpec{operands: opNames, maxOps: 1,
+		longs: ltLongs("list", "display", "query", "get-selections", "quiet", "verbose"),
+		extra: func(ws []word, _ string, ops []word) string {
+			if !HasLong(ws, "list", "display", "query", "get-selections") {
+				return "update-alternatives without a query option is not known to be read-only"
+			}
+			return ""
+		}}},
+	// localedef --list-archive (anything else compiles a locale)
+	"localedef": {args: &argSpec{operands: opNone, longs: ltLongs("list-archive", "usage"),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !HasLong(ws, "list-archive", "help", "version", "usage") {
+				return "localedef compiles a locale"
+			}
+			return ""
+		}}},
 	"sar": {check: sarCheck}, "sar.sysstat": {check: sarCheck},
 	// users and logins: bad logins, the account list (lslogins reads the
 	// shadow file for its status columns, never the hashes), failures,

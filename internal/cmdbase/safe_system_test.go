@@ -8,6 +8,19 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var systemExamples = []safeGroup{
+	{"more systemd queries, alternatives and locales",
+		[]string{
+			"systemd-escape foo/bar", "systemd-escape -p --suffix=mount /mnt/x", "systemd-escape -u foo-bar",
+			"systemd-inhibit --list", "bootctl", "bootctl status", "bootctl list", "machinectl", "machinectl list-images",
+			"homectl list", "portablectl list", "update-alternatives --list editor", "update-alternatives --display java",
+			"update-alternatives --get-selections", "localedef --list-archive"},
+		[]string{
+			"systemd-escape --frob x", "systemd-inhibit sleep 10", "systemd-inhibit --what=sleep sh", "bootctl install",
+			"bootctl update", "bootctl set-default x", "machinectl start x", "machinectl shell x", "homectl remove u",
+			"portablectl attach x", "update-alternatives --set editor /usr/bin/vim", "update-alternatives --config editor",
+			"update-alternatives --install /usr/bin/x x /opt/x 1", "update-alternatives --remove x /opt/x",
+			"localedef -i en_US -f UTF-8 en_US.UTF-8", "localedef --delete-from-archive x"}},
+
 	{"accounts, network tables, devices and GPUs",
 		[]string{
 			"lastb", "lastb -n 10", "lslogins", "lslogins -u", "lslogins root", "faillog -a", "faillog -u root", "chage -l root",

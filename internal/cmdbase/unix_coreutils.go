@@ -2,6 +2,11 @@ package cmdbase
 
 // Files and processes: coreutils, findutils, util-linux and their
 // cousins.
+
+// gnuInfo are the options every GNU tool answers, alone, by printing and
+// exiting before it touches a file.
+var gnuInfo = []string{"--help", "--version"}
+
 var _ = registerUnix(Coreutils, []Prog{
 	{Name: "rm", Is: FileOperands | Checked | Removes | Alarm, Forms: []Form{
 		{Short: "rR", Long: []string{"recursive"}, Why: "-r: recursive delete"},
@@ -12,16 +17,16 @@ var _ = registerUnix(Coreutils, []Prog{
 	{Name: "srm", Is: FileOperands | Removes},
 	{Name: "trash", Aliases: []string{"trash-put"}, Is: FileOperands | Removes},
 	{Name: "mv", Is: FileOperands | Checked | Removes | Alarm, Values: "tS"},
-	{Name: "cp", Is: FileOperands | Checked, Values: "tS"},
-	{Name: "ln", Is: FileOperands | Checked | Alarm, Values: "tS"},
-	{Name: "install", Is: FileOperands | Checked | Alarm, Values: "tSmogCZ"},
-	{Name: "touch", Is: FileOperands},
-	{Name: "mkdir", Is: FileOperands},
-	{Name: "chmod", Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive permission change"}}},
-	{Name: "chown", Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
-	{Name: "chgrp", Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
-	{Name: "truncate", Is: FileOperands | Checked | Alarm},
-	{Name: "tee", Is: FileOperands | Checked | Alarm},
+	{Name: "cp", Version: gnuInfo, Is: FileOperands | Checked, Values: "tS"},
+	{Name: "ln", Version: gnuInfo, Is: FileOperands | Checked | Alarm, Values: "tS"},
+	{Name: "install", Version: gnuInfo, Is: FileOperands | Checked | Alarm, Values: "tSmogCZ"},
+	{Name: "touch", Version: gnuInfo, Is: FileOperands},
+	{Name: "mkdir", Version: gnuInfo, Is: FileOperands},
+	{Name: "chmod", Version: gnuInfo, Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive permission change"}}},
+	{Name: "chown", Version: gnuInfo, Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
+	{Name: "chgrp", Version: gnuInfo, Is: FileOperands | Checked | Alarm, Forms: []Form{{Short: "R", Long: []string{"recursive"}, Why: "-R: recursive ownership change"}}},
+	{Name: "truncate", Version: gnuInfo, Is: FileOperands | Checked | Alarm},
+	{Name: "tee", Version: gnuInfo, Is: FileOperands | Checked | Alarm},
 	{Name: "cat", Is: FileOperands}, {Name: "tac", Is: FileOperands}, {Name: "nl", Is: FileOperands},
 	{Name: "head", Is: FileOperands}, {Name: "tail", Is: FileOperands},
 	{Name: "less", Is: FileOperands}, {Name: "more", Is: FileOperands},

@@ -667,6 +667,9 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc Com
 		return false, why
 	}
 	lister := findPrint0(l)
+	if lister == nil {
+		lister = splitLister(l, cc)
+	}
 	if l.ArgsAppended && !findExec(l) && lister == nil {
 		info.exactOnly = true
 		return false, base + " reads files named at run time"
@@ -700,6 +703,12 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc Com
 	}
 	for i, w := range args {
 		if i == skip || w.Pipe || findFile(l, w) {
+			continue
+		}
+		if f := substFinder(w, cc); f != nil && w.Dynamic {
+			if why := e.findFeedsSecrets(l, f, cc); why != "" {
+				return fail(why)
+			}
 			continue
 		}
 		if w.Dynamic {
@@ -861,7 +870,10 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 			return nil, "the files " + w.Raw + " matches cannot be known (too many, or unreadable)", false
 		}
 		if len(matches) == 0 {
-			if !metadataOnly(l.Base()) && e.secretPath(cc, pat, true) {
+			// bash passes the pattern as it is; find without -exec takes
+			// it for a name pattern and only prints the names it matches
+			namesOnly := metadataOnly(l.Base()) || l.Base() == "find" && len(l.Inner) == 0
+			if !namesOnly && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
 			words = append(words, word{Raw: w.Raw, Text: pat})

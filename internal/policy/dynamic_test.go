@@ -123,7 +123,8 @@ func TestStaticVariables(t *testing.T) {
 	}{
 		{`FILE=a.txt; sort "$FILE"`, true}, {"FILE=a.txt; sort $FILE", true}, {"f=a.txt && wc -l $f", true},
 		{`f="a b"; cat "$f"`, true}, {`d=src; f=main.go; cd $d && head -5 "$f"`, true},
-		{`f=a.txt; (cat "$f")`, true}, {`f=a.txt; cat "$f" | grep x`, true},
+		{`f=a.txt; (cat "$f")`, true}, {`export F=a.txt; sort "$F"`, true}, {`export F=.env; cat "$F"`, false},
+		{`declare -u f=a.txt; cat "$f"`, false}, {`export -n f=a.txt; cat "$f"`, false}, {`f=a.txt; cat "$f" | grep x`, true},
 		// the value is a secret
 		{"f=.env; cat $f", false}, {"f=~/.ssh/id_rsa; cat $f", false}, {"f=/home/u/.ssh/id_rsa; cat $f", false},
 		{`k=.ssh; cat ~/"$k"/id_rsa`, false},
@@ -143,6 +144,11 @@ func TestStaticVariables(t *testing.T) {
 		if d := decideCmd(e, c.cmd, testCC); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
 		}
+	}
+	// a session's shell keeps earlier input's state (readonly f, a DEBUG
+	// trap): its input is not substituted
+	if d := e.command(`f=a.txt; cat "$f"`, testCC, true); d.Decision == Allow {
+		t.Errorf("session input with a variable allowed")
 	}
 }
 
@@ -168,6 +174,102 @@ func TestGoStaysLocal(t *testing.T) {
 		{"go version", true}, {"go env GOPATH", true}, {"go help build", true}, {"go mod edit -json", true},
 		{"cd /home/u/new && go version", false}, {"cd /home/u/new && go env GOMODCACHE", false},
 		{"cd /home/u/new && go help", false}, {"go env", false}, {"go list ./...", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}
+
+// oddNames answers PlainNames: the directories listed hold a name that
+// splits.
+type oddNames struct {
+	fakeFacts
+	odd   map[string]bool
+	globs map[string][]string // pattern → matches in /home/u/proj
+	links map[string]string   // path → where it leads
+}
+
+func (o oddNames) PlainNames(dir string) bool { return !o.odd[dir] }
+
+func (o oddNames) Glob(_, pattern string) ([]string, bool) { return o.globs[pattern], true }
+
+func (o oddNames) Resolve(p string) (string, PathState) {
+	if t, ok := o.links[p]; ok {
+		return t, PathExists
+	}
+	return p, PathExists
+}
+
+// TestSplitNames: names a reader gets split at blanks (find | xargs
+// without -0, ls | xargs, an unquoted $(find …)) are judged as find
+// -print0 | xargs -0 is only where the disk says every name below the
+// producer's starting points stays itself; a tree holding a name that
+// splits, facts that cannot tell, or any other producer, template or
+// delimiter asks.
+func TestSplitNames(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = oddNames{
+		fakeFacts: fakeFacts{secrets: map[string][]string{"/home/u/proj/keys": {"id_rsa"}}},
+		odd:       map[string]bool{"/home/u/proj/hostile": true},
+		globs:     map[string][]string{"*.txt": {"a.txt", "b.txt"}, "*": {"a.txt", "src", "out"}, "-*": {"-rf"}},
+		links:     map[string]string{"/home/u/proj/out": "/etc"},
+	}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{`find . -name "*.go" | xargs cat`, true}, {"find src -type f | xargs grep -n TODO", true},
+		{"find . -type f | xargs -n1 head -1", true}, {"find src | xargs -r -P 4 wc -l", true}, {"ls | xargs grep foo", true},
+		{"ls -1 | xargs head -3", true}, {`cat $(find . -name "*.go")`, true}, {`grep -n x $(find src -type f)`, true},
+		{"head -1 `find src -name '*.md'`", true}, {`cat "$(find src -name a.go)"`, true},
+		// secrets below the starting points
+		{"find keys | xargs cat", false}, {"cat $(find keys -type f)", false}, {`find . -name "id_*" | xargs cat`, false},
+		// a name below that splits
+		{"find hostile | xargs cat", false}, {"cat $(find hostile)", false}, {"cd hostile && ls | xargs grep -r x", false},
+		{"cd hostile && find . | xargs cat", false},
+		{"ls *.txt | xargs -n1 head -1", true}, {"ls src | xargs cat", true}, {"ls -1 *.txt src | xargs wc -l", true},
+		// other producers, operands, delimiters, templates, links
+		{"ls -a | xargs cat", false}, {"ls * | xargs cat", false}, {"ls out | xargs cat", false},
+		{"ls -* | xargs cat", false}, {"ls .. | xargs cat", false}, {"ls /etc | xargs cat", false},
+		{"ls src/x | xargs cat", false}, {"ls -l | xargs cat", false}, {"ls $D | xargs cat", false},
+		{"find . -print0 | xargs cat", false}, {"find . | xargs -0 cat", false}, {"find . | xargs -d , cat", false},
+		{"find . | xargs -I{} cat {}", false}, {"find . | xargs -L 1 cat", false}, {"find . | xargs -E x cat", false},
+		{"find -L . | xargs cat", false}, {"find . -follow | xargs cat", false}, {"find . | (cd /; xargs cat)", false},
+		{"find . -printf '%p\\n' | xargs cat", false}, {"echo ../.ssh/id_rsa | xargs cat", false},
+		{`cat $(find . ; echo /etc/shadow)`, false}, {"cat $(ls)", false}, {`cat x$(find .)`, false},
+		{"sort $(find . -name '*.txt')", false}, {"find 'a b' | xargs cat", false}, {"find $D | xargs cat", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+	cc.Facts = fakeFacts{}
+	for _, cmd := range []string{`find . -name "*.go" | xargs cat`, `cat $(find . -name "*.go")`, "ls | xargs grep foo"} {
+		if d := decideCmd(e, cmd, cc); d.Decision == Allow {
+			t.Errorf("%q allowed by facts that cannot tell the names", cmd)
+		}
+	}
+}
+
+// TestFindUnmatchedGlob: an unquoted glob that matches nothing reaches
+// find as written; find without -exec only prints the names it matches,
+// so a pattern that may match a secret's name is no exposure there, while
+// a reader given the same pattern, or find running one on the files,
+// still asks.
+func TestFindUnmatchedGlob(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = fakeFacts{}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"find . -name *.txt", true}, {"find src -name *.go -type f", true}, {"find . -iname *.md -newer x", true},
+		{"find . -name *.txt -exec cat {} +", false}, {"find . -name *.txt -execdir head {} ;", false},
+		{"cat *.txt", false}, {"grep x *.txt", false}, {"find . -name *.pem -delete", false},
+		{"find . -name *.txt -fprint out", false},
 	} {
 		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
 			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)

@@ -123,6 +123,7 @@ type memoFacts struct {
 	content map[string]bool
 	chains  map[string]string
 	paths1  map[string]string // PathProgram, by dir and name
+	plain   map[string]bool
 }
 
 type memoList struct {

@@ -273,7 +273,12 @@ func Analyse(src string, opts Options) *Analysis {
 	}
 	res.Stmts = len(f.Stmts)
 	ctx := &walkCtx{}
-	a.static = staticUses(f)
+	if !opts.Interactive {
+		// a session's shell keeps what earlier input set (readonly or
+		// integer variables, a DEBUG trap, IFS): only a fresh shell runs
+		// the assignments as written
+		a.static = staticUses(f)
+	}
 	a.file(f, src, ctx)
 	a.checkStatic()
 	if len(f.Stmts) == 1 && len(res.Leaves) == 1 {

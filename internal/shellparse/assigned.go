@@ -12,7 +12,7 @@ import (
 // a value that stays one word, unglobbed. The statement must be a
 // top-level one, or the first of an && / || list of one (not in a loop,
 // branch, group, subshell, function, pipeline or background job), a bare
-// assignment without redirections; every use must be a plain $NAME or
+// assignment or an export of one without redirections; every use must be a plain $NAME or
 // ${NAME} in a later top-level statement or a later part of that list.
 // Every other assignment of the name the analysis meets anywhere
 // (declare, read, printf -v, for, ${NAME:=…}, an eval'd or inner script,
@@ -109,11 +109,24 @@ func staticUses(f *syntax.File) map[*syntax.ParamExp]string {
 		if top.Background || top.Coprocess || s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 {
 			continue
 		}
-		call, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok || len(call.Args) > 0 {
+		var assigns []*syntax.Assign
+		switch c := s.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(c.Args) > 0 {
+				continue
+			}
+			assigns = c.Assigns
+		case *syntax.DeclClause:
+			// export NAME=value (declare, local and readonly may give
+			// the name attributes that change the value)
+			if c.Variant.Value != "export" {
+				continue
+			}
+			assigns = c.Args
+		default:
 			continue
 		}
-		for _, as := range call.Assigns {
+		for _, as := range assigns {
 			if as.Name == nil || as.Append || as.Naked || as.Index != nil || as.Array != nil {
 				continue
 			}

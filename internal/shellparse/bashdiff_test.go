@@ -602,6 +602,9 @@ EOF`,
 	`f=a | aaa "$f"`,
 	`f=a; for f in b; do :; done; aaa "$f"`,
 	`f=a; f=b bbb; aaa "$f"`,
+	`export f=a g='b c'; aaa "$f" $f "$g"`,
+	`export -n f=a; aaa "$f"`,
+	`declare -u f=a; aaa "$f"`,
 }
 
 // TestBashDifferential runs bashCorpus in the sandboxed bash and fails on
