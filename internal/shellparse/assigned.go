@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -182,13 +183,13 @@ func (c *staticVar) runsBefore(j int, p *syntax.ParamExp) bool {
 	if j < c.stmt {
 		return false
 	}
+	// later holds the list's parts from the last to the first, none
+	// overlapping: the one that may hold p is the first, from the end,
+	// ending after it
 	off := p.Pos().Offset()
-	for _, y := range c.later {
-		if y.Pos().Offset() <= off && off < y.End().Offset() {
-			return true
-		}
-	}
-	return false
+	n := len(c.later)
+	i := sort.Search(n, func(k int) bool { return c.later[n-1-k].End().Offset() > off })
+	return i < n && c.later[n-1-i].Pos().Offset() <= off
 }
 
 // noteAssign counts an assignment of name met anywhere in the analysis.

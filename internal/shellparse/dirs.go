@@ -142,11 +142,21 @@ func (d Dirs) clone() Dirs {
 	return Dirs{Paths: append([]string(nil), d.Paths...), Unknown: d.Unknown}
 }
 
+// maxDirs bounds the directories a command is followed into: every cd
+// keeps the directory before it (the cd may fail), so a chain of cds
+// multiplies where each later command may run, and each is judged in
+// every one. Beyond the bound the directory is unknown.
+const maxDirs = 16
+
 func (d *Dirs) add(p string) {
 	for _, q := range d.Paths {
 		if q == p {
 			return
 		}
+	}
+	if len(d.Paths) >= maxDirs {
+		d.Unknown = true
+		return
 	}
 	d.Paths = append(d.Paths, p)
 }

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -158,5 +159,20 @@ func TestDirAfter(t *testing.T) {
 		if got != want {
 			t.Errorf("%q from %q: DirAfter %+v, want %+v", c.src, c.cwd, got, want)
 		}
+	}
+}
+
+// Each cd keeps the directory before it (the cd may fail), so a chain of
+// cds would multiply where every later command is judged: beyond
+// maxDirs the directory is unknown, and the count stays bounded.
+func TestCdChainBounded(t *testing.T) {
+	a := Analyse(strings.Repeat("cd a && ", 5000)+"ls", Options{Cwd: "/w", Home: "/h"})
+	ls := a.Leaves[len(a.Leaves)-1]
+	if ls.Base() != "ls" || !ls.Dir.Unknown || len(ls.Dir.Paths) > maxDirs {
+		t.Fatalf("ls after 5000 cds: %s in %d directories, unknown %v", ls.Base(), len(ls.Dir.Paths), ls.Dir.Unknown)
+	}
+	a = Analyse(strings.Repeat("cd a && ", maxDirs-1)+"ls", Options{Cwd: "/w", Home: "/h"})
+	if ls := a.Leaves[len(a.Leaves)-1]; ls.Dir.Unknown || len(ls.Dir.Paths) != maxDirs {
+		t.Fatalf("ls after %d cds: %d directories, unknown %v", maxDirs-1, len(ls.Dir.Paths), ls.Dir.Unknown)
 	}
 }
