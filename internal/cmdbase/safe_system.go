@@ -10,10 +10,12 @@ import (
 // security status, manual pages. Query tools print; their options and
 // verbs that change settings, reach another host or never end ask.
 var safeSystem = map[string]safeCmd{
-	"uptime": plain, "free": plain, "locale": plain, "w": plain, "who": plain, "last": plain, "lastlog": plain,
+	"uptime": plain, "free": plain, "locale": plain, "w": plain, "lastlog": plain,
+	"who": {check: whoCheck}, "last": {check: lastCheck},
 	"pgrep": plain, "pidof": plain, "pstree": plain, "vmstat": plain, "iostat": plain, "mpstat": plain,
 	"lsblk": plain, "lscpu": plain, "lsmod": plain, "lspci": plain, "lsusb": plain, "lshw": plain, "findmnt": plain,
-	"lsns": plain, "lsipc": plain, "lslocks": plain, "ipcs": plain, "lsb_release": plain, "netstat": plain, "lsof": plain,
+	"lsns": plain, "lsipc": plain, "lslocks": plain, "ipcs": plain, "lsb_release": plain,
+	"netstat": {check: netstatCheck}, "lsof": {check: lsofCheck},
 	"ps":         {dynOK: false, check: psCheck},
 	"top":        {check: topCheck},
 	"hostname":   {check: hostnameCheck},
@@ -265,8 +267,49 @@ func dmesgCheck(ws []word) string {
 	return first(ForbidShort("cCDEn", "", ws), ForbidLong(ws, "clear", "read-clear", "console-off", "console-on", "console-level"))
 }
 
+// ssCheck: -K kills sockets, -D writes a dump, -r looks every address up
+// in the DNS.
 func ssCheck(ws []word) string {
-	return first(ForbidShort("KD", "fAF", ws), ForbidLong(ws, "kill", "diag"))
+	return first(ForbidShort("KDr", "fAF", ws), ForbidLong(ws, "kill", "diag", "resolve"))
+}
+
+// whoCheck: who --lookup looks the hosts of the logins up in the DNS.
+func whoCheck(ws []word) string { return ForbidLong(ws, "lookup") }
+
+// lastCheck: last -d looks the hosts of the logins up in the DNS.
+func lastCheck(ws []word) string { return first(ForbidShort("d", "fnst", ws), ForbidLong(ws, "dns")) }
+
+// netstatCheck: netstat looks the addresses of the sockets and routes it
+// lists up in the DNS unless told -n; its interface and statistics
+// reports list none.
+func netstatCheck(ws []word) string {
+	sf := ShortFlags(ws, "")
+	if sf['n'] || sf['i'] || sf['s'] || HasLong(ws, "numeric", "numeric-hosts", "interfaces", "statistics") {
+		return ""
+	}
+	return "netstat without -n looks addresses up in the DNS"
+}
+
+// lsofCheck: lsof looks the addresses of the network files it lists up in
+// the DNS unless told -n (alone or among its other letters without a
+// value: -nP, -lnP). Without it only files named as operands (and +D/+d
+// directories) are listed, never a socket.
+func lsofCheck(ws []word) string {
+	for _, w := range ws {
+		if t := w.Text; len(t) > 1 && t[0] == '-' && strings.Trim(t[1:], "abChlnNOPRtUvVXw") == "" && strings.Contains(t, "n") {
+			return ""
+		}
+	}
+	const why = "lsof without -n looks the addresses of network files up in the DNS"
+	if len(ws) == 0 {
+		return why
+	}
+	for _, w := range ws {
+		if t := w.Text; t != "+D" && t != "+d" && t != "--" && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
+			return why
+		}
+	}
+	return ""
 }
 
 func slabtopExtra(ws []word, _ string, _ []word) string {
