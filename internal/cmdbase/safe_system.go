@@ -439,11 +439,15 @@ func topCheck(ws []word) string {
 	return ""
 }
 
+// hostnameCheck: hostname with an operand sets the name; -f, -d, -i, -A
+// and -a ask the resolver (strace shows nsswitch.conf and the DNS read),
+// -s, -I and -y do not.
 func hostnameCheck(ws []word) string {
 	for _, w := range ws {
 		switch w.Text {
-		case "-s", "-f", "-d", "-i", "-I", "-A", "-a", "-y", "--short", "--fqdn", "--long", "--domain",
-			"--ip-address", "--all-ip-addresses", "--all-fqdns", "--alias", "--yp", "--nis":
+		case "-s", "-I", "-y", "--short", "--all-ip-addresses", "--yp", "--nis":
+		case "-f", "-d", "-i", "-A", "-a", "--fqdn", "--long", "--domain", "--ip-address", "--all-fqdns", "--alias":
+			return "hostname " + w.Text + " looks the host's names up through the resolver (the DNS)"
 		default:
 			return "hostname with an argument sets the host name"
 		}

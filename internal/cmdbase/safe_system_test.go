@@ -48,14 +48,14 @@ var systemExamples = []safeGroup{
 
 	{"processes, kernel and hardware",
 		[]string{
-			"dmesg", "dmesg -T --level=err", "hostname", "hostname -f", "ipcs", "lastlog", "locale", "lsb_release -a",
+			"dmesg", "dmesg -T --level=err", "hostname", "hostname -s", "hostname -I", "ipcs", "lastlog", "locale", "lsb_release -a",
 			"lshw -short", "lsmod", "lsof -nP -i :8080", "lsof -n", "lsof -lnP -p 1", "lsof /var/log/syslog", "lsof +D /tmp",
 			"netstat -i", "netstat -s", "netstat --numeric-hosts -t", "last -n 5", "who -b", "lspci", "lsusb", "mount", "mount -l", "mpstat", "netstat -tlnp",
 			"pidof nginx", "ps aux", "ps -ef", "ss -tlnp", "stty -a", "stty size", "top -b -n 1", "tput cols", "vmstat 1 5",
 			"iostat", "ip6tables-save", "ip addr", "ip -br link show", "ip route get 1.1.1.1"},
 		[]string{
 			"lsof -i :8080", "lsof", "lsof -p 1", "lsof -cnginx", "netstat -tulp", "netstat", "ss -r", "ss --resolve -t",
-			"last -d", "last --dns", "who --lookup", "dmesg -C", "dmesg --clear", "hostname newname", "mount /dev/sdb1 /mnt", "ps e", "ps -o pid,environ",
+			"last -d", "last --dns", "who --lookup", "hostname -f", "hostname --fqdn", "hostname -A", "hostname -i", "hostname -d", "dmesg -C", "dmesg --clear", "hostname newname", "mount /dev/sdb1 /mnt", "ps e", "ps -o pid,environ",
 			"ss -K dst 1.2.3.4", "stty -echo", "tput reset", "top", "ip link set eth0 down",
 			"ip route add default via 1.1.1.1", "ip -b cmds.txt", "ip netns exec x sh", "ip6tables-save -f /etc/x",
 			"ischroot x", "isosize ~/.ssh/id_rsa", "localectl set-locale LANG=C", "loginctl terminate-user u", "lsirq --frob",
