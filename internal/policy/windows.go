@@ -82,6 +82,14 @@ func winAbs(p, cwd, home string) string {
 	if !strings.HasPrefix(s, "/") && cwd != "" {
 		s = winCanon(cwd) + "/" + s
 	}
+	if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
+		// \\server\share, \\.\device, \\?\…: the prefix stays as written
+		pre := "//"
+		if strings.HasPrefix(s, "//./") || strings.HasPrefix(s, "//?/") {
+			pre = s[:4]
+		}
+		return pre + strings.TrimPrefix(path.Clean("/"+s[len(pre):]), "/")
+	}
 	return path.Clean(s)
 }
 
@@ -218,6 +226,9 @@ func winHomeSecrets(home string) []string {
 // touches the system: a drive's root, Windows, Program Files, the users
 // directory, the profile itself and the files that run at start-up.
 func winSystemPath(abs, home string) bool {
+	if strings.HasPrefix(abs, "//./") || strings.HasPrefix(abs, "//?/") {
+		return true // a device: \\.\PhysicalDrive0, \\?\GLOBALROOT\…, a volume
+	}
 	if i := strings.LastIndexByte(abs, '/'); i > 0 && strings.ContainsAny(abs[i+1:], "*?") {
 		// C:\*, C:\Users\me\*.*: every file of a system location
 		if winSystemPath(abs[:i], home) {
