@@ -522,3 +522,21 @@ func TestWinRemovedSafeReasonStable(t *testing.T) {
 		}
 	}
 }
+
+// A PowerShell pipeline goes on over a line that ends with | or (7) the
+// next line's leading |: what the last command changes comes from the
+// first.
+func TestWinPipelineOverLines(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"Get-ChildItem C:\\Windows |\n  Remove-Item", "Get-ChildItem C:\\Windows\n  | Remove-Item",
+		"Get-ChildItem C:\\Windows |\r\n\r\n Remove-Item"} {
+		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: winCC(sysinfo.ShellPowerShell)})
+		if d.Safety != Dangerous || !d.Warn {
+			t.Errorf("%q: %s %s %q, want a dangerous warning", cmd, d.Decision, d.Safety, d.Reasons)
+		}
+	}
+	d := e.Decide(Action{Kind: RunCommand, Command: "Get-ChildItem |\n  Select-Object -First 3", Where: winCC(sysinfo.ShellPowerShell)})
+	if d.Decision != Allow {
+		t.Errorf("a read-only pipeline over two lines: %s %q", d.Decision, d.Reasons)
+	}
+}

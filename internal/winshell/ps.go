@@ -496,8 +496,20 @@ func (p *psParser) pipeline(via string) {
 		if c != nil {
 			c.PipeIn = pipeIn
 		}
+		// a pipeline goes on after a | at the end of a line, and (in
+		// PowerShell 7) at a | that begins the next line
+		k := p.i
+		for k < len(p.toks) && p.toks[k].kind == pSep && p.toks[k].text == "\n" {
+			k++
+		}
+		if k < len(p.toks) && p.toks[k].kind == pPipe {
+			p.i = k
+		}
 		if p.i < len(p.toks) && p.toks[p.i].kind == pPipe {
 			p.i++
+			for p.i < len(p.toks) && p.toks[p.i].kind == pSep && p.toks[p.i].text == "\n" {
+				p.i++
+			}
 			if c != nil {
 				c.PipeOut = true
 			}
