@@ -540,3 +540,16 @@ func TestWinPipelineOverLines(t *testing.T) {
 		t.Errorf("a read-only pipeline over two lines: %s %q", d.Decision, d.Reasons)
 	}
 }
+
+// cmd.exe joins a line that ends with a caret to the next one: the
+// command is read whole, outside the subset.
+func TestWinCaretJoinsLines(t *testing.T) {
+	e := newEngine(t, nil)
+	d := e.Decide(Action{Kind: RunCommand, Command: "rd ^\n/s /q C:\\x", Where: winCC(sysinfo.ShellCmd)})
+	if d.Safety != Dangerous || !strings.Contains(strings.Join(d.Reasons, "\n"), "caret continuing") {
+		t.Errorf("rd ^⏎/s /q: %s %s %q, want a dangerous warning outside the subset", d.Decision, d.Safety, d.Reasons)
+	}
+	if d := e.Decide(Action{Kind: RunCommand, Command: "dir ^\n/b", Where: winCC(sysinfo.ShellCmd)}); d.Decision == Allow {
+		t.Errorf("dir ^⏎/b: allowed")
+	}
+}

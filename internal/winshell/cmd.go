@@ -421,14 +421,33 @@ func IsCmdBuiltin(name string) bool { return cmdBuiltins[strings.ToLower(name)] 
 func ParseCmd(src string, opts Options) *Script {
 	s := &Script{}
 	p := &cmdParser{s: s, opts: opts}
-	for n, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	for n := 0; n < len(lines); n++ {
+		line := lines[n]
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		first := n
+		// a caret at the end of a line joins the next one to it
+		for caretEnd(line) && n+1 < len(lines) {
+			s.unknown("a caret continuing the line")
+			n++
+			line = line[:len(line)-1] + lines[n]
+		}
 		s.Lines++
-		s.Commands = p.line(s.Commands, line, n+1, "", 0)
+		s.Commands = p.line(s.Commands, line, first+1, "", 0)
 	}
 	return s
+}
+
+// caretEnd says a line ends with a caret that escapes the line's end (an
+// odd number of carets, outside quotes).
+func caretEnd(line string) bool {
+	if !strings.HasSuffix(line, "^") || strings.Count(line, `"`)%2 == 1 {
+		return false
+	}
+	n := len(line) - len(strings.TrimRight(line, "^"))
+	return n%2 == 1
 }
 
 type cmdParser struct {
