@@ -21,6 +21,8 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 /usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
+command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
+command -v mawk >/dev/null 2>&1 || need_apt+=(mawk)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
 	sudo_cmd=()

@@ -65,6 +65,10 @@ func awkProgramWhy(p string) string {
 			i++
 			operand = true
 			continue
+		case c == '/' && operand && i+1 < n && p[i+1] == '=':
+			// gawk's grammar lets "/=" after an operand start a regular
+			// expression ("x" /=/ …) where a lexer sees division-assignment
+			return "awk /= after an operand reads as division-assignment or a regular expression"
 		case c == '/' && keyword == "length":
 			return "awk length followed by / reads differently in awk dialects"
 		case c == '/' && !operand:

@@ -23,6 +23,7 @@ func TestAwkProgram(t *testing.T) {
 		`{ if ($1) /"/; print > "f"; x = /"/ }`, `{ x = length /"/; print > "f"; y = /"/ }`, `{ print $1 > 3 ? "a" : "b" }`,
 		`{ print "unterminated }`, `/[/]/ { print > "f" }`, `{ print PROCINFO["pid"] }`, `{ system ("id") }`,
 		"{ print \\\n > \"f\" }", `{ print $1 }` + "\x01",
+		`BEGIN { print "\"" /=/ getline x < "G1"; print x !/x/ }`, `{ print 1 /=/ system("id") /x/ }`,
 	}
 	for _, p := range safe {
 		if why := awkProgramWhy(p); why != "" {

@@ -2,6 +2,7 @@ package cmdbase
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -43,6 +44,10 @@ type safeCmd struct {
 	// endless: reading an endless device (/dev/zero, /dev/urandom) never
 	// ends unless a later pipeline stage stops reading.
 	endless bool
+	// atFiles: an argument @FILE is replaced by the arguments FILE holds
+	// (binutils' response files, even after --), which nb cannot see: a
+	// file name to print, or an option such as --plugin.
+	atFiles bool
 	// infinite: it prints without end (yes): only a pipe whose reader
 	// stops ends it.
 	infinite bool
@@ -102,6 +107,13 @@ func (s safeCmd) Recursive(ws []Word) bool { return s.recursive != nil && s.recu
 
 // Check says why the arguments ws are not read-only, or "".
 func (s safeCmd) Check(ws []Word) string {
+	if s.atFiles {
+		for _, w := range ws {
+			if strings.HasPrefix(w.Text, "@") {
+				return w.Text + " reads more arguments from a file"
+			}
+		}
+	}
 	if s.check == nil {
 		return ""
 	}
@@ -124,8 +136,22 @@ func buildSafe(families map[Family]map[string]safeCmd) map[string]safeCmd {
 			all[name] = spec
 		}
 	}
+	addAliases(all)
 	addVersions(all)
 	return all
+}
+
+// addAliases: a program's other names (batcat for bat, fdfind for fd)
+// have its read-only grammar.
+func addAliases(all map[string]safeCmd) {
+	for _, name := range UnixNames() {
+		p := Unix(name)
+		spec, ok := all[p.Name]
+		if _, own := all[name]; !ok || own || name == p.Name || !slices.Contains(p.Aliases, name) {
+			continue
+		}
+		all[name] = spec
+	}
 }
 
 // addVersions: programs whose version or help option, given as the only

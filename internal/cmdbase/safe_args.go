@@ -56,6 +56,8 @@ type argSpec struct {
 	// pure: no option of the command writes, runs or connects, so glob
 	// and run-time arguments cannot make it do so.
 	pure bool
+	// atFiles: @FILE arguments are response files (safeCmd.atFiles).
+	atFiles bool
 	// pattern: the first operand is a pattern, not a file, unless one of
 	// patternFlags is given; recursive: it reads the directories it is
 	// given (or the current one) recursively.
@@ -178,8 +180,8 @@ func (s argSpec) check(name string, ws []word) string {
 
 // safe makes the builtinSafe entry of the spec.
 func (s argSpec) safe(name string) safeCmd {
-	c := safeCmd{reads: s.reads, dynOK: s.pure, valueShort: s.values, endless: s.reads || s.infinite,
-		pattern: s.pattern, patternFlags: s.patternFlags, infinite: s.infinite,
+	c := safeCmd{reads: s.reads, dynOK: s.pure && !s.atFiles, valueShort: s.values, endless: s.reads || s.infinite,
+		pattern: s.pattern, patternFlags: s.patternFlags, infinite: s.infinite, atFiles: s.atFiles,
 		check: func(ws []word) string { return s.check(name, ws) }, args: &s}
 	if s.recursive {
 		c.recursive = func([]word) bool { return true }

@@ -46,6 +46,17 @@ var safeCoreutils = map[string]safeCmd{
 	// kill -l lists signal names
 	"kill": {args: &argSpec{flags: "lL", longs: []string{"list", "table"}, operands: opNames, maxOps: 1,
 		extra: killExtra}},
+	// pinky without -l (which shows users' ~/.plan and ~/.project)
+	"pinky": {args: &argSpec{flags: "sbhpwfiq", operands: opNames, longs: ltLongs("lookup")}},
+	// uuidgen: random or name-based (not -t: time-based ids keep a clock
+	// file in /var/lib/libuuid)
+	"uuidgen": {args: &argSpec{flags: "rxmsV", values: "nNC", operands: opNone,
+		longs: ltLongs("random", "hex", "md5", "sha1", "namespace=", "name=", "count=")}},
+	// terminal queries: clear prints the clearing sequence; infocmp and
+	// toe print terminal descriptions
+	"clear":   {args: &argSpec{flags: "Vx", values: "T", operands: opNone}},
+	"infocmp": {args: &argSpec{flags: "1aCcdEeFfGgIiKLlnpqrTtUuVWx", values: "ARvw", operands: opNames}},
+	"toe":     {args: &argSpec{flags: "ahsuUV", operands: opNone}},
 	// yes prints its operands without end: allowed where a pipe's reader
 	// stops it (yes | head)
 	"yes": {args: &argSpec{pure: true, infinite: true, longs: ltLongs()}},

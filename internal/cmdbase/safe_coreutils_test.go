@@ -50,6 +50,12 @@ var coreutilsExamples = []safeGroup{
 			"getfacl a", "getfacl -R src"},
 		[]string{
 			"getfacl ~/.ssh/id_rsa"}},
+	{"users, identifiers and terminals",
+		[]string{
+			"pinky", "pinky -s root", "uuidgen", "uuidgen -r", "uuidgen --md5 --namespace @dns --name example.com", "clear",
+			"clear -x", "infocmp", "infocmp -1 xterm", "toe", "toe -a"},
+		[]string{
+			"pinky -l root", "uuidgen -t", "uuidgen --time", "clear now", "infocmp -o x", "toe /etc/terminfo"}},
 	{"endless printers",
 		[]string{
 			"yes | head", "yes n | head -3", "yes | head -c 100 | wc -c"},

@@ -39,13 +39,13 @@ var safePackages = map[string]safeCmd{
 	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
 	// binutils: show the headers, symbols and code of binary files (nm
 	// --plugin loads code, so nm's arguments must be static)
-	"readelf": {args: &argSpec{flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
+	"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
 		longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
 			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
 			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
 			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
 			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")}},
-	"objdump": {args: &argSpec{flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
+	"objdump": {args: &argSpec{atFiles: true, flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
 		longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
 			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
 			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
@@ -54,12 +54,12 @@ var safePackages = map[string]safeCmd{
 			"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
 			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
 			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")}},
-	"nm": {args: &argSpec{flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
+	"nm": {args: &argSpec{atFiles: true, flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
 		longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
 			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
 			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
 			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
-	"size": {args: &argSpec{flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+	"size": {args: &argSpec{atFiles: true, flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
 }
 
 func rpmExtra(ws []word, _ string, _ []word) string {
@@ -89,18 +89,49 @@ func dpkgCheck(ws []word) string {
 	return ""
 }
 
-// goCheck: go version, and go env of variables known to hold no secret.
+// goCheck: go version (of go itself), go
+// help, go env of variables known to hold no secret, go mod edit -json
+// or -print (go.mod as it is). Whether go stays local where it runs (no
+// toolchain download, no telemetry counters) is a disk fact the policy
+// asks (policy.GoFacts).
 func goCheck(ws []word) string {
-	if len(ws) == 1 && ws[0].Text == "version" {
-		return ""
+	if len(ws) == 0 {
+		return "go is not on the safe list"
 	}
-	if len(ws) > 1 && ws[0].Text == "env" {
-		for _, w := range ws[1:] {
-			if !goEnvVars[w.Text] {
-				return "go env " + w.Text + " is not known to be read-only and secret-free"
+	rest := ws[1:]
+	switch ws[0].Text {
+	case "version":
+		// (not -m: binaries' build settings may hold -ldflags values)
+		if len(rest) > 0 {
+			return "go version of binaries shows their build settings"
+		}
+		return ""
+	case "help":
+		for _, w := range rest {
+			if strings.HasPrefix(w.Text, "-") || !IsIdent(strings.ReplaceAll(w.Text, "-", "_")) {
+				return "go help " + w.Raw + " is not a topic"
 			}
 		}
 		return ""
+	case "env":
+		names := 0
+		for _, w := range rest {
+			if w.Text == "-json" || w.Text == "-changed" {
+				continue
+			}
+			if !goEnvVars[w.Text] {
+				return "go env " + w.Text + " is not known to be read-only and secret-free"
+			}
+			names++
+		}
+		if names == 0 {
+			return "go env prints every setting, which may hold credentials (GOPROXY, GOAUTH, GOFLAGS)"
+		}
+		return ""
+	case "mod":
+		if len(rest) == 2 && rest[0].Text == "edit" && (rest[1].Text == "-json" || rest[1].Text == "-print") {
+			return ""
+		}
 	}
 	return "go is not on the safe list"
 }

@@ -10,9 +10,12 @@ import (
 var packagesExamples = []safeGroup{
 	{"go and dpkg",
 		[]string{
-			"go version", "go env GOPATH", "dpkg -l"},
+			"go version", "go env GOPATH", "go env -json GOOS GOARCH", "go help", "go help modules", "go mod edit -json",
+			"go mod edit -print", "dpkg -l"},
 		[]string{
-			"go build ./...", "go env GOPROXY", "go run .", "dpkg -i x.deb", "dpkg"}},
+			"go build ./...", "go env GOPROXY", "go run .", "go env", "go env -json", "go env -w GOPROXY=x",
+			"go version -m ./bin/app", "go help -x", "go mod edit -go=1.22", "go mod edit -json -fmt", "go mod tidy",
+			"go list ./...", "go doc fmt", "dpkg -i x.deb", "dpkg"}},
 	{"binaries and metadata",
 		[]string{
 			"readelf -h /bin/ls", "readelf -Ws --dyn-syms /bin/ls", "readelf -x .text /bin/ls", "readelf -wi a.o",
@@ -20,7 +23,7 @@ var packagesExamples = []safeGroup{
 			"nm -D --defined-only /bin/ls", "size a.o", "size -A /bin/ls"},
 		[]string{
 			"nm --plugin ./evil.so a.o", "nm $X", "readelf -h ~/.ssh/id_rsa", "objdump -s .env", "nm ~/.gnupg/secring.gpg",
-			"size --frob a"}},
+			"size --frob a", "nm @args.rsp", "objdump -d @list", "readelf -a -- @list", "size @x"}},
 	{"status tools",
 		[]string{
 			"apt-mark showmanual", "apt-mark showhold"},

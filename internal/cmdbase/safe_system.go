@@ -173,7 +173,56 @@ var safeSystem = map[string]safeCmd{
 	// sysstat's sar: reports from the daily files or samples; -o FILE
 	// writes the samples to a file, an interval without a count never
 	// ends
-	"sar": {check: sarCheck},
+	"sar": {check: sarCheck}, "sar.sysstat": {check: sarCheck},
+	// users and logins: bad logins, the account list (lslogins reads the
+	// shadow file for its status columns, never the hashes), failures,
+	// password ageing, the read-only checks of the account files
+	"lastb": plain,
+	"lslogins": {args: &argSpec{flags: "acefGLnprsuZz", values: "glo", operands: opNames, maxOps: 1,
+		longs: ltLongs("acc-expiration", "colon-separate", "export", "failed", "supp-groups", "groups=", "last", "logins=",
+			"newline", "noheadings", "notruncate", "output=", "output-all", "pwd", "raw", "system-accs", "time-format=",
+			"user-accs", "context", "print0", "json")}},
+	"faillog": {args: &argSpec{flags: "a", values: "ut", operands: opNone, longs: ltLongs("all", "user=", "time=")}},
+	"chage": {args: &argSpec{flags: "li", operands: opNames, maxOps: 1, longs: ltLongs("list", "iso8601"),
+		extra: func(ws []word, _ string, _ []word) string {
+			if !ShortFlags(ws, "")['l'] && !HasLong(ws, "list") {
+				return "chage without -l changes password ageing"
+			}
+			return ""
+		}}},
+	"pwck":  {args: &argSpec{flags: "rqs", operands: opNone, longs: ltLongs("read-only", "quiet", "sort"), extra: readOnlyCheck}},
+	"grpck": {args: &argSpec{flags: "rs", operands: opNone, longs: ltLongs("read-only", "sort"), extra: readOnlyCheck}},
+	// the NIS domain name (dnsdomainname asks the resolver)
+	"domainname":    {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+	"nisdomainname": {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+	"ypdomainname":  {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+	// net-tools: interfaces, and the routing and neighbour tables with
+	// -n only (without it every address is looked up in the DNS)
+	"ifconfig": {args: &argSpec{flags: "asv", operands: opNames, maxOps: 1}},
+	"route": {args: &argSpec{flags: "CFvnNe46", values: "A", operands: opNone, longs: ltLongs("extend", "verbose", "numeric"),
+		extra: numericOnly("route")}},
+	"arp": {args: &argSpec{flags: "anve", values: "iH", operands: opNone, longs: ltLongs("all", "numeric", "verbose", "device=", "hw-type="),
+		extra: numericOnly("arp")}},
+	// loop devices: listing and status (attaching, detaching and -f
+	// change them)
+	"losetup": {args: &argSpec{flags: "alnJ", values: "jO", maxOps: 1,
+		longs: ltLongs("all", "list", "noheadings", "json", "raw", "output=", "output-all", "associated=", "nooverlap")}},
+	"zramctl": {args: &argSpec{flags: "bnr", values: "o", operands: opNone, longs: ltLongs("bytes", "noheadings", "raw", "output=", "output-all")}},
+	// block device queries: --report and the --get… ioctls only
+	"blockdev": {args: &argSpec{flags: "qv", maxOps: 8, longs: []string{"report", "getsz", "getro", "getdiscardzeroes",
+		"getss", "getpbsz", "getiomin", "getioopt", "getalignoff", "getmaxsect", "getbsz", "getsize64", "getsize", "getra",
+		"getfra", "getdiscardzeroes", "getzonesz", "version", "help"}}},
+	// iproute2's other object tools: OBJECT show|list only (monitor never
+	// ends)
+	"devlink": {args: &argSpec{flags: "VnjpvsiN", verbs: []string{"dev", "port", "sb", "dpipe", "resource", "region", "health", "trap", "lc"},
+		operands: opNames, longs: []string{"Version", "no-nice-names", "json", "pretty", "verbose", "statistics", "iec"}, extra: showVerb}},
+	"rdma": {args: &argSpec{flags: "VdjpN", verbs: []string{"dev", "link", "resource", "statistic", "system"},
+		operands: opNames, longs: []string{"version", "details", "json", "pretty"}, extra: showVerb}},
+	// NVIDIA's management tool: its queries (-f writes a log, -l loops,
+	// and the setting options change the GPU)
+	"nvidia-smi": {args: &argSpec{flags: "qLx", values: "id", operands: opNone,
+		longs: ltLongs("query", "list-gpus", "xml-format", "id=", "display=", "query-gpu=", "query-compute-apps=",
+			"query-accounted-apps=", "query-retired-pages=", "query-remapped-rows=", "query-supported-clocks=", "format=")}},
 	"ufw": {args: &argSpec{verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
 		extra: ufwExtra}},
 }
@@ -613,6 +662,26 @@ func sarCheck(ws []word) string {
 	}
 	if numbers == 1 && !file {
 		return "sar with an interval and no count samples for ever"
+	}
+	return ""
+}
+
+// numericOnly: net-tools' tables are printed without name lookups (which
+// reach the DNS) only with -n.
+func numericOnly(name string) func(ws []word, _ string, _ []word) string {
+	return func(ws []word, _ string, _ []word) string {
+		if !ShortFlags(ws, "A")['n'] && !HasLong(ws, "numeric") {
+			return name + " without -n looks every address up in the DNS"
+		}
+		return ""
+	}
+}
+
+// readOnlyCheck: pwck and grpck only report with -r (otherwise they offer
+// to fix the files).
+func readOnlyCheck(ws []word, _ string, _ []word) string {
+	if !ShortFlags(ws, "")['r'] && !HasLong(ws, "read-only") {
+		return "without -r it may change the account files"
 	}
 	return ""
 }

@@ -8,12 +8,29 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var systemExamples = []safeGroup{
+	{"accounts, network tables, devices and GPUs",
+		[]string{
+			"lastb", "lastb -n 10", "lslogins", "lslogins -u", "lslogins root", "faillog -a", "faillog -u root", "chage -l root",
+			"pwck -r", "grpck -r", "domainname", "nisdomainname", "ypdomainname", "ifconfig", "ifconfig -a", "ifconfig eth0",
+			"route -n", "route -n -A inet6", "arp -n", "arp -an", "losetup", "losetup -a", "losetup -l", "zramctl",
+			"blockdev --report", "devlink dev show", "devlink port", "rdma link show", "rdma dev", "nvidia-smi",
+			"nvidia-smi -L", "nvidia-smi --query-gpu=name,memory.used --format=csv,noheader", "nvidia-smi -q -i 0"},
+		[]string{
+			"lastb -f ~/.ssh/id_rsa", "lslogins --frob", "faillog -r", "faillog -l 3 -u root", "chage root",
+			"chage -M 90 root", "pwck", "grpck", "pwck /etc/passwd", "domainname example.org", "nisdomainname x",
+			"ypdomainname x", "ifconfig eth0 down", "ifconfig eth0 10.0.0.1", "route", "route add default gw 1.1.1.1",
+			"route -n del default", "arp -a", "arp -s 1.2.3.4 aa:bb:cc:dd:ee:ff", "arp -n -d 1.2.3.4", "losetup -f x.img",
+			"losetup /dev/loop0 x.img", "losetup -d /dev/loop0", "losetup -D", "zramctl -s 1G /dev/zram0", "zramctl --reset x",
+			"blockdev --setro /dev/sda", "blockdev --flushbufs /dev/sda", "devlink dev reload pci/0000:01:00.0",
+			"devlink monitor", "rdma link add x", "rdma monitor", "nvidia-smi -pm 1", "nvidia-smi -f log.txt",
+			"nvidia-smi -l 1", "nvidia-smi -r", "nvidia-smi --gpu-reset"}},
+
 	{"sysstat's reports",
 		[]string{
-			"sar", "sar -u", "sar 1 3", "sar -u ALL 1 2", "sar -r", "sar -P ALL 1 1", "sar -n DEV 1 3", "sar -q",
+			"sar", "sar.sysstat -u 1 1", "sar -u", "sar 1 3", "sar -u ALL 1 2", "sar -r", "sar -P ALL 1 1", "sar -n DEV 1 3", "sar -q",
 			"sar -f /var/log/sysstat/sa01", "sar -f /var/log/sysstat/sa01 60", "sar -1", "sar -s 10:00 -e 11:00", "sar -dp"},
 		[]string{
-			"sar 1", "sar -u 5", "sar -o out.dat 1 3", "sar -o", "sar --frob", "sar -x", "sar 1 2 3", "sar $N 3",
+			"sar 1", "sar.sysstat 1", "sar -u 5", "sar -o out.dat 1 3", "sar -o", "sar --frob", "sar -x", "sar 1 2 3", "sar $N 3",
 			"sar -f ~/.ssh/id_rsa"}},
 
 	{"processes, kernel and hardware",

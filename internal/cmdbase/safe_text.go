@@ -33,16 +33,20 @@ var safeText = map[string]safeCmd{
 	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
 	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
 	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
-	"strings": reader, "od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader, "xzcat": reader,
-	"diff": {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
-	"xxd":  {reads: true, valueShort: "cglosn"},
+	"od": reader, "hexdump": reader, "zcat": reader, "bzcat": reader,
+	"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
+	// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
+	"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
+	"diff":  {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
+	"xxd":   {reads: true, valueShort: "cglosn"},
 	// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
 	"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
 	"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
 	// compressors: listing, testing or writing to standard output only
 	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
 	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
-	"zstdcat": {reads: true, dynOK: true},
+	// zstdcat is zstd -dcf: it takes every option of zstd, -o FILE too
+	"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites},
 	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
 	"zipinfo": {reads: true},
 	// tar: listing only (t), no programs, no remote archive
@@ -131,6 +135,52 @@ var safeText = map[string]safeCmd{
 		longs: ltLongs("columns=", "exclude=", "files", "hidden", "languages", "no-ignore", "no-ignore-dot",
 			"no-ignore-parent", "no-ignore-vcs", "output=", "sort=", "rsort=", "type=", "verbose", "compact",
 			"num-format=", "streaming=")}},
+	// bat prints files with highlighting: no pager (--pager, --paging
+	// other than never), no cache subcommand (writes the syntax cache)
+	"bat": {args: &argSpec{flags: "ApPnSfuLdh", values: "lHmr", reads: true,
+		longs: ltLongs("show-all", "nonprintable-notation=", "plain", "language=", "highlight-line=", "file-name=", "diff",
+			"diff-context=", "tabs=", "wrap=", "chop-long-lines", "terminal-width=", "number", "color=", "italic-text=",
+			"decorations=", "force-colorization", "paging=", "map-syntax=", "ignored-suffix=", "theme=", "theme-dark=",
+			"theme-light=", "list-themes", "list-languages", "style=", "line-range=", "unbuffered", "no-config",
+			"no-custom-assets", "squeeze-blank", "squeeze-limit=", "strip-ansi=", "binary=", "config-file", "config-dir",
+			"cache-dir", "acknowledgements", "no-lessopen"),
+		extra: batExtra}},
+	// ls's successors: names and metadata only (eza --git reads the
+	// repository's status in process)
+	"eza": {args: &argSpec{flags: "1lGxRTFahdDfrXuUmMSigHnbBZ@o", values: "LsIwt", pure: true,
+		longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify?", "colour?", "color?",
+			"colour-scale?", "color-scale?", "colour-scale-mode=", "color-scale-mode=", "icons?", "no-quotes", "hyperlink",
+			"absolute?", "follow-symlinks", "width=", "all", "almost-all", "list-dirs", "only-dirs", "only-files", "show-symlinks",
+			"no-symlinks", "level=", "reverse", "sort=", "group-directories-first", "group-directories-last", "ignore-glob=",
+			"git-ignore", "binary", "bytes", "group", "smart-group", "header", "links", "modified", "changed", "accessed",
+			"created", "time=", "time-style=", "total-size", "no-permissions", "octal-permissions", "no-filesize", "no-user",
+			"no-time", "git", "no-git", "git-repos", "git-repos-no-status", "extended", "context", "inode", "blocksize",
+			"numeric", "mounts", "dereference")}},
+	"exa": {args: &argSpec{flags: "1lGxRTFahdruUmSigHnbB@", values: "LsIt", pure: true,
+		longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify", "colour=", "color=",
+			"colour-scale", "color-scale", "icons", "all", "list-dirs", "level=", "reverse", "sort=", "group-directories-first",
+			"only-dirs", "ignore-glob=", "git-ignore", "binary", "bytes", "group", "header", "links", "modified", "changed",
+			"accessed", "created", "time=", "time-style=", "no-permissions", "octal-permissions", "no-filesize", "no-user",
+			"no-time", "no-icons", "git", "extended", "inode", "blocks", "numeric")}},
+	"lsd": {args: &argSpec{flags: "aA1lRdFhiLrStXvUNZ", values: "I", pure: true,
+		longs: ltLongs("all", "almost-all", "oneline", "long", "recursive", "human-readable", "tree", "depth=",
+			"directory-only", "classify", "inode", "dereference", "reverse", "sizesort", "timesort", "extensionsort",
+			"versionsort", "gitsort", "no-sort", "sort=", "group-dirs=", "group-directories-first", "blocks=", "date=",
+			"size=", "permission=", "color=", "icon=", "icon-theme=", "ignore-glob=", "ignore-config", "total-size",
+			"no-symlink", "hyperlink=", "header", "git", "literal", "truncate-owner-after=", "truncate-owner-marker=",
+			"context", "display-indicators", "tree")}},
+	// util-linux and bsdextrautils filters: files (or standard input) to
+	// standard output
+	"ul":     {args: &argSpec{flags: "iV", values: "t", reads: true, pure: true, longs: ltLongs("indicated", "terminal=")}},
+	"colcrt": {args: &argSpec{flags: "2V", reads: true, pure: true, longs: ltLongs("no-underlining", "half-lines")}},
+	// ptx: permuted index (not -G, whose second operand is an output
+	// file)
+	"ptx": {args: &argSpec{flags: "ACfrORT", values: "bFgiMSwW", reads: true,
+		longs: ltLongs("auto-reference", "references", "ignore-case", "format=", "right-side-refs", "sentence-regexp=",
+			"word-regexp=", "break-file=", "ignore-file=", "only-file=", "gap-size=", "width=", "flag-truncation=", "macro-name=",
+			"copyright")}},
+	// poppler's pdfinfo: the document's information, never written
+	"pdfinfo": {args: &argSpec{flags: "v", values: "fl", reads: true}},
 	"fd": {args: &argSpec{flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
 		longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
 			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
@@ -166,14 +216,31 @@ func unzipCheck(ws []word) string {
 var compressor = safeCmd{reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorCheck}
 
 func compressorCheck(ws []word) string {
-	f := ShortFlags(ws, "bSTFMLo")
-	if f['o'] || f['S'] || HasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
-		return "writes files"
+	if why := compressorWrites(ws); why != "" {
+		return why
 	}
+	f := ShortFlags(ws, "bSTFMLo")
 	if f['c'] || f['l'] || f['t'] || HasLong(ws, "stdout", "to-stdout", "list", "test") {
 		return ""
 	}
 	return "compresses or decompresses files in place"
+}
+
+func xzcatCheck(ws []word) string {
+	if HasLong(ws, "files", "files0") {
+		return "xzcat reads the names of its files from a file"
+	}
+	return ""
+}
+
+// compressorWrites says why a compressor's options write files (-o
+// FILE, --rm, a suffix or a list of files to compress in place), or "".
+func compressorWrites(ws []word) string {
+	f := ShortFlags(ws, "bSTFMLo")
+	if f['o'] || f['S'] || HasLong(ws, "output", "rm", "files", "filelist", "suffix", "output-dir-flat", "output-dir-mirror", "trace", "patch-from", "train") {
+		return "writes files"
+	}
+	return ""
 }
 
 func grepRecursive(ws []word) bool {
@@ -486,6 +553,27 @@ func clocExtra(_ []word, _ string, ops []word) string {
 			if strings.HasSuffix(t, ext) || strings.Contains(t, ext+".") {
 				return "cloc extracts the archive " + o.Raw + " into a scratch directory"
 			}
+		}
+	}
+	return ""
+}
+
+// batExtra: bat pages only with --paging=never (or not at all); its first
+// operand "cache" is a subcommand that writes the syntax cache.
+func batExtra(ws []word, _ string, ops []word) string {
+	if len(ops) > 0 && ops[0].Text == "cache" {
+		return "bat cache writes the syntax cache"
+	}
+	for i, w := range ws {
+		if w.Text == "--" {
+			break
+		}
+		v, ok := strings.CutPrefix(w.Text, "--paging=")
+		if !ok && w.Text == "--paging" && i+1 < len(ws) {
+			v, ok = ws[i+1].Text, true
+		}
+		if ok && v != "never" {
+			return "bat --paging=" + v + " runs a pager"
 		}
 	}
 	return ""

@@ -8,6 +8,17 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var textExamples = []safeGroup{
+	{"viewers, listers and filters",
+		[]string{
+			"bat README.md", "bat -n --paging=never go.mod", "bat -P -l go main.go", "bat -r 10:20 main.go", "batcat go.mod",
+			"fdfind -e go", "eza -la", "eza -T -L 2 src", "eza --git -l", "exa -l", "exa --tree", "lsd -la", "lsd --tree",
+			"ul a.txt", "colcrt a.txt", "ptx a.txt", "pdfinfo a.pdf", "pdfinfo -f 1 -l 2 a.pdf"},
+		[]string{
+			"bat --pager=sh a", "bat --paging=always a", "bat --paging always a", "bat cache --build", "bat cache --clear",
+			"bat ~/.ssh/id_rsa", "bat .env", "bat --lessopen a", "bat --diagnostic", "batcat --pager x a", "fdfind -x rm",
+			"fdfind -X rm", "eza --frob", "eza ~/.ssh", "exa --frob", "lsd --frob", "ul ~/.ssh/id_rsa", "colcrt .env",
+			"ptx -G a.txt out.txt", "ptx -O a.txt > x", "ptx .env", "pdfinfo ~/.ssh/id_rsa", "pdfinfo -meta x.pdf"}},
+
 	{"silver searcher, yq and line counters",
 		[]string{
 			"ag foo", "ag -i foo src", "ag -g go", "ag --go -l foo", "ag -A 3 foo | head", "ag --ignore vendor -w Foo .",
@@ -50,7 +61,7 @@ var textExamples = []safeGroup{
 			"nawk '{print | \"sh\"}' go.mod", "jq -f filter.jq a.json", "jq -n env",
 			"jq -L lib 'import \"x\" as x; .' a.json", "sort -o out.txt go.mod", "sort --compress-program=sh go.mod",
 			"uniq a.txt out.txt", "cut -f1 .env", "diff .env .env.example", "xxd ~/.ssh/id_rsa", "xxd -r hex out",
-			"base64 -o out a.bin", "base32 --output=x a.bin", "strings ~/.ssh/id_rsa", "od /dev/zero"}},
+			"base64 -o out a.bin", "base32 --output=x a.bin", "strings ~/.ssh/id_rsa", "od /dev/zero", "strings @list", "strings -- @list"}},
 	{"archives and compressors",
 		[]string{
 			"zcat a.gz", "bzcat a.bz2", "xzcat a.xz", "gzip -c a.txt", "gzip -l a.gz", "gunzip -c a.gz", "bzip2 -dc a.bz2",
@@ -59,7 +70,8 @@ var textExamples = []safeGroup{
 			"bsdtar -tf a.tar", "gtar -tzf a.tgz"},
 		[]string{
 			"gzip a.txt", "gunzip a.gz", "bzip2 a.txt", "bunzip2 a.bz2", "xz a.txt", "unxz a.xz", "zstd a.txt",
-			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst",
+			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst", "zstdcat -o out a.zst", "zstdcat --output=out a.zst", "zstdcat --filelist=l",
+			"xzcat -f --files=list", "xzcat --files0 list", "xzcat --fil=list",
 			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "tar -xf a.tar", "tar -tf a.tar --to-command=sh", "bsdtar -xf a.tar",
 			"gtar -tf host:/a.tar"}},
 	{"formatters",

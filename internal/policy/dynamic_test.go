@@ -145,3 +145,32 @@ func TestStaticVariables(t *testing.T) {
 		}
 	}
 }
+
+// goDirs answers Toolchain by directory.
+type goDirs struct {
+	NoFacts
+	why map[string]string
+}
+
+func (g goDirs) Toolchain(_, dir string) string { return g.why[dir] }
+
+// TestGoStaysLocal: go's read-only queries are allowed only where the
+// disk says go would not fetch another release, and go env without names
+// (GOPROXY, GOAUTH and GOFLAGS may hold credentials) always asks.
+func TestGoStaysLocal(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := testCC
+	cc.Facts = goDirs{why: map[string]string{"/home/u/new": "go.mod asks for go 1.999"}}
+	for _, c := range []struct {
+		cmd   string
+		allow bool
+	}{
+		{"go version", true}, {"go env GOPATH", true}, {"go help build", true}, {"go mod edit -json", true},
+		{"cd /home/u/new && go version", false}, {"cd /home/u/new && go env GOMODCACHE", false},
+		{"cd /home/u/new && go help", false}, {"go env", false}, {"go list ./...", false},
+	} {
+		if d := decideCmd(e, c.cmd, cc); (d.Decision == Allow) != c.allow {
+			t.Errorf("%q: %v (%v), want allow=%v", c.cmd, d.Decision, d.Reasons, c.allow)
+		}
+	}
+}

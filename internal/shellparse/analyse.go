@@ -839,6 +839,10 @@ func (a *analyser) script(l *Leaf, w Word, via string, ctx *walkCtx) {
 	}
 	if !w.Static() {
 		l.Unknown = append(l.Unknown, via+" with a dynamic script")
+		if text, ok := echoed(w); ok {
+			a.seen(l, text, via+" of echo output", ctx)
+			return
+		}
 		if w.Text == "" || ctx.depth >= a.opts.MaxDepth {
 			return
 		}

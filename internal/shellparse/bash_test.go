@@ -146,6 +146,15 @@ func TestAgainstBash(t *testing.T) {
 		"nice --adj 5 aaa",
 		"stdbuf --o 0 aaa",
 		"ionice --classd 7 aaa",
+		// a script read from a name of standard input, or echoed
+		"bash /dev/stdin <<< 'aaa'",
+		"source /dev/stdin <<< 'aaa'",
+		". /dev/fd/0 <<< 'bbb'",
+		"echo aaa | source /dev/stdin",
+		"source <(echo aaa)",
+		"bash <(echo aaa)",
+		"eval \"$(echo aaa)\"",
+		"sh -c \"$(echo aaa)\"",
 	}
 	for _, s := range scripts {
 		os.Remove(log)

@@ -165,7 +165,7 @@ func init() {
 		"gdb": (*analyser).gdb, "start-stop-daemon": (*analyser).startStopDaemon, "capsh": (*analyser).capsh,
 		"busybox": (*analyser).busybox, "eval": (*analyser).eval, "flock": (*analyser).flock, "trap": (*analyser).trap,
 		"fc": (*analyser).fc, "hash": (*analyser).hash, "compgen": (*analyser).compgen, "complete": (*analyser).compgen,
-		"alias": (*analyser).alias, "find": (*analyser).findExec,
+		"alias": (*analyser).alias, "find": (*analyser).findExec, "source": (*analyser).source, ".": (*analyser).source,
 	}
 }
 
@@ -336,6 +336,13 @@ func (a *analyser) eval(l *Leaf, args []Word, ctx *walkCtx) {
 	if len(args) > 0 && args[0].Text == "--" {
 		args = args[1:]
 	}
+	if len(args) == 1 {
+		if text, ok := echoed(args[0]); ok {
+			l.Unknown = append(l.Unknown, "eval runs the output of echo")
+			a.seen(l, text, "eval of echo output", ctx)
+			return
+		}
+	}
 	if len(args) > 0 {
 		a.script(l, joinWords(args), "eval", ctx)
 	}
@@ -468,6 +475,9 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 			if flagC && w.Text != "" && !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
 				break // the script, with parts replaced at run time (xargs -I)
 			}
+			if _, ok := echoed(w); ok && (flagC || w.Pipe) {
+				break // the script (-c), or the script file <(echo …)
+			}
 			l.Unknown = append(l.Unknown, "dynamic option to "+l.Base())
 			return
 		}
@@ -495,23 +505,10 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 	}
 	if !flagC {
 		if i < len(args) && !hasShortFlag(args, 's', "oO") {
-			return // runs a script file
+			a.scriptFile(l, args[i], ctx)
+			return
 		}
-		// the script is read from standard input
-		for _, r := range l.Redirs {
-			if r.Heredoc {
-				a.script(l, Word{Text: r.Body, Raw: r.Body, Dynamic: !r.Target.Static() && r.Op == "<<<"}, l.Base()+" <<", ctx)
-				return
-			}
-			if r.Read {
-				l.Unknown = append(l.Unknown, l.Base()+" runs a script read from "+r.Target.Raw)
-				return
-			}
-		}
-		if l.StdinFromPipe {
-			l.Unknown = append(l.Unknown, l.Base()+" runs a script read from a pipe")
-			a.seen(l, ctx.pipeText, l.Base()+" reading a pipe", ctx)
-		}
+		a.stdinScript(l, ctx)
 		return
 	}
 	if i >= len(args) {
@@ -530,6 +527,67 @@ func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 			a.seen(l, text, l.Base()+" -c with its arguments", ctx)
 		}
 	}
+}
+
+// stdinNames are the file names of standard input: a shell or source
+// given one reads its script from there.
+var stdinNames = map[string]bool{"/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true, "/proc/thread-self/fd/0": true}
+
+// scriptFile judges the script file a shell or source runs: standard
+// input by one of its names, or the output of echo through a process
+// substitution (bash <(echo …)), is a script nb can read.
+func (a *analyser) scriptFile(l *Leaf, w Word, ctx *walkCtx) {
+	if w.Static() && stdinNames[w.Text] {
+		a.stdinScript(l, ctx)
+		return
+	}
+	if text, ok := echoed(w); ok {
+		l.Unknown = append(l.Unknown, l.Base()+" runs the output of echo")
+		a.seen(l, text, l.Base()+" of echo output", ctx)
+	}
+}
+
+// stdinScript judges the script a shell reads from standard input: a
+// here-document or here-string, a redirected file, or an earlier
+// pipeline stage.
+func (a *analyser) stdinScript(l *Leaf, ctx *walkCtx) {
+	for _, r := range l.Redirs {
+		if r.Heredoc {
+			a.script(l, Word{Text: r.Body, Raw: r.Body, Dynamic: !r.Target.Static() && r.Op == "<<<"}, l.Base()+" <<", ctx)
+			return
+		}
+		if r.Read {
+			l.Unknown = append(l.Unknown, l.Base()+" runs a script read from "+r.Target.Raw)
+			return
+		}
+	}
+	if l.StdinFromPipe {
+		l.Unknown = append(l.Unknown, l.Base()+" runs a script read from a pipe")
+		a.seen(l, ctx.pipeText, l.Base()+" reading a pipe", ctx)
+	}
+}
+
+// source and . run a script file in the shell itself.
+func (a *analyser) source(l *Leaf, args []Word, ctx *walkCtx) {
+	if len(args) > 0 && args[0].Text == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		a.scriptFile(l, args[0], ctx)
+	}
+}
+
+// echoed returns what w is when it is wholly the output of one echo of
+// static words ("$(echo …)", <(echo …)), trailing newline removed.
+func echoed(w Word) (string, bool) {
+	if w.Text != "" || len(w.Subs) != 1 {
+		return "", false
+	}
+	e := w.Subs[0]
+	if e.Base() != "echo" || len(e.Inner) > 0 || len(e.Redirs) > 0 {
+		return "", false
+	}
+	return echoText(e)
 }
 
 // xargsSpec is GNU xargs's option grammar: -e, -i and -l take a value
