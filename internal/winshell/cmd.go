@@ -615,6 +615,14 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 			inner(text, "cmd /c")
 			return out
 		}
+	case "schtasks", "wmic", "sc", "runas":
+		args := make([]string, 0, len(words)-1)
+		for _, w := range words[1:] {
+			args = append(args, w.Text)
+		}
+		if text, ok := LaterCommand(ProgramName(name), args); ok {
+			inner(text, "later")
+		}
 	case "powershell", "pwsh":
 		if script, ok := psCommandArg(words[1:]); ok {
 			ps := ParsePowerShell(script, p.opts)
@@ -731,6 +739,38 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	}
 	return out
+}
+
+// LaterCommand finds the command line a program is given to run later or
+// elsewhere: a scheduled task's (schtasks /tr), a new process's (wmic …
+// call create), a service's (sc create|config … binPath= …), another
+// user's (runas … PROGRAM).
+func LaterCommand(program string, args []string) (string, bool) {
+	for i, a := range args {
+		la := strings.ToLower(a)
+		switch program {
+		case "schtasks":
+			if la == "/tr" && i+1 < len(args) {
+				return args[i+1], true
+			}
+		case "wmic":
+			if la == "create" && i > 0 && strings.EqualFold(args[i-1], "call") && i+1 < len(args) {
+				return strings.Join(args[i+1:], " "), true
+			}
+		case "sc":
+			if la == "binpath=" && i+1 < len(args) {
+				return args[i+1], true
+			}
+			if v, ok := strings.CutPrefix(la, "binpath="); ok && v != "" {
+				return a[len("binpath="):], true
+			}
+		case "runas":
+			if !strings.HasPrefix(a, "/") {
+				return a, true
+			}
+		}
+	}
+	return "", false
 }
 
 // CmdScript finds the command line cmd.exe runs from its arguments: what

@@ -667,6 +667,15 @@ func (p *psParser) finish(c *Command) *Command {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
 		}
 	}
+	if name == "schtasks" || name == "wmic" || name == "sc" && head.Text != "sc" || name == "runas" {
+		args := make([]string, 0, len(c.Words)-1)
+		for _, w := range c.Words[1:] {
+			args = append(args, w.Text)
+		}
+		if text, ok := LaterCommand(name, args); ok {
+			p.adopt(c, ParseCmd(text, p.opts), "later")
+		}
+	}
 	if name == "cmd" {
 		args := make([]string, 0, len(c.Words)-1)
 		for _, w := range c.Words[1:] {
