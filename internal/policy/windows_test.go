@@ -122,6 +122,7 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellCmd, `%COMSPEC% /c rd x`}, {sysinfo.ShellPowerShell, `& $env:ComSpec /c rd x`},
 		{sysinfo.ShellCmd, `wsl rm -rf /x`}, {sysinfo.ShellCmd, `schtasks /create /tn t /tr "rd x" /sc once`},
 		{sysinfo.ShellPowerShell, `wmic process call create 'cmd /c rd x'`},
+		{sysinfo.ShellPowerShell, "Set-Alias ls Remove-Item\nls x"},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)

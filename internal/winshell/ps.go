@@ -465,6 +465,9 @@ type psParser struct {
 	s     *Script
 	opts  Options
 	depth int
+	// aliases are those the script itself defines (Set-Alias ls
+	// Remove-Item): a later command of that name is the alias's command
+	aliases map[string]string
 }
 
 // block parses statements until close (or the end).
@@ -629,6 +632,14 @@ func (p *psParser) finish(c *Command) *Command {
 		return c
 	}
 	head := c.Words[0]
+	if v, ok := p.aliases[strings.ToLower(head.Text)]; ok && !head.Quoted {
+		p.s.unknown("an alias the script defines (" + head.Text + ")")
+		c.Words[0] = Word{Text: v, Raw: head.Raw, Dynamic: head.Dynamic}
+		head = c.Words[0]
+	}
+	if n := strings.ToLower(head.Text); n == "set-alias" || n == "new-alias" || n == "sal" || n == "nal" {
+		p.alias(c.Words[1:])
+	}
 	switch {
 	case head.Dynamic || head.Quoted:
 		p.s.unknown("an expression, not a command")
@@ -690,6 +701,44 @@ func (p *psParser) finish(c *Command) *Command {
 		}
 	}
 	return c
+}
+
+// alias records the alias Set-Alias or New-Alias defines ([-Name] NAME
+// [-Value] VALUE).
+func (p *psParser) alias(args []Word) {
+	var name, value string
+	pos := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.Quoted && len(w.Text) > 1 && w.Text[0] == '-' {
+			n := strings.ToLower(w.Text[1:])
+			switch {
+			case strings.HasPrefix("name", n) && i+1 < len(args):
+				name = args[i+1].Text
+				i++
+			case strings.HasPrefix("value", n) && i+1 < len(args):
+				value = args[i+1].Text
+				i++
+			case strings.HasPrefix("option", n) || strings.HasPrefix("scope", n) || strings.HasPrefix("description", n):
+				i++
+			}
+			continue
+		}
+		switch pos {
+		case 0:
+			name = w.Text
+		case 1:
+			value = w.Text
+		}
+		pos++
+	}
+	if name == "" || value == "" {
+		return
+	}
+	if p.aliases == nil {
+		p.aliases = map[string]string{}
+	}
+	p.aliases[strings.ToLower(name)] = value
 }
 
 // isStartProcess says the name is Start-Process (or one of its aliases).
