@@ -114,6 +114,9 @@ type Spec struct {
 	// without case (wmic … delete, netsh … show): the worst one wins;
 	// a Reads word only lowers Does when no other word matched.
 	Words []Opt
+	// Mentions are texts that change the effect wherever an argument
+	// holds them, without case (Win32_Product in a class or a query).
+	Mentions []Opt
 	// Subs are subcommands (the first operand: reg query, sc stop);
 	// an unlisted subcommand is Unknown.
 	Subs []Sub
@@ -514,6 +517,17 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	}
 	if sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
 		j.Does, j.Why, j.Cat = sub.More, sub.MoreWhy, CatNone
+	}
+	for _, m := range s.Mentions {
+		for _, a := range args {
+			if strings.Contains(strings.ToLower(a.Text), m.Name) && worse(j.Does, m.Does) == m.Does {
+				j.Does, j.Why, j.Cat = m.Does, m.Why, CatNone
+			}
+		}
+	}
+	if len(args) == 1 && (args[0].Text == "/?" || args[0].Text == "-?") && !args[0].Quoted {
+		// its help, and nothing else
+		j.Does, j.Why, j.Cat, j.Operands, j.Files = Reads, "", CatNone, nil, nil
 	}
 	if s.RunsURL {
 		for _, a := range args {

@@ -12,6 +12,7 @@ var _ = register([]Spec{
 	{Name: "fc", In: Cmd, Does: Reads},
 	{Name: "comp", In: Both, Does: Reads},
 	{Name: "tree", In: Both, Does: Reads},
+	{Name: "help", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "where", Args: TextArgs, In: Both, Does: Reads, Values: []string{"/r"}},
 	{Name: "certutil", In: Both, Does: Changes, Why: "certutil can download, decode and install",
 		Opts: []Opt{{Name: "-hashfile", Does: Reads}, {Name: "/hashfile", Does: Reads},
@@ -42,7 +43,9 @@ var _ = register([]Spec{
 	{Name: "timeout", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "choice", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "wmic", Args: TextArgs, In: Both, Does: Changes, Why: "wmic can change or delete anything it queries",
-		Words: []Opt{{Name: "delete", Does: Dangerous, Why: "deletes what it queries (wmic … delete)"}, {Name: "get", Does: Reads}, {Name: "list", Does: Reads}},
+		Words: []Opt{{Name: "delete", Does: Dangerous, Why: "deletes what it queries (wmic … delete)"}, {Name: "get", Does: Reads}, {Name: "list", Does: Reads},
+			{Name: "product", Does: Changes, Why: "wmic product makes Windows Installer check and repair every product"}},
+		Mentions: win32Product,
 		// global switches: another computer, an output file, a stylesheet
 		// (XSL runs script: from the network it is code from the network)
 		Opts: []Opt{{Name: "/node", Does: Sends, Why: "asks another computer (wmic /node)"}, {Name: "/user", Does: Sends}, {Name: "/password", Does: Sends},
