@@ -171,7 +171,10 @@ type Opt struct {
 	// ValueHas is text the option's value must hold for it to apply
 	// ("://" for wmic /format: a stylesheet from the network).
 	ValueHas string
-	Why      string
+	// Named says it reads the files named in the file (or the input) the
+	// option gives (findstr /f:LIST): which files is not known.
+	Named bool
+	Why   string
 }
 
 // Sub is a subcommand.
@@ -219,6 +222,8 @@ type Judgement struct {
 	Recurse bool
 	// ShowsEnv: it prints environment or session variables.
 	ShowsEnv bool
+	// Named: it reads files whose names come from a list or its input.
+	Named bool
 	// Portable: the program behaves as on Unix; judge it as bash would.
 	Portable bool
 	Cat      Category
@@ -464,6 +469,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 			if o.Recurse {
 				j.Recurse = true
+			}
+			if o.Named {
+				j.Named = true
 			}
 			if o.Does == Writes && value != "" && !takesValue {
 				// /output:FILE: the file it writes

@@ -4,7 +4,7 @@ package cmdbase
 // PowerShell.
 var _ = register([]Spec{
 	// reading files and text
-	{Name: "findstr", Args: PatternArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Recurse: true}}},
+	{Name: "findstr", Args: PatternArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Recurse: true}, {Name: "/f", Named: true}}},
 	{Name: "find", Args: PatternArgs, In: Both, Does: Reads},
 	{Name: "more", In: Both, Does: Reads},
 	{Name: "sort", In: Both, Does: Reads, Values: []string{"/o", "/output", "/t", "/temporary", "/l", "/locale", "/m", "/memory", "/rec", "/record_maximum", "/+"},

@@ -1070,6 +1070,9 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	}
 	switch j.Does {
 	case cmdbase.Reads:
+		if j.Named {
+			wl.unsafe = j.Name + " reads the files a list or its input names, which are not known"
+		}
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
 		}
@@ -1295,6 +1298,11 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			wl.unsafe = wl.danger
 		}
 		if wl.cmd.PipeIn && wl.j.Spec != nil && wl.j.Spec.PipedPaths {
+			if up := pipeProducer(upstream); up != nil && !(up.j.Spec != nil && up.j.Spec.Lists) && !textProducer(up) {
+				// objects with a Path (Import-Csv rows, Select-String's
+				// matches, processes) name files it then reads
+				wl.unsafe = wl.j.Name + " reads the files " + up.j.Name + " names, which are not known"
+			}
 			for _, up := range upstream {
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
@@ -1324,6 +1332,43 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			upstream = nil
 		}
 	}
+}
+
+// passThrough are cmdlets whose output objects are their input's.
+var passThrough = map[string]bool{"sort-object": true, "where-object": true, "get-unique": true, "tee-object": true,
+	"select-object": true}
+
+// pipeProducer is the command whose objects reach the end of upstream,
+// past the cmdlets that pass objects through (Select-Object only without
+// -ExpandProperty, which makes new objects of a property).
+func pipeProducer(upstream []*winLeaf) *winLeaf {
+	for i := len(upstream) - 1; i >= 0; i-- {
+		up := upstream[i]
+		n := strings.ToLower(up.j.Name)
+		if passThrough[n] && !(n == "select-object" && hasParam(up.cmd, "-expandproperty", 2)) {
+			continue
+		}
+		return up
+	}
+	return nil
+}
+
+// textProducer says a command's output is text: lines of a file (which
+// carry that file's path), a program's output, strings.
+func textProducer(wl *winLeaf) bool {
+	if wl.j.Spec == nil {
+		return wl.j.Portable
+	}
+	if wl.j.Spec.In == cmdbase.Both {
+		return true
+	}
+	switch strings.ToLower(wl.j.Name) {
+	case "get-content", "write-output", "write-host", "out-string", "convertto-json", "convertto-csv",
+		"convertto-html", "convertto-xml", "format-table", "format-list", "format-wide", "format-custom",
+		"join-string", "get-date", "measure-object":
+		return true
+	}
+	return false
 }
 
 // lowerContains says whether s in lower case contains one of subs (lower
