@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -99,18 +98,7 @@ func awkEffect(t *testing.T, awk, program string) string {
 // placed where they always run, so a statement the reader misread shows.
 func TestAwkReaderAgainstRealAwk(t *testing.T) {
 	awks := []string{testenv.Tool(t, "mawk"), testenv.Tool(t, "gawk")}
-	n := 1500
-	if testing.Short() {
-		n = 200
-	}
-	if v, err := strconv.Atoi(os.Getenv("NB_AWK_PROGRAMS")); err == nil && v > 0 {
-		n = v // a longer run by hand
-	}
-	seed := int64(7)
-	if v, err := strconv.ParseInt(os.Getenv("NB_AWK_SEED"), 10, 64); err == nil {
-		seed = v
-	}
-	rng := rand.New(rand.NewSource(seed))
+	n, rng := generated(1500, 7, "NB_AWK")
 	harmless, effects := 0, 0
 	for range n {
 		p := genAwkProgram(rng)

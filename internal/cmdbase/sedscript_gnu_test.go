@@ -54,18 +54,7 @@ func TestSedScanAgreesWithSed(t *testing.T) {
 	sed := requireGNUSed(t)
 	dir := t.TempDir()
 	scripts := append(append([]string{}, sedHiddenCommands...), sedHarmless...)
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
-	if v, err := strconv.Atoi(os.Getenv("NB_SED_SCRIPTS")); err == nil && v > 0 {
-		n = v // a longer run by hand
-	}
-	seed := int64(19)
-	if v, err := strconv.ParseInt(os.Getenv("NB_SED_SEED"), 10, 64); err == nil {
-		seed = v
-	}
-	rng := rand.New(rand.NewSource(seed))
+	n, rng := generated(3000, 19, "NB_SED")
 	for range n {
 		scripts = append(scripts, genSedScript(rng))
 	}
@@ -120,4 +109,20 @@ func genSedScript(rng *rand.Rand) string {
 		b.WriteString(frags[rng.Intn(len(frags))])
 	}
 	return b.String()
+}
+
+// generated is the size of a generated corpus (n, a tenth of it with
+// -short) and its source of randomness (seed), each replaced for a longer
+// run by hand by PREFIX_N and PREFIX_SEED.
+func generated(n int, seed int64, prefix string) (int, *rand.Rand) {
+	if testing.Short() {
+		n /= 10
+	}
+	if v, err := strconv.Atoi(os.Getenv(prefix + "_N")); err == nil && v > 0 {
+		n = v
+	}
+	if v, err := strconv.ParseInt(os.Getenv(prefix+"_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	return n, rand.New(rand.NewSource(seed))
 }

@@ -2,6 +2,8 @@ package fsfacts
 
 import (
 	"bufio"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,27 +11,54 @@ import (
 	"strings"
 )
 
-// Toolchain implements policy.Facts: why prog, run in dir, may fetch and
-// run another release of itself that the project's files ask for, or "".
-// Only go does so today: its toolchain switch (go help toolchain) reads
-// the go and toolchain lines of the go.work or go.mod above dir and, when
-// they ask for a newer Go than the one installed, downloads that release
-// and runs it, for any command, go version included.
+// Toolchain implements policy.Facts: why prog, run in dir, does more than
+// its read-only forms say — fetches and runs another release of itself
+// that the project's files ask for, or writes its own records — or "".
+// Only go does so today, for any command, go version included: its
+// toolchain switch (go help toolchain) reads the go and toolchain lines of
+// the go.work or go.mod above dir and, when they ask for a newer Go than
+// the one installed, downloads that release and runs it; and unless its
+// telemetry is off it writes counters below the user's configuration
+// directory.
 func (Disk) Toolchain(prog, dir string) string {
 	if prog != "go" {
 		return ""
 	}
-	return goSwitch(diskPath(dir), os.Getenv, installedGo())
+	inst := installedGo()
+	inst.telemetry = telemetryMode()
+	return goSwitch(diskPath(dir), os.Getenv, inst)
 }
 
 // goInstall is what goSwitch knows of the installed go: its release
-// (go1.26.8, "" when unknown) and the GOTOOLCHAIN its root's go.env sets.
-type goInstall struct{ release, mode string }
+// (go1.26.8, "" when unknown), the GOTOOLCHAIN its root's go.env sets and
+// the user's telemetry mode (off, local, on; "" when not known).
+type goInstall struct{ release, mode, telemetry string }
+
+// telemetryMode is the mode go telemetry keeps in the user's configuration
+// directory: local when it was never set, "" when it cannot be told.
+func telemetryMode() string {
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(cfg, "go", "telemetry", "mode"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "local"
+	}
+	if err != nil {
+		return ""
+	}
+	mode, _, _ := strings.Cut(strings.TrimSpace(string(b)), " ") // "on 2024-01-02"
+	return mode
+}
 
 // goSwitch is Toolchain for go, with the environment and the installed
 // go given. GOTOOLCHAIN comes, as go takes it, from the environment, the
 // user's go env file, then the installation's go.env.
 func goSwitch(dir string, getenv func(string) string, inst goInstall) string {
+	if inst.telemetry != "off" {
+		return "go records telemetry counters in the user's configuration directory (go telemetry off stops it)"
+	}
 	mode := getenv("GOTOOLCHAIN")
 	if mode == "" {
 		mode = goEnvFile(getenv)
@@ -235,6 +264,9 @@ func installedGo() goInstall {
 		return goInstall{}
 	}
 	root := filepath.Dir(filepath.Dir(p))
+	if g := os.Getenv("GOROOT"); g != "" {
+		root = g // go runs from the root GOROOT names
+	}
 	var inst goInstall
 	if b, err := os.ReadFile(filepath.Join(root, "VERSION")); err == nil {
 		first, _, _ := strings.Cut(string(b), "\n")

@@ -2,12 +2,14 @@ package fsfacts
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nb-cli/nb/internal/testenv"
 )
@@ -100,6 +102,7 @@ func TestGoFileVersionsAgreeWithGo(t *testing.T) {
 func TestGoSwitchAgreesWithGo(t *testing.T) {
 	gobin := goTool(t)
 	inst := installedGo()
+	inst.telemetry = "off" // the switch alone; telemetry has its own test
 	local, ok := parseGoVersion(strings.TrimPrefix(inst.release, "go"))
 	if !ok || local.stage != stageRelease {
 		t.Fatalf("installed go %q is not a release", inst.release)
@@ -162,13 +165,73 @@ func TestGoSwitchAgreesWithGo(t *testing.T) {
 	}
 	// with no user setting, the installation's go.env decides
 	env["GOTOOLCHAIN"] = ""
-	if why := goSwitch(dir, getenv, goInstall{release: inst.release, mode: "local"}); why != "" {
+	if why := goSwitch(dir, getenv, goInstall{release: inst.release, mode: "local", telemetry: "off"}); why != "" {
 		t.Errorf("go.env GOTOOLCHAIN=local: %s", why)
 	}
-	if why := goSwitch(dir, getenv, goInstall{release: inst.release, mode: "auto"}); why == "" {
+	if why := goSwitch(dir, getenv, goInstall{release: inst.release, mode: "auto", telemetry: "off"}); why == "" {
 		t.Error("go.env GOTOOLCHAIN=auto: no switch for go 1.999")
 	}
-	if why := goSwitch(dir, getenv, goInstall{mode: "auto"}); why == "" {
+	if why := goSwitch(dir, getenv, goInstall{mode: "auto", telemetry: "off"}); why == "" {
 		t.Error("an unknown installed release taken for no switch")
 	}
+}
+
+// Whether go writes telemetry counters is held against go itself: with
+// the user's configuration directory holding no mode, go version creates
+// a counter file there; with the mode off it writes nothing. The fact
+// reads the same directory.
+func TestGoTelemetryAgreesWithGo(t *testing.T) {
+	gobin := goTool(t)
+	for _, mode := range []string{"", "off", "local"} {
+		cfg := lingeringDir(t)
+		if mode != "" {
+			if err := os.MkdirAll(filepath.Join(cfg, "go", "telemetry"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(cfg, "go", "telemetry", "mode"), []byte(mode+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("XDG_CONFIG_HOME", cfg)
+		t.Setenv("HOME", t.TempDir())
+		got := telemetryMode()
+		dir := t.TempDir()
+		cmd := exec.Command(gobin, "version")
+		cmd.Dir, cmd.Env = dir, append(goEnv(dir), "XDG_CONFIG_HOME="+cfg)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go version: %v %s", err, out)
+		}
+		var written []string
+		_ = filepath.WalkDir(filepath.Join(cfg, "go", "telemetry"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Base(p) != "mode" {
+				written = append(written, p)
+			}
+			return nil
+		})
+		why := goSwitch(dir, func(string) string { return "" }, goInstall{release: "go1.0.0", mode: "local", telemetry: got})
+		if (len(written) > 0) != (why != "") {
+			t.Errorf("mode %q: go wrote %q, the fact says %q", mode, written, why)
+		}
+	}
+}
+
+// lingeringDir is a temporary directory that go's telemetry child, which
+// may outlive go version for a moment, can still be writing into when the
+// test ends: its removal is retried.
+func lingeringDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "nb-gotelemetry-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if err = os.RemoveAll(dir); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Errorf("remove %s: %v", dir, err)
+	})
+	return dir
 }
