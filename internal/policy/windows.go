@@ -1247,6 +1247,18 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
 			downloaded = wl.cmd.Name()
 		}
+		// curl … > x.bat
+		if (wl.j.Does == cmdbase.Sends || wl.j.Portable && isNetworkTool(wl.j.Name)) && wl.writes {
+			downloaded = wl.cmd.Name()
+		}
+		// iwr … | Out-File x.ps1 (or Set-Content, Tee-Object, > x.ps1)
+		if wl.cmd.PipeIn && (wl.j.Does == cmdbase.Writes || wl.writes) {
+			for _, up := range upstream {
+				if up.j.Does == cmdbase.Sends || up.j.Portable && isNetworkTool(up.j.Name) {
+					downloaded = up.cmd.Name()
+				}
+			}
+		}
 		// the keys that start programs, in any hive
 		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
 			for _, w := range append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...) {
