@@ -188,6 +188,10 @@ type Sub struct {
 	MaxOps  int
 	More    Effect
 	MoreWhy string
+	// Other, when set, is the effect of an option Opts does not list
+	// (net user NAME /passwordreq:no changes the account).
+	Other    Effect
+	OtherWhy string
 }
 
 // Arg is one word after the command name.
@@ -456,6 +460,15 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 				patternGiven = patternGiven || strings.EqualFold(a.Text[:k], "/g")
 				j.Files = append(j.Files, value) // findstr reads patterns or names from a file
 			}
+		}
+		listed := false
+		for _, o := range opts {
+			if optMatches(sh, a.Text, o.Name) {
+				listed = true
+			}
+		}
+		if !listed && sub != nil && sub.Other != Unknown && (!hasRaised || worse(raised, sub.Other) == sub.Other && sub.Other != raised) {
+			hasRaised, raised, raisedWhy = true, sub.Other, sub.OtherWhy
 		}
 		for _, o := range opts {
 			if !optMatches(sh, a.Text, o.Name) {

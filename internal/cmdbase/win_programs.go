@@ -75,14 +75,25 @@ var _ = register([]Spec{
 		{Name: "start", Does: Changes}, {Name: "stop", Does: Changes}, {Name: "pause", Does: Changes}, {Name: "continue", Does: Changes},
 		{Name: "config", Does: Changes}, {Name: "create", Does: Changes}, {Name: "failure", Does: Changes},
 		{Name: "delete", Does: Dangerous, Why: "deletes a service (sc delete)"}, {Name: "sdset", Does: Dangerous, Why: "changes a service's security (sc sdset)"}}},
-	{Name: "net", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
-		{Name: "user", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "sets a user's password (net user NAME PASSWORD)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
-			{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Dangerous, Why: "enables or disables a user account (net user /active)"}, {Name: "/domain", Does: Reads}}},
-		{Name: "localgroup", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "changes a local group's members (net localgroup GROUP NAME)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"}, {Name: "/delete", Does: Dangerous, Why: "removes from a local group"}}},
-		{Name: "group", Does: Reads, Opts: []Opt{{Name: "/add", Does: Dangerous}, {Name: "/delete", Does: Dangerous}}},
-		{Name: "accounts", Does: Reads}, {Name: "config", Does: Reads}, {Name: "statistics", Does: Reads}, {Name: "view", Does: Sends},
-		{Name: "share", Does: Reads, Opts: []Opt{{Name: "/delete", Does: Changes}, {Name: "/grant", Does: Changes}}},
-		{Name: "session", Does: Reads, Opts: []Opt{{Name: "/delete", Does: Changes}}},
+	// net's reading subcommands change what they show given an option they
+	// do not list (net user NAME /passwordreq:no, net accounts /minpwlen:0)
+	// or a NAME=PATH (net share docs=C:\)
+	{Name: "net", Args: TextArgs, In: Both, Does: Unknown, Mentions: []Opt{{Name: "=", Does: Changes, Why: "creates or changes what it names (net … NAME=VALUE)"}}, Subs: []Sub{
+		{Name: "user", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "sets a user's password (net user NAME PASSWORD)",
+			Other: Changes, OtherWhy: "changes a user account (net user /OPTION)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "creates a user account (net user /add)"},
+				{Name: "/delete", Does: Dangerous, Why: "deletes a user account"}, {Name: "/active", Does: Dangerous, Why: "enables or disables a user account (net user /active)"},
+				{Name: "/passwordreq", Does: Dangerous, Why: "lets a user account have no password (net user /passwordreq)"}, {Name: "/domain", Does: Reads}}},
+		{Name: "localgroup", Does: Reads, MaxOps: 1, More: Dangerous, MoreWhy: "changes a local group's members (net localgroup GROUP NAME)",
+			Other: Changes, OtherWhy: "changes a local group (net localgroup /OPTION)", Opts: []Opt{{Name: "/add", Does: Dangerous, Why: "adds to a local group (net localgroup /add)"},
+				{Name: "/delete", Does: Dangerous, Why: "removes from a local group"}, {Name: "/domain", Does: Reads}}},
+		{Name: "group", Does: Reads, Other: Changes, OtherWhy: "changes a group (net group /OPTION)",
+			Opts: []Opt{{Name: "/add", Does: Dangerous}, {Name: "/delete", Does: Dangerous}, {Name: "/domain", Does: Reads}}},
+		{Name: "accounts", Does: Reads, Other: Dangerous, OtherWhy: "changes the password and lockout policy (net accounts /OPTION)",
+			Opts: []Opt{{Name: "/domain", Does: Reads}}},
+		{Name: "config", Does: Reads, Other: Changes, OtherWhy: "changes the server or workstation settings (net config /OPTION)"},
+		{Name: "statistics", Does: Reads}, {Name: "view", Does: Sends},
+		{Name: "share", Does: Reads, Other: Changes, OtherWhy: "changes a share (net share /OPTION)", Opts: []Opt{{Name: "/delete", Does: Changes}, {Name: "/grant", Does: Changes}}},
+		{Name: "session", Does: Reads, Other: Changes, OtherWhy: "ends sessions (net session /OPTION)", Opts: []Opt{{Name: "/delete", Does: Changes}}},
 		{Name: "use", Does: Sends}, {Name: "start", Does: Changes}, {Name: "stop", Does: Changes},
 		{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 	{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
