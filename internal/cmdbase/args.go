@@ -9,6 +9,9 @@ import (
 // Word is a word of a parsed command line.
 type Word = shellparse.Word
 
+// digits reports a word of decimal digits only (a count, a line number).
+var digits = shellparse.Digits
+
 type word = Word
 
 // ShortFlags collects the letters of every short-option cluster before

@@ -279,15 +279,3 @@ func IsIdent(s string) bool {
 	}
 	return true
 }
-
-func IsNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}

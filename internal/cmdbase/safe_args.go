@@ -167,7 +167,7 @@ func (s argSpec) check(name string, ws []word) string {
 				return name + " " + o.Raw + " is not a plain name"
 			}
 		case opNumbers:
-			if !IsNumber(o.Text) {
+			if !digits(o.Text) {
 				return name + " " + o.Raw + " is not a number"
 			}
 		}

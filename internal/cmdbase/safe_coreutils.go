@@ -97,7 +97,7 @@ func lessCheck(ws []word) string {
 
 func moreCheck(ws []word) string {
 	for _, w := range ws {
-		if strings.HasPrefix(w.Text, "+") && !IsNumber(w.Text[1:]) && !strings.HasPrefix(w.Text, "+/") {
+		if strings.HasPrefix(w.Text, "+") && !digits(w.Text[1:]) && !strings.HasPrefix(w.Text, "+/") {
 			return "more " + w.Text + " is not known"
 		}
 	}

@@ -111,7 +111,7 @@ func shoptCheck(ws []word) string {
 }
 
 func historyCheck(ws []word) string {
-	if len(ws) == 0 || len(ws) == 1 && IsNumber(ws[0].Text) {
+	if len(ws) == 0 || len(ws) == 1 && digits(ws[0].Text) {
 		return ""
 	}
 	return "history with options changes the history or its file"
@@ -119,7 +119,7 @@ func historyCheck(ws []word) string {
 
 func fcCheck(ws []word) string {
 	for _, w := range ws {
-		if strings.HasPrefix(w.Text, "-") && !IsNumber(w.Text[1:]) && strings.Trim(w.Text[1:], "lnr") != "" {
+		if strings.HasPrefix(w.Text, "-") && !digits(w.Text[1:]) && strings.Trim(w.Text[1:], "lnr") != "" {
 			return "fc " + w.Raw + " is not a listing option"
 		}
 	}

@@ -630,7 +630,7 @@ func sarCheck(ws []word) string {
 				return "sar option " + t + " is not known to be read-only"
 			}
 		case len(t) > 1 && t[0] == '-':
-			if IsNumber(t[1:]) {
+			if digits(t[1:]) {
 				continue // -N: the file of N days ago
 			}
 			last := byte(0)
@@ -648,10 +648,10 @@ func sarCheck(ws []word) string {
 			switch {
 			case strings.IndexByte("mnPji", last) >= 0:
 				i++
-			case strings.IndexByte("FruIqfse", last) >= 0 && next && !IsNumber(ws[i+1].Text):
+			case strings.IndexByte("FruIqfse", last) >= 0 && next && !digits(ws[i+1].Text):
 				i++
 			}
-		case IsNumber(t):
+		case digits(t):
 			numbers++
 		default:
 			return "sar " + w.Raw + " is not known to be read-only"

@@ -637,7 +637,7 @@ func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
 				a.unknown(ctx, "text after "+r.Op.String()+"- is a word of its own in bash")
 			}
 			t := rd.Target.Text
-			if rd.Target.Static() && (t == "-" || isFD(strings.TrimSuffix(t, "-"))) {
+			if rd.Target.Static() && (t == "-" || Digits(strings.TrimSuffix(t, "-"))) {
 				rd.Dup = true
 			} else if r.Op == syntax.DplOut {
 				rd.Write = true

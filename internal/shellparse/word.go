@@ -344,9 +344,10 @@ func (a *analyser) wordPartsOnly(w *syntax.Word, ctx *walkCtx, out *Word) {
 	}
 }
 
-// isFD reports whether s names a file descriptor after >& or <& as bash
-// reads it: decimal digits only (>&0x1 writes a file named 0x1).
-func isFD(s string) bool {
+// Digits reports whether s is decimal digits only: a file descriptor after
+// >& or <& as bash reads it (>&0x1 writes a file named 0x1), a count or a
+// line number as most programs read one.
+func Digits(s string) bool {
 	if s == "" {
 		return false
 	}
