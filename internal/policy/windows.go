@@ -475,13 +475,22 @@ func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells
 	leaves := make([]*winLeaf, len(s.Commands))
 	slab := make([]winLeaf, len(s.Commands))
 	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home, facts: cc.Facts}
+	// each command is judged in the directory the ones before it leave
+	// (cd C:\Windows & del win.ini deletes C:\Windows\win.ini)
+	here, hsec := cc, sec
 	for i, c := range s.Commands {
 		csh := cmdbase.Cmd
 		if c.PowerShell {
 			csh = cmdbase.PowerShell
 		}
 		leaves[i] = &slab[i]
-		e.winLeaf(leaves[i], c, csh, cc, sec)
+		e.winLeaf(leaves[i], c, csh, here, hsec)
+		if moved, ok := winMoves(leaves[i], here); ok {
+			if moved.Cwd != here.Cwd || moved.CwdUnknown != here.CwdUnknown {
+				hsec = &winSecrets{e: e, cwd: moved.Cwd, home: cc.Home, facts: cc.Facts}
+			}
+			here = moved
+		}
 	}
 	e.winPipelines(leaves, cc, sec)
 	if sh == cmdbase.PowerShell && strings.Contains(command, "::") {
@@ -792,6 +801,39 @@ func winRedirHit(leaves []*winLeaf, f *feature) (string, bool) {
 var winDirChangers = map[string]bool{
 	"cd": true, "chdir": true, "pushd": true, "popd": true,
 	"set-location": true, "sl": true, "push-location": true, "pop-location": true,
+}
+
+// winMoves is the context after a command that moves the shell (cd,
+// Set-Location, pushd…): in its literal target, else in a directory not
+// known. ok is false for a command that does not move it.
+func winMoves(wl *winLeaf, cc CommandContext) (CommandContext, bool) {
+	moves := false
+	for _, n := range wl.names {
+		if winDirChangers[n] {
+			moves = true
+		}
+	}
+	if !moves {
+		return cc, false
+	}
+	ops := append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...)
+	if len(ops) == 0 && !wl.cmd.PowerShell && !strings.Contains(strings.ToLower(wl.j.Name), "pop") {
+		return cc, true // cmd.exe's cd alone prints the directory
+	}
+	if len(ops) != 1 || wl.cmd.Dynamic() || cc.CwdUnknown || cc.Cwd == "" || strings.Contains(strings.ToLower(wl.j.Name), "pop") {
+		cc.CwdUnknown = true
+		return cc, true
+	}
+	abs := winAbs(ops[0], cc.Cwd, cc.Home)
+	switch {
+	case strings.HasPrefix(abs, "//"):
+		cc.Cwd = strings.ReplaceAll(abs, "/", `\`)
+	case len(abs) >= 2 && abs[0] == '/' && (len(abs) == 2 || abs[2] == '/'):
+		cc.Cwd = strings.ToUpper(abs[1:2]) + `:\` + strings.ReplaceAll(strings.TrimPrefix(abs[2:], "/"), "/", `\`)
+	default:
+		cc.CwdUnknown = true
+	}
+	return cc, true
 }
 
 // winDirAfter is where a cmd.exe or PowerShell shell is after the
