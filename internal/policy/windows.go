@@ -813,6 +813,10 @@ func winMoves(wl *winLeaf, cc CommandContext) (CommandContext, bool) {
 			moves = true
 		}
 	}
+	if n := wl.cmd.Name(); len(n) == 2 && n[1] == ':' && isLetter(n[0]) && len(wl.cmd.Words) == 1 {
+		cc.CwdUnknown = true // D: goes to that drive's directory
+		return cc, true
+	}
 	if !moves {
 		return cc, false
 	}
