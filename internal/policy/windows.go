@@ -852,6 +852,9 @@ func winDirAfter(s *winshell.Script, leaves []*winLeaf) shellparse.DirAfter {
 		if len(wl.cmd.Words) > 0 && wl.cmd.Words[0].Dynamic {
 			return shellparse.DirAfter{}
 		}
+		if n := wl.cmd.Name(); len(n) == 2 && n[1] == ':' && isLetter(n[0]) {
+			return shellparse.DirAfter{} // D: moves to another drive
+		}
 		for _, n := range wl.names {
 			if winDirChangers[winshell.BaseName(n)] {
 				return shellparse.DirAfter{}

@@ -555,3 +555,15 @@ func TestWinCaretJoinsLines(t *testing.T) {
 		t.Errorf("dir ^⏎/b: allowed")
 	}
 }
+
+// A drive letter alone moves the shell: where it ends is not known
+// before it runs.
+func TestWinDriveLetterMoves(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, sh := range []sysinfo.ShellKind{sysinfo.ShellCmd, sysinfo.ShellPowerShell} {
+		d := e.Decide(Action{Kind: RunCommand, Command: "D:", Where: winCC(sh)})
+		if d.DirAfter.Known {
+			t.Errorf("%s D:: the directory after is known (%+v)", sh, d.DirAfter)
+		}
+	}
+}
