@@ -121,7 +121,7 @@ var _ = register([]Spec{
 	{Name: "xcopy", In: Both, Does: Writes, Cat: CatCopy, Opts: []Opt{{Name: "/s", Recurse: true}, {Name: "/e", Recurse: true}}},
 	{Name: "robocopy", In: Both, Does: Writes, Opts: []Opt{
 		{Name: "/mir", Does: Dangerous, Why: "robocopy /mir deletes what the source lacks"}, {Name: "/purge", Does: Dangerous, Why: "robocopy /purge deletes files"},
-		{Name: "/move", Does: Dangerous, Why: "robocopy /move deletes the source"}}},
+		{Name: "/move", Does: Dangerous, Why: "robocopy /move deletes the source"}, {Name: "/mov", Does: Dangerous, Why: "robocopy /mov deletes the source files"}}},
 	{Name: "replace", In: Both, Does: Writes},
 	{Name: "expand", In: Both, Does: Writes},
 	{Name: "compact", In: Both, Does: Writes, NoArgs: Reads},
