@@ -53,6 +53,7 @@ function best(key, v, lower) {
 /^BenchmarkLongConversation/ { best("maxwin", metric("max-%-of-window"), 1); best("cached", metric("%-cached-20-turns"), 0) }
 /^BenchmarkDecideOneLine/ { best("dec1", metric("ns/op") / 1e3, 1) }
 /^BenchmarkDecide1000Lines/ { best("dec1000", metric("ns/op") / 1e6, 1) }
+/^BenchmarkDecideLongPipeline/ { best("decpipe", metric("ns/op") / 1e6, 1) }
 /^BenchmarkWinDecidePipeline/ { best("winpipe", metric("ns/op") / 1e3, 1) }
 /^BenchmarkWinDecide1000Lines\/cmd/ { best("win1000cmd", metric("ns/op") / 1e6, 1) }
 /^BenchmarkWinDecide1000Lines\/powershell/ { best("win1000ps", metric("ns/op") / 1e6, 1) }
@@ -99,6 +100,7 @@ END {
 	printf "%-44s %12.1f %% %14s\n", "20-turn session: input tokens from cache", B["cached"], ">= 80 %"
 	printf "%-44s %11.1f us %14s\n", "policy decision, one-line command", B["dec1"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000-line script", B["dec1000"], "< 20 ms"
+	printf "%-44s %11.2f ms %14s\n", "policy decision, 10,000-stage pipeline", B["decpipe"], "< 200 ms"
 	printf "%-44s %11.1f us %14s\n", "policy decision, PowerShell pipeline", B["winpipe"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of cmd.exe", B["win1000cmd"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of PowerShell", B["win1000ps"], "< 20 ms"

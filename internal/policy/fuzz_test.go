@@ -237,6 +237,17 @@ func BenchmarkDecideOneLine(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideLongPipeline: a pipeline of 10,000 stages, which the
+// parser nests 10,000 deep, costs in proportion to its length.
+func BenchmarkDecideLongPipeline(b *testing.B) {
+	e := newEngine(b, nil)
+	cmd := strings.Repeat("cat a.txt | ", 9999) + "cat"
+	b.ReportAllocs()
+	for b.Loop() {
+		decideCmd(e, cmd, testCC)
+	}
+}
+
 func BenchmarkDecide1000Lines(b *testing.B) {
 	e := newEngine(b, nil)
 	lines := []string{"cd /tmp/build", "grep -rn \"$pattern\" src | sort | uniq -c", "if [ -f x ]; then cat x; fi",

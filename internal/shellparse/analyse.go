@@ -11,6 +11,7 @@ package shellparse
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -400,38 +401,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		return
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			// every stage of a pipeline runs in a subshell
-			restore := a.saveDir()
-			start := len(a.res.Leaves)
-			a.stmt(c.X, ctx)
-			restore()
-			defer a.saveDir()()
-			for _, l := range a.res.Leaves[start:] {
-				if l.Via == ctx.via {
-					l.StdoutToPipe = true
-				}
-			}
-			net := ctx.netIn
-			for _, l := range a.res.Leaves[start:] {
-				if a.opts.Programs.IsNetworkTool(l.Base()) {
-					net = true
-				}
-			}
-			right := *ctx
-			right.netIn = net
-			right.pipeIn = true
-			right.pipeText = ""
-			right.pipeFrom = nil
-			if added := a.res.Leaves[start:]; len(added) == 1 && added[0].Via == ctx.via {
-				right.pipeFrom = added[0]
-			}
-			if added := a.res.Leaves[start:]; len(added) == 1 && added[0].Base() == "echo" && len(added[0].Inner) == 0 {
-				if t, ok := echoText(added[0]); ok {
-					right.pipeText = t
-				}
-			}
-			timeProgram(c.Y)
-			a.stmt(c.Y, &right)
+			a.pipeline(c, ctx)
 		} else {
 			a.stmt(c.X, ctx)
 			a.stmt(c.Y, ctx)
@@ -1051,6 +1021,64 @@ func substituteArgs(script string, args []Word) (string, bool) {
 	}
 	out := strings.NewReplacer(repl...).Replace(script)
 	return out, out != script
+}
+
+// pipeline analyses a | b | c, which the parser nests to the left
+// ((a | b) | c), one stage after the other, each once: every stage runs in
+// a subshell, writes to the pipe but the last, and reads from the network
+// when a stage before it is a network tool. Only the second stage knows
+// the command writing its input: the first, when it is one simple command
+// (the input of xargs, or the text echo feeds a shell).
+func (a *analyser) pipeline(c *syntax.BinaryCmd, ctx *walkCtx) {
+	stages := []*syntax.Stmt{c.Y}
+	for x := c.X; ; {
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll || len(x.Redirs) > 0 || x.Negated || x.Background || x.Coprocess {
+			stages = append(stages, x)
+			break
+		}
+		stages = append(stages, b.Y)
+		x = b.X
+	}
+	slices.Reverse(stages)
+	defer a.saveDir()()
+	net := ctx.netIn
+	stage := ctx
+	for i, st := range stages {
+		if i > 0 {
+			timeProgram(st)
+		}
+		restore := a.saveDir()
+		start := len(a.res.Leaves)
+		a.stmt(st, stage)
+		restore()
+		added := a.res.Leaves[start:]
+		if i == len(stages)-1 {
+			break
+		}
+		for _, l := range added {
+			if l.Via == ctx.via {
+				l.StdoutToPipe = true
+			}
+			if a.opts.Programs.IsNetworkTool(l.Base()) {
+				net = true
+			}
+		}
+		next := *ctx
+		next.netIn = net
+		next.pipeIn = true
+		next.pipeText = ""
+		next.pipeFrom = nil
+		if i == 0 && len(added) == 1 && added[0].Via == ctx.via {
+			next.pipeFrom = added[0]
+		}
+		if i == 0 && len(added) == 1 && added[0].Base() == "echo" && len(added[0].Inner) == 0 {
+			if t, ok := echoText(added[0]); ok {
+				next.pipeText = t
+			}
+		}
+		stage = &next
+	}
 }
 
 // timeProgram rewrites "time CMD" after a pipe into the simple command it
