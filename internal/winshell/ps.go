@@ -673,6 +673,21 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
+	if strings.EqualFold(name, "new-scheduledtaskaction") {
+		// -Execute PROGRAM -Argument ARGS: what the task will run
+		var exe, arg string
+		for i := 1; i+1 < len(c.Words); i++ {
+			switch n := strings.ToLower(c.Words[i].Text); {
+			case len(n) > 1 && strings.HasPrefix("-execute", n):
+				exe = c.Words[i+1].Text
+			case len(n) > 1 && strings.HasPrefix("-argument", n):
+				arg = c.Words[i+1].Text
+			}
+		}
+		if exe != "" {
+			p.adopt(c, ParseCmd(strings.TrimSpace(exe+" "+arg), p.opts), "later")
+		}
+	}
 	if isStartProcess(head.Text) {
 		if line, ok := startProcessLine(c.Words[1:]); ok {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
