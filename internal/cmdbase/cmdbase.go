@@ -114,6 +114,9 @@ type Spec struct {
 	// without case (wmic … delete, netsh … show): the worst one wins;
 	// a Reads word only lowers Does when no other word matched.
 	Words []Opt
+	// Mentions are texts that change the effect wherever an argument
+	// holds them, without case (Win32_Product in a class or a query).
+	Mentions []Opt
 	// Subs are subcommands (the first operand: reg query, sc stop);
 	// an unlisted subcommand is Unknown.
 	Subs []Sub
@@ -168,7 +171,10 @@ type Opt struct {
 	// ValueHas is text the option's value must hold for it to apply
 	// ("://" for wmic /format: a stylesheet from the network).
 	ValueHas string
-	Why      string
+	// Named says it reads the files named in the file (or the input) the
+	// option gives (findstr /f:LIST): which files is not known.
+	Named bool
+	Why   string
 }
 
 // Sub is a subcommand.
@@ -182,6 +188,10 @@ type Sub struct {
 	MaxOps  int
 	More    Effect
 	MoreWhy string
+	// Other, when set, is the effect of an option Opts does not list
+	// (net user NAME /passwordreq:no changes the account).
+	Other    Effect
+	OtherWhy string
 }
 
 // Arg is one word after the command name.
@@ -216,6 +226,8 @@ type Judgement struct {
 	Recurse bool
 	// ShowsEnv: it prints environment or session variables.
 	ShowsEnv bool
+	// Named: it reads files whose names come from a list or its input.
+	Named bool
 	// Portable: the program behaves as on Unix; judge it as bash would.
 	Portable bool
 	Cat      Category
@@ -449,6 +461,15 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 				j.Files = append(j.Files, value) // findstr reads patterns or names from a file
 			}
 		}
+		listed := false
+		for _, o := range opts {
+			if optMatches(sh, a.Text, o.Name) {
+				listed = true
+			}
+		}
+		if !listed && sub != nil && sub.Other != Unknown && (!hasRaised || worse(raised, sub.Other) == sub.Other && sub.Other != raised) {
+			hasRaised, raised, raisedWhy = true, sub.Other, sub.OtherWhy
+		}
 		for _, o := range opts {
 			if !optMatches(sh, a.Text, o.Name) {
 				continue
@@ -461,6 +482,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 			if o.Recurse {
 				j.Recurse = true
+			}
+			if o.Named {
+				j.Named = true
 			}
 			if o.Does == Writes && value != "" && !takesValue {
 				// /output:FILE: the file it writes
@@ -514,6 +538,17 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 	}
 	if sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
 		j.Does, j.Why, j.Cat = sub.More, sub.MoreWhy, CatNone
+	}
+	for _, m := range s.Mentions {
+		for _, a := range args {
+			if strings.Contains(strings.ToLower(a.Text), m.Name) && worse(j.Does, m.Does) == m.Does {
+				j.Does, j.Why, j.Cat = m.Does, m.Why, CatNone
+			}
+		}
+	}
+	if len(args) == 1 && (args[0].Text == "/?" || args[0].Text == "-?") && !args[0].Quoted {
+		// its help, and nothing else
+		j.Does, j.Why, j.Cat, j.Operands, j.Files = Reads, "", CatNone, nil, nil
 	}
 	if s.RunsURL {
 		for _, a := range args {

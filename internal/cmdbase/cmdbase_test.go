@@ -50,7 +50,12 @@ func TestJudgeExamples(t *testing.T) {
 		{Cmd, `regsvr32 /i:\\x\y scrobj.dll`, Dangerous}, {Cmd, "netsh interface set interface x disable", Dangerous},
 		{PowerShell, "icacls x /grant Everyone:F", Dangerous}, {PowerShell, "Get-Service -ComputerName srv", Sends},
 		{PowerShell, "Get-Service -Name x", Reads}, {PowerShell, "Storage\\Format-Volume", Dangerous},
-		{PowerShell, "$PSVersionTable.PSVersion", Reads},
+		{PowerShell, "$PSVersionTable.PSVersion", Reads}, {PowerShell, "Get-MpPreference", Reads},
+		{PowerShell, "Get-CimInstance Win32_Product", Changes}, {PowerShell, "Get-WmiObject -Query SELECT_*_FROM_Win32_Product", Changes},
+		{Cmd, "wmic product get name", Changes}, {Cmd, "rd /?", Reads}, {Cmd, "format /?", Reads}, {PowerShell, "Remove-Item -?", Reads},
+		{Cmd, "help dir", Reads}, {Cmd, "rd /? x", Writes}, {Cmd, "net accounts", Reads}, {Cmd, "net accounts /minpwlen:0", Dangerous},
+		{Cmd, "net user me /comment:x", Changes}, {Cmd, "net user me /domain", Reads}, {Cmd, "net share docs=C:\\x", Changes},
+		{Cmd, "gpresult /r", Reads}, {Cmd, "gpresult /h x.html", Writes}, {Cmd, "findstr /f:list.txt x", Reads},
 		{Cmd, "cmdkey /delete:x", Dangerous}, {PowerShell, "Get-WindowsFeature", Reads}, {PowerShell, "Get-PSSessionConfiguration", Reads}, {Cmd, "chkdsk", Reads}, {Cmd, "chkdsk C: /f", Dangerous},
 		// ps_read.go
 		{PowerShell, "Get-ChildItem -Recurse", Reads}, {PowerShell, "gci", Reads}, {PowerShell, "ls", Reads}, {PowerShell, "dir", Reads},

@@ -5,6 +5,10 @@ package cmdbase
 // Resolve, Format, ConvertTo, ConvertFrom, Group, Join, Split and Out
 // (to the host) change nothing; each cmdlet is still listed by name, since
 // a module may define any Get-Thing.
+// win32Product: asking for Win32_Product makes Windows Installer check
+// every installed product and repair the ones it finds changed.
+var win32Product = []Opt{{Name: "win32_product", Does: Changes, Why: "Win32_Product makes Windows Installer check and repair every product"}}
+
 var _ = register([]Spec{
 	{Name: "Get-ChildItem", Aliases: []string{"ls", "dir", "gci"}, In: PowerShell, Does: Reads, Lists: true,
 		Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Depth", "-Attributes"}},
@@ -37,9 +41,9 @@ var _ = register([]Spec{
 	{Name: "Get-Job", Args: TextArgs, Aliases: []string{"gjb"}, In: PowerShell, Does: Reads},
 	{Name: "Get-EventLog", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-LogName", "-Newest", "-EntryType", "-Source"}},
 	{Name: "Get-WinEvent", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-LogName", "-MaxEvents", "-ProviderName", "-FilterHashtable"}},
-	{Name: "Get-CimInstance", Remote: true, Args: TextArgs, Aliases: []string{"gcim"}, In: PowerShell, Does: Reads, Values: []string{"-ClassName", "-Filter", "-Query", "-Namespace", "-Property"}},
+	{Name: "Get-CimInstance", Remote: true, Mentions: win32Product, Args: TextArgs, Aliases: []string{"gcim"}, In: PowerShell, Does: Reads, Values: []string{"-ClassName", "-Filter", "-Query", "-Namespace", "-Property"}},
 	{Name: "Get-CimClass", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads},
-	{Name: "Get-WmiObject", Remote: true, Args: TextArgs, Aliases: []string{"gwmi"}, In: PowerShell, Does: Reads, Values: []string{"-Class", "-Filter", "-Query", "-Namespace", "-Property"}},
+	{Name: "Get-WmiObject", Remote: true, Mentions: win32Product, Args: TextArgs, Aliases: []string{"gwmi"}, In: PowerShell, Does: Reads, Values: []string{"-Class", "-Filter", "-Query", "-Namespace", "-Property"}},
 	{Name: "Get-NetIPAddress", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-NetIPConfiguration", Remote: true, Args: TextArgs, Aliases: []string{"gip"}, In: PowerShell, Does: Reads},
 	{Name: "Get-NetAdapter", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads},
@@ -72,6 +76,18 @@ var _ = register([]Spec{
 	{Name: "Get-SmbShare", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-Unique", Args: TextArgs, Aliases: []string{"gu"}, In: PowerShell, Does: Reads},
 	{Name: "Get-TypeData", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-PackageProvider", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-PSRepository", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-WindowsOptionalFeature", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-StartApps", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-MpComputerStatus", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-MpPreference", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-Tpm", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Get-NetConnectionProfile", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-NetNeighbor", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-NetIPInterface", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-SmbConnection", Args: TextArgs, Remote: true, In: PowerShell, Does: Reads},
+	{Name: "Get-WinSystemLocale", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-FormatData", Args: TextArgs, In: PowerShell, Does: Reads},
 	// automatic variables alone on a line: they print the version, the
 	// installation directory, the host, the process (winshell reads no

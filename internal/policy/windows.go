@@ -82,6 +82,14 @@ func winAbs(p, cwd, home string) string {
 	if !strings.HasPrefix(s, "/") && cwd != "" {
 		s = winCanon(cwd) + "/" + s
 	}
+	if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
+		// \\server\share, \\.\device, \\?\…: the prefix stays as written
+		pre := "//"
+		if strings.HasPrefix(s, "//./") || strings.HasPrefix(s, "//?/") {
+			pre = s[:4]
+		}
+		return pre + strings.TrimPrefix(path.Clean("/"+s[len(pre):]), "/")
+	}
 	return path.Clean(s)
 }
 
@@ -218,6 +226,9 @@ func winHomeSecrets(home string) []string {
 // touches the system: a drive's root, Windows, Program Files, the users
 // directory, the profile itself and the files that run at start-up.
 func winSystemPath(abs, home string) bool {
+	if strings.HasPrefix(abs, "//./") || strings.HasPrefix(abs, "//?/") {
+		return true // a device: \\.\PhysicalDrive0, \\?\GLOBALROOT\…, a volume
+	}
 	if i := strings.LastIndexByte(abs, '/'); i > 0 && strings.ContainsAny(abs[i+1:], "*?") {
 		// C:\*, C:\Users\me\*.*: every file of a system location
 		if winSystemPath(abs[:i], home) {
@@ -464,13 +475,22 @@ func (e *Engine) winAnalyse(command string, cc CommandContext, sh cmdbase.Shells
 	leaves := make([]*winLeaf, len(s.Commands))
 	slab := make([]winLeaf, len(s.Commands))
 	sec := &winSecrets{e: e, cwd: cc.Cwd, home: cc.Home, facts: cc.Facts}
+	// each command is judged in the directory the ones before it leave
+	// (cd C:\Windows & del win.ini deletes C:\Windows\win.ini)
+	here, hsec := cc, sec
 	for i, c := range s.Commands {
 		csh := cmdbase.Cmd
 		if c.PowerShell {
 			csh = cmdbase.PowerShell
 		}
 		leaves[i] = &slab[i]
-		e.winLeaf(leaves[i], c, csh, cc, sec)
+		e.winLeaf(leaves[i], c, csh, here, hsec)
+		if moved, ok := winMoves(leaves[i], here); ok {
+			if moved.Cwd != here.Cwd || moved.CwdUnknown != here.CwdUnknown {
+				hsec = &winSecrets{e: e, cwd: moved.Cwd, home: cc.Home, facts: cc.Facts}
+			}
+			here = moved
+		}
 	}
 	e.winPipelines(leaves, cc, sec)
 	if sh == cmdbase.PowerShell && strings.Contains(command, "::") {
@@ -783,6 +803,43 @@ var winDirChangers = map[string]bool{
 	"set-location": true, "sl": true, "push-location": true, "pop-location": true,
 }
 
+// winMoves is the context after a command that moves the shell (cd,
+// Set-Location, pushd…): in its literal target, else in a directory not
+// known. ok is false for a command that does not move it.
+func winMoves(wl *winLeaf, cc CommandContext) (CommandContext, bool) {
+	moves := false
+	for _, n := range wl.names {
+		if winDirChangers[n] {
+			moves = true
+		}
+	}
+	if n := wl.cmd.Name(); len(n) == 2 && n[1] == ':' && isLetter(n[0]) && len(wl.cmd.Words) == 1 {
+		cc.CwdUnknown = true // D: goes to that drive's directory
+		return cc, true
+	}
+	if !moves {
+		return cc, false
+	}
+	ops := append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...)
+	if len(ops) == 0 && !wl.cmd.PowerShell && !strings.Contains(strings.ToLower(wl.j.Name), "pop") {
+		return cc, true // cmd.exe's cd alone prints the directory
+	}
+	if len(ops) != 1 || wl.cmd.Dynamic() || cc.CwdUnknown || cc.Cwd == "" || strings.Contains(strings.ToLower(wl.j.Name), "pop") {
+		cc.CwdUnknown = true
+		return cc, true
+	}
+	abs := winAbs(ops[0], cc.Cwd, cc.Home)
+	switch {
+	case strings.HasPrefix(abs, "//"):
+		cc.Cwd = strings.ReplaceAll(abs, "/", `\`)
+	case len(abs) >= 2 && abs[0] == '/' && (len(abs) == 2 || abs[2] == '/'):
+		cc.Cwd = strings.ToUpper(abs[1:2]) + `:\` + strings.ReplaceAll(strings.TrimPrefix(abs[2:], "/"), "/", `\`)
+	default:
+		cc.CwdUnknown = true
+	}
+	return cc, true
+}
+
 // winDirAfter is where a cmd.exe or PowerShell shell is after the
 // script: it stays when nothing may move it; any command that may (or
 // whose name is known only at run time, or what is outside the subset)
@@ -794,6 +851,9 @@ func winDirAfter(s *winshell.Script, leaves []*winLeaf) shellparse.DirAfter {
 	for _, wl := range leaves {
 		if len(wl.cmd.Words) > 0 && wl.cmd.Words[0].Dynamic {
 			return shellparse.DirAfter{}
+		}
+		if n := wl.cmd.Name(); len(n) == 2 && n[1] == ':' && isLetter(n[0]) {
+			return shellparse.DirAfter{} // D: moves to another drive
 		}
 		for _, n := range wl.names {
 			if winDirChangers[winshell.BaseName(n)] {
@@ -1059,6 +1119,9 @@ func (e *Engine) winLeaf(wl *winLeaf, c *winshell.Command, sh cmdbase.Shells, cc
 	}
 	switch j.Does {
 	case cmdbase.Reads:
+		if j.Named {
+			wl.unsafe = j.Name + " reads the files a list or its input names, which are not known"
+		}
 		if j.ShowsEnv {
 			wl.unsafe = j.Name + " shows variables, history or the clipboard, which may hold secrets"
 		}
@@ -1233,6 +1296,18 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 		if (wl.j.Does == cmdbase.Writes || wl.j.Does == cmdbase.Sends || wl.j.Portable) && downloads(wl) {
 			downloaded = wl.cmd.Name()
 		}
+		// curl … > x.bat
+		if (wl.j.Does == cmdbase.Sends || wl.j.Portable && isNetworkTool(wl.j.Name)) && wl.writes {
+			downloaded = wl.cmd.Name()
+		}
+		// iwr … | Out-File x.ps1 (or Set-Content, Tee-Object, > x.ps1)
+		if wl.cmd.PipeIn && (wl.j.Does == cmdbase.Writes || wl.writes) {
+			for _, up := range upstream {
+				if up.j.Does == cmdbase.Sends || up.j.Portable && isNetworkTool(up.j.Name) {
+					downloaded = up.cmd.Name()
+				}
+			}
+		}
 		// the keys that start programs, in any hive
 		if wl.j.Does == cmdbase.Changes && wl.danger == "" {
 			for _, w := range append(wl.j.Operands[:len(wl.j.Operands):len(wl.j.Operands)], wl.j.Values...) {
@@ -1284,6 +1359,11 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			wl.unsafe = wl.danger
 		}
 		if wl.cmd.PipeIn && wl.j.Spec != nil && wl.j.Spec.PipedPaths {
+			if up := pipeProducer(upstream); up != nil && !(up.j.Spec != nil && up.j.Spec.Lists) && !textProducer(up) {
+				// objects with a Path (Import-Csv rows, Select-String's
+				// matches, processes) name files it then reads
+				wl.unsafe = wl.j.Name + " reads the files " + up.j.Name + " names, which are not known"
+			}
 			for _, up := range upstream {
 				if up.j.Spec == nil || !up.j.Spec.Lists {
 					continue
@@ -1313,6 +1393,43 @@ func (e *Engine) winPipelines(leaves []*winLeaf, cc CommandContext, sec *winSecr
 			upstream = nil
 		}
 	}
+}
+
+// passThrough are cmdlets whose output objects are their input's.
+var passThrough = map[string]bool{"sort-object": true, "where-object": true, "get-unique": true, "tee-object": true,
+	"select-object": true}
+
+// pipeProducer is the command whose objects reach the end of upstream,
+// past the cmdlets that pass objects through (Select-Object only without
+// -ExpandProperty, which makes new objects of a property).
+func pipeProducer(upstream []*winLeaf) *winLeaf {
+	for i := len(upstream) - 1; i >= 0; i-- {
+		up := upstream[i]
+		n := strings.ToLower(up.j.Name)
+		if passThrough[n] && !(n == "select-object" && hasParam(up.cmd, "-expandproperty", 2)) {
+			continue
+		}
+		return up
+	}
+	return nil
+}
+
+// textProducer says a command's output is text: lines of a file (which
+// carry that file's path), a program's output, strings.
+func textProducer(wl *winLeaf) bool {
+	if wl.j.Spec == nil {
+		return wl.j.Portable
+	}
+	if wl.j.Spec.In == cmdbase.Both {
+		return true
+	}
+	switch strings.ToLower(wl.j.Name) {
+	case "get-content", "write-output", "write-host", "out-string", "convertto-json", "convertto-csv",
+		"convertto-html", "convertto-xml", "format-table", "format-list", "format-wide", "format-custom",
+		"join-string", "get-date", "measure-object":
+		return true
+	}
+	return false
 }
 
 // lowerContains says whether s in lower case contains one of subs (lower

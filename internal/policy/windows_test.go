@@ -120,7 +120,9 @@ func TestWinDenyEverySpelling(t *testing.T) {
 		{sysinfo.ShellPowerShell, `Start-Process cmd "/c rd x"`}, {sysinfo.ShellCmd, `start /b "t" rd x`},
 		{sysinfo.ShellPowerShell, `iex 'Remove-Item x'`}, {sysinfo.ShellPowerShell, `cmd --% /c rd x`},
 		{sysinfo.ShellCmd, `%COMSPEC% /c rd x`}, {sysinfo.ShellPowerShell, `& $env:ComSpec /c rd x`},
-		{sysinfo.ShellCmd, `wsl rm -rf /x`},
+		{sysinfo.ShellCmd, `wsl rm -rf /x`}, {sysinfo.ShellCmd, `schtasks /create /tn t /tr "rd x" /sc once`},
+		{sysinfo.ShellPowerShell, `wmic process call create 'cmd /c rd x'`},
+		{sysinfo.ShellPowerShell, "Set-Alias ls Remove-Item\nls x"},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision != Deny {
 			t.Errorf("%s %q: %s %q, want deny", c.sh, c.cmd, d.Decision, d.Reasons)
@@ -519,6 +521,49 @@ func TestWinRemovedSafeReasonStable(t *testing.T) {
 			if d.Decision != Ask || len(d.Reasons) == 0 || !strings.HasPrefix(d.Reasons[0], want) {
 				t.Fatalf("%q: %s %q, want a reason starting %q", cmd, d.Decision, d.Reasons, want)
 			}
+		}
+	}
+}
+
+// A PowerShell pipeline goes on over a line that ends with | or (7) the
+// next line's leading |: what the last command changes comes from the
+// first.
+func TestWinPipelineOverLines(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, cmd := range []string{"Get-ChildItem C:\\Windows |\n  Remove-Item", "Get-ChildItem C:\\Windows\n  | Remove-Item",
+		"Get-ChildItem C:\\Windows |\r\n\r\n Remove-Item"} {
+		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: winCC(sysinfo.ShellPowerShell)})
+		if d.Safety != Dangerous || !d.Warn {
+			t.Errorf("%q: %s %s %q, want a dangerous warning", cmd, d.Decision, d.Safety, d.Reasons)
+		}
+	}
+	d := e.Decide(Action{Kind: RunCommand, Command: "Get-ChildItem |\n  Select-Object -First 3", Where: winCC(sysinfo.ShellPowerShell)})
+	if d.Decision != Allow {
+		t.Errorf("a read-only pipeline over two lines: %s %q", d.Decision, d.Reasons)
+	}
+}
+
+// cmd.exe joins a line that ends with a caret to the next one: the
+// command is read whole, outside the subset.
+func TestWinCaretJoinsLines(t *testing.T) {
+	e := newEngine(t, nil)
+	d := e.Decide(Action{Kind: RunCommand, Command: "rd ^\n/s /q C:\\x", Where: winCC(sysinfo.ShellCmd)})
+	if d.Safety != Dangerous || !strings.Contains(strings.Join(d.Reasons, "\n"), "caret continuing") {
+		t.Errorf("rd ^⏎/s /q: %s %s %q, want a dangerous warning outside the subset", d.Decision, d.Safety, d.Reasons)
+	}
+	if d := e.Decide(Action{Kind: RunCommand, Command: "dir ^\n/b", Where: winCC(sysinfo.ShellCmd)}); d.Decision == Allow {
+		t.Errorf("dir ^⏎/b: allowed")
+	}
+}
+
+// A drive letter alone moves the shell: where it ends is not known
+// before it runs.
+func TestWinDriveLetterMoves(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, sh := range []sysinfo.ShellKind{sysinfo.ShellCmd, sysinfo.ShellPowerShell} {
+		d := e.Decide(Action{Kind: RunCommand, Command: "D:", Where: winCC(sh)})
+		if d.DirAfter.Known {
+			t.Errorf("%s D:: the directory after is known (%+v)", sh, d.DirAfter)
 		}
 	}
 }

@@ -421,14 +421,33 @@ func IsCmdBuiltin(name string) bool { return cmdBuiltins[strings.ToLower(name)] 
 func ParseCmd(src string, opts Options) *Script {
 	s := &Script{}
 	p := &cmdParser{s: s, opts: opts}
-	for n, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
+	lines := strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n")
+	for n := 0; n < len(lines); n++ {
+		line := lines[n]
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		first := n
+		// a caret at the end of a line joins the next one to it
+		for caretEnd(line) && n+1 < len(lines) {
+			s.unknown("a caret continuing the line")
+			n++
+			line = line[:len(line)-1] + lines[n]
+		}
 		s.Lines++
-		s.Commands = p.line(s.Commands, line, n+1, "", 0)
+		s.Commands = p.line(s.Commands, line, first+1, "", 0)
 	}
 	return s
+}
+
+// caretEnd says a line ends with a caret that escapes the line's end (an
+// odd number of carets, outside quotes).
+func caretEnd(line string) bool {
+	if !strings.HasSuffix(line, "^") || strings.Count(line, `"`)%2 == 1 {
+		return false
+	}
+	n := len(line) - len(strings.TrimRight(line, "^"))
+	return n%2 == 1
 }
 
 type cmdParser struct {
@@ -596,6 +615,14 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 			inner(text, "cmd /c")
 			return out
 		}
+	case "schtasks", "wmic", "sc", "runas":
+		args := make([]string, 0, len(words)-1)
+		for _, w := range words[1:] {
+			args = append(args, w.Text)
+		}
+		if text, ok := LaterCommand(ProgramName(name), args); ok {
+			inner(text, "later")
+		}
 	case "powershell", "pwsh":
 		if script, ok := psCommandArg(words[1:]); ok {
 			ps := ParsePowerShell(script, p.opts)
@@ -712,6 +739,38 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		}
 	}
 	return out
+}
+
+// LaterCommand finds the command line a program is given to run later or
+// elsewhere: a scheduled task's (schtasks /tr), a new process's (wmic …
+// call create), a service's (sc create|config … binPath= …), another
+// user's (runas … PROGRAM).
+func LaterCommand(program string, args []string) (string, bool) {
+	for i, a := range args {
+		la := strings.ToLower(a)
+		switch program {
+		case "schtasks":
+			if la == "/tr" && i+1 < len(args) {
+				return args[i+1], true
+			}
+		case "wmic":
+			if la == "create" && i > 0 && strings.EqualFold(args[i-1], "call") && i+1 < len(args) {
+				return strings.Join(args[i+1:], " "), true
+			}
+		case "sc":
+			if la == "binpath=" && i+1 < len(args) {
+				return args[i+1], true
+			}
+			if v, ok := strings.CutPrefix(la, "binpath="); ok && v != "" {
+				return a[len("binpath="):], true
+			}
+		case "runas":
+			if !strings.HasPrefix(a, "/") {
+				return a, true
+			}
+		}
+	}
+	return "", false
 }
 
 // CmdScript finds the command line cmd.exe runs from its arguments: what

@@ -465,6 +465,9 @@ type psParser struct {
 	s     *Script
 	opts  Options
 	depth int
+	// aliases are those the script itself defines (Set-Alias ls
+	// Remove-Item): a later command of that name is the alias's command
+	aliases map[string]string
 }
 
 // block parses statements until close (or the end).
@@ -496,8 +499,20 @@ func (p *psParser) pipeline(via string) {
 		if c != nil {
 			c.PipeIn = pipeIn
 		}
+		// a pipeline goes on after a | at the end of a line, and (in
+		// PowerShell 7) at a | that begins the next line
+		k := p.i
+		for k < len(p.toks) && p.toks[k].kind == pSep && p.toks[k].text == "\n" {
+			k++
+		}
+		if k < len(p.toks) && p.toks[k].kind == pPipe {
+			p.i = k
+		}
 		if p.i < len(p.toks) && p.toks[p.i].kind == pPipe {
 			p.i++
+			for p.i < len(p.toks) && p.toks[p.i].kind == pSep && p.toks[p.i].text == "\n" {
+				p.i++
+			}
 			if c != nil {
 				c.PipeOut = true
 			}
@@ -617,6 +632,14 @@ func (p *psParser) finish(c *Command) *Command {
 		return c
 	}
 	head := c.Words[0]
+	if v, ok := p.aliases[strings.ToLower(head.Text)]; ok && !head.Quoted {
+		p.s.unknown("an alias the script defines (" + head.Text + ")")
+		c.Words[0] = Word{Text: v, Raw: head.Raw, Dynamic: head.Dynamic}
+		head = c.Words[0]
+	}
+	if n := strings.ToLower(head.Text); n == "set-alias" || n == "new-alias" || n == "sal" || n == "nal" {
+		p.alias(c.Words[1:])
+	}
 	switch {
 	case head.Dynamic || head.Quoted:
 		p.s.unknown("an expression, not a command")
@@ -650,9 +673,33 @@ func (p *psParser) finish(c *Command) *Command {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
 	}
+	if strings.EqualFold(name, "new-scheduledtaskaction") {
+		// -Execute PROGRAM -Argument ARGS: what the task will run
+		var exe, arg string
+		for i := 1; i+1 < len(c.Words); i++ {
+			switch n := strings.ToLower(c.Words[i].Text); {
+			case len(n) > 1 && strings.HasPrefix("-execute", n):
+				exe = c.Words[i+1].Text
+			case len(n) > 1 && strings.HasPrefix("-argument", n):
+				arg = c.Words[i+1].Text
+			}
+		}
+		if exe != "" {
+			p.adopt(c, ParseCmd(strings.TrimSpace(exe+" "+arg), p.opts), "later")
+		}
+	}
 	if isStartProcess(head.Text) {
 		if line, ok := startProcessLine(c.Words[1:]); ok {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
+		}
+	}
+	if name == "schtasks" || name == "wmic" || name == "sc" && head.Text != "sc" || name == "runas" {
+		args := make([]string, 0, len(c.Words)-1)
+		for _, w := range c.Words[1:] {
+			args = append(args, w.Text)
+		}
+		if text, ok := LaterCommand(name, args); ok {
+			p.adopt(c, ParseCmd(text, p.opts), "later")
 		}
 	}
 	if name == "cmd" {
@@ -669,6 +716,44 @@ func (p *psParser) finish(c *Command) *Command {
 		}
 	}
 	return c
+}
+
+// alias records the alias Set-Alias or New-Alias defines ([-Name] NAME
+// [-Value] VALUE).
+func (p *psParser) alias(args []Word) {
+	var name, value string
+	pos := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.Quoted && len(w.Text) > 1 && w.Text[0] == '-' {
+			n := strings.ToLower(w.Text[1:])
+			switch {
+			case strings.HasPrefix("name", n) && i+1 < len(args):
+				name = args[i+1].Text
+				i++
+			case strings.HasPrefix("value", n) && i+1 < len(args):
+				value = args[i+1].Text
+				i++
+			case strings.HasPrefix("option", n) || strings.HasPrefix("scope", n) || strings.HasPrefix("description", n):
+				i++
+			}
+			continue
+		}
+		switch pos {
+		case 0:
+			name = w.Text
+		case 1:
+			value = w.Text
+		}
+		pos++
+	}
+	if name == "" || value == "" {
+		return
+	}
+	if p.aliases == nil {
+		p.aliases = map[string]string{}
+	}
+	p.aliases[strings.ToLower(name)] = value
 }
 
 // isStartProcess says the name is Start-Process (or one of its aliases).
