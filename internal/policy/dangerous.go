@@ -232,9 +232,10 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if spec, ok := cmdbase.Safe(base); ok && (spec.Check(args) == "") {
 		return ""
 	}
+	sub := subcommandAt(cmdbase.Unix(base), args)
 	for i, w := range args {
-		if !w.Static() {
-			continue
+		if !w.Static() || i == sub {
+			continue // a subcommand (git fsck) names no program
 		}
 		name := w.Text
 		if j := strings.LastIndexByte(name, '/'); j >= 0 {
@@ -261,6 +262,24 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 	}
 	return ""
+}
+
+// subcommandAt is the index in args of the subcommand of a program that
+// has subcommands (the first operand after its global options), or -1.
+func subcommandAt(p *cmdbase.Prog, args []word) int {
+	if !p.Has(cmdbase.Subcommands) {
+		return -1
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		if !strings.HasPrefix(t, "-") {
+			return i
+		}
+		if !strings.Contains(t, "=") && p.IsGlobal(t) {
+			i++
+		}
+	}
+	return -1
 }
 
 // expandBraces expands unquoted {a,b} forms of a literal word (bash brace
