@@ -1,12 +1,8 @@
 package policy
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
-
-	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
 // heldOutReadAllowed is the share of the held-out read-only commands
@@ -20,36 +16,19 @@ const heldOutReadAllowed = 95
 // read-only ones are allowed. It runs natively and, in CI, under Wine.
 func TestWinHeldOut(t *testing.T) {
 	e := newEngine(t, nil)
-	f, err := os.Open("testdata/windows_heldout.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	total := map[string]int{}
 	good := map[string]int{}
 	var misses []string
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		sh, rest, _ := strings.Cut(line, " ")
-		label, cmd, _ := strings.Cut(rest, " ")
-		k := sysinfo.ShellCmd
-		if sh == "ps" {
-			k = sysinfo.ShellPowerShell
-		}
-		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: winCC(k)})
+	for _, c := range loadWinSuite(t, "windows_heldout.txt") {
+		n, label, cmd, sh := c.line, c.label, c.cmd, c.shell
+		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: winCC(sh)})
 		total[label]++
 		ok := false
 		switch label {
 		case "read":
 			ok = d.Decision == Allow
 			if !ok {
-				misses = append(misses, sh+" "+cmd+": "+strings.Join(d.Reasons, "; "))
+				misses = append(misses, sh.String()+" "+cmd+": "+strings.Join(d.Reasons, "; "))
 			}
 		case "write", "ask", "outside":
 			ok = d.Decision != Allow

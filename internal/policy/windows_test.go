@@ -21,9 +21,11 @@ type winCase struct {
 	line  int
 }
 
-func loadWinSuite(t *testing.T) []winCase {
+// loadWinSuite reads a labelled set of Windows commands (testdata/NAME):
+// one per line, "cmd" or "ps", a label, the command.
+func loadWinSuite(t *testing.T, name string) []winCase {
 	t.Helper()
-	f, err := os.Open("testdata/windows_commands.txt")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func loadWinSuite(t *testing.T) []winCase {
 // Decide, natively and, in CI, under Wine.
 func TestWinCommandSuite(t *testing.T) {
 	e := newEngine(t, nil)
-	cases := loadWinSuite(t)
+	cases := loadWinSuite(t, "windows_commands.txt")
 	if len(cases) < 150 {
 		t.Fatalf("the suite has %d commands, want at least 150", len(cases))
 	}
