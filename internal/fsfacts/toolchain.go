@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -14,13 +15,17 @@ import (
 // Toolchain implements policy.Facts: why prog, run in dir, does more than
 // its read-only forms say — fetches and runs another release of itself
 // that the project's files ask for, or writes its own records — or "".
-// Only go does so today, for any command, go version included: its
+// A version manager's shim on PATH does so for any program it stands for
+// (shimOf). go does so for any command, go version included: its
 // toolchain switch (go help toolchain) reads the go and toolchain lines of
 // the go.work or go.mod above dir and, when they ask for a newer Go than
 // the one installed, downloads that release and runs it; and unless its
 // telemetry is off it writes counters below the user's configuration
 // directory.
 func (Disk) Toolchain(prog, dir string) string {
+	if why := shimOf(prog, os.Getenv("PATH")); why != "" {
+		return why
+	}
 	if prog != "go" {
 		return ""
 	}
@@ -285,6 +290,63 @@ func envLine(p, name string) string {
 	for line := range strings.Lines(string(b)) {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+"="); ok {
 			return v
+		}
+	}
+	return ""
+}
+
+// shimOf says why prog, looked up in path, is the shim of a version
+// manager that installs a missing release on first use — volta, and mise,
+// whose shims fetch what a project's package.json, .tool-versions or
+// mise.toml pins — or "". The lookup is only made when path names such a
+// manager at all.
+func shimOf(prog, path string) string {
+	lower := strings.ToLower(path)
+	if !strings.Contains(lower, "volta") && !strings.Contains(lower, "mise") {
+		return ""
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue // relative entries are judged by the PATH fact
+		}
+		for _, p := range programFiles(filepath.Join(dir, prog)) {
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() || runtime.GOOS != "windows" && fi.Mode()&0o111 == 0 {
+				continue
+			}
+			if m := shimManager(p); m != "" {
+				return prog + " is " + m + "'s shim, which may fetch and run the release a project file pins"
+			}
+			return "" // the first found is the one the shell runs
+		}
+	}
+	return ""
+}
+
+// programFiles are the files a shell may run for the program path p:
+// p itself, and on Windows p with the usual program extensions.
+func programFiles(p string) []string {
+	if runtime.GOOS != "windows" {
+		return []string{p}
+	}
+	return []string{p, p + ".exe", p + ".cmd", p + ".bat"}
+}
+
+// shimManager names the version manager whose shim p is: one in the
+// manager's shim directory, or a link to its shim program, or "".
+func shimManager(p string) string {
+	slash := strings.ToLower(filepath.ToSlash(p))
+	switch {
+	case strings.Contains(slash, "/.volta/bin/") || strings.Contains(slash, "/volta/bin/"):
+		return "volta"
+	case strings.Contains(slash, "/mise/shims/"):
+		return "mise"
+	}
+	if t, err := os.Readlink(p); err == nil {
+		switch strings.TrimSuffix(strings.ToLower(filepath.Base(t)), ".exe") {
+		case "volta-shim":
+			return "volta"
+		case "mise":
+			return "mise"
 		}
 	}
 	return ""

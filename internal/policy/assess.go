@@ -378,7 +378,8 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 //     list's specification of the command checks its arguments;
 //  6. the project's disk facts: git's (credentials, configured
 //     programs, tracked secrets), a release the project makes the
-//     program fetch and run (go.mod's go line);
+//     program fetch and run (go.mod's go line, a version manager's
+//     shim);
 //  7. the files it names or reads pass the secret-path rules.
 func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (bool, string) {
 	if why := understood(l, info); why != "" {
@@ -630,16 +631,21 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 	return ""
 }
 
-// toolchainFacts says why a program that the project's files may make
-// fetch and run another release of itself (cmdbase.Toolchain) will do so
-// in cc.Cwd, or "".
+// toolchainFacts says why the program of l, run in cc.Cwd, will fetch and
+// run another release of itself, or write its own records, or "": a
+// version manager's shim stands for it, or the project's files switch
+// it (cmdbase.Toolchain: go's toolchain).
 func toolchainFacts(l *shellparse.Leaf, cc CommandContext) string {
 	base := l.Base()
-	if !cmdbase.Unix(base).Has(cmdbase.Toolchain) {
+	switched := cmdbase.Unix(base).Has(cmdbase.Toolchain)
+	if cc.Facts == nil || cc.CwdUnknown || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
+		if switched {
+			return base + " may fetch and run the release the project asks for, in a directory nb has not looked at"
+		}
 		return ""
 	}
-	if cc.Facts == nil || cc.CwdUnknown || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
-		return base + " may fetch and run the release the project asks for, in a directory nb has not looked at"
+	if strings.Contains(l.Name(), "/") {
+		return "" // a path, not a name looked up on PATH
 	}
 	return cc.Facts.Toolchain(base, cc.Cwd)
 }

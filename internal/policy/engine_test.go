@@ -596,7 +596,7 @@ func TestUnparsedDefaultNo(t *testing.T) {
 type fakeFacts struct {
 	secrets    map[string][]string
 	programs   map[string][]string
-	toolchains map[string]string // dir → why go would fetch a release there
+	toolchains map[string]string // "prog dir" → why prog would fetch a release there
 }
 
 func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
@@ -610,7 +610,7 @@ func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[
 
 func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
 
-func (f fakeFacts) Toolchain(prog, dir string) string { return f.toolchains[dir] }
+func (f fakeFacts) Toolchain(prog, dir string) string { return f.toolchains[prog+" "+dir] }
 
 func (f fakeFacts) Resolve(p string) (string, PathState) { return NoFacts{}.Resolve(p) }
 func (fakeFacts) Glob(string, string) ([]string, bool)   { return nil, true }
@@ -761,7 +761,8 @@ func TestOperatorFamilies(t *testing.T) {
 func TestToolchainFactsAsked(t *testing.T) {
 	e := newEngine(t, nil)
 	cc := testCC
-	cc.Facts = fakeFacts{toolchains: map[string]string{"/home/u/proj": "go.mod asks for Go 1.99"}}
+	cc.Facts = fakeFacts{toolchains: map[string]string{"go /home/u/proj": "go.mod asks for Go 1.99",
+		"node /home/u/proj": "node is volta's shim", "node /srv": "node is volta's shim"}}
 	for _, cmd := range []string{"go version", "go env GOPATH", "cd sub && go version; cd .. && go env GOOS"} {
 		if d := decideCmd(e, cmd, cc); d.Decision == Allow || !strings.Contains(strings.Join(d.Reasons, " "), "1.99") {
 			t.Errorf("%s in a module asking for a newer Go: %s %v", cmd, d.Decision, d.Reasons)
@@ -775,6 +776,15 @@ func TestToolchainFactsAsked(t *testing.T) {
 	}
 	if d := decideCmd(e, "cd /home/u/proj && go version", elsewhere); d.Decision == Allow {
 		t.Error("cd into the module && go version: allowed")
+	}
+	// any program the disk says a version manager's shim stands for
+	for _, c := range []CommandContext{cc, elsewhere} {
+		if d := decideCmd(e, "node --version", c); d.Decision == Allow || !strings.Contains(strings.Join(d.Reasons, " "), "shim") {
+			t.Errorf("node --version through a shim in %s: %s %v", c.Cwd, d.Decision, d.Reasons)
+		}
+	}
+	if d := decideCmd(e, "cat notes.txt", cc); d.Decision != Allow {
+		t.Errorf("cat, no shim: %s %v", d.Decision, d.Reasons)
 	}
 	cc.Facts = nil
 	if d := decideCmd(e, "go version", cc); d.Decision == Allow {

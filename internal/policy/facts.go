@@ -44,7 +44,8 @@ type Facts interface {
 	Resolve(p string) (target string, state PathState)
 	// Toolchain says why the program prog, run in the absolute directory
 	// dir, may fetch and run another release of itself that the
-	// project's files ask for (go's toolchain switch), or "".
+	// project's files ask for (go's toolchain switch, a version manager's
+	// shim that installs on first use), or write its own records, or "".
 	Toolchain(prog, dir string) string
 	// SecretContent reports whether the file at the absolute path p
 	// (links followed) holds what has the shape of a secret whatever its

@@ -137,7 +137,7 @@ func (c *countingFacts) GitSecrets(dir string) ([]string, bool) {
 }
 
 func (c *countingFacts) Toolchain(prog, dir string) string {
-	c.ask("Toolchain", dir)
+	c.ask("Toolchain", prog, dir)
 	return c.NoFacts.Toolchain(prog, dir)
 }
 
