@@ -409,33 +409,24 @@ func hasGlobChars(lit string) bool {
 	return false
 }
 
-// hasBraceExpansion reports a {a,b} or {x..y} form in unquoted text.
+// hasBraceExpansion reports unquoted text that bash may brace-expand: a
+// "{" with a "," or ".." after it and a "}" after those. It reads more
+// than bash expands, never less: which "}" closes a brace bash decides by
+// rules of its own ({}{},} expands to {}} and {}: a "}" right after "{"
+// is a character of the list), and a word it may expand is not static.
 func hasBraceExpansion(s string) bool {
+	open, sep := false, false
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' {
+		c := s[i]
+		switch {
+		case c == '\\':
 			i++
-			continue
-		}
-		if s[i] != '{' {
-			continue
-		}
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '\\':
-				j++
-			case '{':
-				depth++
-			case '}':
-				depth--
-				if depth == 0 {
-					inner := s[i+1 : j]
-					if strings.Contains(inner, ",") || strings.Contains(inner, "..") {
-						return true
-					}
-					j = len(s)
-				}
-			}
+		case c == '{':
+			open = true
+		case open && (c == ',' || c == '.' && i+1 < len(s) && s[i+1] == '.'):
+			sep = true
+		case sep && c == '}':
+			return true
 		}
 	}
 	return false
