@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -506,8 +507,19 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		}
 		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
 			// bash takes no NAME before a simple command: "coproc curl x"
-			// runs curl.
-			call.Args = append([]*syntax.Word{c.Name}, call.Args...)
+			// runs curl, and what the parser read as assignments after
+			// the name are its arguments ("coproc cat X=1" reads X=1)
+			words := []*syntax.Word{c.Name}
+			for _, as := range call.Assigns {
+				w := wordOfAssign(as)
+				if w == nil {
+					a.unknown(ctx, "coproc "+c.Name.Lit()+" is given an array assignment as an argument")
+					break
+				}
+				words = append(words, w)
+			}
+			call.Assigns = nil
+			call.Args = append(words, call.Args...)
 			c.Name = nil
 		} else if c.Name != nil {
 			w := a.word(c.Name, ctx)
@@ -641,6 +653,9 @@ func (a *analyser) redirs(list []*syntax.Redirect, ctx *walkCtx) []*Redir {
 
 func (a *analyser) call(c *syntax.CallExpr, redirs []*Redir, ctx *walkCtx, line int) {
 	a.visited[c] = true
+	if !lateAssigns(c) {
+		a.unknown(ctx, "an array assignment after the command name")
+	}
 	var env []string
 	for _, as := range c.Assigns {
 		name := a.assign(as, ctx)
@@ -1157,6 +1172,60 @@ func timeProgram(s *syntax.Stmt) {
 
 // assignWord is the assignment a word NAME=value (or NAME+=value) makes
 // in front of a simple command, or nil when it is no assignment.
+// lateAssigns moves into the arguments what the parser took for
+// assignments after the command name (it does so after coproc: "coproc
+// 00 A=0" runs 00 with the argument A=0); false when one cannot be a word.
+func lateAssigns(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 || len(c.Assigns) == 0 {
+		return true
+	}
+	first := c.Args[0].Pos().Offset()
+	keep := c.Assigns[:0:0]
+	args := c.Args
+	for _, as := range c.Assigns {
+		if as.Pos().Offset() < first {
+			keep = append(keep, as)
+			continue
+		}
+		w := wordOfAssign(as)
+		if w == nil {
+			return false
+		}
+		args = append(args, w)
+	}
+	if len(args) == len(c.Args) {
+		return true
+	}
+	sort.SliceStable(args, func(i, j int) bool { return args[i].Pos().Offset() < args[j].Pos().Offset() })
+	c.Assigns, c.Args = keep, args
+	return true
+}
+
+// wordOfAssign is the word bash reads where the parser saw an assignment
+// (NAME=value as an argument), or nil for an array or indexed one.
+func wordOfAssign(as *syntax.Assign) *syntax.Word {
+	if as.Name == nil || as.Naked || as.Index != nil || as.Array != nil {
+		return nil
+	}
+	op := "="
+	if as.Append {
+		op = "+="
+	}
+	e := as.Name.ValueEnd
+	head := &syntax.Lit{ValuePos: as.Name.ValuePos, ValueEnd: syntax.NewPos(e.Offset()+uint(len(op)), e.Line(), e.Col()+uint(len(op))), Value: as.Name.Value + op}
+	parts := []syntax.WordPart{head}
+	if as.Value != nil {
+		if lit, ok := as.Value.Parts[0].(*syntax.Lit); ok {
+			head.Value += lit.Value
+			head.ValueEnd = lit.ValueEnd
+			parts = append(parts, as.Value.Parts[1:]...)
+		} else {
+			parts = append(parts, as.Value.Parts...)
+		}
+	}
+	return &syntax.Word{Parts: parts}
+}
+
 func assignWord(w *syntax.Word) *syntax.Assign {
 	lit, ok := w.Parts[0].(*syntax.Lit)
 	if !ok {
