@@ -376,6 +376,7 @@ func argvOf(l *Leaf, asWritten bool) string {
 // agree on. Each executes at least one program.
 var bashCorpus = []string{
 	// quoting and escapes
+	`aaa ~:x ~=~ ~=x ~root:x ~:"x" ~=~/a a=~:~`,
 	`coproc aaa X=1 b=2; wait`, `coproc bbb X+=1 Y=; wait`,
 	`aaa ~$ ~$x x=~$ ~$/y ~\$ "~"$ ~/$`,
 	`aaa 'a b' "c d" e\ f`,

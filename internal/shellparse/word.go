@@ -47,6 +47,10 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 			if i == 0 && strings.HasPrefix(v, "~") {
 				name, rest, slash := strings.Cut(v[1:], "/")
 				switch {
+				case strings.ContainsAny(name, ":="):
+					// bash may end the user name at ":" (~:x is $HOME:x)
+					// or, in a word holding "=~", at "=" (~=~ is $HOME=~)
+					out.Dynamic = true
 				case !slash && i < len(w.Parts)-1:
 					// the tilde-prefix runs into quoted or expanded text
 					// (~$X, ~""): bash leaves the ~ as it is
