@@ -151,17 +151,22 @@ func (s *streamer) isNull() (bool, error) {
 	return true, s.sc.literal("null")
 }
 
-// str decodes a string (null leaves *dst as it is).
-func (s *streamer) str(dst *string) error {
+// strOrNull reads a string, or a null (v nil, ok false).
+func (s *streamer) strOrNull() (v []byte, ok bool, err error) {
 	switch s.sc.peek() {
 	case 'n':
-		return s.sc.literal("null")
+		return nil, false, s.sc.literal("null")
 	case '"':
-	default:
-		return errNotPlain
+		v, err = s.sc.str()
+		return v, err == nil, err
 	}
-	v, err := s.sc.str()
-	if err == nil {
+	return nil, false, errNotPlain
+}
+
+// str decodes a string (null leaves *dst as it is).
+func (s *streamer) str(dst *string) error {
+	v, ok, err := s.strOrNull()
+	if ok {
 		*dst = string(v)
 	}
 	return err
@@ -170,15 +175,8 @@ func (s *streamer) str(dst *string) error {
 // repeated decodes a string that repeats from message to message (a role, a
 // model, a tool's name).
 func (s *streamer) repeated(dst *string) error {
-	switch s.sc.peek() {
-	case 'n':
-		return s.sc.literal("null")
-	case '"':
-	default:
-		return errNotPlain
-	}
-	v, err := s.sc.str()
-	if err != nil {
+	v, ok, err := s.strOrNull()
+	if !ok {
 		return err
 	}
 	if n, ok := s.names[string(v)]; ok {
