@@ -32,8 +32,9 @@ func winCanon(p string) string {
 		p = "/" + p[:1] + p[2:]
 	}
 	p = strings.ToLower(p)
-	if !strings.ContainsAny(p, ": .") {
-		return p
+	if !strings.ContainsRune(p, ':') && !strings.Contains(p, "./") && !strings.Contains(p, " /") &&
+		!strings.HasSuffix(p, ".") && !strings.HasSuffix(p, " ") {
+		return p // no stream, no name ending in a dot or a space
 	}
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {

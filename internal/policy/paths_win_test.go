@@ -93,3 +93,22 @@ func TestWinDenyRulesMatchWindowsPaths(t *testing.T) {
 		t.Errorf("grant matched another spelling: %+v", d)
 	}
 }
+
+// winCanon names each file as Windows opens it, mid-path as at the end,
+// and leaves plain names (a.txt, ..) as they are.
+func TestWinCanon(t *testing.T) {
+	for in, want := range map[string]string{
+		`C:\Users\Me\a.txt`:                         "/c/users/me/a.txt",
+		`C:\Users\Me\.aws. \config`:                 "/c/users/me/.aws/config",
+		`C:\Users\Me\.aws:$I30:$INDEX_ALLOCATION\x`: "/c/users/me/.aws/x",
+		`.env::$DATA`:                               ".env",
+		`.env. . `:                                  ".env",
+		`..\x\.\y`:                                  "../x/./y",
+		`c:x.`:                                      "c:x",
+		`d:`:                                        "/d",
+	} {
+		if got := winCanon(in); got != want {
+			t.Errorf("winCanon(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
