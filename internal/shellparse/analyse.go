@@ -529,7 +529,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
 			}
 		}
-		if call := leftmostCall(c.Stmt); call != nil && len(call.Assigns) == 0 {
+		if call := leftmostCall(c.Stmt); call != nil && lateAssigns(call) && len(call.Assigns) == 0 {
 			// the parser reads "coproc a=1 curl" as the command a=1; bash
 			// assigns a and runs curl
 			for len(call.Args) > 1 {
