@@ -56,14 +56,14 @@ type chat struct {
 	quit   bool
 }
 
-func runChat(opts *Options, io *iostreams.IO) int {
+func runChat(opts *Options, io *iostreams.IO) error {
 	if opts.Help {
-		fmt.Fprint(io.Out, usage())
-		return ExitOK
+		printHelp(io, usage())
+		return nil
 	}
 	if opts.Version {
 		fmt.Fprintf(io.Out, "nb %s\n", Version)
-		return ExitOK
+		return nil
 	}
 	rec := newRecorder(opts, io)
 	words := strings.Join(opts.Words, " ")
@@ -99,8 +99,8 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	a.loadInstructions()
 
 	c := &chat{app: a, single: singleShot}
-	if code, ok := c.start(); !ok {
-		return code
+	if err := c.start(); err != nil {
+		return err
 	}
 	defer c.history.Close()
 	defer c.ui.Close()
@@ -120,19 +120,19 @@ func runChat(opts *Options, io *iostreams.IO) int {
 func canPrompt(io *iostreams.IO) bool { return render.CanPrompt(io) }
 
 // start opens the history, the provider and the UI.
-func (c *chat) start() (int, bool) {
+func (c *chat) start() error {
 	p, model, err := c.newProvider(c.opts.Provider, c.opts.Model)
 	if err != nil {
-		return failRun(c.rec, c.io, kindConfig, err), false
+		return failRun(c.rec, c.io, kindConfig, err)
 	}
 	h, err := c.openHistory()
 	if err != nil {
-		return failRun(c.rec, c.io, kindHistory, err), false
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
 	msgs, warning, err := h.Load()
 	if err != nil {
 		h.Close()
-		return failRun(c.rec, c.io, kindHistory, err), false
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
 	c.history = h
 	c.ui = c.newUI()
@@ -144,11 +144,11 @@ func (c *chat) start() (int, bool) {
 	if c.opts.Resume {
 		if err := c.reopen(1); err != nil {
 			c.history.Close()
-			return failRun(c.rec, c.io, kindHistory, err), false
+			return failRun(c.rec, c.io, kindHistory, err)
 		}
 	}
 	c.startReport(p)
-	return 0, true
+	return nil
 }
 
 // handleSignals makes Ctrl+C cancel the running turn (not nb), and SIGTERM
@@ -181,7 +181,7 @@ func (c *chat) handleSignals(ctx context.Context, stop context.CancelFunc) {
 					// Waiting at the prompt, where nothing would notice
 					// the cancellation: end sessions and leave now.
 					c.shutdown()
-					os.Exit(ExitInterrupted)
+					os.Exit(exitCode(errInterrupted))
 				}
 			}
 		}
@@ -253,15 +253,15 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	return err
 }
 
-func (c *chat) singleShot(ctx context.Context, words, piped string) int {
+func (c *chat) singleShot(ctx context.Context, words, piped string) error {
 	if strings.HasPrefix(words, "/") {
 		rest, handled, err := c.slashSingleShot(ctx, words)
 		if err != nil {
 			return failRun(c.rec, c.io, kindRun, err)
 		}
 		if handled {
-			finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
-			return ExitOK
+			finishReport(c.rec, c.io, report.StatusAnswered, nil, nil)
+			return nil
 		}
 		words = rest
 	}
@@ -271,8 +271,8 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		text = fence(piped) + "\n\n" + words
 	}
 	if strings.TrimSpace(text) == "" && len(c.pendingText) == 0 && len(c.pendingImages) == 0 {
-		finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
-		return ExitOK
+		finishReport(c.rec, c.io, report.StatusAnswered, nil, nil)
+		return nil
 	}
 	err := c.turn(ctx, strings.TrimSpace(text))
 	if err == nil && c.quitting() {
@@ -282,7 +282,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 	return c.finishTurn(err)
 }
 
-func (c *chat) interactive(ctx context.Context) int {
+func (c *chat) interactive(ctx context.Context) error {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
@@ -293,24 +293,24 @@ func (c *chat) interactive(ctx context.Context) int {
 	c.ui.Notice(agent.NoticeInfo, c.banner())
 	for {
 		if ctx.Err() != nil {
-			return ExitInterrupted
+			return shown(errInterrupted)
 		}
 		line, err := ed.readMessage(c.promptString())
 		if errors.Is(err, errAborted) {
 			continue
 		}
 		if err != nil {
-			return ExitOK // Ctrl+D
+			return nil // Ctrl+D
 		}
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case trimmed == "":
 			continue
 		case trimmed == "exit" || trimmed == "quit":
-			return ExitOK
+			return nil
 		case strings.HasPrefix(trimmed, "/"):
 			if c.slash(ctx, trimmed) {
-				return ExitOK
+				return nil
 			}
 			continue
 		}
@@ -323,7 +323,7 @@ func (c *chat) interactive(ctx context.Context) int {
 		c.turn(ctx, line)
 		ed.feed(c.typeahead.finish())
 		if c.quitting() {
-			return ExitInterrupted
+			return shown(errInterrupted)
 		}
 	}
 }

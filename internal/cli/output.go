@@ -41,24 +41,23 @@ const (
 	kindRun     errorKind = "error"
 )
 
-// failRun reports err on stderr, ends the report with it and returns the
-// exit code. A usage error (exit 2) writes no report: whatever the output
-// format, exit 2 leaves stdout empty (docs/output-format.md), so usage
-// errors are found before the report starts.
-func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) int {
-	code := reportError(streams, err)
-	if code == ExitUsage {
-		return code
+// failRun ends the report with err and returns it (Main prints it). A
+// usage error (exit 2) writes no report: whatever the output format, exit
+// 2 leaves stdout empty (docs/output-format.md), so usage errors are found
+// before the report starts.
+func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) error {
+	if exitCode(err) != ExitUsage {
+		finishReport(rec, streams, report.StatusError, err, errorObject(kind, err))
 	}
-	finishReport(rec, streams, report.StatusError, code, errorObject(kind, err))
-	return code
+	return err
 }
 
-func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, code int, e *report.Error) {
+// finishReport ends the report of a run that ends with err.
+func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, err error, e *report.Error) {
 	if rec == nil {
 		return // interactive chat
 	}
-	if _, err := rec.Finish(status, code, e); err != nil {
+	if _, err := rec.Finish(status, exitCode(err), e); err != nil {
 		fmt.Fprintf(streams.Err, "nb: write report: %v\n", err)
 	}
 }
@@ -94,10 +93,10 @@ func providerReason(k llm.ErrorKind) string {
 	return "unknown"
 }
 
-// finishTurn ends a single-shot run after its turn: 130 interrupted, 1
-// error, 3 a call needed approval nobody could give, 4 maxToolCalls,
-// else 0, in that order of precedence.
-func (c *chat) finishTurn(err error) int {
+// finishTurn ends a single-shot run after its turn: interrupted, an
+// error, a call needed approval nobody could give, maxToolCalls, else
+// answered, in that order of precedence. The error it returns was shown.
+func (c *chat) finishTurn(err error) error {
 	c.rec.Settle(c.agent.Messages)
 	if st := c.agent.SessionStats(); st.CostKnown && st.Requests > 0 {
 		c.rec.SetCost(st.Cost)
@@ -105,25 +104,24 @@ func (c *chat) finishTurn(err error) int {
 	needed, remedies := c.rec.NeedsApproval()
 	var (
 		status = report.StatusAnswered
-		code   = ExitOK
 		e      *report.Error
 	)
 	switch {
 	case errors.Is(err, context.Canceled):
-		status, code = report.StatusInterrupted, ExitInterrupted
+		status, err = report.StatusInterrupted, errInterrupted
 		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
 	case errors.Is(err, agent.ErrToolLimit) && !needed:
-		status, code = report.StatusToolLimit, ExitToolLimit
+		status = report.StatusToolLimit
 		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
 	case err != nil && !errors.Is(err, agent.ErrToolLimit):
-		status, code = report.StatusError, ExitError
+		status = report.StatusError
 		e = errorObject(kindRun, err)
 	case needed:
-		status, code = report.StatusApproval, ExitApproval
-		e = &report.Error{Kind: "approval_required", Message: "a tool call needed approval and there was no terminal to ask at", Remedies: remedies}
+		status, err = report.StatusApproval, errApproval
+		e = &report.Error{Kind: "approval_required", Message: errApproval.Error(), Remedies: remedies}
 	}
-	finishReport(c.rec, c.io, status, code, e)
-	return code
+	finishReport(c.rec, c.io, status, err, e)
+	return shown(err)
 }
 
 // startReport writes the report's start event once the provider is known.
