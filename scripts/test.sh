@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
+# python3, less, man, curl, npm, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -23,6 +23,10 @@ command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
 command -v mawk >/dev/null 2>&1 || need_apt+=(mawk)
+command -v less >/dev/null 2>&1 || need_apt+=(less)
+command -v man >/dev/null 2>&1 || need_apt+=(man-db)
+[ -x /usr/bin/curl ] || need_apt+=(curl)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
 	sudo_cmd=()

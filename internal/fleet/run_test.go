@@ -19,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/fleet/fleettest"
 	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // testFleet is a fleet of real OpenSSH "hosts" on loopback: web-01 …
@@ -383,9 +384,7 @@ func TestFleetLargeOutput(t *testing.T) {
 // TestFleetAgent: keys come from ssh-agent; with IdentitiesOnly only the
 // agent key matching an IdentityFile is offered.
 func TestFleetAgent(t *testing.T) {
-	if _, err := exec.LookPath("ssh-agent"); err != nil {
-		t.Skip("ssh-agent not installed")
-	}
+	testenv.Tool(t, "ssh-agent")
 	ft := fleettest.Start(t, 3)
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "agent.sock")
