@@ -47,6 +47,9 @@ type chat struct {
 
 	// single is set for a single-shot run.
 	single bool
+	// continues: the run goes on with the conversation the launch
+	// directory kept (said once, see continuing).
+	continues bool
 	// typeahead reads what is typed while a turn of an interactive chat
 	// runs.
 	typeahead *typeahead
@@ -75,7 +78,7 @@ func runChat(opts *Options, io *iostreams.IO) error {
 		}
 		piped = data
 	}
-	singleShot := len(opts.Words) > 0 || !io.InTTY
+	singleShot := len(opts.Words) > 0 || !io.InTTY || opts.Print
 	if singleShot && strings.TrimSpace(words) == "" && strings.TrimSpace(piped) == "" {
 		return failRun(rec, io, kindRun, usagef("nothing to ask: give a message as arguments or on stdin (see nb --help)"))
 	}
@@ -141,12 +144,13 @@ func (c *chat) start() error {
 	}
 	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
 	c.windowHint(p, model)
-	if c.opts.Resume {
-		if err := c.reopen(1); err != nil {
-			c.history.Close()
-			return failRun(c.rec, c.io, kindHistory, err)
-		}
+	if err := c.resumeAtStart(); err != nil {
+		c.history.Close()
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
+	// A start that goes on with the directory's conversation says so
+	// before its first message (not for a slash command of its own).
+	c.continues = len(msgs) > 0 && !c.opts.Resume && len(c.agent.Messages) == len(msgs)
 	c.startReport(p)
 	return nil
 }
@@ -274,6 +278,7 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) error {
 		finishReport(c.rec, c.io, report.StatusAnswered, nil, nil)
 		return nil
 	}
+	c.sayContinuing()
 	err := c.turn(ctx, strings.TrimSpace(text))
 	if err == nil && c.quitting() {
 		// SIGTERM or SIGHUP arrived while the answer was saved.
@@ -286,11 +291,18 @@ func (c *chat) interactive(ctx context.Context) error {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
-	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead)
+	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead, c.cancelTurn)
 	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
 	ed.ed.CompleteWord = c.completeMention()
+	ed.ed.Note = c.mentionNote
 	c.ui.Notice(agent.NoticeInfo, c.banner())
+	c.sayContinuing()
+	if c.opts.Resume {
+		if err := c.pickConversation(); err != nil {
+			return nil // Ctrl+D: leave
+		}
+	}
 	for {
 		if ctx.Err() != nil {
 			return shown(errInterrupted)
@@ -300,7 +312,7 @@ func (c *chat) interactive(ctx context.Context) error {
 			continue
 		}
 		if err != nil {
-			return nil // Ctrl+D
+			return nil // Ctrl+D, or Ctrl+C twice
 		}
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -315,7 +327,9 @@ func (c *chat) interactive(ctx context.Context) error {
 			continue
 		}
 		if command, ok := shellLine(line); ok {
+			c.typeahead.start()
 			c.shellCommand(ctx, command)
+			ed.feed(c.typeahead.finish())
 			continue
 		}
 		c.attachMentions(ctx, line)

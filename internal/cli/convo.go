@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/llm/providers"
@@ -292,11 +294,79 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		fmt.Fprintf(out, "no earlier conversations in %s (/clear keeps the current one here)\n", c.launch)
 		return nil
 	}
+	fmt.Fprintln(out, conversationList(list)+"reopen one with /conversations N (the current conversation is kept), or start nb with --resume (-r) to pick one")
+	return nil
+}
+
+// conversationList is the numbered list of archived conversations.
+func conversationList(list []store.Archived) string {
 	var b strings.Builder
 	for i, a := range list {
 		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
 	}
-	b.WriteString("reopen one with /conversations N (the current conversation is kept), or start nb with --resume for the most recent")
-	fmt.Fprintln(out, b.String())
+	return b.String()
+}
+
+// sayContinuing tells, once, that the run goes on with the conversation
+// the launch directory kept: how much of it is sent again, and how to
+// start anew.
+func (c *chat) sayContinuing() {
+	if !c.continues || len(c.agent.Messages) == 0 {
+		return
+	}
+	c.continues = false
+	msgs := c.agent.Messages
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("continuing this directory's conversation: %d messages, about %s tokens (/clear starts a new one)", len(msgs), catalog.Tokens(compact.Messages(msgs))))
+}
+
+// resumeAtStart applies --continue (the launch directory's conversation,
+// or when it is empty the most recent one set aside) and, outside an
+// interactive chat, --resume (the most recent one set aside; an
+// interactive chat asks which, see pickConversation).
+func (c *chat) resumeAtStart() error {
+	switch {
+	case c.opts.Continue && len(c.agent.Messages) == 0 && len(c.archive().List()) > 0:
+		return c.reopen(1)
+	case c.opts.Resume && c.single:
+		return c.reopen(1)
+	}
 	return nil
+}
+
+// pickConversation asks which archived conversation --resume reopens: a
+// number, Enter for the most recent; Ctrl+C keeps the current one. It
+// returns io.EOF when the user left (Ctrl+D).
+func (c *chat) pickConversation() error {
+	list := c.archive().List()
+	if len(list) < 2 {
+		if err := c.reopen(1); err != nil {
+			c.ui.Notice(agent.NoticeWarn, err.Error())
+		}
+		return nil
+	}
+	c.println("%s", strings.TrimRight(conversationList(list), "\n"))
+	for {
+		n := len(c.ed.ed.History.Entries())
+		line, err := c.ed.readMessage("reopen which conversation? [1] ")
+		c.ed.ed.History.Truncate(n)
+		switch {
+		case errors.Is(err, errAborted):
+			c.ui.Notice(agent.NoticeInfo, "kept the current conversation")
+			return nil
+		case err != nil:
+			return err
+		}
+		choice := 1
+		if t := strings.TrimSpace(line); t != "" {
+			if choice, err = strconv.Atoi(t); err != nil {
+				c.ui.Notice(agent.NoticeError, fmt.Sprintf("%q is not a number from 1 to %d", t, len(list)))
+				continue
+			}
+		}
+		if err := c.reopen(choice); err != nil {
+			c.ui.Notice(agent.NoticeError, err.Error())
+			continue
+		}
+		return nil
+	}
 }

@@ -16,8 +16,15 @@ type Options struct {
 	System   string
 	// Reasoning is the reasoning effort (low, medium, high).
 	Reasoning string
-	// Resume reopens the most recent conversation /clear set aside.
-	Resume  bool
+	// Resume reopens a conversation /clear set aside: the most recent, or
+	// the one picked from a list in an interactive chat.
+	Resume bool
+	// Continue continues the last conversation: the launch directory's,
+	// else the most recent one set aside.
+	Continue bool
+	// Print runs single-shot: the words are the message (a subcommand's
+	// name too), the answer is printed and nb exits.
+	Print   bool
 	NoTools bool
 	Verbose bool
 	Version bool
@@ -108,6 +115,14 @@ var flagSpecs = []flagSpec{
 		return nil
 	}},
 	{"resume", false, setter(func(o *Options, _ string) { o.Resume = true })},
+	{"continue", false, setter(func(o *Options, _ string) { o.Continue = true })},
+	{"print", false, setter(func(o *Options, _ string) { o.Print = true })},
+}
+
+// shortFlags are the one-dash spellings of nb's flags.
+var shortFlags = map[string]string{
+	"-h": "help", "-v": "version", "-V": "version",
+	"-p": "print", "-c": "continue", "-r": "resume", "-m": "model",
 }
 
 // parseFlags reads leading flags; the first word that is not a flag starts
@@ -115,7 +130,7 @@ var flagSpecs = []flagSpec{
 // ends the flags explicitly.
 func parseFlags(args []string) (*Options, error) {
 	o := &Options{OutputFormat: FormatText}
-	line := cmdLine{cmd: "nb", stopAtWord: true, short: map[string]string{"-h": "help", "-v": "version", "-V": "version"}}
+	line := cmdLine{cmd: "nb", stopAtWord: true, short: shortFlags}
 	for _, f := range flagSpecs {
 		line.flags = append(line.flags, flagDef{name: f.name, value: f.value, set: func(v string) error { return f.set(o, v) }})
 	}
@@ -123,15 +138,23 @@ func parseFlags(args []string) (*Options, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Words, o.forcedChat, o.set = p.words, p.dashes, p.set
+	o.Words, o.forcedChat, o.set = p.words, p.dashes || o.Print, p.set
 	if p.dashes {
 		o.Words = p.afterDashes
 	}
 	if o.History != "" && o.NoHistory {
 		return nil, usagef("--history and --no-history cannot be used together")
 	}
-	if o.Resume && o.NoHistory {
-		return nil, usagef("--resume and --no-history cannot be used together: a run without history opens no earlier conversation")
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.Resume, "--resume"}, {o.Continue, "--continue"}} {
+		if f.set && o.NoHistory {
+			return nil, usagef("%s and --no-history cannot be used together: a run without history opens no earlier conversation", f.name)
+		}
+	}
+	if o.Resume && o.Continue {
+		return nil, usagef("--resume and --continue cannot be used together: --continue goes on with the last conversation, --resume picks an earlier one")
 	}
 	return o, nil
 }
