@@ -48,8 +48,11 @@ type chat struct {
 	// single is set for a single-shot run.
 	single bool
 	// continues: the run goes on with the conversation the launch
-	// directory kept (said once, see continuing).
+	// directory kept (said once, see sayContinuing).
 	continues bool
+	// apartNote says why this run keeps a conversation of its own
+	// (another nb holds the directory's); said once, at the start.
+	apartNote string
 	// typeahead reads what is typed while a turn of an interactive chat
 	// runs.
 	typeahead *typeahead

@@ -252,7 +252,7 @@ func (c *chat) reopen(n int) error {
 	if c.history == nil {
 		return fmt.Errorf("this run keeps no history (--no-history): it opens no earlier conversation")
 	}
-	list := c.archive().List()
+	list := c.conversations()
 	if len(list) == 0 {
 		return fmt.Errorf("no earlier conversation in %s", c.launch)
 	}
@@ -284,7 +284,7 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		}
 		return c.reopen(n)
 	}
-	list := c.archive().List()
+	list := c.conversations()
 	// In `nb /conversations` the list is the run's output: stdout.
 	out := c.io.Err
 	if c.single {
@@ -302,7 +302,11 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 func conversationList(list []store.Archived) string {
 	var b strings.Builder
 	for i, a := range list {
-		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
+		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
+		if a.InUse {
+			b.WriteString("  (open in " + (&store.LockedError{Holder: a.Holder}).Who() + ")")
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -311,6 +315,10 @@ func conversationList(list []store.Archived) string {
 // the launch directory kept: how much of it is sent again, and how to
 // start anew.
 func (c *chat) sayContinuing() {
+	if c.apartNote != "" {
+		c.ui.Notice(agent.NoticeInfo, c.apartNote)
+		c.apartNote = ""
+	}
 	if !c.continues || len(c.agent.Messages) == 0 {
 		return
 	}
@@ -325,21 +333,47 @@ func (c *chat) sayContinuing() {
 // interactive chat asks which, see pickConversation).
 func (c *chat) resumeAtStart() error {
 	switch {
-	case c.opts.Continue && len(c.agent.Messages) == 0 && len(c.archive().List()) > 0:
-		return c.reopen(1)
+	case c.opts.Continue && len(c.agent.Messages) == 0:
+		if n := c.latest(); n > 0 {
+			return c.reopen(n)
+		}
 	case c.opts.Resume && c.single:
-		return c.reopen(1)
+		return c.reopen(max(c.latest(), 1))
 	}
 	return nil
+}
+
+// conversations lists the directory's earlier conversations, newest
+// first, but for this run's own (kept in the archive when another nb
+// holds the directory's).
+func (c *chat) conversations() []store.Archived {
+	var out []store.Archived
+	for _, a := range c.archive().List() {
+		if c.archive().Path(a.ID) != c.history.Path() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// latest is the number of the most recent conversation no other nb has
+// open (0: none).
+func (c *chat) latest() int {
+	for i, a := range c.conversations() {
+		if !a.InUse {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // pickConversation asks which archived conversation --resume reopens: a
 // number, Enter for the most recent; Ctrl+C keeps the current one. It
 // returns io.EOF when the user left (Ctrl+D).
 func (c *chat) pickConversation() error {
-	list := c.archive().List()
+	list := c.conversations()
 	if len(list) < 2 {
-		if err := c.reopen(1); err != nil {
+		if err := c.reopen(max(c.latest(), 1)); err != nil {
 			c.ui.Notice(agent.NoticeWarn, err.Error())
 		}
 		return nil
@@ -347,7 +381,8 @@ func (c *chat) pickConversation() error {
 	c.println("%s", strings.TrimRight(conversationList(list), "\n"))
 	for {
 		n := len(c.ed.ed.History.Entries())
-		line, err := c.ed.readMessage("reopen which conversation? [1] ")
+		def := max(c.latest(), 1)
+		line, err := c.ed.readMessage(fmt.Sprintf("reopen which conversation? [%d] ", def))
 		c.ed.ed.History.Truncate(n)
 		switch {
 		case errors.Is(err, errAborted):
@@ -356,7 +391,7 @@ func (c *chat) pickConversation() error {
 		case err != nil:
 			return err
 		}
-		choice := 1
+		choice := def
 		if t := strings.TrimSpace(line); t != "" {
 			if choice, err = strconv.Atoi(t); err != nil {
 				c.ui.Notice(agent.NoticeError, fmt.Sprintf("%q is not a number from 1 to %d", t, len(list)))

@@ -160,7 +160,23 @@ func (c *chat) openHistory() (*store.History, error) {
 		// lock inside the project (newApp said why).
 		return nil, nil
 	}
-	return store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+	h, err := store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+	if !errors.Is(err, store.ErrLocked) {
+		return h, err
+	}
+	// Another nb holds the conversation: this one gets its own, kept
+	// beside the directory's earlier ones. Never refused.
+	apart, aerr := c.archive().Open()
+	if aerr != nil {
+		return nil, fmt.Errorf("%w; nor could a conversation of its own be kept: %v", err, aerr)
+	}
+	who := "another nb"
+	var le *store.LockedError
+	if errors.As(err, &le) {
+		who = le.Who()
+	}
+	c.apartNote = who + " is using this directory's conversation: this one is kept apart, saved beside it (/conversations lists it, nb --resume reopens it)"
+	return apart, nil
 }
 
 // observe sends a tool call's outcome to the audit log and the report.

@@ -298,3 +298,73 @@ func pgrep(cmdline string) []string {
 	}
 	return pids
 }
+
+// TestConcurrentRunsKeepEveryExchange: runs started together in one
+// directory are none refused, and every exchange is kept exactly once:
+// in the directory's history (the run that got it first, and the later
+// ones that find it free) or in a conversation of its own beside it.
+func TestConcurrentRunsKeepEveryExchange(t *testing.T) {
+	proctest.Check(t)
+	dir := t.TempDir()
+	s := llmtest.NewOpenAI(t, llmtest.Turn{Standing: true, Text: "answered", Delay: 20 * time.Millisecond})
+	first := nbCommand(t, dir, s, "warm up")
+	var home string
+	for _, kv := range first.Env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	if out, err := first.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const n = 6
+	errs := make(chan error, n)
+	for i := range n {
+		cmd := nbCommand(t, dir, s, fmt.Sprintf("question %d", i))
+		cmd.Env = append(cmd.Env, "HOME="+home, "XDG_STATE_HOME="+home+"/.local/state", "XDG_CONFIG_HOME="+home+"/.config")
+		go func() {
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				err = fmt.Errorf("%v: %s", err, out)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	seen := map[string]int{}
+	count := func(msgs []llm.Message) {
+		for _, m := range msgs {
+			if m.Role == llm.RoleUser {
+				seen[strings.TrimSpace(strings.SplitN(m.Text, "\n", 2)[0])]++
+			}
+		}
+	}
+	h, err := store.OpenHistory(dir, t.TempDir(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _, err := h.Load()
+	h.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count(msgs)
+	arch := store.NewArchive(filepath.Join(home, ".local", "state", "nb"), dir, time.Now)
+	t.Logf("%d conversations kept apart", len(arch.List()))
+	for _, a := range arch.List() {
+		got, err := arch.Take(a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count(got)
+	}
+	for i := range n {
+		if q := fmt.Sprintf("question %d", i); seen[q] != 1 {
+			t.Errorf("%q kept %d times, want once (kept: %v)", q, seen[q], seen)
+		}
+	}
+}
