@@ -64,7 +64,7 @@ type chat struct {
 
 func runChat(opts *Options, io *iostreams.IO) error {
 	if opts.Help {
-		printHelp(io, usage())
+		printHelp(io, usageText)
 		return nil
 	}
 	if opts.Version {

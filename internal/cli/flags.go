@@ -174,13 +174,13 @@ func (o *Options) only(cmd string, allowed ...string) error {
 	return nil
 }
 
-// usageText is the help; {{configDir}} is where the configuration lives
-// on this platform (usage_*.go).
+// usageText is the help (nb --help, nb help); configDir is where the
+// configuration lives on this platform (usage_*.go).
 const usageText = `nb — a command-line AI assistant that can act on this machine
 
 Usage:
   nb [flags]                 interactive chat in the current directory
-  nb [flags] WORDS...        ask once, print the answer, exit
+  nb [flags] WORDS...        ask once, print the answer, exit (also nb -p WORDS...)
   cmd | nb [flags] WORDS...  piped input is added to the message
   nb -- WORDS...             chat even when the first word is a subcommand
 
@@ -191,12 +191,17 @@ Subcommands (global flags may come before them: nb --config F tool ...):
   nb help [SUBCOMMAND]                         this help, or a subcommand's (also: nb mcp --help)
 
 Flags:
-  --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
+  -p, --print         ask once with the words that follow (even a subcommand's name),
+                      print the answer and exit
+  -c, --continue      go on with the last conversation: this directory's, or when it is
+                      empty the most recent one /clear kept
+  -r, --resume        reopen a conversation /clear kept: pick it from a list (without a
+                      terminal, the most recent); see /conversations
+  -m, --model NAME    model to use (a local server's models: /model in chat)
   --provider NAME     model provider (configured name, or openai/anthropic/gemini/azure)
-  --model NAME        model to use
-  --config FILE       configuration file (default {{configDir}}config.json)
-  --system FILE       extra system prompt (default {{configDir}}system.md)
-  --resume            reopen the most recent conversation /clear kept (see /conversations)
+  --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
+  --config FILE       configuration file (default ` + configDir + `config.json)
+  --system FILE       extra system prompt (default ` + configDir + `system.md)
   --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
   --no-tools          chat only; the model cannot run anything
   --verbose           show the full result of every tool call, the project instructions read
@@ -204,15 +209,24 @@ Flags:
   --output-format F   text (default), json (one object at the end) or stream-json (one
                       object per line as the run goes); see docs/output-format.md
   --no-history        neither read nor write the conversation history, take no lock
-                      (also --ephemeral); parallel runs in one directory work
+                      (also --ephemeral)
   --history FILE      keep the conversation in FILE instead of .nb_conversation_history.json
-  --version           print the version
-  --help              show this help
+  -v, --version       print the version
+  -h, --help          show this help
 
-In chat, type /help for commands.
+Providers: set one of these (or add "providers" to ` + configDir + `config.json):
+  OPENAI_API_KEY                  OpenAI; OPENAI_MODEL picks the model
+  OPENAI_BASE_URL                 an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
+                                  Studio): no key needed, nb asks the server for its models
+  ANTHROPIC_API_KEY               Anthropic; ANTHROPIC_MODEL
+  GEMINI_API_KEY                  Gemini; GEMINI_MODEL
+  AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT   Azure OpenAI; AZURE_OPENAI_DEPLOYMENT
+
+Fleets: the hosts of ~/.ssh/config and of Ansible inventories ("fleet": {"inventory":
+[...]} in the config) can run one command together: the model passes run_cmd a selection
+(web-0*, @group, a list), and in chat /hosts lists them and /run @web uptime runs your own.
+
+In chat, type /help for commands and keys.
 Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that could not be
 asked for (re-run with --approve), 4 maxToolCalls reached, 130 interrupted.
 `
-
-// usage is the help for this platform.
-func usage() string { return strings.ReplaceAll(usageText, "{{configDir}}", configDir) }

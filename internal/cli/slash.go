@@ -142,11 +142,26 @@ func (c *chat) slashHelp(context.Context, []string) error {
 		fmt.Fprintf(&b, "  %-22s %s\n", strings.TrimSpace(s.name+" "+s.args), s.help)
 	}
 	b.WriteString("  exit, quit             leave nb\n\n")
-	b.WriteString("Input: end a line with \\ to continue it; a line of \"\"\" starts and ends a block.\n")
-	b.WriteString("Ctrl+C stops the running answer or command; Ctrl+D leaves.")
-	c.println("%s", b.String())
+	b.WriteString(inputHelp)
+	c.println("%s", strings.TrimRight(b.String(), "\n"))
 	return nil
 }
+
+// inputHelp is the part of /help about what can be typed and the keys.
+const inputHelp = `In a message:
+  !COMMAND               run COMMAND yourself in the session's shell (not asked about); it
+                         and its output go with your next message
+  @path                  attach a file (Tab completes the project's files); the files a
+                         message attaches are shown under it before you send it
+Keys:
+  Enter                  send; Shift+Enter or Alt+Enter adds a line, as does a line ending
+                         in \; a line of """ starts and ends a block
+  Up, Down / Ctrl+R      recall earlier messages / search them (Esc keeps the match,
+                         Ctrl+G gives the message back)
+  Ctrl+G, Ctrl+X Ctrl+E  edit the message in $VISUAL or $EDITOR
+  Tab                    complete a /command or an @path
+  Esc or Ctrl+C          stop the running answer or command (Ctrl+C on a message drops it)
+  Ctrl+D, or Ctrl+C twice at an empty prompt: leave`
 
 func (c *chat) slashClear(context.Context, []string) error {
 	id, err := c.archiveCurrent()
