@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/providers"
 	"github.com/nb-cli/nb/internal/mcpclient"
 	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/report"
@@ -145,8 +147,7 @@ func (c *chat) start() error {
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
-	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
-	c.windowHint(p, model)
+	c.agent = c.newAgent(p, c.modelWindow(p, model), c.ui, canPrompt(c.io), msgs)
 	if err := c.resumeAtStart(); err != nil {
 		c.history.Close()
 		return failRun(c.rec, c.io, kindHistory, err)
@@ -228,6 +229,7 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.waitMCP(tctx)
 	changed, err := c.agent.Turn(tctx, msg)
 	cancel()
+	c.rememberRoles()
 	// c.cancel stays set while saving: a SIGTERM or SIGHUP now marks nb to
 	// quit after the save instead of exiting in the middle of it, so the
 	// exchange already printed is kept.
@@ -253,6 +255,11 @@ func (c *chat) turn(ctx context.Context, text string) error {
 		c.ui.Notice(agent.NoticeWarn, "interrupted")
 	default:
 		c.ui.Notice(agent.NoticeError, err.Error())
+		var le *llm.Error
+		if errors.As(err, &le) && le.Status == http.StatusNotFound {
+			// Mostly a model the server does not have.
+			c.ui.Notice(agent.NoticeInfo, "the server does not know the model "+c.agent.Provider().Model()+": "+providers.ModelHint(c.spec))
+		}
 		if !changed {
 			c.ui.Notice(agent.NoticeInfo, "the message was not sent; the conversation is unchanged")
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/host/hosts"
@@ -11,16 +12,29 @@ import (
 	"github.com/nb-cli/nb/internal/llm/providers"
 	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/tool/terminal"
 )
 
+// discoverTimeout bounds asking a server for its models.
+const discoverTimeout = 15 * time.Second
+
 // newProvider builds model provider name ("" = the configured or
-// environment default) with model ("" = its default), and describes the
-// model: its context window (a one-line hint is shown when it is a guess),
-// prices and reasoning settings.
+// environment default) with model ("" = the one chosen with /model in the
+// launch directory, else the provider's default, else the only one its
+// server offers), and describes the model: its context window, prices and
+// reasoning settings.
 func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error) {
 	spec, err := providers.Resolve(a.cfg, name, model, a.io.Getenv)
 	if err != nil {
+		return nil, agent.Model{}, err
+	}
+	if c, ok := store.LoadChoice(a.state, a.launch); ok && model == "" && c.Provider == spec.Name {
+		spec.Model = c.Model
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	defer cancel()
+	if spec, err = providers.Discover(ctx, spec); err != nil {
 		return nil, agent.Model{}, err
 	}
 	p, err := providers.Build(spec)
@@ -28,8 +42,12 @@ func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error)
 		return nil, agent.Model{}, err
 	}
 	m, err := a.describeModel(spec)
-	if err != nil || a.rec == nil {
-		return p, m, err
+	if err != nil {
+		return nil, m, err
+	}
+	a.spec = spec
+	if a.rec == nil {
+		return p, m, nil
 	}
 	return &reportProvider{Provider: p, rec: a.rec, maxArgs: a.cfg.Conversation.MaxMessageBytes, save: a.saveOutput}, m, nil
 }
@@ -46,6 +64,9 @@ func (c *chat) slashProviders(context.Context, []string) error {
 		model := e.Model
 		if e.Name == cur.Name() {
 			mark, model = "* ", cur.Model()
+		}
+		if model == "" {
+			model = "(the server's)"
 		}
 		fmt.Fprintf(&b, "%s%-14s %-18s %-28s %s", mark, e.Name, e.Type, model, e.Source)
 		if e.BaseURL != "" {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/compact"
@@ -61,25 +62,60 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	return m, nil
 }
 
-// windowHint says how to set the context window of a local model nb does
-// not know (in interactive chats, or with --verbose).
-// It also says, once per model, when the reasoning effort asked for is not
-// sent, and when the cost is an estimate from the model's family.
-func (c *chat) windowHint(p llm.Provider, m agent.Model) {
+// windowTimeout bounds asking a server the context window it runs with.
+const windowTimeout = 5 * time.Second
+
+// modelWindow completes what is known of the model of p: the context
+// window an OpenAI-compatible server runs it with, asked of the server
+// (said once, in interactive chats or with --verbose, and remembered in
+// the state directory, so it is asked again only when unknown), else a
+// hint, once, on how to set it. It also says when the reasoning effort
+// asked for is not sent, and when the cost is an estimate from the model's
+// family.
+func (c *chat) modelWindow(p llm.Provider, m agent.Model) agent.Model {
 	if m.IgnoredReasoning != "" {
 		c.ui.Notice(agent.NoticeWarn, fmt.Sprintf("reasoning effort %q not sent: %s does not take one (set \"sendReasoning\": true in providers.%s of the config if it does)", m.IgnoredReasoning, p.Model(), p.Name()))
 	}
-	if c.single && !c.opts.Verbose {
-		return
-	}
-	if m.CostEstimate {
+	say := !c.single || c.opts.Verbose
+	if m.CostEstimate && say {
 		c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s is not in nb's price table: costs are estimated from its family's prices (set \"prices\" in providers.%s of the config)", p.Model(), p.Name()))
 	}
-	spec, err := providers.Resolve(c.cfg, p.Name(), p.Model(), c.io.Getenv)
-	if err != nil || spec.Type != "openai-compatible" || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {
-		return
+	spec := c.spec
+	if spec.Type != "openai-compatible" {
+		return m
 	}
-	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
+	known := store.NewServerModels(c.state)
+	seen, _ := known.Get(spec.BaseURL, spec.Model)
+	if f, ok := llm.As[llm.RoleFolder](p); ok && seen.StrictRoles {
+		f.SetStrictRoles()
+	}
+	if spec.ContextWindow > 0 {
+		return m
+	}
+	if seen.Window > 0 {
+		m.Window = seen.Window
+		return m
+	}
+	if r, ok := llm.As[llm.WindowReader](p); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), windowTimeout)
+		n, from, err := r.ServerWindow(ctx, spec.Model)
+		cancel()
+		if err == nil && n > 0 {
+			m.Window = n
+			seen.Window, seen.From, seen.Seen = n, from, c.io.Now()
+			known.Put(spec.BaseURL, spec.Model, seen)
+			if say {
+				c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s runs with a context window of %s tokens (the server's %s); nb remembers it", spec.Model, catalog.Tokens(n), from))
+			}
+			return m
+		}
+	}
+	if say && !seen.Hinted && !catalog.Lookup(spec.Type, spec.Model).Known {
+		c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
+		seen.Hinted, seen.Seen = true, c.io.Now()
+		known.Put(spec.BaseURL, spec.Model, seen)
+	}
+	return m
 }
 
 // keepBeforeCompaction keeps the conversation a summary is about to
@@ -325,6 +361,21 @@ func (c *chat) sayContinuing() {
 	c.continues = false
 	msgs := c.agent.Messages
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("continuing this directory's conversation: %d messages, about %s tokens (/clear starts a new one)", len(msgs), catalog.Tokens(compact.Messages(msgs))))
+}
+
+// rememberRoles keeps, for the next runs, that the server rejected the
+// roles of a request and now gets tool calls and results as text.
+func (c *chat) rememberRoles() {
+	f, ok := llm.As[llm.RoleFolder](c.agent.Provider())
+	if !ok || !f.StrictRoles() || c.spec.StrictRoles || c.spec.BaseURL == "" {
+		return
+	}
+	known := store.NewServerModels(c.state)
+	seen, _ := known.Get(c.spec.BaseURL, c.spec.Model)
+	if !seen.StrictRoles {
+		seen.StrictRoles, seen.Seen = true, c.io.Now()
+		known.Put(c.spec.BaseURL, c.spec.Model, seen)
+	}
 }
 
 // resumeAtStart applies --continue (the launch directory's conversation,

@@ -219,6 +219,9 @@ type reportProvider struct {
 	save    compact.Saver
 }
 
+// Unwrap returns the provider the report watches.
+func (p *reportProvider) Unwrap() llm.Provider { return p.Provider }
+
 func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	if req.Internal {
 		resp, err := p.Provider.Stream(ctx, req, onEvent)

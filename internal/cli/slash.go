@@ -10,8 +10,11 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/regular"
+	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/spelling"
+	"github.com/nb-cli/nb/internal/store"
 )
 
 type slashCmd struct {
@@ -34,7 +37,7 @@ func init() {
 		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
 		{"/providers", "", "list model providers", (*chat).slashProviders},
 		{"/provider", "NAME", "switch the model provider", (*chat).slashProvider},
-		{"/model", "NAME", "switch the model of the current provider", (*chat).slashModel},
+		{"/model", "[NAME]", "list the server's models, or switch to one (remembered for this directory)", (*chat).slashModel},
 		{"/prompts", "", "list prompts offered by MCP servers", (*chat).slashPrompts},
 		{"/prompt", "NAME", "use an MCP server's prompt", (*chat).slashPrompt},
 		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
@@ -212,17 +215,58 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	return nil
 }
 
-func (c *chat) slashModel(_ context.Context, args []string) error {
+func (c *chat) slashModel(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return c.listModels(ctx)
+	}
 	if len(args) != 1 {
-		return fmt.Errorf("usage: /model NAME (current: %s)", c.agent.Provider().Model())
+		return fmt.Errorf("usage: /model [NAME] (current: %s)", c.agent.Provider().Model())
 	}
 	p, model, err := c.newProvider(c.agent.Provider().Name(), args[0])
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p, model)
-	c.windowHint(p, model)
-	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
+	c.agent.SetProvider(p, c.modelWindow(p, model))
+	note := ""
+	if err := store.SaveChoice(c.state, c.launch, store.Choice{Provider: p.Name(), Model: p.Model()}); err == nil && c.state != "" {
+		note = "; nb starts with it again in this directory"
+	}
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)%s", p.Name(), p.Model(), note))
+	return nil
+}
+
+// listModels prints the models the current provider's server offers
+// (/model without a name), marking the one in use.
+func (c *chat) listModels(ctx context.Context) error {
+	cur := c.agent.Provider()
+	lister, ok := llm.As[llm.ModelLister](cur)
+	if !ok {
+		return fmt.Errorf("usage: /model NAME (current: %s; %s does not list its models)", cur.Model(), cur.Name())
+	}
+	lctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+	defer cancel()
+	models, err := lister.Models(lctx)
+	if err != nil {
+		return fmt.Errorf("list models: %w", err)
+	}
+	var b strings.Builder
+	for _, m := range models {
+		mark := "  "
+		if m.ID == cur.Model() {
+			mark = "* "
+		}
+		b.WriteString(mark + style.Sanitize(m.ID))
+		if m.Window > 0 {
+			b.WriteString("  (" + catalog.Tokens(m.Window) + " tokens)")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%d models at %s; switch with /model NAME", len(models), cur.Name())
+	out := c.io.Err
+	if c.single {
+		out = c.io.Out // nb /model: the list is the run's output
+	}
+	fmt.Fprintln(out, b.String())
 	return nil
 }
 
@@ -234,8 +278,7 @@ func (c *chat) slashProvider(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p, model)
-	c.windowHint(p, model)
+	c.agent.SetProvider(p, c.modelWindow(p, model))
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
 	return nil
 }

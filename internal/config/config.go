@@ -63,6 +63,11 @@ type Provider struct {
 	// the built-in catalog knows (nil: the catalog decides; unknown
 	// models get none).
 	SendReasoning *bool `json:"sendReasoning"`
+	// StrictRoles says the server's chat template takes only alternating
+	// user and assistant turns, with no tool or system role (Gemma 2's
+	// under llama.cpp or vLLM): tool calls and results are sent as text
+	// in those turns. Without it nb switches when a server rejects roles.
+	StrictRoles bool `json:"strictRoles"`
 }
 
 // Prices are US dollars per million tokens.
