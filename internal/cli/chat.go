@@ -336,9 +336,9 @@ func (c *chat) interactive(ctx context.Context) error {
 			}
 			continue
 		}
-		if command, ok := shellLine(line); ok {
+		if command, hosts, ok := shellLine(line); ok {
 			c.typeahead.start()
-			c.shellCommand(ctx, command)
+			c.shellCommand(ctx, command, hosts)
 			ed.feed(c.typeahead.finish())
 			continue
 		}

@@ -44,6 +44,7 @@ func init() {
 		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
 		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
+		{"/run", "SELECTION CMD", "run your command on hosts of the fleet (asked as the model's would be); also !@group CMD", (*chat).slashRun},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
@@ -154,6 +155,8 @@ func (c *chat) slashHelp(context.Context, []string) error {
 const inputHelp = `In a message:
   !COMMAND               run COMMAND yourself in the session's shell (not asked about); it
                          and its output go with your next message
+  !@web COMMAND          run it on hosts of the fleet (@group or any selection starting
+                         with @; /run web-0* COMMAND for the others), asked like the model's
   @path                  attach a file (Tab completes the project's files); the files a
                          message attaches are shown under it before you send it
 Keys:

@@ -188,7 +188,7 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	for _, e := range res.Errors {
 		errs[e.Host] = e.Error
 	}
-	if len(errs) != 3 || !strings.Contains(errs["badkey"], "does not match known_hosts") || !strings.HasPrefix(errs["badkey"], "refused: ") ||
+	if len(errs) != 3 || !strings.HasPrefix(errs["badkey"], "refused: host key for ") || !strings.Contains(errs["badkey"], "does not match known_hosts") ||
 		!strings.HasPrefix(errs["down"], "unreachable: ") || !strings.HasPrefix(errs["hung"], "unreachable: ") {
 		t.Errorf("errors %q", errs)
 	}
@@ -201,7 +201,8 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	if !strings.Contains(string(idx), "web-05\tfailed\t3\t") || !strings.Contains(string(idx), "badkey\trefused\t-1\t") {
 		t.Errorf("hosts.tsv:\n%s", idx)
 	}
-	if l := res.Line(); l != "15 hosts: 10 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
+	// What went wrong comes first, with the host key named.
+	if l := res.Line(); l != "15 hosts: 1 refused (host key), 2 unreachable, 1 timed out, 1 failed, 10 ok · 4 distinct outputs" {
 		t.Errorf("line %q", l)
 	}
 

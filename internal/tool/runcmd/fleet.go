@@ -96,7 +96,7 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 			Content:  res.JSON(),
 			ExitCode: &code,
 			Duration: res.Duration,
-			Note:     res.Line(),
+			Note:     res.Counts(), // the call's line names the hosts
 			Details:  res.Details(3),
 			Hosts:    outcomes,
 		}, nil
