@@ -252,7 +252,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 	if big {
 		s.line("  " + pal.Warn(style.Truncate(tooLargeNote(d), width-2)))
 	}
-	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, ""), shortChoices(pal, defYes, always)) + " "
+	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, ""), shortChoices(pal, defYes, always, false), shortChoices(pal, defYes, always, true)) + " "
 	s.ask(hints)
 	for {
 		k, err := s.keys.read(ctx)
@@ -673,15 +673,17 @@ func choices(pal style.Palette, defYes, always bool, more string) []string {
 	return append(parts, pal.KeyHint("?", more))
 }
 
-// shortChoices are the choices' keys alone, for narrow terminals.
-func shortChoices(pal style.Palette, defYes, always bool) []string {
+// shortChoices are the choices for narrow terminals: "[s]ession" for
+// "this [s]ession", or (keys only) the keys alone.
+func shortChoices(pal style.Palette, defYes, always, keysOnly bool) []string {
 	y, n := "y", "N"
 	if defYes {
 		y, n = "Y", "n"
 	}
-	parts := []string{pal.KeyHint(y, ""), pal.KeyHint(n, "")}
+	words := map[bool][4]string{false: {"es", "o", "lways", "ession"}}[keysOnly]
+	parts := []string{pal.KeyHint(y, words[0]), pal.KeyHint(n, words[1])}
 	if always {
-		parts = append(parts, pal.KeyHint("a", ""), pal.KeyHint("s", ""))
+		parts = append(parts, pal.KeyHint("a", words[2]), pal.KeyHint("s", words[3]))
 	}
 	return append(parts, pal.KeyHint("?", ""))
 }

@@ -242,6 +242,9 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.mu.Lock()
 	c.cancel = nil
 	c.mu.Unlock()
+	if ferr := c.ui.Flush(); ferr != nil {
+		c.ui.Notice(agent.NoticeError, ferr.Error())
+	}
 	if serr != nil && (err == nil || errors.Is(err, agent.ErrToolLimit)) {
 		return serr
 	}
