@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -10,10 +11,10 @@ import (
 	"github.com/nb-cli/nb/internal/host/hosts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/providers"
+	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/store"
-	"github.com/nb-cli/nb/internal/tool/terminal"
 )
 
 // discoverTimeout bounds asking a server for its models.
@@ -116,8 +117,54 @@ func (c *chat) slashSessions(_ context.Context, args []string) error {
 		c.println("no terminal sessions")
 		return nil
 	}
-	c.println("%s\nshow one's screen with /sessions ID", strings.TrimRight(terminal.Table(infos), "\n"))
+	c.println("%s\nshow one's screen with /sessions ID", sessionsTable(infos, c.io.Getenv("HOME")))
 	return nil
+}
+
+// sessionsTable lists terminal sessions for the user: what each started,
+// what runs in it now and what it waits for, where, and for how long (the
+// model's read position, in terminal_list, means nothing here).
+func sessionsTable(infos []ptysession.Info, home string) string {
+	rows := [][]string{{"ID", "STARTED", "NOW", "IN", "UP"}}
+	for _, in := range infos {
+		now := in.Program
+		switch {
+		case !in.Running:
+			now = fmt.Sprintf("exited %d", in.ExitCode)
+		case in.SecretRead:
+			now += ", reads a password"
+		case in.QuestionText != "":
+			now += ", asks " + strconv.Quote(in.QuestionText)
+		}
+		dir := in.Dir
+		if home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+			dir = "~" + dir[len(home):]
+		}
+		rows = append(rows, []string{in.ID, clipText(in.Command, 32), clipText(now, 40), clipText(dir, 32), in.Uptime.Round(time.Second).String()})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], style.Width(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, cell := range r {
+			if i == len(r)-1 {
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(cell + strings.Repeat(" ", widths[i]-style.Width(cell)+2))
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// clipText is s on one line, safe to show, cut to n columns.
+func clipText(s string, n int) string {
+	return style.Truncate(style.Sanitize(strings.Join(strings.Fields(s), " ")), n)
 }
 
 func (c *chat) slashTerminal(_ context.Context, args []string) error {
