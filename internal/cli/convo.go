@@ -96,14 +96,18 @@ func (c *chat) modelWindow(p llm.Provider, m agent.Model) agent.Model {
 		m.Window = seen.Window
 		return m
 	}
-	if r, ok := llm.As[llm.WindowReader](p); ok {
+	// A server is asked once: what it said, or that it said nothing, is
+	// remembered (one that could not be asked is asked again).
+	if r, ok := llm.As[llm.WindowReader](p); ok && seen.Seen.IsZero() {
 		ctx, cancel := context.WithTimeout(context.Background(), windowTimeout)
 		n, from, err := r.ServerWindow(ctx, spec.Model)
 		cancel()
-		if err == nil && n > 0 {
-			m.Window = n
+		if err == nil {
 			seen.Window, seen.From, seen.Seen = n, from, c.io.Now()
 			known.Put(spec.BaseURL, spec.Model, seen)
+		}
+		if err == nil && n > 0 {
+			m.Window = n
 			if say {
 				c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s runs with a context window of %s tokens (the server's %s); nb remembers it", spec.Model, catalog.Tokens(n), from))
 			}
@@ -112,7 +116,10 @@ func (c *chat) modelWindow(p llm.Provider, m agent.Model) agent.Model {
 	}
 	if say && !seen.Hinted && !catalog.Lookup(spec.Type, spec.Model).Known {
 		c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
-		seen.Hinted, seen.Seen = true, c.io.Now()
+		seen.Hinted = true
+		if seen.Seen.IsZero() {
+			seen.Seen = c.io.Now()
+		}
 		known.Put(spec.BaseURL, spec.Model, seen)
 	}
 	return m

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -58,16 +59,20 @@ func (p *Provider) Models(ctx context.Context) ([]llm.ModelInfo, error) {
 }
 
 // ServerWindow asks a compatible server the context window it runs model
-// with; 0 when it does not say.
+// with; 0 when it does not say, an error when it cannot be asked (no
+// answer to /models).
 func (p *Provider) ServerWindow(ctx context.Context, model string) (int, string, error) {
 	if !p.compatible || p.server.base == "" {
 		return 0, "", nil
 	}
-	if list, err := p.Models(ctx); err == nil {
-		for _, m := range list {
-			if m.ID == model && m.Window > 0 {
-				return m.Window, m.WindowFrom, nil
-			}
+	list, err := p.Models(ctx)
+	var le *llm.Error
+	if errors.As(err, &le) && (le.Kind == llm.ErrNetwork || le.Kind == llm.ErrTimeout || le.Kind == llm.ErrServer) {
+		return 0, "", err
+	}
+	for _, m := range list {
+		if m.ID == model && m.Window > 0 {
+			return m.Window, m.WindowFrom, nil
 		}
 	}
 	var props struct {
