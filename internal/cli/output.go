@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
@@ -103,6 +104,7 @@ func (c *chat) finishTurn(err error) int {
 		c.rec.SetCost(st.Cost)
 	}
 	needed, remedies := c.rec.NeedsApproval()
+	password := c.passwordNeeded()
 	var (
 		status = report.StatusAnswered
 		code   = ExitOK
@@ -121,6 +123,12 @@ func (c *chat) finishTurn(err error) int {
 	case needed:
 		status, code = report.StatusApproval, ExitApproval
 		e = &report.Error{Kind: "approval_required", Message: "a tool call needed approval and there was no terminal to ask at", Remedies: remedies}
+		if password {
+			e.Remedies = append(e.Remedies, askpass.NoTerminalAdvice)
+		}
+	case password:
+		status, code = report.StatusApproval, ExitApproval
+		e = &report.Error{Kind: "approval_required", Message: "sudo needed a password and there was no terminal to ask at", Remedies: []string{askpass.NoTerminalAdvice}}
 	}
 	finishReport(c.rec, c.io, status, code, e)
 	return code
