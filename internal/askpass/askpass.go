@@ -33,6 +33,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -101,7 +102,7 @@ func Wipe(b []byte) { clear(b) }
 // analysis is sudo, or one cannot be named before it runs (a command
 // name from a variable, text the parser does not understand).
 func RunsSudo(command string) bool {
-	a := shellparse.Analyse(command, shellparse.Options{})
+	a := shellparse.Analyse(command, shellparse.Options{Programs: cmdbase.Programs{}})
 	if a.Err != nil {
 		return true
 	}
