@@ -44,6 +44,9 @@ func hostKey(host string) string { return "host " + host }
 // user's answer, once for all of them or, at the user's choice, one per
 // host (an empty answer there is the previous host's password).
 func (s *Sudo) Passwords(ctx context.Context, command string, hosts []string) (*Passwords, error) {
+	if s == nil {
+		return nil, ErrNoTerminal
+	}
 	p := &Passwords{s: s, pw: map[string][]byte{}}
 	var ask []string
 	for _, h := range hosts {
