@@ -5,8 +5,9 @@
 // PATH: its sudo is a small script running the real sudo with -A, and
 // SUDO_ASKPASS names nb itself in its helper mode (nb __sudo-askpass).
 // sudo closes every descriptor above stderr before it starts the askpass
-// program, so the helper reaches the running nb over a Unix socket whose
-// address and run token are in its environment. The bridge answers only
+// program, so the helper reaches the running nb over a Unix socket (its
+// address written into the script sudo runs; the run's token in the
+// environment). The bridge answers only
 // nb's own helper (its executable is this nb) whose parent is a sudo
 // running as root for the user who runs nb, with the environment nb gave
 // the command (not a command sudo itself runs); it asks the user at nb's
@@ -38,11 +39,14 @@ import (
 )
 
 // HelperArg is the hidden first argument of nb's askpass helper mode:
-// nb __sudo-askpass PROMPT.
+// nb __sudo-askpass ADDRESS PROMPT, ADDRESS being the bridge's socket.
+// The address is written into the script sudo runs, not taken from the
+// environment, so a command cannot point the helper at a bridge of its
+// own.
 const HelperArg = "__sudo-askpass"
 
-// EnvBridge is the variable telling the helper where the bridge is and
-// which run it asks for: "TOKEN ADDRESS".
+// EnvBridge is the variable telling the helper which run it asks for
+// (a token the bridge gave the run).
 const EnvBridge = "NB_SUDO_ASKPASS"
 
 // MaxPassword bounds a password (sudo reads at most 1023 bytes of one).

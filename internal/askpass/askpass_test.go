@@ -164,11 +164,11 @@ func TestOutcomeNote(t *testing.T) {
 }
 
 func TestShimScripts(t *testing.T) {
-	s := shimScripts("/opt/it's nb/nb", programs{sudo: "/usr/bin/sudo", su: "/bin/su"})
+	s := shimScripts("/opt/it's nb/nb", "@nb-sudo-1", programs{sudo: "/usr/bin/sudo", su: "/bin/su"})
 	if s["sudo"] != "#!/bin/sh\nexec '/usr/bin/sudo' -A \"$@\"\n" {
 		t.Errorf("sudo shim: %q", s["sudo"])
 	}
-	if s[askpassShim] != "#!/bin/sh\nexec '/opt/it'\\''s nb/nb' "+HelperArg+" \"$@\"\n" {
+	if s[askpassShim] != "#!/bin/sh\nexec '/opt/it'\\''s nb/nb' "+HelperArg+" '@nb-sudo-1' \"$@\"\n" {
 		t.Errorf("askpass shim: %q", s[askpassShim])
 	}
 	if _, ok := s["doas"]; ok {
@@ -205,15 +205,15 @@ func TestBridgeRefusesStrangers(t *testing.T) {
 	addr := ln.Addr().String()
 	var out bytes.Buffer
 	// this test binary is nb's executable here, but its parent is not sudo
-	err = helper("Password:", "tok "+addr, nil, &out)
+	err = helper(addr, "tok", "Password:", nil, &out)
 	if err == nil || !strings.Contains(err.Error(), "not started by sudo") || out.Len() > 0 {
 		t.Fatalf("a helper outside sudo: %v, %q", err, out.String())
 	}
-	err = helper("Password:", "unknown "+addr, nil, &out)
+	err = helper(addr, "unknown", "Password:", nil, &out)
 	if err == nil || !strings.Contains(err.Error(), "no command of this nb") {
 		t.Fatalf("an unknown run: %v", err)
 	}
-	if err := helper("Password:", "", nil, &out); err == nil {
+	if err := helper(addr, "", "Password:", nil, &out); err == nil {
 		t.Fatal("a helper with no bridge answered")
 	}
 	c, err := net.DialTimeout("unix", addr, time.Second)

@@ -7,40 +7,42 @@ import (
 	"io"
 	"net"
 	"os"
-	"strings"
 	"time"
 )
 
 // MaybeHelper runs nb's askpass helper when args (nb's arguments without
-// the program name) start with HelperArg: sudo runs it as
-// nb __sudo-askpass PROMPT and reads the password from its standard
-// output. handled is false for every other command line. Call it first
-// thing in main.
+// the program name) start with HelperArg: sudo runs it (through the
+// script SUDO_ASKPASS names) as nb __sudo-askpass ADDRESS PROMPT and
+// reads the password from its standard output. handled is false for
+// every other command line. Call it first thing in main.
 func MaybeHelper(args []string) (handled bool, exitCode int) {
 	if len(args) == 0 || args[0] != HelperArg {
 		return false, 0
 	}
-	prompt := ""
-	if len(args) > 1 {
-		prompt = args[1]
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "nb: the sudo password helper answers only sudo run by nb")
+		return true, 1
+	}
+	addr, prompt := args[1], ""
+	if len(args) > 2 {
+		prompt = args[2]
 	}
 	v, set := os.LookupEnv("SUDO_COMMAND")
 	var sudoCommand *string
 	if set {
 		sudoCommand = &v
 	}
-	if err := helper(prompt, os.Getenv(EnvBridge), sudoCommand, os.Stdout); err != nil {
+	if err := helper(addr, os.Getenv(EnvBridge), prompt, sudoCommand, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "nb: "+err.Error())
 		return true, 1
 	}
 	return true, 0
 }
 
-// helper asks the bridge named by bridge ("TOKEN ADDRESS") for the
-// password and writes it, with a newline, to out.
-func helper(prompt, bridge string, sudoCommand *string, out io.Writer) error {
-	token, addr, ok := strings.Cut(bridge, " ")
-	if !ok || token == "" || addr == "" {
+// helper asks the bridge at addr for the password of the run token and
+// writes it, with a newline, to out.
+func helper(addr, token, prompt string, sudoCommand *string, out io.Writer) error {
+	if token == "" || addr == "" {
 		return errors.New("the sudo password helper answers only sudo run by nb")
 	}
 	c, err := net.DialTimeout("unix", addr, stepTimeout)

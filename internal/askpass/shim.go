@@ -48,13 +48,14 @@ const (
 	doasNote = "nb: doas cannot ask for a password here (commands nb runs have no terminal): it runs only what needs no password. Use sudo, whose password nb asks the user for, or run doas in a terminal yourself."
 )
 
-// shimScripts are the scripts of the private directory, by name.
-func shimScripts(self string, p programs) map[string]string {
+// shimScripts are the scripts of the private directory, by name; addr is
+// the bridge's address.
+func shimScripts(self, addr string, p programs) map[string]string {
 	s := map[string]string{}
 	if p.sudo != "" {
 		// -A: sudo asks SUDO_ASKPASS, that is nb, for the password.
 		s["sudo"] = "#!/bin/sh\nexec " + quote(p.sudo) + " -A \"$@\"\n"
-		s[askpassShim] = "#!/bin/sh\nexec " + quote(self) + " " + HelperArg + " \"$@\"\n"
+		s[askpassShim] = "#!/bin/sh\nexec " + quote(self) + " " + HelperArg + " " + quote(addr) + " \"$@\"\n"
 	}
 	if p.su != "" {
 		s["su"] = "#!/bin/sh\nif [ \"$(id -u)\" != 0 ]; then echo " + quote(suNote) + " >&2; fi\nexec " + quote(p.su) + " \"$@\"\n"
@@ -66,8 +67,8 @@ func shimScripts(self string, p programs) map[string]string {
 }
 
 // writeShims writes the scripts into dir.
-func writeShims(dir, self string, p programs) error {
-	for name, text := range shimScripts(self, p) {
+func writeShims(dir, self, addr string, p programs) error {
+	for name, text := range shimScripts(self, addr, p) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o700); err != nil {
 			return err
 		}

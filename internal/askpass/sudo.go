@@ -102,7 +102,7 @@ func (s *Sudo) Prepare(ctx context.Context, command string) (*Run, error) {
 	}
 	if s.ln != nil {
 		s.runs[token] = r
-		env = append(env, EnvBridge+"="+token+" "+s.ln.Addr().String())
+		env = append(env, EnvBridge+"="+token)
 	}
 	return &Run{s: s, token: token, r: r, env: env}, nil
 }
@@ -176,10 +176,20 @@ func (s *Sudo) start() ([]string, error) {
 	if s.closed {
 		return nil, errClosed
 	}
-	if s.started {
-		return append([]string(nil), s.env...), s.startEr
+	if !s.started {
+		s.started = true
+		if err := s.setup(); err != nil {
+			s.startEr = fmt.Errorf("askpass: %w", err)
+		}
 	}
-	s.started = true
+	if s.env == nil {
+		return nil, s.startEr
+	}
+	return append([]string(nil), s.env...), nil
+}
+
+// setup makes what start starts. Callers hold s.mu.
+func (s *Sudo) setup() error {
 	environ := s.opts.Environ
 	if environ == nil {
 		environ = os.Environ()
@@ -187,42 +197,44 @@ func (s *Sudo) start() ([]string, error) {
 	path := lookupEnv(environ, "PATH")
 	progs := findPrograms(path)
 	if progs == (programs{}) {
-		return nil, nil
+		return nil
 	}
 	self := s.opts.Self
 	if self == "" {
 		var err error
 		if self, err = os.Executable(); err != nil {
-			s.startEr = fmt.Errorf("askpass: %w", err)
-			return nil, s.startEr
+			return err
 		}
+	}
+	var ln net.Listener
+	addr := ""
+	if progs.sudo != "" {
+		var err error
+		if ln, err = listen(); err != nil {
+			return err
+		}
+		addr = ln.Addr().String()
 	}
 	dir, err := privateDir(append(append([]string(nil), s.opts.Dirs...), os.TempDir()))
-	if err != nil {
-		s.startEr = fmt.Errorf("askpass: %w", err)
-		return nil, s.startEr
-	}
-	if err := writeShims(dir, self, progs); err != nil {
-		os.RemoveAll(dir)
-		s.startEr = fmt.Errorf("askpass: %w", err)
-		return nil, s.startEr
-	}
-	s.dir = dir
-	s.env = []string{"PATH=" + joinPath(dir, path)}
-	if progs.sudo != "" {
-		ln, err := listen()
-		if err != nil {
+	if err == nil {
+		if err = writeShims(dir, self, addr, progs); err != nil {
 			os.RemoveAll(dir)
-			s.dir, s.env = "", nil
-			s.startEr = fmt.Errorf("askpass: %w", err)
-			return nil, s.startEr
 		}
-		s.ln = ln
+	}
+	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
+		return err
+	}
+	s.dir, s.ln = dir, ln
+	s.env = []string{"PATH=" + joinPath(dir, path)}
+	if ln != nil {
 		s.env = append(s.env, "SUDO_ASKPASS="+shimPath(dir, askpassShim))
 		s.conns.Add(1)
 		go s.serve(ln)
 	}
-	return append([]string(nil), s.env...), nil
+	return nil
 }
 
 func joinPath(dir, path string) string {
