@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/askpass"
-	"github.com/nb-cli/nb/internal/host"
 )
 
 // SudoPasswords are the sudo passwords of one run's hosts
@@ -17,16 +16,6 @@ type SudoPasswords interface {
 	// Refused says sudo on host did not accept it.
 	Refused(host string)
 }
-
-// sudoProbe exits 10 when sudo here needs a password (sudo -n -v says so
-// without asking), else 0: sudo missing, no password needed, or a refusal
-// a password would not change (the run then says why).
-const sudoProbe = `command -v sudo >/dev/null 2>&1 || exit 0
-out=$(LC_ALL=C sudo -n -v 2>&1) && exit 0
-case $out in *"password is required"*) exit 10;; esac
-exit 0`
-
-const probeNeedsPassword = 10
 
 // sudoState is what a run knows of sudo on its hosts.
 type sudoState struct {
@@ -52,8 +41,7 @@ func (f *Fleet) sudoNeeds(ctx context.Context, hosts []*Host, req Request) *sudo
 			if err != nil {
 				return // the run reports it
 			}
-			ex, err := conn.Run(ctx, &host.Command{Script: sudoProbe, Timeout: f.opts.ConnectTimeout + req.Timeout})
-			if err == nil && ex.Code == probeNeedsPassword {
+			if need, err := conn.SudoNeedsPassword(ctx); err == nil && need {
 				mu.Lock()
 				st.needs[h.Name] = true
 				mu.Unlock()

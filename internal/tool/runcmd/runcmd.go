@@ -33,7 +33,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
@@ -78,14 +77,6 @@ type Options struct {
 	// Sudo, when set, passes the password requests of commands' sudo to
 	// the user (package askpass); nil leaves sudo as it is.
 	Sudo Sudo
-}
-
-// Sudo is what run_cmd needs of askpass.Sudo.
-type Sudo interface {
-	// Prepare readies one run of a command on this machine.
-	Prepare(ctx context.Context, command string) (*askpass.Run, error)
-	// Passwords are the sudo passwords of fleet hosts that need one.
-	Passwords(ctx context.Context, command string, hosts []string) (*askpass.Passwords, error)
 }
 
 // New returns the run_cmd and set_cwd tools. Hosts, Workdir and Policy
@@ -348,17 +339,14 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	t.mu.Lock()
 	dirs := t.dirs
 	t.mu.Unlock()
-	sudo, sudoErr := t.prepareSudo(ctx, p, h)
-	ex, runErr := h.Run(ctx, &host.Command{
+	ex, sudoNote, runErr := t.runOn(ctx, h, p.Command, &host.Command{
 		Script:  p.Command,
 		Dir:     p.dir,
 		Dirs:    dirs,
-		Env:     sudo.Env(),
 		Stdout:  live(out, "stdout", call.Live),
 		Stderr:  live(errc, "stderr", call.Live),
 		Timeout: p.timeout,
 	})
-	sudoNote := sudo.End().Note()
 	outRes, outErr := out.Close()
 	errRes, errErr := errc.Close()
 	if runErr != nil {
@@ -389,9 +377,6 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	var notes []string
 	if p.note != "" {
 		notes = append(notes, p.note)
-	}
-	if sudoErr != nil {
-		notes = append(notes, "sudo could not ask the user for a password: "+sudoErr.Error())
 	}
 	if sudoNote != "" {
 		notes = append(notes, sudoNote)
@@ -434,16 +419,6 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 		Duration: ex.Duration,
 		Note:     summary(ex, p.timeout, errRes.Text, outRes),
 	}, ex.Sandboxed, nil
-}
-
-// prepareSudo readies sudo's password requests for a run on this
-// machine (nothing for other hosts: a sandbox cannot gain privileges, and
-// fleets feed sudo over the connection).
-func (t *RunCmd) prepareSudo(ctx context.Context, p *prepared, h host.Host) (*askpass.Run, error) {
-	if t.opts.Sudo == nil || h.Isolation() != host.IsolationNone {
-		return nil, nil
-	}
-	return t.opts.Sudo.Prepare(ctx, p.Command)
 }
 
 func (t *RunCmd) capture(l sandwich.Limits, kind string) *sandwich.Capture {
