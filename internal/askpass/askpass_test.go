@@ -6,9 +6,39 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// scripted answers the questions from a list and records them.
+type scripted struct {
+	mu      sync.Mutex
+	answers []Answer
+	asked   []Question
+	given   [][]byte
+}
+
+func (s *scripted) AskPassword(_ context.Context, q Question) (Answer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asked = append(s.asked, q)
+	if len(s.answers) == 0 {
+		return Answer{}, ErrCancelled
+	}
+	a := s.answers[0]
+	s.answers = s.answers[1:]
+	s.given = append(s.given, a.Password)
+	return a, nil
+}
+
+func (s *scripted) questions() []Question {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Question(nil), s.asked...)
+}
+
+func pw(s string) []byte { return []byte(s) }
 
 // chunks is a key source delivering fixed reads.
 type chunks struct {

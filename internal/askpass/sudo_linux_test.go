@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -52,33 +51,6 @@ func inWorld(t *testing.T, o sudotest.Options) bool {
 	return false
 }
 
-// scripted answers the questions from a list and records them.
-type scripted struct {
-	mu      sync.Mutex
-	answers []Answer
-	asked   []Question
-	given   [][]byte
-}
-
-func (s *scripted) AskPassword(_ context.Context, q Question) (Answer, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.asked = append(s.asked, q)
-	if len(s.answers) == 0 {
-		return Answer{}, ErrCancelled
-	}
-	a := s.answers[0]
-	s.answers = s.answers[1:]
-	s.given = append(s.given, a.Password)
-	return a, nil
-}
-
-func (s *scripted) questions() []Question {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Question(nil), s.asked...)
-}
-
 type ran struct {
 	stdout, stderr string
 	code           int
@@ -106,8 +78,6 @@ func runSudo(t *testing.T, s *Sudo, command string) ran {
 	t.Logf("%s: exit %d\nstdout: %s\nstderr: %s\noutcome: %+v", command, res.code, res.stdout, res.stderr, res.out)
 	return res
 }
-
-func pw(s string) []byte { return []byte(s) }
 
 func newSudo(t *testing.T, a Asker) *Sudo {
 	s := New(Options{Asker: a})

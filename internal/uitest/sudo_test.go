@@ -112,10 +112,11 @@ func TestSudoPasswordPrompt(t *testing.T) {
 	m.tmux("send-keys", "-t", "nb", "Enter")
 	m.waitFor("the approval", asking("sudo whoami"))
 	m.tmux("send-keys", "-t", "nb", "y")
-	scr := m.waitFor("the password prompt", has("[sudo] password for "+sudotest.User))
+	m.waitFor("the password prompt", has("[sudo] password for "+sudotest.User))
 	// the command's live view (drawn after 150ms) stays off the prompt
 	time.Sleep(400 * time.Millisecond)
-	if scr = m.screen(); !strings.HasSuffix(strings.TrimRight(scr, "\n "), "[sudo] password for "+sudotest.User+":") {
+	scr := m.screen()
+	if !strings.HasSuffix(strings.TrimRight(scr, "\n "), "[sudo] password for "+sudotest.User+":") {
 		t.Fatalf("the prompt was drawn over:\n%s", scr)
 	}
 	if !strings.Contains(scr, "sudo asks for a password to run: sudo whoami") || !strings.Contains(scr, "Tab: remember for this session") {
