@@ -135,8 +135,10 @@ type Outcome struct {
 }
 
 // NoTerminalAdvice says what to do when sudo needs a password and
-// nobody can be asked.
-const NoTerminalAdvice = "sudo needed a password and nb had no terminal to ask at: run `sudo -v` in a terminal first (sudo then remembers it for a while), allow this command without a password (NOPASSWD in sudoers), or run nb interactively"
+// nobody can be asked. A `sudo -v` typed in a terminal helps only where
+// sudo keeps one time stamp for all of a user's sessions: by default it
+// keeps one per terminal, and nb's commands have none.
+const NoTerminalAdvice = "sudo needed a password and nb had no terminal to ask at: allow this command without a password (NOPASSWD in sudoers), run nb in a terminal so that it can ask you, or, where sudoers sets timestamp_type=global, run `sudo -v` first"
 
 // Note is the line run_cmd adds to its result ("" when there is
 // nothing to say).

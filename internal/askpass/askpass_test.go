@@ -183,7 +183,7 @@ func TestOutcomeNote(t *testing.T) {
 		t.Errorf("a run answered has no note: %q", n)
 	}
 	n := Outcome{NoTerminal: true, Refused: []string{"the helper was not started by sudo"}}.Note()
-	for _, w := range []string{"sudo -v", "NOPASSWD", "run nb interactively", "not started by sudo"} {
+	for _, w := range []string{"sudo -v", "NOPASSWD", "run nb in a terminal", "not started by sudo"} {
 		if !strings.Contains(n, w) {
 			t.Errorf("note %q lacks %q", n, w)
 		}

@@ -37,6 +37,7 @@ type Sudo struct {
 
 	mu      sync.Mutex
 	started bool
+	told    bool   // startEr was returned once
 	dir     string // the private directory of the shims, "" when none
 	env     []string
 	ln      net.Listener
@@ -80,7 +81,7 @@ type Run struct {
 // Prepare readies one run of command on this machine: Env is added to
 // its environment, End is called once it ended. It returns nil when
 // there is nothing to bridge (no sudo here, or a system the bridge does
-// not support).
+// not support), and why the bridge could not start the first time.
 func (s *Sudo) Prepare(ctx context.Context, command string) (*Run, error) {
 	if s == nil || !supported {
 		return nil, nil
@@ -183,7 +184,12 @@ func (s *Sudo) start() ([]string, error) {
 		}
 	}
 	if s.env == nil {
-		return nil, s.startEr
+		// why the bridge is off is said once, not with every command
+		if s.startEr != nil && !s.told {
+			s.told = true
+			return nil, s.startEr
+		}
+		return nil, nil
 	}
 	return append([]string(nil), s.env...), nil
 }
