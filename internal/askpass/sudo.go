@@ -111,7 +111,7 @@ func (s *Sudo) Prepare(ctx context.Context, command string) (*Run, error) {
 var errClosed = errors.New("askpass: closed")
 
 // Env is what the command's environment gets: PATH with the shims first,
-// SUDO_ASKPASS and the bridge's address.
+// SUDO_ASKPASS and the run's token for the bridge.
 func (r *Run) Env() []string {
 	if r == nil {
 		return nil
