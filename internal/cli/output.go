@@ -114,21 +114,22 @@ func (c *chat) finishTurn(err error) int {
 	case errors.Is(err, context.Canceled):
 		status, code = report.StatusInterrupted, ExitInterrupted
 		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
-	case errors.Is(err, agent.ErrToolLimit) && !needed:
+	case errors.Is(err, agent.ErrToolLimit) && !needed && !password:
 		status, code = report.StatusToolLimit, ExitToolLimit
 		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
 	case err != nil && !errors.Is(err, agent.ErrToolLimit):
 		status, code = report.StatusError, ExitError
 		e = errorObject(kindRun, err)
-	case needed:
+	case needed || password:
 		status, code = report.StatusApproval, ExitApproval
-		e = &report.Error{Kind: "approval_required", Message: "a tool call needed approval and there was no terminal to ask at", Remedies: remedies}
+		msg := "a tool call needed approval and there was no terminal to ask at"
 		if password {
-			e.Remedies = append(e.Remedies, askpass.NoTerminalAdvice)
+			remedies = append(remedies, askpass.NoTerminalAdvice)
+			if !needed {
+				msg = "sudo needed a password and there was no terminal to ask at"
+			}
 		}
-	case password:
-		status, code = report.StatusApproval, ExitApproval
-		e = &report.Error{Kind: "approval_required", Message: "sudo needed a password and there was no terminal to ask at", Remedies: []string{askpass.NoTerminalAdvice}}
+		e = &report.Error{Kind: "approval_required", Message: msg, Remedies: remedies}
 	}
 	finishReport(c.rec, c.io, status, code, e)
 	return code
