@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,11 @@ func peer(c net.Conn) (int, error) {
 	return checkPeer(int(cred.Pid), int(cred.Uid))
 }
 
-// checkPeer checks process pid of user uid as peer describes.
+// checkPeer checks process pid of user uid as peer describes, and that
+// what it writes reaches sudo alone: its standard output is a pipe no
+// other process of this user holds (sudo, reading the other end, runs as
+// root). A helper that sudo runs as its command, with its output into a
+// pipe of the command's own (| cat) or a file, is refused.
 func checkPeer(pid, uid int) (int, error) {
 	if uid != os.Getuid() {
 		return 0, fmt.Errorf("the request came from another user (uid %d)", uid)
@@ -73,7 +78,37 @@ func checkPeer(pid, uid int) (int, error) {
 	if err != nil || name != "sudo" || euid != 0 || ruid != uid {
 		return 0, errors.New("the helper was not started by sudo")
 	}
+	out, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/1", pid))
+	if err != nil || !strings.HasPrefix(out, "pipe:") {
+		return 0, errors.New("the helper's output does not go to sudo")
+	}
+	if holder := pipeHolder(out, pid, ppid); holder != 0 {
+		return 0, fmt.Errorf("the helper's output goes to process %d, not to sudo", holder)
+	}
 	return ppid, nil
+}
+
+// pipeHolder is a process other than the helper and its parent holding
+// pipe (as /proc shows it: "pipe:[inode]") among those this user may
+// look into, or 0.
+func pipeHolder(pipe string, helper, parent int) int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/fd")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(d)))
+		if err != nil || pid == helper || pid == parent {
+			continue
+		}
+		fds, err := os.ReadDir(d)
+		if err != nil {
+			continue // another user's process
+		}
+		for _, fd := range fds {
+			if l, err := os.Readlink(filepath.Join(d, fd.Name())); err == nil && l == pipe {
+				return pid
+			}
+		}
+	}
+	return 0
 }
 
 // parentOf reads the parent process id from /proc/PID/stat (after the

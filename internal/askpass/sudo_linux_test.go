@@ -235,15 +235,33 @@ func TestRealSudoHelperAsSudoCommand(t *testing.T) {
 		return
 	}
 	// sudo runs the helper as its command (as the user: sudo asks no
-	// password for that), with the bridge's address passed along: its
-	// parent is a root sudo too, but it is not sudo's askpass program,
-	// and it gets nothing.
+	// password for that), with the run's token passed along and its
+	// output read by root (sudo tee, which the time stamp of the first
+	// sudo lets run): its parent is a root sudo too, but it is not sudo's
+	// askpass program (its SUDO_COMMAND says so), and it gets nothing,
+	// although the password is remembered.
 	a := &scripted{answers: []Answer{{Password: pw(sudotest.Password), Remember: true}}}
-	r := runSudo(t, newSudo(t, a), `sudo -u "$USER" `+EnvBridge+`="$`+EnvBridge+`" "$SUDO_ASKPASS" 'Password:'`)
-	if r.code == 0 || strings.Contains(r.stdout, sudotest.Password) || !strings.Contains(r.stderr, "as a command of sudo") {
+	r := runSudo(t, newSudo(t, a), `sudo true && sudo -u "$USER" `+EnvBridge+`="$`+EnvBridge+`" "$SUDO_ASKPASS" 'Password:' | sudo tee /dev/stderr`)
+	if strings.Contains(r.stdout+r.stderr, sudotest.Password) || !strings.Contains(r.stderr, "as a command of sudo") {
 		t.Fatalf("exit %d, %q, %q", r.code, r.stdout, r.stderr)
 	}
-	if n := len(a.questions()); n != 0 || len(r.out.Refused) != 1 {
+	if n := len(a.questions()); n != 1 || len(r.out.Refused) != 1 {
+		t.Fatalf("asked %d times, outcome %+v", n, r.out)
+	}
+}
+
+func TestRealSudoHelperOutputToTheCommand(t *testing.T) {
+	if !inWorld(t, sudotest.Options{}) {
+		return
+	}
+	// The same without sudo's marks in its environment: what it would
+	// write goes to a process of the command (cat), not to sudo.
+	a := &scripted{answers: []Answer{{Password: pw(sudotest.Password), Remember: true}}}
+	r := runSudo(t, newSudo(t, a), `sudo true && sudo -u "$USER" env -u SUDO_COMMAND `+EnvBridge+`="$`+EnvBridge+`" "$SUDO_ASKPASS" 'Password:' | cat`)
+	if strings.Contains(r.stdout+r.stderr, sudotest.Password) || !strings.Contains(r.stderr, "not to sudo") {
+		t.Fatalf("exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	if n := len(a.questions()); n != 1 || len(r.out.Refused) != 1 {
 		t.Fatalf("asked %d times, outcome %+v", n, r.out)
 	}
 }
