@@ -10,7 +10,8 @@
 // environment). The bridge answers only
 // nb's own helper (its executable is this nb) whose parent is a sudo
 // running as root for the user who runs nb, with the environment nb gave
-// the command (not a command sudo itself runs); it asks the user at nb's
+// the command (not a command sudo itself runs), and whose output is a
+// pipe no other process of the user holds; it asks the user at nb's
 // masked prompt, naming the command, and hands the password to sudo
 // through the helper's standard output. The helper stops being traceable
 // before it receives the password. Nothing of the password reaches argv,
