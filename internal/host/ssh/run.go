@@ -53,15 +53,21 @@ func (h *Host) RunSudo(ctx context.Context, c *host.Command, password []byte) (e
 	return h.run(ctx, c, line)
 }
 
+// commandLine is c's remote command line: the environment cleaned, sudo
+// validated first when it is given a password, the script tracked.
+func (h *Host) commandLine(c *host.Command, marker string, sudo bool) (string, error) {
+	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
+	prelude := h.envPolicy.RemoteScrub()
+	if sudo {
+		prelude += shwrap.SudoPrelude
+	}
+	return shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true, prelude)
+}
+
 func (h *Host) run(ctx context.Context, c *host.Command, sudoLine []byte) (*host.Exit, bool, error) {
 	start := time.Now()
 	marker := shwrap.NewMarker()
-	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
-	prelude := h.envPolicy.RemoteScrub()
-	if sudoLine != nil {
-		prelude += shwrap.SudoPrelude
-	}
-	cmdline, err := shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true, prelude)
+	cmdline, err := h.commandLine(c, marker, sudoLine != nil)
 	if err != nil {
 		return nil, false, err
 	}
@@ -75,8 +81,7 @@ func (h *Host) run(ctx context.Context, c *host.Command, sudoLine []byte) (*host
 	s.Stdout = activity{c.Stdout, &n}
 	s.Stderr = activity{filter, &n}
 	if sudoLine != nil {
-		// a bytes.Reader writes straight from the line: no copy is left
-		s.Stdin = bytes.NewReader(sudoLine)
+		s.Stdin = bytes.NewReader(sudoLine) // written from the line itself: no copy left
 	}
 	if err := s.Start(cmdline); err != nil {
 		return nil, false, fmt.Errorf("ssh run: %w", err)
