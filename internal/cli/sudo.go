@@ -21,6 +21,9 @@ type sudoPrompt struct {
 
 	mu     sync.Mutex
 	needed bool // a password was needed and nobody could be asked
+	// asking holds the terminal for one question at a time (sudo
+	// commands in a pipeline may ask together).
+	asking sync.Mutex
 }
 
 // AskPassword implements askpass.Asker.
@@ -36,6 +39,8 @@ func (a *app) AskPassword(ctx context.Context, q askpass.Question) (askpass.Answ
 		}
 		return askpass.Answer{}, askpass.ErrNoTerminal
 	}
+	sp.asking.Lock()
+	defer sp.asking.Unlock()
 	if sp.hold != nil {
 		defer sp.hold()()
 	}
