@@ -194,12 +194,15 @@ func TestOutcomeNote(t *testing.T) {
 }
 
 func TestShimScripts(t *testing.T) {
-	s := shimScripts("/opt/it's nb/nb", "@nb-sudo-1", programs{sudo: "/usr/bin/sudo", su: "/bin/su"})
+	s := shimScripts("/opt/it's nb/nb", "@nb-sudo-1", programs{sudo: "/usr/bin/sudo", sudoedit: "/usr/bin/sudoedit", su: "/bin/su"})
 	if s["sudo"] != "#!/bin/sh\nexec '/usr/bin/sudo' -A \"$@\"\n" {
 		t.Errorf("sudo shim: %q", s["sudo"])
 	}
 	if s[askpassShim] != "#!/bin/sh\nexec '/opt/it'\\''s nb/nb' "+HelperArg+" '@nb-sudo-1' \"$@\"\n" {
 		t.Errorf("askpass shim: %q", s[askpassShim])
+	}
+	if s["sudoedit"] != "#!/bin/sh\nexec '/usr/bin/sudoedit' -A \"$@\"\n" {
+		t.Errorf("sudoedit shim: %q", s["sudoedit"])
 	}
 	if _, ok := s["doas"]; ok {
 		t.Error("a doas shim without doas")

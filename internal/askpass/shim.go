@@ -11,11 +11,11 @@ import (
 // programs are the real privilege programs on the commands' PATH ("" for
 // those missing).
 type programs struct {
-	sudo, su, doas string
+	sudo, sudoedit, su, doas string
 }
 
 func findPrograms(path string) programs {
-	return programs{sudo: lookPath("sudo", path), su: lookPath("su", path), doas: lookPath("doas", path)}
+	return programs{sudo: lookPath("sudo", path), sudoedit: lookPath("sudoedit", path), su: lookPath("su", path), doas: lookPath("doas", path)}
 }
 
 // lookPath finds an executable name in the directories of path.
@@ -56,6 +56,9 @@ func shimScripts(self, addr string, p programs) map[string]string {
 		// -A: sudo asks SUDO_ASKPASS, that is nb, for the password.
 		s["sudo"] = "#!/bin/sh\nexec " + quote(p.sudo) + " -A \"$@\"\n"
 		s[askpassShim] = "#!/bin/sh\nexec " + quote(self) + " " + HelperArg + " " + quote(addr) + " \"$@\"\n"
+		if p.sudoedit != "" {
+			s["sudoedit"] = "#!/bin/sh\nexec " + quote(p.sudoedit) + " -A \"$@\"\n"
+		}
 	}
 	if p.su != "" {
 		s["su"] = "#!/bin/sh\nif [ \"$(id -u)\" != 0 ]; then echo " + quote(suNote) + " >&2; fi\nexec " + quote(p.su) + " \"$@\"\n"
