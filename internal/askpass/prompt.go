@@ -2,6 +2,7 @@ package askpass
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -124,7 +125,7 @@ func (p *Prompt) outcomeLine(q Question, a Answer, err error, width int) string 
 		s = "password given, remembered for this session"
 	case err == nil:
 		s = "password given"
-	case err == ErrInterrupted:
+	case errors.Is(err, ErrInterrupted):
 		s = "password not given (interrupted)"
 	default:
 		s = "password not given"
