@@ -168,3 +168,23 @@ func noExec(dir string) bool {
 func untraceable() error {
 	return unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 }
+
+// sweep removes the private directories below parent that this user's nb
+// processes left when they were killed (their process is gone).
+func sweep(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, dirPrefix+"*-*"))
+	for _, d := range dirs {
+		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(d), dirPrefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Lstat(d, &st) != nil || int(st.Uid) != os.Getuid() || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue
+		}
+		if unix.Kill(pid, 0) == unix.ESRCH {
+			os.RemoveAll(d)
+		}
+	}
+}

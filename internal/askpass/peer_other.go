@@ -19,4 +19,6 @@ func peer(net.Conn) (int, error) { return 0, errUnsupported }
 
 func noExec(string) bool { return false }
 
+func sweep(string) {}
+
 func untraceable() error { return errUnsupported }

@@ -79,8 +79,13 @@ func writeShims(dir, self, addr string, p programs) error {
 	return nil
 }
 
+// dirPrefix starts the name of a private directory; nb's process id
+// follows, so that the directories of an nb that was killed are found.
+const dirPrefix = "nb-sudo-"
+
 // privateDir makes a directory only this user can enter below the first
-// of parents whose file system runs programs (not mounted noexec).
+// of parents whose file system runs programs (not mounted noexec), and
+// removes there those of nb processes that are gone.
 func privateDir(parents []string) (string, error) {
 	var errs []error
 	for _, p := range parents {
@@ -95,7 +100,8 @@ func privateDir(parents []string) (string, error) {
 			errs = append(errs, err)
 			continue
 		}
-		d, err := os.MkdirTemp(p, "nb-sudo-")
+		sweep(p)
+		d, err := os.MkdirTemp(p, fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
 		if err != nil {
 			errs = append(errs, err)
 			continue
