@@ -144,6 +144,7 @@ func (c *chat) start() error {
 	}
 	c.history = h
 	c.ui = c.newUI()
+	c.sudo.hold, c.sudo.interrupt = c.ui.Hold, c.cancelTurn
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
@@ -102,6 +103,7 @@ func (c *chat) finishTurn(err error) error {
 		c.rec.SetCost(st.Cost)
 	}
 	needed, remedies := c.rec.NeedsApproval()
+	password := c.passwordNeeded()
 	var (
 		status = report.StatusAnswered
 		e      *report.Error
@@ -110,15 +112,22 @@ func (c *chat) finishTurn(err error) error {
 	case errors.Is(err, context.Canceled):
 		status, err = report.StatusInterrupted, errInterrupted
 		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
-	case errors.Is(err, agent.ErrToolLimit) && !needed:
+	case errors.Is(err, agent.ErrToolLimit) && !needed && !password:
 		status = report.StatusToolLimit
 		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
 	case err != nil && !errors.Is(err, agent.ErrToolLimit):
 		status = report.StatusError
 		e = errorObject(kindRun, err)
-	case needed:
+	case needed || password:
 		status, err = report.StatusApproval, errApproval
-		e = &report.Error{Kind: "approval_required", Message: errApproval.Error(), Remedies: remedies}
+		msg := errApproval.Error()
+		if password {
+			remedies = append(remedies, askpass.NoTerminalAdvice)
+			if !needed {
+				msg = "sudo needed a password and there was no terminal to ask at"
+			}
+		}
+		e = &report.Error{Kind: "approval_required", Message: msg, Remedies: remedies}
 	}
 	finishReport(c.rec, c.io, status, err, e)
 	return shown(err)

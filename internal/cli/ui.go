@@ -13,6 +13,9 @@ type chatUI interface {
 	// Flush writes the answer text held back while the turn ran (see
 	// render.Options.HoldText).
 	Flush() error
+	// Hold keeps the screen still while another question (sudo's
+	// password) has the terminal.
+	Hold() (release func())
 	Close() error
 }
 

@@ -85,13 +85,15 @@ type Terminal struct {
 	md      *mdStream
 	rawText bool // the current answer is written raw; lastNL tracks it
 	lastNL  bool
-	// held is the answer text kept until Flush (Options.HoldText).
-	held    heldText
+	// answer is the answer text kept until Flush (Options.HoldText).
+	answer  heldText
 	results []Record
 	closed  bool
 	// typeahead is what the user has typed during the turn, shown after
 	// the spinner.
 	typeahead string
+	// held counts the questions holding the screen (Hold).
+	held int
 }
 
 var _ agent.UI = (*Terminal)(nil)
@@ -206,7 +208,7 @@ func (t *Terminal) Text(chunk string) {
 // writeAnswer writes raw answer text to stdout, or holds it (HoldText).
 func (t *Terminal) writeAnswer(s string) {
 	if t.opts.HoldText {
-		t.held.WriteString(s)
+		t.answer.WriteString(s)
 		return
 	}
 	fmt.Fprint(t.io.Out, s)
@@ -217,7 +219,7 @@ func (t *Terminal) writeAnswer(s string) {
 func (t *Terminal) Flush() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.held.flush(t.io.Out)
+	return t.answer.flush(t.io.Out)
 }
 
 // EndText ends the current answer, finishing its last line.
@@ -452,7 +454,7 @@ func jsonFields(s string) ([]jsonField, bool) {
 func (t *Terminal) Close() error {
 	t.mu.Lock()
 	t.settle()
-	t.held.flush(t.io.Out)
+	t.answer.flush(t.io.Out)
 	t.closed = true
 	if t.live != nil {
 		t.live.stopTicker()
@@ -545,4 +547,22 @@ func (s *spinner) stop() {
 	s.done = true
 	close(s.quit)
 	fmt.Fprint(s.t.io.Err, "\r\x1b[K")
+}
+
+// Hold keeps the screen still while a question other than an approval
+// (sudo's password) has the terminal during a call: the live area is
+// erased and not drawn again until the returned function is called.
+func (t *Terminal) Hold() (release func()) {
+	t.mu.Lock()
+	t.settle()
+	t.held++
+	t.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			t.mu.Lock()
+			t.held--
+			t.mu.Unlock()
+		})
+	}
 }
