@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -151,7 +152,7 @@ func TestHelpTexts(t *testing.T) {
 		texts["nb "+strings.Join(args, " ")], _ = output()
 	}
 	io, output := usageIO(t, "", false)
-	(&chat{app: &app{io: io}}).slashHelp(nil, nil)
+	(&chat{app: &app{io: io}}).slashHelp(context.Background(), nil)
 	_, texts["/help"] = output()
 	for name, text := range texts {
 		if strings.Contains(text, "{{") || strings.Contains(text, "}}") || text == "" {
