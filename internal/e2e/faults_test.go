@@ -44,6 +44,16 @@ func nbCommand(t *testing.T, dir string, s *llmtest.Server, args ...string) *exe
 	return cmd
 }
 
+// saveScale is how many messages make a history whose save takes long
+// enough to be interrupted: n, or a quarter of it when the race detector
+// slows the save down by more than that.
+func saveScale(n int) int {
+	if raceEnabled {
+		return n / 4
+	}
+	return n
+}
+
 // TestSignalDuringLargeSave: SIGTERM or SIGHUP arriving just after the
 // answer is printed, while a large history is being saved, neither loses
 // the exchange nor leaves temporary files; nb exits 130.
@@ -58,7 +68,7 @@ func TestSignalDuringLargeSave(t *testing.T) {
 			}
 			big := strings.Repeat("earlier words ", 150)
 			var msgs []llm.Message
-			for range 10000 {
+			for range saveScale(10000) {
 				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: big}, llm.Message{Role: llm.RoleAssistant, Text: big})
 			}
 			if err := h.Save(msgs); err != nil {
@@ -124,7 +134,7 @@ func TestSIGKILLDuringSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msgs []llm.Message
-	for i := range 3000 {
+	for i := range saveScale(3000) {
 		out := fmt.Sprintf(`{"stdout":%q,"exitCode":0}`, strings.Repeat(fmt.Sprintf("src/pkg%d/file.go:12: TODO \"tidy\" <this>\n", i), 30))
 		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d", i)},
 			llm.Message{Role: llm.RoleAssistant, Text: out, Usage: &llm.Usage{InputTokens: 100 + i, OutputTokens: 7}, Model: "m"})
