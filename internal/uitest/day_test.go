@@ -302,3 +302,30 @@ func TestPipedAnswerWaitsForTheTurn(t *testing.T) {
 		t.Errorf("the answer went to the terminal:\n%s", n.scr.String())
 	}
 }
+
+// TestResumePicker: nb -r in a chat lists the conversations /clear kept
+// and reopens the one picked.
+func TestResumePicker(t *testing.T) {
+	ctx := ctxT(t, 30*time.Second)
+	work, env := setup(t)
+	arch := store.NewArchive(stateDir(env), work, time.Now)
+	for _, q := range []string{"how big is /var/log", "why is nginx down"} {
+		if _, err := arch.Keep([]llm.Message{{Role: llm.RoleUser, Text: q}, {Role: llm.RoleAssistant, Text: "answered"}}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond) // distinct, ordered names
+	}
+	n := start(t, server(t), work, env, runOpts{args: []string{"-r"}, cols: 120, rows: 30})
+	n.waitText(ctx, "reopen which conversation? [1]")
+	s := n.scr.String()
+	if !strings.Contains(s, "1  ") || !strings.Contains(lineWith(s, "  1  "), "why is nginx down") || !strings.Contains(lineWith(s, "  2  "), "how big is /var/log") {
+		t.Fatalf("list:\n%s", s)
+	}
+	n.send("2\r")
+	n.waitText(ctx, "reopened the conversation of")
+	if !strings.Contains(lineWith(n.scr.String(), "reopened"), "how big is /var/log") {
+		t.Errorf("reopened another:\n%s", n.scr.String())
+	}
+	n.send("\x04")
+	n.waitExit(ctx)
+}
