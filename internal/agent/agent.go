@@ -354,7 +354,7 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 			// (calls shares its array with the saved message).
 			calls[i].Arguments, call.Args = string(inv.KeptArgs), inv.KeptArgs
 		}
-		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd}, inv: inv})
+		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd, Changes: inv.Changes}, inv: inv})
 		if inv.CwdAfter == "" {
 			end = i + 1
 			break

@@ -161,3 +161,39 @@ func marked(d *Decision) string {
 	}
 	return b.String() + d.Display[last:]
 }
+
+// edit_file and write_file judge their path as a write: a system path or
+// startup file is dangerous, a secret and an entry programs run later are
+// protected (asked whatever the approval mode); a plain file is neither.
+func TestDecideWritePaths(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"edit"} })
+	where := CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+	for _, c := range []struct {
+		path      string
+		protected bool
+		safety    Safety
+	}{
+		{"/home/u/proj/main.go", false, Unknown},
+		{"/home/u/.bashrc", true, Dangerous},
+		{"/etc/hosts", true, Dangerous},
+		{"/home/u/proj/.git/hooks/pre-commit", true, Dangerous},
+		{"/home/u/proj/.env", true, Unknown},
+		{"/home/u/proj/.envrc", true, Unknown},
+		{"/home/u/proj/sub/.vscode/tasks.json", true, Unknown},
+		{"/home/u/proj/.gitattributes", true, Unknown},
+	} {
+		d := e.Decide(Action{Kind: WriteFile, Path: c.path, Shown: c.path, Content: "x", Where: where})
+		if d.Decision != Ask || d.Protected != c.protected || d.Safety != c.safety || !d.Warn {
+			t.Errorf("write %s: %s protected=%v safety=%s, want protected=%v safety=%s (%q)", c.path, d.Decision, d.Protected, d.Safety, c.protected, c.safety, d.Reasons)
+		}
+	}
+	d := e.Decide(Action{Kind: EditFile, Path: "/home/u/proj/a.go", Shown: "a.go", Content: "-x\n+y\n", Where: where})
+	if d.Decision != Deny || d.DecidedBy != ByDenyRule || !strings.HasPrefix(d.Display, "edit: a.go") {
+		t.Errorf("edit_file under deny rule edit: %+v", d)
+	}
+	e = newEngine(t, nil)
+	d = e.Decide(Action{Kind: EditFile, Path: "/home/u/proj/a.go", Shown: "a.go", Content: "-x\n+y\n", Where: where})
+	if d.Decision != Ask || d.Category != CatWrite || !strings.Contains(d.Full, "+y") {
+		t.Errorf("edit_file: %+v", d)
+	}
+}

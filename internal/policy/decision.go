@@ -156,6 +156,10 @@ type Decision struct {
 	// Secret is set when the action carries a secret (a password typed
 	// at a prompt): it is never shown, saved or logged in clear.
 	Secret bool `json:"-"`
+	// Protected is set on a file write whose path needs the user whatever
+	// the approval mode: a secret, a system path or startup file, an
+	// entry programs run later.
+	Protected bool `json:"-"`
 	// DirAfter is where the shell is once a RunCommand's command has run,
 	// when that is certain before it runs (from the same analysis the
 	// verdict comes from).

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
@@ -49,6 +50,11 @@ type Result struct {
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry
+	// Changes are the files the call changed, as nb applied them (an
+	// edit, a write, a previewed command, a command in a git work tree):
+	// the conversation's journal keeps them for /undo, the JSON outputs
+	// list them.
+	Changes *changes.Set
 }
 
 // HostOutcome is how a call ended on one host of a fleet.
@@ -107,6 +113,9 @@ type Invocation struct {
 	// KeptArgs, when set, replace the call's arguments in the
 	// conversation: the arguments without the secret they carry.
 	KeptArgs []byte
+	// Changes, when set, are the file changes the call will make, shown
+	// as a diff at the approval; Run applies exactly them.
+	Changes *changes.Set
 }
 
 // Stays returns an invocation that does not move the working directory.

@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/changes"
 )
 
 // Roots is a set of directories file tools may touch.
@@ -81,6 +83,26 @@ func (r *Roots) in(p string) (*os.Root, string, error) {
 		}
 	}
 	return nil, "", fmt.Errorf("%s: %w", p, ErrOutside)
+}
+
+// fsOf is the tree of the root holding the resolved path p, for reading
+// and changing files beneath it.
+func (r *Roots) fsOf(p string) (*changes.FS, error) {
+	for i, d := range r.dirs {
+		if i >= len(r.handles) {
+			break
+		}
+		if hasDirPrefix(p, d) {
+			return changes.OnRoot(d, r.handles[i]), nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", p, ErrOutside)
+}
+
+// hasDirPrefix reports whether p is dir or below it.
+func hasDirPrefix(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // Dirs lists the resolved roots.
