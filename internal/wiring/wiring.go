@@ -8,6 +8,7 @@ package wiring
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -189,7 +190,41 @@ func Build(o Options) (*App, error) {
 	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 		a.Tools.Add(t)
 	}
+	if len(o.Roots) == 0 {
+		if err := a.chatFiles(); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
 	return a, nil
+}
+
+// chatFiles adds the chat's file tools (read_file, write_file,
+// edit_file, SPEC §16) over the whole filesystem of the launch directory:
+// the policy judges every path, as it judges the commands run_cmd runs.
+// They work on this machine's files, so they refuse while commands run
+// on a host that has files of its own (ssh, a container).
+func (a *App) chatFiles() error {
+	top := filepath.VolumeName(a.Launch) + string(filepath.Separator)
+	roots, err := files.NewRoots(top)
+	if err != nil {
+		return err
+	}
+	a.closers = append(a.closers, func() { roots.Close() })
+	here := func() error {
+		h := a.Hosts.Get()
+		if iso := h.Isolation(); iso != host.IsolationNone && iso != host.IsolationSandbox {
+			return fmt.Errorf("the file tools work on this machine's files, and commands run on %s (%s): use run_cmd there", h.Name(), iso)
+		}
+		return nil
+	}
+	for _, t := range files.New(files.Options{Roots: roots, Policy: a.Engine, Home: HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell), Here: here}) {
+		switch t.Spec().Name {
+		case "read_file", "write_file", "edit_file":
+			a.Tools.Add(t)
+		}
+	}
+	return nil
 }
 
 // Grants is the grant store of launchDir: a file in nb's state directory,

@@ -142,7 +142,7 @@ func (r *Roots) Resolve(path, cwd string) (string, error) {
 // Contains reports whether the absolute, resolved path lies in a root.
 func (r *Roots) contains(p string) bool {
 	for _, d := range r.dirs {
-		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) || d == string(filepath.Separator) {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
 			return true
 		}
 	}
