@@ -73,6 +73,9 @@ func (f File) Bytes() int64 {
 // Set is the files one action changes.
 type Set struct {
 	Files []File `json:"files"`
+	// Unkept are files the change touched whose content before it nb
+	// did not keep (over MaxFile): such a change cannot be undone.
+	Unkept []string `json:"unkept,omitempty"`
 }
 
 // Visible are the files a listing shows: the old path of a rename is

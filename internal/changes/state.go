@@ -23,7 +23,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -275,9 +274,4 @@ func Shown(p, base string) string {
 		}
 	}
 	return p
-}
-
-// hasPrefixDir reports whether p is dir or below it.
-func hasPrefixDir(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
