@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/instructions"
@@ -45,6 +46,9 @@ type app struct {
 	sessions *ptysession.Manager
 	// rec is the report of a single-shot run (nil for nb tool).
 	rec *report.Recorder
+	// journal keeps the changes applied in the conversation (/undo,
+	// /changes); nil for nb tool.
+	journal *changes.Journal
 
 	// userSystem is the user's extra system prompt (system.md or --system).
 	userSystem string

@@ -139,6 +139,7 @@ func (c *chat) start() (int, bool) {
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
+	c.openJournal()
 	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
 	c.windowHint(p, model)
 	if c.opts.Resume {

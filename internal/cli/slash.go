@@ -42,6 +42,8 @@ func init() {
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
 		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
+		{"/changes", "", "list the file changes nb applied in this conversation", (*chat).slashChanges},
+		{"/undo", "", "revert the last change nb applied (an edit, a write, a previewed or approved command)", (*chat).slashUndo},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
 	}
@@ -155,6 +157,9 @@ func (c *chat) slashClear(context.Context, []string) error {
 	}
 	c.pendingText, c.pendingImages = nil, nil
 	c.endSessions()
+	if err := c.journal.Reset(); err != nil {
+		c.ui.Notice(agent.NoticeWarn, err.Error())
+	}
 	if id == "" {
 		c.ui.Notice(agent.NoticeInfo, "conversation cleared")
 	} else {
