@@ -495,14 +495,14 @@ func (r *Recorder) result(tc *ToolCall) {
 	tc.resulted = true
 	r.emit(struct {
 		head
-		ID            string `json:"id"`
-		Name          string `json:"name"`
-		Outcome       string `json:"outcome"`
-		DecidedBy     string `json:"decidedBy,omitempty"`
-		NeedsApproval bool   `json:"needsApproval"`
-		ExitCode      *int   `json:"exitCode,omitempty"`
-		DurationMs    int64  `json:"durationMs"`
-		IsError       bool   `json:"isError"`
+		ID            string   `json:"id"`
+		Name          string   `json:"name"`
+		Outcome       string   `json:"outcome"`
+		DecidedBy     string   `json:"decidedBy,omitempty"`
+		NeedsApproval bool     `json:"needsApproval"`
+		ExitCode      *int     `json:"exitCode,omitempty"`
+		DurationMs    int64    `json:"durationMs"`
+		IsError       bool     `json:"isError"`
 		Summary       string   `json:"summary"`
 		Bytes         int      `json:"bytes"`
 		Changes       []Change `json:"changes,omitempty"`

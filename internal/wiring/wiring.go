@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/changes/gitsnap"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
@@ -48,6 +50,10 @@ type Options struct {
 	Headless bool
 	// Roots, when set, adds the file tools confined to them (nb mcp serve).
 	Roots []string
+	// Snapshots takes undo snapshots of git work trees around commands
+	// that may write (the chat, whose journal keeps what they changed),
+	// when changes.snapshots is on.
+	Snapshots bool
 	// AskHostKey asks about an unknown ssh host key; nil refuses them.
 	AskHostKey ssh.AskHostKeyFunc
 	// Warn reports, in one line, a problem that does not stop nb (no state
@@ -168,13 +174,14 @@ func Build(o Options) (*App, error) {
 	}
 	a.buildFleet()
 	run, cd := runcmd.New(runcmd.Options{
-		Hosts:   a.Hosts,
-		Workdir: a.Workdir,
-		Policy:  engine,
-		Config:  ti,
-		Outputs: outputs,
-		Getenv:  o.Getenv,
-		Fleet:   a.fleetFunc(),
+		Hosts:     a.Hosts,
+		Workdir:   a.Workdir,
+		Policy:    engine,
+		Config:    ti,
+		Outputs:   outputs,
+		Getenv:    o.Getenv,
+		Fleet:     a.fleetFunc(),
+		Snapshots: a.snapshots(),
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)
@@ -225,6 +232,23 @@ func (a *App) chatFiles() error {
 		}
 	}
 	return nil
+}
+
+// snapshots is the undo snapshot tracker of run_cmd, nil when off.
+func (a *App) snapshots() runcmd.Snapshots {
+	if !a.opts.Snapshots || !a.Config.Changes.Snapshots {
+		return nil
+	}
+	skip := []string{os.TempDir()}
+	if a.State != "" {
+		skip = append(skip, a.State)
+	}
+	for i, d := range skip {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			skip[i] = real
+		}
+	}
+	return &gitsnap.Tracker{Now: a.opts.Now, Skip: skip}
 }
 
 // Grants is the grant store of launchDir: a file in nb's state directory,
