@@ -145,6 +145,8 @@ func (c *chat) slashHelp(context.Context, []string) error {
 	}
 	b.WriteString("  exit, quit             leave nb\n\n")
 	b.WriteString("Input: end a line with \\ to continue it; a line of \"\"\" starts and ends a block.\n")
+	b.WriteString("Shift+Tab switches edits between asked (each change approved from its diff) and auto\n")
+	b.WriteString("(edits inside the launch directory applied with their diff shown; the prompt says [edits: auto]).\n")
 	b.WriteString("Ctrl+C stops the running answer or command; Ctrl+D leaves.")
 	c.println("%s", b.String())
 	return nil

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
-	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/visible"
@@ -119,11 +118,4 @@ func (c *chat) slashChanges(_ context.Context, args []string) error {
 	b.WriteString(pal.Muted("/undo reverts the last change not undone"))
 	c.println("%s", b.String())
 	return nil
-}
-
-// showApplied prints the diff of a change applied without a question
-// (edits in the workspace in the accept-edits mode).
-func showApplied(pal style.Palette, set *changes.Set, base string, width int) string {
-	lines := approval.DiffLines(pal, set, base, width-2)
-	return "  " + strings.Join(lines, "\n  ")
 }

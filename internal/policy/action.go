@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/nb-cli/nb/internal/runlater"
 )
@@ -259,11 +260,21 @@ func (e *Engine) writeFile(a Action) *Decision {
 			return d
 		}
 	}
+	if dir := e.EditsIn(); dir != "" && !d.Protected && within(a.Path, dir) {
+		d.Decision, d.DecidedBy = Allow, ByEditMode
+		return d
+	}
 	d = e.ask(d, nil, &assessment{}, nil)
 	if d.Decision == Deny {
 		d.Remedy = "approve the write in a client that supports elicitation, or set approval.trustClientApproval"
 	}
 	return d
+}
+
+// within reports whether the clean absolute path p lies below dir.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
 }
 
 // writeRisk is why writing the file p needs the user whatever the

@@ -197,3 +197,54 @@ func TestDecideWritePaths(t *testing.T) {
 		t.Errorf("edit_file: %+v", d)
 	}
 }
+
+// In the workspace edit mode an edit inside the workspace is allowed
+// (decided by the mode); outside it, of a protected path, or under a deny
+// rule, it is asked or refused as before.
+func TestEditModeWorkspace(t *testing.T) {
+	e := newEngine(t, nil)
+	where := CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+	edit := func(p string) *Decision {
+		return e.Decide(Action{Kind: EditFile, Path: p, Shown: p, Content: "-a\n+b\n", Where: where})
+	}
+	if d := edit("/home/u/proj/main.go"); d.Decision != Ask {
+		t.Fatalf("ask mode: %s", d.Decision)
+	}
+	e.SetEditsIn("/home/u/proj")
+	for p, want := range map[string]Verdict{
+		"/home/u/proj/main.go":        Allow,
+		"/home/u/proj/sub/x.txt":      Allow,
+		"/home/u/proj":                Ask,
+		"/home/u/project2/x":          Ask,
+		"/home/u/proj/../other/x":     Ask,
+		"/home/u/proj/.env":           Ask,
+		"/home/u/proj/.envrc":         Ask,
+		"/home/u/proj/.git/config":    Ask,
+		"/home/u/proj/.vscode/a.json": Ask,
+		"/etc/passwd":                 Ask,
+	} {
+		d := edit(p)
+		if d.Decision != want || (want == Allow) != (d.DecidedBy == ByEditMode) {
+			t.Errorf("%s: %s by %s, want %s", p, d.Decision, d.DecidedBy, want)
+		}
+	}
+	if d := e.Decide(Action{Kind: WriteFile, Path: "/home/u/proj/new.txt", Shown: "new.txt", Content: "x", Where: where}); d.Decision != Allow {
+		t.Errorf("write in the workspace: %s", d.Decision)
+	}
+	e.SetHeadless(true)
+	if d := edit("/home/u/proj/main.go"); d.Decision != Allow {
+		t.Errorf("headless edit in the workspace: %s", d.Decision)
+	}
+	if d := edit("/home/u/proj/.env"); d.Decision != Deny || d.DecidedBy != ByHeadless {
+		t.Errorf("headless edit of a secret: %s by %s", d.Decision, d.DecidedBy)
+	}
+	e = newEngine(t, func(o *Options) { o.Approval.Deny = []string{"edit_file"} })
+	e.SetEditsIn("/home/u/proj")
+	if d := edit("/home/u/proj/main.go"); d.Decision != Deny {
+		t.Errorf("deny rule in the workspace mode: %s", d.Decision)
+	}
+	e.SetEditsIn("")
+	if d := newEngine(t, nil).Decide(Action{Kind: EditFile, Path: "/home/u/proj/a", Shown: "a", Where: where}); d.Decision != Ask {
+		t.Errorf("after the mode is off: %s", d.Decision)
+	}
+}

@@ -252,4 +252,7 @@ const (
 	ByClient Decider = "client"
 	// ByNoTerminal: the agent had no terminal to ask at.
 	ByNoTerminal Decider = "no-terminal"
+	// ByEditMode: an edit of a file inside the workspace, in the approval
+	// mode that applies such edits without asking (SPEC §16).
+	ByEditMode Decider = "edit-mode"
 )

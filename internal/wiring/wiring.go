@@ -132,6 +132,7 @@ func Build(o Options) (*App, error) {
 		return nil, err
 	}
 	a.Engine = engine
+	a.SetEditsInWorkspace(o.Config.Changes.Edits == config.EditsWorkspace)
 	a.Audit = &Audit{now: o.Now, warn: o.Warn}
 	if a.StateErr == nil {
 		a.Audit.path = filepath.Join(a.State, "audit.jsonl")
@@ -233,6 +234,25 @@ func (a *App) chatFiles() error {
 	}
 	return nil
 }
+
+// SetEditsInWorkspace switches the approval mode of file edits: on,
+// edits of files inside the launch directory (its links resolved) are
+// applied without asking; off, every change is asked (SPEC §16).
+func (a *App) SetEditsInWorkspace(on bool) {
+	if !on {
+		a.Engine.SetEditsIn("")
+		return
+	}
+	dir := a.Launch
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	a.Engine.SetEditsIn(dir)
+}
+
+// EditsInWorkspace reports whether edits inside the launch directory are
+// applied without asking.
+func (a *App) EditsInWorkspace() bool { return a.Engine.EditsIn() != "" }
 
 // snapshots is the undo snapshot tracker of run_cmd, nil when off.
 func (a *App) snapshots() runcmd.Snapshots {
