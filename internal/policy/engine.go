@@ -345,6 +345,9 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		Full:     command,
 		Subject:  command,
 		DirAfter: a.DirAfter,
+		// typed for the preview (SPEC §16): the policy's judgement of
+		// what the command may do, whatever the verdict
+		OnlyWrites: onlyWrites(a, as),
 	}
 	if windowsPaths && d.DirAfter.Moved {
 		// the analysis's paths are slashed and lower-cased: where a cd
