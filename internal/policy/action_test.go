@@ -254,24 +254,24 @@ func TestEditModeWorkspace(t *testing.T) {
 func TestOnlyWrites(t *testing.T) {
 	e := newEngine(t, nil)
 	for cmd, want := range map[string]bool{
-		"sed -i s/a/b/ f.txt":                 true,
-		"echo hi > notes.txt":                 true,
-		"mkdir -p d && mv a d/ && rm -r old":  true,
-		"find . -name '*.o' | xargs rm":       true,
-		"timeout 5 cp a b":                    true,
-		"ls":                                  false, // read-only
-		"curl -o x https://example.com":       false, // network
-		"cp a b && git push":                  false, // another effect
-		"make":                                false,
-		"$CMD x":                              false, // dynamic
-		"rm $(cat list)":                      true,
-		"echo $API_TOKEN > t":                 false, // a secret
-		"python3 -c 'open(\"x\",\"w\")'":      false,
-		"sed -i s/a/b/ f.txt; kill -9 1":      false,
-		"cp a b | nc example.com 80":          false,
-		"bash -c 'rm x'":                      true,
-		"sudo rm x":                           false,
-		"tee out.txt < in.txt":                true,
+		"sed -i s/a/b/ f.txt":                true,
+		"echo hi > notes.txt":                true,
+		"mkdir -p d && mv a d/ && rm -r old": true,
+		"find . -name '*.o' | xargs rm":      true,
+		"timeout 5 cp a b":                   true,
+		"ls":                                 false, // read-only
+		"curl -o x https://example.com":      false, // network
+		"cp a b && git push":                 false, // another effect
+		"make":                               false,
+		"$CMD x":                             false, // dynamic
+		"rm $(cat list)":                     true,
+		"echo $API_TOKEN > t":                false, // a secret
+		"python3 -c 'open(\"x\",\"w\")'":     false,
+		"sed -i s/a/b/ f.txt; kill -9 1":     false,
+		"cp a b | nc example.com 80":         false,
+		"bash -c 'rm x'":                     true,
+		"sudo rm x":                          false,
+		"tee out.txt < in.txt":               true,
 		"ln -s target link && chmod 755 run": true,
 	} {
 		if d := decideCmd(e, cmd, testCC); d.OnlyWrites != want {
