@@ -13,6 +13,9 @@ import (
 // DiffContext is the unchanged lines shown around each change.
 const DiffContext = 3
 
+// outputLines bounds the lines of a preview's output shown above its diff.
+const outputLines = 8
+
 // DiffLines is the coloured unified diff of a change set, one screen row
 // per line, each cut to width: per file a header (what happens to it and
 // the line counts), a note for what a diff cannot show (a mode, a link,
@@ -21,6 +24,20 @@ const DiffContext = 3
 func DiffLines(pal style.Palette, set *changes.Set, base string, width int) []string {
 	var out []string
 	add := func(s string) { out = append(out, style.Truncate(s, max(width, 10))) }
+	if set.Output != "" {
+		lines := strings.Split(strings.TrimRight(set.Output, "\n"), "\n")
+		add(pal.Muted("output of the preview:"))
+		for i, l := range lines {
+			if i == outputLines {
+				add(pal.Muted(fmt.Sprintf("  … %d more lines", len(lines)-i)))
+				break
+			}
+			add("  " + expandTabs(visible.String(l)))
+		}
+	}
+	if len(set.Visible()) == 0 {
+		add(pal.Muted("(it changed no file)"))
+	}
 	for _, f := range set.Visible() {
 		name := visible.String(changes.Shown(f.Path, base))
 		if f.RenamedFrom != "" {

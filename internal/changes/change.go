@@ -76,6 +76,9 @@ type Set struct {
 	// Unkept are files the change touched whose content before it nb
 	// did not keep (over MaxFile): such a change cannot be undone.
 	Unkept []string `json:"unkept,omitempty"`
+	// Output is what the command that made the changes printed in its
+	// preview, shown at the approval with them.
+	Output string `json:"-"`
 }
 
 // Visible are the files a listing shows: the old path of a rename is

@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -139,7 +140,7 @@ func (f *FS) Read(p string) (State, error) {
 		return State{}, err
 	}
 	fi, err := f.root.Lstat(rel)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return State{}, nil
 	}
 	if err != nil {
@@ -201,6 +202,11 @@ func (f *FS) Write(p string, s State) error {
 	case Dir:
 		if fi, err := f.root.Lstat(rel); err == nil && fi.IsDir() {
 			return f.root.Chmod(rel, s.Mode)
+		} else if err == nil {
+			// a file or link where the directory goes
+			if err := f.root.Remove(rel); err != nil {
+				return err
+			}
 		}
 		if err := f.root.Mkdir(rel, s.Mode&fs.ModePerm); err != nil {
 			return err

@@ -7,6 +7,7 @@
 package wiring
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -21,6 +22,7 @@ import (
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosts"
+	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/host/ssh"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
@@ -183,6 +185,7 @@ func Build(o Options) (*App, error) {
 		Getenv:    o.Getenv,
 		Fleet:     a.fleetFunc(),
 		Snapshots: a.snapshots(),
+		Preview:   a.previewer(),
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)
@@ -298,11 +301,22 @@ func (a *App) Host(name string) (host.Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	h, err := hosts.New(name, spec, a.hostEnv())
+	if err != nil {
+		return nil, err
+	}
+	a.built[name] = h
+	a.closers = append(a.closers, func() { h.Close() })
+	return h, nil
+}
+
+// hostEnv is what every terminal provider is built from.
+func (a *App) hostEnv() hosts.Env {
 	configDir := ""
 	if p := config.DefaultPath(a.opts.Getenv); p != "" {
 		configDir = filepath.Dir(p)
 	}
-	h, err := hosts.New(name, spec, hosts.Env{
+	return hosts.Env{
 		LaunchDir:  a.Launch,
 		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
 		ConfigDir:  configDir,
@@ -312,13 +326,35 @@ func (a *App) Host(name string) (host.Host, error) {
 		EnvPolicy:  EnvPolicy(a.Config),
 		Getenv:     a.opts.Getenv,
 		AskHostKey: a.opts.AskHostKey,
-	})
-	if err != nil {
-		return nil, err
 	}
-	a.built[name] = h
-	a.closers = append(a.closers, func() { h.Close() })
-	return h, nil
+}
+
+// previewer runs run_cmd's previews (changes.preview, Linux): in a
+// bubblewrap sandbox of its own, built on first use, whose writable trees
+// are copy-on-write overlays. A sandbox that cannot be built makes every
+// preview fail with the reason, and the command is asked as usual.
+func (a *App) previewer() runcmd.Previewer {
+	if !a.opts.Snapshots || !a.Config.Changes.Preview {
+		return nil
+	}
+	var once sync.Once
+	var sb *sandbox.Host
+	var berr error
+	return func(ctx context.Context, c *host.Command) (*sandbox.Overlay, *host.Exit, error) {
+		once.Do(func() {
+			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox", Mechanism: sandbox.MechanismBwrap}, a.hostEnv())
+			if err != nil {
+				berr = fmt.Errorf("%w: %v", sandbox.ErrNoPreview, err)
+				return
+			}
+			sb = h.(*sandbox.Host)
+			a.OnClose(func() { sb.Close() })
+		})
+		if berr != nil {
+			return nil, nil, berr
+		}
+		return sb.Preview(ctx, c)
+	}
 }
 
 // OnClose adds f to what Close ends (in reverse order of adding).

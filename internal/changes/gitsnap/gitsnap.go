@@ -384,7 +384,7 @@ func (t *Tracker) Diff(ctx context.Context, before, after *Snapshot) (*changes.S
 		f.After = now
 		set.Files = append(set.Files, f)
 	}
-	pairRenames(set)
+	changes.PairRenames(set)
 	return set, nil
 }
 
@@ -425,26 +425,4 @@ func (t *Tracker) readBlobs(ctx context.Context, top string, oids []string) (map
 		}
 	}
 	return out, nil
-}
-
-// pairRenames marks a deleted file and a created one with the same
-// content as a rename.
-func pairRenames(s *changes.Set) {
-	created := map[string]int{}
-	for i, f := range s.Files {
-		if !f.Before.Exists() && f.After.Type == changes.Regular && len(f.After.Data) > 0 {
-			created[f.After.Digest()] = i
-		}
-	}
-	for i, f := range s.Files {
-		if f.After.Exists() || f.Before.Type != changes.Regular {
-			continue
-		}
-		if k, ok := created[f.Before.Digest()]; ok {
-			delete(created, f.Before.Digest())
-			s.Files[i].RenamedTo = s.Files[k].Path
-			s.Files[k].RenamedFrom = f.Path
-			s.Files[k].Source = f.Before
-		}
-	}
 }

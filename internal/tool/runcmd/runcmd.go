@@ -75,6 +75,11 @@ type Options struct {
 	// many hosts (SPEC §14). It returns the session's fleet, or why there
 	// is none (an inventory that cannot be read).
 	Fleet func() (*fleet.Fleet, error)
+	// Preview, when set, runs a command the policy judges to only write
+	// files (Decision.OnlyWrites) first in a copy-on-write view, before
+	// it is asked about: the user approves what it changed, and Run
+	// applies exactly that (SPEC §16).
+	Preview Previewer
 	// Snapshots, when set, takes an undo snapshot of the git work tree
 	// around every command that is not provably read-only and runs on a
 	// host that sees this machine's files; what the command changed is
@@ -262,9 +267,13 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	default:
 		after = at.Cwd
 	}
-	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
+	inv := &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
 		return t.runPrepared(ctx, call, p)
-	}}, nil
+	}}
+	if t.previewable(d, p) {
+		t.withPreview(ctx, inv, p, at.Cwd)
+	}
+	return inv, nil
 }
 
 // result is the JSON the model receives.
