@@ -118,7 +118,7 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 		Approve:    opts.Approve,
 		Headless:   headless,
 		AskHostKey: a.askHostKey,
-		Snapshots:  true,
+		Changes:    true,
 		Warn:       func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
 		Now:        io.Now,
 	})

@@ -52,10 +52,11 @@ type Options struct {
 	Headless bool
 	// Roots, when set, adds the file tools confined to them (nb mcp serve).
 	Roots []string
-	// Snapshots takes undo snapshots of git work trees around commands
-	// that may write (the chat, whose journal keeps what they changed),
-	// when changes.snapshots is on.
-	Snapshots bool
+	// Changes tracks the changes commands make, for the chat's journal:
+	// undo snapshots of git work trees around commands that may write
+	// (changes.snapshots) and previews of commands that only write files
+	// (changes.preview).
+	Changes bool
 	// AskHostKey asks about an unknown ssh host key; nil refuses them.
 	AskHostKey ssh.AskHostKeyFunc
 	// Warn reports, in one line, a problem that does not stop nb (no state
@@ -259,7 +260,7 @@ func (a *App) EditsInWorkspace() bool { return a.Engine.EditsIn() != "" }
 
 // snapshots is the undo snapshot tracker of run_cmd, nil when off.
 func (a *App) snapshots() runcmd.Snapshots {
-	if !a.opts.Snapshots || !a.Config.Changes.Snapshots {
+	if !a.opts.Changes || !a.Config.Changes.Snapshots {
 		return nil
 	}
 	skip := []string{os.TempDir()}
@@ -334,7 +335,7 @@ func (a *App) hostEnv() hosts.Env {
 // are copy-on-write overlays. A sandbox that cannot be built makes every
 // preview fail with the reason, and the command is asked as usual.
 func (a *App) previewer() runcmd.Previewer {
-	if !a.opts.Snapshots || !a.Config.Changes.Preview {
+	if !a.opts.Changes || !a.Config.Changes.Preview {
 		return nil
 	}
 	var once sync.Once
