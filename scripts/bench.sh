@@ -27,6 +27,9 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInit
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Uptime50' -benchtime 5x ./internal/fleet >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Preview' -benchtime 5x ./internal/host/sandbox >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Snapshot' -benchtime 5x ./internal/changes/gitsnap >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Compare10MB' -benchtime 5x ./internal/textdiff >>"$out"
 
 # metric NAME UNIT from benchmark lines: the value preceding UNIT
 awk -v OFS='\t' '
@@ -72,6 +75,11 @@ function best(key, v, lower) {
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
+/^BenchmarkPreview\/sed-10MB/ { best("pvsed", metric("x-direct"), 1); best("pvsedms", metric("preview-ms"), 1); best("pvseddir", metric("direct-ms"), 1) }
+/^BenchmarkPreview\/1000-files/ { best("pv1000", metric("x-direct"), 1); best("pv1000ms", metric("preview-ms"), 1); best("pv1000dir", metric("direct-ms"), 1) }
+/^BenchmarkSnapshot\/first/ { best("snapfirst", metric("ns/op") / 1e6, 1) }
+/^BenchmarkSnapshot\/cached/ { best("snapnext", metric("ns/op") / 1e6, 1) }
+/^BenchmarkCompare10MB/ { best("diff10", metric("ns/op") / 1e6, 1) }
 /^BenchmarkUptime50\/first/ { best("fleet1", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
 /^BenchmarkUptime50\/reused/ { best("fleet2", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
 END {
@@ -122,4 +130,13 @@ END {
 	printf "%-44s %11.0f ms %14s\n", "fleet: uptime on 50 loopback hosts", B["fleet1"], "< 2000 ms"
 	printf "%-44s %11.0f ms %14s\n", "fleet: the same, connections reused", B["fleet2"], "first / 3"
 	printf "%-44s %10.2f MiB %14s\n", "fleet: peak RSS", B["fleetrss"], "< 64 MiB"
+	printf "%-44s %12.2f x %14s\n", "preview of sed -i on 10 MB / direct run", B["pvsed"], "< 2 x"
+	printf "%-44s %11.0f ms %14s\n", "  previewed and applied / run directly", B["pvsedms"], ""
+	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pvseddir"], ""
+	printf "%-44s %12.2f x %14s\n", "preview of a command on 1,000 files / direct", B["pv1000"], "< 2 x"
+	printf "%-44s %11.0f ms %14s\n", "  previewed and applied", B["pv1000ms"], ""
+	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pv1000dir"], ""
+	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000-file repository, first", B["snapfirst"], ""
+	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000 files, stat cache warm", B["snapnext"], ""
+	printf "%-44s %11.0f ms %14s\n", "diff of two 10 MB texts (50 lines changed)", B["diff10"], ""
 }' "$out"

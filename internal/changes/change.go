@@ -170,6 +170,9 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 		}
 	}
 	order := ordered(s.Files, to)
+	// Many files are synced once, together, rather than one by one.
+	fsys.lazy = canSyncFS && len(order) > lazyFiles
+	defer func() { fsys.lazy = false }()
 	for i, f := range order {
 		if err := fsys.Write(f.Path, to(f)); err != nil {
 			for k := i - 1; k >= 0; k-- {
@@ -178,8 +181,15 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 	}
+	if fsys.lazy {
+		return fsys.syncAll()
+	}
 	return nil
 }
+
+// lazyFiles is the number of files past which a change syncs the file
+// system once instead of each file.
+const lazyFiles = 8
 
 // ordered sorts files so that removals come first, deepest first, then
 // everything else, shallowest first: a directory is emptied before it goes

@@ -103,6 +103,9 @@ var ErrTooLarge = errors.New("file too large to keep")
 type FS struct {
 	dir  string
 	root *os.Root
+	// lazy skips each file's fsync: the writer syncs the file system once
+	// when many files are written together (syncAll).
+	lazy bool
 }
 
 // Open opens the tree at dir (absolute).
@@ -215,7 +218,7 @@ func (f *FS) Write(p string, s State) error {
 	case Symlink:
 		return f.replace(rel, func(tmp string) error { return f.root.Symlink(string(s.Data), tmp) })
 	case Regular:
-		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s) })
+		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s, !f.lazy) })
 	}
 	return fmt.Errorf("%s: unknown type %q", p, s.Type)
 }
@@ -246,7 +249,7 @@ func (f *FS) replace(rel string, make func(tmp string) error) error {
 	}
 }
 
-func writeTemp(root *os.Root, tmp string, s State) error {
+func writeTemp(root *os.Root, tmp string, s State, sync bool) error {
 	h, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -262,14 +265,26 @@ func writeTemp(root *os.Root, tmp string, s State) error {
 	if err := h.Chmod(s.Mode); err != nil {
 		return fail(err)
 	}
-	if err := h.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := h.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := h.Close(); err != nil {
 		root.Remove(tmp)
 		return err
 	}
 	return nil
+}
+
+// syncAll flushes the tree's file system to disk (after lazy writes).
+func (f *FS) syncAll() error {
+	d, err := f.root.Open(".")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return syncFS(d)
 }
 
 // Shown is p as the user knows it: relative to base when below it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"net"
@@ -253,5 +254,59 @@ func mustDo(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkPreview is the cost of a previewed command against running it
+// directly: the preview in the sandbox's overlay, reading its changes and
+// applying them, for sed -i on a 10 MB file and for a command touching
+// 1,000 files (goal: under twice the direct run).
+func BenchmarkPreview(b *testing.B) {
+	testenv.Tool(b, "bash")
+	for _, c := range []struct {
+		name, script string
+		seed         func(dir string)
+	}{
+		{"sed-10MB", "sed -i 's/fox/cat/g' big.txt", func(dir string) {
+			mustDo(b, os.WriteFile(filepath.Join(dir, "big.txt"), bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog\n"), 10<<20/43), 0o644))
+		}},
+		{"1000-files", "sed -i 's/a/b/' f*.txt", func(dir string) {
+			for i := 0; i < 1000; i++ {
+				mustDo(b, os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), []byte("a line of text\n"), 0o644))
+			}
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			direct, ws := b.TempDir(), b.TempDir()
+			c.seed(direct)
+			c.seed(ws)
+			h := previewHost(b, ws)
+			var directTotal, previewTotal time.Duration
+			for b.Loop() {
+				start := time.Now()
+				cmd := exec.Command("bash", "-c", c.script)
+				cmd.Dir = direct
+				mustDo(b, cmd.Run())
+				directTotal += time.Since(start)
+
+				start = time.Now()
+				ov, ex, err := h.Preview(context.Background(), &host.Command{Script: c.script, Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute})
+				mustDo(b, err)
+				if ex.Code != 0 {
+					b.Fatalf("preview exit %d", ex.Code)
+				}
+				set, err := changes.FromOverlay(ov.Uppers[h.layout.Writable[0]], ws)
+				mustDo(b, err)
+				fsys, err := changes.Open(ws)
+				mustDo(b, err)
+				mustDo(b, changes.Apply(fsys, set))
+				fsys.Close()
+				ov.Close()
+				previewTotal += time.Since(start)
+			}
+			b.ReportMetric(float64(directTotal.Milliseconds())/float64(b.N), "direct-ms")
+			b.ReportMetric(float64(previewTotal.Milliseconds())/float64(b.N), "preview-ms")
+			b.ReportMetric(float64(previewTotal)/float64(directTotal), "x-direct")
+		})
 	}
 }
