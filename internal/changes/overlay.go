@@ -2,7 +2,6 @@ package changes
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -189,9 +188,4 @@ func PairRenames(s *Set) {
 			s.Files[k].Source = f.Before
 		}
 	}
-}
-
-// isCharDevice reports a character device (a whiteout's type).
-func isCharDevice(fi fs.FileInfo) bool {
-	return fi.Mode()&fs.ModeCharDevice != 0 && fi.Mode()&fs.ModeDevice != 0
 }

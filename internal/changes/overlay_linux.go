@@ -46,3 +46,8 @@ func hasXattr(p, name string) bool {
 	_, err := unix.Lgetxattr(p, name, nil)
 	return err == nil
 }
+
+// isCharDevice reports a character device (a whiteout's type).
+func isCharDevice(fi fs.FileInfo) bool {
+	return fi.Mode()&fs.ModeCharDevice != 0 && fi.Mode()&fs.ModeDevice != 0
+}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 )
 
 // overlayArg is the hidden first argument with which nb re-executes
@@ -40,7 +39,3 @@ func overlayHelper(args []string) int {
 	}
 	return 0
 }
-
-// overlayPathOK reports a path overlayfs's options can name: no comma,
-// colon or backslash, which its option syntax would read.
-func overlayPathOK(p string) bool { return !strings.ContainsAny(p, ",:\\") }

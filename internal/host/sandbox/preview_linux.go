@@ -160,3 +160,7 @@ func (h *Host) previewable() error {
 	})
 	return h.probeErr
 }
+
+// overlayPathOK reports a path overlayfs's options can name: no comma,
+// colon or backslash, which its option syntax would read.
+func overlayPathOK(p string) bool { return !strings.ContainsAny(p, ",:\\") }

@@ -12,5 +12,6 @@ import (
 
 // Preview is Linux only.
 func (h *Host) Preview(context.Context, *host.Command) (*Overlay, *host.Exit, error) {
-	return nil, nil, fmt.Errorf("%w on %s", ErrNoPreview, runtime.GOOS)
+	h.probeOnce.Do(func() { h.probeErr = fmt.Errorf("%w on %s", ErrNoPreview, runtime.GOOS) })
+	return nil, nil, h.probeErr
 }
