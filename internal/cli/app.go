@@ -87,9 +87,21 @@ func loadConfig(io *iostreams.IO, path string, launch string) (*config.Config, e
 	return cfg, nil
 }
 
+// appKind says what an app is for.
+type appKind int
+
+const (
+	// forTool: nb tool and nb policy check, which run or decide one call
+	// and track no change.
+	forTool appKind = iota
+	// forChat: a conversation, whose changes are previewed, snapshotted
+	// and journalled.
+	forChat
+)
+
 // newApp builds everything a chat or a tool run needs, without network or
 // subprocesses: those happen when first needed.
-func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
+func newApp(io *iostreams.IO, opts *Options, headless bool, kind appKind) (*app, error) {
 	launch, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
@@ -118,7 +130,7 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 		Approve:    opts.Approve,
 		Headless:   headless,
 		AskHostKey: a.askHostKey,
-		Changes:    true,
+		Changes:    kind == forChat,
 		Warn:       func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
 		Now:        io.Now,
 	})

@@ -88,7 +88,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 		return failRun(rec, io, kindRun, usagef("--output-format %s reports a single-shot run: give a message (nb --output-format %[1]s WORDS...)", opts.OutputFormat))
 	}
 
-	a, err := newApp(io, opts, !canPrompt(io))
+	a, err := newApp(io, opts, !canPrompt(io), forChat)
 	if err != nil {
 		return failRun(rec, io, kindConfig, err)
 	}

@@ -55,7 +55,7 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	}
 	// The user typed the call: it is decided as if a terminal could ask,
 	// and runs whatever the decision.
-	a, err := newApp(io, opts, false)
+	a, err := newApp(io, opts, false, forTool)
 	if err != nil {
 		return reportError(io, err)
 	}
