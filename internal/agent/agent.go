@@ -371,6 +371,7 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 	}
 	answers := map[*Pending]Answer{}
 	if len(ask) > 0 && a.opts.Interactive {
+		a.preview(ctx, seg)
 		got, err := a.opts.UI.Approve(ctx, ask)
 		if err != nil && ctx.Err() == nil {
 			a.opts.UI.Notice(NoticeError, "approval failed: "+err.Error())
@@ -394,6 +395,20 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 		}
 	}
 	return end
+}
+
+// preview runs the previews of the calls about to be asked (a command
+// that only writes files, run first in a copy-on-write view), so the
+// question shows what they change.
+func (a *Agent) preview(ctx context.Context, seg []reviewed) {
+	for _, r := range seg {
+		if r.inv.Preview == nil || r.p.Decision.Decision != policy.Ask || ctx.Err() != nil {
+			continue
+		}
+		a.opts.UI.Notice(NoticeInfo, "previewing: "+firstLine(r.p.Decision.Display))
+		r.inv.Preview(ctx)
+		r.p.Changes = r.inv.Changes
+	}
 }
 
 // settle runs one reviewed call as its decision and the user's answer

@@ -263,11 +263,8 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 	}
 	hintsNow := func() string {
 		more := moreLabel(d, cut)
-		if pg != nil {
-			more = ""
-			if pg.rest() > 0 {
-				more = " more diff"
-			}
+		if pg != nil && pg.rest() > 0 {
+			more = " more diff"
 		}
 		return fitChoices(width, choices(pal, defYes, always, more), choices(pal, defYes, always, "")) + " "
 	}
@@ -300,11 +297,9 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 			choice = ansAlways
 		case (k.r == 's' || k.r == 'S') && always:
 			choice = ansSession
-		case k.r == '?' && pg != nil:
+		case k.r == '?' && pg != nil && pg.rest() > 0:
+			// the diff first, a screen at a time; then the whole call
 			fmt.Fprint(s.w, "\n")
-			if pg.rest() == 0 {
-				s.line("  " + pal.Muted("(the whole diff is shown above)"))
-			}
 			s.showPage(pg, s.page(), "? shows more")
 			hints = hintsNow()
 			s.ask(hints)

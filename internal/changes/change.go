@@ -93,15 +93,6 @@ func (s *Set) Visible() []File {
 	return out
 }
 
-// Bytes is the sum of Bytes over the visible files.
-func (s *Set) Bytes() int64 {
-	var n int64
-	for _, f := range s.Visible() {
-		n += f.Bytes()
-	}
-	return n
-}
-
 // Summary is one line naming what the set changes: "edited main.go",
 // "3 files: created a, modified b, deleted c".
 func (s *Set) Summary(base string) string {

@@ -79,7 +79,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		return err
 	}
 	if before.Type == Dir && after.Type != Dir {
-		if err := r.removedBelow(labs); err != nil {
+		if err := r.removedBelow(labs, nil); err != nil {
 			return err
 		}
 	}
@@ -111,7 +111,7 @@ func (r *overlayReader) removed(p string, before State) error {
 		return nil
 	}
 	if before.Type == Dir {
-		if err := r.removedBelow(p); err != nil {
+		if err := r.removedBelow(p, nil); err != nil {
 			return err
 		}
 	}
@@ -120,13 +120,16 @@ func (r *overlayReader) removed(p string, before State) error {
 }
 
 // removedBelow records the deletion of every entry below the lower
-// directory p.
-func (r *overlayReader) removedBelow(p string) error {
+// directory p, but those kept reports (nil: none).
+func (r *overlayReader) removedBelow(p string, kept func(name string) bool) error {
 	ents, err := os.ReadDir(p)
 	if err != nil {
 		return err
 	}
 	for _, en := range ents {
+		if kept != nil && kept(en.Name()) {
+			continue
+		}
 		c := filepath.Join(p, en.Name())
 		s, err := r.low.Read(c)
 		if err != nil {
@@ -142,24 +145,10 @@ func (r *overlayReader) removedBelow(p string) error {
 // opaqueBelow records the deletion of the lower entries of an opaque
 // directory that the upper one does not hold.
 func (r *overlayReader) opaqueBelow(rel string) error {
-	ents, err := os.ReadDir(filepath.Join(r.lower, rel))
-	if err != nil {
-		return err
-	}
-	for _, en := range ents {
-		if _, err := os.Lstat(filepath.Join(r.upper, rel, en.Name())); err == nil {
-			continue
-		}
-		c := filepath.Join(r.lower, rel, en.Name())
-		s, err := r.low.Read(c)
-		if err != nil {
-			return err
-		}
-		if err := r.removed(c, s); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.removedBelow(filepath.Join(r.lower, rel), func(name string) bool {
+		_, err := os.Lstat(filepath.Join(r.upper, rel, name))
+		return err == nil
+	})
 }
 
 // PairRenames marks a deleted regular file and a created one with the

@@ -123,9 +123,6 @@ func OnRoot(dir string, r *os.Root) *FS { return &FS{dir: filepath.Clean(dir), r
 // Close closes the root.
 func (f *FS) Close() error { return f.root.Close() }
 
-// Dir is the tree's top.
-func (f *FS) Dir() string { return f.dir }
-
 // rel is p's name below the tree, or an error when p is outside it.
 func (f *FS) rel(p string) (string, error) {
 	rel, err := filepath.Rel(f.dir, filepath.Clean(p))

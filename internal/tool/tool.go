@@ -116,6 +116,12 @@ type Invocation struct {
 	// Changes, when set, are the file changes the call will make, shown
 	// as a diff at the approval; Run applies exactly them.
 	Changes *changes.Set
+	// Preview, when set, runs the call first in a copy-on-write view,
+	// once it is known to be asked about at a terminal (the agent calls
+	// it; nothing else does): it sets Changes and Run to apply what the
+	// view changed, or adds to the decision's reasons why there is no
+	// preview.
+	Preview func(ctx context.Context)
 }
 
 // Stays returns an invocation that does not move the working directory.

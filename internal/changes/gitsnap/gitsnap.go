@@ -75,12 +75,6 @@ type Snapshot struct {
 	files map[string]entry
 }
 
-// Top is the work tree's top directory.
-func (s *Snapshot) Top() string { return s.r.top }
-
-// Len is the number of files in the snapshot.
-func (s *Snapshot) Len() int { return len(s.files) }
-
 // Before takes a snapshot of the work tree holding dir and returns a
 // function that, once the command has run, returns what it changed (nil
 // when nothing). It returns nil when dir is in no git work tree, or git

@@ -24,6 +24,10 @@ type Overlay struct {
 	Uppers map[string]string
 	// Tmp is the upper directory of /tmp.
 	Tmp string
+	// MountPoints are the directories the sandbox created in the view to
+	// cover protected paths that do not exist (a missing .git): not the
+	// command's changes.
+	MountPoints []string
 }
 
 // Close removes the overlay's directories.

@@ -73,6 +73,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Ex
 			defer h.mu.Unlock()
 			return h.created[p]
 		})
+		o.MountPoints = plan.Created
 		args := replaceArgs(plan.Args, []string{"--tmpfs", "/tmp"}, []string{"--bind", tmp.Target, "/tmp"})
 		out := []string{h.self, overlayArg, string(spec), "--", h.bwrap}
 		out = append(out, args...)

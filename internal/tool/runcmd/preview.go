@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/changes"
@@ -79,7 +80,12 @@ func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
 			pv.why = "its changes could not be read: " + err.Error()
 			return pv
 		}
-		set.Files = append(set.Files, s.Files...)
+		for _, f := range s.Files {
+			if !f.Before.Exists() && f.After.Type == changes.Dir && slices.Contains(ov.MountPoints, f.Path) {
+				continue // the sandbox's, not the command's
+			}
+			set.Files = append(set.Files, f)
+		}
 	}
 	pv.set = set
 	return pv

@@ -271,7 +271,7 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 		return t.runPrepared(ctx, call, p)
 	}}
 	if t.previewable(d, p) {
-		t.withPreview(ctx, inv, p, at.Cwd)
+		inv.Preview = func(ctx context.Context) { t.withPreview(ctx, inv, p, at.Cwd) }
 	}
 	return inv, nil
 }
