@@ -405,7 +405,6 @@ func (a *Agent) preview(ctx context.Context, seg []reviewed) {
 		if r.inv.Preview == nil || r.p.Decision.Decision != policy.Ask || ctx.Err() != nil {
 			continue
 		}
-		a.opts.UI.Notice(NoticeInfo, "previewing: "+firstLine(r.p.Decision.Display))
 		r.inv.Preview(ctx)
 		r.p.Changes = r.inv.Changes
 	}
