@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps, patch,
-# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
+# sudo, python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -24,6 +24,9 @@ command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
 command -v mawk >/dev/null 2>&1 || need_apt+=(mawk)
 command -v patch >/dev/null 2>&1 || need_apt+=(patch)
+# the sudo tests (internal/askpass/sudotest) also need util-linux's unshare and setpriv
+# (the preview's differential test runs its direct run under setpriv too)
+[ -x /usr/bin/sudo ] || need_apt+=(sudo)
 command -v setpriv >/dev/null 2>&1 || need_apt+=(util-linux)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"

@@ -159,6 +159,7 @@ func (c *chat) slashClear(context.Context, []string) error {
 	}
 	c.pendingText, c.pendingImages = nil, nil
 	c.endSessions()
+	c.w.Sudo.Forget()
 	if err := c.journal.Reset(); err != nil {
 		c.ui.Notice(agent.NoticeWarn, err.Error())
 	}

@@ -75,6 +75,9 @@ type Options struct {
 	// many hosts (SPEC §14). It returns the session's fleet, or why there
 	// is none (an inventory that cannot be read).
 	Fleet func() (*fleet.Fleet, error)
+	// Sudo, when set, passes the password requests of commands' sudo to
+	// the user (package askpass); nil leaves sudo as it is.
+	Sudo Sudo
 	// Preview, when set, runs a command the policy judges to only write
 	// files (Decision.OnlyWrites) first in a copy-on-write view, before
 	// it is asked about: the user approves what it changed, and Run
@@ -364,7 +367,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	t.mu.Unlock()
 	var notes []string
 	after := t.snapshotBefore(ctx, p, h, &notes)
-	ex, runErr := h.Run(ctx, &host.Command{
+	ex, sudoNote, runErr := t.runOn(ctx, h, p.Command, &host.Command{
 		Script:  p.Command,
 		Dir:     p.dir,
 		Dirs:    dirs,
@@ -402,6 +405,9 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	changed := t.snapshotAfter(ctx, after, &notes)
 	if p.note != "" {
 		notes = append(notes, p.note)
+	}
+	if sudoNote != "" {
+		notes = append(notes, sudoNote)
 	}
 	switch {
 	case ex.TimedOut:
