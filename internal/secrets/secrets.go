@@ -2,6 +2,8 @@
 // data: the files and directories below a home directory that hold them.
 // The policy judges reads against it, and the sandbox hides the same
 // paths from the commands it runs, so the two lists cannot drift apart.
+// Inventory lists the secret files that exist on this machine, and Links
+// tells by identity which secret a file with several hard links is.
 package secrets
 
 import (
