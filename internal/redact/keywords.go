@@ -1,0 +1,92 @@
+package redact
+
+// keywordIndex finds the rule set's keywords in a text in one pass,
+// ignoring ASCII case: a table indexed by the first two bytes of every
+// keyword (lower-cased) names the keywords that can start there, and
+// only those are compared.
+type keywordIndex struct {
+	keywords []string
+	// first[b0<<8|b1] is 1 + the index in cands of the keywords starting
+	// with b0 b1, or 0.
+	first [1 << 16]uint16
+	cands [][]int
+	// short are keywords of one byte, by that byte.
+	short [256][]int
+}
+
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if i >= 'A' && i <= 'Z' {
+			t[i] = byte(i) + 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+func newKeywordIndex(keywords []string) *keywordIndex {
+	x := &keywordIndex{keywords: keywords}
+	for id, k := range keywords {
+		if len(k) == 1 {
+			x.short[k[0]] = append(x.short[k[0]], id)
+			continue
+		}
+		key := int(k[0])<<8 | int(k[1])
+		if x.first[key] == 0 {
+			x.cands = append(x.cands, nil)
+			x.first[key] = uint16(len(x.cands))
+		}
+		c := int(x.first[key]) - 1
+		x.cands[c] = append(x.cands[c], id)
+	}
+	return x
+}
+
+// hit is one keyword found at a position.
+type hit struct {
+	keyword int
+	pos     int
+}
+
+// find calls found for every keyword occurrence in text.
+func (x *keywordIndex) find(text string, found func(h hit)) {
+	n := len(text)
+	if n == 0 {
+		return
+	}
+	prev := lowerTable[text[0]]
+	for i := 0; i < n; i++ {
+		c0 := prev
+		for _, id := range x.short[c0] {
+			found(hit{id, i})
+		}
+		if i+1 >= n {
+			break
+		}
+		c1 := lowerTable[text[i+1]]
+		prev = c1
+		f := x.first[int(c0)<<8|int(c1)]
+		if f == 0 {
+			continue
+		}
+		for _, id := range x.cands[f-1] {
+			if k := x.keywords[id]; hasPrefixFold(text[i:], k) {
+				found(hit{id, i})
+			}
+		}
+	}
+}
+
+// hasPrefixFold reports whether s begins with the lower-case ASCII
+// keyword k, ignoring ASCII case.
+func hasPrefixFold(s, k string) bool {
+	if len(s) < len(k) {
+		return false
+	}
+	for j := 2; j < len(k); j++ {
+		if lowerTable[s[j]] != k[j] {
+			return false
+		}
+	}
+	return true
+}
