@@ -68,9 +68,10 @@ func Marker(kind string) string { return "[withheld: " + kind + "]" }
 
 // Options configures a Detector.
 type Options struct {
-	// Values are known secret values by their kind ("$GITHUB_TOKEN"):
-	// the values of the secret environment variables (EnvValues).
-	Values []Value
+	// Values returns known secret values by their kind ("$GITHUB_TOKEN"):
+	// the values of the secret environment variables (EnvValues). It is
+	// called once, the first time text is scanned (nil: none).
+	Values func() []Value
 	// Files returns the secret files whose token lines are
 	// fingerprinted, with the label each is named by ("~/.netrc"). It is
 	// called once, the first time text is scanned (nil: none).
@@ -113,7 +114,9 @@ func (d *Detector) load() {
 			d.rules = &ruleSet{}
 			d.rules.addOwn(nil)
 		}
-		d.values = usableValues(d.opts.Values)
+		if d.opts.Values != nil {
+			d.values = usableValues(d.opts.Values())
+		}
 		var files []File
 		if d.opts.Files != nil {
 			files = d.opts.Files()

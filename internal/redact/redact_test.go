@@ -172,7 +172,7 @@ func TestKnownValues(t *testing.T) {
 		func(name, _ string) bool {
 			return strings.Contains(name, "TOKEN") || strings.Contains(name, "SECRET") || strings.Contains(name, "KEY") || strings.Contains(name, "PASSWORD") || name == "DB_URL"
 		})
-	d := New(Options{Values: vals})
+	d := New(Options{Values: func() []Value { return vals }})
 	doc, _ := json.Marshal(map[string]string{"stdout": "x" + secret + "y " + quoted + " " + canary("", alnum, 10, 32)})
 	for _, text := range []string{"echo " + secret + ".", "prefix" + secret + "suffix", string(doc)} {
 		res := d.Redact(text, nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
@@ -49,6 +50,9 @@ type Result struct {
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry
+	// Withheld counts, by kind, the secrets withheld from Content before
+	// the model got it (shown on the call's line, reported in JSON).
+	Withheld []redact.Count
 }
 
 // HostOutcome is how a call ended on one host of a fleet.
