@@ -63,6 +63,19 @@ func Summarize(found []Found) []Count {
 // specific rule found the same secret.
 const genericKind = "generic-api-key"
 
+// rank orders the kinds that found one secret by how well they name it:
+// where it came from (a variable, a file), then a specific shape, then
+// the catch-all.
+func rank(kind string) int {
+	switch {
+	case strings.HasPrefix(kind, "$") || strings.HasPrefix(kind, "~") || strings.HasPrefix(kind, "/") || len(kind) > 2 && kind[1] == ':':
+		return 3
+	case kind == genericKind:
+		return 1
+	}
+	return 2
+}
+
 // Marker is what replaces a withheld secret of kind.
 func Marker(kind string) string { return "[withheld: " + kind + "]" }
 
@@ -174,8 +187,8 @@ func apply(text string, spans []span, released func(string) bool) Result {
 		if n := len(merged); n > 0 && s.start < merged[n-1].end {
 			m := &merged[n-1]
 			m.end = max(m.end, s.end)
-			if m.kind == genericKind && s.kind != genericKind {
-				m.kind = s.kind // the specific rule names it better
+			if rank(s.kind) > rank(m.kind) {
+				m.kind = s.kind
 			}
 			continue
 		}
