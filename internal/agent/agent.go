@@ -23,6 +23,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -107,6 +108,9 @@ type Options struct {
 	// Release asks the user whether withheld secrets may be sent after
 	// all (interactive runs only; nil: they never are).
 	Release ReleaseFunc
+	// Withheld, when set, is told what was withheld from which text
+	// ("the result of run: cat .env", "your message").
+	Withheld func(from string, counts []redact.Count)
 	Now     func() time.Time
 }
 
@@ -497,7 +501,7 @@ func (a *Agent) runView(ctx context.Context, p *Pending, run func() (*tool.Resul
 	if res.Duration == 0 {
 		res.Duration = a.opts.Now().Sub(started)
 	}
-	found, original := a.withheldResult(res)
+	found, original := a.withheldResult(p, res)
 	view.Done(res)
 	a.offerRelease(ctx, p, res, found, original)
 	return res

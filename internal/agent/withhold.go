@@ -73,7 +73,7 @@ func (a *Agent) trust(msgs []llm.Message) {
 
 // withheldResult screens a tool result as its call ends; the counts it
 // sets are shown on the call's line.
-func (a *Agent) withheldResult(res *tool.Result) (found []redact.Found, original string) {
+func (a *Agent) withheldResult(p *Pending, res *tool.Result) (found []redact.Found, original string) {
 	if a.opts.Redact == nil {
 		return nil, ""
 	}
@@ -81,6 +81,7 @@ func (a *Agent) withheldResult(res *tool.Result) (found []redact.Found, original
 	if len(r.Found) > 0 {
 		original = res.Content
 		res.Content, res.Withheld = r.Text, r.Counts()
+		a.told("the result of "+displayOf(p), res.Withheld)
 	}
 	a.w.mark(res.Content)
 	return r.Found, original
@@ -94,6 +95,13 @@ func (a *Agent) offerRelease(ctx context.Context, p *Pending, res *tool.Result, 
 	}
 	res.Content, res.Withheld = original, nil
 	a.w.mark(res.Content)
+}
+
+// told passes what was withheld to Options.Withheld.
+func (a *Agent) told(from string, counts []redact.Count) {
+	if a.opts.Withheld != nil {
+		a.opts.Withheld(from, counts)
+	}
 }
 
 // release asks the user about found and remembers the values released.
@@ -160,6 +168,7 @@ func (a *Agent) screenText(ctx context.Context, from, text string) string {
 		return text
 	}
 	a.opts.UI.Notice(NoticeWarn, fmt.Sprintf("withheld %s from %s", Describe(r.Counts()), from))
+	a.told(from, r.Counts())
 	if a.release(ctx, from, r.Found) {
 		a.w.mark(text)
 		return text

@@ -18,6 +18,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/report"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
@@ -238,11 +239,25 @@ func (a *app) close() {
 	a.closers = nil
 }
 
+// withheld reports secrets withheld from the model in a single-shot
+// run's report.
+func (a *app) withheld(from string, counts []redact.Count) {
+	if a.rec != nil {
+		a.rec.Withheld(from, counts)
+	}
+}
+
 // newAgent builds the turn loop for a chat.
 func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
 	var tools *tool.Registry
 	if !a.opts.NoTools {
 		tools = a.tools
+	}
+	var release agent.ReleaseFunc
+	if r, ok := ui.(interface {
+		Release(ctx context.Context, from string, found []redact.Found) bool
+	}); ok && interactive {
+		release = r.Release
 	}
 	return agent.New(agent.Options{
 		Provider:        p,
@@ -261,6 +276,9 @@ func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interacti
 		Cwd:             a.workdir.Cwd,
 		Audit:           a.observe,
 		Remedy:          a.remedy,
+		Redact:          a.w.Redact,
+		Release:         release,
+		Withheld:        a.withheld,
 		Now:             a.io.Now,
 	}, msgs)
 }

@@ -76,6 +76,19 @@ func rank(kind string) int {
 	return 2
 }
 
+// Merge adds the counts of more to counts, keeping the order of first
+// appearance.
+func Merge(counts, more []Count) []Count {
+	for _, m := range more {
+		if i := slices.IndexFunc(counts, func(c Count) bool { return c.Kind == m.Kind }); i >= 0 {
+			counts[i].Count += m.Count
+		} else {
+			counts = append(counts, m)
+		}
+	}
+	return counts
+}
+
 // Marker is what replaces a withheld secret of kind.
 func Marker(kind string) string { return "[withheld: " + kind + "]" }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -142,6 +143,9 @@ type ToolCall struct {
 	Bytes   int    `json:"bytes"`
 	// Hosts are the per-host outcomes of a call run on a fleet.
 	Hosts []tool.HostOutcome `json:"hosts,omitempty"`
+	// Withheld counts, by kind, the secrets withheld from the result
+	// before the model got it.
+	Withheld []redact.Count `json:"withheld,omitempty"`
 
 	resulted bool
 }
@@ -163,7 +167,10 @@ type Result struct {
 	Turns      int        `json:"turns"`
 	ToolCalls  []ToolCall `json:"toolCalls"`
 	Usage      Usage      `json:"usage"`
-	Error      *Error     `json:"error,omitempty"`
+	// Withheld counts, by kind, every secret withheld from what the model
+	// was sent in the run: tool results, attachments, instructions, errors.
+	Withheld []redact.Count `json:"withheld,omitempty"`
+	Error    *Error         `json:"error,omitempty"`
 }
 
 // Start is the first stream-json event.
@@ -203,6 +210,7 @@ type Recorder struct {
 	calls    []*ToolCall
 	usage    Usage
 	cost     *float64
+	withheld []redact.Count
 	finished bool
 	writeErr error
 }
@@ -455,25 +463,40 @@ func (r *Recorder) Call(rec agent.Record) {
 		tc.ExitCode, tc.DurationMs, tc.IsError = res.ExitCode, res.Duration.Milliseconds(), res.IsError
 		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
 		tc.Hosts = res.Hosts
+		tc.Withheld = res.Withheld
 	}
 	r.result(tc)
+}
+
+// Withheld records secrets withheld from a text bound for the model
+// (from says which) and writes a withheld event.
+func (r *Recorder) Withheld(from string, counts []redact.Count) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.withheld = redact.Merge(r.withheld, counts)
+	r.emit(struct {
+		head
+		From   string         `json:"from"`
+		Counts []redact.Count `json:"counts"`
+	}{r.head("withheld"), from, counts})
 }
 
 func (r *Recorder) result(tc *ToolCall) {
 	tc.resulted = true
 	r.emit(struct {
 		head
-		ID            string `json:"id"`
-		Name          string `json:"name"`
-		Outcome       string `json:"outcome"`
-		DecidedBy     string `json:"decidedBy,omitempty"`
-		NeedsApproval bool   `json:"needsApproval"`
-		ExitCode      *int   `json:"exitCode,omitempty"`
-		DurationMs    int64  `json:"durationMs"`
-		IsError       bool   `json:"isError"`
-		Summary       string `json:"summary"`
-		Bytes         int    `json:"bytes"`
-	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes})
+		ID            string         `json:"id"`
+		Name          string         `json:"name"`
+		Outcome       string         `json:"outcome"`
+		DecidedBy     string         `json:"decidedBy,omitempty"`
+		NeedsApproval bool           `json:"needsApproval"`
+		ExitCode      *int           `json:"exitCode,omitempty"`
+		DurationMs    int64          `json:"durationMs"`
+		IsError       bool           `json:"isError"`
+		Summary       string         `json:"summary"`
+		Bytes         int            `json:"bytes"`
+		Withheld      []redact.Count `json:"withheld,omitempty"`
+	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes, tc.Withheld})
 }
 
 // Settle gives the calls that never reached approval (unknown tool,
@@ -533,6 +556,7 @@ func (r *Recorder) Finish(status Status, exitCode int, e *Error) (*Result, error
 		Turns:      r.turns, ToolCalls: []ToolCall{}, Usage: r.usage, Error: e,
 	}
 	res.Usage.CostUSD = r.cost
+	res.Withheld = slices.Clone(r.withheld)
 	for _, tc := range r.calls {
 		res.ToolCalls = append(res.ToolCalls, *tc)
 	}
