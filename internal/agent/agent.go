@@ -111,7 +111,7 @@ type Options struct {
 	// Withheld, when set, is told what was withheld from which text
 	// ("the result of run: cat .env", "your message").
 	Withheld func(from string, counts []redact.Count)
-	Now     func() time.Time
+	Now      func() time.Time
 }
 
 // Agent holds a conversation and runs turns on it.
