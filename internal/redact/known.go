@@ -153,36 +153,31 @@ func readHead(p string, limit int64) (string, error) {
 // names a password, token, key or credential.
 var secretLabels = []string{"pass", "pwd", "secret", "token", "key", "auth", "cred", "private", "bearer", "cookie", "session", "signature"}
 
+// notValueSuffixes end the names of settings whose value is not the
+// secret but names, locates or describes it.
+var notValueSuffixes = []string{"id", "file", "path", "dir", "name", "type", "len", "length", "size", "helper", "cmd",
+	"command", "url", "uri", "env", "store", "format", "algorithm", "alg"}
+
 // lineSecrets returns the values of one line of a secret file worth a
-// fingerprint: after a label such as password or token, every token of at
-// least minToken bytes that is not itself a label; anywhere, every token
-// that looks random (a key's body, a bare token); a URL's password.
+// fingerprint: the value after a label such as password or token (the
+// next token, of at least minToken bytes, that is not itself a label);
+// anywhere, every token that looks random (a key's body, a bare token);
+// a URL's password; a .pgpass line's password.
 func lineSecrets(line string) []string {
 	var out []string
 	labelled := false
-	toks := tokens(line)
-	for _, t := range toks {
-		lower := strings.ToLower(t)
-		isLabel := false
-		for _, l := range secretLabels {
-			if strings.Contains(lower, l) {
-				isLabel = true
-				break
-			}
-		}
-		if isLabel && (strings.HasSuffix(lower, "_id") || strings.HasSuffix(lower, "id") && len(lower) > 2 && !strings.Contains(lower, "_")) {
-			// a key's or client's identifier names, it does not hold, a
-			// secret (aws_access_key_id, client_id)
-			isLabel, labelled = false, false
-			continue
-		}
+	for _, t := range tokens(line) {
 		switch {
-		case isLabel && !randomLooking(t):
-			labelled = true
-		case labelled && len(t) >= minToken && !placeholder(t, nil):
-			out = append(out, t)
 		case randomLooking(t):
 			out = append(out, t)
+			labelled = false
+		case isLabel(t):
+			labelled = true
+		case labelled:
+			if len(t) >= minToken && !placeholder(t, nil) {
+				out = append(out, t)
+			}
+			labelled = false
 		}
 	}
 	for _, c := range urlCredentials(line) {
@@ -197,10 +192,29 @@ func lineSecrets(line string) []string {
 	return out
 }
 
+// isLabel reports a token naming a secret (password, _authToken,
+// aws_secret_access_key), not what names or points to one
+// (aws_access_key_id, --passphrase-file, credential.helper, key_type).
+func isLabel(t string) bool {
+	lower := strings.ToLower(t)
+	for _, suffix := range notValueSuffixes {
+		if strings.HasSuffix(lower, suffix) && len(lower) > len(suffix) {
+			return false
+		}
+	}
+	for _, l := range secretLabels {
+		if strings.Contains(lower, l) {
+			return true
+		}
+	}
+	return false
+}
+
 // randomLooking reports a token that looks generated: long, mixing
-// classes of characters, with high entropy.
+// lower case, upper case and digits, with high entropy (a commit hash or
+// checksum, of hexadecimal digits, does not).
 func randomLooking(t string) bool {
-	if len(t) < 16 {
+	if len(t) < 20 {
 		return false
 	}
 	lower, upper, digit := false, false, false
@@ -220,7 +234,7 @@ func randomLooking(t string) bool {
 			n++
 		}
 	}
-	return n >= 2 && entropy(t) >= 3.5
+	return n == 3 && entropy(t) >= 4
 }
 
 // tokenSep reports the bytes that end a token: blanks, quotes, brackets

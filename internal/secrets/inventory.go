@@ -3,6 +3,7 @@ package secrets
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -16,13 +17,15 @@ const (
 )
 
 // systemFiles are files and directories outside any home that hold
-// secrets and that a walk may look through (the broad trees of
-// SystemTrees, such as /proc and /home, are left out).
+// secrets, patterns among them, that a walk may look through (the broad
+// trees of SystemTrees, such as /proc and /home, and the parts of /etc/ssh
+// that are configuration, are left out).
 var systemFiles = []string{
 	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
-	"/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/mysql/debian.cnf",
+	"/etc/ssh/ssh_host_*_key", "/etc/ssl/private", "/etc/security/opasswd", "/etc/mysql/debian.cnf",
 	"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/etc/wireguard", "/etc/openvpn",
-	"/etc/ipsec.secrets", "/etc/ppp", "/etc/letsencrypt", "/etc/kubernetes", "/root/.ssh",
+	"/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/letsencrypt/live",
+	"/etc/kubernetes/pki", "/etc/kubernetes/admin.conf", "/root/.ssh",
 }
 
 // Inventory lists the regular files in the secret locations of this
@@ -42,7 +45,10 @@ func Inventory(home string, extra ...string) (files []string, complete bool) {
 		}
 	}
 	for _, p := range systemFiles {
-		w.place(p, nil)
+		matches, _ := filepath.Glob(p)
+		for _, m := range matches {
+			w.place(m, nil)
+		}
 	}
 	for _, d := range extra {
 		w.place(d, func(p string, isDir bool) bool {
@@ -160,7 +166,7 @@ func Path(abs, home string) bool {
 		return true
 	}
 	for _, s := range systemFiles {
-		if p == s || strings.HasPrefix(p, s+"/") {
+		if ok, _ := path.Match(s, p); ok || p == s || strings.HasPrefix(p, s+"/") {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/secrets"
+	"github.com/nb-cli/nb/internal/store"
 )
 
 // newDetector builds the detector every text bound for a model passes
@@ -32,13 +33,29 @@ func newDetector(o Options, c *config.Config) *redact.Detector {
 		},
 		Files: func() []redact.File {
 			paths, _ := secrets.Inventory(home, launch)
-			files := make([]redact.File, len(paths))
-			for i, p := range paths {
-				files[i] = redact.File{Path: p, Label: label(p, home)}
+			files := make([]redact.File, 0, len(paths))
+			for _, p := range paths {
+				if own(p, o.Getenv) {
+					continue
+				}
+				files = append(files, redact.File{Path: p, Label: label(p, home)})
 			}
 			return files
 		},
 	})
+}
+
+// own reports a file of nb's own configuration or state directory: they
+// are secret to commands (the audit log, conversations, grants), but what
+// they hold is nb's record of outputs, not credentials to look for.
+func own(p string, getenv func(string) string) bool {
+	state, _ := store.StateDir(getenv)
+	for _, dir := range []string{state, filepath.Dir(config.DefaultPath(getenv))} {
+		if dir != "" && dir != "." && (p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
 }
 
 // label names a secret file for the marker: ~/… below home.
