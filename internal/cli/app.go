@@ -20,6 +20,7 @@ import (
 	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/report"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -63,6 +64,10 @@ type app struct {
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
+
+	// links is the index of secret files by identity (links.go).
+	linksOnce sync.Once
+	links     *secrets.Links
 
 	closeMu sync.Mutex
 	closers []func()

@@ -172,3 +172,13 @@ func Path(abs, home string) bool {
 	}
 	return false
 }
+
+// Shown writes a path for people: ~/… below home, slash-separated.
+func Shown(p, home string) string {
+	if home != "" {
+		if rel, err := filepath.Rel(home, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(p)
+}

@@ -72,3 +72,28 @@ func (l *Links) build() {
 	}
 	l.ids, l.at, l.built = ids, time.Now(), true
 }
+
+// LinkedSecret says whether the file at p, reached by that name, is
+// another name of a secret file: a symbolic link (or a path through one)
+// leading to a file that is secret by where it is (Path) while p is not,
+// or a hard link sharing a secret file's identity. It returns that
+// secret's path, or "". several reports a file with more than one hard
+// link whose other names are not known (when secret is ""): not proof
+// that it is harmless.
+func LinkedSecret(p, home string, links *Links) (secret string, several bool) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	if real != filepath.Clean(p) && Path(real, home) && !Path(p, home) {
+		return real, false
+	}
+	if links == nil {
+		return "", false
+	}
+	s, several := links.Link(real)
+	if s != "" && s != real && !Path(p, home) {
+		return s, true
+	}
+	return "", several && s == ""
+}

@@ -81,3 +81,40 @@ func TestPath(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherNames (its temporary directories are named after it, and a
+// name holding "secret" would make every path in them a secret).
+func TestOtherNames(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	creds := filepath.Join(home, ".aws", "credentials")
+	write(t, creds, "[default]\n")
+	plain := filepath.Join(proj, "plain.txt")
+	write(t, plain, "x")
+	links := NewLinks(home, proj)
+	mk := func(name string, f func(string) error) string {
+		p := filepath.Join(proj, name)
+		if err := f(p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sym := mk("notes.md", func(p string) error { return os.Symlink(creds, p) })
+	hard := mk("AGENTS.md", func(p string) error { return os.Link(creds, p) })
+	other := mk("copy.txt", func(p string) error { return os.Link(plain, p) })
+	named := mk(".env", func(p string) error { return os.Symlink(creds, p) })
+	for p, want := range map[string]struct {
+		secret  string
+		several bool
+	}{
+		sym:   {creds, false},
+		hard:  {creds, true},
+		other: {"", true},
+		named: {"", false}, // named as a secret: the caller knows what it reads
+		plain: {"", true},
+		creds: {"", false},
+	} {
+		if s, several := LinkedSecret(p, home, links); s != want.secret || several != want.several {
+			t.Errorf("%s: %q, %v; want %q, %v", filepath.Base(p), s, several, want.secret, want.several)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func newDetector(o Options, c *config.Config) *redact.Detector {
 				if own(p, o.Getenv) {
 					continue
 				}
-				files = append(files, redact.File{Path: p, Label: label(p, home)})
+				files = append(files, redact.File{Path: p, Label: secrets.Shown(p, home)})
 			}
 			return files
 		},
@@ -56,14 +56,4 @@ func own(p string, getenv func(string) string) bool {
 		}
 	}
 	return false
-}
-
-// label names a secret file for the marker: ~/… below home.
-func label(p, home string) string {
-	if home != "" {
-		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return "~/" + filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(p)
 }
