@@ -136,15 +136,22 @@ func (w *walker) add(p string) {
 }
 
 // Path reports whether the absolute path abs names a secret file by
-// where it is: a name on the list on the way to it, a secret location
-// below home, a location below which every file is a secret, or one of
-// the system's secret files. It does not look at the disk: where links
+// where it is: its name is on the list (Name), a directory on the way is
+// one of the list's names (.ssh, .aws, .gnupg), it is in a secret
+// location below home, below a location where every file is a secret,
+// or one of the system's secret files. A directory on the way whose name
+// only holds a word such as "secret" (~/src/secrets-manager) does not
+// make its files secrets. It does not look at the disk: where links
 // lead, and what a file with several hard links is (Links), are the
 // caller's to resolve.
 func Path(abs, home string) bool {
 	p := filepath.ToSlash(filepath.Clean(abs))
-	for _, seg := range strings.Split(p, "/") {
-		if seg != "" && Name(seg) {
+	segs := strings.Split(p, "/")
+	if Name(segs[len(segs)-1]) {
+		return true
+	}
+	for _, seg := range segs[:len(segs)-1] {
+		if nameSet[strings.ToLower(seg)] {
 			return true
 		}
 	}

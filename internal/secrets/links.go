@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -38,9 +40,13 @@ func NewLinks(home string, extra ...string) *Links {
 // has more than one hard link, and secret, for such a file, the secret
 // file it is another name of ("" for an unknown origin). A file with one
 // link, a missing file or one that cannot be looked at has several
-// false. A file with several links and no secret is not known to be
-// harmless: its other names may be anywhere.
+// false, and so has what is not a regular file (a directory's links are
+// its entries). A file with several links and no secret is not known to
+// be harmless: its other names may be anywhere.
 func (l *Links) Link(p string) (secret string, several bool) {
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
 	id, n, err := Identity(p)
 	if err != nil || n < 2 {
 		return "", false
@@ -75,25 +81,41 @@ func (l *Links) build() {
 
 // LinkedSecret says whether the file at p, reached by that name, is
 // another name of a secret file: a symbolic link (or a path through one)
-// leading to a file that is secret by where it is (Path) while p is not,
-// or a hard link sharing a secret file's identity. It returns that
-// secret's path, or "". several reports a file with more than one hard
-// link whose other names are not known (when secret is ""): not proof
-// that it is harmless.
+// leading to a file that is secret by where it is (Path), or a hard link
+// sharing a secret file's identity, while p names no secret itself (its
+// own name is not on the list, and it is not in a secret location of
+// home: whoever names ~/.aws/credentials or .env knows what it is). It
+// returns that secret's path, or "". several reports a file with more
+// than one hard link whose other names are not known (when secret is
+// ""): not proof that it is harmless.
 func LinkedSecret(p, home string, links *Links) (secret string, several bool) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", false
 	}
-	if real != filepath.Clean(p) && Path(real, home) && !Path(p, home) {
+	named := namesSecret(p, home)
+	if real != filepath.Clean(p) && Path(real, home) && !named {
 		return real, false
 	}
 	if links == nil {
 		return "", false
 	}
 	s, several := links.Link(real)
-	if s != "" && s != real && !Path(p, home) {
+	if s != "" && s != real && !named {
 		return s, true
 	}
 	return "", several && s == ""
+}
+
+// namesSecret reports whether the path p itself says it is a secret: its
+// own name is on the list, or it is in a secret location of home.
+func namesSecret(p, home string) bool {
+	if Name(filepath.Base(p)) {
+		return true
+	}
+	if home == "" {
+		return false
+	}
+	rel, err := filepath.Rel(home, p)
+	return err == nil && !strings.HasPrefix(rel, "..") && UnderHome(filepath.ToSlash(rel))
 }

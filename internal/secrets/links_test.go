@@ -75,6 +75,7 @@ func TestPath(t *testing.T) {
 		"/home/u/.aws/credentials": true, "/home/u/.gitconfig": true, "/srv/app/.env": true, "/etc/shadow": true,
 		"/etc/ssh/ssh_host_ed25519_key": true, "/home/u/.config/gh/hosts.yml": true, "/home/u/.config/Slack/Cookies": true,
 		"/home/u/src/README.md": false, "/etc/hostname": false, "/home/u/.bashrc": false,
+		"/home/u/src/secrets-manager/AGENTS.md": false, "/srv/.ssh/config": true, "/srv/x/.env": true,
 	} {
 		if got := Path(p, "/home/u"); got != want {
 			t.Errorf("Path(%q) = %v, want %v", p, got, want)
@@ -82,8 +83,8 @@ func TestPath(t *testing.T) {
 	}
 }
 
-// TestOtherNames (its temporary directories are named after it, and a
-// name holding "secret" would make every path in them a secret).
+// TestOtherNames: a link to a secret is that secret, unless its own name
+// says it is one.
 func TestOtherNames(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	creds := filepath.Join(home, ".aws", "credentials")
