@@ -9,6 +9,9 @@ type keywordIndex struct {
 	// first[b0<<8|b1] is 1 + the index in cands of the keywords starting
 	// with b0 b1, or 0.
 	first [1 << 16]uint16
+	// bits has a bit set for every pair of bytes some keyword starts
+	// with: a smaller table, looked at first.
+	bits  [1 << 10]uint64
 	cands [][]int
 	// short are keywords of one byte, by that byte.
 	short [256][]int
@@ -38,6 +41,7 @@ func newKeywordIndex(keywords []string) *keywordIndex {
 		}
 		c := int(x.first[key]) - 1
 		x.cands[c] = append(x.cands[c], id)
+		x.bits[key>>6] |= 1 << (key & 63)
 	}
 	return x
 }
@@ -65,10 +69,11 @@ func (x *keywordIndex) find(text string, found func(h hit)) {
 		}
 		c1 := lowerTable[text[i+1]]
 		prev = c1
-		f := x.first[int(c0)<<8|int(c1)]
-		if f == 0 {
+		key := int(c0)<<8 | int(c1)
+		if x.bits[key>>6]&(1<<(key&63)) == 0 {
 			continue
 		}
+		f := x.first[key]
 		for _, id := range x.cands[f-1] {
 			if k := x.keywords[id]; hasPrefixFold(text[i:], k) {
 				found(hit{id, i})

@@ -22,8 +22,8 @@ type window struct{ start, end int }
 const (
 	beforeKeyword = 256
 	afterKeyword  = 1024
-	// maxJoined bounds the overlapping windows of a rule of one line run
-	// at once (Go runs a short text with its faster backtracker).
+	// maxJoined bounds the overlapping windows of a rule matching across
+	// lines run at once.
 	maxJoined = 4096
 )
 
@@ -31,9 +31,10 @@ const (
 // the keyword, and nb's own shapes where their keywords occur, and adds
 // what they find.
 func (rs *ruleSet) find(text string, spans []span) []span {
-	// per rule, the window not yet run: a rule of one line runs once per
-	// line holding its keywords; the windows of a rule matching across
-	// lines are joined where they overlap
+	// per rule, the window not yet run: a rule of one line runs once on
+	// each line holding its keywords (a short text, which Go runs with its
+	// faster engine); the overlapping windows of a rule matching across
+	// lines are joined up to maxJoined bytes
 	pending := map[int]window{}
 	var at [urlShape + 1][]int
 	rs.index.find(text, func(h hit) {
@@ -42,9 +43,12 @@ func (rs *ruleSet) find(text string, spans []span) []span {
 		}
 		for _, ri := range rs.byKeyword[h.keyword] {
 			r := rs.rules[ri]
+			if r.assigns && !assignedNear(r, text, h.pos+len(rs.index.keywords[h.keyword])) {
+				continue
+			}
 			w := ruleWindow(text, h.pos, r.lines)
 			if p, ok := pending[ri]; ok {
-				if w.start < p.end && (r.lines > 0 || w.end-p.start <= maxJoined) {
+				if w.start < p.end && (w.start == p.start || r.lines > 0 && w.end-p.start <= maxJoined) {
 					pending[ri] = window{p.start, max(p.end, w.end)}
 					continue
 				}
@@ -60,6 +64,34 @@ func (rs *ruleSet) find(text string, spans []span) []span {
 	spans = findPrivateKeyParts(text, at[keyEdgeShape], spans)
 	return findURLCredentials(text, at[urlShape], rs, spans)
 }
+
+// assignedNear reports whether a value the rule could take for a secret
+// may be assigned after its keyword, which ends at i: the rule set's
+// expressions of this kind allow, after the name, up to 20 bytes of
+// [ \t\w.-] and 3 blanks or quotes, then an operator (=, >, :, ||, ?=,
+// ,), then up to 5 blanks, quotes or =, then the secret (searched up to
+// as many bytes again, for a name longer than the keyword).
+func assignedNear(r *rule, text string, i int) bool {
+	op := -1
+	for end := min(len(text), i+46); i < end && op < 0; i++ {
+		switch c := text[i]; {
+		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
+			op = i
+		case c == '\n' || c == '\\':
+			return false
+		}
+	}
+	if op < 0 {
+		return false
+	}
+	_, pre := r.compiled()
+	return pre == nil || pre.may(text[op:min(len(text), op+afterOperator)])
+}
+
+// afterOperator bounds the text after an assignment's operator a rule's
+// secret is looked for in: the 5 bytes before it and its length (the
+// rule set's longest value of this kind is 150 bytes).
+const afterOperator = 192
 
 // ruleWindow is the text a rule is run on for a keyword at pos: its line
 // within the bounds, or for a rule matching across lines, its line and
@@ -91,7 +123,9 @@ func (rs *ruleSet) run(r *rule, text string, w window, spans []span) []span {
 		return spans
 	}
 	part := text[w.start:w.end]
-	if pre != nil && !pre.may(part) {
+	if pre != nil && (!pre.may(part) || !pre.holds(part)) || !re.MatchString(part) {
+		// (a match without its groups costs Go's engine less: most
+		// windows hold none)
 		return spans
 	}
 	for _, m := range re.FindAllStringSubmatchIndex(part, -1) {

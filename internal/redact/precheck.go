@@ -3,6 +3,7 @@ package redact
 import (
 	"math"
 	"regexp/syntax"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,9 @@ type precheck struct {
 	// number of distinct characters its entropy needs.
 	minLen   int
 	distinct int
+	// needs are sets of literals (lower case) of which every match holds
+	// one at least: "curl", then "-u" or "--user".
+	needs [][]string
 }
 
 // newPrecheck reads the precheck of a rule's expression; ok is false
@@ -55,7 +59,65 @@ func newPrecheck(src string, group int, entropyMin float64) (precheck, bool) {
 		p.distinct = int(math.Floor(math.Exp2(entropyMin))) + 1
 	}
 	p.minLen = max(p.minLen, p.distinct, 1)
+	p.needs = required(re)
 	return p, true
+}
+
+// required returns sets of literals of at least two bytes, lower-cased,
+// of which every match of re holds one at least.
+func required(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if s := string(re.Rune); len(s) >= 2 {
+			return [][]string{{strings.ToLower(s)}}
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out [][]string
+		for _, s := range re.Sub {
+			out = append(out, required(s)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		// one of the alternatives' own literals, if each has one
+		var any []string
+		for _, s := range re.Sub {
+			r := required(s)
+			if len(r) == 0 {
+				return nil
+			}
+			any = append(any, r[0]...)
+		}
+		return [][]string{any}
+	}
+	return nil
+}
+
+// holds reports whether text holds one literal of every set of needs,
+// ignoring case.
+func (p *precheck) holds(text string) bool {
+	if len(p.needs) == 0 {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, set := range p.needs {
+		found := false
+		for _, lit := range set {
+			if strings.Contains(lower, lit) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func collectCaptures(re *syntax.Regexp, out *[]*syntax.Regexp) {
@@ -253,22 +315,30 @@ func maxBreaks(re *syntax.Regexp) int {
 }
 
 // classBreaks is 1 for a character class written to match a line
-// break: one holding a line break but no space ([\r\n]), or nearly every
-// character ([\s\S], [^"]). A class of blanks ([\s'"], [ \t\n]) is not:
-// the rules use it for the blanks around a value, and runs of one line
-// are cheap to scan while runs of many are not.
+// break: one holding a line break but no space ([\r\n]), or every ASCII
+// character ([\s\S]). A class of blanks ([\s'"], [ \t\n]) is not, nor
+// one excluding a few characters ([^"]): the rules use them for what
+// surrounds a value on its line, and runs of one line are cheap to scan
+// while runs of many are not.
 func classBreaks(ranges []rune) int {
-	newline, space, size := false, false, 0
+	var ascii [utf8.RuneSelf]bool
 	for i := 0; i+1 < len(ranges); i += 2 {
-		lo, hi := ranges[i], ranges[i+1]
-		newline = newline || lo <= '\n' && '\n' <= hi
-		space = space || lo <= ' ' && ' ' <= hi
-		size += int(min(hi, 0x10000) - lo + 1)
+		for r := ranges[i]; r <= ranges[i+1] && r < utf8.RuneSelf; r++ {
+			ascii[r] = true
+		}
 	}
-	if newline && (!space || size > 0x8000) {
+	if !ascii['\n'] {
+		return 0
+	}
+	if !ascii[' '] {
 		return 1
 	}
-	return 0
+	for _, in := range ascii {
+		if !in {
+			return 0
+		}
+	}
+	return 1
 }
 
 // spanLines is how many lines after its keyword's a rule's expression

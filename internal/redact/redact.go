@@ -168,14 +168,23 @@ type span struct {
 	kind       string
 }
 
-// Redact withholds the secrets of text. released, when not nil, says
-// which values the user chose to send anyway: a finding whose value it
-// reports is left in place.
+// Redact withholds the secrets of text; of a JSON document (a tool
+// result), the secrets of its strings, decoded (jsondoc.go). released,
+// when not nil, says which values the user chose to send anyway: a
+// finding whose value it reports is left in place.
 func (d *Detector) Redact(text string, released func(value string) bool) Result {
 	if text == "" {
 		return Result{Text: text}
 	}
 	d.load()
+	if res, ok := d.redactJSON(text, released); ok {
+		return res
+	}
+	return d.redactText(text, released)
+}
+
+// redactText withholds the secrets of a text as it is.
+func (d *Detector) redactText(text string, released func(value string) bool) Result {
 	var spans []span
 	spans = d.values.find(text, spans)
 	spans = d.prints.find(text, spans)

@@ -305,3 +305,21 @@ func TestRulesCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONInJSON: a JSON file a command printed, inside the JSON result
+// (its quotes escaped), is scanned as it was printed: the catch-all
+// rule's "name": "value" finds its secret.
+func TestJSONInJSON(t *testing.T) {
+	d := New(Options{})
+	secret := canary("", alnum, 32, 50)
+	file := "{\n  \"service\": \"billing\",\n  \"api_key\": \"" + secret + "\"\n}\n"
+	doc, _ := json.Marshal(map[string]any{"stdout": file, "stderr": "", "exitCode": 0})
+	res := d.Redact(string(doc), nil)
+	if strings.Contains(res.Text, secret) || len(res.Found) != 1 || res.Found[0].Kind != "generic-api-key" {
+		t.Fatalf("%s: %v", res.Text, res.Counts())
+	}
+	var back struct{ Stdout string }
+	if err := json.Unmarshal([]byte(res.Text), &back); err != nil || !strings.Contains(back.Stdout, `"api_key": "[withheld: generic-api-key]"`) || !strings.Contains(back.Stdout, `"service": "billing"`) {
+		t.Errorf("decoded: %q, %v", back.Stdout, err)
+	}
+}

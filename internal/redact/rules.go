@@ -60,6 +60,10 @@ type rule struct {
 	// lines (a private key block, a curl command continued) may reach; 0
 	// for a rule of one line.
 	lines int
+	// assigns is set for the rules of a value assigned to a name holding
+	// the keyword (KEY = "…", token: …): their match needs an assignment
+	// operator a few bytes after the keyword.
+	assigns bool
 
 	once   sync.Once
 	re     *regexp.Regexp
@@ -159,6 +163,11 @@ func (a *allowlist) allows(secret, match, line string) bool {
 	return len(a.source) > 0 || len(a.stopwords) > 0
 }
 
+// assignment is the part of the rule set's expressions for a value
+// assigned to a name: after the name, up to 20 characters of [ \t\w.-]
+// and 3 blanks or quotes, one of these operators.
+const assignment = `(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
 // ruleSet is the loaded rule set with its keyword index.
 type ruleSet struct {
 	rules  []*rule
@@ -223,7 +232,8 @@ func loadRules() (*ruleSet, error) {
 		if e.Regex == "" || e.Path != "" || e.SkipReport {
 			continue
 		}
-		r := &rule{id: e.ID, source: e.Regex, secretGroup: e.SecretGroup, entropy: e.Entropy, lines: spanLines(e.Regex)}
+		r := &rule{id: e.ID, source: e.Regex, secretGroup: e.SecretGroup, entropy: e.Entropy, lines: spanLines(e.Regex),
+			assigns: strings.Contains(e.Regex, assignment)}
 		if e.AllowList != nil {
 			e.Allowlists = append(e.Allowlists, *e.AllowList)
 		}
