@@ -10,11 +10,13 @@ type keywordIndex struct {
 	// with b0 b1, or 0.
 	first [1 << 16]uint16
 	// bits has a bit set for every pair of bytes some keyword starts
-	// with: a smaller table, looked at first.
+	// with, pair for the pairs that are a keyword of two bytes, and tri
+	// for the hash of every three bytes some keyword starts with: smaller
+	// tables, looked at first.
 	bits  [1 << 10]uint64
+	pair  [1 << 10]uint64
+	tri   [1 << 10]uint64
 	cands [][]int
-	// short are keywords of one byte, by that byte.
-	short [256][]int
 }
 
 var lowerTable = func() (t [256]byte) {
@@ -30,9 +32,8 @@ var lowerTable = func() (t [256]byte) {
 func newKeywordIndex(keywords []string) *keywordIndex {
 	x := &keywordIndex{keywords: keywords}
 	for id, k := range keywords {
-		if len(k) == 1 {
-			x.short[k[0]] = append(x.short[k[0]], id)
-			continue
+		if len(k) < 2 {
+			continue // none is: a byte alone would announce too much
 		}
 		key := int(k[0])<<8 | int(k[1])
 		if x.first[key] == 0 {
@@ -42,6 +43,12 @@ func newKeywordIndex(keywords []string) *keywordIndex {
 		c := int(x.first[key]) - 1
 		x.cands[c] = append(x.cands[c], id)
 		x.bits[key>>6] |= 1 << (key & 63)
+		if len(k) == 2 {
+			x.pair[key>>6] |= 1 << (key & 63)
+		} else {
+			h := triHash(k[0], k[1], k[2])
+			x.tri[h>>6] |= 1 << (h & 63)
+		}
 	}
 	return x
 }
@@ -55,23 +62,25 @@ type hit struct {
 // find calls found for every keyword occurrence in text.
 func (x *keywordIndex) find(text string, found func(h hit)) {
 	n := len(text)
-	if n == 0 {
+	if n < 2 {
 		return
 	}
-	prev := lowerTable[text[0]]
-	for i := 0; i < n; i++ {
-		c0 := prev
-		for _, id := range x.short[c0] {
-			found(hit{id, i})
-		}
-		if i+1 >= n {
-			break
-		}
-		c1 := lowerTable[text[i+1]]
-		prev = c1
+	c1 := lowerTable[text[0]]
+	for i := 0; i+1 < n; i++ {
+		c0 := c1
+		c1 = lowerTable[text[i+1]]
 		key := int(c0)<<8 | int(c1)
 		if x.bits[key>>6]&(1<<(key&63)) == 0 {
 			continue
+		}
+		if x.pair[key>>6]&(1<<(key&63)) == 0 {
+			if i+2 >= n {
+				continue
+			}
+			h := triHash(c0, c1, lowerTable[text[i+2]])
+			if x.tri[h>>6]&(1<<(h&63)) == 0 {
+				continue
+			}
 		}
 		f := x.first[key]
 		for _, id := range x.cands[f-1] {
@@ -94,4 +103,9 @@ func hasPrefixFold(s, k string) bool {
 		}
 	}
 	return true
+}
+
+// triHash maps three lower-case bytes to 16 bits.
+func triHash(a, b, c byte) int {
+	return int((uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 2654435761 >> 22)
 }
