@@ -62,6 +62,8 @@ func (p *Prompter) Release(ctx context.Context, from string, found []redact.Foun
 			return false, nil
 		case k.r == 'y' || k.r == 'Y':
 			s.finish("sent to the model")
+			// the call's line says withheld: what happened next stays
+			fmt.Fprint(s.w, "  "+pal.Muted("released to the model: "+what)+"\n")
 			return true, nil
 		case k.r == '?':
 			fmt.Fprint(s.w, "\n")

@@ -23,6 +23,9 @@ func TestRelease(t *testing.T) {
 		if !strings.Contains(raw, "withheld 2 secrets (github-pat, $AWS_KEY) from the result of run: cat .env") || !strings.Contains(raw, "send them to the model?") {
 			t.Errorf("keys %q: prompt %q", keys, raw)
 		}
+		if released := strings.Contains(raw, "released to the model: 2 secrets"); released != want {
+			t.Errorf("keys %q: the release is shown: %v", keys, released)
+		}
 		if strings.HasPrefix(keys, "?") {
 			if !strings.Contains(raw, "github-pat: ghp_secretvalue") || strings.Contains(raw, "\x1b[31mvalue") || !strings.Contains(raw, `aws\x1b[31mvalue`) {
 				t.Errorf("? shows %q", raw)
