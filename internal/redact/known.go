@@ -174,7 +174,7 @@ func lineSecrets(line string) []string {
 		case isLabel(t):
 			labelled = true
 		case labelled:
-			if len(t) >= minToken && !placeholder(t, nil) {
+			if len(t) >= minToken && !placeholder(t, nil) && !plainWord(t) {
 				out = append(out, t)
 			}
 			labelled = false
@@ -190,6 +190,22 @@ func lineSecrets(line string) []string {
 		out = append(out, f[4])
 	}
 	return out
+}
+
+// plainWord reports a value that reads as a word (lower-case letters,
+// shorter than 12): after a label in a log or a history it is prose
+// ("password outside", "token expired"), and a password that is one
+// short word is not told from the words around it.
+func plainWord(t string) bool {
+	if len(t) >= 12 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < 'a' || t[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // isLabel reports a token naming a secret (password, _authToken,

@@ -206,7 +206,7 @@ func TestFingerprints(t *testing.T) {
 		"hosts.yml":        "github.com:\n    user: octocat\n    oauth_token: " + ghTok + "\n    git_protocol: https\n",
 		".pgpass":          "db.internal:5432:app:app:" + pgpw + "\n",
 		".netrc":           "machine example.com login me password hunter2hunter\n",
-		".bash_history":    "ssh-keygen -t ed25519 -C me@example.com\ngpg --passphrase-file notes.txt --decrypt x\nexport DEPLOY_KEY=dk-" + pgpw + "\n",
+		".bash_history":    "ssh-keygen -t ed25519 -C me@example.com\ngpg --passphrase-file notes.txt --decrypt x\necho token expired\nexport DEPLOY_KEY=dk-" + pgpw + "\n",
 	}
 	var fs []File
 	for name, text := range files {
@@ -234,7 +234,7 @@ func TestFingerprints(t *testing.T) {
 		}
 	}
 	for _, plain := range []string{"region us-east-1", "user octocat", "git_protocol https", "db.internal:5432", "AKIAEXAMPLE",
-		"key type ed25519", "mail me@example.com", "read notes.txt", "--decrypt"} {
+		"key type ed25519", "mail me@example.com", "read notes.txt", "--decrypt", "the session expired"} {
 		if res := d.Redact(plain, nil); len(res.Found) != 0 {
 			t.Errorf("%q withheld as %v", plain, res.Counts())
 		}

@@ -35,7 +35,7 @@ func newDetector(o Options, c *config.Config) *redact.Detector {
 			paths, _ := secrets.Inventory(home, launch)
 			files := make([]redact.File, 0, len(paths))
 			for _, p := range paths {
-				if own(p, o.Getenv) {
+				if own(p, home, o.Getenv) {
 					continue
 				}
 				files = append(files, redact.File{Path: p, Label: secrets.Shown(p, home)})
@@ -45,12 +45,17 @@ func newDetector(o Options, c *config.Config) *redact.Detector {
 	})
 }
 
-// own reports a file of nb's own configuration or state directory: they
-// are secret to commands (the audit log, conversations, grants), but what
-// they hold is nb's record of outputs, not credentials to look for.
-func own(p string, getenv func(string) string) bool {
+// own reports a file of nb's own configuration or state directory (the
+// one of this run, or the default one below home): they are secret to
+// commands (the audit log, conversations, grants), but what they hold is
+// nb's record of outputs, not credentials to look for.
+func own(p, home string, getenv func(string) string) bool {
 	state, _ := store.StateDir(getenv)
-	for _, dir := range []string{state, filepath.Dir(config.DefaultPath(getenv))} {
+	dirs := []string{state, filepath.Dir(config.DefaultPath(getenv))}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, ".local", "state", "nb"), filepath.Join(home, ".config", "nb"))
+	}
+	for _, dir := range dirs {
 		if dir != "" && dir != "." && (p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))) {
 			return true
 		}
