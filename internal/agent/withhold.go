@@ -152,10 +152,15 @@ func (a *Agent) screen(ctx context.Context, msgs []llm.Message) {
 		m.Text = a.screenText(ctx, fromOf(m), m.Text)
 	}
 	if len(a.w.screened) > 2*len(a.Messages)+64 {
-		a.w.screened = map[textID]struct{}{}
+		// keep what the conversation still holds, and only what was
+		// screened: a text not screened yet stays so
+		kept := map[textID]struct{}{}
 		for _, m := range a.Messages {
-			a.w.mark(m.Text)
+			if _, ok := a.w.screened[idOf(m.Text)]; ok {
+				kept[idOf(m.Text)] = struct{}{}
+			}
 		}
+		a.w.screened = kept
 	}
 }
 

@@ -194,3 +194,22 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestForgetsOnlyScreened: when the record of screened texts is trimmed
+// (many texts left the conversation), a text added since and not yet
+// screened is still screened before it is sent.
+func TestForgetsOnlyScreened(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("ok")}}
+	a := New(Options{Provider: p, UI: &recUI{}, Redact: canaryDetector()}, nil)
+	for i := range 200 {
+		a.w.mark(strings.Repeat("x", i+1)) // texts long gone from the conversation
+	}
+	a.Messages = append(a.Messages, llm.Message{Role: llm.RoleUser, Text: "from a server: " + canarySecret}, llm.Message{Role: llm.RoleAssistant, Text: "noted"})
+	a.screen(context.Background(), nil) // a screening that trims, of other messages
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(sent(p), canarySecret) {
+		t.Fatalf("an unscreened text was taken for screened:\n%s", sent(p))
+	}
+}
