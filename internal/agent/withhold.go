@@ -49,8 +49,9 @@ type withholder struct {
 	// screened holds the texts already screened.
 	screened map[textID]struct{}
 	// system and systemOut are the last system prompt screened and what
-	// it became.
+	// it became; facts and factsOut the same of the facts.
 	system, systemOut string
+	facts, factsOut   string
 }
 
 func (w *withholder) isReleased(v string) bool { return w.released[v] }
@@ -130,7 +131,10 @@ func (a *Agent) guard(ctx context.Context, req *llm.Request) {
 		req.System = a.w.systemOut
 	}
 	if req.Facts != "" {
-		req.Facts = a.screenText(ctx, "the session facts", req.Facts)
+		if req.Facts != a.w.facts {
+			a.w.facts, a.w.factsOut = req.Facts, a.screenText(ctx, "the session facts", req.Facts)
+		}
+		req.Facts = a.w.factsOut
 	}
 	a.screen(ctx, req.Messages)
 }
