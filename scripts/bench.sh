@@ -9,6 +9,8 @@ trap 'rm -f "$out"' EXIT
 
 go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtime 300x ./internal/tool/runcmd >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'RedactREADME|RedactSandwich|Load' -benchtime 20x ./internal/redact >>"$out"
+go test -run '^$' -count 1 -timeout 30m -bench 'Redact1GiB' -benchtime 1x ./internal/redact >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
@@ -43,6 +45,11 @@ function best(key, v, lower) {
 	best("bare", metric("bare-median-ms"), 1); best("nb", metric("runcmd-median-ms"), 1)
 }
 /^Benchmark1GiBBaseline/ { best("base", metric("MB/s"), 0) }
+/^Benchmark1GiBWithheld/ { best("gibw", metric("MB/s"), 0) }
+/^BenchmarkRedactSandwich/ { best("redsw", metric("ns/op") / 1e3, 1) }
+/^BenchmarkRedactREADME/ { best("redme", metric("ns/op") / 1e6, 1) }
+/^BenchmarkLoad/ { best("redload", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRedact1GiB/ { best("redgib", metric("ns/op") / 1e9, 1) }
 /^Benchmark1GiB-/ { best("gib", metric("MB/s"), 0); best("rss", metric("peak-rss-growth-MiB"), 1) }
 /^BenchmarkDetect/ { best("detect", metric("ns/op") / 1e6, 1) }
 /^BenchmarkCapture\/one-line/ { best("cap1", metric("MB/s"), 0) }
@@ -92,6 +99,12 @@ END {
 	printf "%-44s %9.0f MB/s %14s\n", "1 GiB through run_cmd: throughput", B["gib"], ">= 500 MB/s"
 	printf "%-44s %9.0f MB/s %14s\n", "  same command into io.Discard (ceiling)", B["base"], ""
 	printf "%-44s %10.2f MiB %14s\n", "1 GiB through run_cmd: peak RSS growth", B["rss"], "< 32 MiB"
+	printf "%-44s %9.0f MB/s %14s\n", "1 GiB through run_cmd and the secret detector", B["gibw"], ""
+	printf "%-44s %13.2fx %14s\n", "  its time over the raw pipeline", B["base"] / B["gibw"], "<= 1.5x"
+	printf "%-44s %11.0f us %14s\n", "secret detector: a 10 KB result", B["redsw"], ""
+	printf "%-44s %11.2f ms %14s\n", "secret detector: 52 KB of prose (README)", B["redme"], ""
+	printf "%-44s %12.1f s %14s\n", "secret detector: 1 GiB of output", B["redgib"], ""
+	printf "%-44s %11.2f ms %14s\n", "secret detector: rule set read (first scan)", B["redload"], ""
 	printf "%-44s %11.3f ms %14s\n", "capability detection, default tool list", B["detect"], "< 2 ms"
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""

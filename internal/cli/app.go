@@ -20,7 +20,9 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/report"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -69,6 +71,10 @@ type app struct {
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
+
+	// links is the index of secret files by identity (links.go).
+	linksOnce sync.Once
+	links     *secrets.Links
 
 	closeMu sync.Mutex
 	closers []func()
@@ -260,11 +266,25 @@ func (a *app) close() {
 	a.closers = nil
 }
 
+// withheld reports secrets withheld from the model in a single-shot
+// run's report.
+func (a *app) withheld(from string, counts []redact.Count) {
+	if a.rec != nil {
+		a.rec.Withheld(from, counts)
+	}
+}
+
 // newAgent builds the turn loop for a chat.
 func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
 	var tools *tool.Registry
 	if !a.opts.NoTools {
 		tools = a.tools
+	}
+	var release agent.ReleaseFunc
+	if r, ok := ui.(interface {
+		Release(ctx context.Context, from string, found []redact.Found) bool
+	}); ok && interactive {
+		release = r.Release
 	}
 	return agent.New(agent.Options{
 		Provider:        p,
@@ -283,6 +303,9 @@ func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interacti
 		Cwd:             a.workdir.Cwd,
 		Audit:           a.observe,
 		Remedy:          a.remedy,
+		Redact:          a.w.Redact,
+		Release:         release,
+		Withheld:        a.withheld,
 		Now:             a.io.Now,
 	}, msgs)
 }

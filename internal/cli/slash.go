@@ -185,6 +185,9 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.workdir.Cwd(), path)
 	}
+	if err := c.linkedSecret(args[0], path); err != nil {
+		return err
+	}
 	// Only regular files: a device, FIFO or socket would never end (or
 	// never start), and a directory is not text.
 	data, err := regular.ReadFile(path, maxInsert)

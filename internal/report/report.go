@@ -21,6 +21,7 @@ import (
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -146,6 +147,9 @@ type ToolCall struct {
 	// Changes are the files the call changed (an edit, a write, a
 	// previewed command, an approved command in a git work tree).
 	Changes []Change `json:"changes,omitempty"`
+	// Withheld counts, by kind, the secrets withheld from the result
+	// before the model got it.
+	Withheld []redact.Count `json:"withheld,omitempty"`
 
 	resulted bool
 }
@@ -194,7 +198,10 @@ type Result struct {
 	// changes, together).
 	Changes []Change `json:"changes"`
 	Usage   Usage    `json:"usage"`
-	Error   *Error   `json:"error,omitempty"`
+	// Withheld counts, by kind, every secret withheld from what the model
+	// was sent in the run: tool results, attachments, instructions, errors.
+	Withheld []redact.Count `json:"withheld,omitempty"`
+	Error    *Error         `json:"error,omitempty"`
 }
 
 // Start is the first stream-json event.
@@ -234,6 +241,7 @@ type Recorder struct {
 	calls    []*ToolCall
 	usage    Usage
 	cost     *float64
+	withheld []redact.Count
 	finished bool
 	writeErr error
 }
@@ -487,26 +495,41 @@ func (r *Recorder) Call(rec agent.Record) {
 		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
 		tc.Hosts = res.Hosts
 		tc.Changes = changeList(res.Changes)
+		tc.Withheld = res.Withheld
 	}
 	r.result(tc)
+}
+
+// Withheld records secrets withheld from a text bound for the model
+// (from says which) and writes a withheld event.
+func (r *Recorder) Withheld(from string, counts []redact.Count) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.withheld = redact.Merge(r.withheld, counts)
+	r.emit(struct {
+		head
+		From   string         `json:"from"`
+		Counts []redact.Count `json:"counts"`
+	}{r.head("withheld"), from, counts})
 }
 
 func (r *Recorder) result(tc *ToolCall) {
 	tc.resulted = true
 	r.emit(struct {
 		head
-		ID            string   `json:"id"`
-		Name          string   `json:"name"`
-		Outcome       string   `json:"outcome"`
-		DecidedBy     string   `json:"decidedBy,omitempty"`
-		NeedsApproval bool     `json:"needsApproval"`
-		ExitCode      *int     `json:"exitCode,omitempty"`
-		DurationMs    int64    `json:"durationMs"`
-		IsError       bool     `json:"isError"`
-		Summary       string   `json:"summary"`
-		Bytes         int      `json:"bytes"`
-		Changes       []Change `json:"changes,omitempty"`
-	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes, tc.Changes})
+		ID            string         `json:"id"`
+		Name          string         `json:"name"`
+		Outcome       string         `json:"outcome"`
+		DecidedBy     string         `json:"decidedBy,omitempty"`
+		NeedsApproval bool           `json:"needsApproval"`
+		ExitCode      *int           `json:"exitCode,omitempty"`
+		DurationMs    int64          `json:"durationMs"`
+		IsError       bool           `json:"isError"`
+		Summary       string         `json:"summary"`
+		Bytes         int            `json:"bytes"`
+		Changes       []Change       `json:"changes,omitempty"`
+		Withheld      []redact.Count `json:"withheld,omitempty"`
+	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes, tc.Changes, tc.Withheld})
 }
 
 // Settle gives the calls that never reached approval (unknown tool,
@@ -566,6 +589,7 @@ func (r *Recorder) Finish(status Status, exitCode int, e *Error) (*Result, error
 		Turns:      r.turns, ToolCalls: []ToolCall{}, Changes: []Change{}, Usage: r.usage, Error: e,
 	}
 	res.Usage.CostUSD = r.cost
+	res.Withheld = slices.Clone(r.withheld)
 	for _, tc := range r.calls {
 		res.ToolCalls = append(res.ToolCalls, *tc)
 		res.Changes = append(res.Changes, tc.Changes...)

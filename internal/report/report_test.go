@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -232,5 +234,46 @@ func TestChangesListed(t *testing.T) {
 	ev := objs[1]
 	if ev["type"] != "tool_result" || len(ev["changes"].([]any)) != 3 {
 		t.Errorf("tool_result event %v", ev)
+	}
+}
+
+// TestWithheld: a call's result says what was withheld from it; the
+// stream has a withheld event for every text; the result counts them all.
+func TestWithheld(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Stream, &out, clock())
+	r.Start(Start{Provider: "openai", Model: "m", Cwd: "/w"})
+	r.Withheld("your message", []redact.Count{{Kind: "$GITHUB_TOKEN", Count: 1}})
+	d := &policy.Decision{Decision: policy.Allow, DecidedBy: policy.BySafeList, Display: "read: .env"}
+	p := &agent.Pending{Call: &tool.Call{ID: "a", Name: "run_cmd"}, Decision: d}
+	r.Decision(p, true)
+	counts := []redact.Count{{Kind: "github-pat", Count: 2}, {Kind: "$GITHUB_TOKEN", Count: 1}}
+	r.Withheld("the result of read: .env", counts)
+	r.Call(agent.Record{Call: p.Call, Decision: d, Outcome: agent.Ran, DecidedBy: policy.BySafeList, Result: &tool.Result{Content: "[withheld: github-pat]", Withheld: counts}})
+	res, err := r.Finish(StatusAnswered, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []redact.Count{{Kind: "$GITHUB_TOKEN", Count: 2}, {Kind: "github-pat", Count: 2}}
+	if fmt.Sprint(res.Withheld) != fmt.Sprint(want) || fmt.Sprint(res.ToolCalls[0].Withheld) != fmt.Sprint(counts) {
+		t.Errorf("result withheld %v, call %v", res.Withheld, res.ToolCalls[0].Withheld)
+	}
+	var events, results int
+	for _, o := range lines(t, out.String()) {
+		switch o["type"] {
+		case "withheld":
+			events++
+			if o["from"] == "" || o["counts"] == nil {
+				t.Errorf("event %v", o)
+			}
+		case "tool_result":
+			results++
+			if w, _ := o["withheld"].([]any); len(w) != 2 {
+				t.Errorf("tool_result %v", o)
+			}
+		}
+	}
+	if events != 2 || results != 1 {
+		t.Errorf("%d withheld events, %d tool results:\n%s", events, results, out.String())
 	}
 }

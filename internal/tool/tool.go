@@ -17,6 +17,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
@@ -55,6 +56,9 @@ type Result struct {
 	// the conversation's journal keeps them for /undo, the JSON outputs
 	// list them.
 	Changes *changes.Set
+	// Withheld counts, by kind, the secrets withheld from Content before
+	// the model got it (shown on the call's line, reported in JSON).
+	Withheld []redact.Count
 }
 
 // HostOutcome is how a call ended on one host of a fleet.

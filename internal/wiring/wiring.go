@@ -27,6 +27,7 @@ import (
 	"github.com/nb-cli/nb/internal/host/ssh"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -91,6 +92,8 @@ type App struct {
 	// the inventory has no host, and FleetErr when it cannot be read.
 	Fleet    *fleet.Fleet
 	FleetErr error
+	// Redact withholds secrets from every text bound for a model.
+	Redact *redact.Detector
 	// Sudo passes sudo's password requests to the user; Forget drops the
 	// passwords remembered for the session.
 	Sudo *askpass.Sudo
@@ -121,6 +124,7 @@ func Build(o Options) (*App, error) {
 		return nil, errors.New("wiring: the launch directory must be an absolute path")
 	}
 	a := &App{Config: o.Config, Launch: o.LaunchDir, opts: o, built: map[string]host.Host{}, Workdir: tool.NewWorkdir(o.LaunchDir)}
+	a.Redact = newDetector(o, o.Config)
 	a.State, a.StateErr = store.StateDir(o.Getenv)
 	if a.StateErr != nil {
 		o.Warn(a.StateErr.Error() + "; grants, history, the audit log and saved outputs are off")

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/regular"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -78,7 +80,12 @@ func New(opts Options) []tool.Tool {
 	return []tool.Tool{&readFile{b}, &writeFile{b}, &editFile{b}, &listDir{b}, &pathInfo{b}}
 }
 
-type base struct{ opts Options }
+type base struct {
+	opts Options
+
+	linksOnce sync.Once
+	links     *secrets.Links
+}
 
 // resolve resolves path against cwd, or the first root when cwd is empty
 // or outside the roots.
@@ -91,12 +98,51 @@ func (b *base) resolve(path, cwd string) (string, error) {
 	return b.opts.Roots.Resolve(path, cwd)
 }
 
-// decide asks the policy about a file action on resolved path p.
+// decide asks the policy about a file action on resolved path p. The
+// disk's facts count a file with several hard links as one that may hold
+// a secret (linkFacts): it may be another name of one, so a read allowed
+// for its name alone is asked instead.
 func (b *base) decide(kind policy.Kind, shown, p, cwd, content string) *policy.Decision {
-	return b.opts.Policy.Decide(policy.Action{
+	facts := &linkFacts{Disk: fsfacts.Disk{Home: b.opts.Home}, links: b.secretLinks()}
+	d := b.opts.Policy.Decide(policy.Action{
 		Kind: kind, Path: p, Shown: shown, Content: content,
-		Where: policy.CommandContext{Cwd: b.cwdOrRoot(cwd), Home: b.opts.Home, Isolation: policy.IsolationNone, Facts: fsfacts.Disk{Home: b.opts.Home}},
+		Where: policy.CommandContext{Cwd: b.cwdOrRoot(cwd), Home: b.opts.Home, Isolation: policy.IsolationNone, Facts: facts},
 	})
+	if facts.why != "" && d.Decision != policy.Allow {
+		d.Reasons = append(d.Reasons, facts.why)
+	}
+	return d
+}
+
+// secretLinks is the index of secret files by identity, built when first
+// needed.
+func (b *base) secretLinks() *secrets.Links {
+	b.linksOnce.Do(func() { b.links = secrets.NewLinks(b.opts.Home, b.opts.Roots.Dirs()...) })
+	return b.links
+}
+
+// linkFacts are the disk's facts where a file with several hard links
+// counts as one whose content may be a secret: a hard link of a secret
+// file is that secret, and one whose other names nb does not know is no
+// proof of safety for a read allowed only for its name.
+type linkFacts struct {
+	fsfacts.Disk
+	links *secrets.Links
+	// why says which file counted, and why.
+	why string
+}
+
+// SecretContent implements policy.Facts.
+func (f *linkFacts) SecretContent(p string) bool {
+	switch secret, several := secrets.LinkedSecret(p, f.Home, f.links); {
+	case secret != "":
+		f.why = fmt.Sprintf("%s is another name of %s, a secret file", p, secrets.Shown(secret, f.Home))
+		return true
+	case several:
+		f.why = fmt.Sprintf("%s has several hard links whose other names nb does not know", p)
+		return true
+	}
+	return f.Disk.SecretContent(p)
 }
 
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
