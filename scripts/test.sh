@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux,
-# procps, sudo and util-linux, python3, less, man, curl, npm, wine64 and
+# procps, patch, sudo and util-linux, python3, less, man, curl, npm, wine64 and
 # mingw-w64, the MCP npm packages, staticcheck), then checks formatting, vet
 # and staticcheck (also of the Windows build), runs every test (with the
 # race detector wherever goroutines meet), the fuzzers for a bounded time,
@@ -44,7 +44,9 @@ command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 # What scripts/wine-setup.sh needs, in the same apt run.
 command -v wine >/dev/null 2>&1 || need_apt+=(wine64)
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need_apt+=(gcc-mingw-w64-x86-64)
+command -v patch >/dev/null 2>&1 || need_apt+=(patch)
 # the sudo tests (internal/askpass/sudotest) also need util-linux's unshare and setpriv
+# (the preview's differential test runs its direct run under setpriv too)
 [ -x /usr/bin/sudo ] || need_apt+=(sudo)
 command -v setpriv >/dev/null 2>&1 || need_apt+=(util-linux)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -46,6 +46,8 @@ func init() {
 		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
 		{"/run", "SELECTION CMD", "run your command on hosts of the fleet (asked as the model's would be); also !@group CMD", (*chat).slashRun},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
+		{"/changes", "", "list the file changes nb applied in this conversation", (*chat).slashChanges},
+		{"/undo", "", "revert the last change nb applied (an edit, a write, a previewed or approved command)", (*chat).slashUndo},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
 	}
@@ -166,6 +168,9 @@ Keys:
                          Ctrl+G gives the message back)
   Ctrl+G, Ctrl+X Ctrl+E  edit the message in $VISUAL or $EDITOR
   Tab                    complete a /command or an @path
+  Shift+Tab              switch edits between asked (each change approved from its diff)
+                         and auto (edits inside the launch directory applied with their
+                         diff shown; the prompt says [edits: auto])
   Esc or Ctrl+C          stop the running answer or command (Ctrl+C on a message drops it)
   Ctrl+D, or Ctrl+C twice at an empty prompt: leave`
 
@@ -177,6 +182,9 @@ func (c *chat) slashClear(context.Context, []string) error {
 	c.pendingText, c.pendingImages = nil, nil
 	c.endSessions()
 	c.w.Sudo.Forget()
+	if err := c.journal.Reset(); err != nil {
+		c.ui.Notice(agent.NoticeWarn, err.Error())
+	}
 	if id == "" {
 		c.ui.Notice(agent.NoticeInfo, "conversation cleared")
 	} else {
@@ -198,6 +206,9 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.workdir.Cwd(), path)
+	}
+	if err := c.linkedSecret(args[0], path); err != nil {
+		return err
 	}
 	// Only regular files: a device, FIFO or socket would never end (or
 	// never start), and a directory is not text.

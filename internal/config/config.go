@@ -19,6 +19,7 @@ type Config struct {
 	Render              Render               `json:"render"`
 	Conversation        Conversation         `json:"conversation"`
 	Fleet               Fleet                `json:"fleet"`
+	Changes             Changes              `json:"changes"`
 
 	// Path is the file this configuration came from ("" for defaults only).
 	Path string `json:"-"`
@@ -139,6 +140,30 @@ type Approval struct {
 	// client cannot elicit, trusting the client's own approval UI.
 	TrustClientApproval bool `json:"trustClientApproval"`
 }
+
+// Changes configures how file changes are approved and undone (SPEC §16).
+type Changes struct {
+	// Edits is the approval mode of edit_file and write_file: "ask" (every
+	// change is asked) or "workspace" (changes of files inside the launch
+	// directory are applied without asking and their diff shown; deny
+	// rules, secrets, system paths and files that run later still ask).
+	// Shift+Tab switches it in the chat.
+	Edits string `json:"edits"`
+	// Snapshots takes an undo snapshot of the git work tree around every
+	// command that may write files and runs (approved, or allowed by a
+	// rule), so /undo can revert what it changed.
+	Snapshots bool `json:"snapshots"`
+	// Preview runs a command the policy judges to only write files first
+	// in a copy-on-write view of the places it writes (Linux), so the user
+	// approves what it changed; off, such commands are asked as others.
+	Preview bool `json:"preview"`
+}
+
+// Approval modes of Changes.Edits.
+const (
+	EditsAsk       = "ask"
+	EditsWorkspace = "workspace"
+)
 
 // Terminal configures where commands run and persistent sessions.
 type Terminal struct {
@@ -290,6 +315,7 @@ func Default() *Config {
 		MCP:        MCPOptions{StartTimeout: 30},
 		Render:     Render{Markdown: true, LiveLines: 5},
 		Fleet:      Fleet{Concurrency: 16, ConnectTimeout: 10},
+		Changes:    Changes{Edits: EditsAsk, Snapshots: true, Preview: true},
 		Conversation: Conversation{
 			CompactAt:       0.75,
 			MaxMessageBytes: 128 << 10,

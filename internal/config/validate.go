@@ -74,6 +74,9 @@ func (c *Config) Validate() error {
 			return bad(fmt.Sprintf("fleet.inventory[%d]", i), "is empty")
 		}
 	}
+	if e := c.Changes.Edits; e != EditsAsk && e != EditsWorkspace {
+		return bad("changes.edits", "must be %q or %q (got %q)", EditsAsk, EditsWorkspace, e)
+	}
 	if c.MaxToolCalls < 1 {
 		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)
 	}

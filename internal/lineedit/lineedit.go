@@ -58,6 +58,10 @@ type Editor struct {
 	// ("" for none): what sending it will do, such as the files its
 	// mentions attach.
 	Note func(buf string) string
+	// BackTab is called on Shift+Tab (a mode switch) and returns the
+	// prompt to draw from then on ("" keeps it; nil: the key does
+	// nothing).
+	BackTab func() string
 
 	History History
 
@@ -231,6 +235,12 @@ func (e *Editor) handle(k key, err error) (string, bool, error) {
 	case keyCancel:
 		e.editExternal()
 		return "", false, nil
+	case keyBackTab:
+		if e.BackTab != nil {
+			if p := e.BackTab(); p != "" {
+				e.prompt = p
+			}
+		}
 	default:
 		e.edit(k)
 	}

@@ -101,6 +101,9 @@ type Engine struct {
 	// home a decision was made for, until the grants change.
 	grantRules map[string]*Pattern
 	homes      map[string]*homeRules
+	// editsIn is the directory whose files edit_file and write_file
+	// change without asking ("" asks for every change).
+	editsIn string
 }
 
 // homeRules are the engine's rules with ~ meaning one home directory.
@@ -274,6 +277,24 @@ func (e *Engine) SetHeadless(h bool) {
 	e.mu.Unlock()
 }
 
+// SetEditsIn sets the approval mode of file edits (SPEC §16): with a
+// directory (absolute, its links resolved), edit_file and write_file of
+// files inside it are allowed without asking (DecidedBy ByEditMode) unless
+// a deny rule matches or the path is protected (a secret, a system path,
+// a file that runs later); "" asks for every change.
+func (e *Engine) SetEditsIn(dir string) {
+	e.mu.Lock()
+	e.editsIn = dir
+	e.mu.Unlock()
+}
+
+// EditsIn is the directory set by SetEditsIn.
+func (e *Engine) EditsIn() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.editsIn
+}
+
 type ruleEntry struct {
 	p      *Pattern
 	source Decider
@@ -324,6 +345,9 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool, ext
 		Full:     command,
 		Subject:  command,
 		DirAfter: a.DirAfter,
+		// typed for the preview (SPEC §16): the policy's judgement of
+		// what the command may do, whatever the verdict
+		OnlyWrites: onlyWrites(a, as),
 	}
 	if windowsPaths && d.DirAfter.Moved {
 		// the analysis's paths are slashed and lower-cased: where a cd

@@ -129,7 +129,8 @@ func TestStateDirHoldsState(t *testing.T) {
 }
 
 // The chat, nb tool and nb mcp serve get the same tools from the same
-// root: the shell tools always, the file tools with roots.
+// root: the shell tools always; the chat read_file, write_file and
+// edit_file; nb mcp serve every file tool, confined to its roots.
 func TestToolsBuilt(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
@@ -146,11 +147,11 @@ func TestToolsBuilt(t *testing.T) {
 		return out
 	}
 	chat := names(Options{LaunchDir: proj, Getenv: getenv})
-	if strings.Join(chat, " ") != "run_cmd set_cwd terminal_continue terminal_list terminal_start terminal_stop" {
+	if strings.Join(chat, " ") != "edit_file read_file run_cmd set_cwd terminal_continue terminal_list terminal_start terminal_stop write_file" {
 		t.Errorf("chat tools %q", chat)
 	}
 	serve := names(Options{LaunchDir: proj, Getenv: getenv, Roots: []string{proj}})
-	if len(serve) != len(chat)+4 || !slices.Contains(serve, "read_file") {
+	if len(serve) != len(chat)+2 || !slices.Contains(serve, "path_info") {
 		t.Errorf("served tools %q", serve)
 	}
 	cfg := config.Default()

@@ -39,6 +39,9 @@ type helperSpec struct {
 // executes the command, so it returns only on failure. handled is false for
 // every other command line. Call it first thing in main.
 func MaybeHelper(args []string) (handled bool, exitCode int) {
+	if len(args) > 0 && args[0] == overlayArg {
+		return true, overlayHelper(args)
+	}
 	if len(args) == 0 || args[0] != HelperArg {
 		return false, 0
 	}

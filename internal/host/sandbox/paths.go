@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/runlater"
 	"github.com/nb-cli/nb/internal/secrets"
 )
 
@@ -29,15 +30,9 @@ type Layout struct {
 var DefaultHidden = secrets.HomePaths()
 
 // RunLater are entries of a workspace that programs run outside the
-// sandbox later read as code or as settings naming programs: git's
-// repository, direnv, editors' and dev containers' settings, hook
-// managers. Existing ones are read-only inside the sandbox (a missing
-// .git is covered too, so none can be planted).
-var RunLater = []string{
-	".git", ".envrc", ".vscode", ".idea", ".devcontainer", ".husky", ".githooks",
-	".pre-commit-config.yaml", ".gitmodules", ".gitattributes", "lefthook.yml", ".lefthook.yml",
-	"mise.toml", ".mise.toml", ".tool-versions",
-}
+// sandbox later (runlater.Names). Existing ones are read-only inside the
+// sandbox (a missing .git is covered too, so none can be planted).
+var RunLater = runlater.Names
 
 // nestedDepth bounds the search for RunLater entries below a writable
 // tree's top.

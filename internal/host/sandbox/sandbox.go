@@ -103,6 +103,8 @@ type Host struct {
 	// pending are messages of sweeps after terminal sessions, told with
 	// the next command's result.
 	pending []string
+	// probe says whether overlays work here, for previews.
+	probe
 }
 
 var _ host.Host = (*Host)(nil)
