@@ -30,25 +30,25 @@ var slashCmds []slashCmd
 func init() {
 	slashCmds = []slashCmd{
 		{"/help", "", "show this list", (*chat).slashHelp},
-		{"/clear", "", "start a new conversation, keeping the old one (ends terminal sessions)", (*chat).slashClear},
-		{"/conversations", "[N]", "list earlier conversations of this directory, or reopen number N", (*chat).slashConversations},
+		{"/clear", "", "new conversation, the old one kept; ends sessions", (*chat).slashClear},
+		{"/conversations", "[N]", "list this directory's earlier conversations, reopen N", (*chat).slashConversations},
 		{"/compact", "", "summarise older turns now to free the context window", (*chat).slashCompact},
-		{"/usage", "", "tokens and estimated cost of this session and conversation; how full the context is", (*chat).slashUsage},
+		{"/usage", "", "tokens, cost and how full the context window is", (*chat).slashUsage},
 		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
 		{"/providers", "", "list model providers", (*chat).slashProviders},
 		{"/provider", "NAME", "switch the model provider", (*chat).slashProvider},
-		{"/model", "[NAME]", "list the server's models, or switch to one (remembered for this directory)", (*chat).slashModel},
+		{"/model", "[NAME]", "list the models, or switch (remembered here)", (*chat).slashModel},
 		{"/prompts", "", "list prompts offered by MCP servers", (*chat).slashPrompts},
 		{"/prompt", "NAME", "use an MCP server's prompt", (*chat).slashPrompt},
 		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
 		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
-		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
-		{"/run", "SELECTION CMD", "run your command on hosts of the fleet (asked as the model's would be); also !@group CMD", (*chat).slashRun},
-		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
+		{"/hosts", "[SELECTION]", "list the fleet's hosts, or those a selection picks", (*chat).slashHosts},
+		{"/run", "SELECTION CMD", "run your command on those hosts (also: !@group CMD)", (*chat).slashRun},
+		{"/context", "", "what the system prompt holds (AGENTS.md, system.md)", (*chat).slashContext},
 		{"/changes", "", "list the file changes nb applied in this conversation", (*chat).slashChanges},
-		{"/undo", "", "revert the last change nb applied (an edit, a write, a previewed or approved command)", (*chat).slashUndo},
-		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
+		{"/undo", "", "revert the last change nb applied (edit, write, run)", (*chat).slashUndo},
+		{"/last", "[N]", "the full result of the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
 	}
 }
@@ -155,23 +155,27 @@ func (c *chat) slashHelp(context.Context, []string) error {
 
 // inputHelp is the part of /help about what can be typed and the keys.
 const inputHelp = `In a message:
-  !COMMAND               run COMMAND yourself in the session's shell (not asked about); it
-                         and its output go with your next message
-  !@web COMMAND          run it on hosts of the fleet (@group or any selection starting
-                         with @; /run web-0* COMMAND for the others), asked like the model's
-  @path                  attach a file (Tab completes the project's files); the files a
-                         message attaches are shown under it before you send it
+  !COMMAND               run COMMAND yourself in the session's shell (not
+                         asked); it and its output go with your next message
+  !@web COMMAND          run it on hosts of the fleet (a selection starting
+                         with @; /run web-0* COMMAND for others), asked as
+                         the model's fan-out is
+  @path                  attach a file (Tab completes the project's files);
+                         what a message attaches is shown before it is sent
 Keys:
-  Enter                  send; Shift+Enter or Alt+Enter adds a line, as does a line ending
-                         in \; a line of """ starts and ends a block
-  Up, Down / Ctrl+R      recall earlier messages / search them (Esc keeps the match,
-                         Ctrl+G gives the message back)
+  Enter                  send; Shift+Enter or Alt+Enter adds a line, as does
+                         a line ending in \; a line of """ starts and ends a
+                         block
+  Up, Down / Ctrl+R      recall earlier messages / search them (Esc keeps
+                         the match, Ctrl+G gives the message back)
   Ctrl+G, Ctrl+X Ctrl+E  edit the message in $VISUAL or $EDITOR
   Tab                    complete a /command or an @path
-  Shift+Tab              switch edits between asked (each change approved from its diff)
-                         and auto (edits inside the launch directory applied with their
-                         diff shown; the prompt says [edits: auto])
-  Esc or Ctrl+C          stop the running answer or command (Ctrl+C on a message drops it)
+  Shift+Tab              switch edits between asked (each change approved
+                         from its diff) and auto (edits inside the launch
+                         directory applied with their diff shown; the prompt
+                         says [edits: auto])
+  Esc or Ctrl+C          stop the running answer or command (Ctrl+C on a
+                         message drops it)
   Ctrl+D, or Ctrl+C twice at an empty prompt: leave`
 
 func (c *chat) slashClear(context.Context, []string) error {
