@@ -10,18 +10,38 @@ import (
 )
 
 // Layout is the resolved filesystem policy of one sandbox: everything
-// readable except Hidden, only Writable writable, and ReadOnly protected
-// inside the writable trees. All paths are absolute and cleaned; paths that
-// exist are resolved through symlinks.
+// readable except Hidden (but for Visible below it) and Masked, only
+// Writable and Scratch writable, and ReadOnly protected inside the
+// writable trees. The temporary directory /tmp is private, and holds only
+// Scratch, the writable trees and Keep. All paths are absolute and
+// cleaned; paths that exist are resolved through symlinks, but for the
+// last component of Visible paths. Every mechanism (bubblewrap, Landlock,
+// Seatbelt) enforces the same Layout.
 type Layout struct {
 	Writable []string
-	Hidden   []string
+	// Hidden are unreadable: secret locations, nb's own directories, and
+	// in the read-only profile the dot-entries of the home directory.
+	Hidden []string
+	// Visible are readable although below a Hidden path.
+	Visible []string
+	// Masked are the secret-file list's matches: unreadable, whatever
+	// Visible says.
+	Masked   []string
 	ReadOnly []string
 	// Scratch are nb's private writable directories (temporary files,
 	// the runner's helper files), with no protections inside.
 	Scratch []string
+	// Keep are read-only directories that stay visible in the private
+	// /tmp (the workspace, the home directory or the command's directory
+	// when they lie there).
+	Keep []string
 	// Network leaves the network reachable.
 	Network bool
+}
+
+// unreadable are the paths no read may reach: Hidden and Masked.
+func (l Layout) unreadable() []string {
+	return uniqSorted(append(append([]string{}, l.Hidden...), l.Masked...))
 }
 
 // DefaultHidden lists the secret locations hidden from sandboxed

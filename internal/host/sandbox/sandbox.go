@@ -74,6 +74,18 @@ type Options struct {
 	// under the system's temporary directory when empty.
 	Quarantine string
 
+	// ReadOnly makes the read-only profile (readonly.go) instead of the
+	// workspace one: LaunchDir is readable, not writable, Writable is
+	// ignored, and Env is kept to DefaultEnvAllow and EnvAllow.
+	ReadOnly bool
+	// HomeVisible extends DefaultHomeVisible and EnvAllow extends
+	// DefaultEnvAllow, in the read-only profile.
+	HomeVisible []string
+	EnvAllow    []string
+	// Outside is the host a re-run outside the sandbox goes to
+	// (Unsandboxed); a local host with Shell, Env and EnvPolicy when nil.
+	Outside host.Host
+
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
 	noNamespaces bool
@@ -95,6 +107,13 @@ type Host struct {
 	envPolicy host.EnvPolicy
 	run       *host.Local
 	pty       *host.Local
+	// ro is the read-only profile's spec, nil for the workspace profile.
+	ro *readOnlySpec
+	// outside is Options.Outside.
+	outside host.Host
+	// filterErr says why unix sockets stay reachable (no socket filter
+	// for this architecture), nil when they do not.
+	filterErr error
 
 	mu      sync.Mutex
 	created map[string]bool
@@ -113,7 +132,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
-	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine}
+	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine, outside: o.Outside}
 	if h.name == "" {
 		h.name = "sandbox"
 	}
@@ -162,6 +181,11 @@ func New(o Options) (*Host, error) {
 			h.ns = h.nsErr == nil
 		}
 	}
+	if f, err := seccompFile(false); err != nil {
+		h.filterErr = err
+	} else {
+		f.Close()
+	}
 	if h.mech == "" {
 		if mech != MechanismAuto {
 			return nil, fmt.Errorf("sandbox: unknown mechanism %q (auto, bwrap or landlock)", mech)
@@ -177,16 +201,26 @@ func New(o Options) (*Host, error) {
 		_ = os.RemoveAll(base)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	h.layout = NewLayout(o.LaunchDir, o.Home, o.Writable, o.Hidden, o.AllowNetwork)
 	runDir := resolve(filepath.Join(base, "run"))
-	h.layout.Scratch = []string{runDir}
+	scratch := []string{runDir}
 	if h.mech == MechanismLandlock {
 		// Landlock cannot mount a private /tmp: a private TMPDIR instead.
-		h.layout.Scratch = append(h.layout.Scratch, resolve(filepath.Join(base, "tmp")))
+		scratch = append(scratch, resolve(filepath.Join(base, "tmp")))
 	}
-
-	env := host.CommandEnv(o.Env, o.EnvPolicy)
-	h.env, h.envPolicy = env, o.EnvPolicy
+	environ := o.Env
+	if environ == nil {
+		environ = os.Environ()
+	}
+	h.env, h.envPolicy = host.CommandEnv(environ, o.EnvPolicy), o.EnvPolicy
+	if o.ReadOnly {
+		h.ro = newReadOnlySpec(o, environ, scratch)
+		h.layout = Layout{Scratch: scratch}
+		environ = allowEnv(environ, append(slices.Clone(DefaultEnvAllow), o.EnvAllow...))
+	} else {
+		h.layout = NewLayout(o.LaunchDir, o.Home, o.Writable, o.Hidden, o.AllowNetwork)
+		h.layout.Scratch = scratch
+	}
+	env := host.CommandEnv(environ, o.EnvPolicy)
 	// Agents and buses are ways out of the sandbox.
 	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
 	tmp := "/tmp"
@@ -194,8 +228,8 @@ func New(o Options) (*Host, error) {
 		tmp = filepath.Join(base, "tmp")
 	}
 	env = setEnv(env, "TMPDIR", tmp)
-	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
-	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
+	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, false) }}
+	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, true) }}
 	if h.ns {
 		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
 	}
@@ -233,7 +267,7 @@ func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) 
 // (kernel.unprivileged_userns_clone=0, user.max_user_namespaces=0) or
 // restricted (AppArmor's kernel.apparmor_restrict_unprivileged_userns).
 func checkNamespaces(self, dir string) error {
-	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}})
+	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}, PIDs: true, PrivateTmp: true, Keep: []string{dir}})
 	if err == nil && strings.TrimSpace(out) != "" {
 		err = errors.New(firstLine(out, nil))
 	}
@@ -252,6 +286,9 @@ func prepareBase(base string) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(base, "empty-file"), nil, 0o444); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(base, "denied-file"), nil, 0); err != nil {
 		return err
 	}
 	if err := os.Mkdir(filepath.Join(base, "run"), 0o700); err != nil {
@@ -312,37 +349,78 @@ func setEnv(env []string, k, v string) []string {
 	return append(out, k+"="+v)
 }
 
-// wrap prefixes argv with the sandbox.
-func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
+// wrap prefixes the launch with the sandbox of its directory's layout.
+func (h *Host) wrap(w *host.Launch, terminal bool) error {
+	l := h.layoutFor(w.Dir)
 	switch h.mech {
 	case MechanismBwrap:
+		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		if f, err := seccompFile(l.Network); err == nil {
+			files.seccomp = 3 + len(w.Files)
+			w.Files = append(w.Files, f)
+		}
 		h.mu.Lock()
-		plan := bwrapArgs(h.layout.Current(), filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
+		plan := bwrapArgs(l, files, !terminal, func(p string) bool { return h.created[p] })
 		for _, c := range plan.Created {
 			h.created[c] = true
 		}
 		h.mu.Unlock()
-		out := make([]string, 0, len(plan.Args)+len(argv)+2)
+		out := make([]string, 0, len(plan.Args)+len(w.Argv)+2)
 		out = append(out, h.bwrap)
 		out = append(out, plan.Args...)
 		out = append(out, "--")
-		return append(out, argv...), nil
+		w.Argv = append(out, w.Argv...)
+		return nil
 	case MechanismLandlock:
-		l := h.layout.Current()
 		if h.ns {
 			h.coverMissingGit(l)
 		}
-		return helperArgv(h.self, helperSpec{
-			Writable: l.Writable,
-			Hidden:   l.Hidden,
-			ReadOnly: l.ReadOnly,
-			Scratch:  l.Scratch,
-			Network:  l.Network,
-			Terminal: terminal,
-			Mounts:   h.ns,
-		}, argv)
+		argv, err := helperArgv(h.self, h.helperSpec(l, terminal), w.Argv)
+		if err != nil {
+			return err
+		}
+		w.Argv = argv
+		return nil
 	}
-	return nil, errors.New("sandbox: no mechanism")
+	return errors.New("sandbox: no mechanism")
+}
+
+// layoutFor is the layout of a command run in dir.
+func (h *Host) layoutFor(dir string) Layout {
+	if h.ro != nil {
+		return h.ro.layout(dir)
+	}
+	return h.layout.Current()
+}
+
+// helperSpec is what the Landlock helper enforces for layout l. With its
+// own namespaces the helper gives the command a private /tmp holding
+// l.Keep and the scratch directories, and its own process namespace;
+// without them, in the read-only profile, /tmp is unreadable but for
+// l.Keep.
+func (h *Host) helperSpec(l Layout, terminal bool) helperSpec {
+	s := helperSpec{
+		Writable: l.Writable,
+		Hidden:   l.unreadable(),
+		ReadOnly: l.ReadOnly,
+		Scratch:  l.Scratch,
+		Network:  l.Network,
+		Terminal: terminal,
+		Mounts:   h.ns,
+		PIDs:     h.ns,
+	}
+	for _, v := range l.Visible {
+		s.Visible = append(s.Visible, resolve(v))
+	}
+	if h.ro != nil {
+		if h.ns {
+			s.PrivateTmp, s.Keep = true, l.Keep
+		} else {
+			s.Hidden = append(s.Hidden, "/tmp")
+			s.Visible = append(s.Visible, l.Keep...)
+		}
+	}
+	return s
 }
 
 // coverMissingGit creates an empty .git in every writable tree that has
@@ -370,8 +448,17 @@ func (h *Host) Name() string { return h.name }
 // outside the sandbox, for a re-run the user approved after Exit.Sandboxed.
 // The caller closes it.
 func (h *Host) Unsandboxed() host.Host {
+	if h.outside != nil {
+		return keepOpen{h.outside}
+	}
 	return &host.Local{Shell: h.run.Shell, Env: h.env, EnvPolicy: h.envPolicy}
 }
+
+// keepOpen is a host whose Close leaves it open: the re-run outside goes
+// to the host the sandbox guards, which its owner closes.
+type keepOpen struct{ host.Host }
+
+func (keepOpen) Close() error { return nil }
 
 // Isolation implements host.Host.
 func (h *Host) Isolation() host.Isolation { return host.IsolationSandbox }

@@ -442,11 +442,11 @@ func TestBwrapArgsOrder(t *testing.T) {
 		t.Skipf("temporary directory not under /tmp: %s", tmpW)
 	}
 	l.Writable = append(l.Writable, tmpW)
-	plan := bwrapArgs(l, "/E", "/F", true, nil)
+	plan := bwrapArgs(l, bwrapFiles{emptyDir: "/E", emptyFile: "/F", deniedFile: "/D"}, true, nil)
 	s := strings.Join(plan.Args, " ")
 	for _, want := range []string{
 		"--unshare-all --die-with-parent --new-session --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp",
-		"--tmpfs " + w.home + "/.ssh",
+		"--perms 0000 --tmpfs " + w.home + "/.ssh",
 		"--bind " + w.ws + " " + w.ws,
 		"--ro-bind /E " + w.ws + "/.git",
 		"--cap-drop ALL --setenv TMPDIR /tmp",
