@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -113,6 +114,30 @@ func TestReadOnlyProfile(t *testing.T) {
 				}
 				if !strings.Contains(out, "LC_NBT=kept-by-glob") || !strings.Contains(out, "HOME="+w.home) {
 					t.Errorf("allowed variables missing: %s", out)
+				}
+			})
+			t.Run("refusals told", func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				for _, c := range []struct{ script, want string }{
+					{"echo x > " + w.outside + "/f", "writing " + w.outside + "/f (read-only in the sandbox)"},
+					{"echo x >> src/code.txt", "writing " + w.ws + "/src/code.txt (read-only in the sandbox)"},
+					{"cat " + w.home + "/.bashrc", "reading " + w.home + "/.bashrc (hidden in the sandbox)"},
+					{"cat .env", "reading " + w.ws + "/.env (hidden in the sandbox)"},
+					{"exec bash -c 'echo > /dev/tcp/127.0.0.1/9'", "the network (off in the sandbox)"},
+					// plain failures
+					{"exit 3", ""},
+					{"cat missing.txt", ""},
+					{"ls /nonexistent-nb", ""},
+					{"grep -q nothing src/code.txt", ""},
+				} {
+					ex, err := h.Run(ctx, &host.Command{Script: c.script, Dir: w.ws})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ex.Code == 0 || ex.Sandboxed != (c.want != "") || ex.SandboxReason != c.want {
+						t.Errorf("%s: exit %d, sandboxed %v %q, want %q", c.script, ex.Code, ex.Sandboxed, ex.SandboxReason, c.want)
+					}
 				}
 			})
 			t.Run("private tmp", func(t *testing.T) {

@@ -17,7 +17,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -518,8 +517,14 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		return ex, err
 	}
 	ex.Notes = append(ex.Notes, notes...)
-	if ex.Code != 0 && d.seen() {
-		ex.Sandboxed = true
+	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
+		dir := c.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		if why := explain(h.layoutFor(dir), lines, dir, h.mech == MechanismLandlock); why != "" {
+			ex.Sandboxed, ex.SandboxReason = true, why
+		}
 	}
 	return ex, err
 }
@@ -594,49 +599,4 @@ func removeIfEmpty(p string) {
 	if fi.Mode().IsRegular() && fi.Size() == 0 {
 		_ = os.Remove(p)
 	}
-}
-
-// denialPatterns are messages showing the sandbox refused something.
-var denialPatterns = [][]byte{
-	[]byte("Read-only file system"),
-	[]byte("Permission denied"),
-	[]byte("Network is unreachable"),
-	[]byte("Operation not permitted"),
-}
-
-// denialWriter passes output through and remembers whether a denial
-// message went by (across write boundaries).
-type denialWriter struct {
-	w    io.Writer
-	mu   sync.Mutex
-	tail []byte
-	hit  bool
-}
-
-func (d *denialWriter) Write(p []byte) (int, error) {
-	d.mu.Lock()
-	if !d.hit {
-		buf := append(d.tail, p...)
-		for _, pat := range denialPatterns {
-			if bytes.Contains(buf, pat) {
-				d.hit = true
-				break
-			}
-		}
-		if n := 32; len(buf) > n {
-			buf = buf[len(buf)-n:]
-		}
-		d.tail = append(d.tail[:0], buf...)
-	}
-	d.mu.Unlock()
-	if d.w == nil {
-		return len(p), nil
-	}
-	return d.w.Write(p)
-}
-
-func (d *denialWriter) seen() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.hit
 }
