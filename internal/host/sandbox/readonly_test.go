@@ -230,4 +230,3 @@ func TestReadOnlyConformance(t *testing.T) {
 		})
 	}
 }
-
