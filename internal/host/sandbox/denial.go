@@ -25,8 +25,8 @@ import (
 //     against the disk: a name the layout hides or masks that exists
 //     outside counts as a hidden read; "Read-only file system" counts as a
 //     refused write unless the path lies on a file system mounted
-//     read-only outside too; under Landlock, whose refused writes read
-//     "Permission denied", a path the layout does not let be written but
+//     read-only outside too; under Landlock and Seatbelt, whose refused
+//     writes read "Permission denied" or "Operation not permitted", a path the layout does not let be written but
 //     the user may write outside (access(2) for the file, or for its
 //     directory when it does not exist) counts as a refused write.
 //
@@ -134,13 +134,14 @@ func (r refusal) String() string {
 
 // explain says in one phrase what the sandbox refused to a command run in
 // dir under layout l that printed lines, or "" when nothing it printed is
-// the sandbox's doing. landlock says refused writes read "Permission
-// denied".
-func explain(l Layout, lines []string, dir string, landlock bool) string {
+// the sandbox's doing. quietWrites says refused writes read "Permission
+// denied" or "Operation not permitted" (Landlock, Seatbelt), not
+// "Read-only file system".
+func explain(l Layout, lines []string, dir string, quietWrites bool) string {
 	var found []string
 	seen := map[string]bool{}
 	for _, line := range lines {
-		r, ok := explainLine(l, line, dir, landlock)
+		r, ok := explainLine(l, line, dir, quietWrites)
 		if !ok || seen[r.String()] {
 			continue
 		}
@@ -153,7 +154,7 @@ func explain(l Layout, lines []string, dir string, landlock bool) string {
 	return strings.Join(found, ", ")
 }
 
-func explainLine(l Layout, line, dir string, landlock bool) (refusal, bool) {
+func explainLine(l Layout, line, dir string, quietWrites bool) (refusal, bool) {
 	mark := hasMark(line)
 	switch mark {
 	case "":
@@ -173,7 +174,7 @@ func explainLine(l Layout, line, dir string, landlock bool) (refusal, bool) {
 			return refusal{}, false
 		}
 		return refusal{what: "write", path: p}, true
-	case landlock && p != "" && (mark == "permission denied" || mark == "operation not permitted"):
+	case quietWrites && p != "" && (mark == "permission denied" || mark == "operation not permitted"):
 		if !l.writableAt(p) && writableOutside(p) {
 			return refusal{what: "write", path: p}, true
 		}

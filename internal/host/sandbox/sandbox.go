@@ -140,10 +140,20 @@ func New(o Options) (*Host, error) {
 		mech = MechanismAuto
 	}
 	var reasons []string
-	if runtime.GOOS != "linux" {
+	switch runtime.GOOS {
+	case "linux":
+	case "darwin":
+		if mech != MechanismAuto && mech != MechanismSeatbelt {
+			return nil, fmt.Errorf("sandbox: unknown mechanism %q on macOS (auto or seatbelt)", mech)
+		}
+		if _, err := os.Stat(seatbeltExec); err != nil {
+			return nil, fmt.Errorf("%w (%s is missing)", ErrUnavailable, seatbeltExec)
+		}
+		h.mech, mech = MechanismSeatbelt, MechanismSeatbelt
+	default:
 		return nil, fmt.Errorf("%w (not available on %s)", ErrUnavailable, runtime.GOOS)
 	}
-	if mech == MechanismAuto || mech == MechanismBwrap {
+	if h.mech == "" && (mech == MechanismAuto || mech == MechanismBwrap) {
 		p, err := findBwrap(o.Bwrap)
 		if err == nil {
 			h.bwrap = p
@@ -180,10 +190,12 @@ func New(o Options) (*Host, error) {
 			h.ns = h.nsErr == nil
 		}
 	}
-	if f, err := seccompFile(false); err != nil {
-		h.filterErr = err
-	} else {
-		f.Close()
+	if h.mech == MechanismBwrap || h.mech == MechanismLandlock {
+		if f, err := seccompFile(false); err != nil {
+			h.filterErr = err
+		} else {
+			f.Close()
+		}
 	}
 	if h.mech == "" {
 		if mech != MechanismAuto {
@@ -202,8 +214,9 @@ func New(o Options) (*Host, error) {
 	}
 	runDir := resolve(filepath.Join(base, "run"))
 	scratch := []string{runDir}
-	if h.mech == MechanismLandlock {
-		// Landlock cannot mount a private /tmp: a private TMPDIR instead.
+	if h.mech != MechanismBwrap {
+		// Landlock and Seatbelt cannot mount a private /tmp: a private
+		// TMPDIR instead.
 		scratch = append(scratch, resolve(filepath.Join(base, "tmp")))
 	}
 	environ := o.Env
@@ -223,7 +236,7 @@ func New(o Options) (*Host, error) {
 	// Agents and buses are ways out of the sandbox.
 	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
 	tmp := "/tmp"
-	if h.mech == MechanismLandlock {
+	if h.mech != MechanismBwrap {
 		tmp = filepath.Join(base, "tmp")
 	}
 	env = setEnv(env, "TMPDIR", tmp)
@@ -380,6 +393,9 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		}
 		w.Argv = argv
 		return nil
+	case MechanismSeatbelt:
+		w.Argv = seatbeltArgv(l, w.Argv)
+		return nil
 	}
 	return errors.New("sandbox: no mechanism")
 }
@@ -470,13 +486,25 @@ func (h *Host) Layout() Layout { return h.layout }
 
 // Describe is a one-line summary for the user.
 func (h *Host) Describe() string {
+	if h.ro != nil {
+		s := fmt.Sprintf("read-only sandbox (%s): nothing writable but a private /tmp, network off, no unix sockets, no host process, home's dot-files hidden but %d, the secret-file list masked", h.mech, len(h.ro.homeVisible))
+		if h.mech == MechanismLandlock && !h.ns {
+			s += fmt.Sprintf("; without user namespaces (%v) host processes are listed (their memory and environment stay out of reach) and the names in /tmp show", h.nsErr)
+		}
+		if h.filterErr != nil {
+			s += "; " + h.filterErr.Error()
+		}
+		return s
+	}
 	net := "network off"
 	if h.layout.Network {
 		net = "network on"
 	}
 	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
-	if h.mech == MechanismLandlock {
+	if h.filterErr == nil {
 		s += "; unix sockets refused"
+	}
+	if h.mech == MechanismLandlock {
 		if !h.ns {
 			s += fmt.Sprintf("; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry, because %v (install bubblewrap or allow user namespaces to lift this)", h.nsErr)
 		}
@@ -522,7 +550,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		if dir == "" {
 			dir, _ = os.Getwd()
 		}
-		if why := explain(h.layoutFor(dir), lines, dir, h.mech == MechanismLandlock); why != "" {
+		if why := explain(h.layoutFor(dir), lines, dir, h.mech != MechanismBwrap); why != "" {
 			ex.Sandboxed, ex.SandboxReason = true, why
 		}
 	}
