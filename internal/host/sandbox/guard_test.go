@@ -19,7 +19,9 @@ func TestGuardConfine(t *testing.T) {
 	w := newWorld(t)
 	local := &host.Local{}
 	defer local.Close()
-	allow := func(by policy.Decider) *policy.Decision { return &policy.Decision{Decision: policy.Allow, DecidedBy: by} }
+	allow := func(by policy.Decider) *policy.Decision {
+		return &policy.Decision{Decision: policy.Allow, DecidedBy: by}
+	}
 	ask := &policy.Decision{Decision: policy.Ask, DecidedBy: policy.ByUser}
 	deny := &policy.Decision{Decision: policy.Deny, DecidedBy: policy.ByDenyRule}
 
