@@ -11,6 +11,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosts"
+	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/host/ssh"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
@@ -77,6 +79,9 @@ type App struct {
 	// the inventory has no host, and FleetErr when it cannot be read.
 	Fleet    *fleet.Fleet
 	FleetErr error
+	// Guard puts what nb allows on its own judgement into a read-only
+	// sandbox (terminal.readOnlySandbox).
+	Guard *sandbox.Guard
 
 	opts    Options
 	mu      sync.Mutex
@@ -143,6 +148,12 @@ func Build(o Options) (*App, error) {
 		return nil, err
 	}
 	a.Hosts = host.NewActive(h)
+	a.Guard = a.newGuard()
+	guard := a.Guard
+	a.closers = append(a.closers, func() { guard.Close() })
+	if line := a.Guard.StartupReport(); line != "" {
+		o.Warn(line)
+	}
 
 	a.Tools = tool.NewRegistry()
 	if len(o.Roots) > 0 {
@@ -170,6 +181,7 @@ func Build(o Options) (*App, error) {
 		Hosts:   a.Hosts,
 		Workdir: a.Workdir,
 		Policy:  engine,
+		Confine: a.Guard,
 		Config:  ti,
 		Outputs: outputs,
 		Getenv:  o.Getenv,
@@ -186,7 +198,7 @@ func Build(o Options) (*App, error) {
 	})
 	sessions := a.Sessions
 	a.closers = append(a.closers, func() { sessions.CloseAll() })
-	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Confine: a.Guard, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 		a.Tools.Add(t)
 	}
 	return a, nil
@@ -219,14 +231,10 @@ func (a *App) Host(name string) (host.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	configDir := ""
-	if p := config.DefaultPath(a.opts.Getenv); p != "" {
-		configDir = filepath.Dir(p)
-	}
 	h, err := hosts.New(name, spec, hosts.Env{
 		LaunchDir:  a.Launch,
 		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
-		ConfigDir:  configDir,
+		ConfigDir:  a.configDir(),
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
 		Environ:    a.opts.Environ,
@@ -240,6 +248,32 @@ func (a *App) Host(name string) (host.Host, error) {
 	a.built[name] = h
 	a.closers = append(a.closers, func() { h.Close() })
 	return h, nil
+}
+
+// configDir is nb's configuration directory, "" when there is none.
+func (a *App) configDir() string {
+	if p := config.DefaultPath(a.opts.Getenv); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
+}
+
+// newGuard builds the guard of terminal.readOnlySandbox: nothing starts
+// until a command needs the sandbox.
+func (a *App) newGuard() *sandbox.Guard {
+	rs := a.Config.Terminal.ReadOnlySandbox
+	var visible []string
+	for _, v := range rs.HomeVisible {
+		visible = append(visible, strings.TrimPrefix(v, "~/"))
+	}
+	return sandbox.NewGuard(sandbox.GuardOptions{
+		Off: !rs.Enabled, Approved: rs.Approved, Mechanism: rs.Mechanism,
+		LaunchDir: a.Launch, Home: HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
+		Hidden:      []string{a.configDir(), a.State, a.opts.Getenv("XDG_RUNTIME_DIR")},
+		HomeVisible: visible, EnvAllow: rs.Env,
+		Env: a.opts.Environ, EnvPolicy: EnvPolicy(a.Config),
+		Warn: a.opts.Warn,
+	})
 }
 
 // OnClose adds f to what Close ends (in reverse order of adding).

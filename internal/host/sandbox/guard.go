@@ -131,6 +131,17 @@ func (g *Guard) status(failed error, mech string) (bool, string) {
 	return true, fmt.Sprintf("%s runs in a read-only sandbox (%s): no writes but a private /tmp, no network, no unix sockets, home's dot-files and the secret-file list hidden", who, mech)
 }
 
+// StartupReport is the line to tell when nb starts: why no sandbox works
+// here, or "" when one does, when the guard is off, and on Windows, which
+// has none (the README says so; /terminal too).
+func (g *Guard) StartupReport() string {
+	if g == nil || g.o.Off || g.unavailable == nil || runtime.GOOS == "windows" {
+		return ""
+	}
+	_, line := g.Status()
+	return line
+}
+
 // Confine returns the host an invocation decided as d runs on: the
 // read-only sandbox over h when d allowed it on nb's own judgement (the
 // safe list), or, with Approved, for any command allowed or asked; h
