@@ -14,49 +14,33 @@ import (
 // maskEntries bounds the entries looked at in one tree for secret files.
 const maskEntries = 20000
 
-// masks are the paths of the secret-file list that the read-only profile
-// makes unreadable for a command run in dir, whatever else is visible.
-// Exactly these places are looked at, at each run:
+// The read-only profile makes the secret-file list's matches unreadable
+// wherever it finds them, whatever else is visible. Exactly these places
+// are looked at:
 //   - the secret locations below the home directory (secrets.HomePaths);
-//   - the files the policy itself finds secret below the workspace and
-//     below the command's directory (fsfacts.Disk.SecretFiles: names on
-//     the list, keys saved as .json, git configuration holding a
-//     credential), up to maskEntries entries each; the command's directory
-//     is not walked when it is /, the home directory or above it;
 //   - in the trees of the home directory that are not dot-entries, the
 //     entries named like secrets, breadth first, down to homeDepth levels
 //     and homeEntries entries;
 //   - the system's secrets (rootSecrets) when nb runs as root;
-//   - in the trees walked above, other names (hard links) of the secret
-//     files of the first list.
+//     these three are looked at again when older than homeTTL;
+//   - at each run, the files the policy itself finds secret below the
+//     workspace and below the command's directory (fsfacts.Disk.SecretFiles:
+//     names on the list, keys saved as .json, git configuration holding a
+//     credential), up to maskEntries entries each; the command's directory
+//     is not walked when it is /, the home directory or above it;
+//   - in those two trees, other names (hard links) of the secret files of
+//     the first list.
 //
 // Symbolic links found are masked at their targets. What a command reaches
 // elsewhere is left to the policy and the content detector.
-func masks(s readOnlySpec, dir string, secret []string) []string {
+
+// stableMasks are the masks of home and the system (the first three
+// places above).
+func stableMasks(s *readOnlySpec, secret []string) []string {
 	var out []string
-	add := func(p string) {
-		if _, ok := exists(p); ok {
-			out = append(out, resolve(p))
-		}
-	}
 	for _, p := range secret {
-		add(p)
-	}
-	var roots []string
-	if s.launch != "" {
-		roots = append(roots, s.launch)
-	}
-	if dir != "" && dir != "/" && !within(dir, s.launch) && !within(s.home, dir) && !underAny(dir, secret) {
-		roots = append(roots, dir)
-	}
-	disk := fsfacts.Disk{Home: s.home, MaxEntries: maskEntries}
-	for _, r := range roots {
-		found, _ := disk.SecretFiles(r)
-		for _, rel := range found {
-			if strings.HasSuffix(rel, "/") {
-				continue // a link to a directory elsewhere: not a secret itself
-			}
-			add(filepath.Join(r, filepath.FromSlash(rel)))
+		if _, ok := exists(p); ok {
+			out = append(out, p)
 		}
 	}
 	out = append(out, homeSecretNames(s.home)...)
@@ -64,16 +48,45 @@ func masks(s readOnlySpec, dir string, secret []string) []string {
 		for _, p := range rootSecrets {
 			m, _ := filepath.Glob(p)
 			for _, q := range m {
-				add(q)
+				out = append(out, resolve(q))
 			}
 		}
 	}
-	if inodes := linkedInodes(secret); len(inodes) > 0 {
-		for _, r := range roots {
-			out = append(out, otherNames(r, inodes)...)
+	return out
+}
+
+// treeMasks are the masks of the workspace and the command's directory
+// dir (the last two places above).
+func treeMasks(s *readOnlySpec, dir string, v homeView) []string {
+	var roots []string
+	if s.launch != "" {
+		roots = append(roots, s.launch)
+	}
+	if dir != "" && dir != "/" && !within(dir, s.launch) && !within(s.home, dir) && !underAny(dir, v.secret) {
+		roots = append(roots, dir)
+	}
+	var out []string
+	disk := fsfacts.Disk{Home: s.home, MaxEntries: maskEntries}
+	for _, r := range roots {
+		found, _ := disk.SecretFiles(r)
+		for _, rel := range found {
+			if strings.HasSuffix(rel, "/") {
+				continue // a link to a directory elsewhere: not a secret itself
+			}
+			if p := filepath.Join(r, filepath.FromSlash(rel)); exists2l(p) {
+				out = append(out, resolve(p))
+			}
+		}
+		if len(v.inodes) > 0 {
+			out = append(out, otherNames(r, v.inodes)...)
 		}
 	}
-	return uniqSorted(out)
+	return out
+}
+
+func exists2l(p string) bool {
+	_, ok := exists(p)
+	return ok
 }
 
 // homeDepth and homeEntries bound the walk of the home directory's

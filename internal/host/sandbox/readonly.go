@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // The read-only profile is where nb runs what it allowed on its own
@@ -51,6 +53,9 @@ type readOnlySpec struct {
 	scratch []string
 	// root says nb runs as root: the system's secrets are readable to it.
 	root bool
+
+	mu     sync.Mutex
+	cached homeView
 }
 
 // rootSecrets are the system's secret files and directories, masked when
@@ -64,55 +69,117 @@ var rootSecrets = []string{
 	"/var/lib/docker", "/var/lib/kubelet",
 }
 
-// layout is the read-only layout for a command run in dir.
-func (s readOnlySpec) layout(dir string) Layout {
-	l := Layout{Scratch: slices.Clone(s.scratch)}
-	dir = resolve(dir)
-	var hidden, visible []string
+// homeTTL is how long what the layout knows of the home directory and
+// the system (homeView) is kept: they change far less often than commands
+// run, and looking through them is most of a layout's cost.
+const homeTTL = 5 * time.Second
+
+// homeView is what the layout knows of the home directory and the
+// system, kept for homeTTL.
+type homeView struct {
+	at time.Time
+	// visible are homeVisible and the PATH directories below home.
+	visible []string
+	// secret are the secret-file list's locations below home, resolved,
+	// whether or not they exist; masked what masks there now (masks.go).
+	secret, masked []string
+	// inodes are the secret files with more than one name.
+	inodes map[inode]bool
+}
+
+// view returns the home view, looked at anew when older than homeTTL.
+func (s *readOnlySpec) view() homeView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.cached.at.IsZero() && time.Since(s.cached.at) < homeTTL {
+		return s.cached
+	}
+	var v homeView
 	if s.home != "" && s.home != "/" {
-		ents, _ := os.ReadDir(s.home)
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), ".") {
-				hidden = append(hidden, filepath.Join(s.home, e.Name()))
-			}
-		}
-		for _, v := range s.homeVisible {
-			if rel := filepath.Clean(filepath.FromSlash(v)); rel != "." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
-				visible = append(visible, filepath.Join(s.home, rel))
+		for _, p := range s.homeVisible {
+			if rel := filepath.Clean(filepath.FromSlash(p)); rel != "." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
+				v.visible = append(v.visible, filepath.Join(s.home, rel))
 			}
 		}
 		for _, p := range s.pathDirs {
 			if p != "" && filepath.IsAbs(p) && within(resolve(p), s.home) {
-				visible = append(visible, filepath.Clean(p))
+				v.visible = append(v.visible, filepath.Clean(p))
 			}
 		}
 	}
-	for _, h := range hidden {
-		// a dot-entry that links elsewhere hides its target too
-		if r := resolve(h); r != h {
-			hidden = append(hidden, r)
+	v.secret = homeSecrets(s.home)
+	v.masked = stableMasks(s, v.secret)
+	v.inodes = linkedInodes(v.secret)
+	v.at = time.Now()
+	s.cached = v
+	return v
+}
+
+// dotEntries are home's dot-entries (and their targets when links), as
+// they are now: one a command was allowed to create a moment ago is
+// hidden too.
+func (s *readOnlySpec) dotEntries() []string {
+	if s.home == "" || s.home == "/" {
+		return nil
+	}
+	var out []string
+	ents, _ := os.ReadDir(s.home)
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		h := filepath.Join(s.home, e.Name())
+		out = append(out, h)
+		if e.Type()&os.ModeSymlink != 0 {
+			if r := resolve(h); r != h {
+				out = append(out, r) // a link hides its target too
+			}
 		}
 	}
-	hidden = append(hidden, s.hidden...)
-	secret := homeSecrets(s.home)
+	return out
+}
+
+// layout is the read-only layout for a command run in dir.
+func (s *readOnlySpec) layout(dir string) Layout {
+	l := Layout{Scratch: slices.Clone(s.scratch)}
+	dir = resolve(dir)
+	v := s.view()
+	hidden := append(s.dotEntries(), s.hidden...)
+	visible := slices.Clone(v.visible)
 	// The workspace and the command's directory stay readable below a
 	// hidden dot-entry (a project kept in ~/.dotfiles), unless they lie
 	// in a secret location or in nb's own directories.
 	for _, d := range []string{s.launch, dir} {
-		if d != "" && !underAny(d, secret) && !underAny(d, s.hidden) {
+		if d != "" && !underAny(d, v.secret) && !underAny(d, s.hidden) {
 			visible = append(visible, d)
 		}
 	}
-	l.Masked = masks(s, dir, secret)
-	l.Hidden = uniqSorted(hidden)
-	// What is visible below a masked path stays masked.
-	for _, v := range visible {
-		if underAny(v, l.Masked) || underAny(resolve(v), l.Masked) || !exists2(v) {
-			continue
+	masked := uniqSorted(append(slices.Clone(v.masked), treeMasks(s, dir, v)...))
+	// What is visible below a masked path stays masked; a visible path
+	// matters only below a hidden one, and once.
+	var shown []string
+	for _, p := range uniqSorted(visible) {
+		if !underAny(p, masked) && !underAny(resolve(p), masked) && exists2(p) {
+			shown = append(shown, p)
 		}
-		l.Visible = append(l.Visible, v)
 	}
-	l.Visible = uniqSorted(l.Visible)
+	// A dot-entry visible as a whole is not hidden.
+	for _, h := range uniqSorted(hidden) {
+		if !slices.Contains(shown, h) {
+			l.Hidden = append(l.Hidden, h)
+		}
+	}
+	for _, p := range shown { // parents before children
+		if underAny(p, l.Hidden) && !underAny(p, l.Visible) {
+			l.Visible = append(l.Visible, p)
+		}
+	}
+	// A mask inside what is hidden anyway is not needed.
+	for _, m := range masked {
+		if !underAny(m, l.Hidden) || underAny(m, l.Visible) {
+			l.Masked = append(l.Masked, m)
+		}
+	}
 	// What stays visible in the private /tmp: the workspace, the home
 	// directory and the command's directory when they lie in it.
 	for _, d := range []string{s.launch, s.home, dir} {

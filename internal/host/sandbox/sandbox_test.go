@@ -494,6 +494,36 @@ func BenchmarkRun(b *testing.B) {
 			defer h.Close()
 			benchRun(b, h, dir)
 		})
+		b.Run("readonly-"+mech, func(b *testing.B) {
+			h, err := New(Options{Mechanism: mech, LaunchDir: dir, Home: os.Getenv("HOME"), ReadOnly: true})
+			if err != nil {
+				b.Skip(err)
+			}
+			defer h.Close()
+			benchRun(b, h, dir)
+		})
+	}
+}
+
+// BenchmarkReadOnlyLayout is the layout of one run in the read-only
+// profile, for this machine's home directory and a workspace of 5,000
+// files.
+func BenchmarkReadOnlyLayout(b *testing.B) {
+	ws := b.TempDir()
+	for i := 0; i < 50; i++ {
+		d := filepath.Join(ws, fmt.Sprintf("d%02d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := 0; j < 100; j++ {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%03d.go", j)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	s := newReadOnlySpec(Options{LaunchDir: ws, Home: os.Getenv("HOME")}, os.Environ(), nil)
+	for b.Loop() {
+		s.layout(ws)
 	}
 }
 
