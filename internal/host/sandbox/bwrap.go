@@ -129,12 +129,23 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 		}
 	}
 	for _, p := range l.ReadOnly {
+		isDir, absent := l.Absent[p]
 		dup := false
 		for _, m := range ms {
 			dup = dup || m.dest == p
 		}
-		if _, ok := exists(p); ok && !dup {
+		_, ok := exists(p)
+		switch {
+		case dup:
+		case ok && ours != nil && ours(p) && emptyEntry(p) && absent:
+			// an earlier run's cover, still empty: cover it again
+			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+		case ok:
 			ms = append(ms, mount{op: "--ro-bind", src: p, dest: p})
+		case absent:
+			// Could be created from inside: cover it.
+			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+			created = append(created, p)
 		}
 	}
 	// Shallower mounts first, so deeper ones stack on top of them; at
@@ -172,6 +183,14 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 	}
 	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
 	return bwrapPlan{Args: args, Created: created}
+}
+
+// coverSource is what covers an absent path: an empty directory or file.
+func coverSource(f bwrapFiles, dir bool) string {
+	if dir {
+		return f.emptyDir
+	}
+	return f.emptyFile
 }
 
 // underAny2 reports whether one of ps lies strictly below dir.

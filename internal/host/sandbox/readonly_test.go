@@ -67,6 +67,9 @@ func newROHost(t *testing.T, w world, mech string, env []string) *Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = h.Close() })
+	if mech == MechanismLandlock {
+		requireNamespaces(t, h)
+	}
 	return h
 }
 

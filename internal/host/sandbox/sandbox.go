@@ -17,11 +17,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -385,7 +387,7 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		return nil
 	case MechanismLandlock:
 		if h.ns {
-			h.coverMissingGit(l)
+			h.coverAbsent(l)
 		}
 		argv, err := helperArgv(h.self, h.helperSpec(l, terminal), w.Argv)
 		if err != nil {
@@ -438,11 +440,13 @@ func (h *Host) helperSpec(l Layout, terminal bool) helperSpec {
 	return s
 }
 
-// coverMissingGit creates an empty .git in every writable tree that has
-// none, for the helper to bind read-only (as bubblewrap's mount point):
-// with the top of the workspace writable, a repository could otherwise be
-// planted with hooks. Close removes them when still empty.
-func (h *Host) coverMissingGit(l Layout) {
+// coverAbsent creates, for the helper to bind read-only (as bubblewrap's
+// mount points), an empty .git in every writable tree that has none and
+// an empty file or directory for every protected path that does not
+// exist yet (coverFor): with the workspace writable, a repository could
+// otherwise be planted with hooks, or an include file git reads once it
+// exists written. Close removes them when still empty.
+func (h *Host) coverAbsent(l Layout) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, w := range l.Writable {
@@ -452,6 +456,20 @@ func (h *Host) coverMissingGit(l Layout) {
 		}
 		if _, ok := exists(w); ok && os.Mkdir(git, 0o755) == nil {
 			h.created[git] = true
+		}
+	}
+	for p, dir := range l.Absent {
+		if _, ok := exists(p); ok || !l.insideWritable(p) {
+			continue
+		}
+		var err error
+		if dir {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, nil, 0o644)
+		}
+		if err == nil {
+			h.created[p] = true
 		}
 	}
 }
@@ -601,7 +619,10 @@ func (h *Host) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for p := range h.created {
+	// deeper first: a cover may lie in another
+	created := slices.Collect(maps.Keys(h.created))
+	sort.Slice(created, func(i, j int) bool { return depth(created[i]) > depth(created[j]) })
+	for _, p := range created {
 		removeIfEmpty(p)
 		delete(h.created, p)
 	}

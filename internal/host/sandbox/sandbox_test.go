@@ -114,12 +114,8 @@ func newHost(t *testing.T, w world, mech string, network bool) *Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mech == MechanismLandlock && !h.ns {
-		// Where user namespaces work the helper must use them.
-		if _, err := exec.Command("unshare", "-Ur", "true").CombinedOutput(); err == nil {
-			t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
-		}
-		t.Logf("landlock without namespaces: %v", h.nsErr)
+	if mech == MechanismLandlock {
+		requireNamespaces(t, h)
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return h
@@ -856,4 +852,17 @@ func TestLandlockMountFailureFallsBack(t *testing.T) {
 		t.Errorf("stderr does not say why: %s", out)
 	}
 	noFile(t, filepath.Join(w.ws, "top.txt"))
+}
+
+// requireNamespaces fails t when user namespaces work here but the
+// Landlock helper of h does not use them.
+func requireNamespaces(t *testing.T, h *Host) {
+	t.Helper()
+	if h.ns {
+		return
+	}
+	if _, err := exec.Command("unshare", "-Urpf", "--mount-proc", "true").CombinedOutput(); err == nil {
+		t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
+	}
+	t.Logf("landlock without namespaces: %v", h.nsErr)
 }
