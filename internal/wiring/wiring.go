@@ -262,6 +262,10 @@ func (a *App) configDir() string {
 // until a command needs the sandbox.
 func (a *App) newGuard() *sandbox.Guard {
 	rs := a.Config.Terminal.ReadOnlySandbox
+	checks := ""
+	if a.StateErr == nil {
+		checks = filepath.Join(a.State, "sandbox-checks")
+	}
 	var visible []string
 	for _, v := range rs.HomeVisible {
 		visible = append(visible, strings.TrimPrefix(v, "~/"))
@@ -272,7 +276,8 @@ func (a *App) newGuard() *sandbox.Guard {
 		Hidden:      []string{a.configDir(), a.State, a.opts.Getenv("XDG_RUNTIME_DIR")},
 		HomeVisible: visible, EnvAllow: rs.Env,
 		Env: a.opts.Environ, EnvPolicy: EnvPolicy(a.Config),
-		Warn: a.opts.Warn,
+		CheckCache: checks,
+		Warn:       a.opts.Warn,
 	})
 }
 

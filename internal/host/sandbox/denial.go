@@ -57,10 +57,16 @@ type denialWriter struct {
 	mu    sync.Mutex
 	line  []byte
 	lines []string
+	// head is the start of the output: the sandbox's own failure to
+	// start is its first line.
+	head []byte
 }
 
 func (d *denialWriter) Write(p []byte) (int, error) {
 	d.mu.Lock()
+	if room := 256 - len(d.head); room > 0 {
+		d.head = append(d.head, p[:min(len(p), room)]...)
+	}
 	if len(d.lines) < maxDenialLines {
 		rest := p
 		for len(rest) > 0 {
@@ -240,4 +246,12 @@ func (l Layout) writableAt(p string) bool {
 		return false
 	}
 	return underAny(p, l.Writable) || underAny(p, l.Scratch)
+}
+
+// started reports whether the output begins as the sandbox's own
+// failure to start does (prefix, "bwrap: " or "nb: sandbox: ").
+func (d *denialWriter) started(prefix string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !bytes.HasPrefix(d.head, []byte(prefix))
 }

@@ -87,6 +87,10 @@ type Options struct {
 	// (Unsandboxed); a local host with Shell, Env and EnvPolicy when nil.
 	Outside host.Host
 
+	// CheckCache is a file of nb's state directory remembering that the
+	// mechanism worked here (checkcache.go); "" checks at every New.
+	CheckCache string
+
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
 	noNamespaces bool
@@ -115,6 +119,8 @@ type Host struct {
 	// filterErr says why unix sockets stay reachable (no socket filter
 	// for this architecture), nil when they do not.
 	filterErr error
+	// cache remembers that the mechanism works (Options.CheckCache).
+	cache checkCache
 
 	mu      sync.Mutex
 	created map[string]bool
@@ -156,7 +162,7 @@ func New(o Options) (*Host, error) {
 		return nil, fmt.Errorf("%w (not available on %s)", ErrUnavailable, runtime.GOOS)
 	}
 	if h.mech == "" && (mech == MechanismAuto || mech == MechanismBwrap) {
-		p, err := findBwrap(o.Bwrap)
+		p, err := findBwrap(o.Bwrap, checkCache{o.CheckCache})
 		if err == nil {
 			h.bwrap = p
 			h.mech = MechanismBwrap
@@ -183,15 +189,11 @@ func New(o Options) (*Host, error) {
 		}
 	}
 	if h.mech == MechanismLandlock {
-		if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
-		}
-		h.nsErr = errors.New("disabled")
-		if !o.noNamespaces {
-			h.nsErr = checkNamespaces(h.self, resolve(o.LaunchDir))
-			h.ns = h.nsErr == nil
+		if err := h.checkLandlock(o); err != nil {
+			return nil, err
 		}
 	}
+	h.cache = checkCache{o.CheckCache}
 	if h.mech == MechanismBwrap || h.mech == MechanismLandlock {
 		if f, err := seccompFile(false); err != nil {
 			h.filterErr = err
@@ -248,6 +250,36 @@ func New(o Options) (*Host, error) {
 		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
 	}
 	return h, nil
+}
+
+// checkLandlock checks that nb enters the Landlock sandbox and whether it
+// can do so in its own namespaces, or takes the answers from the cache.
+func (h *Host) checkLandlock(o Options) error {
+	cache, key := checkCache{o.CheckCache}, programKey(h.self)
+	h.nsErr = errors.New("disabled")
+	if o.noNamespaces {
+		key = "" // tests: nothing kept
+	}
+	if ans, ok := cache.get(MechanismLandlock, key); ok {
+		h.ns = ans == "namespaces"
+		if !h.ns {
+			h.nsErr = errors.New(strings.TrimPrefix(ans, "alone: "))
+		}
+		return nil
+	}
+	if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	if !o.noNamespaces {
+		h.nsErr = checkNamespaces(h.self, resolve(o.LaunchDir))
+		h.ns = h.nsErr == nil
+	}
+	ans := "namespaces"
+	if !h.ns {
+		ans = "alone: " + h.nsErr.Error()
+	}
+	cache.put(MechanismLandlock, key, ans)
+	return nil
 }
 
 // checkHelper runs the Landlock helper once with spec on a command
@@ -313,7 +345,7 @@ func prepareBase(base string) error {
 
 // findBwrap locates bubblewrap and checks that it can create a sandbox
 // here (user namespaces may be disabled).
-func findBwrap(p string) (string, error) {
+func findBwrap(p string, cache checkCache) (string, error) {
 	if p == "" {
 		p = "bwrap"
 	}
@@ -321,12 +353,22 @@ func findBwrap(p string) (string, error) {
 	if err != nil {
 		return "", errors.New("bubblewrap is not installed")
 	}
+	key := programKey(path)
+	if _, ok := cache.get(MechanismBwrap, key); ok {
+		return path, nil
+	}
+	defer func() {
+		if err == nil {
+			cache.put(MechanismBwrap, key, "works")
+		}
+	}()
 	var out bytes.Buffer
 	cmd := exec.Command(path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true")
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("bubblewrap cannot create a sandbox here: %s", strings.TrimSpace(firstLine(out.String(), err)))
+	if rerr := cmd.Run(); rerr != nil {
+		err = fmt.Errorf("bubblewrap cannot create a sandbox here: %s", strings.TrimSpace(firstLine(out.String(), rerr)))
+		return "", err
 	}
 	return path, nil
 }
@@ -563,6 +605,10 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		return ex, err
 	}
 	ex.Notes = append(ex.Notes, notes...)
+	if (h.mech == MechanismBwrap && ex.Code == 1 && !d.started("bwrap: ")) || (h.mech == MechanismLandlock && ex.Code == 126 && !d.started("nb: sandbox: ")) {
+		// the mechanism failed to start: check it again next time
+		h.cache.put(h.mech, "", "")
+	}
 	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
 		dir := c.Dir
 		if dir == "" {

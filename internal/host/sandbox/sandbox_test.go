@@ -70,7 +70,7 @@ func mustWrite(t *testing.T, p, s string) {
 
 func mechanisms(t *testing.T) []string {
 	var out []string
-	if _, err := findBwrap(""); err == nil {
+	if _, err := findBwrap("", checkCache{}); err == nil {
 		out = append(out, MechanismBwrap)
 	} else {
 		t.Logf("bubblewrap variant skipped: %v", err)
@@ -779,7 +779,7 @@ func TestLandlockWithoutUserNamespaces(t *testing.T) {
 		t.Skip("landlock is not usable here")
 	}
 	if os.Getenv("NB_TEST_NO_USERNS") == "" {
-		bw, err := findBwrap("")
+		bw, err := findBwrap("", checkCache{})
 		if err != nil {
 			testenv.Missing(t, "bubblewrap is needed to refuse user namespaces: "+err.Error())
 		}
