@@ -188,7 +188,7 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 		}
 		h, err := sandbox.New(sandbox.Options{
 			Quarantine: quarantine, CheckCache: checks,
-			Name:       name, Mechanism: spec.Mechanism, LaunchDir: env.LaunchDir, Home: env.Home,
+			Name: name, Mechanism: spec.Mechanism, LaunchDir: env.LaunchDir, Home: env.Home,
 			Writable: spec.WritablePaths, Hidden: hidden, AllowNetwork: spec.AllowNetwork,
 			Shell: shell, Env: env.Environ, EnvPolicy: env.EnvPolicy, Self: env.Self,
 		})
