@@ -107,15 +107,16 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 		return nil, err
 	}
 	w, err := wiring.Build(wiring.Options{
-		Config:     cfg,
-		LaunchDir:  launch,
-		Getenv:     io.Getenv,
-		Environ:    os.Environ(),
-		Approve:    opts.Approve,
-		Headless:   headless,
-		AskHostKey: a.askHostKey,
-		Warn:       func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
-		Now:        io.Now,
+		Config:       cfg,
+		LaunchDir:    launch,
+		Getenv:       io.Getenv,
+		Environ:      os.Environ(),
+		Approve:      opts.Approve,
+		Headless:     headless,
+		AskHostKey:   a.askHostKey,
+		Warn:         func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
+		QuietSandbox: opts.quietSandbox,
+		Now:          io.Now,
 	})
 	if err != nil {
 		return nil, err

@@ -52,9 +52,12 @@ type Options struct {
 	// AskHostKey asks about an unknown ssh host key; nil refuses them.
 	AskHostKey ssh.AskHostKeyFunc
 	// Warn reports, in one line, a problem that does not stop nb (no state
-	// directory, an audit log that cannot be opened).
+	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
-	Now  func() time.Time
+	// QuietSandbox leaves out the start-up line saying no sandbox works
+	// here (nb policy check, which runs nothing).
+	QuietSandbox bool
+	Now          func() time.Time
 }
 
 // App is everything a run of nb uses to decide and run tool calls.
@@ -151,7 +154,7 @@ func Build(o Options) (*App, error) {
 	a.Guard = a.newGuard()
 	guard := a.Guard
 	a.closers = append(a.closers, func() { guard.Close() })
-	if line := a.Guard.StartupReport(); line != "" {
+	if line := a.Guard.StartupReport(); line != "" && !o.QuietSandbox {
 		o.Warn(line)
 	}
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
 // GuardOptions configures a Guard.
@@ -159,10 +161,56 @@ func (g *Guard) Confine(d *policy.Decision, h host.Host) host.Host {
 	default:
 		return h
 	}
-	if s := g.sandboxOf(h); s != nil {
+	return &confined{g: g, h: h}
+}
+
+// confined is the read-only sandbox over h, bound at review and built
+// when the command first runs (a review alone, `nb policy check`, or a
+// question the user declines, starts nothing). When it cannot be built
+// (told once), the command runs on h, as decided.
+type confined struct {
+	g *Guard
+	h host.Host
+}
+
+func (c *confined) Name() string { return c.h.Name() + "+sandbox" }
+
+func (c *confined) Isolation() host.Isolation { return host.IsolationSandbox }
+
+// on is the host the command runs on.
+func (c *confined) on() host.Host {
+	if s := c.g.sandboxOf(c.h); s != nil {
 		return s
 	}
-	return h
+	return c.h
+}
+
+func (c *confined) Run(ctx context.Context, cmd *host.Command) (*host.Exit, error) {
+	return c.on().Run(ctx, cmd)
+}
+
+func (c *confined) StartPTY(ctx context.Context, cmd *host.PTYCommand) (host.Terminal, error) {
+	return c.on().StartPTY(ctx, cmd)
+}
+
+func (c *confined) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error) {
+	return c.h.Probe(ctx, detect)
+}
+
+// Close leaves the sandbox to the guard and the host to its owner.
+func (c *confined) Close() error { return nil }
+
+// Unsandboxed is the host under the sandbox, for a re-run the user
+// approved after a refusal; its Close leaves it open.
+func (c *confined) Unsandboxed() host.Host { return keepOpen{c.h} }
+
+// Origin is the host under the sandbox when the sandbox runs the command,
+// nil when it could not be built (the command then ran on that host).
+func (c *confined) Origin() host.Host {
+	if c.g.sandboxOf(c.h) == nil {
+		return nil
+	}
+	return c.h
 }
 
 // sandboxOf returns the read-only sandbox over h, built on first use, or

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,11 +32,20 @@ func TestGuardConfine(t *testing.T) {
 		t.Fatalf("status %v %q", ok, line)
 	}
 	s := g.Confine(allow(policy.BySafeList), local)
-	sb, ok := s.(*Host)
-	if !ok || sb.Isolation() != host.IsolationSandbox || sb.Origin() != local || sb.ro == nil {
-		t.Fatalf("safe-list command not in the read-only sandbox: %T", s)
+	if s.Isolation() != host.IsolationSandbox || len(g.built) != 0 {
+		t.Fatalf("safe-list command not bound to the read-only sandbox, or the sandbox built at review: %T, %d built", s, len(g.built))
 	}
-	if again := g.Confine(allow(policy.BySafeList), local); again != s {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// It runs in the read-only sandbox over local, built when it runs.
+	if ex, err := s.Run(ctx, &host.Command{Script: "echo x > " + w.ws + "/f", Dir: w.ws}); err != nil || ex.Code == 0 || !ex.Sandboxed {
+		t.Fatalf("the write ran outside the read-only sandbox: %+v %v", ex, err)
+	}
+	sb := g.built[local]
+	if sb == nil || sb.ro == nil || s.(interface{ Origin() host.Host }).Origin() != local {
+		t.Fatalf("the sandbox over local: %v", sb)
+	}
+	if _, err := g.Confine(allow(policy.BySafeList), local).Run(ctx, &host.Command{Script: "true", Dir: w.ws}); err != nil || len(g.built) != 1 || g.built[local] != sb {
 		t.Error("a second sandbox for the same host")
 	}
 	for _, d := range []*policy.Decision{allow(policy.ByRule), allow(policy.ByGrant), allow(policy.ByFlag), ask, deny, allow(policy.ByAction)} {
@@ -47,14 +57,15 @@ func TestGuardConfine(t *testing.T) {
 	if got := g.Confine(allow(policy.BySafeList), sb); got != sb {
 		t.Error("a sandbox was sandboxed again")
 	}
+	if got := g.Confine(allow(policy.BySafeList), s); got != s {
+		t.Error("a bound sandbox was sandboxed again")
+	}
 	// The re-run outside goes to the host under it, left open.
-	out := sb.Unsandboxed()
+	out := s.(interface{ Unsandboxed() host.Host }).Unsandboxed()
 	if out.Isolation() != host.IsolationNone {
 		t.Fatalf("outside: %s", out.Isolation())
 	}
 	_ = out.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	if ex, err := local.Run(ctx, &host.Command{Script: "true", Dir: w.ws}); err != nil || ex.Code != 0 {
 		t.Fatalf("the host under the sandbox was closed by the re-run: %v", err)
 	}
@@ -89,9 +100,12 @@ func TestGuardFailureToldOnce(t *testing.T) {
 	g := NewGuard(GuardOptions{LaunchDir: w.ws, Home: w.home, Mechanism: MechanismBwrap, Bwrap: "/bin/false", Warn: func(m string) { warned = append(warned, m) }})
 	defer g.Close()
 	d := &policy.Decision{Decision: policy.Allow, DecidedBy: policy.BySafeList}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
 	for i := 0; i < 3; i++ {
-		if got := g.Confine(d, local); got != local {
-			t.Fatal("bound to a sandbox that does not work")
+		ex, err := g.Confine(d, local).Run(ctx, &host.Command{Script: "echo x > " + w.ws + "/f" + strconv.Itoa(i), Dir: w.ws})
+		if err != nil || ex.Code != 0 || ex.Sandboxed {
+			t.Fatalf("the command did not run as decided when the sandbox failed: %+v %v", ex, err)
 		}
 	}
 	if len(warned) != 1 || !strings.Contains(warned[0], "the sandbox failed") || !strings.Contains(warned[0], "unsandboxed") {
