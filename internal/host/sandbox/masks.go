@@ -26,8 +26,8 @@ const maskEntries = 20000
 //   - at each run, the files the policy itself finds secret below the
 //     workspace and below the command's directory (fsfacts.Disk.SecretFiles:
 //     names on the list, keys saved as .json, git configuration holding a
-//     credential), up to maskEntries entries each; the command's directory
-//     is not walked when it is /, the home directory or above it;
+//     credential), up to maskEntries entries each; neither is walked when
+//     it is /, the home directory or above it (the home walk covers it);
 //   - in those two trees, other names (hard links) of the secret files of
 //     the first list.
 //
@@ -59,7 +59,7 @@ func stableMasks(s *readOnlySpec, secret []string) []string {
 // dir (the last two places above).
 func treeMasks(s *readOnlySpec, dir string, v homeView) []string {
 	var roots []string
-	if s.launch != "" {
+	if s.launch != "" && s.launch != "/" && (s.home == "" || !within(s.home, s.launch)) {
 		roots = append(roots, s.launch)
 	}
 	if dir != "" && dir != "/" && !within(dir, s.launch) && !within(s.home, dir) && !underAny(dir, v.secret) {
