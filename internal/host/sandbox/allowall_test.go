@@ -22,6 +22,7 @@ import (
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/proctest"
 	"github.com/nb-cli/nb/internal/testenv"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/runcmd"
@@ -312,6 +313,7 @@ func socketServer(t *testing.T, w attackWorld) (sock string, stop func()) {
 var tmpTarget = regexp.MustCompile(`/tmp/[A-Za-z0-9._-]+`)
 
 func TestAllowEverythingSandboxHolds(t *testing.T) {
+	proctest.Check(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		testenv.Missing(t, "git is needed for the planted repository")
 	}

@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/proctest"
 	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // A mechanism checked once is not started again by the next New, until
 // its program changes or a run finds it cannot start.
 func TestCheckCache(t *testing.T) {
+	proctest.Check(t)
 	real := testenv.Tool(t, "bwrap")
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/proctest"
 )
 
 // Confine binds a decision to where its command runs: the read-only
@@ -16,6 +17,7 @@ import (
 // user allowed (unless Approved) and for hosts that are not this machine
 // unsandboxed.
 func TestGuardConfine(t *testing.T) {
+	proctest.Check(t)
 	mechanisms(t)
 	w := newWorld(t)
 	local := &host.Local{}
@@ -93,6 +95,7 @@ func TestGuardConfine(t *testing.T) {
 // A sandbox that cannot be built when first needed is told once, and the
 // command then runs where it was decided.
 func TestGuardFailureToldOnce(t *testing.T) {
+	proctest.Check(t)
 	w := newWorld(t)
 	local := &host.Local{}
 	defer local.Close()

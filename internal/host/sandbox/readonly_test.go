@@ -13,6 +13,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/proctest"
 )
 
 // roWorld adds to a world what the read-only profile hides and keeps:
@@ -79,6 +80,7 @@ func newROHost(t *testing.T, w world, mech string, env []string) *Host {
 // socket, no network, no host process, and an environment from the
 // allow-list.
 func TestReadOnlyProfile(t *testing.T) {
+	proctest.Check(t)
 	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := roWorld(t)

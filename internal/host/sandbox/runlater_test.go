@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/proctest"
 	"github.com/nb-cli/nb/internal/testenv"
 )
 
@@ -86,6 +87,7 @@ var gitCases = []gitCase{
 // user's own git run a program afterwards. Each case first runs
 // unsandboxed, to show it works there.
 func TestGitReadsProtected(t *testing.T) {
+	proctest.Check(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		testenv.Missing(t, "git is needed for the repository")
 	}
@@ -152,6 +154,7 @@ func gitCaseWorld(t *testing.T, c gitCase) (world, string) {
 // Every entry of the run-later list, existing, is read-only at any depth;
 // created from inside, it does not stay in the workspace.
 func TestRunLaterListCanaries(t *testing.T) {
+	proctest.Check(t)
 	for _, mech := range withPlain(mechanisms(t)) {
 		t.Run(mech, func(t *testing.T) {
 			w := newWorld(t)
