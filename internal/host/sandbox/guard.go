@@ -81,7 +81,7 @@ func probe(mech, bwrap string) (string, error) {
 		}
 		return MechanismSeatbelt, nil
 	case "windows":
-		return "", errors.New("Windows has no sandbox nb can use: only the policy stands")
+		return "", errors.New("no sandbox nb can use on Windows: only the policy stands")
 	default:
 		return "", fmt.Errorf("no sandbox on %s", runtime.GOOS)
 	}

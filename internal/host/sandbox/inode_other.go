@@ -4,8 +4,8 @@ package sandbox
 
 import "os"
 
-// inode identifies a file: its device and inode numbers.
-type inode struct{ dev, ino uint64 }
+// inode identifies a file; this system gives no identity nb reads.
+type inode struct{}
 
 // inodeOf knows no identities here.
 func inodeOf(os.FileInfo) (id inode, links uint64, ok bool) { return inode{}, 0, false }
