@@ -281,28 +281,7 @@ func TestEscapes(t *testing.T) {
 				if mech == MechanismBwrap {
 					dir = t.TempDir()
 				}
-				sock := filepath.Join(dir, "agent.sock")
-				ln, err := net.Listen("unix", sock)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ln.Close()
-				accepted := make(chan struct{}, 1)
-				go func() {
-					if c, err := ln.Accept(); err == nil {
-						accepted <- struct{}{}
-						c.Close()
-					}
-				}()
-				_, errs, code := sh(t, h, w.ws, "/usr/bin/curl -s -m 2 --unix-socket "+sock+" http://x/")
-				if code == 0 {
-					t.Errorf("curl succeeded: %s", errs)
-				}
-				select {
-				case <-accepted:
-					t.Error("a unix socket outside the sandbox accepted a connection")
-				case <-time.After(200 * time.Millisecond):
-				}
+				refusesUnixSocket(t, h, w.ws, filepath.Join(dir, "agent.sock"))
 			})
 			t.Run("network off", func(t *testing.T) {
 				ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -865,4 +844,31 @@ func requireNamespaces(t *testing.T, h *Host) {
 		t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
 	}
 	t.Logf("landlock without namespaces: %v", h.nsErr)
+}
+
+// refusesUnixSocket fails t when a command in h reaches a unix socket
+// listening at sock.
+func refusesUnixSocket(t *testing.T, h *Host, dir, sock string) {
+	t.Helper()
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	_, errs, code := sh(t, h, dir, "/usr/bin/curl -s -m 2 --unix-socket "+sock+" http://x/")
+	if code == 0 {
+		t.Errorf("curl over the unix socket succeeded: %s", errs)
+	}
+	select {
+	case <-accepted:
+		t.Errorf("the unix socket %s accepted a connection from the sandbox", sock)
+	case <-time.After(200 * time.Millisecond):
+	}
 }
