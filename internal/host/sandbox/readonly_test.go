@@ -14,6 +14,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/proctest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // roWorld adds to a world what the read-only profile hides and keeps:
@@ -184,6 +185,24 @@ func TestReadOnlyProfile(t *testing.T) {
 			})
 			t.Run("unix socket under home", func(t *testing.T) {
 				refusesUnixSocket(t, h, w.ws, filepath.Join(w.home, "Documents", "agent.sock"))
+			})
+			t.Run("socket families", func(t *testing.T) {
+				testenv.Tool(t, "python3")
+				// vsock reaches a virtual machine's host; packet sockets the
+				// wire; netlink only reads the system's network state.
+				script := `import errno, socket
+for name in ("AF_VSOCK", "AF_PACKET", "AF_UNIX", "AF_INET", "AF_NETLINK"):
+    try:
+        socket.socket(getattr(socket, name), socket.SOCK_DGRAM if name != "AF_VSOCK" else socket.SOCK_STREAM).close()
+        print(name, "ok")
+    except OSError as e:
+        print(name, errno.errorcode[e.errno])
+`
+				out, errs, _ := sh(t, h, w.ws, "python3 -c '"+script+"'")
+				want := "AF_VSOCK EAFNOSUPPORT\nAF_PACKET EAFNOSUPPORT\nAF_UNIX EACCES\nAF_INET ENETUNREACH\nAF_NETLINK ok\n"
+				if out != want {
+					t.Errorf("socket families: %q %s, want %q", out, errs, want)
+				}
 			})
 			t.Run("network off", func(t *testing.T) {
 				ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -24,14 +24,18 @@ func auditArch() uint32 {
 	return 0
 }
 
-// socketFilter is a seccomp program refusing the creation of unix-domain
-// sockets (EACCES), which Landlock before ABI 9 cannot confine and which
-// bubblewrap's private /tmp and /run do not hide where they lie elsewhere
-// (the docker socket, a tmux server, the session bus and ssh-agent are
-// escapes, whatever their path), and, when network is false, of IPv4 and
-// IPv6 sockets (ENETUNREACH, "Network is unreachable": Landlock does not
-// restrict UDP before ABI 10). socketpair stays allowed. System calls of
-// another architecture are refused outright.
+// socketFilter is a seccomp program that lets a command create only the
+// sockets it may use: netlink ones (the system's own network
+// information), and IPv4 and IPv6 ones when network is true. Unix-domain
+// sockets are refused (EACCES): Landlock before ABI 9 cannot confine them
+// and bubblewrap's private /tmp and /run do not hide those that lie
+// elsewhere (the docker socket, a tmux server, the session bus and
+// ssh-agent are ways out, whatever their path). IPv4 and IPv6 ones are
+// refused when network is false (ENETUNREACH, "Network is unreachable":
+// Landlock does not restrict UDP before ABI 10), and every other family
+// (vsock to a virtual machine's host, packet, bluetooth …) always
+// (EAFNOSUPPORT). socketpair stays allowed. System calls of another
+// architecture are refused outright.
 func socketFilter(arch uint32, network bool) []unix.SockFilter {
 	const (
 		ldW     = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
@@ -40,37 +44,33 @@ func socketFilter(arch uint32, network bool) []unix.SockFilter {
 		ret     = unix.BPF_RET | unix.BPF_K
 		deny    = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
 		offline = unix.SECCOMP_RET_ERRNO | uint32(unix.ENETUNREACH)
+		other   = unix.SECCOMP_RET_ERRNO | uint32(unix.EAFNOSUPPORT)
 	)
 	// Layout: 0 ld arch; 1 jeq arch; 2 ld nr; 3 jge x32; 4 jeq socket;
-	// 5 ld args[0]; 6 jeq unix; [7 jeq inet; 8 jeq inet6]; allow; deny;
-	// offline.
-	n := 7
-	if !network {
-		n += 2
+	// 5 ld args[0]; 6 jeq netlink; 7 jeq inet; 8 jeq inet6; 9 jeq unix;
+	// 10 ret other; 11 allow; 12 deny; 13 offline.
+	const allow, refuse, unreachable = 11, 12, 13
+	inet := unreachable
+	if network {
+		inet = allow
 	}
-	allow, refuse, unreachable := n, n+1, n+2
 	at := func(i, target int) uint8 { return uint8(target - i - 1) }
-	p := []unix.SockFilter{
+	return []unix.SockFilter{
 		{Code: ldW, K: 4},
 		{Code: jeq, K: arch, Jt: 0, Jf: at(1, refuse)},
 		{Code: ldW, K: 0},
 		{Code: jge, K: 0x40000000, Jt: at(3, refuse), Jf: 0},
 		{Code: jeq, K: uint32(unix.SYS_SOCKET), Jt: 0, Jf: at(4, allow)},
 		{Code: ldW, K: 16},
-		{Code: jeq, K: unix.AF_UNIX, Jt: at(6, refuse), Jf: 0},
+		{Code: jeq, K: unix.AF_NETLINK, Jt: at(6, allow), Jf: 0},
+		{Code: jeq, K: unix.AF_INET, Jt: at(7, inet), Jf: 0},
+		{Code: jeq, K: unix.AF_INET6, Jt: at(8, inet), Jf: 0},
+		{Code: jeq, K: unix.AF_UNIX, Jt: at(9, refuse), Jf: 0},
+		{Code: ret, K: other},
+		{Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		{Code: ret, K: deny},
+		{Code: ret, K: offline},
 	}
-	if !network {
-		p = append(p,
-			unix.SockFilter{Code: jeq, K: unix.AF_INET, Jt: at(7, unreachable), Jf: 0},
-			unix.SockFilter{Code: jeq, K: unix.AF_INET6, Jt: at(8, unreachable), Jf: 0},
-		)
-	}
-	p = append(p,
-		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW},
-		unix.SockFilter{Code: ret, K: deny},
-		unix.SockFilter{Code: ret, K: offline},
-	)
-	return p
 }
 
 // seccompFile returns a pipe from which bubblewrap reads the socket
