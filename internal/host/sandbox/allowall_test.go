@@ -314,6 +314,7 @@ var tmpTarget = regexp.MustCompile(`/tmp/[A-Za-z0-9._-]+`)
 
 func TestAllowEverythingSandboxHolds(t *testing.T) {
 	proctest.Check(t)
+	testenv.Tool(t, "bwrap") // CI runs it on bubblewrap at least
 	if _, err := exec.LookPath("git"); err != nil {
 		testenv.Missing(t, "git is needed for the planted repository")
 	}
