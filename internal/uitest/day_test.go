@@ -34,9 +34,10 @@ func tmuxStart(t *testing.T, srv *llmtest.Server, work string, env []string, arg
 	for _, a := range args {
 		cmd += " " + shellQuote(a)
 	}
-	// remain-on-exit keeps the pane, and its exit status, once nb ends.
-	m.tmux("new-session", "-d", "-s", "nb", "-x", "100", "-y", "30", "-c", work, cmd)
-	m.tmux("set-option", "-t", "nb", "remain-on-exit", "on")
+	// remain-on-exit keeps the pane, and its exit status, once nb ends:
+	// set for the server before the session starts, in one invocation.
+	m.tmux("start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+		"new-session", "-d", "-s", "nb", "-x", "100", "-y", "30", "-c", work, cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", m.socket, "kill-server").Run() })
 	return m
 }
@@ -51,7 +52,7 @@ func (m *tmuxRun) exited() string {
 		out := m.tmux("display-message", "-p", "-t", "nb", "#{pane_dead} #{pane_dead_status}")
 		dead, st, _ := strings.Cut(strings.TrimSpace(out), " ")
 		status = st
-		return dead == "1"
+		return dead == "1" && st != "" // the status comes just after
 	})
 	return status
 }
