@@ -49,10 +49,19 @@ func (m *tmuxRun) exited() string {
 	m.t.Helper()
 	var status string
 	m.waitFor("nb to end", func(string) bool {
-		out := m.tmux("display-message", "-p", "-t", "nb", "#{pane_dead} #{pane_dead_status}")
-		dead, st, _ := strings.Cut(strings.TrimSpace(out), " ")
-		status = st
-		return dead == "1" && st != "" // the status comes just after
+		out := m.tmux("display-message", "-p", "-t", "nb", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}")
+		f := strings.Fields(out)
+		switch {
+		case len(f) == 0 || f[0] != "1":
+			return false
+		case len(f) == 2:
+			status = f[1]
+		case len(f) == 3:
+			status = "exit " + f[1] + ", signal " + f[2]
+		default:
+			status = "unknown (" + strings.TrimSpace(out) + ")"
+		}
+		return true
 	})
 	return status
 }
