@@ -115,7 +115,12 @@ func (c *chat) modelWindow(p llm.Provider, m agent.Model) agent.Model {
 		}
 	}
 	if say && !seen.Hinted && !catalog.Lookup(spec.Type, spec.Model).Known {
-		c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
+		hint := catalog.WindowHint(p.Name(), p.Model(), m.Window)
+		if spec.Source == "env" {
+			// No configuration names this provider: say how to make one.
+			hint = fmt.Sprintf("context window of %s unknown (the server does not say); assuming %s tokens: start the server with a larger one, or set \"contextWindow\" in a provider entry of the config (README: Local models)", p.Model(), catalog.Tokens(m.Window))
+		}
+		c.ui.Notice(agent.NoticeInfo, hint)
 		seen.Hinted = true
 		if seen.Seen.IsZero() {
 			seen.Seen = c.io.Now()
