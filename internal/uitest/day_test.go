@@ -54,6 +54,10 @@ func (m *tmuxRun) exited() string {
 		switch {
 		case len(f) == 0 || f[0] != "1":
 			return false
+		case len(f) == 1:
+			// tmux marks the pane dead a moment before it records
+			// how the process ended: ask again.
+			return false
 		case len(f) == 2:
 			status = f[1]
 		case len(f) == 3:
