@@ -25,7 +25,8 @@ import (
 func tmuxStart(t *testing.T, srv *llmtest.Server, work string, env []string, args ...string) *tmuxRun {
 	t.Helper()
 	testenv.Tool(t, "tmux")
-	m := &tmuxRun{t: t, socket: fmt.Sprintf("nb-uitest-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	m := &tmuxRun{t: t, socket: fmt.Sprintf("nb-uitest-%d-%d", os.Getpid(), time.Now().UnixNano()),
+		status: filepath.Join(t.TempDir(), "status")}
 	var sb strings.Builder
 	for _, kv := range append(env, "TERM=xterm-256color", "OPENAI_BASE_URL="+srv.URL()) {
 		sb.WriteString(shellQuote(kv) + " ")
@@ -34,7 +35,12 @@ func tmuxStart(t *testing.T, srv *llmtest.Server, work string, env []string, arg
 	for _, a := range args {
 		cmd += " " + shellQuote(a)
 	}
-	// remain-on-exit keeps the pane, and its exit status, once nb ends:
+	// The pane's shell waits for nb and writes how it ended: tmux itself
+	// does not always reap a pane's process it has already marked dead.
+	// The shell's trap lets Ctrl+C and Ctrl+\ reach nb alone (a trapped
+	// signal is reset to its default in the program the shell runs).
+	cmd = "trap : INT QUIT; " + cmd + "; echo $? >" + shellQuote(m.status)
+	// remain-on-exit keeps the pane, and its last screen, once nb ends:
 	// set for the server before the session starts, in one invocation.
 	m.tmux("start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
 		"new-session", "-d", "-s", "nb", "-x", "100", "-y", "30", "-c", work, cmd)
@@ -44,28 +50,15 @@ func tmuxStart(t *testing.T, srv *llmtest.Server, work string, env []string, arg
 
 func (m *tmuxRun) keys(keys ...string) { m.tmux(append([]string{"send-keys", "-t", "nb"}, keys...)...) }
 
-// exited waits for nb to end and returns its exit status.
+// exited waits for nb to end and returns its exit status: "0", or the
+// shell's status for it ("130" after SIGINT).
 func (m *tmuxRun) exited() string {
 	m.t.Helper()
 	var status string
 	m.waitFor("nb to end", func(string) bool {
-		out := m.tmux("display-message", "-p", "-t", "nb", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}")
-		f := strings.Fields(out)
-		switch {
-		case len(f) == 0 || f[0] != "1":
-			return false
-		case len(f) == 1:
-			// tmux marks the pane dead a moment before it records
-			// how the process ended: ask again.
-			return false
-		case len(f) == 2:
-			status = f[1]
-		case len(f) == 3:
-			status = "exit " + f[1] + ", signal " + f[2]
-		default:
-			status = "unknown (" + strings.TrimSpace(out) + ")"
-		}
-		return true
+		b, err := os.ReadFile(m.status)
+		status = strings.TrimSpace(string(b))
+		return err == nil && strings.HasSuffix(string(b), "\n")
 	})
 	return status
 }
