@@ -68,6 +68,11 @@ GOOS=windows staticcheck ./...
 log "go test -race"
 go test -race -count=1 -timeout 15m "$@" ./...
 
+# The security seams' one-line mutants (scripts/mutants.txt): each must
+# make the tests it names fail, or a seam is held by no test.
+log "mutation check"
+scripts/mutants.sh
+
 # What users rely on from every decision (FuzzDecide: no panic, the same
 # answer twice, a display without control characters, warned means default
 # No, nothing a deny rule matches and no rm -rf / allowed), explored from

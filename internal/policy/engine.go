@@ -397,10 +397,7 @@ func (e *Engine) verdict(a *shellparse.Analysis, as *assessment, cc CommandConte
 func (e *Engine) ask(d *Decision, a *shellparse.Analysis, as *assessment, remedy func(*shellparse.Analysis, *assessment) string) *Decision {
 	d.Decision = Ask
 	d.DecidedBy = "user"
-	e.mu.Lock()
-	headless := e.opts.Headless
-	e.mu.Unlock()
-	if headless {
+	if e.Headless() {
 		d.Decision = Deny
 		d.DecidedBy = ByHeadless
 		if remedy != nil {

@@ -275,7 +275,7 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 		return false
 	}
 	t, st := realPath(cc, p)
-	if st == PathUnknown {
+	if st == PathUnknown { // where it leads cannot be told: a secret
 		return true
 	}
 	if t != "" && (e.sensitivePath(t, "", false) || homeSecret(t, cc.Home, false)) {
