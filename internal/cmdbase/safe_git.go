@@ -23,39 +23,38 @@ var gitReadSubs = map[string]bool{
 	"var": true, "cherry": true, "range-diff": true,
 }
 
+// gitReadOnlyGlobals are git's options before the subcommand that
+// change nothing a read-only subcommand does (-C is judged by the
+// policy's disk facts of the repository it names).
+var gitReadOnlyGlobals = map[string]bool{
+	"-C": true, "--no-pager": true, "-P": true, "--bare": true, "--no-replace-objects": true, "--literal-pathspecs": true,
+	"--no-optional-locks": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+	"--version": true, "--exec-path": true, "--html-path": true, "--man-path": true, "--info-path": true,
+	"--git-dir": true, "--work-tree": true,
+}
+
 // gitReadOnly accepts read-only git subcommands without options that run
 // programs or write files.
 func gitReadOnly(ws []word) string {
-	i := 0
-	for i < len(ws) {
-		t := ws[i].Text
+	globals, sub, rest := GitSubcommand(ws)
+	for _, g := range globals {
 		switch {
-		case t == "-C":
-			i += 2
-			continue
-		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "-c"):
-			return "git -c sets configuration that can run programs"
-		case strings.HasPrefix(t, "--exec-path="), strings.HasPrefix(t, "--git-dir"), strings.HasPrefix(t, "--work-tree"):
-			if t == "--git-dir" || t == "--work-tree" {
-				i++
-			}
-			if strings.HasPrefix(t, "--exec-path=") {
-				return "git --exec-path runs programs from another directory"
-			}
-		case t == "--no-pager" || t == "-P" || t == "--bare" || t == "--no-replace-objects" || t == "--literal-pathspecs" ||
-			t == "--no-optional-locks" || t == "--glob-pathspecs" || t == "--noglob-pathspecs" || t == "--icase-pathspecs" ||
-			t == "--version" || t == "--exec-path" || t == "--html-path" || t == "--man-path" || t == "--info-path":
-		case strings.HasPrefix(t, "-"):
-			return "git option " + t + " is not known to be read-only"
-		default:
-			goto sub
+		case g.Name == "-c" || g.Name == "--config-env" || strings.HasPrefix(g.Name, "-c"):
+			return "git " + g.Name + " sets configuration that can run programs"
+		case g.Name == "--exec-path" && g.HasValue:
+			return "git --exec-path runs programs from another directory"
+		case !gitReadOnlyGlobals[g.Name]:
+			return "git option " + g.Name + " is not known to be read-only"
 		}
-		i++
 	}
-	return ""
-sub:
-	sub := ws[i].Text
-	rest := ws[i+1:]
+	if sub == "" {
+		if n := len(globals); n > 0 && ws[len(ws)-1].Text != globals[n-1].Name && !globals[n-1].HasValue {
+			// git --exec-path x log prints and exits; a word after
+			// such an option is not judged
+			return "git " + globals[n-1].Name + " followed by more words is not known to be read-only"
+		}
+		return ""
+	}
 	bad := ForbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
 		// a remerge runs merge drivers; alternate refs run
 		// core.alternateRefsCommand

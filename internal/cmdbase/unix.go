@@ -126,6 +126,10 @@ type Prog struct {
 	// Values are the letters of its short options that take a value
 	// (cp -t DIR, install -m MODE).
 	Values string
+	// Ends are its options, before a subcommand and without a value,
+	// after which it reads no subcommand: it prints and exits (git
+	// --version, --exec-path).
+	Ends []string
 	// Outputs are its options whose value is a file it writes.
 	Outputs []Output
 	// Subs are the subcommands that are dangerous, or that run programs
@@ -133,6 +137,10 @@ type Prog struct {
 	Subs []ProgSub
 	// Forms are its dangerous forms (rm -r, crontab -r, init 0).
 	Forms []Form
+	// Dangers, when set, says why its arguments make a dangerous form
+	// that Forms and Subs cannot describe (git reset, git push --force,
+	// chmod 777), or "": a check function named beside its entry.
+	Dangers func(args []Word) string
 	// Version are options that, given alone, only print the version or
 	// help and exit before the program reads a project file, runs code
 	// or talks to the network.
@@ -269,6 +277,49 @@ func (p *Prog) ValueLetters() string {
 	return p.Values
 }
 
+// Global is one option read before a program's subcommand, as the
+// program reads it.
+type Global struct {
+	// Name is the option as written, without "=VALUE".
+	Name string
+	// Value is its value: the next word for an option the base lists in
+	// Globals, else the text after "=" (HasValue says there is one).
+	Value    Word
+	HasValue bool
+}
+
+// Subcommand reads args as p reads its command line: the global options
+// before the subcommand, each with its value, and the index of the
+// subcommand in args (len(args) when there is none). An option p lists
+// in Globals takes the next word as its value unless it is written
+// --opt=VALUE; any other word starting with "-" is an option alone. It is
+// the one reader of global options: the dangerous forms, the read-only
+// grammar, the Always rule and the disk facts all find the subcommand
+// here (git --namespace x reset --hard is git reset).
+func (p *Prog) Subcommand(args []Word) (globals []Global, at int) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		if !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
+			if t == "--" {
+				return globals, min(i+1, len(args))
+			}
+			return globals, i
+		}
+		g := Global{Name: t}
+		if name, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(t, "--") {
+			g.Name, g.Value, g.HasValue = name, Word{Text: v, Raw: v, Dynamic: args[i].Dynamic, Glob: args[i].Glob}, true
+		} else if p.IsGlobal(t) && i+1 < len(args) {
+			i++
+			g.Value, g.HasValue = args[i], true
+		}
+		globals = append(globals, g)
+		if !g.HasValue && slices.Contains(p.Ends, g.Name) {
+			return globals, len(args)
+		}
+	}
+	return globals, len(args)
+}
+
 // IsGlobal reports whether opt is one of p's global options taking a
 // separate value.
 func (p *Prog) IsGlobal(opt string) bool {
@@ -331,6 +382,15 @@ func (p *Prog) Operands(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// ArgsDanger says why args make a dangerous form of p that its own
+// check (Prog.Dangers) knows, or "".
+func (p *Prog) ArgsDanger(args []Word) string {
+	if p == nil || p.Dangers == nil {
+		return ""
+	}
+	return p.Dangers(args)
 }
 
 // formed reports whether args are in one of s's dangerous forms; a

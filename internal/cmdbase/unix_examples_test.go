@@ -60,6 +60,9 @@ var unixExamples = []string{
 
 	// unix_git.go
 	"allow: git status", "warn: git log --output=x", "warn: git diff --out x", "allow: git -C /tmp log --oneline", "warn: git reset --hard", "ask: git config core.pager x",
+	// every global option is read by the one reader (its value skipped)
+	"warn: git --namespace x reset --hard", "warn: git --config-env a=B push --force", "warn: git --super-prefix x/ clean -fd",
+	"warn: git --attr-source HEAD checkout -f", "warn: git -c a=b -C . --git-dir .git branch -D x", "ask: git --namespace x log",
 
 	// unix_containers.go
 	"allow: docker ps", "ask: docker run alpine", "warn: docker system prune -af", "warn: docker volume rm data",

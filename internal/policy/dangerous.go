@@ -43,6 +43,9 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 	if why := p.FormDanger(args); why != "" {
 		return why
 	}
+	if why := p.ArgsDanger(ws); why != "" {
+		return why
+	}
 	switch base {
 	case "chmod":
 		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
@@ -53,8 +56,6 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
 				return "chmod " + w.Text + ": world-writable permissions"
 			}
 		}
-	case "git":
-		return gitDanger(ws)
 	case "kill":
 		for _, w := range ws {
 			if w.Text == "-1" && len(cmdbase.Positionals(ws, "sn")) == 0 || w.Text == "1" {
@@ -137,89 +138,6 @@ func worldWritableMode(m string) bool {
 	return false
 }
 
-// gitDanger finds history- or work-destroying git commands.
-func gitDanger(ws []word) string {
-	i := 0
-	for i < len(ws) && strings.HasPrefix(ws[i].Text, "-") {
-		if ws[i].Text == "-C" || ws[i].Text == "-c" || ws[i].Text == "--git-dir" || ws[i].Text == "--work-tree" {
-			i++
-		}
-		i++
-	}
-	if i >= len(ws) {
-		return ""
-	}
-	sub, rest := ws[i].Text, ws[i+1:]
-	switch sub {
-	case "reset":
-		return "git reset can discard work"
-	case "clean":
-		f := cmdbase.ShortFlags(rest, "e")
-		if !f['n'] && !cmdbase.HasLong(rest, "dry-run") {
-			return "git clean deletes untracked files"
-		}
-	case "push":
-		f := cmdbase.ShortFlags(rest, "o")
-		if f['f'] || f['d'] || cmdbase.HasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
-			return "git push --force/--delete rewrites the remote"
-		}
-		for _, p := range cmdbase.Positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
-			if strings.HasPrefix(p.Text, "+") || strings.HasPrefix(p.Text, ":") {
-				return "git push " + p.Text + " rewrites or deletes a remote branch"
-			}
-		}
-	case "checkout":
-		f := cmdbase.ShortFlags(rest, "bB")
-		if f['f'] || cmdbase.HasLong(rest, "force") || cmdbase.AnyWord(rest, ".") || dashdashPaths(rest) {
-			return "git checkout discards local changes"
-		}
-	case "restore":
-		if !cmdbase.AnyWord(rest, "--staged", "-S") || cmdbase.AnyWord(rest, "--worktree", "-W") {
-			return "git restore discards local changes"
-		}
-	case "branch":
-		f := cmdbase.ShortFlags(rest, "")
-		if f['D'] || (f['d'] && f['f']) || cmdbase.HasLong(rest, "force") && cmdbase.HasLong(rest, "delete") {
-			return "git branch -D deletes an unmerged branch"
-		}
-	case "stash":
-		if len(rest) > 0 && (rest[0].Text == "drop" || rest[0].Text == "clear") {
-			return "git stash " + rest[0].Text + " deletes stashed work"
-		}
-	case "reflog":
-		if len(rest) > 0 && (rest[0].Text == "expire" || rest[0].Text == "delete") {
-			return "git reflog " + rest[0].Text
-		}
-	case "filter-branch", "filter-repo":
-		return "git " + sub + " rewrites history"
-	case "update-ref":
-		if cmdbase.AnyWord(rest, "-d") {
-			return "git update-ref -d deletes a ref"
-		}
-	case "rm":
-		f := cmdbase.ShortFlags(rest, "")
-		if f['r'] {
-			return "git rm -r: recursive delete"
-		}
-	case "gc":
-		for _, w := range rest {
-			if strings.HasPrefix(w.Text, "--prune") {
-				return "git gc --prune drops unreachable objects"
-			}
-		}
-	}
-	return ""
-}
-
-func dashdashPaths(ws []word) bool {
-	for i, w := range ws {
-		if w.Text == "--" {
-			return i+1 < len(ws)
-		}
-	}
-	return false
-}
-
 // hiddenDanger looks for a dangerous command run by a program nb does not
 // unwrap: taskset 1 rm -rf x, ssh host 'sudo reboot'. It only adds
 // warnings; such programs are never safe anyway.
@@ -270,14 +188,8 @@ func subcommandAt(p *cmdbase.Prog, args []word) int {
 	if !p.Has(cmdbase.Subcommands) {
 		return -1
 	}
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		if !strings.HasPrefix(t, "-") {
-			return i
-		}
-		if !strings.Contains(t, "=") && p.IsGlobal(t) {
-			i++
-		}
+	if _, at := p.Subcommand(args); at < len(args) {
+		return at
 	}
 	return -1
 }

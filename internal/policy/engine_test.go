@@ -273,7 +273,8 @@ func TestNarrowRule(t *testing.T) {
 		"\"my tool\" x":                      "'my tool' x",
 		"systemctl -t service restart nginx": "systemctl -t service restart nginx",
 		"systemctl restart nginx":            "systemctl restart *",
-		"git --exec-path /tmp/evil log":      "git --exec-path /tmp/evil log",
+		"git --namespace x log":              "git --namespace x log",
+		"git --exec-path /tmp/evil log":      "", // git prints its exec path and exits
 		"git --list-cmds=main":               "",
 		"yarn":                               "",
 		"docker run --rm alpine echo hi":     "docker run --rm alpine echo hi",

@@ -27,30 +27,24 @@ import (
 // commands that contact a remote, which are never safe.
 
 // gitSub finds git's subcommand after its global options and the
-// directories -C moves it to (resolved against cwd); ok is false when a
-// global option hides the repository (--git-dir, --work-tree, a dynamic
-// -C).
+// directory -C moves it to (resolved against cwd); ok is false when a
+// global option hides the repository (--git-dir, --work-tree, --bare, a
+// dynamic -C).
 func gitSub(ws []word, cwd string) (sub string, rest []word, dir string, ok bool) {
+	globals, sub, rest := cmdbase.GitSubcommand(ws)
 	dir = cwd
-	for i := 0; i < len(ws); i++ {
-		t := ws[i].Text
-		switch {
-		case t == "-C":
-			if i+1 >= len(ws) || !ws[i+1].Static() {
+	for _, g := range globals {
+		switch g.Name {
+		case "-C":
+			if !g.HasValue || !g.Value.Static() {
 				return "", nil, "", false
 			}
-			i++
-			dir = absPath(ws[i].Text, dir)
-		case t == "--git-dir" || t == "--work-tree" || strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || t == "--bare":
+			dir = absPath(g.Value.Text, dir)
+		case "--git-dir", "--work-tree", "--bare":
 			return "", nil, "", false
-		case t == "-c" || t == "--config-env" || t == "--namespace" || t == "--super-prefix" || t == "--list-cmds":
-			i++
-		case strings.HasPrefix(t, "-"):
-		default:
-			return t, ws[i+1:], dir, true
 		}
 	}
-	return "", nil, dir, true
+	return sub, rest, dir, true
 }
 
 // gitCredentialOutput says why a git read may print a credential (a token

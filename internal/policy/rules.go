@@ -294,30 +294,20 @@ func narrowRule(l *shellparse.Leaf) string {
 	}
 	parts := []string{quoteWord(name)}
 	args := l.Args()
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].Raw, "-") {
-		if base != "git" || (args[i].Text != "-C" && args[i].Text != "-c") || i+1 >= len(args) {
-			// options before the subcommand that nb cannot normalise: the
-			// exact command, when there is a subcommand at all
-			for j := i; j < len(args); j++ {
-				t := args[j].Text
-				if !strings.HasPrefix(t, "-") {
-					return exactRule(l)
-				}
-				if prog.IsGlobal(t) {
-					j++
-				}
-			}
-			return ""
-		}
-		if !args[i].Static() || !args[i+1].Static() {
-			return ""
-		}
-		parts = append(parts, quoteWord(args[i].Text), quoteWord(args[i+1].Text))
-		i += 2
-	}
+	globals, i := prog.Subcommand(args)
 	if i >= len(args) || !args[i].Static() {
-		return ""
+		return "" // no subcommand: no narrow rule
+	}
+	for _, g := range globals {
+		// git -C DIR and -c KEY=VALUE stay in the rule, so it matches
+		// only with them; any other global option makes it exact
+		if base != "git" || g.Name != "-C" && g.Name != "-c" || !g.HasValue {
+			return exactRule(l)
+		}
+		if !g.Value.Static() {
+			return ""
+		}
+		parts = append(parts, quoteWord(g.Name), quoteWord(g.Value.Text))
 	}
 	sub := args[i].Text
 	if s := prog.Sub(prog.Operands(cmdbase.Texts(args[i:]))); s != nil && s.Runs || strings.HasPrefix(sub, "-") {

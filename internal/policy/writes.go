@@ -92,22 +92,16 @@ func optionRuns(l *shellparse.Leaf, facts bool) string {
 	if r := cmdbase.ForbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
 		return "git " + strings.TrimPrefix(r, "option ")
 	}
-	for i := 0; i < len(ws) && strings.HasPrefix(ws[i].Text, "-"); i++ {
-		t := ws[i].Text
-		v, ok := "", false
+	globals, _, _ := cmdbase.GitSubcommand(ws)
+	for _, g := range globals {
 		switch {
-		case t == "-C" && facts:
-			i++
-		case t == "-C" || t == "--git-dir" || t == "--work-tree":
-			if i+1 < len(ws) {
-				v, ok = ws[i+1].Text, true
-				i++
+		case g.Name == "-C" && facts:
+			// judged by the disk facts of the repository it names
+		case g.Name == "-C" || g.Name == "--git-dir" || g.Name == "--work-tree":
+			v := g.Value.Text
+			if g.HasValue && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../")) {
+				return "git on a repository outside the project runs the programs its configuration names"
 			}
-		case strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree="):
-			_, v, ok = strings.Cut(t, "=")
-		}
-		if ok && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../")) {
-			return "git on a repository outside the project runs the programs its configuration names"
 		}
 	}
 	return ""
