@@ -39,7 +39,7 @@ var _ = registerUnix(Coreutils, []Prog{
 	{Name: "del", Danger: "deletes files"},
 	{Name: "chattr", Danger: "changes file attributes"},
 	// -exec and -execdir run a command of their own, judged as a leaf
-	{Name: "find", Is: NoRule | Checked, Forms: []Form{{Words: []string{"-delete"}, Why: "-delete"}}},
+	{Name: "find", Is: NoRule | Checked, Dangers: findDanger},
 	{Name: "xargs", Is: Wrapper | Harmless | Alarm},
 	{Name: "env", Is: Wrapper | Harmless},
 	{Name: "timeout", Is: Wrapper | Harmless},

@@ -1225,27 +1225,7 @@ func onlyFindFiles(l *shellparse.Leaf) bool {
 }
 
 // findRoots are the starting points of a find command (. when none).
-func findRoots(f *shellparse.Leaf) []word {
-	var roots []word
-	for _, w := range f.Args() {
-		if w.Text == "-files0-from" {
-			// the starting points are read from a file
-			return []word{{Text: "-files0-from", Raw: "-files0-from", Dynamic: true}}
-		}
-		t := w.Text
-		if w.Static() && (strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == ")") {
-			if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
-				continue
-			}
-			break
-		}
-		roots = append(roots, w)
-	}
-	if len(roots) == 0 {
-		roots = []word{{Text: ".", Raw: "."}}
-	}
-	return roots
-}
+func findRoots(f *shellparse.Leaf) []word { return cmdbase.ReadFind(f.Args()).Roots }
 
 // findSelectsSecrets says which name test of find (-name PATTERN…) may
 // select secret files, or "": what a reader of the files it finds reads.
@@ -1287,19 +1267,7 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 		len(cmdbase.OptionValues(xa, 'd', "adEILnPs", "delimiter")) > 0 {
 		return nil
 	}
-	print0 := false
-	for _, w := range f.Args() {
-		if !w.Static() {
-			return nil
-		}
-		switch w.Text {
-		case "-print0":
-			print0 = true
-		case "-print", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
-			return nil
-		}
-	}
-	if !print0 {
+	if !cmdbase.ReadFind(f.Args()).PrintsNULNames() {
 		return nil
 	}
 	for _, r := range findRoots(f) {

@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -147,17 +148,11 @@ func substFinder(w word, cc CommandContext) *shellparse.Leaf {
 // -print (or by default), follows no link, runs and writes nothing, and
 // every starting point is plain (plainRoot).
 func plainFind(f *shellparse.Leaf, cc CommandContext) bool {
-	for _, w := range f.Args() {
-		if !w.Static() {
-			return false
-		}
-		switch w.Text {
-		case "-print0", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok",
-			"-okdir", "-files0-from", "-delete", "-L", "-H", "-follow":
-			return false
-		}
+	fc := cmdbase.ReadFind(f.Args())
+	if !fc.PrintsPlainNames() {
+		return false
 	}
-	for _, r := range findRoots(f) {
+	for _, r := range fc.Roots {
 		if !plainRoot(r, cc) {
 			return false
 		}

@@ -24,15 +24,8 @@ func optionWrite(l *shellparse.Leaf) (string, []word) {
 			return "git format-patch -o writes files", nil
 		}
 	case "find":
-		for i, w := range ws {
-			switch w.Text {
-			case "-fprint", "-fprint0", "-fprintf", "-fls":
-				var t []word
-				if i+1 < len(ws) {
-					t = ws[i+1 : i+2]
-				}
-				return "find " + w.Text + " writes a file", t
-			}
+		if f := cmdbase.ReadFind(ws); f.Writer != "" {
+			return "find " + f.Writer + " writes a file", f.Writes[:min(1, len(f.Writes))]
 		}
 	case "sed":
 		if cmdbase.SedWrites(ws) {
