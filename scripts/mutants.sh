@@ -26,6 +26,11 @@ run_mutant() {
 	n=$((n + 1))
 	local mutated="$work/m$n.go"
 	local count
+	if [ ! -f "$file" ]; then
+		printf 'STALE   %s: %s does not exist\n' "$name" "$file"
+		fail=1
+		return
+	fi
 	count=$(awk -v old="$old" -v new="$new" -v out="$mutated" '
 		{
 			line = $0

@@ -140,8 +140,49 @@ type Spec struct {
 	// RunsURL says it runs the code a URL or another computer's path
 	// names (mshta http://…, regsvr32 /i:http://…): dangerous.
 	RunsURL bool
-	Why     string
+	// Wraps says it runs the commands it is given, which the parsers
+	// make leaves of their own: JudgedInner (cmd /c, powershell
+	// -Command, if) does nothing else, StartsInner (start) starts them
+	// as a new program.
+	Wraps Wrap
+	// Linux says it runs a Linux command (wsl), judged as bash would
+	// judge it.
+	Linux bool
+	// Code says it runs code it is given as text the parser cannot see
+	// (Invoke-Expression $s): after a download anywhere in the script it
+	// is dangerous.
+	Code bool
+	// Shell says it runs the commands its input holds (cmd, powershell):
+	// code from the network piped into it is dangerous.
+	Shell bool
+	// PassThrough says its output objects are its input's (Sort-Object,
+	// Where-Object), unless one of Reshapes is given (Select-Object
+	// -ExpandProperty makes new objects of a property).
+	PassThrough bool
+	Reshapes    []string
+	// Echoes says it prints its arguments: alone with one redirection
+	// that writes, it is shown as a write of that file (echo x > f).
+	Echoes bool
+	// TextOut says its output is text (lines of a file, strings, a
+	// table), never objects naming files.
+	TextOut bool
+	// Saves says it saves what it fetches from the network to a file:
+	// always (an empty entry) or with one of the options listed
+	// (Invoke-WebRequest -OutFile, certutil -urlcache).
+	Saves []string
+	Why   string
 }
+
+// Wrap is how a command runs the commands it is given.
+type Wrap uint8
+
+const (
+	NoWrap Wrap = iota
+	// JudgedInner: only its commands count.
+	JudgedInner
+	// StartsInner: it starts them as a program of their own.
+	StartsInner
+)
 
 // Role is what a command's operands are.
 type Role int

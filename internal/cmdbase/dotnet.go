@@ -47,3 +47,19 @@ func DotNet(typ, method string) (DotNetCall, bool) {
 	c, ok := dotnet[t+"::"+strings.ToLower(method)]
 	return c, ok
 }
+
+// dotNetFetchers are the .NET names whose use in a PowerShell word
+// fetches data from the network (lower case).
+var dotNetFetchers = []string{"downloadstring", "downloadfile", "downloaddata", "net.webclient", "net.http.httpclient", "openread"}
+
+// DotNetFetches reports a word of a PowerShell script that fetches data
+// from the network through .NET ((New-Object Net.WebClient).DownloadString(…)).
+func DotNetFetches(raw string) bool {
+	l := strings.ToLower(raw)
+	for _, f := range dotNetFetchers {
+		if strings.Contains(l, f) {
+			return true
+		}
+	}
+	return false
+}

@@ -14,7 +14,7 @@ var _ = register([]Spec{
 	{Name: "tree", In: Both, Does: Reads},
 	{Name: "help", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "where", Args: TextArgs, In: Both, Does: Reads, Values: []string{"/r"}},
-	{Name: "certutil", In: Both, Does: Changes, Why: "certutil can download, decode and install",
+	{Name: "certutil", Saves: []string{"-urlcache", "/urlcache"}, In: Both, Does: Changes, Why: "certutil can download, decode and install",
 		Opts: []Opt{{Name: "-addstore", Does: Dangerous, Why: "adds a trusted certificate (certutil -addstore)"},
 			{Name: "-importpfx", Does: Changes}, {Name: "-setreg", Does: Changes}, {Name: "-installcert", Does: Changes}, {Name: "-dspublish", Does: Changes},
 			{Name: "-hashfile", Does: Reads}, {Name: "/hashfile", Does: Reads},
@@ -167,9 +167,11 @@ var _ = register([]Spec{
 	{Name: "taskkill", Args: TextArgs, In: Both, Does: Changes, Why: "ends processes"},
 	{Name: "mountvol", In: Both, Does: Changes, NoArgs: Reads, Opts: []Opt{{Name: "/d", Does: Dangerous}, {Name: "/p", Does: Dangerous}}},
 	// running code
-	{Name: "cmd", In: Both, Does: Runs, Why: "runs cmd.exe commands (judged on their own)"},
-	{Name: "powershell", Aliases: []string{"pwsh"}, In: Both, Does: Runs, Why: "runs PowerShell commands (judged on their own)"},
-	{Name: "wscript", Aliases: []string{"cscript", "bitsadmin", "wsl"}, In: Both, Does: Runs, Why: "runs code"},
+	{Name: "cmd", Shell: true, In: Both, Does: Runs, Wraps: JudgedInner, Why: "runs cmd.exe commands (judged on their own)"},
+	{Name: "powershell", Shell: true, Aliases: []string{"pwsh"}, In: Both, Does: Runs, Wraps: JudgedInner, Why: "runs PowerShell commands (judged on their own)"},
+	{Name: "wscript", Aliases: []string{"cscript"}, In: Both, Does: Runs, Why: "runs code"},
+	{Name: "bitsadmin", In: Both, Does: Sends, Saves: []string{""}, Why: "transfers files over the network (bitsadmin)"},
+	{Name: "wsl", In: Both, Does: Runs, Linux: true, Why: "runs a command in WSL"},
 	// given a URL or another computer's path they run code from the network
 	{Name: "mshta", Aliases: []string{"rundll32", "regsvr32", "msiexec"}, In: Both, Does: Runs, RunsURL: true, Why: "runs code"},
 	// network

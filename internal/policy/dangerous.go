@@ -13,39 +13,50 @@ import (
 // shell or an interpreter (the command base knows).
 func isInterpreter(base string) bool { return cmdbase.Unix(base).RunsCode() }
 
-// builtinDanger returns why the leaf is dangerous, or "".
-func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
+// hazard is why a leaf is dangerous ("": it is not); fetched says what
+// runs is code from the network, which no rule may approve.
+type hazard struct {
+	why     string
+	fetched bool
+}
+
+// builtinDanger says why the leaf is dangerous whatever rule or grant
+// covers it.
+func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	base := l.Base()
-	if base == "" {
-		return ""
-	}
-	if e.removedDanger[base] {
-		return ""
+	if base == "" || e.removedDanger[base] {
+		return hazard{}
 	}
 	ws := l.Args()
 	p := cmdbase.Unix(base)
 	if p != nil && p.Danger != "" {
-		return base + ": " + p.Danger
+		return hazard{why: base + ": " + p.Danger}
 	}
 	var args []string // the words' texts, for the base's dangerous subcommands and forms
 	if p != nil && len(p.Subs)+len(p.Forms) > 0 {
 		args = cmdbase.Texts(ws)
 	}
 	if why := p.SubDanger(args); why != "" {
-		return why
+		return hazard{why: why}
 	}
 	if l.StdinFromNetwork && isInterpreter(base) {
-		return "network data piped into " + base
+		return hazard{why: "network data piped into " + base, fetched: true}
 	}
 	if isInterpreter(base) && fedByNetwork(l) {
-		return base + " runs code fetched from the network"
+		return hazard{why: base + " runs code fetched from the network", fetched: true}
 	}
 	if why := p.FormDanger(args); why != "" {
-		return why
+		return hazard{why: why}
 	}
 	if why := p.ArgsDanger(ws); why != "" {
-		return why
+		return hazard{why: why}
 	}
+	return hazard{why: e.argsDanger(base, ws, cc)}
+}
+
+// argsDanger says why a copying, killing or mode-changing command is
+// dangerous by its arguments, or "".
+func (e *Engine) argsDanger(base string, ws []word, cc CommandContext) string {
 	switch base {
 	case "chmod":
 		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
@@ -141,14 +152,14 @@ func worldWritableMode(m string) bool {
 // hiddenDanger looks for a dangerous command run by a program nb does not
 // unwrap: taskset 1 rm -rf x, ssh host 'sudo reboot'. It only adds
 // warnings; such programs are never safe anyway.
-func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
+func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	if len(l.Inner) > 0 || l.Name() == "" {
-		return ""
+		return hazard{}
 	}
 	base := l.Base()
 	args := l.Args()
 	if spec, ok := cmdbase.Safe(base); ok && (spec.Check(args) == "") {
-		return ""
+		return hazard{}
 	}
 	sub := subcommandAt(cmdbase.Unix(base), args)
 	for i, w := range args {
@@ -161,25 +172,27 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 		if p := cmdbase.Unix(name); i+1 < len(args) && p != nil && (p.Danger != "" || p.Has(cmdbase.Checked) || len(p.Subs) > 0) {
 			pseudo := &shellparse.Leaf{Words: args[i:], StdinFromNetwork: l.StdinFromNetwork}
-			if d := e.builtinDanger(pseudo, cc); d != "" {
-				return d + " (run by " + base + ")"
+			if h := e.builtinDanger(pseudo, cc); h.why != "" {
+				h.why += " (run by " + base + ")"
+				return h
 			}
 		}
 		if cmdbase.Unix(base).Has(cmdbase.RunsArgs) && strings.ContainsAny(w.Text, " ;|&\n") {
 			a := analyse(w.Text, shellparse.Options{Home: cc.Home})
 			for _, in := range a.Leaves {
-				if d := e.builtinDanger(in, cc); d != "" {
-					return d + " (run by " + base + ")"
+				if h := e.builtinDanger(in, cc); h.why != "" {
+					h.why += " (run by " + base + ")"
+					return h
 				}
 			}
 			for _, r := range a.Redirs {
 				if r.Write && r.Target.Static() && systemTarget(cc, r.Target.Text) {
-					return "writes into a system path (run by " + base + ")"
+					return hazard{why: "writes into a system path (run by " + base + ")"}
 				}
 			}
 		}
 	}
-	return ""
+	return hazard{}
 }
 
 // subcommandAt is the index in args of the subcommand of a program that
@@ -249,15 +262,15 @@ func expandBraces(s string, depth int) []string {
 
 // braceDanger expands a leaf made only of plain words with brace
 // expansions ({rm,-rf,x}) and judges the result.
-func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
+func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	if l.Name() != "" {
-		return "" // a brace in the command name makes it dynamic
+		return hazard{} // a brace in the command name makes it dynamic
 	}
 	var words []shellparse.Word
 	expanded := false
 	for _, w := range l.Words {
 		if strings.ContainsAny(w.Raw, "'\"$`\\*?[") || len(w.Subs) > 0 {
-			return ""
+			return hazard{}
 		}
 		if strings.Contains(w.Raw, "{") {
 			expanded = true
@@ -269,11 +282,12 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 	}
 	if !expanded || len(words) == 0 {
-		return ""
+		return hazard{}
 	}
 	pseudo := &shellparse.Leaf{Words: words, StdinFromNetwork: l.StdinFromNetwork}
-	if d := e.builtinDanger(pseudo, cc); d != "" {
-		return d + " (after brace expansion)"
+	if h := e.builtinDanger(pseudo, cc); h.why != "" {
+		h.why += " (after brace expansion)"
+		return h
 	}
 	return e.hiddenDanger(pseudo, cc)
 }

@@ -324,7 +324,7 @@ func TestPatterns(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := newEngine(t, nil)
-		a := e.parse(c.cmd, testCC)
+		a := e.parse(c.cmd, testCC, false)
 		if len(a.Leaves) != 1 {
 			t.Fatalf("%q: %d leaves", c.cmd, len(a.Leaves))
 		}
@@ -595,6 +595,7 @@ func TestUnparsedDefaultNo(t *testing.T) {
 // fakeFacts reports secret files per directory and repositories with
 // programs.
 type fakeFacts struct {
+	NoFacts
 	secrets    map[string][]string
 	programs   map[string][]string
 	toolchains map[string]string // "prog dir" → why prog would fetch a release there

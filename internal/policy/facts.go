@@ -59,6 +59,23 @@ type Facts interface {
 	// pattern itself). complete is false when they cannot be known
 	// exactly (too many, unreadable, a pattern not modelled).
 	Glob(dir, pattern string) (words []string, complete bool)
+	// PlainNames reports that no name below the absolute directory dir
+	// (recursively, links not followed) holds a blank, a quote, a
+	// backslash, * ? [ or a control character, or begins with "-":
+	// split as words (find | xargs, $(find …)) each stays itself; false
+	// when it cannot be told (too large, unreadable, missing).
+	PlainNames(dir string) bool
+	// PathProgram says why a command name, looked up in the PATH
+	// commands run with from the absolute directory dir, may be a file of
+	// dir's own tree rather than an installed program (PATH holds a
+	// relative entry such as "." or "node_modules/.bin" under which dir
+	// has the name), or "".
+	PathProgram(dir, name string) string
+	// LocalProgram reports whether dir holds a program (name, or name
+	// with a PATHEXT extension) that cmd.exe, which runs a program of
+	// the current directory before any on PATH, would run for a bare
+	// name instead of the system's.
+	LocalProgram(dir, name string) bool
 }
 
 // PathState is what Facts.Resolve knows about a path.
@@ -74,23 +91,22 @@ const (
 	PathExists
 )
 
-// PathPrograms is an optional part of Facts for bash: PathProgram says
-// why a command name, looked up in the PATH commands run with from the
-// absolute directory dir, may be a file of dir's own tree rather than an
-// installed program (PATH holds a relative entry such as "." or
-// "node_modules/.bin" under which dir has the name), or "".
-type PathPrograms interface {
-	PathProgram(dir, name string) string
-}
-
 // NoFacts is a Facts for a filesystem known to hold no secret files and
-// no repository configuring programs (tests, fixtures).
+// no repository configuring programs (tests, fixtures). Its names are
+// not known to be plain (a fixture's are not: the adversarial corpora
+// keep ls | xargs cat asked there).
 type NoFacts struct{}
+
+// PlainNames implements Facts: not known.
+func (NoFacts) PlainNames(string) bool { return false }
+
+// PathProgram implements Facts: no directory is on PATH.
+func (NoFacts) PathProgram(string, string) string { return "" }
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 
-// LocalProgram implements LocalPrograms: no directory holds programs.
+// LocalProgram implements Facts: no directory holds programs.
 func (NoFacts) LocalProgram(string, string) bool { return false }
 
 // GitPrograms implements Facts.
@@ -125,6 +141,7 @@ type memoFacts struct {
 	chains  map[string]string
 	paths1  map[string]string // PathProgram, by dir and name
 	plain   map[string]bool
+	local   map[string]bool // LocalProgram, by dir and name
 }
 
 type memoList struct {
@@ -139,34 +156,10 @@ type memoPath struct {
 
 func memoize(f Facts) Facts {
 	switch f.(type) {
-	case nil, *memoFacts, *memoLocal:
+	case nil, *memoFacts:
 		return f
 	}
-	if lp, ok := f.(LocalPrograms); ok {
-		return &memoLocal{memoFacts: memoFacts{f: f}, lp: lp}
-	}
 	return &memoFacts{f: f}
-}
-
-// memoLocal is memoFacts for facts that also know a directory's own
-// programs (LocalPrograms).
-type memoLocal struct {
-	memoFacts
-	lp    LocalPrograms
-	local map[[2]string]bool // {dir, name}
-}
-
-func (m *memoLocal) LocalProgram(dir, name string) bool {
-	k := [2]string{dir, name}
-	if v, ok := m.local[k]; ok {
-		return v
-	}
-	v := m.lp.LocalProgram(dir, name)
-	if m.local == nil {
-		m.local = map[[2]string]bool{}
-	}
-	m.local[k] = v
-	return v
 }
 
 // remember returns the answer kept in *m for key, asking get the first
@@ -211,13 +204,16 @@ func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
 	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
 }
 
-// PathProgram implements PathPrograms when the facts it remembers do.
 func (m *memoFacts) PathProgram(dir, name string) string {
-	pp, ok := m.f.(PathPrograms)
-	if !ok {
-		return ""
-	}
-	return remember(&m.paths1, dir+"\x00"+name, func() string { return pp.PathProgram(dir, name) })
+	return remember(&m.paths1, dir+"\x00"+name, func() string { return m.f.PathProgram(dir, name) })
+}
+
+func (m *memoFacts) LocalProgram(dir, name string) bool {
+	return remember(&m.local, dir+"\x00"+name, func() bool { return m.f.LocalProgram(dir, name) })
+}
+
+func (m *memoFacts) PlainNames(dir string) bool {
+	return remember(&m.plain, dir, func() bool { return m.f.PlainNames(dir) })
 }
 
 func (m *memoFacts) Toolchain(prog, dir string) string {

@@ -16,33 +16,12 @@ import (
 // path. Such a reader is judged as find -print0 | xargs -0 is, by the
 // trees below the producer's starting points, only when the disk says
 // no name below them holds a blank, a quote, a backslash, a glob
-// character or a control character, or begins with "-" (NameFacts).
-
-// NameFacts is an optional part of Facts: whether the names below a
-// directory stay themselves when split as words.
-type NameFacts interface {
-	// PlainNames reports that no name below the absolute directory dir
-	// (recursively, links not followed) holds a blank, a quote, a
-	// backslash, * ? [ or a control character, or begins with "-";
-	// false when it cannot be told (too large, unreadable, missing).
-	PlainNames(dir string) bool
-}
-
-// (NoFacts does not answer it: a fixture's names are not known, and the
-// adversarial corpora keep ls | xargs cat asked there.)
-
-func (m *memoFacts) PlainNames(dir string) bool {
-	return remember(&m.plain, dir, func() bool {
-		n, ok := m.f.(NameFacts)
-		return ok && n.PlainNames(dir)
-	})
-}
+// character or a control character, or begins with "-" (Facts.PlainNames).
 
 // plainRoot reports that the names below root, a starting point of the
 // producer run in cc.Cwd, stay themselves when split.
 func plainRoot(root word, cc CommandContext) bool {
-	n, ok := cc.Facts.(NameFacts)
-	if !ok || !root.Static() || root.Text == "" || strings.HasPrefix(root.Text, "-") ||
+	if cc.Facts == nil || !root.Static() || root.Text == "" || strings.HasPrefix(root.Text, "-") ||
 		strings.ContainsAny(root.Text, " \t\n'\"\\*?[") {
 		return false
 	}
@@ -52,7 +31,7 @@ func plainRoot(root word, cc CommandContext) bool {
 	} else if t != "" {
 		dir = t
 	}
-	return n.PlainNames(dir)
+	return cc.Facts.PlainNames(dir)
 }
 
 // splitLister is the producer (find or ls) whose output xargs, without

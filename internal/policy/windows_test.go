@@ -154,8 +154,9 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		cmd    string
 		remedy string
 	}{
-		{sysinfo.ShellCmd, "git push origin main", "re-run with --approve 'git push *'"},
-		{sysinfo.ShellCmd, "sc stop spooler", "re-run with --approve 'sc stop *'"},
+		// quoted for the shell nb is run from: cmd.exe takes double quotes
+		{sysinfo.ShellCmd, "git push origin main", `re-run with --approve "git push *"`},
+		{sysinfo.ShellCmd, "sc stop spooler", `re-run with --approve "sc stop *"`},
 		{sysinfo.ShellPowerShell, "Stop-Process -Name node", "re-run with --approve 'Stop-Process -Name node'"},
 		{sysinfo.ShellPowerShell, "Remove-Item x.txt", "re-run with --approve 'Remove-Item x.txt'"},
 		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
@@ -240,6 +241,8 @@ func TestWinSecretSpellings(t *testing.T) {
 		{sysinfo.ShellCmd, `type C:\Users\me\AWS~1\CREDEN~1`}, {sysinfo.ShellCmd, `type ENV~1`}, {sysinfo.ShellCmd, `more < ENV~2.LOC`},
 		{sysinfo.ShellPowerShell, `Get-Content ".env "`}, {sysinfo.ShellPowerShell, `Get-Content 'C:\Users\me\.ssh\id_ed25519::$DATA'`},
 		{sysinfo.ShellPowerShell, `gc ENV~1`},
+		// a secret location of the home directory whose names say nothing
+		{sysinfo.ShellCmd, `type %USERPROFILE%\.config\doctl\config.yaml`}, {sysinfo.ShellPowerShell, `gc ~\.config\doctl\config.yaml`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision == Allow {
 			t.Errorf("%s %q: allowed", c.sh, c.cmd)
@@ -284,6 +287,9 @@ func (winFacts) Toolchain(string, string) string       { return "" }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
 func (winFacts) Glob(string, string) ([]string, bool)  { return nil, true }
 func (winFacts) SecretContent(string) bool             { return false }
+func (winFacts) PlainNames(string) bool                { return false }
+func (winFacts) PathProgram(string, string) string     { return "" }
+func (winFacts) LocalProgram(string, string) bool      { return false }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
 // shell's language, whatever the host's shell.
@@ -298,11 +304,11 @@ func TestWinSessionInput(t *testing.T) {
 		{"powershell", "Get-ChildItem\r", Allow, false},
 		{"pwsh.exe", "Get-Process | Sort-Object CPU\r", Allow, false},
 		// rd is PowerShell's alias of Remove-Item: the rule denies it there too
-		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, false},
+		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, true},
 		{"powershell", "Clear-Disk 1\r", Ask, true},
 		{"powershell", "Format-Volume -DriveLetter D\r", Ask, true},
 		{"cmd", "dir /b\r", Allow, false},
-		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, false},
+		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, true},
 		{"cmd", "cmd /c rd x\r", Deny, false},
 		{"cmd", "del /s *.tmp\r", Ask, true},
 	} {
@@ -511,6 +517,8 @@ func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
 func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
 func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
+func (localProgs) PlainNames(string) bool               { return false }
+func (localProgs) PathProgram(string, string) string    { return "" }
 
 // A command whose names are removed from the safe list more than once
 // (dir is Get-ChildItem's alias) gets the same reason on every engine:

@@ -39,9 +39,34 @@ type Options struct {
 	Programs Programs
 }
 
+// Dialect is the shell language a text is written in. Package
+// shellparse parses bash; package winshell parses cmd.exe and PowerShell
+// into the same model (Analysis, Leaf, Word, Redir), so one policy judges
+// them all.
+type Dialect uint8
+
+const (
+	Bash Dialect = iota
+	Cmd
+	PowerShell
+)
+
+// String names the dialect as its users do.
+func (d Dialect) String() string {
+	switch d {
+	case Cmd:
+		return "cmd.exe"
+	case PowerShell:
+		return "PowerShell"
+	}
+	return "bash"
+}
+
 // Analysis is the result of analysing one command text.
 type Analysis struct {
 	Source string
+	// Dialect is the language the text was parsed as; every leaf has it.
+	Dialect Dialect
 	// Err is the parse error, if any; then Leaves may be empty.
 	Err error
 	// Leaves are all simple commands, in source order of discovery. Inner
@@ -73,6 +98,10 @@ type Analysis struct {
 
 // Leaf is one simple command.
 type Leaf struct {
+	// Dialect is the language of the shell that runs it: bash, or, for a
+	// leaf package winshell made, cmd.exe or PowerShell (whose names
+	// and switches ignore case, and whose Dir paths are Windows paths).
+	Dialect Dialect
 	// Words are the command name and its arguments.
 	Words []Word
 	// Redirs are the redirections written on this command.

@@ -31,6 +31,9 @@ type Word struct {
 	// or >(…): its value is a pipe (/dev/fd/N) to or from the commands in
 	// Subs, not a file.
 	Pipe bool
+	// Quoted is set (by package winshell) for a PowerShell or cmd.exe
+	// word that was quoted: PowerShell never reads one as a parameter.
+	Quoted bool
 }
 
 // Static reports whether the word's Text is exactly what bash will pass.

@@ -35,6 +35,9 @@ type Options struct {
 	// Cwd is the directory the script starts in (%CD%); empty leaves it
 	// unknown.
 	Cwd string
+	// CwdUnknown says Cwd is only a guess: every command's directory is
+	// unknown (Analyse).
+	CwdUnknown bool
 }
 
 // Word is one word of a command.

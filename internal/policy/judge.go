@@ -13,147 +13,8 @@ import (
 	"github.com/nb-cli/nb/internal/visible"
 )
 
-type leafInfo struct {
-	safe            bool
-	why             string // why not safe
-	danger          string
-	sensitive       string
-	harmlessWrapper bool
-	// noRule: no rule may pre-approve the leaf (network data fed to an
-	// interpreter, a risky environment variable).
-	noRule string
-	// exactOnly: only a rule without a trailing * may pre-approve it (it
-	// reads a file chosen at run time, or writes files through options).
-	exactOnly bool
-	// optWrite says how the leaf writes files through its options or
-	// arguments (sed -i, sort -o, git --output, tee…).
-	optWrite string
-}
-
-type assessment struct {
-	safety  Safety
-	reasons []string
-	warn    bool
-	// category is the display class of a single simple command.
-	category Category
-	// warnPattern is set when the command matches the user's warnPatterns.
-	warnPattern bool
-	display     string
-	info        map[*shellparse.Leaf]*leafInfo
-	// needRule are the leaves a rule must cover (not safe, not harmless
-	// wrappers).
-	needRule       []*shellparse.Leaf
-	writes         bool
-	network        bool
-	redirSensitive bool
-	// secretEnv says why the command expands a variable that may hold a
-	// secret: no rule pre-approves it.
-	secretEnv   string
-	maybeDenied []string
-	// warnAt is Decision.WarnAt for display.
-	warnAt []int
-}
-
 // secretVar finds expansions of variables named like secrets.
 var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
-
-// tally is what the parts of a command add up to.
-type tally struct {
-	dangerous, unsafe, removes, optWrites, warnHit bool
-}
-
-// reason adds r to the reasons once.
-func (as *assessment) reason(r string) {
-	if !contains(as.reasons, r) {
-		as.reasons = append(as.reasons, r)
-	}
-}
-
-// assess judges an analysed command: each leaf, each redirection, the
-// configured patterns, then its safety, warning and display line.
-func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
-	as := &assessment{info: map[*shellparse.Leaf]*leafInfo{}}
-	if a.Err != nil {
-		return e.unparsed(a, as)
-	}
-	var t tally
-	for _, r := range a.Unknown {
-		as.reason("cannot analyse: " + r)
-		t.unsafe = true
-	}
-	for _, name := range a.Recursive {
-		as.reason("function " + name + " calls itself (fork bomb)")
-		t.dangerous = true
-	}
-	for _, l := range a.Leaves {
-		e.assessLeaf(l, cc, as, &t)
-	}
-	if why := secretExpansion(a); why != "" {
-		as.secretEnv, t.unsafe = why, true
-		as.reason("sensitive: " + why)
-	}
-	for _, r := range a.Redirs {
-		e.assessRedir(r, cc, as, &t)
-	}
-	if what := fetchThenRun(a, cc); what != "" {
-		t.dangerous = true
-		as.reason("dangerous: " + what)
-	}
-	e.assessPatterns(a, cc, as, &t)
-	e.conclude(a, as, t)
-	return as
-}
-
-// unparsed judges text that does not parse: unknown, and warned when it
-// holds a dangerous word (a guess can only make the answer more careful,
-// never allow).
-func (e *Engine) unparsed(a *shellparse.Analysis, as *assessment) *assessment {
-	as.safety = Unknown
-	as.reason("cannot parse the command: " + a.Err.Error())
-	if w := dangerToken(a.Source); w != "" {
-		as.warn = true
-		as.reason("the text contains " + w)
-	}
-	as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
-	return as
-}
-
-// assessLeaf judges one simple command and adds it to the tally.
-func (e *Engine) assessLeaf(l *shellparse.Leaf, cc CommandContext, as *assessment, t *tally) {
-	info := e.leafInfo(l, cc)
-	as.info[l] = info
-	if info.danger != "" {
-		t.dangerous = true
-		as.reason("dangerous: " + info.danger)
-	}
-	if info.sensitive != "" {
-		as.reason("sensitive: " + info.sensitive)
-	}
-	if info.optWrite != "" {
-		t.optWrites = true
-		if info.danger == "" {
-			as.reason("writes: " + info.optWrite)
-		}
-	}
-	if !info.safe {
-		t.unsafe = true
-		if info.why != "" && info.danger == "" && info.sensitive == "" {
-			as.reason(info.why)
-		}
-	}
-	if !info.harmlessWrapper && !(info.safe && e.opts.Approval.AutoApproveSafe) {
-		as.needRule = append(as.needRule, l)
-	}
-	if cmdbase.Unix(l.Base()).Has(cmdbase.Removes) {
-		t.removes = true
-	}
-	for _, p := range e.denyRules(cc.Home) {
-		if !p.denies(l) && p.Match(l, matchMaybe) {
-			as.maybeDenied = append(as.maybeDenied, p.Src)
-			as.reason(fmt.Sprintf("might match deny rule %q", p.Src))
-		}
-	}
-}
 
 // assessRedir judges one redirection: writes into system paths and
 // startup files are dangerous, network devices too; any other write, a
@@ -214,53 +75,6 @@ func (e *Engine) assessRedir(r *shellparse.Redir, cc CommandContext, as *assessm
 	}
 }
 
-// assessPatterns applies the user's dangerousCommands and warnPatterns.
-func (e *Engine) assessPatterns(a *shellparse.Analysis, cc CommandContext, as *assessment, t *tally) {
-	for _, f := range e.danger {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			t.dangerous = true
-			as.reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
-		}
-	}
-	for _, f := range e.warn {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			t.warnHit = true
-			if !t.dangerous {
-				as.reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
-			}
-		}
-	}
-}
-
-// conclude sets the safety, the warning (dangerous, or writing, deleting
-// or moving files: seed 000) and the display line.
-func (e *Engine) conclude(a *shellparse.Analysis, as *assessment, t tally) {
-	switch {
-	case t.dangerous:
-		as.safety = Dangerous
-	case t.unsafe:
-		as.safety = Unknown
-	default:
-		as.safety = Safe
-	}
-	cat, subject := e.category(a)
-	as.category = Category(cat)
-	as.warnPattern = t.warnHit
-	as.warn = t.dangerous || t.warnHit || as.writes || t.optWrites || t.removes || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
-	if cat != "" {
-		as.display, as.warnAt = cat+": "+sanitize(subject, false), markAt(as.warn, len(cat))
-	} else {
-		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
-	}
-}
-
-// dirFree reports a command whose outcome does not depend on the
-// directory it runs in (beyond its redirections, judged on their own).
-func dirFree(base string) bool { return cmdbase.Unix(base).Has(cmdbase.NoDir) }
-
-// harmless reports a wrapper that only runs its inner command.
-func harmless(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Harmless) }
-
 // leafInfo judges one simple command in every directory it may run in:
 // the worst judgement wins, and a directory known only at run time is
 // never safe.
@@ -278,7 +92,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 			worst = info
 			continue
 		}
-		exact, noRule, optWrite := worst.exactOnly || info.exactOnly, worst.noRule, worst.optWrite
+		exact, noRule, optWrite, warns := worst.exactOnly || info.exactOnly, worst.noRule, worst.optWrite, worst.warns || info.warns
 		if noRule == "" {
 			noRule = info.noRule
 		}
@@ -290,7 +104,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		case info.danger != "", worst.sensitive == "" && info.sensitive != "", worst.safe && !info.safe:
 			worst = info
 		}
-		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
+		worst.exactOnly, worst.noRule, worst.optWrite, worst.warns = exact, noRule, optWrite, warns
 	}
 	if l.Dir.Unknown && !dirFree(l.Base()) && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
 		worst.safe = false
@@ -302,20 +116,21 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 // leafInfoIn judges one simple command running in cc.Cwd.
 func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	info := &leafInfo{}
-	if d := e.builtinDanger(l, cc); d != "" {
-		info.danger = d
-	} else if d := e.hiddenDanger(l, cc); d != "" {
-		info.danger = d
-	} else if d := e.braceDanger(l, cc); d != "" {
-		info.danger = d
+	h := e.builtinDanger(l, cc)
+	if h.why == "" {
+		h = e.hiddenDanger(l, cc)
 	}
+	if h.why == "" {
+		h = e.braceDanger(l, cc)
+	}
+	info.danger = h.why
 	for _, f := range e.danger {
-		if f.matchLeaf(l) && info.danger == "" {
+		if info.danger == "" && f.matchLeaf(l) {
 			info.danger = fmt.Sprintf("matches dangerousCommands %q", f.src)
 		}
 	}
 	if w, targets := optionWrite(l); w != "" && !allHarmless(targets, cc.Cwd) {
-		info.optWrite = w
+		info.optWrite, info.warns = w, true
 		for _, t := range targets {
 			if info.danger == "" && t.Static() && systemTarget(cc, t.Text) {
 				info.danger = w + " into a system path or startup file: " + t.Text
@@ -323,12 +138,17 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 	}
 	if info.danger == "" && l.Name() == "" && l.StdinFromNetwork {
-		info.danger = "network data piped into a command chosen at run time"
+		h = hazard{why: "network data piped into a command chosen at run time", fetched: true}
+		info.danger = h.why
 	}
-	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
+	if h.fetched {
+		// what runs came from the network: no rule names it
 		info.noRule = info.danger
 	}
-	if cmdbase.Unix(l.Base()).Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
+	prog := cmdbase.Unix(l.Base())
+	info.warns = info.warns || prog.Has(cmdbase.Removes)
+	info.network = prog.Has(cmdbase.Network)
+	if prog.Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
 		info.noRule = l.Base() + " reads code from its standard input"
@@ -482,8 +302,8 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 	if e.removedSafe[base] {
 		return base + " is removed from the safe list"
 	}
-	if pp, ok := cc.Facts.(PathPrograms); ok && !strings.Contains(name, "/") && cc.Cwd != "" {
-		if why := pp.PathProgram(cc.Cwd, name); why != "" {
+	if cc.Facts != nil && !strings.Contains(name, "/") && cc.Cwd != "" {
+		if why := cc.Facts.PathProgram(cc.Cwd, name); why != "" {
 			info.noRule = why
 			return why
 		}
@@ -960,108 +780,6 @@ func numericParam(w word) bool {
 		r = r[1 : len(r)-1]
 	}
 	return numericParams[r]
-}
-
-// category classifies a single simple command per seed 000's table.
-func (e *Engine) category(a *shellparse.Analysis) (string, string) {
-	l := a.SingleCall
-	if l == nil || len(l.Unknown) > 0 || l.Name() == "" || len(l.Inner) > 0 {
-		return "", ""
-	}
-	for _, w := range l.Words {
-		if len(w.Subs) > 0 {
-			return "", ""
-		}
-	}
-	args := l.Args()
-	var writes []*shellparse.Redir
-	reads := 0
-	for _, r := range l.Redirs {
-		switch {
-		case r.Write && !harmlessDevices[r.Target.Text]:
-			writes = append(writes, r)
-		case r.Read:
-			reads++
-		}
-	}
-	raws := func(ws []word) string {
-		var s []string
-		for _, w := range ws {
-			s = append(s, shownWord(w))
-		}
-		return strings.Join(s, " ")
-	}
-	// copy and move are shown as "A → B" only without options that
-	// change what is written or where (-t DIR, -r, -S SUFFIX…).
-	plainOpts := func() bool {
-		for _, w := range args {
-			switch w.Text {
-			case "-v", "-i", "-n", "-f", "--verbose", "--interactive", "--no-clobber", "--force":
-			default:
-				if strings.HasPrefix(w.Text, "-") {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	base := l.Base()
-	if len(writes) == 1 && len(writes[0].Target.Subs) == 0 {
-		switch {
-		case base == "echo" || base == "printf" || (base == "cat" && len(cmdbase.Positionals(args, "")) == 0):
-			if writes[0].Append {
-				return "append", shownWord(writes[0].Target)
-			}
-			return "write", shownWord(writes[0].Target)
-		}
-		return "", ""
-	}
-	if len(writes) > 0 || reads > 0 {
-		return "", ""
-	}
-	switch base {
-	case "cat", "head", "tail":
-		pos := cmdbase.Positionals(args, "nc")
-		if len(pos) == 1 {
-			return "read", shownWord(pos[0])
-		}
-	case "cp":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return "copy", shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "mv":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return "move", shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "rm":
-		if pos := cmdbase.Positionals(args, ""); len(pos) > 0 {
-			return "delete", raws(pos)
-		}
-	case "mkdir":
-		if pos := cmdbase.Positionals(args, "m", "mode"); len(pos) > 0 {
-			return "mkdir", raws(pos)
-		}
-	}
-	return "", ""
-}
-
-// displayRun is "run: COMMAND", or "run (N lines):" and every line.
-func (e *Engine) displayRun(src string) string {
-	text := strings.TrimRight(src, "\n")
-	head := "run"
-	lines := strings.Split(text, "\n")
-	if len(lines) <= 1 {
-		return head + ": " + sanitize(strings.TrimSpace(text), false)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%d lines):", head, len(lines))
-	for _, ln := range lines {
-		b.WriteString("\n  ")
-		b.WriteString(sanitize(ln, false))
-	}
-	return b.String()
 }
 
 // sanitize makes control characters, bidirectional overrides and
