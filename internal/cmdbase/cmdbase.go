@@ -131,6 +131,9 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
+	// Assigns says an operand NAME=VALUE (or a switch) makes it change
+	// what it names; without one it prints (set AWS, assoc .txt).
+	Assigns bool
 	// ChangesPiped says it changes the items its pipeline names
 	// (Get-ChildItem C:\Windows | Remove-Item).
 	ChangesPiped bool
@@ -587,6 +590,9 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 		}
 	}
+	if s.Assigns && len(args) > 0 && !assigns(args) {
+		j.Does, j.Why, j.Cat = Reads, "", CatNone
+	}
 	if len(args) == 1 && (args[0].Text == "/?" || args[0].Text == "-?") && !args[0].Quoted {
 		// its help, and nothing else
 		j.Does, j.Why, j.Cat, j.Operands, j.Files = Reads, "", CatNone, nil, nil
@@ -640,4 +646,50 @@ func (s Shells) String() string {
 		return "PowerShell"
 	}
 	return "Windows"
+}
+
+// MayDestroy reports a command name of either Windows shell, or a
+// program of the POSIX base marked Alarm, that destroys data or weakens
+// the system in some form: dangerous whatever its arguments, deleting,
+// or dangerous with one of its options, words or subcommands.
+func MayDestroy(name string) bool {
+	if Unix(strings.ToLower(name)).Has(Alarm) {
+		return true
+	}
+	for _, sh := range []Shells{PowerShell, Cmd} {
+		if s := Lookup(sh, name); s != nil && s.mayDestroy() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Spec) mayDestroy() bool {
+	if s.Does == Dangerous || s.Cat == CatDelete {
+		return true
+	}
+	for _, list := range [][]Opt{s.Opts, s.Words, s.Mentions} {
+		for _, o := range list {
+			if o.Does == Dangerous {
+				return true
+			}
+		}
+	}
+	for _, sub := range s.Subs {
+		if sub.Does == Dangerous || sub.More == Dangerous || sub.Other == Dangerous {
+			return true
+		}
+	}
+	return false
+}
+
+// assigns reports an argument that sets a value (NAME=VALUE) or is a
+// switch (set /a, set /p).
+func assigns(args []Arg) bool {
+	for _, a := range args {
+		if strings.Contains(a.Text, "=") || strings.HasPrefix(a.Text, "/") {
+			return true
+		}
+	}
+	return false
 }

@@ -28,7 +28,10 @@ var _ = registerUnix(Packages, []Prog{
 	{Name: "snap", Is: Subcommands}, {Name: "flatpak", Is: Subcommands}, {Name: "nix", Is: Subcommands},
 	{Name: "conda", Is: Subcommands}, {Name: "poetry", Is: Subcommands}, {Name: "uv", Is: Subcommands},
 	{Name: "gem", Is: Subcommands}, {Name: "bundle", Is: Subcommands}, {Name: "composer", Is: Subcommands},
-	{Name: "mvn", Is: Subcommands}, {Name: "gradle", Is: Subcommands}, {Name: "dotnet", Is: Subcommands},
+	{Name: "mvn", Is: Subcommands}, {Name: "gradle", Is: Subcommands}, {Name: "dotnet", Is: Subcommands,
+		// the host lists what is installed before any SDK code runs
+		// (--info and --version run the SDK, whose first run writes)
+		Version: []string{"--list-sdks", "--list-runtimes"}},
 	{Name: "make", Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "cmake", Version: []string{"--version", "--help"}},
 	{Name: "gcc", Version: []string{"--version", "--help"}}, {Name: "g++", Version: []string{"--version", "--help"}},

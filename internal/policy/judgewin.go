@@ -62,7 +62,7 @@ func (e *Engine) winLeafInfo(l *shellparse.Leaf, cc CommandContext, sec *winSecr
 		return info
 	}
 	e.winJudge(l, w)
-	if dynamicArgs(l) {
+	if dynamicArgs(l, w.j) {
 		info.notSafe("an argument is known only at run time")
 	}
 	e.winKind(l, cc, sec, info)
@@ -84,10 +84,12 @@ func (info *leafInfo) notSafe(why string) {
 	info.why = why
 }
 
-// dynamicArgs reports an argument known only at run time.
-func dynamicArgs(l *shellparse.Leaf) bool {
+// dynamicArgs reports an argument known only at run time: a value
+// PowerShell computes from literals and commands judged on their own
+// ((Get-Date).AddDays(-1)) only where it names a file.
+func dynamicArgs(l *shellparse.Leaf, j cmdbase.Judgement) bool {
 	for _, w := range l.Args() {
-		if w.Dynamic {
+		if w.Dynamic && !(w.Computed && j.Spec != nil && j.Spec.Args == cmdbase.TextArgs) {
 			return true
 		}
 	}
@@ -378,6 +380,9 @@ func (e *Engine) winReads(j cmdbase.Judgement, cc CommandContext, sec *winSecret
 		if uncPath(p) {
 			info.notSafe("reaches another machine or a raw device (" + p + ")")
 		}
+		if registryKey(p) != "" {
+			continue // a key, judged by credentialHive, not a file
+		}
 		if winDrive(p) == "" && sec.secret(p, cc, strings.ContainsAny(p, "*?")) {
 			info.sensitive = "reads " + p
 			info.notSafe("reads a sensitive path: " + p)
@@ -403,7 +408,7 @@ func (e *Engine) winWrites(j cmdbase.Judgement, cc CommandContext, info *leafInf
 	w.quiet = (j.Cat == cmdbase.CatCopy || j.Cat == cmdbase.CatMkdir) && !w.writes
 	w.writes = true
 	info.notSafe(j.Name + " writes files")
-	if j.Why != "" && j.Does == j.Spec.Does {
+	if j.Why != "" {
 		info.notSafe(j.Why)
 	}
 	for _, ws := range [2][]string{j.Operands, j.Values} {

@@ -33,6 +33,12 @@ func (e *Engine) assess(s *script) *assessment {
 			as.reason("outside the plain " + s.Dialect.String() + " subset: " + r)
 		}
 	}
+	if len(s.Unknown) > 0 && s.Dialect != shellparse.Bash {
+		if why := builtDanger(s); why != "" {
+			t.dangerous = true
+			as.reason("dangerous: " + why)
+		}
+	}
 	for _, name := range s.Recursive {
 		as.reason("function " + name + " calls itself (fork bomb)")
 		t.dangerous = true

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/winshell"
 )
 
 // Step 3 for what the commands of a cmd.exe or PowerShell script do
@@ -260,6 +261,9 @@ func winDotNet(s *script, as *assessment) {
 		info := as.info[at]
 		what := "[" + m[1] + "]::" + m[2]
 		info.notSafe(what + " " + call.Why)
+		if call.DangerArg != "" && strings.Contains(strings.ToLower(callArgs(s.Source, m[0])), call.DangerArg) {
+			info.setDanger(what + " " + call.DangerWhy)
+		}
 		switch call.Does {
 		case cmdbase.Writes:
 			info.win.writes = true
@@ -274,4 +278,58 @@ func winDotNet(s *script, as *assessment) {
 			info.noAlways = true
 		}
 	}
+}
+
+// callArgs is the text of a .NET call's argument list: from the call's
+// start (as the regular expression matched it) to its closing
+// parenthesis.
+func callArgs(src, call string) string {
+	i := strings.Index(src, call)
+	if i < 0 {
+		return call
+	}
+	depth := 0
+	for j := i; j < len(src); j++ {
+		switch src[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return src[i : j+1]
+			}
+		}
+	}
+	return src[i:]
+}
+
+// concat joins PowerShell's string pieces added together ('Remove-' +
+// 'Item'); nameOf finds the words of a script.
+var (
+	concat = regexp.MustCompile(`['"‘’“”]\s*\+\s*['"‘’“”]`)
+	nameOf = regexp.MustCompile(`[A-Za-z0-9_.\\-]+`)
+)
+
+// builtDanger says why a script outside the plain subset may run a
+// dangerous command whose name it builds at run time, or "": a command
+// of the base that can destroy or weaken (Remove-Item, format, rd)
+// named in its text where no leaf runs it as itself — in a string, after
+// & or Get-Command, in pieces added together, behind cmd.exe's delayed
+// expansion (!a!!b! after set a=for, set b=mat). A guess that can only
+// make the answer more careful: it warns, it never allows.
+func builtDanger(s *script) string {
+	text := winshell.ExpandDelayed(concat.ReplaceAllString(s.Source, ""))
+	run := map[string]bool{}
+	for _, l := range s.Leaves {
+		if n := l.Name(); n != "" {
+			run[strings.ToLower(n)] = true
+		}
+	}
+	for _, w := range nameOf.FindAllString(text, -1) {
+		lw := strings.ToLower(w)
+		if run[lw] || !cmdbase.MayDestroy(w) {
+			continue
+		}
+		return "a command built at run time may run " + w
+	}
+	return ""
 }

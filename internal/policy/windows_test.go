@@ -577,3 +577,87 @@ func TestWinDriveLetterMoves(t *testing.T) {
 		}
 	}
 }
+
+// A command is explained, warned about and given rules in its own
+// shell's language: PowerShell's Remove-Item -Recurse matches the warn
+// pattern written for it, reasons show paths as written (no doubled
+// backslashes), and Always rules and remedies are quoted as the shell
+// reads them and work once granted.
+func TestWinOwnLanguage(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh      sysinfo.ShellKind
+		cmd     string
+		pattern string
+	}{
+		{sysinfo.ShellPowerShell, `Remove-Item -Recurse -Force C:\Users\me\proj\build`, "Remove-Item -Recurse"},
+		{sysinfo.ShellPowerShell, `ri .\build -r -fo`, "Remove-Item -Recurse"},
+		{sysinfo.ShellCmd, `rd /s /q C:\Users\me\proj\build`, "rd /s"},
+		{sysinfo.ShellCmd, `RMDIR /S build`, "rd /s"},
+		{sysinfo.ShellCmd, `del /s /q *.tmp`, "del /s"},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		why := strings.Join(d.Reasons, "\n")
+		if !d.Warn || !strings.Contains(why, `matches warnPatterns "`+c.pattern+`"`) && !strings.Contains(why, "dangerous") {
+			t.Errorf("%s %q: warn=%v reasons %q, want the pattern %q", c.sh, c.cmd, d.Warn, d.Reasons, c.pattern)
+		}
+		if strings.Contains(why, `\\`) || strings.Contains(why, `"rm -rf"`) {
+			t.Errorf("%s %q: reasons %q are not in the shell's own words", c.sh, c.cmd, d.Reasons)
+		}
+	}
+	for _, c := range []struct {
+		sh         sysinfo.ShellKind
+		cmd, rule  string
+		sameAgain  string // another spelling the granted rule covers
+		notCovered string
+	}{
+		{sysinfo.ShellCmd, `taskkill /im "my app.exe"`, `taskkill /im "my app.exe"`, `TASKKILL /IM "my app.exe"`, `taskkill /im other.exe`},
+		{sysinfo.ShellPowerShell, `Stop-Process -Name 'my app'`, `Stop-Process -Name 'my app'`, `stop-process -name "my app"`, `Stop-Process -Name other`},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		if !d.OfferAlways || d.Rule != c.rule {
+			t.Errorf("%s %q: Always %v rule %q, want %q", c.sh, c.cmd, d.OfferAlways, d.Rule, c.rule)
+			continue
+		}
+		g := newEngine(t, nil)
+		if err := g.Grant(d, ScopeSession); err != nil {
+			t.Fatal(err)
+		}
+		for cmd, want := range map[string]Verdict{c.cmd: Allow, c.sameAgain: Allow, c.notCovered: Ask} {
+			if d := decideCmd(g, cmd, winCC(c.sh)); d.Decision != want {
+				t.Errorf("%s %q after granting %q: %s, want %s", c.sh, cmd, c.rule, d.Decision, want)
+			}
+		}
+	}
+	// a remedy is quoted for the shell: PowerShell doubles a quote
+	h := newEngine(t, func(o *Options) { o.Headless = true })
+	if d := decideCmd(h, `Stop-Process -Name "it's"`, winCC(sysinfo.ShellPowerShell)); d.Remedy != `re-run with --approve 'Stop-Process -Name ''it''''s'''` {
+		t.Errorf("PowerShell remedy %q", d.Remedy)
+	}
+	// an argument is no command: a method's arguments are values
+	d := decideCmd(e, `[Environment]::GetEnvironmentVariable('Path', 'Machine')`, winCC(sysinfo.ShellPowerShell))
+	for _, r := range d.Reasons {
+		if strings.Contains(strings.ToLower(r), "path is") || strings.Contains(r, "unknown command") {
+			t.Errorf("an argument called a command: %q", d.Reasons)
+		}
+	}
+}
+
+// What shows variables that may hold secrets is asked and never offers
+// Always; in either shell.
+func TestWinSecretReadersNoAlways(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{
+		{sysinfo.ShellCmd, "set AWS"}, {sysinfo.ShellCmd, "set"}, {sysinfo.ShellCmd, "set GITHUB_TOKEN"},
+		{sysinfo.ShellPowerShell, "Get-ChildItem Env:*KEY*"}, {sysinfo.ShellPowerShell, "gci env:AWS*"},
+		{sysinfo.ShellPowerShell, "dir Env:"}, {sysinfo.ShellPowerShell, "Get-Item Env:GITHUB_TOKEN"},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		if d.Decision == Allow || d.OfferAlways {
+			t.Errorf("%s %q: %s, Always %v (%q)", c.sh, c.cmd, d.Decision, d.OfferAlways, d.Rule)
+		}
+	}
+}

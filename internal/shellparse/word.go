@@ -34,6 +34,10 @@ type Word struct {
 	// Quoted is set (by package winshell) for a PowerShell or cmd.exe
 	// word that was quoted: PowerShell never reads one as a parameter.
 	Quoted bool
+	// Computed is set (by package winshell) for a PowerShell value
+	// computed at run time from literals and commands judged on their own
+	// ((Get-Date).AddDays(-1)): dynamic, but never code or a parameter.
+	Computed bool
 }
 
 // Static reports whether the word's Text is exactly what bash will pass.

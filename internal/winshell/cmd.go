@@ -412,6 +412,11 @@ var cmdBuiltins = map[string]bool{
 	"vol": true, "dpath": true,
 }
 
+// rawArgs are the built-ins that read their arguments as written: "="
+// and "," are no separators for them (set A=B, assoc .txt=txtfile).
+var rawArgs = map[string]bool{"echo": true, "set": true, "if": true, "rem": true, "title": true, "prompt": true, "for": true,
+	"assoc": true, "ftype": true}
+
 // IsCmdBuiltin reports whether name (any case) is an internal command of
 // cmd.exe.
 func IsCmdBuiltin(name string) bool { return cmdBuiltins[strings.ToLower(name)] }
@@ -454,6 +459,10 @@ type cmdParser struct {
 	s    *Script
 	opts Options
 	slab []ctok // words not yet used (cmdTokens)
+	// loopVars are the variables of the for loops of the line being
+	// parsed: a word naming one later on the line is a value known only
+	// at run time.
+	loopVars []string
 }
 
 // line appends the commands of one line to out; via and depth describe
@@ -462,6 +471,9 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 	if depth > maxDepth {
 		p.s.unknown("commands nested too deeply")
 		return out
+	}
+	if depth == 0 {
+		p.loopVars = nil
 	}
 	trim := strings.TrimLeft(line, " \t@;,=")
 	if strings.HasPrefix(trim, ":") {
@@ -559,7 +571,7 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 	}
 	toks = splitName(toks)
 	name := strings.ToLower(toks[0].text())
-	if cmdBuiltins[name] && name != "echo" && name != "set" && name != "if" && name != "rem" && name != "title" && name != "prompt" && name != "for" {
+	if cmdBuiltins[name] && !rawArgs[name] {
 		cut := false
 		for _, t := range toks[1:] {
 			cut = cut || t.hasSep(",;=")
@@ -582,6 +594,7 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		words = append(words, t.word())
 	}
 	c := &Command{Words: words, Redirs: redirs, Via: via, Line: n}
+	p.loopValues(c)
 	out = append(out, c)
 	inner := func(text, v string) {
 		from := len(out)
@@ -683,31 +696,7 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 			innerWords(body, "if")
 		}
 	case "for":
-		p.s.unknown("a for loop")
-		// for /f … in ('COMMAND') (or `COMMAND` with usebackq) runs it
-		open := -1
-		for i, t := range toks {
-			switch {
-			case t.raw == "(" && open == -1:
-				open = i
-			case t.raw == ")" && open >= 0:
-				var parts []string
-				for _, t := range toks[open+1 : i] {
-					parts = append(parts, t.line())
-				}
-				set := strings.TrimSpace(strings.Join(parts, " "))
-				if len(set) >= 2 && (set[0] == '\'' || set[0] == '`') && set[len(set)-1] == set[0] {
-					inner(set[1:len(set)-1], "for")
-				}
-				open = -2 // only the first set
-			}
-		}
-		for i, t := range toks {
-			if strings.EqualFold(t.text(), "do") {
-				innerWords(toks[i+1:], "for")
-				break
-			}
-		}
+		return p.forLoop(out, c, toks, n, depth)
 	case "else", "do":
 		// what follows a block: if (…) else CMD, for … (…) do CMD
 		p.s.unknown(name + " after a parenthesised block")

@@ -75,7 +75,7 @@ func fill(l *shellparse.Leaf, c *Command) {
 		l.Words = make([]shellparse.Word, len(c.Words))
 	}
 	for i, w := range c.Words {
-		l.Words[i] = shellparse.Word{Text: w.Text, Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob, Quoted: w.Quoted}
+		l.Words[i] = shellparse.Word{Text: w.Text, Raw: w.Raw, Dynamic: w.Dynamic, Glob: w.Glob, Quoted: w.Quoted, Computed: w.Computed}
 	}
 	for _, r := range c.Redirs {
 		t := r.Target

@@ -27,6 +27,9 @@ type ptok struct {
 	word  Word
 	redir *Redir
 	line  int
+	// spaced: blanks come before it (.AddDays( after a group is a member
+	// and its call only when nothing does)
+	spaced bool
 }
 
 const (
@@ -52,13 +55,15 @@ var psKeywords = map[string]bool{
 }
 
 type psLexer struct {
-	rs   []rune
-	src  string // the text when rs are its bytes (ASCII), else ""
-	i    int
-	line int
-	s    *Script
-	opts Options
-	toks []ptok
+	// spaced: a blank was read since the last token
+	spaced bool
+	rs     []rune
+	src    string // the text when rs are its bytes (ASCII), else ""
+	i      int
+	line   int
+	s      *Script
+	opts   Options
+	toks   []ptok
 }
 
 func isPSWordEnd(r rune) bool {
@@ -75,6 +80,7 @@ func (l *psLexer) raw(a, b int) string {
 
 func (l *psLexer) emit(t ptok) {
 	t.line = l.line
+	t.spaced, l.spaced = l.spaced, false
 	l.toks = append(l.toks, t)
 }
 
@@ -258,6 +264,7 @@ func (l *psLexer) lex() {
 			l.emit(ptok{kind: pSep, text: "\n"})
 			l.line++
 		case unicode.IsSpace(r):
+			l.spaced = true
 		case r == '#':
 			for l.i < len(rs) && rs[l.i] != '\n' {
 				l.i++
@@ -559,6 +566,13 @@ func (p *psParser) command(via string) *Command {
 				p.s.unknown("& (a background job)")
 			}
 		case pOpen:
+			if p.callArgs(t, c) {
+				break
+			}
+			if w, ok := p.group(t); ok {
+				c.Words = append(c.Words, w)
+				break
+			}
 			kind := "subexpression"
 			if strings.HasSuffix(t.text, "{") {
 				kind = "script block"
@@ -591,6 +605,11 @@ func (p *psParser) command(via string) *Command {
 		first = false
 	}
 	if len(c.Words) == 0 && len(c.Redirs) == 0 {
+		return nil
+	}
+	if len(c.Words) == 1 && c.Words[0].Computed && len(c.Redirs) == 0 {
+		// (Get-Date).AddDays(-1) alone: the value is printed; its
+		// commands are judged on their own
 		return nil
 	}
 	// an assignment, $x = Get-Thing …: what is assigned runs as a command
