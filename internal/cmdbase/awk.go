@@ -1,5 +1,7 @@
 package cmdbase
 
+import "strings"
+
 // awkUnsafeNames are awk identifiers that run commands, read other files,
 // reach the environment or change which files are read.
 var awkUnsafeNames = map[string]bool{
@@ -151,6 +153,10 @@ func awkProgramWhy(p string) string {
 			return "awk program pipes to or from a command"
 		case c == '>':
 			if inPrint && depth <= 0 {
+				if end := stdStream(p, i); end > 0 {
+					i = end // print > "/dev/stderr": the standard streams
+					continue
+				}
 				return "awk program redirects output to a file"
 			}
 			i++
@@ -177,4 +183,31 @@ func awkProgramWhy(p string) string {
 		}
 	}
 	return ""
+}
+
+// stdStream is where an output redirection at p[i] ends when it names a
+// standard stream, which every awk writes as its own ("/dev/stdout",
+// "/dev/stderr", "/dev/fd/1", "/dev/fd/2") and the statement ends after
+// it; 0 otherwise.
+func stdStream(p string, i int) int {
+	i++
+	if i < len(p) && p[i] == '>' {
+		i++
+	}
+	for i < len(p) && (p[i] == ' ' || p[i] == '\t') {
+		i++
+	}
+	for _, name := range []string{`"/dev/stdout"`, `"/dev/stderr"`, `"/dev/fd/1"`, `"/dev/fd/2"`} {
+		if !strings.HasPrefix(p[i:], name) {
+			continue
+		}
+		j := i + len(name)
+		for j < len(p) && (p[j] == ' ' || p[j] == '\t') {
+			j++
+		}
+		if j == len(p) || p[j] == ';' || p[j] == '}' || p[j] == '\n' {
+			return j
+		}
+	}
+	return 0
 }

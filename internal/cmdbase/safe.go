@@ -205,6 +205,14 @@ var (
 	reader = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", endless: true}
 )
 
+// VersionOnly reports arguments that are one of the options (or words)
+// the base lists as only printing the program's version or help: true
+// even for a program that talks to the network otherwise (ssh -V,
+// openssl version).
+func VersionOnly(name string, args []Word) bool {
+	return len(args) == 1 && args[0].Static() && AnyWord(args, Unix(name).Version...)
+}
+
 // EndlessDevice names an endless device among the arguments.
 func EndlessDevice(ws []word) string {
 	for _, w := range ws {

@@ -1,6 +1,7 @@
 package cmdbase
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -95,13 +96,7 @@ func gitReadOnly(ws []word) string {
 		}
 		return ""
 	case "tag":
-		if len(rest) == 0 {
-			return ""
-		}
-		if AnyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !AnyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
-			return ""
-		}
-		return "git tag creates or deletes tags"
+		return gitTagList(rest)
 	case "remote":
 		if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
 			return ""
@@ -317,4 +312,43 @@ func GitPrintsContent(sub string, rest []word) bool {
 		return ShortFlags(rest, "")['v'] || HasLong(rest, "verbose")
 	}
 	return false
+}
+
+// gitTagListing are git tag's options that only choose or shape what a
+// listing shows; gitTagValued take a value (after "=" or the next word).
+var (
+	gitTagListing = []string{"-l", "--list", "--column", "--no-column", "-i", "--ignore-case", "--color", "--omit-empty"}
+	gitTagValued  = []string{"--contains", "--no-contains", "--points-at", "--merged", "--no-merged", "--sort", "--format", "--column", "--color"}
+)
+
+// gitTagList accepts git tag when it lists: no operand (a name creates
+// a tag), or patterns after -l; only listing options.
+func gitTagList(rest []word) string {
+	list, operands := false, 0
+	for i := 0; i < len(rest); i++ {
+		t := rest[i].Text
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			operands++
+		case t == "-l" || t == "--list":
+			list = true
+		case slices.Contains(gitTagValued, name):
+			// --contains, --points-at, --merged and their --no- forms
+			// imply --list (git-tag(1))
+			list = list || name != "--sort" && name != "--format" && name != "--column" && name != "--color"
+			if !eq && name != "--column" && name != "--color" && i+1 < len(rest) {
+				i++ // the commit or key it takes
+			}
+		case t == "-n" || strings.HasPrefix(t, "-n") && digits(t[2:]):
+			list = true // -n implies --list too
+		case slices.Contains(gitTagListing, t):
+		default:
+			return "git tag " + t + " creates, deletes or verifies tags"
+		}
+	}
+	if operands > 0 && !list {
+		return "git tag NAME creates a tag"
+	}
+	return ""
 }

@@ -21,8 +21,8 @@ var packagesExamples = []safeGroup{
 			"hadolint --frob Dockerfile"}},
 
 	{"npm's listings and dotnet's host",
-		[]string{"npm ls", "npm ls --depth 0", "npm list --all --json", "npm root -g", "npm prefix", "dotnet --list-sdks", "dotnet --list-runtimes"},
-		[]string{"npm install", "npm ls --frob", "npm view x", "npm config list", "npm run build", "npm ls $X", "dotnet --info", "dotnet build",
+		[]string{"npm ls", "npm ls --depth 0", "npm list --all --json", "npm root -g", "npm prefix", "npm run", "npm -v", "dotnet --list-sdks", "dotnet --list-runtimes"},
+		[]string{"npm install", "npm ls --frob", "npm view x", "npm config list", "npm run build", "npm run-script test", "npm ls $X", "dotnet --info", "dotnet build",
 			"dotnet --list-sdks x"}},
 
 	{"go and dpkg",
@@ -69,7 +69,7 @@ var packagesExamples = []safeGroup{
 		[]string{
 			"go version"},
 		[]string{
-			"npm --version"}},
+			"npm --version x"}},
 }
 
 func TestSafePackages(t *testing.T) { checkSafeExamples(t, packagesExamples) }

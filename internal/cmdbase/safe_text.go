@@ -12,6 +12,11 @@ import (
 // operands are read (the secret-path rules judge them); a pattern or
 // script comes first where the tool takes one.
 var safeText = map[string]safeCmd{
+	// shellcheck reads the scripts it is given (not the files they
+	// source: no -x, no source path, no rc file named)
+	"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true,
+		longs: ltLongs("check-sourced", "color?", "include=", "exclude=", "format=", "enable=", "list-optional", "norc",
+			"severity=", "shell=", "wiki-link-count=")}},
 	"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
 	"egrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
 	"fgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
@@ -309,7 +314,8 @@ func jqCheck(ws []word) string {
 		}
 	}
 	pos := Positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
-	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "input_filename") || strings.Contains(pos[0].Text, "$__prog")) {
+	// (input_filename only names the file being read)
+	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "$__prog")) {
 		return "jq filter reads the environment"
 	}
 	return ""
@@ -356,6 +362,9 @@ func awkCheck(ws []word) string {
 			i++
 		case strings.HasPrefix(t, "-F") || strings.HasPrefix(t, "-v") && len(t) > 2:
 		case strings.HasPrefix(t, "--field-separator=") || strings.HasPrefix(t, "--assign="):
+		case t == "-M" || t == "--bignum" || t == "-b" || t == "--characters-as-bytes" || t == "-P" || t == "--posix" ||
+			t == "-c" || t == "--traditional" || t == "-r" || t == "--re-interval" || t == "-N" || t == "--use-lc-numeric":
+			// gawk's options of how it computes and matches
 		case t == "--":
 			if i+1 < len(ws) && prog == nil {
 				prog = &ws[i+1]

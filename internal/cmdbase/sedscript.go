@@ -18,6 +18,10 @@ import "strings"
 // input.
 type sedEffects struct {
 	exec, write, read bool
+	// stdWrite: a w command writes /dev/stdout or /dev/stderr, which GNU
+	// sed opens as its own standard streams: no file is written (sed
+	// --sandbox still refuses it, as it refuses every w).
+	stdWrite bool
 	// bad is set when the script could not be followed; then nothing is
 	// known about it.
 	bad bool
@@ -26,7 +30,8 @@ type sedEffects struct {
 func (e sedEffects) harmless() bool { return !e.bad && !e.exec && !e.write && !e.read }
 
 func (e sedEffects) or(o sedEffects) sedEffects {
-	return sedEffects{exec: e.exec || o.exec, write: e.write || o.write, read: e.read || o.read, bad: e.bad || o.bad}
+	return sedEffects{exec: e.exec || o.exec, write: e.write || o.write, read: e.read || o.read, bad: e.bad || o.bad,
+		stdWrite: e.stdWrite || o.stdWrite}
 }
 
 // sedScan reads a whole script (the -e expressions of one sed command
@@ -160,8 +165,7 @@ func (p *sedParser) program() bool {
 			p.eff.read = true
 			p.toEOL()
 		case 'w', 'W':
-			p.eff.write = true
-			p.toEOL()
+			p.writeFile()
 		case 's':
 			if !p.subst() {
 				return false
@@ -174,6 +178,22 @@ func (p *sedParser) program() bool {
 		default:
 			return false
 		}
+	}
+}
+
+// writeFile reads the file name of a w command (the rest of the line,
+// leading blanks skipped): the standard streams are no file.
+func (p *sedParser) writeFile() {
+	for sedBlank(p.peek()) {
+		p.i++
+	}
+	from := p.i
+	p.toEOL()
+	switch p.s[from:p.i] {
+	case "/dev/stdout", "/dev/stderr":
+		p.eff.stdWrite = true
+	default:
+		p.eff.write = true
 	}
 }
 
@@ -376,8 +396,7 @@ func (p *sedParser) subst() bool {
 		case c == 'e':
 			p.eff.exec = true
 		case c == 'w':
-			p.eff.write = true
-			p.toEOL()
+			p.writeFile()
 			return true
 		case sedBlank(c) || c == 'g' || c == 'p' || c == 'i' || c == 'I' || c == 'm' || c == 'M' || c >= '0' && c <= '9':
 		default:

@@ -445,6 +445,24 @@ func (Programs) IsShell(name string) bool { return Unix(name).Has(Shell) }
 // IsNetworkTool reports a program that talks to the network by design.
 func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network) }
 
+// PrintsNumber reports a command whose output is one number: wc with
+// one count option reading its input, nproc, id -u or -g.
+func (Programs) PrintsNumber(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	args := words[1:]
+	switch words[0] {
+	case "wc":
+		return len(args) == 1 && slices.Contains([]string{"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars", "--max-line-length"}, args[0])
+	case "nproc":
+		return len(args) == 0 || len(args) == 1 && args[0] == "--all"
+	case "id":
+		return len(args) == 1 && (args[0] == "-u" || args[0] == "-g")
+	}
+	return false
+}
+
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
 

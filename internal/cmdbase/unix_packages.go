@@ -5,6 +5,8 @@ import "regexp"
 // Package managers, build tools and cloud command lines.
 var _ = registerUnix(Packages, []Prog{
 	{Name: "npm", Is: Subcommands | RunScripts | Alarm, Globals: []string{"--prefix", "-w", "--workspace"},
+		// nb's commands run with npm's update notifier off
+		Version: []string{"--version", "-v"},
 		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true},
 			{Name: "unpublish", Danger: "removes a published package"}}},
 	{Name: "yarn", Is: Subcommands | RunScripts,

@@ -332,7 +332,9 @@ func (a *analyser) arith(x syntax.ArithmExpr, ctx *walkCtx) {
 		}
 		var w Word
 		a.wordPartsOnly(e, ctx, &w)
-		a.unknown(ctx, "arithmetic on a variable or expansion (its value is evaluated as code)")
+		if !a.numericSubst(e) {
+			a.unknown(ctx, "arithmetic on a variable or expansion (its value is evaluated as code)")
+		}
 	default:
 		a.unknown(ctx, "unsupported arithmetic "+nodeName(x))
 	}
@@ -621,4 +623,48 @@ func isName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// numericSubst reports a word that is exactly one command substitution,
+// $(…) or "$(…)", of a command or pipeline whose last command prints one
+// number ($(wc -l < a.txt), $(ls | wc -l)): its value in arithmetic is
+// that number, never code.
+func (a *analyser) numericSubst(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe {
+			break
+		}
+		s = b.Y
+	}
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || s.Background || s.Negated {
+		return false
+	}
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrIn {
+			return false
+		}
+	}
+	words := make([]string, 0, len(call.Args))
+	for _, arg := range call.Args {
+		lit := arg.Lit()
+		if lit == "" {
+			return false
+		}
+		words = append(words, lit)
+	}
+	return a.opts.Programs != nil && a.opts.Programs.PrintsNumber(words)
 }
