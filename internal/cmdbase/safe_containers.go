@@ -15,7 +15,7 @@ var safeContainers = map[string]safeCmd{
 	"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,
 		longs: ltLongs("all", "no-pager", "no-legend", "full", "output=")}},
 
-	"docker":  {check: dockerRead},
+	"docker": {check: dockerRead},
 	// helm's listings of the user's own cluster (as kubectl's reads;
 	// get values and get manifest may print secrets)
 	"helm": {args: &argSpec{flags: "Aaq", values: "nmo", verbs: []string{"list", "ls", "version", "history", "hist", "status"}, operands: opNames,

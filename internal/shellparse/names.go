@@ -20,8 +20,8 @@ type Programs interface {
 // analysis of what is seen.
 type noPrograms struct{}
 
-func (noPrograms) IsShell(string) bool       { return false }
-func (noPrograms) IsNetworkTool(string) bool { return false }
+func (noPrograms) IsShell(string) bool        { return false }
+func (noPrograms) IsNetworkTool(string) bool  { return false }
 func (noPrograms) PrintsNumber([]string) bool { return false }
 
 var riskyEnvExact = map[string]bool{
