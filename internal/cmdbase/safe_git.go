@@ -244,9 +244,16 @@ var gitProgramFree = map[string]bool{
 	"describe": true, "worktree": true, "show-branch": true,
 }
 
-// GitRunsNoProgram reports a read-only git subcommand that never runs a
-// program the repository configures (gitProgramFree).
-func GitRunsNoProgram(sub string) bool { return gitProgramFree[sub] }
+// GitRunsNoProgram reports a read-only git subcommand that, with the
+// words after it, never runs a program the repository configures
+// (gitProgramFree): git describe --dirty and --broken refresh the index,
+// which runs the post-index-change hook, as git status does.
+func GitRunsNoProgram(sub string, rest []Word) bool {
+	if sub == "describe" && (HasLong(rest, "dirty", "broken")) {
+		return false
+	}
+	return gitProgramFree[sub]
+}
 
 // gitNamesOnly are options after which git diff and git show print
 // names and counts, not content (unless a patch option comes too).

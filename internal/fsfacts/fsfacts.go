@@ -38,7 +38,7 @@ var errBudget = errors.New("too many entries")
 var credentialLine = regexp.MustCompile(`(?i)://[^/\s@]*:[^/\s@]*@|https?://[^/\s@:]+@|extraheader|password|token`)
 
 // SecretFiles implements policy.Facts: files named like secrets
-// (policy.SecretName), symbolic links to such files, the configuration
+// (secrets.Name), symbolic links to such files, the configuration
 // files of git repositories in the tree that hold a credential, and, with
 // a trailing slash, links to directories outside the tree (what a reader
 // following links would reach there is not looked through).
@@ -75,7 +75,7 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 			found = append(found, gitConfigSecrets(p, rel)...)
 			return filepath.SkipDir
 		}
-		if e.IsDir() && policy.SecretName(name) {
+		if e.IsDir() && secrets.Name(name) {
 			found = append(found, rel)
 			return filepath.SkipDir
 		}
@@ -115,7 +115,7 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 
 func hasSecretSegment(p string) bool {
 	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
-		if seg != "" && policy.SecretName(seg) {
+		if seg != "" && secrets.Name(seg) {
 			return true
 		}
 	}

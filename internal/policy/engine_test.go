@@ -608,7 +608,14 @@ func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
 	return f.secrets[dir], true
 }
 
-func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[dir], true }
+// GitRepo reports each of f.programs's keys as a setting naming a program.
+func (f fakeFacts) GitRepo(dir string) (GitRepo, bool) {
+	var r GitRepo
+	for _, k := range f.programs[dir] {
+		r.Settings = append(r.Settings, GitSetting{Key: k, Value: "x"})
+	}
+	return r, true
+}
 
 func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
 

@@ -20,15 +20,15 @@ type Facts interface {
 	// the tree could not be looked through entirely (too large,
 	// unreadable): then it may hold more.
 	SecretFiles(dir string) (files []string, complete bool)
-	// GitPrograms lists the settings of the git repository a command in
-	// dir reaches, and of its submodules, from the repositories' own
-	// configuration as git reports it (not the user's), that make a read
-	// such as git status, git diff or git log -p unsafe (GitConfigRisk: a
-	// program such as diff.external or merge.*.driver, a layout such as
-	// core.worktree or a partial clone), and a hook an index refresh
-	// runs. complete is false when they cannot be known. Outside a
-	// repository it returns nothing, complete.
-	GitPrograms(dir string) (settings []string, complete bool)
+	// GitRepo says what the disk holds of the git repository a command
+	// in dir reaches and of its submodules: the settings of their own
+	// configuration as git reports them (not the user's), the hooks an
+	// index refresh runs, and git's own files that are links (symbolic,
+	// or hard links to a file with other names). The policy judges them
+	// (cmdbase.GitConfigRisk, cmdbase.GitFileKey). complete is false when
+	// they cannot be known. Outside a repository it returns nothing,
+	// complete.
+	GitRepo(dir string) (repo GitRepo, complete bool)
 	// GitSecrets lists the files of the git repository containing dir
 	// whose names say they hold secret values (secrets.ValueFile) and
 	// whose content git can print: tracked in the index or committed in
@@ -78,6 +78,33 @@ type Facts interface {
 	LocalProgram(dir, name string) bool
 }
 
+// GitRepo is what the disk holds of a git repository (Facts.GitRepo).
+type GitRepo struct {
+	// Settings are the repository's own configuration and its
+	// submodules' (local and worktree scopes, and the files they
+	// include), as git reports them.
+	Settings []GitSetting
+	// Hooks are the hooks a read that refreshes the index would run
+	// (post-index-change).
+	Hooks []string
+	// Links are git's own files (cmdbase.GitOwnFiles, relative to the
+	// git directory) that are symbolic links, or hard links of a file
+	// with other names: what git reads there is another file.
+	Links []string
+}
+
+// GitSetting is one setting as git reports it: the key lower-cased
+// except its subsection, the value.
+type GitSetting struct {
+	Key, Value string
+	// Submodule names the submodule whose configuration holds it (""
+	// for the repository's own).
+	Submodule string
+	// Inside says a path the setting gives (a submodule's core.worktree)
+	// leads inside the superproject's work tree.
+	Inside bool
+}
+
 // PathState is what Facts.Resolve knows about a path.
 type PathState int
 
@@ -109,8 +136,8 @@ func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 // LocalProgram implements Facts: no directory holds programs.
 func (NoFacts) LocalProgram(string, string) bool { return false }
 
-// GitPrograms implements Facts.
-func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
+// GitRepo implements Facts: no repository.
+func (NoFacts) GitRepo(string) (GitRepo, bool) { return GitRepo{}, true }
 
 // GitSecrets implements Facts.
 func (NoFacts) GitSecrets(string) ([]string, bool) { return nil, true }
@@ -133,7 +160,7 @@ func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), Pat
 type memoFacts struct {
 	f       Facts
 	secrets map[string]memoList
-	progs   map[string]memoList
+	repos   map[string]memoRepo
 	gitSec  map[string]memoList
 	paths   map[string]memoPath
 	globs   map[string]memoList
@@ -142,6 +169,11 @@ type memoFacts struct {
 	paths1  map[string]string // PathProgram, by dir and name
 	plain   map[string]bool
 	local   map[string]bool // LocalProgram, by dir and name
+}
+
+type memoRepo struct {
+	repo     GitRepo
+	complete bool
 }
 
 type memoList struct {
@@ -188,8 +220,12 @@ func (m *memoFacts) SecretFiles(dir string) ([]string, bool) {
 	return rememberList(&m.secrets, dir, func() ([]string, bool) { return m.f.SecretFiles(dir) })
 }
 
-func (m *memoFacts) GitPrograms(dir string) ([]string, bool) {
-	return rememberList(&m.progs, dir, func() ([]string, bool) { return m.f.GitPrograms(dir) })
+func (m *memoFacts) GitRepo(dir string) (GitRepo, bool) {
+	v := remember(&m.repos, dir, func() memoRepo {
+		r, c := m.f.GitRepo(dir)
+		return memoRepo{r, c}
+	})
+	return v.repo, v.complete
 }
 
 func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
@@ -351,22 +387,6 @@ func hiddenPath(rel string) bool {
 		}
 	}
 	return false
-}
-
-// gitPrograms says why a git read in dir may run a program the
-// repository configures, or "".
-func gitPrograms(cc CommandContext, dir string) string {
-	if cc.Facts == nil {
-		return "the configuration of the repository in " + dir + " is not known"
-	}
-	settings, complete := cc.Facts.GitPrograms(path.Clean(dir))
-	if !complete {
-		return "the configuration of the repository in " + dir + " cannot be read"
-	}
-	if len(settings) > 0 {
-		return "the repository configures a program git would run (" + strings.Join(settings, ", ") + ")"
-	}
-	return ""
 }
 
 // systemTarget is systemPath for a path written in a command running in

@@ -1,9 +1,11 @@
 package policy
 
 import (
-	"github.com/nb-cli/nb/internal/cmdbase"
+	"path"
 	"regexp"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/cmdbase"
 )
 
 // This file is nb's knowledge of git's disk facts: which output may carry
@@ -62,126 +64,82 @@ func gitCredentialOutput(ws []word) string {
 }
 
 // gitRepoPrograms says why a git read in cc.Cwd may run a program the
-// repository configures, or ""; sure is set when the facts say it does
-// (then no rule may approve it).
-func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
-	sub, _, dir, ok := gitSub(ws, cc.Cwd)
+// repository configures, or read a file it names or links to; sure is
+// set when the facts say it does (then no rule may approve it).
+func (e *Engine) gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
+	sub, rest, dir, ok := gitSub(ws, cc.Cwd)
 	if !ok {
 		return "git with --git-dir or --work-tree reads a repository nb has not looked at", false
 	}
-	if sub == "" || cmdbase.GitRunsNoProgram(sub) {
+	if sub == "" {
 		return "", false
 	}
-	why = gitPrograms(cc, dir)
-	return why, why != "" && cc.Facts != nil && !strings.Contains(why, "cannot be read")
+	if cc.Facts == nil {
+		return "the configuration of the repository in " + dir + " is not known", false
+	}
+	repo, complete := cc.Facts.GitRepo(path.Clean(dir))
+	if !complete {
+		return "the configuration of the repository in " + dir + " cannot be read", false
+	}
+	// every read opens git's own files and may quote them
+	if len(repo.Links) > 0 {
+		return "git's own file " + repo.Links[0] + " is a link: git would read another file", true
+	}
+	if why := e.gitFileSettings(repo, cc); why != "" {
+		return why, true
+	}
+	if cmdbase.GitRunsNoProgram(sub, rest) {
+		return "", false
+	}
+	if why := gitPrograms(repo); why != "" {
+		return why, true
+	}
+	return "", false
 }
 
-// GitConfigRisk says why a setting of a repository's own configuration
-// (as git reports it: section and variable names lower-cased, the
-// subsection as written) makes a git read unsafe, or "": it names a
-// program git may run (a diff driver, a pager, a filter, a lazy fetch's
-// transport…), or it gives the repository a layout nb cannot vouch for
-// (a work tree elsewhere, a partial clone that fetches missing objects
-// when a read needs them).
-func GitConfigRisk(key, value string) string {
-	section, name := key, ""
-	if i := strings.LastIndexByte(key, '.'); i >= 0 {
-		section, name = key[:i], key[i+1:]
-	}
-	top, sub, hasSub := strings.Cut(section, ".")
-	off := func() bool {
-		switch strings.ToLower(strings.TrimSpace(value)) {
-		case "false", "no", "off", "0", "":
-			return true
+// gitPrograms says why the repository's settings make a read run a
+// program (or fetch), or "".
+func gitPrograms(repo GitRepo) string {
+	var found []string
+	for _, s := range repo.Settings {
+		if s.Key == "core.worktree" && s.Submodule != "" && s.Inside {
+			continue // a submodule's work tree inside the superproject
 		}
-		return false
-	}
-	boolish := func() bool {
-		switch strings.ToLower(strings.TrimSpace(value)) {
-		case "true", "false", "yes", "no", "on", "off", "1", "0", "":
-			return true
+		if cmdbase.GitConfigRisk(s.Key, s.Value) == "" {
+			continue
 		}
-		return false
-	}
-	program := key + " names a program"
-	switch {
-	case top == "include" || top == "includeif":
-		return "" // git reports what the included files set
-	case section == "core":
-		switch name {
-		case "fsmonitor":
-			if !boolish() {
-				return program
-			}
-		case "pager", "editor", "sshcommand", "alternaterefscommand", "askpass", "gitproxy":
-			return program
-		case "worktree":
-			return "core.worktree puts the work tree elsewhere"
+		k := s.Key
+		if s.Submodule != "" {
+			k = "submodule " + s.Submodule + ": " + k
 		}
-	case top == "pager":
-		if !boolish() {
-			return program
-		}
-	case section == "diff" && name == "external":
-		return program
-	case top == "diff" && hasSub:
-		if name == "textconv" || name == "command" {
-			return program
-		}
-	case top == "merge" && hasSub && name == "driver":
-		return program
-	case top == "filter" && hasSub:
-		if name == "clean" || name == "smudge" || name == "process" {
-			return program
-		}
-	case top == "gpg":
-		if name == "program" || strings.HasSuffix(name, "command") {
-			return program
-		}
-	case section == "log" && name == "showsignature":
-		if !off() {
-			return "log.showsignature verifies signatures, which runs gpg"
-		}
-	case top == "credential" && name == "helper", section == "sequence" && name == "editor",
-		section == "interactive" && name == "difffilter", section == "uploadpack" && name == "packobjectshook",
-		section == "web" && name == "browser":
-		return program
-	case top == "remote" && hasSub:
-		switch name {
-		case "uploadpack", "receivepack", "proxy", "vcs":
-			return program
-		case "promisor":
-			if !off() {
-				return "the repository is a partial clone: a read may fetch missing objects"
-			}
-		case "partialclonefilter":
-			return "the repository is a partial clone: a read may fetch missing objects"
-		case "url", "pushurl":
-			if strings.Contains(value, "::") {
-				return key + " uses a transport that runs a program"
-			}
-		}
-	case top == "url" && hasSub:
-		if strings.Contains(sub, "::") || strings.Contains(value, "::") {
-			return key + " uses a transport that runs a program"
-		}
-	case top == "protocol":
-		if name == "allow" && strings.EqualFold(value, "always") {
-			return key + " allows transports that run programs"
-		}
-	case section == "extensions" && name == "partialclone":
-		return "the repository is a partial clone: a read may fetch missing objects"
-	case top == "submodule" && name == "update":
-		if strings.HasPrefix(strings.TrimSpace(value), "!") {
-			return program
-		}
-	case top == "browser" || top == "man" || top == "difftool" || top == "mergetool":
-		if name == "cmd" || name == "path" {
-			return program
+		if !contains(found, k) {
+			found = append(found, k)
 		}
 	}
-	if strings.HasSuffix(name, "command") || strings.HasSuffix(name, "cmd") {
-		return program
+	for _, h := range repo.Hooks {
+		found = append(found, "hook "+h)
+	}
+	if len(found) > 0 {
+		return "the repository configures a program git would run (" + strings.Join(found, ", ") + ")"
+	}
+	return ""
+}
+
+// gitFileSettings says why a setting of the repository names a file a
+// read opens and may quote that is a secret (blame.ignoreRevsFile
+// pointing at ~/.ssh/id_rsa), or "".
+func (e *Engine) gitFileSettings(repo GitRepo, cc CommandContext) string {
+	for _, s := range repo.Settings {
+		if !cmdbase.GitFileKey(s.Key) {
+			continue
+		}
+		v := strings.TrimSpace(s.Value)
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && cc.Home != "" {
+			v = cc.Home + "/" + rest
+		}
+		if v != "" && e.secretPath(cc, v, false) {
+			return "the repository's " + s.Key + " names " + s.Value + ", which git would read"
+		}
 	}
 	return ""
 }

@@ -438,7 +438,7 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 		info.sensitive = why
 		return why
 	}
-	if why, sure := gitRepoPrograms(args, cc); why != "" {
+	if why, sure := e.gitRepoPrograms(args, cc); why != "" {
 		if sure {
 			info.noRule = why
 		}

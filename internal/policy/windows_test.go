@@ -281,7 +281,7 @@ func TestWinTreeFacts(t *testing.T) {
 type winFacts []string
 
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
-func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
+func (winFacts) GitRepo(string) (GitRepo, bool)        { return GitRepo{}, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
 func (winFacts) Toolchain(string, string) string       { return "" }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
@@ -510,7 +510,7 @@ func TestWinLocalProgramShadows(t *testing.T) {
 type localProgs map[string]bool
 
 func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
-func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitRepo(string) (GitRepo, bool)       { return GitRepo{}, true }
 func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
 func (localProgs) Toolchain(string, string) string      { return "" }
 func (localProgs) SecretContent(string) bool            { return false }
