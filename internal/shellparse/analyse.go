@@ -791,6 +791,19 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	if l.Base() == "set" && setsPhysical(l.Args()) {
 		a.physicalCd = true
 	}
+	if l.Base() == "set" {
+		if why := readingMode(l.Args(), "set"); why != "" {
+			l.Unknown = append(l.Unknown, why)
+		}
+	}
+	if a.opts.Interactive {
+		// an earlier input may have turned set -k on in this shell
+		for _, w := range l.Args() {
+			if name, _, ok := strings.Cut(w.Text, "="); ok && IsRiskyEnvName(name) && isName(name) {
+				l.Unknown = append(l.Unknown, w.Raw+" sets "+name+" for the command where set -k is on")
+			}
+		}
+	}
 	if l.Base() == "shopt" && !strings.Contains(l.Name(), "/") {
 		a.cdOptions(l)
 	}
@@ -1271,4 +1284,42 @@ func assignWord(w *syntax.Word) *syntax.Assign {
 	valuePos := syntax.NewPos(p.Offset()+skip, p.Line(), p.Col()+skip)
 	value := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{ValuePos: valuePos, ValueEnd: lit.ValueEnd, Value: rest}}, w.Parts[1:]...)}
 	return &syntax.Assign{Append: appendTo, Name: &syntax.Lit{Value: name}, Value: value}
+}
+
+// readingMode says why the options of set (or of a shell started with
+// them) make bash read later words otherwise than in its default mode,
+// or "": -k (keyword: a NAME=value word after the command name goes into
+// its environment), -H and history (history expansion: !! and !x:s/…/
+// bring back earlier text, a comment included, as code). Options known
+// only at run time may be any.
+func readingMode(args []Word, who string) string {
+	for i, w := range args {
+		t := w.Text
+		if !w.Static() {
+			return who + " with an option known only at run time may change how bash reads later words"
+		}
+		if t == "--" {
+			return ""
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' {
+			if strings.ContainsRune(t[1:], 'k') {
+				return who + " -k makes a NAME=value word after a command name its environment"
+			}
+			if strings.ContainsRune(t[1:], 'H') {
+				return who + " -H turns on history expansion (!! brings back earlier text as code)"
+			}
+			if strings.HasSuffix(t, "o") && i+1 < len(args) {
+				switch args[i+1].Text {
+				case "keyword":
+					return who + " -o keyword makes a NAME=value word after a command name its environment"
+				case "histexpand", "history":
+					return who + " -o " + args[i+1].Text + " turns on history expansion (!! brings back earlier text as code)"
+				}
+				if !args[i+1].Static() {
+					return who + " -o with an option known only at run time may change how bash reads later words"
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -467,6 +467,9 @@ func joinWords(ws []Word) Word {
 
 // shell handles bash -c 'script' and friends.
 func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
+	if why := readingMode(args, l.Base()); why != "" {
+		l.Unknown = append(l.Unknown, why)
+	}
 	flagC := false
 	i := 0
 	for i < len(args) {
