@@ -154,6 +154,46 @@ func (NoFacts) Toolchain(string, string) string { return "" }
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
 
+// UnknownFacts are the facts of a disk nb cannot look at (a fleet's
+// remote hosts): every path may lead anywhere, every tree may hold
+// secrets, every repository may configure programs, and a glob may
+// match anything. Local facts never stand for another machine's: what
+// a command there reads is judged as a read of unknown files.
+type UnknownFacts struct{}
+
+// SecretFiles implements Facts: not known.
+func (UnknownFacts) SecretFiles(string) ([]string, bool) { return nil, false }
+
+// GitRepo implements Facts: not known.
+func (UnknownFacts) GitRepo(string) (GitRepo, bool) { return GitRepo{}, false }
+
+// GitSecrets implements Facts: not known.
+func (UnknownFacts) GitSecrets(string) ([]string, bool) { return nil, false }
+
+// Resolve implements Facts: where a path leads cannot be told.
+func (UnknownFacts) Resolve(string) (string, PathState) { return "", PathUnknown }
+
+// Toolchain implements Facts: a program the base says a project may
+// switch is judged as in a directory nb has not looked at (remote), any
+// other as found on the host's own PATH.
+func (UnknownFacts) Toolchain(string, string) string { return "" }
+
+// SecretContent implements Facts: a file there may hold anything.
+func (UnknownFacts) SecretContent(string) bool { return true }
+
+// Glob implements Facts: what a pattern matches there is not known.
+func (UnknownFacts) Glob(string, string) ([]string, bool) { return nil, false }
+
+// PlainNames implements Facts: not known.
+func (UnknownFacts) PlainNames(string) bool { return false }
+
+// PathProgram implements Facts: a name is found through the host's own
+// PATH.
+func (UnknownFacts) PathProgram(string, string) string { return "" }
+
+// LocalProgram implements Facts: not cmd.exe's.
+func (UnknownFacts) LocalProgram(string, string) bool { return false }
+
 // memoFacts remembers the answers of one decision's facts: a decision may
 // ask about the same directory for many leaves, and the remedy search
 // decides again.

@@ -308,7 +308,7 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 			return why
 		}
 	}
-	if !dirFree(base) && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
+	if !dirFree(base) && cc.Cwd != "" && e.cwdSecret(cc) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
 		return info.sensitive
 	}
@@ -321,6 +321,20 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 		}
 	}
 	return ""
+}
+
+// cwdSecret reports a directory of secrets to run in.
+func (e *Engine) cwdSecret(cc CommandContext) bool { return e.namesSecret(cc, cc.Cwd) }
+
+// namesSecret reports a word a command names without reading it (its
+// directory, cd's target, stat's operand) that is a secret: where it
+// leads on this disk, on another machine by its name alone (what a
+// command reads there is judged as an unknown file).
+func (e *Engine) namesSecret(cc CommandContext, p string) bool {
+	if cc.Isolation == IsolationRemote {
+		return e.sensitivePath(p, cc.Cwd, false) || p != "" && homeSecret(absPath(p, cc.Cwd), cc.Home, false)
+	}
+	return e.secretPath(cc, p, false)
 }
 
 // shellBuiltin is step 4 of leafSafe: the shell's own tests,
@@ -458,7 +472,7 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 func toolchainFacts(l *shellparse.Leaf, cc CommandContext) string {
 	base := l.Base()
 	switched := cmdbase.Unix(base).Has(cmdbase.Toolchain)
-	if cc.Facts == nil || cc.CwdUnknown || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
+	if cc.Facts == nil || cc.CwdUnknown || cc.Isolation == IsolationRemote || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
 		if switched {
 			return base + " may fetch and run the release the project asks for, in a directory nb has not looked at"
 		}
@@ -479,7 +493,7 @@ func (e *Engine) namesNoSecret(l *shellparse.Leaf, cc CommandContext, info *leaf
 		if w.Static() && metadataOnly(base) && procFDs(absPath(w.Text, cc.Cwd)) {
 			continue // ls /proc/self/fd: the numbers of open files and where they lead
 		}
-		if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
+		if w.Static() && e.namesSecret(cc, w.Text) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
 			info.sensitive = base + " names " + w.Raw
 			return false, info.sensitive
 		}
