@@ -183,3 +183,19 @@ var toolJSON = map[string]bool{
 	"renovate.json": true, "launch.json": true, "settings.json": true, "extensions.json": true, "tasks.json": true,
 	".babelrc.json": true, "tslint.json": true, "deno.json": true, "turbo.json": true, "vercel.json": true,
 }
+
+// Names implements policy.Facts: how many hard links the regular file at
+// p (links followed) has; 1 for anything else or a file gone; 0 when it
+// cannot be told.
+func (Disk) Names(p string) uint64 {
+	fi, err := os.Stat(diskPath(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 1
+	case err != nil:
+		return 0
+	case !fi.Mode().IsRegular():
+		return 1
+	}
+	return links(fi)
+}

@@ -76,6 +76,10 @@ type Facts interface {
 	// the current directory before any on PATH, would run for a bare
 	// name instead of the system's.
 	LocalProgram(dir, name string) bool
+	// Names is how many names (hard links) the regular file at the
+	// absolute path p has; 1 for anything else, 0 when it cannot be
+	// told.
+	Names(p string) uint64
 }
 
 // GitRepo is what the disk holds of a git repository (Facts.GitRepo).
@@ -129,6 +133,9 @@ func (NoFacts) PlainNames(string) bool { return false }
 
 // PathProgram implements Facts: no directory is on PATH.
 func (NoFacts) PathProgram(string, string) string { return "" }
+
+// Names implements Facts: every file has one name.
+func (NoFacts) Names(string) uint64 { return 1 }
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
@@ -194,6 +201,9 @@ func (UnknownFacts) PathProgram(string, string) string { return "" }
 // LocalProgram implements Facts: not cmd.exe's.
 func (UnknownFacts) LocalProgram(string, string) bool { return false }
 
+// Names implements Facts: not known.
+func (UnknownFacts) Names(string) uint64 { return 0 }
+
 // memoFacts remembers the answers of one decision's facts: a decision may
 // ask about the same directory for many leaves, and the remedy search
 // decides again.
@@ -209,6 +219,7 @@ type memoFacts struct {
 	paths1  map[string]string // PathProgram, by dir and name
 	plain   map[string]bool
 	local   map[string]bool // LocalProgram, by dir and name
+	names   map[string]uint64
 }
 
 type memoRepo struct {
@@ -288,6 +299,10 @@ func (m *memoFacts) LocalProgram(dir, name string) bool {
 	return remember(&m.local, dir+"\x00"+name, func() bool { return m.f.LocalProgram(dir, name) })
 }
 
+func (m *memoFacts) Names(p string) uint64 {
+	return remember(&m.names, p, func() uint64 { return m.f.Names(p) })
+}
+
 func (m *memoFacts) PlainNames(dir string) bool {
 	return remember(&m.plain, dir, func() bool { return m.f.PlainNames(dir) })
 }
@@ -361,7 +376,9 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 		if target == "" {
 			target = absPath(p, cc.Cwd)
 		}
-		return cc.Facts.SecretContent(target)
+		// a file with other names may be a secret under another one: its
+		// own name proves nothing
+		return cc.Facts.Names(target) != 1 || cc.Facts.SecretContent(target)
 	}
 	return false
 }
