@@ -26,6 +26,7 @@
 package cmdbase
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/winshell"
@@ -692,4 +693,21 @@ func assigns(args []Arg) bool {
 		}
 	}
 	return false
+}
+
+// WindowsNames returns every command name (canonical, aliases; lower
+// case) of cmd.exe's and PowerShell's base, sorted.
+func WindowsNames() []string {
+	seen := map[string]bool{}
+	for _, m := range []map[string]*Spec{builtins[Cmd], builtins[PowerShell], programs} {
+		for n := range m {
+			seen[n] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

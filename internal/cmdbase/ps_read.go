@@ -1,5 +1,10 @@
 package cmdbase
 
+import (
+	"slices"
+	"strings"
+)
+
 // PowerShell cmdlets that only read and print, with their aliases. By
 // PowerShell's verb naming, Get, Select, Sort, Measure, Compare, Test,
 // Resolve, Format, ConvertTo, ConvertFrom, Group, Join, Split and Out
@@ -160,3 +165,32 @@ var _ = register([]Spec{
 	{Name: "Test-NetConnection", Args: TextArgs, Aliases: []string{"tnc"}, In: PowerShell, Does: Sends},
 	{Name: "Resolve-DnsName", Args: TextArgs, In: PowerShell, Does: Sends},
 })
+
+// psDrives are PowerShell drives whose items are not files: reading
+// them shows variables, functions, certificates or settings; psProviders
+// are the same named by their provider (Environment::).
+var (
+	psDrives    = []string{"env:", "variable:", "function:", "cert:", "wsman:", "alias:"}
+	psProviders = []string{"environment", "variable", "function", "certificate", "wsman", "alias"}
+)
+
+// PSDrive is the PowerShell drive a word names whose items are not files
+// (env:, Variable:, Microsoft.PowerShell.Core\Environment::), or "".
+func PSDrive(w string) string {
+	lw := strings.ToLower(w)
+	for _, d := range psDrives {
+		if strings.HasPrefix(lw, d) {
+			return d
+		}
+	}
+	if i := strings.Index(lw, "::"); i > 0 {
+		p := lw[:i]
+		if k := strings.LastIndexByte(p, '\\'); k >= 0 {
+			p = p[k+1:]
+		}
+		if slices.Contains(psProviders, p) {
+			return p + "::"
+		}
+	}
+	return ""
+}

@@ -88,6 +88,18 @@ func (s safeCmd) Pattern() bool { return s.pattern }
 // PatternFlags are the option letters that give the pattern instead.
 func (s safeCmd) PatternFlags() string { return s.patternFlags }
 
+// patternLongs are the long options of the pattern-first commands that
+// give the pattern (or a file of them) instead of the first operand.
+var patternLongs = []string{"regexp", "file", "expression", "from-file"}
+
+// PatternLongs are the long options that give the pattern instead.
+func (s safeCmd) PatternLongs() []string {
+	if !s.pattern {
+		return nil
+	}
+	return patternLongs
+}
+
 // DynOK reports that dynamic or glob arguments cannot make it write.
 func (s safeCmd) DynOK() bool { return s.dynOK }
 

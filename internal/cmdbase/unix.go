@@ -76,6 +76,38 @@ const (
 	// release of itself (go.mod's go and toolchain lines): even its
 	// read-only forms are safe only where the disk says they will not.
 	Toolchain
+	// Finds: it walks trees from its starting points and runs the
+	// commands of its -exec on each file it finds (find).
+	Finds
+	// FeedsArgs: its command gets the words it reads from its input as
+	// arguments (xargs).
+	FeedsArgs
+	// ListsNames: it prints the bare names of a directory's entries,
+	// one a line (ls).
+	ListsNames
+	// History: it shows what was typed into the shell, passwords
+	// included (history, fc).
+	History
+	// ShowsVars: it prints variables, which may hold secrets (env,
+	// set, declare -p, compgen -v); with VarNames only those it names.
+	ShowsVars
+	// SetsOptions: given options alone it sets the shell's options and
+	// prints nothing (set -e).
+	SetsOptions
+	// Bourne: a shell whose language is the bash nb parses (bash, sh,
+	// dash; not zsh's glob qualifiers nor fish).
+	Bourne
+	// Echoes: it prints its arguments (or, without operands, its input):
+	// with one redirection that writes, the display shows a write of
+	// that file (echo x > f, cat > f).
+	Echoes
+	// NameRefs: its -n makes a name refer to another variable (declare
+	// -n r=TOKEN: $r reads TOKEN).
+	NameRefs
+	// ReadsLine: it reads a line of input into variables (in a session,
+	// an earlier declare -i makes that arithmetic, which runs $(…) in
+	// the input).
+	ReadsLine
 )
 
 // Lang is the language a program reads as code.
@@ -141,6 +173,34 @@ type Prog struct {
 	// that Forms and Subs cannot describe (git reset, git push --force,
 	// chmod 777), or "": a check function named beside its entry.
 	Dangers func(args []Word) string
+	// Writes, when set, says how its arguments make it write files
+	// (sed -i, tee FILE, tar -x, git format-patch -o) and the files it
+	// can name, or "": a check function named beside its entry.
+	Writes func(args []Word) (string, []Word)
+	// Targets, when set, says where its arguments make it write: the
+	// destination and the sources it copies there (cp, mv, install, ln,
+	// rsync), or every operand (tee, truncate).
+	Targets func(args []Word) Targets
+	// RunsConfigured, when set, says why its arguments make it run
+	// programs configured elsewhere (git --ext-diff, git -C on another
+	// repository), given whether the disk's facts will judge the
+	// repository it reads, or "".
+	RunsConfigured func(args []Word, facts bool) string
+	// ReadsFrom are its options whose value is a file it reads (xargs
+	// -a FILE).
+	ReadsFrom []Output
+	// VarNames: its operands are the names of the variables it prints
+	// (printenv NAME).
+	VarNames bool
+	// RuleGlobals are its global options an Always rule keeps with their
+	// values, so the rule matches only with them (git -C DIR, -c K=V).
+	RuleGlobals []string
+	// Module is its option naming a module it runs (python -m): an
+	// Always rule keeps it and the module's name.
+	Module string
+	// Shown says how the display shows a single command of it (cat x is
+	// "read: x", cp a b "copy: a → b").
+	Shown *Shown
 	// Version are options that, given alone, only print the version or
 	// help and exit before the program reads a project file, runs code
 	// or talks to the network.
@@ -536,3 +596,88 @@ func UnixNames() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Shown is how the display shows a single command of a program: a
+// category and its operands, the options that take a value (Values,
+// Longs), and how many operands the form has (0: one or more).
+type Shown struct {
+	Cat    Category
+	Values string
+	Longs  []string
+	// Operands is the number of operands the form needs (read: 1, copy
+	// and move: 2); 0 for one or more.
+	Operands int
+	// PlainOpts are the only options the form allows ("" any): cp and mv
+	// are shown "A → B" only without options that change what is
+	// written or where (-t DIR, -r, -S SUFFIX).
+	PlainOpts []string
+}
+
+// Targets is where a copying or writing program's arguments make it
+// write (Prog.Targets).
+type Targets struct {
+	// Dests are the destinations: the last operand, or every operand of
+	// a program that writes all it names (tee, truncate).
+	Dests []Word
+	// Dirs are the directories named by -t (its files land there).
+	Dirs []Word
+	// Sources are the operands copied into a destination directory.
+	Sources []Word
+	// Whole: every operand is written (tee, truncate).
+	Whole bool
+	// NoTarget: -T (the destination is the file itself); Recursive: a
+	// tree is copied (-r, -a).
+	NoTarget, Recursive bool
+}
+
+// ArgsWrite says how p's arguments make it write files through its
+// options or operands (Prog.Writes), and the files it can name; "" for
+// none or a program the base does not know.
+func (p *Prog) ArgsWrite(args []Word) (string, []Word) {
+	if p == nil || p.Writes == nil {
+		return "", nil
+	}
+	return p.Writes(args)
+}
+
+// TargetsOf is where p's arguments make it write (Prog.Targets); ok is
+// false for a program that writes no operand.
+func (p *Prog) TargetsOf(args []Word) (t Targets, ok bool) {
+	if p == nil || p.Targets == nil {
+		return Targets{}, false
+	}
+	return p.Targets(args), true
+}
+
+// RunsElsewhere says why p's arguments make it run programs configured
+// elsewhere (Prog.RunsConfigured), or "".
+func (p *Prog) RunsElsewhere(args []Word, facts bool) string {
+	if p == nil || p.RunsConfigured == nil {
+		return ""
+	}
+	return p.RunsConfigured(args, facts)
+}
+
+// InputFiles are the files p's options name for it to read
+// (Prog.ReadsFrom).
+func (p *Prog) InputFiles(args []Word) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, o := range p.ReadsFrom {
+		out = append(out, OptionValues(args, o.Short, p.Values, o.Long)...)
+	}
+	return out
+}
+
+// Shows is how the display shows a single command of p, or nil.
+func (p *Prog) Shows() *Shown {
+	if p == nil {
+		return nil
+	}
+	return p.Shown
+}
+
+// In reports whether p belongs to family f; a nil p to none.
+func (p *Prog) In(f Family) bool { return p != nil && p.Family == f }

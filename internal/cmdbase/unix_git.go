@@ -14,7 +14,7 @@ var _ = registerUnix(Git, []Prog{
 		Globals: []string{"-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace",
 			"--super-prefix", "--attr-source"},
 		Ends:    []string{"--exec-path", "--html-path", "--man-path", "--info-path", "--version", "-v"},
-		Dangers: gitDanger,
+		Dangers: gitDanger, Writes: gitWrites, RunsConfigured: gitRunsConfigured, RuleGlobals: []string{"-C", "-c"},
 		Subs: []ProgSub{
 			{Name: "config", Runs: true}, {Name: "rebase", Runs: true}, {Name: "bisect", Runs: true},
 			{Name: "submodule", Runs: true}, {Name: "difftool", Runs: true}, {Name: "mergetool", Runs: true},
@@ -105,4 +105,109 @@ func dashdashPaths(ws []Word) bool {
 		}
 	}
 	return false
+}
+
+// gitWrites: git format-patch -o writes files.
+func gitWrites(ws []Word) (string, []Word) {
+	if AnyWord(ws, "format-patch") && (ShortFlags(ws, "o")['o'] || HasLong(ws, "output-directory")) {
+		return "git format-patch -o writes files", nil
+	}
+	return "", nil
+}
+
+// gitRunsConfigured: options that make git run programs configured
+// elsewhere (--ext-diff, --textconv, --filters…), or git -C, --git-dir
+// and --work-tree on a repository outside the project, whose
+// configuration nb has not seen (-C is judged by the disk's facts of the
+// repository it names when there are facts).
+func gitRunsConfigured(ws []Word, facts bool) string {
+	if r := ForbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
+		return "git " + strings.TrimPrefix(r, "option ")
+	}
+	globals, _, _ := GitSubcommand(ws)
+	for _, g := range globals {
+		if g.Name == "-C" && facts || g.Name != "-C" && g.Name != "--git-dir" && g.Name != "--work-tree" {
+			continue
+		}
+		v := g.Value.Text
+		if g.HasValue && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../")) {
+			return "git on a repository outside the project runs the programs its configuration names"
+		}
+	}
+	return ""
+}
+
+// GitPrintsURLs says why a git read prints the remotes' URLs, which may
+// embed a token (git remote -v, get-url, show), or "".
+func GitPrintsURLs(sub string, rest []Word) string {
+	if sub != "remote" || len(rest) == 0 {
+		return ""
+	}
+	switch rest[0].Text {
+	case "-v", "--verbose", "get-url", "show":
+		return "git remote " + rest[0].Text + " prints remote URLs, which may embed a token"
+	}
+	return ""
+}
+
+// GitOnDisk says whether a git read reads files on disk rather than the
+// repository's objects (git grep --no-index or --untracked, git diff
+// --no-index), and which: the operands of diff, "." for grep (narrowed
+// by a pathspec only with --no-index: pathspec reports that).
+func GitOnDisk(sub string, rest []Word) (targets []Word, pathspec, ok bool) {
+	switch {
+	case sub == "diff" && HasLong(rest, "no-index"):
+		return Positionals(rest, "U"), false, true
+	case sub == "grep" && HasLong(rest, "no-index", "untracked"):
+		return []Word{{Text: ".", Raw: "."}}, HasLong(rest, "no-index") && !HasLong(rest, "untracked"), true
+	}
+	return nil, false, false
+}
+
+// GitPatternFiles are the files git grep reads its patterns from (-f).
+func GitPatternFiles(sub string, rest []Word) []string {
+	if sub != "grep" {
+		return nil
+	}
+	return OptionValues(rest, 'f', "efABCm", "")
+}
+
+// GitPathspecs says how a content-printing git read is narrowed to
+// paths: Narrowed for reads of commits and trees, where a pathspec
+// narrows what is printed unless --follow or --full-diff takes it back;
+// HeadRevs for git diff, narrowed only when its revisions are of HEAD
+// (two blobs are diffed whatever the pathspec says); Unnarrowed else.
+func GitPathspecs(sub string, rest []Word) GitNarrowing {
+	switch sub {
+	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
+		if !HasLong(rest, "follow", "full-diff") {
+			return Narrowed
+		}
+	case "diff":
+		return HeadRevs
+	}
+	return Unnarrowed
+}
+
+// GitNarrowing is how a git read's pathspec narrows what it prints.
+type GitNarrowing int
+
+const (
+	Unnarrowed GitNarrowing = iota
+	Narrowed
+	HeadRevs
+)
+
+// GitSubmoduleContent says why a content-printing git read prints the
+// submodules' content too (--submodule=diff, --recurse-submodules), or "".
+func GitSubmoduleContent(sub string, rest []Word) string {
+	for _, v := range OptionValues(rest, 0, "", "submodule") {
+		if v == "diff" {
+			return "git " + sub + " --submodule=diff prints the submodules' content too"
+		}
+	}
+	if HasLong(rest, "recurse-submodules") {
+		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	}
+	return ""
 }

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -54,46 +53,15 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	return hazard{why: e.argsDanger(base, ws, cc)}
 }
 
-// argsDanger says why a copying, killing or mode-changing command is
-// dangerous by its arguments, or "".
+// argsDanger says why a copying or writing command writes into a system
+// path or startup file (cp x /etc/passwd, tee ~/.bashrc), or "".
 func (e *Engine) argsDanger(base string, ws []word, cc CommandContext) string {
-	switch base {
-	case "chmod":
-		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
-			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
-		}
-		for _, w := range ws {
-			if strings.HasPrefix(w.Text, "-") && worldWritableMode(w.Text) {
-				return "chmod " + w.Text + ": world-writable permissions"
-			}
-		}
-	case "kill":
-		for _, w := range ws {
-			if w.Text == "-1" && len(cmdbase.Positionals(ws, "sn")) == 0 || w.Text == "1" {
-				return "kill: targets every process or init"
-			}
-		}
-		if cmdbase.AnyWord(ws, "--", "-9", "-KILL", "-s") {
-			for _, p := range cmdbase.Positionals(ws, "sn") {
-				if p.Text == "-1" || p.Text == "1" {
-					return "kill: targets every process or init"
-				}
-			}
-		}
-	case "truncate":
-		for _, p := range cmdbase.Positionals(ws, "sr") {
-			if systemTarget(cc, p.Text) {
-				return "truncate in a system path"
-			}
-		}
-	case "cp", "mv", "install", "ln", "tee", "rsync":
-		if t := copyTarget(base, ws, cc); t != "" {
-			return base + " into a system path or startup file: " + t
-		}
-		pos := cmdbase.Positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
-		if base == "mv" && len(pos) > 0 && cmdbase.AnyWord(pos[len(pos)-1:], "/dev/null") {
-			return "mv to /dev/null destroys the file"
-		}
+	t, ok := cmdbase.Unix(base).TargetsOf(ws)
+	if !ok {
+		return ""
+	}
+	if dest := copyTarget(t, cc); dest != "" {
+		return base + " into a system path or startup file: " + dest
 	}
 	return ""
 }
@@ -116,33 +84,6 @@ func fedByNetwork(l *shellparse.Leaf) bool {
 	}
 	for _, r := range l.Redirs {
 		if check(r.Target) {
-			return true
-		}
-	}
-	return false
-}
-
-func worldWritableMode(m string) bool {
-	m = strings.TrimPrefix(m, "-")
-	if m == "" {
-		return false
-	}
-	if n, err := strconv.ParseUint(m, 8, 32); err == nil {
-		return n&0o002 != 0 || n&0o4000 != 0 || n&0o2000 != 0
-	}
-	for _, clause := range strings.Split(m, ",") {
-		i := strings.IndexAny(clause, "+=")
-		if i < 0 {
-			continue
-		}
-		whoPart, perms := clause[:i], clause[i+1:]
-		if strings.ContainsAny(perms, "s") && !strings.Contains(clause, "-") {
-			return true
-		}
-		if (whoPart == "" || strings.ContainsAny(whoPart, "ao")) && strings.Contains(perms, "w") {
-			if whoPart == "" {
-				continue // umask applies
-			}
 			return true
 		}
 	}
@@ -292,50 +233,39 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	return e.hiddenDanger(pseudo, cc)
 }
 
-// copyTarget returns a path a copying tool (cp, mv, install, ln, tee,
-// rsync) writes that is a system path or startup file, or "". Targets are
-// the destination and a -t/--target-directory (in any spelling: -t/etc,
-// -vt /etc, --target-dir=/etc), and inside a destination directory the
-// source's base name (cp evil/.bashrc ~ writes ~/.bashrc); with -T or a
-// recursive copy into the home directory, its startup files.
-func copyTarget(base string, ws []word, cc CommandContext) string {
-	vs := cmdbase.Unix(base).ValueLetters()
-	pos := cmdbase.Positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
-	f := cmdbase.ShortFlags(ws, vs)
-	check := func(p string) bool {
-		return systemTarget(cc, p)
-	}
-	if base == "tee" {
-		for _, p := range pos {
+// copyTarget returns a path a copying or writing tool writes (as the
+// base reads its operands: Prog.Targets) that is a system path or startup
+// file, or "": the destination and each -t directory, and inside a
+// destination directory the source's base name (cp evil/.bashrc ~ writes
+// ~/.bashrc); with -T or a recursive copy into the home directory, its
+// startup files.
+func copyTarget(t cmdbase.Targets, cc CommandContext) string {
+	check := func(p string) bool { return systemTarget(cc, p) }
+	if t.Whole {
+		for _, p := range t.Dests {
 			if p.Static() && check(p.Text) {
 				return p.Text
 			}
 		}
 		return ""
 	}
-	dirs := cmdbase.OptionValues(ws, 't', vs, "target-directory")
-	sources := pos
-	if len(dirs) == 0 && len(pos) > 0 && (len(pos) > 1 || base == "ln") {
-		last := pos[len(pos)-1]
-		if len(pos) > 1 {
-			sources = pos[:len(pos)-1]
-		}
+	var dirs []string
+	for _, d := range t.Dirs {
+		dirs = append(dirs, d.Text)
+	}
+	if len(t.Dests) == 1 {
+		last := t.Dests[0]
 		if !last.Static() {
 			return ""
-		}
-		if len(pos) == 1 {
-			last = word{Text: "."}
 		}
 		dest := absPath(last.Text, cc.Cwd)
 		if check(dest) {
 			return last.Text
 		}
-		noTarget := f['T'] || cmdbase.HasLong(ws, "no-target-directory")
-		recursive := f['r'] || f['R'] || f['a'] || cmdbase.HasLong(ws, "recursive", "archive")
-		if (noTarget || recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
+		if (t.NoTarget || t.Recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
 			return last.Text + " (the home directory and its startup files)"
 		}
-		if noTarget {
+		if t.NoTarget {
 			return ""
 		}
 		dirs = append(dirs, dest)
@@ -344,7 +274,7 @@ func copyTarget(base string, ws []word, cc CommandContext) string {
 		if check(d) {
 			return d
 		}
-		for _, s := range sources {
+		for _, s := range t.Sources {
 			if !s.Static() {
 				continue
 			}

@@ -153,7 +153,7 @@ func New(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("approval.safeCommands: %w", err)
 		}
 		base := path.Base(p.Words[0].Text)
-		if isNetworkTool(base) || isInterpreter(base) || cmdbase.Unix(base).NoAlways() || base == "env" || base == "printenv" {
+		if isNetworkTool(base) || isInterpreter(base) || cmdbase.Unix(base).NoAlways() || cmdbase.Unix(base).Has(cmdbase.ShowsVars) {
 			return nil, fmt.Errorf("approval.safeCommands: %q can never be safe (network tool, shell, interpreter or wrapper)", s)
 		}
 		if len(p.Words) == 1 && !strings.Contains(s, " ") {

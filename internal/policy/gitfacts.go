@@ -53,14 +53,7 @@ func gitSub(ws []word, cwd string) (sub string, rest []word, dir string, ok bool
 // embedded in a remote URL), or "".
 func gitCredentialOutput(ws []word) string {
 	sub, rest, _, _ := gitSub(ws, "")
-	if sub != "remote" || len(rest) == 0 {
-		return ""
-	}
-	switch rest[0].Text {
-	case "-v", "--verbose", "get-url", "show":
-		return "git remote " + rest[0].Text + " prints remote URLs, which may embed a token"
-	}
-	return ""
+	return cmdbase.GitPrintsURLs(sub, rest)
 }
 
 // gitRepoPrograms says why a git read in cc.Cwd may run a program the
@@ -162,63 +155,63 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	}
 	dc := cc
 	dc.Cwd = dir
-	onDisk := sub == "grep" && cmdbase.HasLong(rest, "no-index", "untracked") || sub == "diff" && cmdbase.HasLong(rest, "no-index")
-	if onDisk {
-		targets := []word{{Text: ".", Raw: "."}}
-		if sub == "diff" {
-			targets = cmdbase.Positionals(rest, "U")
-		} else if cmdbase.HasLong(rest, "no-index") && !cmdbase.HasLong(rest, "untracked") {
-			// a pathspec narrows the search; none means the directory
-			if ps := gitPathspecs(rest, dc); len(ps) > 0 {
-				targets = ps
-			}
-		}
-		for _, t := range targets {
-			if !t.Static() || e.secretPath(dc, t.Text, false) || e.reachesSecret(dc, t.Text) {
-				return "git " + sub + " reads the files below " + t.Raw + ", which hold secrets"
-			}
-			if why := treeSecrets(dc, t.Text, true); why != "" {
-				return "git " + sub + " reads the files on disk: " + why
-			}
-		}
+	if why := e.gitOnDisk(sub, rest, dc); why != "" {
+		return why
 	}
-	if sub == "grep" {
-		for _, f := range cmdbase.OptionValues(rest, 'f', "efABCm", "") {
-			if e.secretPath(dc, f, false) {
-				return "git grep reads patterns from " + f
-			}
+	for _, f := range cmdbase.GitPatternFiles(sub, rest) {
+		if e.secretPath(dc, f, false) {
+			return "git " + sub + " reads patterns from " + f
 		}
 	}
 	if !cmdbase.GitPrintsContent(sub, rest) {
 		return ""
 	}
-	for _, v := range cmdbase.OptionValues(rest, 0, "", "submodule") {
-		if v == "diff" {
-			return "git " + sub + " --submodule=diff prints the submodules' content too"
+	if why := cmdbase.GitSubmoduleContent(sub, rest); why != "" {
+		return why
+	}
+	return e.gitTracked(sub, rest, dc)
+}
+
+// gitOnDisk says why a git read of the files on disk may read secrets.
+func (e *Engine) gitOnDisk(sub string, rest []word, dc CommandContext) string {
+	targets, narrowed, ok := cmdbase.GitOnDisk(sub, rest)
+	if !ok {
+		return ""
+	}
+	if narrowed {
+		// a pathspec narrows the search; none means the directory
+		if ps := gitPathspecs(rest, dc); len(ps) > 0 {
+			targets = ps
 		}
 	}
-	if cmdbase.HasLong(rest, "recurse-submodules") {
-		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	for _, t := range targets {
+		if !t.Static() || e.secretPath(dc, t.Text, false) || e.reachesSecret(dc, t.Text) {
+			return "git " + sub + " reads the files below " + t.Raw + ", which hold secrets"
+		}
+		if why := treeSecrets(dc, t.Text, true); why != "" {
+			return "git " + sub + " reads the files on disk: " + why
+		}
 	}
-	if cc.Facts == nil {
+	return ""
+}
+
+// gitTracked says why a content-printing read may print a secret-looking
+// file the repository tracks or once committed that its pathspecs do not
+// leave out, or "".
+func (e *Engine) gitTracked(sub string, rest []word, dc CommandContext) string {
+	dir := dc.Cwd
+	if dc.Facts == nil {
 		return "the files the repository in " + dir + " tracks are not known"
 	}
-	files, complete := cc.Facts.GitSecrets(dir)
+	files, complete := dc.Facts.GitSecrets(dir)
 	if !complete {
 		return "the files the repository in " + dir + " holds cannot be listed"
 	}
 	var specs []word
-	switch sub {
-	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
-		// revisions here are commits or trees: a pathspec narrows what
-		// is printed, unless --follow takes it back through renames or
-		// --full-diff prints every file of the commits it selects
-		if !cmdbase.HasLong(rest, "follow", "full-diff") {
-			specs = gitPathspecs(rest, dc)
-		}
-	case "diff":
-		// two blobs are diffed whatever the pathspec says: only plain
-		// revisions of HEAD keep it a diff of trees
+	switch cmdbase.GitPathspecs(sub, rest) {
+	case cmdbase.Narrowed:
+		specs = gitPathspecs(rest, dc)
+	case cmdbase.HeadRevs:
 		if gitHeadRevs(rest, dc) {
 			specs = gitPathspecs(rest, dc)
 		}

@@ -168,7 +168,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 		info.safe = false
 	}
-	if l.Base() == "find" && info.danger == "" {
+	if prog.Has(cmdbase.Finds) && info.danger == "" {
 		// -exec, -execdir, -ok, -okdir: running anything but a read-only
 		// command on every file found is dangerous
 		for _, in := range l.Inner {
@@ -229,7 +229,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if why := specAllows(l, spec, info); why != "" {
 		return false, why
 	}
-	if base == "git" {
+	if cmdbase.Unix(base).In(cmdbase.Git) {
 		if why := e.gitFacts(l.Args(), cc, info); why != "" {
 			return false, why
 		}
@@ -342,6 +342,7 @@ func (e *Engine) namesSecret(cc CommandContext, p string) bool {
 // other command.
 func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (done, ok bool, why string) {
 	base := l.Base()
+	prog := cmdbase.Unix(base)
 	sensitive := func(why string) (bool, bool, string) {
 		info.sensitive = why
 		return true, false, why
@@ -350,9 +351,6 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 	case l.Test:
 		return true, true, ""
 	case l.Decl:
-		if base == "local" {
-			return true, true, ""
-		}
 		dump := true
 		for _, w := range l.Args() {
 			if !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
@@ -364,38 +362,33 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 		}
 		return true, true, ""
 	case harmless(base) && len(l.Inner) > 0 || transparentShell(l):
-		if base == "time" && (cmdbase.ShortFlags(l.Args(), "f")['o'] || cmdbase.HasLong(l.Args(), "output")) {
-			return true, false, "time -o writes a file"
-		}
-		if base == "xargs" {
-			for _, v := range cmdbase.OptionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
-				if e.secretPath(cc, v, false) {
-					return sensitive("xargs reads " + v)
-				}
+		// a wrapper's own options may name a file it reads (xargs -a);
+		// one it writes (time -o) is an option write
+		for _, v := range prog.InputFiles(l.Args()) {
+			if e.secretPath(cc, v, false) {
+				return sensitive(base + " reads " + v)
 			}
 		}
 		info.harmlessWrapper = true
 		return true, true, ""
-	case base == "read" && cc.interactive:
+	case prog.Has(cmdbase.ReadsLine) && cc.interactive:
 		// an earlier declare -i in the session makes the assignment
 		// arithmetic, which runs $(…) in the input
-		return true, false, "read in an interactive shell may evaluate its input"
-	case (base == "history" || base == "fc") && cc.interactive:
+		return true, false, base + " in an interactive shell may evaluate its input"
+	case prog.Has(cmdbase.History) && cc.interactive:
 		// an interactive shell's history holds what the user typed,
 		// passwords included
-		return sensitive("history shows what was typed into the shell")
-	case base == "printenv" && len(l.Args()) > 0:
+		return sensitive(base + " shows what was typed into the shell")
+	case prog.Has(cmdbase.ShowsVars) && prog.VarNames && len(l.Args()) > 0:
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
 			if !w.Static() || !cmdbase.IsIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
-				return sensitive("printenv " + w.Raw + " may show a secret")
+				return sensitive(base + " " + w.Raw + " may show a secret")
 			}
 		}
 		return true, true, ""
-	}
-	switch base {
-	case "env", "printenv", "export", "set", "declare", "typeset", "compgen":
-		if base == "set" && len(l.Args()) > 0 && (strings.HasPrefix(l.Args()[0].Text, "-") || strings.HasPrefix(l.Args()[0].Text, "+")) {
+	case prog.Has(cmdbase.ShowsVars):
+		if args := l.Args(); prog.Has(cmdbase.SetsOptions) && len(args) > 0 && (strings.HasPrefix(args[0].Text, "-") || strings.HasPrefix(args[0].Text, "+")) {
 			return true, true, ""
 		}
 		return sensitive(base + " shows environment variables, which may hold secrets")
@@ -629,7 +622,7 @@ func patternFirst(args []word, spec cmdbase.ReadOnly) bool {
 			return false
 		}
 	}
-	return !cmdbase.HasLong(args, "regexp", "file", "expression", "from-file")
+	return !cmdbase.HasLong(args, spec.PatternLongs()...)
 }
 
 // searchesSecrets says why a recursive search by base may read secrets,
@@ -715,7 +708,7 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 		if len(matches) == 0 {
 			// bash passes the pattern as it is; find without -exec takes
 			// it for a name pattern and only prints the names it matches
-			namesOnly := metadataOnly(l.Base()) || l.Base() == "find" && len(l.Inner) == 0
+			namesOnly := metadataOnly(l.Base()) || cmdbase.Unix(l.Base()).Has(cmdbase.Finds) && len(l.Inner) == 0
 			if !namesOnly && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
@@ -867,8 +860,8 @@ func homeGuess(raw, home string) string {
 func fetchThenRun(a *shellparse.Analysis, cc CommandContext) string {
 	fetched := map[string]bool{}
 	for _, l := range a.Leaves {
-		switch l.Base() {
-		case "curl", "wget":
+		if isNetworkTool(l.Base()) {
+			// curl -o x URL, wget -O x URL
 			if _, targets := optionWrite(l); len(targets) > 0 {
 				for _, t := range targets {
 					if t.Static() {
@@ -925,7 +918,7 @@ func dangerToken(src string) string {
 		return unicode.IsSpace(r) || strings.ContainsRune("'\"`;&|(){}$<>=!", r)
 	})
 	for _, w := range f {
-		if w == "-delete" || strings.HasPrefix(w, "--force") || strings.HasPrefix(w, "mkfs") {
+		if w == "-delete" || strings.HasPrefix(w, "--force") {
 			return w
 		}
 		base := w[strings.LastIndexByte(w, '/')+1:]
@@ -938,7 +931,7 @@ func dangerToken(src string) string {
 
 // findExec reports a leaf run by find -exec or -execdir.
 func findExec(l *shellparse.Leaf) bool {
-	return l.Wrapper != nil && l.Wrapper.Base() == "find" && (l.Via == "find -exec" || l.Via == "find -execdir")
+	return l.Wrapper != nil && cmdbase.Unix(l.Wrapper.Base()).Has(cmdbase.Finds) && (l.Via == "find -exec" || l.Via == "find -execdir")
 }
 
 // findFile reports the {} word of a leaf run by find -exec: a file find
@@ -990,11 +983,11 @@ func (e *Engine) findSelectsSecrets(f *shellparse.Leaf, cc CommandContext) strin
 // files are then judged as for find -exec, by the tree below each root.
 func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 	x := l.Wrapper
-	if x == nil || x.Base() != "xargs" || l.Via != "xargs" || x.StdinFrom == nil {
+	if x == nil || !cmdbase.Unix(x.Base()).Has(cmdbase.FeedsArgs) || l.Via != shellparse.ViaXargs || x.StdinFrom == nil {
 		return nil
 	}
 	f := x.StdinFrom
-	if f.Base() != "find" || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil {
+	if !cmdbase.Unix(f.Base()).Has(cmdbase.Finds) || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil {
 		return nil
 	}
 	xa := x.Args()
@@ -1029,9 +1022,7 @@ var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session
 func transparentShell(l *shellparse.Leaf) bool {
 	// only shells whose language is the bash nb parses: zsh's glob
 	// qualifiers, fish's (…) run code bash would not
-	switch l.Base() {
-	case "bash", "sh", "dash":
-	default:
+	if !cmdbase.Unix(l.Base()).Has(cmdbase.Bourne) {
 		return false
 	}
 	if len(l.Inner) == 0 || len(l.Unknown) > 0 {
@@ -1100,8 +1091,7 @@ func secretExpansion(a *shellparse.Analysis) string {
 	}
 	for _, l := range a.Leaves {
 		// declare -n r=TOKEN makes $r read TOKEN
-		switch l.Base() {
-		case "declare", "local", "typeset":
+		if cmdbase.Unix(l.Base()).Has(cmdbase.NameRefs) {
 			if cmdbase.ShortFlags(l.Args(), "")['n'] {
 				for _, w := range l.Args() {
 					if _, v, ok := strings.Cut(w.Text, "="); ok && (!w.Static() || secrets.EnvMayHoldSecret(v)) {

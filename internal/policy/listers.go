@@ -39,19 +39,19 @@ func plainRoot(root word, cc CommandContext) bool {
 // print stays itself (plainFind, plainLs); nil otherwise.
 func splitLister(l *shellparse.Leaf, cc CommandContext) *shellparse.Leaf {
 	x := l.Wrapper
-	if x == nil || x.Base() != "xargs" || l.Via != "xargs" || !l.ArgsAppended || x.StdinFrom == nil || !plainXargs(x) {
+	if x == nil || !cmdbase.Unix(x.Base()).Has(cmdbase.FeedsArgs) || l.Via != shellparse.ViaXargs || !l.ArgsAppended || x.StdinFrom == nil || !plainXargs(x) {
 		return nil
 	}
 	p := x.StdinFrom
 	if len(p.Unknown) > 0 || len(p.Inner) > 0 || p.Wrapper != nil || !sameDir(p, x) {
 		return nil
 	}
-	switch p.Base() {
-	case "find":
+	switch prog := cmdbase.Unix(p.Base()); {
+	case prog.Has(cmdbase.Finds):
 		if plainFind(p, cc) {
 			return p
 		}
-	case "ls":
+	case prog.Has(cmdbase.ListsNames):
 		for _, w := range p.Args() {
 			if w.Static() && w.Text == "-1" {
 				continue
@@ -117,7 +117,7 @@ func substFinder(w word, cc CommandContext) *shellparse.Leaf {
 		return nil
 	}
 	f := w.Subs[0]
-	if f.Base() != "find" || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil || !plainFind(f, cc) {
+	if !cmdbase.Unix(f.Base()).Has(cmdbase.Finds) || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil || !plainFind(f, cc) {
 		return nil
 	}
 	return f

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -327,7 +328,7 @@ func narrowRule(l *shellparse.Leaf) string {
 	for _, g := range globals {
 		// git -C DIR and -c KEY=VALUE stay in the rule, so it matches
 		// only with them; any other global option makes it exact
-		if base != "git" || g.Name != "-C" && g.Name != "-c" || !g.HasValue {
+		if !slices.Contains(prog.RuleGlobals, g.Name) || !g.HasValue {
 			return exactRule(l)
 		}
 		if !g.Value.Static() {
@@ -429,8 +430,8 @@ func scriptRule(l *shellparse.Leaf) (string, bool) {
 	switch {
 	case len(args) == 0:
 		return "", true
-	case args[0].Static() && args[0].Text == "-m" && strings.HasPrefix(base, "python") && len(args) > 1 && args[1].Static() && ruleWord.MatchString(args[1].Text):
-		parts = append(parts, "-m", args[1].Text)
+	case args[0].Static() && args[0].Text != "" && args[0].Text == cmdbase.Unix(base).Module && len(args) > 1 && args[1].Static() && ruleWord.MatchString(args[1].Text):
+		parts = append(parts, args[0].Text, args[1].Text)
 		i = 2
 	case args[0].Static() && !strings.HasPrefix(args[0].Text, "-") && args[0].Text != "" && !strings.ContainsAny(args[0].Text, "*?[\n\"'$` "):
 		parts = append(parts, quoteWord(args[0].Text))

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -355,24 +356,10 @@ func bashCategory(l *shellparse.Leaf) (Category, string) {
 		}
 		return strings.Join(s, " ")
 	}
-	// copy and move are shown as "A → B" only without options that
-	// change what is written or where (-t DIR, -r, -S SUFFIX…).
-	plainOpts := func() bool {
-		for _, w := range args {
-			switch w.Text {
-			case "-v", "-i", "-n", "-f", "--verbose", "--interactive", "--no-clobber", "--force":
-			default:
-				if strings.HasPrefix(w.Text, "-") {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	base := l.Base()
+	prog := cmdbase.Unix(l.Base())
 	if len(writes) == 1 && len(writes[0].Target.Subs) == 0 {
-		switch {
-		case base == "echo" || base == "printf" || (base == "cat" && len(cmdbase.Positionals(args, "")) == 0):
+		// echo x > f, cat > f: a write of that file
+		if prog.Has(cmdbase.Echoes) && (prog.Shows() == nil || len(cmdbase.Positionals(args, "")) == 0) {
 			if writes[0].Append {
 				return CatAppend, shownWord(writes[0].Target)
 			}
@@ -380,35 +367,35 @@ func bashCategory(l *shellparse.Leaf) (Category, string) {
 		}
 		return "", ""
 	}
-	if len(writes) > 0 || reads > 0 {
+	sh := prog.Shows()
+	if len(writes) > 0 || reads > 0 || sh == nil || !plainOptions(args, sh.PlainOpts) {
 		return "", ""
 	}
-	switch base {
-	case "cat", "head", "tail":
-		pos := cmdbase.Positionals(args, "nc")
-		if len(pos) == 1 {
-			return CatRead, shownWord(pos[0])
-		}
-	case "cp":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return CatCopy, shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "mv":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return CatMove, shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "rm":
-		if pos := cmdbase.Positionals(args, ""); len(pos) > 0 {
-			return CatDelete, raws(pos)
-		}
-	case "mkdir":
-		if pos := cmdbase.Positionals(args, "m", "mode"); len(pos) > 0 {
-			return CatMkdir, raws(pos)
-		}
+	cat, pos := Category(sh.Cat), cmdbase.Positionals(args, sh.Values, sh.Longs...)
+	switch {
+	case sh.Operands == 1 && len(pos) == 1:
+		return cat, shownWord(pos[0])
+	case sh.Operands == 2 && len(pos) == 2:
+		// copy and move are shown as "A → B"
+		return cat, shownWord(pos[0]) + " → " + shownWord(pos[1])
+	case sh.Operands == 0 && len(pos) > 0:
+		return cat, raws(pos)
 	}
 	return "", ""
+}
+
+// plainOptions reports arguments whose options are all among plain
+// (nil: any option).
+func plainOptions(args []word, plain []string) bool {
+	if plain == nil {
+		return true
+	}
+	for _, w := range args {
+		if strings.HasPrefix(w.Text, "-") && !slices.Contains(plain, w.Text) {
+			return false
+		}
+	}
+	return true
 }
 
 // displayRun is "run: COMMAND", or "run (N lines):" and every line.

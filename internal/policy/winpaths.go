@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"path"
 	"strings"
 	"sync"
@@ -320,30 +321,9 @@ func harmlessTarget(t string) bool {
 	return false
 }
 
-// winDrives are PowerShell drives whose items are not files; reading them
-// shows variables, functions, certificates or settings.
-var winDrives = []string{"env:", "variable:", "function:", "cert:", "wsman:", "alias:"}
-
-func winDrive(w string) string {
-	for _, d := range winDrives {
-		if hasLowerPrefix(w, d) {
-			return d
-		}
-	}
-	// the same drives named by their provider: Environment::,
-	// Microsoft.PowerShell.Core\Variable::
-	if i := strings.Index(w, "::"); i > 0 {
-		p := strings.ToLower(w[:i])
-		if k := strings.LastIndexByte(p, '\\'); k >= 0 {
-			p = p[k+1:]
-		}
-		switch p {
-		case "environment", "variable", "function", "certificate", "wsman", "alias":
-			return p + "::"
-		}
-	}
-	return ""
-}
+// winDrive is the PowerShell drive or provider a word names whose items
+// are not files (Env:, Variable::), or "" (cmdbase.PSDrive).
+func winDrive(w string) string { return cmdbase.PSDrive(w) }
 
 // hasLowerPrefix says whether s in lower case begins with prefix (lower
 // case ASCII), without a lower-case copy of s when its first bytes are

@@ -465,6 +465,9 @@ func joinWords(ws []Word) Word {
 	return Word{Text: strings.Join(texts, " "), Raw: strings.Join(raws, " "), Dynamic: dyn}
 }
 
+// ViaXargs is the Via of a leaf xargs runs with the words it reads.
+const ViaXargs = "xargs"
+
 // shell handles bash -c 'script' and friends.
 func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
 	if why := readingMode(args, l.Base()); why != "" {
@@ -659,7 +662,7 @@ func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
 			}
 		}
 	}
-	a.inner(l, inner, "xargs", ctx, repl == "")
+	a.inner(l, inner, ViaXargs, ctx, repl == "")
 }
 
 func (a *analyser) findExec(l *Leaf, args []Word, ctx *walkCtx) {
