@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux, procps,
-# python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
+# sudo, python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
 #
@@ -23,6 +23,9 @@ command -v git >/dev/null 2>&1 || need_apt+=(git)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
 command -v mawk >/dev/null 2>&1 || need_apt+=(mawk)
+# the sudo tests (internal/askpass/sudotest) also need util-linux's unshare and setpriv
+[ -x /usr/bin/sudo ] || need_apt+=(sudo)
+command -v setpriv >/dev/null 2>&1 || need_apt+=(util-linux)
 if [ ${#need_apt[@]} -gt 0 ]; then
 	log "installing ${need_apt[*]}"
 	sudo_cmd=()

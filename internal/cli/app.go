@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/instructions"
@@ -59,6 +60,8 @@ type app struct {
 	// pauseKeys stops reading keys typed during a turn while a question
 	// reads the terminal (nil: nothing reads them); it returns the resume.
 	pauseKeys func() (resume func())
+	// sudo answers sudo's password requests (sudo.go).
+	sudo sudoPrompt
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
@@ -103,19 +106,21 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 		io: io, opts: opts, cfg: cfg, launch: launch,
 		probes: map[host.Host]*sysinfo.Info{},
 	}
+	a.sudo.prompt = askpass.NewPrompt(io)
 	if err := a.loadUserSystem(); err != nil {
 		return nil, err
 	}
 	w, err := wiring.Build(wiring.Options{
-		Config:     cfg,
-		LaunchDir:  launch,
-		Getenv:     io.Getenv,
-		Environ:    os.Environ(),
-		Approve:    opts.Approve,
-		Headless:   headless,
-		AskHostKey: a.askHostKey,
-		Warn:       func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
-		Now:        io.Now,
+		Config:      cfg,
+		LaunchDir:   launch,
+		Getenv:      io.Getenv,
+		Environ:     os.Environ(),
+		Approve:     opts.Approve,
+		Headless:    headless,
+		AskHostKey:  a.askHostKey,
+		AskPassword: a,
+		Warn:        func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
+		Now:         io.Now,
 	})
 	if err != nil {
 		return nil, err

@@ -136,6 +136,7 @@ func (c *chat) start() (int, bool) {
 	}
 	c.history = h
 	c.ui = c.newUI()
+	c.sudo.hold, c.sudo.interrupt = c.ui.Hold, c.cancelTurn
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}

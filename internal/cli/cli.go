@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/iostreams"
@@ -33,6 +34,10 @@ func Main(args []string, io *iostreams.IO) int {
 	// The Landlock sandbox re-executes nb as a helper that restricts itself
 	// and then runs the command; nothing else may happen before it.
 	if handled, code := sandbox.MaybeHelper(args); handled {
+		return code
+	}
+	// sudo runs nb as its askpass program (package askpass).
+	if handled, code := askpass.MaybeHelper(args); handled {
 		return code
 	}
 	if len(args) > 0 && args[0] == host.GuardArg {

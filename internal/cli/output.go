@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
@@ -103,6 +104,7 @@ func (c *chat) finishTurn(err error) int {
 		c.rec.SetCost(st.Cost)
 	}
 	needed, remedies := c.rec.NeedsApproval()
+	password := c.passwordNeeded()
 	var (
 		status = report.StatusAnswered
 		code   = ExitOK
@@ -112,15 +114,22 @@ func (c *chat) finishTurn(err error) int {
 	case errors.Is(err, context.Canceled):
 		status, code = report.StatusInterrupted, ExitInterrupted
 		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
-	case errors.Is(err, agent.ErrToolLimit) && !needed:
+	case errors.Is(err, agent.ErrToolLimit) && !needed && !password:
 		status, code = report.StatusToolLimit, ExitToolLimit
 		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
 	case err != nil && !errors.Is(err, agent.ErrToolLimit):
 		status, code = report.StatusError, ExitError
 		e = errorObject(kindRun, err)
-	case needed:
+	case needed || password:
 		status, code = report.StatusApproval, ExitApproval
-		e = &report.Error{Kind: "approval_required", Message: "a tool call needed approval and there was no terminal to ask at", Remedies: remedies}
+		msg := "a tool call needed approval and there was no terminal to ask at"
+		if password {
+			remedies = append(remedies, askpass.NoTerminalAdvice)
+			if !needed {
+				msg = "sudo needed a password and there was no terminal to ask at"
+			}
+		}
+		e = &report.Error{Kind: "approval_required", Message: msg, Remedies: remedies}
 	}
 	finishReport(c.rec, c.io, status, code, e)
 	return code

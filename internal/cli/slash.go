@@ -155,6 +155,7 @@ func (c *chat) slashClear(context.Context, []string) error {
 	}
 	c.pendingText, c.pendingImages = nil, nil
 	c.endSessions()
+	c.w.Sudo.Forget()
 	if id == "" {
 		c.ui.Notice(agent.NoticeInfo, "conversation cleared")
 	} else {

@@ -10,6 +10,9 @@ type chatUI interface {
 	agent.UI
 	// ShowLast prints the n-th most recent tool result in full.
 	ShowLast(n int) bool
+	// Hold keeps the screen still while another question (sudo's
+	// password) has the terminal.
+	Hold() (release func())
 	Close() error
 }
 

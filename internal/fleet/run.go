@@ -135,6 +135,12 @@ type Request struct {
 	Timeout time.Duration
 	// Progress, when set, is told about each host that finished.
 	Progress func(Progress)
+	// Sudo, when set, answers for sudo on the hosts where it needs a
+	// password: those hosts are found first (sudo -n -v), Sudo is asked
+	// once for all of them, and each validates its password (sudo -S -v,
+	// the password on its standard input) in the shell that then runs
+	// the command. Hosts whose sudo needs none run as they are.
+	Sudo func(ctx context.Context, hosts []string) (SudoPasswords, error)
 }
 
 // Progress reports one finished host.
@@ -177,6 +183,10 @@ type HostResult struct {
 // ends the running commands and skips the hosts not started.
 func (f *Fleet) Run(ctx context.Context, hosts []*Host, req Request) *Result {
 	start := time.Now()
+	sudo := &sudoState{}
+	if req.Sudo != nil {
+		sudo = f.sudoNeeds(ctx, hosts, req)
+	}
 	dir, derr := f.outputDir()
 	results := make([]*HostResult, len(hosts))
 	sem := make(chan struct{}, f.opts.Concurrency)
@@ -196,7 +206,7 @@ func (f *Fleet) Run(ctx context.Context, hosts []*Host, req Request) *Result {
 			if ctx.Err() != nil {
 				r = &HostResult{Host: h.Name, Status: StatusInterrupted, ExitCode: -1, Error: "not started: interrupted"}
 			} else {
-				r = f.runOne(ctx, h, req, dir)
+				r = f.runOne(ctx, h, req, dir, sudo)
 			}
 			results[i] = r
 			if req.Progress != nil {
@@ -230,7 +240,7 @@ func appendNote(note, s string) string {
 }
 
 // runOne runs the command on h.
-func (f *Fleet) runOne(ctx context.Context, h *Host, req Request, dir string) *HostResult {
+func (f *Fleet) runOne(ctx context.Context, h *Host, req Request, dir string, sudo *sudoState) *HostResult {
 	r := &HostResult{Host: h.Name, ExitCode: -1}
 	start := time.Now()
 	defer func() { r.Duration = time.Since(start) }()
@@ -239,15 +249,37 @@ func (f *Fleet) runOne(ctx context.Context, h *Host, req Request, dir string) *H
 		r.Status, r.Error = StatusUnreachable, err.Error()
 		return r
 	}
+	var password []byte
+	if sudo.needs[h.Name] {
+		if sudo.err == nil {
+			password = sudo.pw.For(h.Name)
+		}
+		if password == nil {
+			r.Status, r.Error = StatusFailed, sudoError(sudo.err)
+			return r
+		}
+	}
 	out := newStream(f.opts, dir, h.Name, "stdout")
 	errs := newStream(f.opts, dir, h.Name, "stderr")
-	ex, err := conn.Run(ctx, &host.Command{
-		Script: req.Command, Dir: req.Dir, Stdout: out, Stderr: errs, Timeout: req.Timeout,
-	})
+	c := &host.Command{Script: req.Command, Dir: req.Dir, Stdout: out, Stderr: errs, Timeout: req.Timeout}
+	var ex *host.Exit
+	accepted := true
+	if password != nil {
+		ex, accepted, err = conn.RunSudo(ctx, c, password)
+	} else {
+		ex, err = conn.Run(ctx, c)
+	}
 	r.Stdout, r.sum[0] = out.close()
 	r.Stderr, r.sum[1] = errs.close()
 	if err != nil {
 		r.Status, r.Error = classify(ctx, err), err.Error()
+		return r
+	}
+	if !accepted {
+		sudo.pw.Refused(h.Name)
+		r.Status, r.ExitCode = StatusFailed, ex.Code
+		r.Error = "sudo did not accept the password; the command did not run here"
+		r.Stderr.Text = appendLine(r.Stderr.Text, refusedNote)
 		return r
 	}
 	r.Ran, r.ExitCode = true, ex.Code

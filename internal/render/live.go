@@ -47,7 +47,7 @@ func (v *toolView) startTicker() {
 				return
 			case <-tick.C:
 				t.mu.Lock()
-				if !v.finished && t.live == v && t.io.Now().Sub(v.start) >= t.opts.LiveDelay {
+				if !v.finished && t.live == v && t.held == 0 && t.io.Now().Sub(v.start) >= t.opts.LiveDelay {
 					v.draw()
 				}
 				t.mu.Unlock()

@@ -86,6 +86,8 @@ type Terminal struct {
 	// typeahead is what the user has typed during the turn, shown after
 	// the spinner.
 	typeahead string
+	// held counts the questions holding the screen (Hold).
+	held int
 }
 
 var _ agent.UI = (*Terminal)(nil)
@@ -521,4 +523,22 @@ func (s *spinner) stop() {
 	s.done = true
 	close(s.quit)
 	fmt.Fprint(s.t.io.Err, "\r\x1b[K")
+}
+
+// Hold keeps the screen still while a question other than an approval
+// (sudo's password) has the terminal during a call: the live area is
+// erased and not drawn again until the returned function is called.
+func (t *Terminal) Hold() (release func()) {
+	t.mu.Lock()
+	t.settle()
+	t.held++
+	t.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			t.mu.Lock()
+			t.held--
+			t.mu.Unlock()
+		})
+	}
 }

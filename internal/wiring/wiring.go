@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
@@ -49,6 +50,9 @@ type Options struct {
 	Roots []string
 	// AskHostKey asks about an unknown ssh host key; nil refuses them.
 	AskHostKey ssh.AskHostKeyFunc
+	// AskPassword asks the user for sudo's password (package askpass);
+	// nil: sudo fails at once when it needs one.
+	AskPassword askpass.Asker
 	// Warn reports, in one line, a problem that does not stop nb (no state
 	// directory, an audit log that cannot be opened).
 	Warn func(msg string)
@@ -77,6 +81,9 @@ type App struct {
 	// the inventory has no host, and FleetErr when it cannot be read.
 	Fleet    *fleet.Fleet
 	FleetErr error
+	// Sudo passes sudo's password requests to the user; Forget drops the
+	// passwords remembered for the session.
+	Sudo *askpass.Sudo
 
 	opts    Options
 	mu      sync.Mutex
@@ -166,6 +173,9 @@ func Build(o Options) (*App, error) {
 		outputs = store.NewOutputs(a.State, ti.SavedOutputsMax, ti.SavedOutputsMaxBytes)
 	}
 	a.buildFleet()
+	a.Sudo = askpass.New(askpass.Options{Asker: o.AskPassword, Environ: o.Environ, Dirs: []string{o.Getenv("XDG_RUNTIME_DIR")}})
+	sudo := a.Sudo
+	a.closers = append(a.closers, func() { sudo.Close() })
 	run, cd := runcmd.New(runcmd.Options{
 		Hosts:   a.Hosts,
 		Workdir: a.Workdir,
@@ -174,6 +184,7 @@ func Build(o Options) (*App, error) {
 		Outputs: outputs,
 		Getenv:  o.Getenv,
 		Fleet:   a.fleetFunc(),
+		Sudo:    a.Sudo,
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)

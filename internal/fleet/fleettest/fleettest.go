@@ -51,6 +51,16 @@ func StartIn(t testing.TB, n int, home string) *Fleet {
 	return write(t, servers(t, n), home)
 }
 
+// Of names the ports of running servers as hosts web-01 …, in order,
+// with the client configuration written to home/.ssh/config.
+func Of(t testing.TB, home string, srvs ...*sshtest.Server) *Fleet {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return write(t, srvs, home)
+}
+
 func servers(t testing.TB, n int, extra ...string) []*sshtest.Server {
 	var out []*sshtest.Server
 	for n > 0 {

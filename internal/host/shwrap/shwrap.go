@@ -56,6 +56,15 @@ func Args(marker, dir, script string, track bool, prelude string) []string {
 	return []string{"-c", w, marker, dir, script}
 }
 
+// SudoPrelude, run before a script in the shell that runs it, validates
+// sudo's credentials with the password on standard input (sudo -S, no
+// prompt): sudo keeps its time stamp per parent process, so the
+// script's own sudo commands then need no password. When sudo refuses,
+// the wrapper reports it (Filter.SudoRefused) and exits before the
+// script; standard input is emptied either way, so nothing of it
+// reaches the script.
+const SudoPrelude = `if ! LC_ALL=C sudo -S -p '' -v; then exec </dev/null; printf '\036%sS\036' "$0" >&2; exit 1; fi; exec </dev/null; `
+
 var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // CheckEnv validates KEY=VALUE entries.
@@ -111,6 +120,8 @@ type Filter struct {
 	cwd    string
 	exitCh chan struct{}
 	pidCh  chan struct{}
+	// sudoRefused: SudoPrelude's sudo did not accept the password.
+	sudoRefused bool
 }
 
 // NewFilter filters the reports tagged with marker out of a stream to w.
@@ -173,6 +184,8 @@ func (f *Filter) report(s string) {
 	case strings.HasPrefix(s, "P") && f.pid == 0:
 		f.pid, _ = strconv.Atoi(s[1:])
 		close(f.pidCh)
+	case s == "S":
+		f.sudoRefused = true
 	case strings.HasPrefix(s, "C") && !f.exited:
 		code, cwd, _ := strings.Cut(s[1:], ":")
 		f.code, _ = strconv.Atoi(code)
@@ -188,6 +201,13 @@ func (f *Filter) Flush() {
 		_, _ = f.w.Write(f.held)
 	}
 	f.held = nil
+}
+
+// SudoRefused reports whether SudoPrelude's sudo refused the password.
+func (f *Filter) SudoRefused() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sudoRefused
 }
 
 // Started is closed when the wrapper reported its process id.

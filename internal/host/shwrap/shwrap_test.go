@@ -86,3 +86,33 @@ func TestParseProbe(t *testing.T) {
 		t.Errorf("%+v", i)
 	}
 }
+
+func TestSudoPreludeReportsRefusal(t *testing.T) {
+	// A stand-in sudo on PATH: it accepts the line "yes" and nothing else,
+	// as `sudo -S -v` reads its password from standard input.
+	dir := t.TempDir()
+	fake := "#!/bin/sh\nIFS= read -r pw; [ \"$pw\" = yes ]\n"
+	if err := exec.Command("sh", "-c", "printf %s "+Quote(fake)+" > "+Quote(dir+"/sudo")+" && chmod +x "+Quote(dir+"/sudo")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		input   string
+		refused bool
+		out     string
+	}{{"yes\n", false, "ran:"}, {"no\n", true, ""}} {
+		line, err := CommandLine("/bin/sh", "nbm", "/", `echo "ran:$(cat)"`, []string{"PATH=" + dir + ":/usr/bin:/bin"}, true, SudoPrelude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		cmd := exec.Command("sh", "-c", line)
+		f := NewFilter(&errb, "nbm")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(c.input), &out, f
+		cmd.Run()
+		f.Flush()
+		// the script never reads what the prelude was given
+		if f.SudoRefused() != c.refused || strings.TrimSpace(out.String()) != c.out {
+			t.Errorf("input %q: refused %v, out %q, stderr %q", c.input, f.SudoRefused(), out.String(), errb.String())
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ssh
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -37,24 +38,53 @@ const orphanGrace = 300 * time.Millisecond
 
 // Run implements host.Host.
 func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
+	ex, _, err := h.run(ctx, c, nil)
+	return ex, err
+}
+
+// RunSudo runs c after sudo accepted password (shwrap.SudoPrelude: sudo
+// -S -v reads it from the command's standard input, in the shell that
+// then runs the script). accepted is false when sudo refused it; the
+// script did not run then. The caller wipes password.
+func (h *Host) RunSudo(ctx context.Context, c *host.Command, password []byte) (ex *host.Exit, accepted bool, err error) {
+	line := make([]byte, 0, len(password)+1)
+	line = append(append(line, password...), '\n')
+	defer clear(line)
+	return h.run(ctx, c, line)
+}
+
+// commandLine is c's remote command line: the environment cleaned, sudo
+// validated first when it is given a password, the script tracked.
+func (h *Host) commandLine(c *host.Command, marker string, sudo bool) (string, error) {
+	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
+	prelude := h.envPolicy.RemoteScrub()
+	if sudo {
+		prelude += shwrap.SudoPrelude
+	}
+	return shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true, prelude)
+}
+
+func (h *Host) run(ctx context.Context, c *host.Command, sudoLine []byte) (*host.Exit, bool, error) {
 	start := time.Now()
 	marker := shwrap.NewMarker()
-	env := append(append([]string{}, host.NonInteractiveEnv...), c.Env...)
-	cmdline, err := shwrap.CommandLine(h.shell, marker, c.Dir, c.Script, env, true, h.envPolicy.RemoteScrub())
+	cmdline, err := h.commandLine(c, marker, sudoLine != nil)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	s, client, err := h.session(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer s.Close()
 	var n atomic.Int64
 	filter := shwrap.NewFilter(c.Stderr, marker)
 	s.Stdout = activity{c.Stdout, &n}
 	s.Stderr = activity{filter, &n}
+	if sudoLine != nil {
+		s.Stdin = bytes.NewReader(sudoLine) // written from the line itself: no copy left
+	}
 	if err := s.Start(cmdline); err != nil {
-		return nil, fmt.Errorf("ssh run: %w", err)
+		return nil, false, fmt.Errorf("ssh run: %w", err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Wait() }()
@@ -100,7 +130,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		if c, err := h.conn(ctx, client); err == nil {
 			h.killGroup(c, filter, gossh.SIGKILL)
 		}
-		return nil, fmt.Errorf("ssh run: connection lost: %w", waitErr)
+		return nil, false, fmt.Errorf("ssh run: connection lost: %w", waitErr)
 	}
 	switch {
 	case exited && !ex.TimedOut && !ex.Interrupted:
@@ -115,7 +145,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		ex.Code = 128 + 15
 	}
 	ex.Duration = time.Since(start)
-	return ex, nil
+	return ex, !filter.SudoRefused(), nil
 }
 
 // drained waits for the session to end while output keeps arriving; it

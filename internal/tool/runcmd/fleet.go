@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
@@ -78,7 +79,19 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 				call.Live("stdout", fmt.Appendf(nil, "%d/%d done · %s %s\n", pr.Done, pr.Total, pr.Host, pr.Status))
 			}
 		}
+		var passwords *askpass.Passwords
+		if t.opts.Sudo != nil && askpass.RunsSudo(p.Command) {
+			req.Sudo = func(ctx context.Context, names []string) (fleet.SudoPasswords, error) {
+				pw, err := t.opts.Sudo.Passwords(ctx, p.Command, names)
+				if err != nil {
+					return nil, err
+				}
+				passwords = pw
+				return pw, nil
+			}
+		}
 		res := f.Run(ctx, hosts, req)
+		passwords.Wipe()
 		if p.note != "" {
 			res.Note = strings.TrimPrefix(res.Note+"; "+p.note, "; ")
 		}

@@ -74,6 +74,9 @@ type Options struct {
 	// many hosts (SPEC §14). It returns the session's fleet, or why there
 	// is none (an inventory that cannot be read).
 	Fleet func() (*fleet.Fleet, error)
+	// Sudo, when set, passes the password requests of commands' sudo to
+	// the user (package askpass); nil leaves sudo as it is.
+	Sudo Sudo
 }
 
 // New returns the run_cmd and set_cwd tools. Hosts, Workdir and Policy
@@ -336,7 +339,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	t.mu.Lock()
 	dirs := t.dirs
 	t.mu.Unlock()
-	ex, runErr := h.Run(ctx, &host.Command{
+	ex, sudoNote, runErr := t.runOn(ctx, h, p.Command, &host.Command{
 		Script:  p.Command,
 		Dir:     p.dir,
 		Dirs:    dirs,
@@ -374,6 +377,9 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	var notes []string
 	if p.note != "" {
 		notes = append(notes, p.note)
+	}
+	if sudoNote != "" {
+		notes = append(notes, sudoNote)
 	}
 	switch {
 	case ex.TimedOut:

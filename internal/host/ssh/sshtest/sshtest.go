@@ -56,6 +56,28 @@ func Start(t testing.TB, extra ...string) *Server {
 // $SSH_CONNECTION, the server port).
 func StartPorts(t testing.TB, n int, extra ...string) *Server {
 	t.Helper()
+	return StartWith(t, Options{Ports: n, Extra: extra})
+}
+
+// Options start a server another way than Start does.
+type Options struct {
+	// Ports is how many ports it listens on (one when 0).
+	Ports int
+	// Extra lines go to sshd_config.
+	Extra []string
+	// User is the account clients log in as (the current user when "");
+	// the server's files are then readable by everyone, so that sshd,
+	// reading them as that user, can.
+	User string
+	// Command, when set, makes the command running sshd's argv (in a
+	// test's own mount namespace, say).
+	Command func(argv ...string) *exec.Cmd
+}
+
+// StartWith is Start with options.
+func StartWith(t testing.TB, o Options) *Server {
+	t.Helper()
+	n := o.Ports
 	if n > 16 {
 		t.Fatalf("sshtest: one sshd listens on at most 16 ports (asked for %d); start several", n)
 	}
@@ -69,17 +91,30 @@ func StartPorts(t testing.TB, n int, extra ...string) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	login := u.Username
+	if o.User != "" {
+		login = o.User
+	}
 	if u.Uid == "0" {
 		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
 			t.Skipf("cannot create /run/sshd: %v", err)
 		}
 	}
 	dir := t.TempDir()
+	if o.User != "" {
+		// sshd reads authorized_keys as the user
+		if err := os.Chmod(filepath.Dir(dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	home := filepath.Join(dir, "home")
 	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{User: u.Username, Home: home, KeyFile: filepath.Join(home, ".ssh", "id_ed25519"), KnownHosts: filepath.Join(home, ".ssh", "known_hosts")}
+	s := &Server{User: login, Home: home, KeyFile: filepath.Join(home, ".ssh", "id_ed25519"), KnownHosts: filepath.Join(home, ".ssh", "known_hosts")}
 	hostKey := filepath.Join(dir, "host_ed25519")
 	for _, k := range []string{hostKey, s.KeyFile} {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", k).CombinedOutput(); err != nil {
@@ -91,7 +126,11 @@ func StartPorts(t testing.TB, n int, extra ...string) *Server {
 		t.Fatal(err)
 	}
 	auth := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(auth, pub, 0o600); err != nil {
+	authMode := os.FileMode(0o600)
+	if o.User != "" {
+		authMode = 0o644
+	}
+	if err := os.WriteFile(auth, pub, authMode); err != nil {
 		t.Fatal(err)
 	}
 	hpub, err := os.ReadFile(hostKey + ".pub")
@@ -139,7 +178,7 @@ MaxStartups 512
 `, portLines, hostKey, auth, filepath.Join(dir, "sshd.pid"))
 	// sshd takes the first SetEnv only: one line holds them all.
 	setenv := "SetEnv SHLVL=1"
-	for _, l := range extra {
+	for _, l := range o.Extra {
 		if v, ok := strings.CutPrefix(l, "SetEnv "); ok {
 			setenv += " " + v
 			continue
@@ -151,7 +190,12 @@ MaxStartups 512
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	s.cmd = exec.Command(Path, "-D", "-e", "-f", conf)
+	argv := []string{Path, "-D", "-e", "-f", conf}
+	if o.Command != nil {
+		s.cmd = o.Command(argv...)
+	} else {
+		s.cmd = exec.Command(argv[0], argv[1:]...)
+	}
 	s.cmd.Stdout, s.cmd.Stderr = &logs, &logs
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("sshd: %v", err)
