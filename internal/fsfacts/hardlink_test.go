@@ -21,7 +21,7 @@ func TestHardLinkedFiles(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".aws"), 0o700)
 	os.MkdirAll(proj, 0o755)
 	secret := filepath.Join(home, ".aws", "credentials")
-	if err := os.WriteFile(secret, []byte("[default]\naws_secret_access_key = CANARY\n"), 0o600); err != nil {
+	if err := os.WriteFile(secret, []byte("[default]\nregion = eu-west-1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Link(secret, filepath.Join(proj, "notes.txt")); err != nil {
