@@ -38,6 +38,18 @@ var gitReadOnlyGlobals = map[string]bool{
 // programs or write files.
 func gitReadOnly(ws []word) string {
 	globals, sub, rest := GitSubcommand(ws)
+	if why := gitGlobalsWhy(globals, ws, sub); why != "" || sub == "" {
+		return why
+	}
+	if why := gitRunsWhy(rest); why != "" {
+		return why
+	}
+	return gitSubReadOnly(sub, rest)
+}
+
+// gitGlobalsWhy judges git's options before the subcommand (and, with no
+// subcommand, words after an option that prints and exits).
+func gitGlobalsWhy(globals []Global, ws []word, sub string) string {
 	for _, g := range globals {
 		switch {
 		case g.Name == "-c" || g.Name == "--config-env" || strings.HasPrefix(g.Name, "-c"):
@@ -48,14 +60,18 @@ func gitReadOnly(ws []word) string {
 			return "git option " + g.Name + " is not known to be read-only"
 		}
 	}
-	if sub == "" {
-		if n := len(globals); n > 0 && ws[len(ws)-1].Text != globals[n-1].Name && !globals[n-1].HasValue {
-			// git --exec-path x log prints and exits; a word after
-			// such an option is not judged
-			return "git " + globals[n-1].Name + " followed by more words is not known to be read-only"
-		}
-		return ""
+	if n := len(globals); sub == "" && n > 0 && ws[len(ws)-1].Text != globals[n-1].Name && !globals[n-1].HasValue {
+		// git --exec-path x log prints and exits; a word after
+		// such an option is not judged
+		return "git " + globals[n-1].Name + " followed by more words is not known to be read-only"
 	}
+	return ""
+}
+
+// gitRunsWhy finds the options of any subcommand that run programs or
+// write files: output files, external diff and text conversion, merge
+// drivers, signature checks.
+func gitRunsWhy(rest []word) string {
 	bad := ForbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
 		// a remerge runs merge drivers; alternate refs run
 		// core.alternateRefsCommand
@@ -77,89 +93,52 @@ func gitReadOnly(ws []word) string {
 			return "git format " + w.Text + " verifies signatures, which runs a program"
 		}
 	}
+	return ""
+}
+
+// gitSubReadOnly judges a subcommand that reads in some forms only, or
+// one of the read-only ones.
+func gitSubReadOnly(sub string, rest []word) string {
+	op := ""
+	if len(rest) > 0 {
+		op = rest[0].Text
+	}
 	switch sub {
 	case "branch":
-		for _, w := range rest {
-			switch w.Text {
-			case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
-				"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
-				continue
-			}
-			if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
-				strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
-				continue
-			}
-			if !strings.HasPrefix(w.Text, "-") && (AnyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
-				continue
-			}
-			return "git branch " + w.Text + " changes branches"
-		}
-		return ""
+		return gitBranchList(rest)
 	case "tag":
 		return gitTagList(rest)
 	case "remote":
-		if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
-			return ""
-		}
-		if rest[0].Text == "get-url" {
-			return ""
-		}
-		if rest[0].Text == "show" {
-			if AnyWord(rest, "-n") {
-				return ""
-			}
-			return "git remote show contacts the remote"
-		}
-		return "git remote changes remotes"
+		return gitRemoteShow(rest)
 	case "config":
-		// configuration can hold credentials (http.extraheader, tokens in
-		// remote URLs): listing it, or reading such a key, is asked
-		if AnyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || HasLong(rest, "list") {
-			return "git config --list may show credentials stored in the configuration"
-		}
-		pos := Positionals(rest, "f", "file", "blob", "type")
-		for _, p := range pos {
-			if SecretKey.MatchString(p.Text) {
-				return "git config " + p.Text + " may hold a credential"
-			}
-		}
-		if AnyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
-			if AnyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
-				return "git config changes configuration"
-			}
-			return ""
-		}
-		return "git config changes configuration"
+		return gitConfigGet(rest)
 	case "stash":
-		if len(rest) > 0 && (rest[0].Text == "list" || rest[0].Text == "show") {
+		if op == "list" || op == "show" {
 			return ""
 		}
 		return "git stash changes the working tree"
 	case "worktree":
-		if len(rest) > 0 && rest[0].Text == "list" {
+		if op == "list" {
 			return ""
 		}
 		return "git worktree changes worktrees"
 	case "submodule":
-		if len(rest) > 0 && rest[0].Text == "status" {
+		if op == "status" {
 			return ""
 		}
 		return "git submodule changes submodules"
 	case "reflog":
-		if len(rest) == 0 || rest[0].Text == "show" {
+		if len(rest) == 0 || op == "show" {
 			return ""
 		}
-		return "git reflog " + rest[0].Text + " changes the reflog"
+		return "git reflog " + op + " changes the reflog"
 	case "notes":
-		if len(rest) == 0 || rest[0].Text == "list" || rest[0].Text == "show" {
+		if len(rest) == 0 || op == "list" || op == "show" {
 			return ""
 		}
 		return "git notes changes notes"
 	case "grep":
-		if r := ForbidShort("O", "efABCm", rest); r != "" {
-			return r
-		}
-		return ""
+		return ForbidShort("O", "efABCm", rest)
 	case "clean":
 		return gitCleanDry(rest)
 	case "hash-object":
@@ -167,14 +146,75 @@ func gitReadOnly(ws []word) string {
 			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
 		}
 		return ""
-	}
-	if sub == "var" && AnyWord(rest, "-l") {
-		return "git var -l lists the configuration, which may hold credentials"
+	case "var":
+		if AnyWord(rest, "-l") {
+			return "git var -l lists the configuration, which may hold credentials"
+		}
 	}
 	if gitReadSubs[sub] {
 		return ""
 	}
 	return "git " + sub + " is not known to be read-only"
+}
+
+// gitBranchList accepts git branch when it only lists.
+func gitBranchList(rest []word) string {
+	for _, w := range rest {
+		switch w.Text {
+		case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
+			"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
+			continue
+		}
+		if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
+			strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
+			continue
+		}
+		if !strings.HasPrefix(w.Text, "-") && (AnyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
+			continue
+		}
+		return "git branch " + w.Text + " changes branches"
+	}
+	return ""
+}
+
+// gitRemoteShow accepts git remote when it lists remotes or shows one
+// without contacting it.
+func gitRemoteShow(rest []word) string {
+	if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
+		return ""
+	}
+	if rest[0].Text == "get-url" {
+		return ""
+	}
+	if rest[0].Text == "show" {
+		if AnyWord(rest, "-n") {
+			return ""
+		}
+		return "git remote show contacts the remote"
+	}
+	return "git remote changes remotes"
+}
+
+// gitConfigGet accepts git config when it reads one key that cannot hold
+// a credential. Configuration can hold credentials (http.extraheader,
+// tokens in remote URLs): listing it, or reading such a key, is asked.
+func gitConfigGet(rest []word) string {
+	if AnyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || HasLong(rest, "list") {
+		return "git config --list may show credentials stored in the configuration"
+	}
+	pos := Positionals(rest, "f", "file", "blob", "type")
+	for _, p := range pos {
+		if SecretKey.MatchString(p.Text) {
+			return "git config " + p.Text + " may hold a credential"
+		}
+	}
+	if AnyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
+		if AnyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
+			return "git config changes configuration"
+		}
+		return ""
+	}
+	return "git config changes configuration"
 }
 
 // gitCleanLongs are git clean's long options; git takes any unique
