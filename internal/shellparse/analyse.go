@@ -453,38 +453,12 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmts(ic.Then, ctx)
 		}
 	case *syntax.WhileClause:
-		if changesDir(c) {
-			a.dir.cur.Unknown = true
-		}
-		if backgroundIn(c) {
-			a.unknown(ctx, "a loop starts background jobs (without bound)")
-		}
+		a.loop(c, ctx)
 		a.stmts(c.Cond, ctx)
 		a.stmts(c.Do, ctx)
 	case *syntax.ForClause:
-		if changesDir(c) {
-			a.dir.cur.Unknown = true
-		}
-		if backgroundIn(c) {
-			a.unknown(ctx, "a loop starts background jobs (without bound)")
-		}
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			if l.Name != nil {
-				a.noteAssign(l.Name.Value)
-			}
-			if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
-				a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
-			}
-			for _, w := range l.Items {
-				a.word(w, ctx)
-			}
-		case *syntax.CStyleLoop:
-			a.arith(l.Init, ctx)
-			a.arith(l.Cond, ctx)
-			a.arith(l.Post, ctx)
-		}
-		a.stmts(c.Do, ctx)
+		a.loop(c, ctx)
+		a.forLoop(c, ctx)
 	case *syntax.CaseClause:
 		a.word(c.Word, ctx)
 		for _, it := range c.Items {
@@ -494,16 +468,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmts(it.Stmts, ctx)
 		}
 	case *syntax.FuncDecl:
-		names := c.Names
-		if c.Name != nil {
-			names = append([]*syntax.Lit{c.Name}, names...)
-		}
-		for _, n := range names {
-			a.funcs[n.Value] = c
-		}
-		restore := a.saveDir()
-		a.stmt(c.Body, ctx)
-		restore()
+		a.funcDecl(c, ctx)
 	case *syntax.ArithmCmd:
 		a.arith(c.X, ctx)
 	case *syntax.TestClause:
@@ -528,55 +493,109 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		}
 		a.stmt(c.Stmt, ctx)
 	case *syntax.CoprocClause:
-		if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
-			// coproc NAME >file: the parser takes the command for the
-			// coprocess's name and leaves a statement of redirections;
-			// bash runs NAME
-			c.Stmt.Cmd = &syntax.CallExpr{}
-		}
-		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
-			// bash takes no NAME before a simple command: "coproc curl x"
-			// runs curl, and what the parser read as assignments after
-			// the name are its arguments ("coproc cat X=1" reads X=1)
-			words := []*syntax.Word{c.Name}
-			for _, as := range call.Assigns {
-				w := wordOfAssign(as)
-				if w == nil {
-					a.unknown(ctx, "coproc "+c.Name.Lit()+" is given an array assignment as an argument")
-					break
-				}
-				words = append(words, w)
-			}
-			call.Assigns = nil
-			call.Args = append(words, call.Args...)
-			c.Name = nil
-		} else if c.Name != nil {
-			w := a.word(c.Name, ctx)
-			a.noteAssign(w.Text)
-			// coproc NAME { …; } sets the array NAME and NAME_PID
-			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
-				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
-			}
-		}
-		if call := leftmostCall(c.Stmt); call != nil && lateAssigns(call) && len(call.Assigns) == 0 {
-			// the parser reads "coproc a=1 curl" as the command a=1; bash
-			// assigns a and runs curl
-			for len(call.Args) > 1 {
-				as := assignWord(call.Args[0])
-				if as == nil {
-					break
-				}
-				call.Assigns = append(call.Assigns, as)
-				call.Args = call.Args[1:]
-			}
-		}
-		restore := a.saveDir()
-		a.stmt(c.Stmt, ctx)
-		restore()
+		a.coproc(c, ctx)
 	default:
 		a.unknown(ctx, "unsupported command "+nodeName(s.Cmd))
 	}
 	a.res.Redirs = append(a.res.Redirs, redirs...)
+}
+
+// loop notes what a while or for loop does to later commands: a cd in
+// it leaves the directory unknown; background jobs in it are unbounded.
+func (a *analyser) loop(c syntax.Node, ctx *walkCtx) {
+	if changesDir(c) {
+		a.dir.cur.Unknown = true
+	}
+	if backgroundIn(c) {
+		a.unknown(ctx, "a loop starts background jobs (without bound)")
+	}
+}
+
+// forLoop reads a for loop: its variable, its words or arithmetic, its
+// body.
+func (a *analyser) forLoop(c *syntax.ForClause, ctx *walkCtx) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		if l.Name != nil {
+			a.noteAssign(l.Name.Value)
+		}
+		if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
+			a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
+		}
+		for _, w := range l.Items {
+			a.word(w, ctx)
+		}
+	case *syntax.CStyleLoop:
+		a.arith(l.Init, ctx)
+		a.arith(l.Cond, ctx)
+		a.arith(l.Post, ctx)
+	}
+	a.stmts(c.Do, ctx)
+}
+
+// funcDecl records a function (called later by name) and reads its body
+// in a directory of its own.
+func (a *analyser) funcDecl(c *syntax.FuncDecl, ctx *walkCtx) {
+	names := c.Names
+	if c.Name != nil {
+		names = append([]*syntax.Lit{c.Name}, names...)
+	}
+	for _, n := range names {
+		a.funcs[n.Value] = c
+	}
+	restore := a.saveDir()
+	a.stmt(c.Body, ctx)
+	restore()
+}
+
+// coproc reads a coprocess as bash runs it, where the parser's reading
+// differs: the name, and assignments before the command.
+func (a *analyser) coproc(c *syntax.CoprocClause, ctx *walkCtx) {
+	if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
+		// coproc NAME >file: the parser takes the command for the
+		// coprocess's name and leaves a statement of redirections;
+		// bash runs NAME
+		c.Stmt.Cmd = &syntax.CallExpr{}
+	}
+	if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
+		// bash takes no NAME before a simple command: "coproc curl x"
+		// runs curl, and what the parser read as assignments after
+		// the name are its arguments ("coproc cat X=1" reads X=1)
+		words := []*syntax.Word{c.Name}
+		for _, as := range call.Assigns {
+			w := wordOfAssign(as)
+			if w == nil {
+				a.unknown(ctx, "coproc "+c.Name.Lit()+" is given an array assignment as an argument")
+				break
+			}
+			words = append(words, w)
+		}
+		call.Assigns = nil
+		call.Args = append(words, call.Args...)
+		c.Name = nil
+	} else if c.Name != nil {
+		w := a.word(c.Name, ctx)
+		a.noteAssign(w.Text)
+		// coproc NAME { …; } sets the array NAME and NAME_PID
+		if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
+			a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
+		}
+	}
+	if call := leftmostCall(c.Stmt); call != nil && lateAssigns(call) && len(call.Assigns) == 0 {
+		// the parser reads "coproc a=1 curl" as the command a=1; bash
+		// assigns a and runs curl
+		for len(call.Args) > 1 {
+			as := assignWord(call.Args[0])
+			if as == nil {
+				break
+			}
+			call.Assigns = append(call.Assigns, as)
+			call.Args = call.Args[1:]
+		}
+	}
+	restore := a.saveDir()
+	a.stmt(c.Stmt, ctx)
+	restore()
 }
 
 func (a *analyser) addLeaf(l *Leaf, redirs []*Redir) {
