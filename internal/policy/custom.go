@@ -266,16 +266,19 @@ func (f *feature) matchWinLeaf(l *shellparse.Leaf, info *leafInfo) bool {
 	if l.Name() == "" || info == nil || info.win == nil {
 		return false
 	}
-	portable := info.win.portable || info.win.linux != nil
-	for _, n := range spellings(l, info) {
-		v := named(info.win, n)
+	w := info.win
+	portable := w.portable || w.linux != nil
+	if w.spelled == nil {
+		w.spelled = spellings(l, info)
+	}
+	for _, n := range w.spelled {
 		switch {
 		case f.re != nil || portable:
-			if f.matchLeaf(v) || info.win.linux != nil && f.matchLeaf(info.win.linux) {
+			if f.matchLeaf(named(w, n)) || w.linux != nil && f.matchLeaf(w.linux) {
 				return true
 			}
 		case f.nameIn(n):
-			if f.winArgs(v, l.Dialect) {
+			if f.winArgs(named(w, n), l.Dialect) {
 				return true
 			}
 		}

@@ -154,6 +154,19 @@ func lowerPattern(p *Pattern) *Pattern {
 
 // named is the view of a Windows leaf with the name n.
 func named(w *winInfo, n string) *shellparse.Leaf {
+	if v, ok := w.views[n]; ok {
+		return v
+	}
+	if w.views == nil {
+		w.views = make(map[string]*shellparse.Leaf, len(w.names)+1)
+	}
+	v := nameView(w, n)
+	w.views[n] = v
+	return v
+}
+
+// nameView makes the view of named.
+func nameView(w *winInfo, n string) *shellparse.Leaf {
 	l := *w.view
 	rest := w.view.Words
 	if len(rest) > 0 {

@@ -33,6 +33,11 @@ type winInfo struct {
 	writes, quiet bool
 	// portable: judged as on Unix.
 	portable bool
+	// spelled are its spellings (spellings) and views the leaf under
+	// each name a rule meets it by (named): made on first use, once per
+	// decision.
+	spelled []string
+	views   map[string]*shellparse.Leaf
 }
 
 // shellOf is the command base's name for a leaf's shell.
