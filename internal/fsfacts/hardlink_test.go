@@ -27,13 +27,21 @@ func TestHardLinkedFiles(t *testing.T) {
 	if err := os.Link(secret, filepath.Join(proj, "notes.txt")); err != nil {
 		t.Skipf("no hard links here: %v", err)
 	}
+	// documentation is no exception: a README that is the secret under
+	// another name is the secret
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	for _, name := range []string{filepath.Join(proj, "README.md"), filepath.Join(home, ".ssh", "README")} {
+		if err := os.Link(secret, name); err != nil {
+			t.Fatal(err)
+		}
+	}
 	os.WriteFile(filepath.Join(proj, "plain.txt"), []byte("hello\n"), 0o644)
 	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cc := policy.CommandContext{Cwd: proj, Home: home, Facts: fsfacts.Disk{Home: home}}
-	for _, cmd := range []string{"cat notes.txt", "head -n 5 notes.txt", "grep key notes.txt", "cat ./notes.txt plain.txt"} {
+	for _, cmd := range []string{"cat notes.txt", "head -n 5 notes.txt", "grep key notes.txt", "cat ./notes.txt plain.txt", "cat README.md", "cat ~/.ssh/README"} {
 		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
 			t.Errorf("%q (a hard link of ~/.aws/credentials): allowed", cmd)
 		}

@@ -355,11 +355,9 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 // cc.Cwd: the path as written, and where its links lead. A path whose
 // links cannot be followed counts as secret.
 func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
-	if !glob && e.docInSecrets(cc, p) {
-		return false
-	}
 	if e.sensitivePath(p, cc.Cwd, glob) || p != "" && homeSecret(absPath(p, cc.Cwd), cc.Home, glob) {
-		return true
+		// a secret by its name, unless it is documentation there
+		return glob || !e.docInSecrets(cc, p)
 	}
 	if glob || cc.Facts == nil || p == "" {
 		return false

@@ -271,7 +271,7 @@ func (e *Engine) docInSecrets(cc CommandContext, p string) bool {
 	case st != PathExists || t != "":
 		return false
 	}
-	return !cc.Facts.SecretContent(abs)
+	return cc.Facts.Names(abs) == 1 && !cc.Facts.SecretContent(abs)
 }
 
 // userSensitive reports a path approval.sensitivePaths names.
