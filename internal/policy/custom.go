@@ -232,7 +232,7 @@ func (f *feature) matchScript(s *script, as *assessment) (string, bool) {
 		return f.winPipeHit(s, as)
 	}
 	for _, l := range s.Leaves {
-		if f.matchWinLeaf(l, as.info[l]) {
+		if f.matchWinLeaf(l, as.info.of(l)) {
 			return l.RawText(), true
 		}
 	}
@@ -242,7 +242,11 @@ func (f *feature) matchScript(s *script, as *assessment) (string, bool) {
 // spellings are the names a cmd.exe or PowerShell leaf goes by, without
 // directory and .exe: as written, its canonical name and its aliases.
 func spellings(l *shellparse.Leaf, info *leafInfo) []string {
-	var out []string
+	n := 1
+	if info != nil && info.win != nil {
+		n += len(info.win.names)
+	}
+	out := make([]string, 0, n)
 	add := func(n string) {
 		if b := winshell.BaseName(n); b != "" && !slices.Contains(out, b) {
 			out = append(out, b)
@@ -259,6 +263,17 @@ func spellings(l *shellparse.Leaf, info *leafInfo) []string {
 	return out
 }
 
+// spelledOf is spellings, made once for a leaf whose facts are known.
+func spelledOf(l *shellparse.Leaf, info *leafInfo) []string {
+	if info == nil || info.win == nil {
+		return spellings(l, info)
+	}
+	if info.win.spelled == nil {
+		info.win.spelled = spellings(l, info)
+	}
+	return info.win.spelled
+}
+
 // matchWinLeaf matches a word pattern or a regular expression against a
 // cmd.exe or PowerShell leaf under each of its names; a program that
 // behaves as on Unix is matched as bash's leaves are.
@@ -268,10 +283,7 @@ func (f *feature) matchWinLeaf(l *shellparse.Leaf, info *leafInfo) bool {
 	}
 	w := info.win
 	portable := w.portable || w.linux != nil
-	if w.spelled == nil {
-		w.spelled = spellings(l, info)
-	}
-	for _, n := range w.spelled {
+	for _, n := range spelledOf(l, info) {
 		switch {
 		case f.re != nil || portable:
 			if f.matchLeaf(named(w, n)) || w.linux != nil && f.matchLeaf(w.linux) {
@@ -325,7 +337,7 @@ func (f *feature) winArgs(v *shellparse.Leaf, d shellparse.Dialect) bool {
 func (f *feature) winPipeHit(s *script, as *assessment) (string, bool) {
 	hasLeft := false
 	for _, l := range s.Leaves {
-		if slices.ContainsFunc(spellings(l, as.info[l]), func(n string) bool { return strings.EqualFold(n, f.pipeL) }) {
+		if slices.ContainsFunc(spelledOf(l, as.info.of(l)), func(n string) bool { return strings.EqualFold(n, f.pipeL) }) {
 			hasLeft = true
 		}
 	}
@@ -334,7 +346,7 @@ func (f *feature) winPipeHit(s *script, as *assessment) (string, bool) {
 	}
 	for _, l := range s.Leaves {
 		fed := l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe
-		if fed && slices.ContainsFunc(spellings(l, as.info[l]), func(n string) bool { return strings.EqualFold(n, f.pipeR) }) {
+		if fed && slices.ContainsFunc(spelledOf(l, as.info.of(l)), func(n string) bool { return strings.EqualFold(n, f.pipeR) }) {
 			return l.RawText(), true
 		}
 	}

@@ -209,17 +209,34 @@ func (UnknownFacts) Names(string) uint64 { return 0 }
 // decides again.
 type memoFacts struct {
 	f       Facts
-	secrets map[string]memoList
-	repos   map[string]memoRepo
-	gitSec  map[string]memoList
-	paths   map[string]memoPath
-	globs   map[string]memoList
-	content map[string]bool
-	chains  map[string]string
-	paths1  map[string]string // PathProgram, by dir and name
-	plain   map[string]bool
-	local   map[string]bool // LocalProgram, by dir and name
-	names   map[string]uint64
+	secrets memo[memoList]
+	repos   memo[memoRepo]
+	gitSec  memo[memoList]
+	paths   memo[memoPath]
+	globs   memo[memoList]
+	content memo[bool]
+	chains  memo[string]
+	paths1  memo[string] // PathProgram, by dir and name
+	plain   memo[bool]
+	local   memo[bool] // LocalProgram, by dir and name
+}
+
+// memo holds the answers of one kind of fact, by one or two strings,
+// made when first needed (most decisions ask little): a few in a list,
+// more in a map.
+type memo[V any] *memoTable[V]
+
+type memoTable[V any] struct {
+	n    int
+	few  [4]memoEntry[V]
+	many map[memoKey]V
+}
+
+type memoKey struct{ a, b string }
+
+type memoEntry[V any] struct {
+	key memoKey
+	v   V
 }
 
 type memoRepo struct {
@@ -245,22 +262,47 @@ func memoize(f Facts) Facts {
 	return &memoFacts{f: f}
 }
 
-// remember returns the answer kept in *m for key, asking get the first
-// time (the map is made when first needed: most decisions ask little).
-func remember[V any](m *map[string]V, key string, get func() V) V {
-	if v, ok := (*m)[key]; ok {
-		return v
+// remember returns the answer kept in m for key, asking get the first
+// time.
+func remember[V any](m *memo[V], a, b string, get func() V) V {
+	t := (*memoTable[V])(*m)
+	key := memoKey{a, b}
+	switch {
+	case t == nil:
+	case t.many != nil:
+		if v, ok := t.many[key]; ok {
+			return v
+		}
+	default:
+		for i := 0; i < t.n; i++ {
+			if t.few[i].key == key {
+				return t.few[i].v
+			}
+		}
 	}
 	v := get()
-	if *m == nil {
-		*m = map[string]V{}
+	if t == nil {
+		t = &memoTable[V]{}
+		*m = t
 	}
-	(*m)[key] = v
+	switch {
+	case t.many != nil:
+		t.many[key] = v
+	case t.n < len(t.few):
+		t.few[t.n] = memoEntry[V]{key, v}
+		t.n++
+	default:
+		t.many = make(map[memoKey]V, 2*len(t.few))
+		for _, e := range t.few {
+			t.many[e.key] = e.v
+		}
+		t.many[key] = v
+	}
 	return v
 }
 
-func rememberList(m *map[string]memoList, key string, get func() ([]string, bool)) ([]string, bool) {
-	v := remember(m, key, func() memoList {
+func rememberList(m *memo[memoList], key string, get func() ([]string, bool)) ([]string, bool) {
+	v := remember(m, key, "", func() memoList {
 		l, c := get()
 		return memoList{l, c}
 	})
@@ -272,7 +314,7 @@ func (m *memoFacts) SecretFiles(dir string) ([]string, bool) {
 }
 
 func (m *memoFacts) GitRepo(dir string) (GitRepo, bool) {
-	v := remember(&m.repos, dir, func() memoRepo {
+	v := remember(&m.repos, dir, "", func() memoRepo {
 		r, c := m.f.GitRepo(dir)
 		return memoRepo{r, c}
 	})
@@ -284,35 +326,39 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 }
 
 func (m *memoFacts) SecretContent(p string) bool {
-	return remember(&m.content, p, func() bool { return m.f.SecretContent(p) })
+	return remember(&m.content, p, "", func() bool { return m.f.SecretContent(p) })
 }
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
-	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
+	v := remember(&m.globs, dir, pattern, func() memoList {
+		l, c := m.f.Glob(dir, pattern)
+		return memoList{l, c}
+	})
+	return v.list, v.complete
 }
 
 func (m *memoFacts) PathProgram(dir, name string) string {
-	return remember(&m.paths1, dir+"\x00"+name, func() string { return m.f.PathProgram(dir, name) })
+	return remember(&m.paths1, dir, name, func() string { return m.f.PathProgram(dir, name) })
 }
 
 func (m *memoFacts) LocalProgram(dir, name string) bool {
-	return remember(&m.local, dir+"\x00"+name, func() bool { return m.f.LocalProgram(dir, name) })
+	return remember(&m.local, dir, name, func() bool { return m.f.LocalProgram(dir, name) })
 }
 
 func (m *memoFacts) Names(p string) uint64 {
-	return remember(&m.names, p, func() uint64 { return m.f.Names(p) })
+	return m.f.Names(p) // asked once a file, after its name and links: no memo
 }
 
 func (m *memoFacts) PlainNames(dir string) bool {
-	return remember(&m.plain, dir, func() bool { return m.f.PlainNames(dir) })
+	return remember(&m.plain, dir, "", func() bool { return m.f.PlainNames(dir) })
 }
 
 func (m *memoFacts) Toolchain(prog, dir string) string {
-	return remember(&m.chains, prog+"\x00"+dir, func() string { return m.f.Toolchain(prog, dir) })
+	return remember(&m.chains, prog, dir, func() string { return m.f.Toolchain(prog, dir) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
-	v := remember(&m.paths, p, func() memoPath {
+	v := remember(&m.paths, p, "", func() memoPath {
 		t, s := m.f.Resolve(p)
 		return memoPath{t, s}
 	})

@@ -98,7 +98,7 @@ type assessment struct {
 	// warnPattern is set when the command matches the user's warnPatterns.
 	warnPattern bool
 	display     string
-	info        map[*shellparse.Leaf]*leafInfo
+	info        leafInfos
 	// needRule are the leaves a rule must cover (not safe, not harmless
 	// wrappers).
 	needRule []*shellparse.Leaf
@@ -128,4 +128,45 @@ func (e *Engine) decide(command string, cc CommandContext, interactive bool) *De
 	as := e.assess(s)                      // 3
 	rs := e.ruling(s, as)                  // 4
 	return e.verdict(s, as, rs)            // 5
+}
+
+// leafInfos are the facts of each leaf of a script: a list, and a map
+// once there are many.
+type leafInfos struct {
+	list  []leafFact
+	index map[*shellparse.Leaf]*leafInfo
+}
+
+type leafFact struct {
+	leaf *shellparse.Leaf
+	info *leafInfo
+}
+
+// of is the facts of leaf l (nil when none were found).
+func (f *leafInfos) of(l *shellparse.Leaf) *leafInfo {
+	if f.index != nil {
+		return f.index[l]
+	}
+	for _, e := range f.list {
+		if e.leaf == l {
+			return e.info
+		}
+	}
+	return nil
+}
+
+// set records the facts of leaf l, which has none yet.
+func (f *leafInfos) set(l *shellparse.Leaf, info *leafInfo) {
+	if f.index != nil {
+		f.index[l] = info
+		return
+	}
+	f.list = append(f.list, leafFact{l, info})
+	if len(f.list) > 16 {
+		f.index = make(map[*shellparse.Leaf]*leafInfo, 2*len(f.list))
+		for _, e := range f.list {
+			f.index[e.leaf] = e.info
+		}
+		f.list = nil
+	}
 }

@@ -50,7 +50,7 @@ func (e *Engine) ruling(s *script, as *assessment) *ruling {
 	rules := e.compile(s.cc.Home, s.Dialect)
 	for _, l := range s.Leaves {
 		for _, p := range rules.deny {
-			if denies(p, l, as.info[l]) {
+			if denies(p, l, as.info.of(l)) {
 				r.verdict, r.by = Deny, ByDenyRule
 				r.denial = fmt.Sprintf("denied by rule %q (matches %q)", p.Src, l.RawText())
 				return r
@@ -59,7 +59,7 @@ func (e *Engine) ruling(s *script, as *assessment) *ruling {
 	}
 	for _, l := range s.Leaves {
 		for _, p := range rules.deny {
-			if mightDeny(p, l, as.info[l]) && !contains(r.maybe, p.Src) {
+			if mightDeny(p, l, as.info.of(l)) && !contains(r.maybe, p.Src) {
 				r.maybe = append(r.maybe, p.Src)
 			}
 		}
@@ -103,7 +103,7 @@ func (e *Engine) preApproved(s *script, as *assessment, r *ruling, allow []ruleE
 		if covered[l] {
 			continue
 		}
-		info := as.info[l]
+		info := as.info.of(l)
 		if len(l.Unknown) > 0 || info.noRule != "" {
 			return "", false
 		}

@@ -20,7 +20,10 @@ type tally struct {
 
 // assess is step 3.
 func (e *Engine) assess(s *script) *assessment {
-	as := &assessment{info: make(map[*shellparse.Leaf]*leafInfo, len(s.Leaves))}
+	as := &assessment{}
+	if n := len(s.Leaves); n <= 16 {
+		as.info.list = make([]leafFact, 0, n)
+	}
 	if s.Err != nil {
 		return e.unparsed(s, as)
 	}
@@ -45,13 +48,13 @@ func (e *Engine) assess(s *script) *assessment {
 	}
 	sec := newWinSecrets(e, s.cc)
 	for _, l := range s.Leaves {
-		as.info[l] = e.leafFacts(l, s.cc, sec)
+		as.info.set(l, e.leafFacts(l, s.cc, sec))
 	}
 	if s.Dialect != shellparse.Bash {
 		e.winTogether(s, sec, as)
 	}
 	for _, l := range s.Leaves {
-		e.addLeaf(l, as.info[l], as, &t)
+		e.addLeaf(l, as.info.of(l), as, &t)
 	}
 	if s.Dialect == shellparse.Bash {
 		if why := secretExpansion(s.Analysis); why != "" {

@@ -19,7 +19,7 @@ import (
 func (e *Engine) winTogether(s *script, sec *winSecrets, as *assessment) {
 	sends := false
 	for _, l := range s.Leaves {
-		if w := as.info[l].win; w != nil && fetches(w) {
+		if w := as.info.of(l).win; w != nil && fetches(w) {
 			sends = true
 		}
 		for _, w := range l.Words {
@@ -31,7 +31,7 @@ func (e *Engine) winTogether(s *script, sec *winSecrets, as *assessment) {
 	var upstream []*shellparse.Leaf
 	downloaded := "" // a file saved from the network earlier in the script
 	for _, l := range s.Leaves {
-		info := as.info[l]
+		info := as.info.of(l)
 		if !l.StdinFromPipe {
 			upstream = nil
 		}
@@ -64,7 +64,7 @@ func (e *Engine) winStage(l *shellparse.Leaf, info *leafInfo, upstream []*shellp
 	// iwr … | Out-File x.ps1 (or Set-Content, Tee-Object, > x.ps1)
 	if l.StdinFromPipe && (j.Does == cmdbase.Writes || w.writes || redirWrites(l)) {
 		for _, up := range upstream {
-			if uw := as.info[up].win; uw != nil && fetches(uw) {
+			if uw := as.info.of(up).win; uw != nil && fetches(uw) {
 				downloaded = up.Name()
 			}
 		}
@@ -148,7 +148,7 @@ func winRegistryDanger(j cmdbase.Judgement, info *leafInfo) {
 func winPipedChange(l *shellparse.Leaf, w *winInfo, upstream []*shellparse.Leaf, cc CommandContext, as *assessment, info *leafInfo) {
 	j := w.j
 	for _, up := range upstream {
-		uw := as.info[up].win
+		uw := as.info.of(up).win
 		if uw == nil {
 			continue
 		}
@@ -173,7 +173,7 @@ func (e *Engine) winPipedReads(l *shellparse.Leaf, w *winInfo, upstream []*shell
 		info.notSafe(w.j.Name + " reads the files " + up.j.Name + " names, which are not known")
 	}
 	for _, ul := range upstream {
-		up := as.info[ul].win
+		up := as.info.of(ul).win
 		if up == nil || !lists(up) {
 			continue
 		}
@@ -204,7 +204,7 @@ func lists(w *winInfo) bool { return w.j.Spec != nil && w.j.Spec.Lists }
 // past the cmdlets that pass objects through.
 func pipeProducer(upstream []*shellparse.Leaf, as *assessment) *winInfo {
 	for i := len(upstream) - 1; i >= 0; i-- {
-		up := as.info[upstream[i]].win
+		up := as.info.of(upstream[i]).win
 		if up == nil {
 			return nil
 		}
@@ -258,7 +258,7 @@ func winDotNet(s *script, as *assessment) {
 				break
 			}
 		}
-		info := as.info[at]
+		info := as.info.of(at)
 		what := "[" + m[1] + "]::" + m[2]
 		info.notSafe(what + " " + call.Why)
 		if call.DangerArg != "" && strings.Contains(strings.ToLower(callArgs(s.Source, m[0])), call.DangerArg) {

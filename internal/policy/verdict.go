@@ -109,7 +109,7 @@ func (e *Engine) remedy(s *script, as *assessment, r *ruling) string {
 	}
 	var rules []string
 	for _, l := range as.needRule {
-		info := as.info[l]
+		info := as.info.of(l)
 		if info.noRule != "" {
 			return remedyInteractive
 		}
@@ -200,7 +200,7 @@ func (e *Engine) alwaysRule(s *script, as *assessment) (string, bool) {
 	}
 	var rules []string
 	for _, l := range as.needRule {
-		info := as.info[l]
+		info := as.info.of(l)
 		if info.sensitive != "" {
 			return "", false
 		}
@@ -272,7 +272,7 @@ func category(s *script, as *assessment) (Category, string) {
 	case l.Dialect == shellparse.Bash:
 		return bashCategory(l)
 	}
-	if info := as.info[l]; info != nil && info.win != nil && !info.win.portable {
+	if info := as.info.of(l); info != nil && info.win != nil && !info.win.portable {
 		return winCategory(l, info.win)
 	}
 	return "", ""
