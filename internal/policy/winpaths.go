@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/nb-cli/nb/internal/secrets"
 )
@@ -325,18 +324,6 @@ func harmlessTarget(t string) bool {
 // are not files (Env:, Variable::), or "" (cmdbase.PSDrive).
 func winDrive(w string) string { return cmdbase.PSDrive(w) }
 
-// hasLowerPrefix says whether s in lower case begins with prefix (lower
-// case ASCII), without a lower-case copy of s when its first bytes are
-// ASCII.
-func hasLowerPrefix(s, prefix string) bool {
-	for i := 0; i < len(s) && i < len(prefix); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.HasPrefix(strings.ToLower(s), prefix)
-		}
-	}
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
 // winTree says why reading the tree at root may show a secret, or "".
 func (e *Engine) winTree(root string, cc CommandContext) string {
 	abs := winAbs(root, cc.Cwd, cc.Home)
@@ -379,28 +366,4 @@ func treeRoots(files []string) []string {
 		roots = []string{"."}
 	}
 	return roots
-}
-
-// lowerContains says whether s in lower case contains one of subs (lower
-// case), without a lower-case copy of an ASCII s.
-func lowerContains(s string, subs ...string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ls := strings.ToLower(s)
-			for _, sub := range subs {
-				if strings.Contains(ls, sub) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, sub := range subs {
-		for i := 0; i+len(sub) <= len(s); i++ {
-			if strings.EqualFold(s[i:i+len(sub)], sub) {
-				return true
-			}
-		}
-	}
-	return false
 }

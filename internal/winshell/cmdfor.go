@@ -81,7 +81,7 @@ func readFor(toks []*ctok) (forHeader, bool) {
 	}
 	h.name = toks[i].text()[1:]
 	set, rest := setOf(toks[i+3:])
-	if rest == nil || len(rest) < 2 || !strings.EqualFold(rest[0].text(), "do") {
+	if len(rest) < 2 || !strings.EqualFold(rest[0].text(), "do") {
 		return h, false
 	}
 	parts := make([]string, 0, len(rest)-1)
