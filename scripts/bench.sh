@@ -9,9 +9,12 @@ trap 'rm -f "$out"' EXIT
 
 go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtime 300x ./internal/tool/runcmd >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'RedactREADME|RedactSandwich|Load' -benchtime 20x ./internal/redact >>"$out"
+go test -run '^$' -count 1 -timeout 30m -bench 'Redact1GiB' -benchtime 1x ./internal/redact >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'ToolRunTrue' -benchtime 40x ./internal/e2e >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SaveToolHistory' -benchtime 10x ./internal/store >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./internal/e2e >>"$out"
@@ -25,9 +28,12 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -bench
 go test -run '^$' -count 1 -timeout 30m -bench 'HostileEscapes' -benchtime 1x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'MarkdownLongLine' -benchtime 1x ./internal/render >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
-go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Run|ReadOnlyLayout' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Uptime50' -benchtime 5x ./internal/fleet >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Preview' -benchtime 5x ./internal/host/sandbox >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Snapshot' -benchtime 5x ./internal/changes/gitsnap >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Compare10MB' -benchtime 5x ./internal/textdiff >>"$out"
 
 # metric NAME UNIT from benchmark lines: the value preceding UNIT
 awk -v OFS='\t' '
@@ -41,6 +47,11 @@ function best(key, v, lower) {
 	best("bare", metric("bare-median-ms"), 1); best("nb", metric("runcmd-median-ms"), 1)
 }
 /^Benchmark1GiBBaseline/ { best("base", metric("MB/s"), 0) }
+/^Benchmark1GiBWithheld/ { best("gibw", metric("MB/s"), 0) }
+/^BenchmarkRedactSandwich/ { best("redsw", metric("ns/op") / 1e3, 1) }
+/^BenchmarkRedactREADME/ { best("redme", metric("ns/op") / 1e6, 1) }
+/^BenchmarkLoad/ { best("redload", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRedact1GiB/ { best("redgib", metric("ns/op") / 1e9, 1) }
 /^Benchmark1GiB-/ { best("gib", metric("MB/s"), 0); best("rss", metric("peak-rss-growth-MiB"), 1) }
 /^BenchmarkDetect/ { best("detect", metric("ns/op") / 1e6, 1) }
 /^BenchmarkCapture\/one-line/ { best("cap1", metric("MB/s"), 0) }
@@ -69,11 +80,20 @@ function best(key, v, lower) {
 /^BenchmarkHostileEscapes\// { v = metric("ns/op") / 1e6; if (v > hostile) { hostile = v; hname = $1 } }
 /^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
 /^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
+/^BenchmarkToolRunTrue/ { best("toolplain", metric("unsandboxed-median-ms"), 1); best("toolsb", metric("sandboxed-median-ms"), 1); best("tooladded", metric("added-median-ms"), 1) }
 /^BenchmarkRun\/local/ { best("local", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/readonly-bwrap/ { best("robwrap", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/readonly-landlock/ { best("rolandlock", metric("ns/op") / 1e6, 1) }
+/^BenchmarkReadOnlyLayout/ { best("rolayout", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/bwrap/ { best("bwrap", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
+/^BenchmarkPreview\/sed-10MB/ { best("pvsed", metric("x-direct"), 1); best("pvsedms", metric("preview-ms"), 1); best("pvseddir", metric("direct-ms"), 1) }
+/^BenchmarkPreview\/1000-files/ { best("pv1000", metric("x-direct"), 1); best("pv1000ms", metric("preview-ms"), 1); best("pv1000dir", metric("direct-ms"), 1) }
+/^BenchmarkSnapshot\/first/ { best("snapfirst", metric("ns/op") / 1e6, 1) }
+/^BenchmarkSnapshot\/cached/ { best("snapnext", metric("ns/op") / 1e6, 1) }
+/^BenchmarkCompare10MB/ { best("diff10", metric("ns/op") / 1e6, 1) }
 /^BenchmarkUptime50\/first/ { best("fleet1", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
 /^BenchmarkUptime50\/reused/ { best("fleet2", metric("ns/op") / 1e6, 1); best("fleetrss", metric("peak-RSS-MiB"), 1) }
 END {
@@ -86,6 +106,12 @@ END {
 	printf "%-44s %9.0f MB/s %14s\n", "1 GiB through run_cmd: throughput", B["gib"], ">= 500 MB/s"
 	printf "%-44s %9.0f MB/s %14s\n", "  same command into io.Discard (ceiling)", B["base"], ""
 	printf "%-44s %10.2f MiB %14s\n", "1 GiB through run_cmd: peak RSS growth", B["rss"], "< 32 MiB"
+	printf "%-44s %9.0f MB/s %14s\n", "1 GiB through run_cmd and the secret detector", B["gibw"], ""
+	printf "%-44s %13.2fx %14s\n", "  its time over the raw pipeline", B["base"] / B["gibw"], "<= 1.5x"
+	printf "%-44s %11.0f us %14s\n", "secret detector: a 10 KB result", B["redsw"], ""
+	printf "%-44s %11.2f ms %14s\n", "secret detector: 52 KB of prose (README)", B["redme"], ""
+	printf "%-44s %12.1f s %14s\n", "secret detector: 1 GiB of output", B["redgib"], ""
+	printf "%-44s %11.2f ms %14s\n", "secret detector: rule set read (first scan)", B["redload"], ""
 	printf "%-44s %11.3f ms %14s\n", "capability detection, default tool list", B["detect"], "< 2 ms"
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""
@@ -120,9 +146,24 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (bubblewrap)", B["bwrap"], "local + 15 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (Landlock)", B["landlock"], "local + 15 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (bubblewrap)", B["robwrap"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (Landlock)", B["rolandlock"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "read-only layout, 5,000-file workspace", B["rolayout"], ""
+	printf "%-44s %11.2f ms %14s\n", "nb tool run_cmd true, unsandboxed (process)", B["toolplain"], ""
+	printf "%-44s %11.2f ms %14s\n", "nb tool run_cmd true, read-only sandbox", B["toolsb"], ""
+	printf "%-44s %11.2f ms %14s\n", "  added by the sandbox (median)", B["tooladded"], "< 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: ssh over loopback, open connection", B["ssh"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "  bare ssh session running true", B["sshbare"], ""
 	printf "%-44s %11.0f ms %14s\n", "fleet: uptime on 50 loopback hosts", B["fleet1"], "< 2000 ms"
 	printf "%-44s %11.0f ms %14s\n", "fleet: the same, connections reused", B["fleet2"], "first / 3"
 	printf "%-44s %10.2f MiB %14s\n", "fleet: peak RSS", B["fleetrss"], "< 64 MiB"
+	printf "%-44s %12.2f x %14s\n", "preview of sed -i on 10 MB / direct run", B["pvsed"], "< 2 x"
+	printf "%-44s %11.0f ms %14s\n", "  previewed and applied / run directly", B["pvsedms"], ""
+	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pvseddir"], ""
+	printf "%-44s %12.2f x %14s\n", "preview of a command on 1,000 files / direct", B["pv1000"], "< 2 x"
+	printf "%-44s %11.0f ms %14s\n", "  previewed and applied", B["pv1000ms"], ""
+	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pv1000dir"], ""
+	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000-file repository, first", B["snapfirst"], ""
+	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000 files, stat cache warm", B["snapnext"], ""
+	printf "%-44s %11.0f ms %14s\n", "diff of two 10 MB texts (50 lines changed)", B["diff10"], ""
 }' "$out"

@@ -23,6 +23,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -101,7 +102,16 @@ type Options struct {
 	// Remedy, when set, receives the human remedy line of a refused call
 	// (printed to stderr in headless runs).
 	Remedy func(line string)
-	Now    func() time.Time
+	// Redact withholds secrets from everything sent to the model
+	// (withhold.go); nil sends texts as they are.
+	Redact Redactor
+	// Release asks the user whether withheld secrets may be sent after
+	// all (interactive runs only; nil: they never are).
+	Release ReleaseFunc
+	// Withheld, when set, is told what was withheld from which text
+	// ("the result of run: cat .env", "your message").
+	Withheld func(from string, counts []redact.Count)
+	Now      func() time.Time
 }
 
 // Agent holds a conversation and runs turns on it.
@@ -123,6 +133,9 @@ type Agent struct {
 
 	session Stats
 	turn    Stats
+
+	// w is what secrets were screened and released (withhold.go).
+	w withholder
 }
 
 // New returns an agent continuing messages.
@@ -133,7 +146,9 @@ func New(opts Options, messages []llm.Message) *Agent {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Agent{opts: opts, Messages: messages}
+	a := &Agent{opts: opts, Messages: messages}
+	a.trust(messages)
+	return a
 }
 
 // SetProvider switches the model backend (/provider, /model).
@@ -196,6 +211,9 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 			return true, nil
 		}
 		results, stop := a.runCalls(ctx, calls, &used)
+		// what did not come through a call's run (refusals, errors) is
+		// screened before the conversation keeps it
+		a.screen(ctx, results)
 		for i := range results {
 			a.keep(&results[i])
 		}
@@ -265,6 +283,7 @@ func (a *Agent) request(ctx context.Context) (*llm.Response, error) {
 
 // send streams one request to the UI and accounts for its usage.
 func (a *Agent) send(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	a.guard(ctx, req)
 	a.opts.UI.Waiting()
 	var shown llm.TextBuffer
 	resp, err := a.opts.Provider.Stream(ctx, req, func(ev llm.Event) {
@@ -354,7 +373,7 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 			// (calls shares its array with the saved message).
 			calls[i].Arguments, call.Args = string(inv.KeptArgs), inv.KeptArgs
 		}
-		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd}, inv: inv})
+		seg = append(seg, reviewed{index: i, p: &Pending{Call: call, Decision: inv.Decision, Description: description(call.Args), Cwd: cwd, Changes: inv.Changes}, inv: inv})
 		if inv.CwdAfter == "" {
 			end = i + 1
 			break
@@ -371,6 +390,7 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 	}
 	answers := map[*Pending]Answer{}
 	if len(ask) > 0 && a.opts.Interactive {
+		a.preview(ctx, seg)
 		got, err := a.opts.UI.Approve(ctx, ask)
 		if err != nil && ctx.Err() == nil {
 			a.opts.UI.Notice(NoticeError, "approval failed: "+err.Error())
@@ -394,6 +414,19 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 		}
 	}
 	return end
+}
+
+// preview runs the previews of the calls about to be asked (a command
+// that only writes files, run first in a copy-on-write view), so the
+// question shows what they change.
+func (a *Agent) preview(ctx context.Context, seg []reviewed) {
+	for _, r := range seg {
+		if r.inv.Preview == nil || r.p.Decision.Decision != policy.Ask || ctx.Err() != nil {
+			continue
+		}
+		r.inv.Preview(ctx)
+		r.p.Changes = r.inv.Changes
+	}
 }
 
 // settle runs one reviewed call as its decision and the user's answer
@@ -451,7 +484,7 @@ func (a *Agent) cwd() string {
 }
 
 func (a *Agent) run(ctx context.Context, inv *tool.Invocation, p *Pending) *tool.Result {
-	res := a.runView(p, func() (*tool.Result, error) { return inv.Run(ctx) })
+	res := a.runView(ctx, p, func() (*tool.Result, error) { return inv.Run(ctx) })
 	if res.Retry == nil || !a.opts.Interactive || ctx.Err() != nil {
 		return res
 	}
@@ -462,14 +495,16 @@ func (a *Agent) run(ctx context.Context, inv *tool.Invocation, p *Pending) *tool
 		return res
 	}
 	retry.Decision.DecidedBy = policy.ByUser
-	again := a.runView(retry, func() (*tool.Result, error) { return res.Retry.Run(ctx) })
+	again := a.runView(ctx, retry, func() (*tool.Result, error) { return res.Retry.Run(ctx) })
 	a.audit(retry, Ran, policy.ByUser, again)
 	again.Content = "[first run refused by the sandbox; run again outside it with the user's approval]\n" + again.Content
+	a.w.mark(again.Content)
 	return again
 }
 
-// runView runs one call under a transcript view.
-func (a *Agent) runView(p *Pending, run func() (*tool.Result, error)) *tool.Result {
+// runView runs one call under a transcript view. Its result is screened
+// before the view shows it, and the user may release what was withheld.
+func (a *Agent) runView(ctx context.Context, p *Pending, run func() (*tool.Result, error)) *tool.Result {
 	view := a.opts.UI.ToolStart(p)
 	p.Call.Live = view.Output
 	started := a.opts.Now()
@@ -480,7 +515,9 @@ func (a *Agent) runView(p *Pending, run func() (*tool.Result, error)) *tool.Resu
 	if res.Duration == 0 {
 		res.Duration = a.opts.Now().Sub(started)
 	}
+	found, original := a.withheldResult(p, res)
 	view.Done(res)
+	a.offerRelease(ctx, p, res, found, original)
 	return res
 }
 

@@ -321,6 +321,7 @@ func (a *Agent) summarise(ctx context.Context, older []llm.Message, input, limit
 		sreq := compact.SummaryRequest(older, int(float64(input)/a.calib), limit)
 		sreq.Model = a.opts.Provider.Model()
 		sreq.Internal = true
+		a.guard(ctx, sreq)
 		a.opts.UI.Waiting()
 		resp, err := a.opts.Provider.Stream(ctx, sreq, func(llm.Event) {})
 		a.opts.UI.EndText()

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
 )
@@ -15,6 +16,9 @@ type Pending struct {
 	Description string
 	// Cwd is the session working directory the call was reviewed at.
 	Cwd string
+	// Changes are the file changes the call will make (an edit, a write,
+	// a previewed command), shown as a diff at the approval.
+	Changes *changes.Set
 }
 
 // Answer is the user's reply to one pending call.

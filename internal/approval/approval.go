@@ -254,10 +254,21 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 			s.line("  " + pal.Warn(style.Truncate(r, width-2)))
 		}
 	}
-	if big {
+	var pg *pager
+	if pd.Changes != nil {
+		pg = &pager{lines: DiffLines(pal, pd.Changes, pd.Cwd, width-2)}
+		s.showPage(pg, s.firstPage(), "? shows more")
+	} else if big {
 		s.line("  " + pal.Warn(style.Truncate(tooLargeNote(d), width-2)))
 	}
-	hints := fitChoices(width, choices(pal, defYes, always, moreLabel(d, cut)), choices(pal, defYes, always, "")) + " "
+	hintsNow := func() string {
+		more := moreLabel(d, cut)
+		if pg != nil && pg.rest() > 0 {
+			more = " more diff"
+		}
+		return fitChoices(width, choices(pal, defYes, always, more), choices(pal, defYes, always, "")) + " "
+	}
+	hints := hintsNow()
 	s.ask(hints)
 	for {
 		k, err := s.keys.read(ctx)
@@ -286,6 +297,13 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 			choice = ansAlways
 		case (k.r == 's' || k.r == 'S') && always:
 			choice = ansSession
+		case k.r == '?' && pg != nil && pg.rest() > 0:
+			// the diff first, a screen at a time; then the whole call
+			fmt.Fprint(s.w, "\n")
+			s.showPage(pg, s.page(), "? shows more")
+			hints = hintsNow()
+			s.ask(hints)
+			continue
 		case k.r == '?':
 			fmt.Fprint(s.w, "\n")
 			s.expand(d)
@@ -542,6 +560,10 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 					continue
 				}
 				s.line("  " + pal.Muted(fmt.Sprintf("%d.", i+1)))
+				if pd.Changes != nil {
+					s.showPage(&pager{lines: DiffLines(pal, pd.Changes, pd.Cwd, width-2)}, 2*s.page(), "answer [o]ne by one to page through it")
+					continue
+				}
 				s.expand(pd.Decision)
 			}
 			s.ask(hintLine + " ")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/askpass"
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/instructions"
@@ -19,7 +20,9 @@ import (
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/report"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -46,6 +49,9 @@ type app struct {
 	sessions *ptysession.Manager
 	// rec is the report of a single-shot run (nil for nb tool).
 	rec *report.Recorder
+	// journal keeps the changes applied in the conversation (/undo,
+	// /changes); nil for nb tool.
+	journal *changes.Journal
 
 	// userSystem is the user's extra system prompt (system.md or --system).
 	userSystem string
@@ -65,6 +71,10 @@ type app struct {
 
 	probeMu sync.Mutex
 	probes  map[host.Host]*sysinfo.Info
+
+	// links is the index of secret files by identity (links.go).
+	linksOnce sync.Once
+	links     *secrets.Links
 
 	closeMu sync.Mutex
 	closers []func()
@@ -86,9 +96,21 @@ func loadConfig(io *iostreams.IO, path string, launch string) (*config.Config, e
 	return cfg, nil
 }
 
+// appKind says what an app is for.
+type appKind int
+
+const (
+	// forTool: nb tool and nb policy check, which run or decide one call
+	// and track no change.
+	forTool appKind = iota
+	// forChat: a conversation, whose changes are previewed, snapshotted
+	// and journalled.
+	forChat
+)
+
 // newApp builds everything a chat or a tool run needs, without network or
 // subprocesses: those happen when first needed.
-func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
+func newApp(io *iostreams.IO, opts *Options, headless bool, kind appKind) (*app, error) {
 	launch, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
@@ -111,16 +133,18 @@ func newApp(io *iostreams.IO, opts *Options, headless bool) (*app, error) {
 		return nil, err
 	}
 	w, err := wiring.Build(wiring.Options{
-		Config:      cfg,
-		LaunchDir:   launch,
-		Getenv:      io.Getenv,
-		Environ:     os.Environ(),
-		Approve:     opts.Approve,
-		Headless:    headless,
-		AskHostKey:  a.askHostKey,
-		AskPassword: a,
-		Warn:        func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
-		Now:         io.Now,
+		Config:       cfg,
+		LaunchDir:    launch,
+		Getenv:       io.Getenv,
+		Environ:      os.Environ(),
+		Approve:      opts.Approve,
+		Headless:     headless,
+		AskHostKey:   a.askHostKey,
+		AskPassword:  a,
+		Warn:         func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
+		QuietSandbox: opts.quietSandbox,
+		Now:          io.Now,
+		Changes:      kind == forChat,
 	})
 	if err != nil {
 		return nil, err
@@ -243,11 +267,25 @@ func (a *app) close() {
 	a.closers = nil
 }
 
+// withheld reports secrets withheld from the model in a single-shot
+// run's report.
+func (a *app) withheld(from string, counts []redact.Count) {
+	if a.rec != nil {
+		a.rec.Withheld(from, counts)
+	}
+}
+
 // newAgent builds the turn loop for a chat.
 func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interactive bool, msgs []llm.Message) *agent.Agent {
 	var tools *tool.Registry
 	if !a.opts.NoTools {
 		tools = a.tools
+	}
+	var release agent.ReleaseFunc
+	if r, ok := ui.(interface {
+		Release(ctx context.Context, from string, found []redact.Found) bool
+	}); ok && interactive {
+		release = r.Release
 	}
 	return agent.New(agent.Options{
 		Provider:        p,
@@ -266,6 +304,9 @@ func (a *app) newAgent(p llm.Provider, model agent.Model, ui agent.UI, interacti
 		Cwd:             a.workdir.Cwd,
 		Audit:           a.observe,
 		Remedy:          a.remedy,
+		Redact:          a.w.Redact,
+		Release:         release,
+		Withheld:        a.withheld,
 		Now:             a.io.Now,
 	}, msgs)
 }

@@ -88,7 +88,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 		return failRun(rec, io, kindRun, usagef("--output-format %s reports a single-shot run: give a message (nb --output-format %[1]s WORDS...)", opts.OutputFormat))
 	}
 
-	a, err := newApp(io, opts, !canPrompt(io))
+	a, err := newApp(io, opts, !canPrompt(io), forChat)
 	if err != nil {
 		return failRun(rec, io, kindConfig, err)
 	}
@@ -140,6 +140,7 @@ func (c *chat) start() (int, bool) {
 	if warning != "" {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
+	c.openJournal()
 	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
 	c.windowHint(p, model)
 	if c.opts.Resume {
@@ -290,6 +291,7 @@ func (c *chat) interactive(ctx context.Context) int {
 	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead)
 	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
+	ed.ed.BackTab = c.switchEdits
 	ed.ed.CompleteWord = c.completeMention()
 	c.ui.Notice(agent.NoticeInfo, c.banner())
 	for {
@@ -335,11 +337,29 @@ func (c *chat) banner() string {
 }
 
 func (c *chat) promptString() string {
-	h := c.hosts.Get()
-	if h.Name() != "local" {
-		return "nb [" + h.Name() + "]> "
+	var marks []string
+	if h := c.hosts.Get(); h.Name() != "local" {
+		marks = append(marks, h.Name())
 	}
-	return "nb> "
+	if c.w.EditsInWorkspace() {
+		marks = append(marks, editsMark)
+	}
+	if len(marks) == 0 {
+		return "nb> "
+	}
+	return "nb [" + strings.Join(marks, " · ") + "]> "
+}
+
+// editsMark is the prompt's sign of the mode that applies edits inside
+// the workspace without asking.
+const editsMark = "edits: auto"
+
+// switchEdits is Shift+Tab at the prompt: it switches between asking
+// for every change and applying edits inside the workspace (the diff
+// shown as they land) and returns the prompt, which shows the mode.
+func (c *chat) switchEdits() string {
+	c.w.SetEditsInWorkspace(!c.w.EditsInWorkspace())
+	return c.promptString()
 }
 
 // readBounded reads r to the end, keeping at most max bytes: the head and

@@ -20,7 +20,7 @@ func (a *app) configDir() string {
 // GEMINI.md) of the launch directory; with
 // --verbose it lists them on stderr.
 func (a *app) loadInstructions() {
-	files, warnings := instructions.Find(a.launch, a.configDir(), instructions.DefaultMaxBytes)
+	files, warnings := instructions.Find(a.launch, a.configDir(), a.io.Getenv("HOME"), instructions.DefaultMaxBytes)
 	a.instructions = files
 	for _, w := range warnings {
 		fmt.Fprintln(a.io.Err, "nb: "+w)

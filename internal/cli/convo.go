@@ -270,6 +270,11 @@ func (c *chat) reopen(n int) error {
 		return err
 	}
 	c.agent.Messages = msgs
+	if c.journal != nil {
+		// the changes of the conversation set aside are no longer undone
+		// from this one
+		_ = c.journal.Reset()
+	}
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("reopened the conversation of %s (%d messages): %s", want.Saved.Local().Format("2006-01-02 15:04"), want.Messages, want.Title))
 	return nil
 }

@@ -177,6 +177,7 @@ func (c *chat) openHistory() (*store.History, error) {
 // observe sends a tool call's outcome to the audit log and the report.
 func (a *app) observe(r agent.Record) {
 	a.audit(r)
+	a.recordChange(r)
 	if a.rec != nil {
 		a.rec.Call(r)
 	}

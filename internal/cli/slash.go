@@ -42,6 +42,8 @@ func init() {
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
 		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
 		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
+		{"/changes", "", "list the file changes nb applied in this conversation", (*chat).slashChanges},
+		{"/undo", "", "revert the last change nb applied (an edit, a write, a previewed or approved command)", (*chat).slashUndo},
 		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
 	}
@@ -143,6 +145,8 @@ func (c *chat) slashHelp(context.Context, []string) error {
 	}
 	b.WriteString("  exit, quit             leave nb\n\n")
 	b.WriteString("Input: end a line with \\ to continue it; a line of \"\"\" starts and ends a block.\n")
+	b.WriteString("Shift+Tab switches edits between asked (each change approved from its diff) and auto\n")
+	b.WriteString("(edits inside the launch directory applied with their diff shown; the prompt says [edits: auto]).\n")
 	b.WriteString("Ctrl+C stops the running answer or command; Ctrl+D leaves.")
 	c.println("%s", b.String())
 	return nil
@@ -156,6 +160,9 @@ func (c *chat) slashClear(context.Context, []string) error {
 	c.pendingText, c.pendingImages = nil, nil
 	c.endSessions()
 	c.w.Sudo.Forget()
+	if err := c.journal.Reset(); err != nil {
+		c.ui.Notice(agent.NoticeWarn, err.Error())
+	}
 	if id == "" {
 		c.ui.Notice(agent.NoticeInfo, "conversation cleared")
 	} else {
@@ -177,6 +184,9 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.workdir.Cwd(), path)
+	}
+	if err := c.linkedSecret(args[0], path); err != nil {
+		return err
 	}
 	// Only regular files: a device, FIFO or socket would never end (or
 	// never start), and a directory is not text.

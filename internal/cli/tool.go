@@ -19,7 +19,8 @@ import (
 const toolUsage = `usage: nb tool NAME [ARGS_JSON]
 
 Runs one of nb's native tools the way the model would and prints exactly the
-text the model would receive. You typed it, so nothing is asked.
+text the model would receive, secrets withheld. You typed it, so nothing is
+asked.
 Example: nb tool run_cmd '{"command":"uname -a"}'`
 
 // runTool implements `nb tool NAME ARGS_JSON`.
@@ -55,7 +56,7 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	}
 	// The user typed the call: it is decided as if a terminal could ask,
 	// and runs whatever the decision.
-	a, err := newApp(io, opts, false)
+	a, err := newApp(io, opts, false, forTool)
 	if err != nil {
 		return reportError(io, err)
 	}
@@ -87,7 +88,14 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 		}
 		entry.Result = res
 	}
+	// What the model would receive has its secrets withheld; stderr says
+	// which.
+	r := a.w.Redact.Redact(res.Content, nil)
+	res.Content, res.Withheld = r.Text, r.Counts()
 	a.w.Audit.Write(entry)
+	if len(r.Found) > 0 {
+		fmt.Fprintf(io.Err, "nb: withheld %s\n", agent.Describe(res.Withheld))
+	}
 	fmt.Fprintln(io.Out, res.Content)
 	switch {
 	case ctx.Err() != nil:

@@ -19,6 +19,7 @@ type Config struct {
 	Render              Render               `json:"render"`
 	Conversation        Conversation         `json:"conversation"`
 	Fleet               Fleet                `json:"fleet"`
+	Changes             Changes              `json:"changes"`
 
 	// Path is the file this configuration came from ("" for defaults only).
 	Path string `json:"-"`
@@ -135,6 +136,30 @@ type Approval struct {
 	TrustClientApproval bool `json:"trustClientApproval"`
 }
 
+// Changes configures how file changes are approved and undone (SPEC §16).
+type Changes struct {
+	// Edits is the approval mode of edit_file and write_file: "ask" (every
+	// change is asked) or "workspace" (changes of files inside the launch
+	// directory are applied without asking and their diff shown; deny
+	// rules, secrets, system paths and files that run later still ask).
+	// Shift+Tab switches it in the chat.
+	Edits string `json:"edits"`
+	// Snapshots takes an undo snapshot of the git work tree around every
+	// command that may write files and runs (approved, or allowed by a
+	// rule), so /undo can revert what it changed.
+	Snapshots bool `json:"snapshots"`
+	// Preview runs a command the policy judges to only write files first
+	// in a copy-on-write view of the places it writes (Linux), so the user
+	// approves what it changed; off, such commands are asked as others.
+	Preview bool `json:"preview"`
+}
+
+// Approval modes of Changes.Edits.
+const (
+	EditsAsk       = "ask"
+	EditsWorkspace = "workspace"
+)
+
 // Terminal configures where commands run and persistent sessions.
 type Terminal struct {
 	// Provider names the active entry of Providers ("local" by default).
@@ -145,6 +170,30 @@ type Terminal struct {
 	MaxSessions int `json:"maxSessions"`
 	// Env says which of nb's environment variables commands see.
 	Env TerminalEnv `json:"env"`
+	// ReadOnlySandbox runs what nb allows on its own judgement in a
+	// read-only sandbox.
+	ReadOnlySandbox ReadOnlySandbox `json:"readOnlySandbox"`
+}
+
+// ReadOnlySandbox configures the sandbox under the commands nb allows on
+// its own judgement (the safe list) on this machine: nothing writable but
+// a private /tmp, no network, no unix sockets, no host process, home's
+// dot-files and the secret-file list hidden, the environment from an
+// allow-list. Linux (bubblewrap or Landlock) and macOS (Seatbelt).
+type ReadOnlySandbox struct {
+	// Enabled is the switch (on by default).
+	Enabled bool `json:"enabled"`
+	// Approved also runs there what the user allowed: commands approved
+	// when asked, Always and session grants, --approve and allow rules.
+	Approved bool `json:"approved"`
+	// Mechanism is auto, bwrap or landlock (Linux; macOS has Seatbelt).
+	Mechanism string `json:"mechanism"`
+	// HomeVisible are more dot-entries of the home directory left
+	// readable, relative to it (".config/helix", ".m2/repository").
+	HomeVisible []string `json:"homeVisible"`
+	// Env are more variables passed, globs over names ("GOPATH",
+	// "CARGO_*"); secret-looking ones still need terminal.env.pass.
+	Env []string `json:"env"`
 }
 
 // TerminalEnv adjusts the scrubbing of commands' environment: variables
@@ -282,13 +331,15 @@ func Default() *Config {
 				Rows:           40,
 				Cols:           120,
 			},
-			MaxSessions: 8,
+			MaxSessions:     8,
+			ReadOnlySandbox: ReadOnlySandbox{Enabled: true, Mechanism: "auto"},
 		},
 		MCPServers: map[string]MCPServer{},
 		Servers:    map[string]MCPServer{},
 		MCP:        MCPOptions{StartTimeout: 30},
 		Render:     Render{Markdown: true, LiveLines: 5},
 		Fleet:      Fleet{Concurrency: 16, ConnectTimeout: 10},
+		Changes:    Changes{Edits: EditsAsk, Snapshots: true, Preview: true},
 		Conversation: Conversation{
 			CompactAt:       0.75,
 			MaxMessageBytes: 128 << 10,

@@ -74,6 +74,9 @@ func (c *Config) Validate() error {
 			return bad(fmt.Sprintf("fleet.inventory[%d]", i), "is empty")
 		}
 	}
+	if e := c.Changes.Edits; e != EditsAsk && e != EditsWorkspace {
+		return bad("changes.edits", "must be %q or %q (got %q)", EditsAsk, EditsWorkspace, e)
+	}
 	if c.MaxToolCalls < 1 {
 		return bad("maxToolCalls", "must be at least 1 (got %d)", c.MaxToolCalls)
 	}
@@ -140,6 +143,21 @@ func (c *Config) Validate() error {
 			if !envGlob.MatchString(p) {
 				return bad(l.key, "%q is not a variable pattern (letters, digits, _, * and ?)", p)
 			}
+		}
+	}
+	rs := c.Terminal.ReadOnlySandbox
+	if rs.Mechanism != "" && !slices.Contains([]string{"auto", "bwrap", "landlock"}, rs.Mechanism) {
+		return bad("terminal.readOnlySandbox.mechanism", "must be auto, bwrap or landlock (got %q)", rs.Mechanism)
+	}
+	for _, p := range rs.HomeVisible {
+		rel := strings.TrimPrefix(p, "~/")
+		if rel == "" || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") || strings.HasSuffix(rel, "/..") {
+			return bad("terminal.readOnlySandbox.homeVisible", "%q must be a path inside the home directory, relative to it (\".config/helix\")", p)
+		}
+	}
+	for _, p := range rs.Env {
+		if !envGlob.MatchString(p) {
+			return bad("terminal.readOnlySandbox.env", "%q is not a variable pattern (letters, digits, _, * and ?)", p)
 		}
 	}
 	if c.Terminal.MaxSessions < 1 {

@@ -71,7 +71,7 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 
 // ptyrun [STEP...] -- nb ARGS... runs nb on a pseudo-terminal. Steps run in
 // order: wait:TEXT waits (up to 20s) until the output contains TEXT; send:KEYS
-// types KEYS (^C is Ctrl+C, ^D Ctrl+D, \r Enter); kill:SIG sends TERM, HUP or
+// types KEYS (^C is Ctrl+C, ^D Ctrl+D, \r Enter, \e Escape); kill:SIG sends TERM, HUP or
 // INT; sleep:DURATION pauses; exit:N expects exit code N (checked at the end;
 // default 0). The terminal transcript, with escape
 // sequences removed, becomes the command's stdout.
@@ -113,7 +113,7 @@ func cmdPTYRun(ts *testscript.TestScript, neg bool, args []string) {
 				time.Sleep(20 * time.Millisecond)
 			}
 		case "send":
-			keys := strings.NewReplacer(`^C`, "\x03", `^D`, "\x04", `\r`, "\r", `\n`, "\n").Replace(arg)
+			keys := strings.NewReplacer(`^C`, "\x03", `^D`, "\x04", `\r`, "\r", `\n`, "\n", `\e`, "\x1b").Replace(arg)
 			_, err := io.WriteString(f, keys)
 			ts.Check(err)
 		case "kill":

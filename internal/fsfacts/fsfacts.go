@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/regular"
@@ -184,18 +185,31 @@ var toolJSON = map[string]bool{
 	".babelrc.json": true, "tslint.json": true, "deno.json": true, "turbo.json": true, "vercel.json": true,
 }
 
-// Names implements policy.Facts: how many hard links the regular file at
-// p (links followed) has; 1 for anything else or a file gone; 0 when it
-// cannot be told.
-func (Disk) Names(p string) uint64 {
+// Links implements policy.Facts: for a regular file (links followed)
+// with several hard links, the secret file of this machine it is another
+// name of (secrets.Links, by device and inode), or several alone; a file
+// it cannot look at counts as one with several.
+func (d Disk) Links(p string) (string, bool) {
 	fi, err := os.Stat(diskPath(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return 1
+		return "", false
 	case err != nil:
-		return 0
-	case !fi.Mode().IsRegular():
-		return 1
+		return "", true
+	case !fi.Mode().IsRegular() || links(fi) < 2:
+		return "", false
 	}
-	return links(fi)
+	return secretLinks(d.Home).Link(diskPath(p))
+}
+
+// linkIndexes are the indexes of secret files by identity, one a home,
+// built when a file with several links is first asked about.
+var linkIndexes sync.Map // home → *secrets.Links
+
+func secretLinks(home string) *secrets.Links {
+	if l, ok := linkIndexes.Load(home); ok {
+		return l.(*secrets.Links)
+	}
+	l, _ := linkIndexes.LoadOrStore(home, secrets.NewLinks(home))
+	return l.(*secrets.Links)
 }

@@ -5,6 +5,7 @@ package fsfacts_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nb-cli/nb/internal/config"
@@ -29,11 +30,14 @@ func TestHardLinkedFiles(t *testing.T) {
 	}
 	// documentation is no exception: a README that is the secret under
 	// another name is the secret
+	if err := os.Link(secret, filepath.Join(proj, "README.md")); err != nil {
+		t.Fatal(err)
+	}
 	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
-	for _, name := range []string{filepath.Join(proj, "README.md"), filepath.Join(home, ".ssh", "README")} {
-		if err := os.Link(secret, name); err != nil {
-			t.Fatal(err)
-		}
+	key := filepath.Join(home, ".ssh", "id_ed25519")
+	os.WriteFile(key, []byte("x\n"), 0o600)
+	if err := os.Link(key, filepath.Join(home, ".ssh", "README")); err != nil {
+		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(proj, "plain.txt"), []byte("hello\n"), 0o644)
 	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
@@ -49,6 +53,18 @@ func TestHardLinkedFiles(t *testing.T) {
 	read := e.Decide(policy.Action{Kind: policy.ReadFile, Path: filepath.Join(proj, "notes.txt"), Shown: "notes.txt", Where: cc})
 	if read.Decision == policy.Allow {
 		t.Error("read_file of a hard link of a secret: allowed")
+	}
+	// the reason names the secret; a file whose other names are not
+	// known says so
+	if d := decide(e, "cat notes.txt", cc); !strings.Contains(strings.Join(d.Reasons, "\n"), "is another name of ~/.aws/credentials") {
+		t.Errorf("cat notes.txt: reasons %q do not name the secret", d.Reasons)
+	}
+	os.WriteFile(filepath.Join(home, "elsewhere.txt"), []byte("x\n"), 0o644)
+	if err := os.Link(filepath.Join(home, "elsewhere.txt"), filepath.Join(proj, "copy.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if d := decide(e, "cat copy.txt", cc); d.Decision == policy.Allow || !strings.Contains(strings.Join(d.Reasons, "\n"), "several hard links") {
+		t.Errorf("cat copy.txt (several links, other names unknown): %s %q", d.Decision, d.Reasons)
 	}
 	if d := decide(e, "cat plain.txt", cc); d.Decision != policy.Allow {
 		t.Errorf("cat plain.txt: %s %q", d.Decision, d.Reasons)

@@ -158,6 +158,7 @@ func (p EnvPolicy) RemoteScrub() string {
 	b.WriteString(set("word", words))
 	b.WriteString(set("except", except))
 	b.WriteString(set("always", p.always()))
+	b.WriteString(set("last", secrets.LastWords()))
 	b.WriteString(`nf = split("` + strings.Join(frags, " ") + `", frag, " "); `)
 	b.WriteString(`for (k in ENVIRON) if (k ~ /^[A-Za-z_][A-Za-z0-9_]*$/ && drop(k, ENVIRON[k])) print k } `)
 	b.WriteString(`function drop(k, v,   K, n, i, p, r, j) { K = toupper(k); `)
@@ -169,6 +170,7 @@ func (p EnvPolicy) RemoteScrub() string {
 		b.WriteString(`if (K ~ /` + alt + `/) return 0; `)
 	}
 	b.WriteString(`if (!(K in except)) { n = split(K, p, "_"); for (i = 1; i <= n; i++) if (p[i] in word) return 1; `)
+	b.WriteString(`if (n > 1 && p[n-1] != "" && (p[n] in last)) return 1; `)
 	b.WriteString(`for (i = 1; i <= nf; i++) if (index(K, frag[i])) return 1 } `)
 	b.WriteString(`i = index(v, "://"); if (i <= 1) return 0; r = substr(v, i + 3); j = match(r, /[\/?#]/); if (j) r = substr(r, 1, j - 1); `)
 	b.WriteString(`return index(r, "@") > 0 }`)

@@ -55,6 +55,7 @@ var envCorpus = []string{
 	"ANTHROPIC_API_KEY=a", "GEMINI_API_KEY=g", "GOOGLE_API_KEY=g", "AZURE_OPENAI_API_KEY=z",
 	"OPENAI_BASE_URL=http://localhost:1/v1", "WORK_LLM_KEY=w", "CI_JOB_TOKEN=c", "CI_SECRET1=s",
 	"APP_SESSION_ID=s", "lower_case_secret=x", "A=1", "_=x",
+	"MYSQL_PWD=p", "mysql_pwd=p", "_PWD=p", "PWD_DIR=d", "GITHUB_PAT=t", "API_JWT=j", "JWT_ALGORITHM=HS256", "WIFI_PSK=w",
 }
 
 // TestRemoteScrubAgreesWithKeep runs RemoteScrub in real shells with every

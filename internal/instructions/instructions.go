@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // FileName is the name of nb's own instruction file.
@@ -52,8 +54,10 @@ type File struct {
 // half of the budget whatever the project holds; the project files share
 // the rest, the most specific served first, and files beyond it are cut or
 // left empty; what the project leaves unused goes to the global file.
-// Files that cannot be read are skipped and reported in warnings.
-func Find(dir, globalDir string, maxBytes int) (files []File, warnings []string) {
+// Files that cannot be read are skipped and reported in warnings, and so
+// are files that are other names of secret files (home is the home
+// directory, for telling them; secretLink).
+func Find(dir, globalDir, home string, maxBytes int) (files []File, warnings []string) {
 	global := ""
 	if globalDir != "" {
 		global = filepath.Join(filepath.Clean(globalDir), FileName)
@@ -72,8 +76,13 @@ func Find(dir, globalDir string, maxBytes int) (files []File, warnings []string)
 	if global != "" {
 		candidates = append([][]string{{global}}, candidates...)
 	}
+	var links *secrets.Links
 	for _, names := range candidates {
 		for _, p := range names {
+			if why := secretLink(p, home, &links); why != "" {
+				warnings = append(warnings, why)
+				break
+			}
 			f, err := read(p, maxBytes)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -105,6 +114,48 @@ func Find(dir, globalDir string, maxBytes int) (files []File, warnings []string)
 		left -= len(f.Text)
 	}
 	return files, warnings
+}
+
+// secretLink says why the instruction file p is not read: it is another
+// name of a secret file (a symbolic link leading to one, a hard link
+// sharing its identity), or it has several hard links and none of its
+// other names is an instruction file beside it, so nothing vouches for
+// what it is. A file that is read only because of its name must be that
+// file. links is built when first needed.
+func secretLink(p, home string, links **secrets.Links) string {
+	if _, err := os.Lstat(p); err != nil {
+		return ""
+	}
+	if *links == nil {
+		*links = secrets.NewLinks(home, filepath.Dir(p))
+	}
+	secret, several := secrets.LinkedSecret(p, home, *links)
+	switch {
+	case secret != "":
+		return fmt.Sprintf("instructions: %s is another name of %s, a secret file; not read", p, secrets.Shown(secret, home))
+	case several && !linkedSibling(p):
+		return fmt.Sprintf("instructions: %s has several hard links whose other names nb does not know; not read (make it a file of its own)", p)
+	}
+	return ""
+}
+
+// linkedSibling reports whether another instruction file beside p is
+// the same file (AGENTS.md and CLAUDE.md linked together).
+func linkedSibling(p string) bool {
+	id, _, err := secrets.Identity(p)
+	if err != nil {
+		return false
+	}
+	for _, n := range FileNames {
+		q := filepath.Join(filepath.Dir(p), n)
+		if q == p {
+			continue
+		}
+		if other, _, err := secrets.Identity(q); err == nil && other == id {
+			return true
+		}
+	}
+	return false
 }
 
 // chain lists the directories whose instructions apply to dir: from the

@@ -35,7 +35,7 @@ func TestFindOrderAndScope(t *testing.T) {
 	write(t, filepath.Join(repo, FileName), "root")
 	write(t, filepath.Join(repo, "a", "b", FileName), "leaf")
 	write(t, filepath.Join(global, FileName), "global")
-	files, warnings := Find(leaf, global, DefaultMaxBytes)
+	files, warnings := Find(leaf, global, "", DefaultMaxBytes)
 	want := strings.Join([]string{filepath.Join(global, FileName), filepath.Join(repo, FileName), filepath.Join(leaf, FileName)}, "\n")
 	if got := paths(files); got != want || len(warnings) != 0 {
 		t.Fatalf("files\n%s\nwant\n%s (warnings %v)", got, want, warnings)
@@ -55,12 +55,12 @@ func TestFindOrderAndScope(t *testing.T) {
 	plain := filepath.Join(top, "plain", "x")
 	write(t, filepath.Join(top, "plain", FileName), "parent")
 	write(t, filepath.Join(plain, FileName), "own")
-	files, _ = Find(plain, "", DefaultMaxBytes)
+	files, _ = Find(plain, "", "", DefaultMaxBytes)
 	if got := paths(files); got != filepath.Join(plain, FileName) {
 		t.Errorf("outside a repository: %s", got)
 	}
 	// the config directory inside the chain is read once
-	files, _ = Find(repo, repo, DefaultMaxBytes)
+	files, _ = Find(repo, repo, "", DefaultMaxBytes)
 	if len(files) != 1 || files[0].Global {
 		t.Errorf("config dir = repo: %+v", files)
 	}
@@ -72,7 +72,7 @@ func TestFindCap(t *testing.T) {
 	write(t, filepath.Join(repo, FileName), strings.Repeat("r", 60))
 	sub := filepath.Join(repo, "sub")
 	write(t, filepath.Join(sub, FileName), strings.Repeat("line\n", 20)+"é") // 102 bytes
-	files, _ := Find(sub, "", 120)
+	files, _ := Find(sub, "", "", 120)
 	if len(files) != 2 {
 		t.Fatalf("files %+v", files)
 	}
@@ -107,13 +107,13 @@ func TestFindSkipsUnreadable(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, warnings := Find(dir, "", DefaultMaxBytes)
+	files, warnings := Find(dir, "", "", DefaultMaxBytes)
 	if len(files) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "not a regular file") {
 		t.Errorf("a directory named AGENTS.md: %v, %v", files, warnings)
 	}
 	bin := t.TempDir()
 	write(t, filepath.Join(bin, FileName), "a\x00b")
-	if files, warnings := Find(bin, "", DefaultMaxBytes); len(files) != 0 || len(warnings) != 1 {
+	if files, warnings := Find(bin, "", "", DefaultMaxBytes); len(files) != 0 || len(warnings) != 1 {
 		t.Errorf("binary AGENTS.md: %v, %v", files, warnings)
 	}
 }
@@ -136,7 +136,7 @@ func TestFindOtherAssistantsFiles(t *testing.T) {
 		for _, n := range c.present {
 			write(t, filepath.Join(dir, n), "from "+n)
 		}
-		files, _ := Find(dir, "", DefaultMaxBytes)
+		files, _ := Find(dir, "", "", DefaultMaxBytes)
 		if len(files) != 1 || filepath.Base(files[0].Path) != c.want || files[0].Text != "from "+c.want {
 			t.Errorf("%v: got %+v, want only %s", c.present, files, c.want)
 		}
@@ -152,7 +152,7 @@ func TestFindOtherAssistantsFiles(t *testing.T) {
 	write(t, filepath.Join(leaf, "AGENTS.md"), "leaf agents")
 	write(t, filepath.Join(leaf, "GEMINI.md"), "leaf gemini")
 	write(t, filepath.Join(global, "CLAUDE.md"), "global claude")
-	files, _ := Find(leaf, global, DefaultMaxBytes)
+	files, _ := Find(leaf, global, "", DefaultMaxBytes)
 	want := filepath.Join(repo, "CLAUDE.md") + "\n" + filepath.Join(leaf, "AGENTS.md")
 	if got := paths(files); got != want {
 		t.Errorf("files\n%s\nwant\n%s", got, want)
@@ -168,7 +168,7 @@ func TestFindOtherAssistantsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(odd, "CLAUDE.md"), "claude")
-	if files, warnings := Find(odd, "", DefaultMaxBytes); len(files) != 0 || len(warnings) != 1 {
+	if files, warnings := Find(odd, "", "", DefaultMaxBytes); len(files) != 0 || len(warnings) != 1 {
 		t.Errorf("AGENTS.md directory: %+v, %v", files, warnings)
 	}
 }
@@ -184,7 +184,7 @@ func TestFindGlobalKeepsItsShare(t *testing.T) {
 		project, global := filepath.Join(top, "p"), filepath.Join(top, "config")
 		write(t, filepath.Join(global, FileName), strings.Repeat("g\n", globalSize/2))
 		write(t, filepath.Join(project, projectName), strings.Repeat("p\n", projectSize/2))
-		files, _ := Find(project, global, max)
+		files, _ := Find(project, global, "", max)
 		if len(files) != 2 || !files[0].Global {
 			t.Fatalf("files %+v", files)
 		}

@@ -39,8 +39,9 @@ const (
 	keyPaste
 	keySearch // Ctrl+R
 	keyTypedEOF
-	keyCancel // Ctrl+G: ends a search; else opens the external editor
-	keyCtrlX  // Ctrl+X: the prefix of Ctrl+X Ctrl+E
+	keyCancel  // Ctrl+G: ends a search; else opens the external editor
+	keyCtrlX   // Ctrl+X: the prefix of Ctrl+X Ctrl+E
+	keyBackTab // Shift+Tab
 )
 
 // key is one decoded input event.
@@ -289,6 +290,8 @@ func modifiedKey(final byte, params string) (key, bool) {
 		return key{kind: keyKillWord}, true
 	case r == 0x7f || r == 0x08:
 		return key{kind: keyBackspace}, true
+	case r == '\t' && shift:
+		return key{kind: keyBackTab}, true
 	case r == '\t':
 		return key{kind: keyTab}, true
 	case r == 0x1b || r >= 0xe000 && r <= 0xf8ff:
@@ -322,6 +325,8 @@ func finalKey(final byte, params string) keyKind {
 			return keyWordLeft
 		}
 		return keyLeft
+	case 'Z':
+		return keyBackTab
 	case 'H':
 		return keyHome
 	case 'F':

@@ -174,3 +174,21 @@ func TestResizeFromAnotherGoroutine(t *testing.T) {
 	}
 	pw.Close()
 }
+
+// Shift+Tab, as xterm (CSI Z) and the kitty protocol (CSI 9;2u) send it,
+// calls BackTab and redraws with the prompt it returns; the message being
+// typed stays.
+func TestBackTabSwitchesThePrompt(t *testing.T) {
+	for _, seq := range []string{"\x1b[Z", "\x1b[9;2u"} {
+		e, scr := newTest(t, 40, 10, "hel", seq, "lo\r")
+		calls := 0
+		e.BackTab = func() string { calls++; return "nb [edits]> " }
+		msg, err := e.ReadLine("nb> ")
+		if err != nil || msg != "hello" || calls != 1 {
+			t.Fatalf("%q: msg %q calls %d err %v", seq, msg, calls, err)
+		}
+		if rows := rowsOf(scr); !strings.Contains(strings.Join(rows, "\n"), "nb [edits]> hello") {
+			t.Errorf("%q: screen %q", seq, rows)
+		}
+	}
+}

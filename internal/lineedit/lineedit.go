@@ -45,6 +45,10 @@ type Editor struct {
 	// Ctrl+E) with the terminal in its normal mode, and returns the text
 	// saved there (nil: the keys do nothing).
 	External func(text string) (string, error)
+	// BackTab is called on Shift+Tab (a mode switch) and returns the
+	// prompt to draw from then on ("" keeps it; nil: the key does
+	// nothing).
+	BackTab func() string
 
 	History History
 
@@ -194,6 +198,12 @@ func (e *Editor) handle(k key, err error) (string, bool, error) {
 	case keyCancel:
 		e.editExternal()
 		return "", false, nil
+	case keyBackTab:
+		if e.BackTab != nil {
+			if p := e.BackTab(); p != "" {
+				e.prompt = p
+			}
+		}
 	default:
 		e.edit(k)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/wiring"
@@ -117,6 +118,7 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		Grant:               func(d *policy.Decision) error { return engine.Grant(d, policy.ScopeSession) },
 		Instructions:        instructions,
 		Closers:             []io.Closer{app},
+		Redact:              func(text string) redact.Result { return app.Redact.Redact(text, nil) },
 	})
 	if err != nil {
 		app.Close()

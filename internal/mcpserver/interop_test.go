@@ -127,8 +127,60 @@ func TestInspectorCLI(t *testing.T) {
 	}
 }
 
+// edit_file through the official Inspector CLI: refused without a way to
+// ask; with approval.trustClientApproval the client's call is the
+// approval and the edit lands, CRLF line ends kept; a missing oldText
+// comes back as an error naming the closest line, the file untouched.
+func TestInspectorEditFile(t *testing.T) {
+	npm := npmtest.Dir(t)
+	nb := nbBinary(t)
+	root := t.TempDir()
+	file := filepath.Join(root, "notes.txt")
+	if err := os.WriteFile(file, []byte("first line\r\nsecond line\r\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	inspector := filepath.Join(npm, "node_modules", ".bin", "mcp-inspector")
+	cfgHome := t.TempDir()
+	env := []string{"XDG_CONFIG_HOME=" + cfgHome, "XDG_STATE_HOME=" + t.TempDir()}
+	call := func(args ...string) string {
+		argv := []string{"--cli", nb, "mcp", "serve", "--method", "tools/call", "--tool-name", "edit_file", "--tool-arg", "path=notes.txt"}
+		for _, a := range args {
+			argv = append(argv, "--tool-arg", a)
+		}
+		return string(runNode(t, root, env, 90*time.Second, inspector, argv...))
+	}
+	out := call("oldText=second line", "newText=2nd line")
+	if !strings.Contains(out, "cannot ask") || !strings.Contains(out, `"isError": true`) {
+		t.Fatalf("edit without a way to ask: %s", out)
+	}
+	if err := os.MkdirAll(filepath.Join(cfgHome, "nb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgHome, "nb", "config.json"), []byte(`{"approval": {"trustClientApproval": true}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = call("oldText=second line", "newText=2nd line")
+	if !strings.Contains(out, "edited") || !strings.Contains(out, "+1 -1 lines") || strings.Contains(out, `"isError": true`) {
+		t.Fatalf("trusted edit: %s", out)
+	}
+	got, _ := os.ReadFile(file)
+	if string(got) != "first line\r\n2nd line\r\n" {
+		t.Fatalf("file after the edit: %q", got)
+	}
+	if fi, _ := os.Stat(file); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
+	}
+	out = call("oldText=frist line", "newText=x")
+	if !strings.Contains(out, `"isError": true`) || !strings.Contains(out, "1: first line") {
+		t.Fatalf("missing oldText: %s", out)
+	}
+	if got2, _ := os.ReadFile(file); string(got2) != string(got) {
+		t.Fatalf("a failed edit changed the file: %q", got2)
+	}
+}
+
 // servedTools are the tools `nb mcp serve` must offer (issue 7).
-var servedTools = []string{"run_cmd", "set_cwd", "read_file", "write_file", "list_dir", "path_info", "get_context",
+var servedTools = []string{"run_cmd", "set_cwd", "read_file", "write_file", "edit_file", "list_dir", "path_info", "get_context",
 	"terminal_start", "terminal_continue", "terminal_stop", "terminal_list"}
 
 type tsResult struct {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -58,6 +59,9 @@ type Options struct {
 	// d is nil when the arguments were unusable; res is set once the call ran.
 	// at is where the call was reviewed.
 	Audit func(name string, at tool.At, d *policy.Decision, outcome string, res *tool.Result)
+	// Redact withholds secrets from every text a call returns, results
+	// and errors alike (nil: none are withheld).
+	Redact func(text string) redact.Result
 }
 
 // Server is nb's MCP server.
@@ -102,7 +106,7 @@ func New(opts Options) (*Server, error) {
 		if err := json.Unmarshal(spec.Schema, &schema); err != nil || schema["type"] != "object" {
 			return nil, fmt.Errorf("mcp server: tool %s: input schema must be a JSON object schema", spec.Name)
 		}
-		s.mcp.AddTool(&mcp.Tool{Name: spec.Name, Description: spec.Description, InputSchema: json.RawMessage(spec.Schema)}, s.handler(t))
+		s.mcp.AddTool(&mcp.Tool{Name: spec.Name, Description: spec.Description, InputSchema: json.RawMessage(spec.Schema)}, s.withheld(s.handler(t)))
 	}
 	return s, nil
 }
@@ -123,6 +127,41 @@ func (s *Server) Close() error {
 		s.closeErr = errors.Join(errs...)
 	})
 	return s.closeErr
+}
+
+// WithheldMeta is the key of a result's _meta that lists, by kind, the
+// secrets withheld from its text ([{"kind":"github-pat","count":1}]).
+const WithheldMeta = "nb/withheld"
+
+// withheld wraps a handler so that every text it returns, whatever the
+// path (a result, a refusal, an error), passes the detector; the result's
+// _meta says what was withheld. The client never gets the secrets: it
+// cannot ask nb's user to release them.
+func (s *Server) withheld(h mcp.ToolHandler) mcp.ToolHandler {
+	if s.opts.Redact == nil {
+		return h
+	}
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		if res == nil {
+			return res, err
+		}
+		var counts []redact.Count
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				r := s.opts.Redact(tc.Text)
+				tc.Text = r.Text
+				counts = redact.Merge(counts, r.Counts())
+			}
+		}
+		if len(counts) > 0 {
+			if res.Meta == nil {
+				res.Meta = mcp.Meta{}
+			}
+			res.Meta[WithheldMeta] = counts
+		}
+		return res, err
+	}
 }
 
 // approvalID names nb's approval input request in a multi round-trip call.

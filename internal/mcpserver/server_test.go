@@ -182,7 +182,7 @@ func TestListAndCall(t *testing.T) {
 			for _, tl := range lt.Tools {
 				names = append(names, tl.Name)
 			}
-			want := "fake_allow fake_ask fake_deny get_context list_dir path_info read_file write_file"
+			want := "edit_file fake_allow fake_ask fake_deny get_context list_dir path_info read_file write_file"
 			if strings.Join(names, " ") != want {
 				t.Fatalf("tools %v, want %s", names, want)
 			}

@@ -1,6 +1,11 @@
 package policy
 
-import "fmt"
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/nb-cli/nb/internal/runlater"
+)
 
 // Kind is what a tool wants to do.
 type Kind int
@@ -37,6 +42,9 @@ const (
 	MCPTool
 	// MCPListResources lists the resources of MCP servers.
 	MCPListResources
+	// EditFile replaces text in the file Action.Path; Action.Content is
+	// the change as a unified diff. It is judged as a write of that path.
+	EditFile
 )
 
 // String names the kind for messages and the audit log.
@@ -70,6 +78,8 @@ func (k Kind) String() string {
 		return "mcp-tool"
 	case MCPListResources:
 		return "mcp-list-resources"
+	case EditFile:
+		return "edit-file"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -118,7 +128,8 @@ type Action struct {
 	// Shown is the path as the model wrote it.
 	Path  string
 	Shown string
-	// Content is what WriteFile writes.
+	// Content is what WriteFile writes; for EditFile, the change as a
+	// unified diff.
 	Content string
 
 	// Tool is the external tool's name ("{server}_{tool}"), Args its
@@ -170,7 +181,7 @@ func (e *Engine) Decide(a Action) *Decision {
 		return d
 	case ReadFile, ListDir:
 		return e.readPath(a)
-	case WriteFile:
+	case WriteFile, EditFile:
 		return e.writeFile(a)
 	case MCPTool:
 		return e.mcpTool(a.Tool, a.Args, a.Hint)
@@ -219,27 +230,66 @@ func (e *Engine) readPath(a Action) *Decision {
 	return d
 }
 
-// writeFile decides write_file: always asked (a deny rule "write" or
-// "write_file" refuses it outright).
+// writeFile decides write_file and edit_file: always asked (a deny rule
+// "write", "write_file", "edit" or "edit_file" refuses it outright), and
+// the path judged as a write: a secret, a system path or startup file,
+// an entry programs run later (writeRisk).
 func (e *Engine) writeFile(a Action) *Decision {
+	verb, full := "write", fmt.Sprintf("write %s (%d bytes):\n%s", a.Path, len(a.Content), a.Content)
+	if a.Kind == EditFile {
+		verb, full = "edit", fmt.Sprintf("edit %s:\n%s", a.Path, a.Content)
+	}
 	d := &Decision{
-		Decision: Ask, Safety: Unknown, Display: "write: " + sanitize(a.Shown, false), WarnAt: markAt(true, len("write")), Category: CatWrite, Warn: true,
+		Decision: Ask, Safety: Unknown, Display: verb + ": " + sanitize(a.Shown, false), WarnAt: markAt(true, len(verb)), Category: CatWrite, Warn: true,
 		DefaultAnswer: No, Reasons: []string{"writes a file"},
-		Full:    fmt.Sprintf("write %s (%d bytes):\n%s", a.Path, len(a.Content), a.Content),
-		Subject: "write " + a.Path,
+		Full:    full,
+		Subject: verb + " " + a.Path,
+	}
+	risk, danger := e.writeRisk(a.Path, a.Where)
+	if risk != "" {
+		d.Reasons = append(d.Reasons, risk)
+		d.Protected = true
+	}
+	if danger {
+		d.Safety = Dangerous
 	}
 	for _, p := range e.deny {
-		if len(p.Words) == 1 && (p.Words[0].Text == "write_file" || p.Words[0].Text == "write") {
+		if len(p.Words) == 1 && (p.Words[0].Text == verb+"_file" || p.Words[0].Text == verb) {
 			d.Decision, d.DecidedBy = Deny, ByDenyRule
 			d.Reasons = append(d.Reasons, fmt.Sprintf("denied by rule %q", p.Src))
 			return d
 		}
+	}
+	if dir := e.EditsIn(); dir != "" && !d.Protected && within(a.Path, dir) {
+		d.Decision, d.DecidedBy = Allow, ByEditMode
+		return d
 	}
 	d = e.ask(d, nil)
 	if d.Decision == Deny {
 		d.Remedy = "approve the write in a client that supports elicitation, or set approval.trustClientApproval"
 	}
 	return d
+}
+
+// within reports whether the clean absolute path p lies below dir.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && filepath.IsLocal(rel)
+}
+
+// writeRisk is why writing the file p needs the user whatever the
+// approval mode: a system path or startup file (dangerous), a secret, or
+// an entry of the workspace that programs run later.
+func (e *Engine) writeRisk(p string, cc CommandContext) (reason string, dangerous bool) {
+	switch {
+	case systemPath(p, cc.Home) || systemTarget(cc, p):
+		return "dangerous: writes into a system path or startup file", true
+	case e.sensitivePath(p, "", false):
+		return "sensitive path", false
+	case runlater.Entry(p) != "":
+		return "programs run " + runlater.Entry(p) + " later (settings or code run outside nb)", false
+	}
+	return "", false
 }
 
 // stricter combines the decisions for a command and the input sent with

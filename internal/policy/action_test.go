@@ -161,3 +161,121 @@ func marked(d *Decision) string {
 	}
 	return b.String() + d.Display[last:]
 }
+
+// edit_file and write_file judge their path as a write: a system path or
+// startup file is dangerous, a secret and an entry programs run later are
+// protected (asked whatever the approval mode); a plain file is neither.
+func TestDecideWritePaths(t *testing.T) {
+	e := newEngine(t, func(o *Options) { o.Approval.Deny = []string{"edit"} })
+	where := CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+	for _, c := range []struct {
+		path      string
+		protected bool
+		safety    Safety
+	}{
+		{"/home/u/proj/main.go", false, Unknown},
+		{"/home/u/.bashrc", true, Dangerous},
+		{"/etc/hosts", true, Dangerous},
+		{"/home/u/proj/.git/hooks/pre-commit", true, Dangerous},
+		{"/home/u/proj/.env", true, Unknown},
+		{"/home/u/proj/.envrc", true, Unknown},
+		{"/home/u/proj/sub/.vscode/tasks.json", true, Unknown},
+		{"/home/u/proj/.gitattributes", true, Unknown},
+	} {
+		d := e.Decide(Action{Kind: WriteFile, Path: c.path, Shown: c.path, Content: "x", Where: where})
+		if d.Decision != Ask || d.Protected != c.protected || d.Safety != c.safety || !d.Warn {
+			t.Errorf("write %s: %s protected=%v safety=%s, want protected=%v safety=%s (%q)", c.path, d.Decision, d.Protected, d.Safety, c.protected, c.safety, d.Reasons)
+		}
+	}
+	d := e.Decide(Action{Kind: EditFile, Path: "/home/u/proj/a.go", Shown: "a.go", Content: "-x\n+y\n", Where: where})
+	if d.Decision != Deny || d.DecidedBy != ByDenyRule || !strings.HasPrefix(d.Display, "edit: a.go") {
+		t.Errorf("edit_file under deny rule edit: %+v", d)
+	}
+	e = newEngine(t, nil)
+	d = e.Decide(Action{Kind: EditFile, Path: "/home/u/proj/a.go", Shown: "a.go", Content: "-x\n+y\n", Where: where})
+	if d.Decision != Ask || d.Category != CatWrite || !strings.Contains(d.Full, "+y") {
+		t.Errorf("edit_file: %+v", d)
+	}
+}
+
+// In the workspace edit mode an edit inside the workspace is allowed
+// (decided by the mode); outside it, of a protected path, or under a deny
+// rule, it is asked or refused as before.
+func TestEditModeWorkspace(t *testing.T) {
+	e := newEngine(t, nil)
+	where := CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+	edit := func(p string) *Decision {
+		return e.Decide(Action{Kind: EditFile, Path: p, Shown: p, Content: "-a\n+b\n", Where: where})
+	}
+	if d := edit("/home/u/proj/main.go"); d.Decision != Ask {
+		t.Fatalf("ask mode: %s", d.Decision)
+	}
+	e.SetEditsIn("/home/u/proj")
+	for p, want := range map[string]Verdict{
+		"/home/u/proj/main.go":        Allow,
+		"/home/u/proj/sub/x.txt":      Allow,
+		"/home/u/proj":                Ask,
+		"/home/u/project2/x":          Ask,
+		"/home/u/proj/../other/x":     Ask,
+		"/home/u/proj/.env":           Ask,
+		"/home/u/proj/.envrc":         Ask,
+		"/home/u/proj/.git/config":    Ask,
+		"/home/u/proj/.vscode/a.json": Ask,
+		"/etc/passwd":                 Ask,
+	} {
+		d := edit(p)
+		if d.Decision != want || (want == Allow) != (d.DecidedBy == ByEditMode) {
+			t.Errorf("%s: %s by %s, want %s", p, d.Decision, d.DecidedBy, want)
+		}
+	}
+	if d := e.Decide(Action{Kind: WriteFile, Path: "/home/u/proj/new.txt", Shown: "new.txt", Content: "x", Where: where}); d.Decision != Allow {
+		t.Errorf("write in the workspace: %s", d.Decision)
+	}
+	e.SetHeadless(true)
+	if d := edit("/home/u/proj/main.go"); d.Decision != Allow {
+		t.Errorf("headless edit in the workspace: %s", d.Decision)
+	}
+	if d := edit("/home/u/proj/.env"); d.Decision != Deny || d.DecidedBy != ByHeadless {
+		t.Errorf("headless edit of a secret: %s by %s", d.Decision, d.DecidedBy)
+	}
+	e = newEngine(t, func(o *Options) { o.Approval.Deny = []string{"edit_file"} })
+	e.SetEditsIn("/home/u/proj")
+	if d := edit("/home/u/proj/main.go"); d.Decision != Deny {
+		t.Errorf("deny rule in the workspace mode: %s", d.Decision)
+	}
+	e.SetEditsIn("")
+	if d := newEngine(t, nil).Decide(Action{Kind: EditFile, Path: "/home/u/proj/a", Shown: "a", Where: where}); d.Decision != Ask {
+		t.Errorf("after the mode is off: %s", d.Decision)
+	}
+}
+
+// OnlyWrites says which commands only write files, with nothing else nb
+// knows of: those may be previewed.
+func TestOnlyWrites(t *testing.T) {
+	e := newEngine(t, nil)
+	for cmd, want := range map[string]bool{
+		"sed -i s/a/b/ f.txt":                true,
+		"echo hi > notes.txt":                true,
+		"mkdir -p d && mv a d/ && rm -r old": true,
+		"find . -name '*.o' | xargs rm":      true,
+		"timeout 5 cp a b":                   true,
+		"ls":                                 false, // read-only
+		"curl -o x https://example.com":      false, // network
+		"cp a b && git push":                 false, // another effect
+		"make":                               false,
+		"$CMD x":                             false, // dynamic
+		"rm $(cat list)":                     true,
+		"echo $API_TOKEN > t":                false, // a secret
+		"python3 -c 'open(\"x\",\"w\")'":     false,
+		"sed -i s/a/b/ f.txt; kill -9 1":     false,
+		"cp a b | nc example.com 80":         false,
+		"bash -c 'rm x'":                     true,
+		"sudo rm x":                          false,
+		"tee out.txt < in.txt":               true,
+		"ln -s target link && chmod 755 run": true,
+	} {
+		if d := decideCmd(e, cmd, testCC); d.OnlyWrites != want {
+			t.Errorf("%q: OnlyWrites %v, want %v (%q)", cmd, d.OnlyWrites, want, d.Reasons)
+		}
+	}
+}

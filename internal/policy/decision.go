@@ -63,6 +63,16 @@ type Decision struct {
 	// Secret is set when the action carries a secret (a password typed
 	// at a prompt): it is never shown, saved or logged in clear.
 	Secret bool `json:"-"`
+	// OnlyWrites is set on a command whose only effects nb knows of are
+	// writes to files: no network, nothing unknown or dynamic, no program
+	// but read-only ones and those that only read and write the files
+	// they name (cp, mv, rm, sed, tee…). Such a command may be previewed
+	// in a copy-on-write view (SPEC §16). Bash commands only.
+	OnlyWrites bool `json:"-"`
+	// Protected is set on a file write whose path needs the user whatever
+	// the approval mode: a secret, a system path or startup file, an
+	// entry programs run later.
+	Protected bool `json:"-"`
 	// DirAfter is where the shell is once a RunCommand's command has run,
 	// when that is certain before it runs (from the same analysis the
 	// verdict comes from).
@@ -155,4 +165,7 @@ const (
 	ByClient Decider = "client"
 	// ByNoTerminal: the agent had no terminal to ask at.
 	ByNoTerminal Decider = "no-terminal"
+	// ByEditMode: an edit of a file inside the workspace, in the approval
+	// mode that applies such edits without asking (SPEC §16).
+	ByEditMode Decider = "edit-mode"
 )

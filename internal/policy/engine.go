@@ -103,6 +103,9 @@ type Engine struct {
 	// change (rules.go).
 	grantRules map[string]*Pattern
 	compiled   map[rulesKey]*compiledRules
+	// editsIn is the directory whose files edit_file and write_file
+	// change without asking ("" asks for every change).
+	editsIn string
 }
 
 // Refusal is what the model is told about a call denied for want of a
@@ -226,6 +229,24 @@ func (e *Engine) SetHeadless(h bool) {
 	e.mu.Lock()
 	e.opts.Headless = h
 	e.mu.Unlock()
+}
+
+// SetEditsIn sets the approval mode of file edits (SPEC §16): with a
+// directory (absolute, its links resolved), edit_file and write_file of
+// files inside it are allowed without asking (DecidedBy ByEditMode) unless
+// a deny rule matches or the path is protected (a secret, a system path,
+// a file that runs later); "" asks for every change.
+func (e *Engine) SetEditsIn(dir string) {
+	e.mu.Lock()
+	e.editsIn = dir
+	e.mu.Unlock()
+}
+
+// EditsIn is the directory set by SetEditsIn.
+func (e *Engine) EditsIn() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.editsIn
 }
 
 // command decides a run_cmd (or terminal_start) command; interactive says

@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"fmt"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // Facts answers questions about the filesystem a command runs on. The
@@ -76,10 +80,12 @@ type Facts interface {
 	// the current directory before any on PATH, would run for a bare
 	// name instead of the system's.
 	LocalProgram(dir, name string) bool
-	// Names is how many names (hard links) the regular file at the
-	// absolute path p has; 1 for anything else, 0 when it cannot be
-	// told.
-	Names(p string) uint64
+	// Links says what the regular file at the absolute path p is when
+	// it has several names (hard links): the secret file it is another
+	// name of, or several alone when its other names are not known (or
+	// whether it has them cannot be told). A file with one name, or
+	// what is not a regular file, has several false.
+	Links(p string) (secret string, several bool)
 }
 
 // GitRepo is what the disk holds of a git repository (Facts.GitRepo).
@@ -134,8 +140,8 @@ func (NoFacts) PlainNames(string) bool { return false }
 // PathProgram implements Facts: no directory is on PATH.
 func (NoFacts) PathProgram(string, string) string { return "" }
 
-// Names implements Facts: every file has one name.
-func (NoFacts) Names(string) uint64 { return 1 }
+// Links implements Facts: every file has one name.
+func (NoFacts) Links(string) (string, bool) { return "", false }
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
@@ -201,14 +207,15 @@ func (UnknownFacts) PathProgram(string, string) string { return "" }
 // LocalProgram implements Facts: not cmd.exe's.
 func (UnknownFacts) LocalProgram(string, string) bool { return false }
 
-// Names implements Facts: not known.
-func (UnknownFacts) Names(string) uint64 { return 0 }
+// Links implements Facts: not known.
+func (UnknownFacts) Links(string) (string, bool) { return "", true }
 
 // memoFacts remembers the answers of one decision's facts: a decision may
 // ask about the same directory for many leaves, and the remedy search
 // decides again.
 type memoFacts struct {
 	f       Facts
+	home    string // for the notes' paths
 	secrets memo[memoList]
 	repos   memo[memoRepo]
 	gitSec  memo[memoList]
@@ -219,6 +226,14 @@ type memoFacts struct {
 	paths1  memo[string] // PathProgram, by dir and name
 	plain   memo[bool]
 	local   memo[bool] // LocalProgram, by dir and name
+	links   memo[memoLink]
+	// notes explain what the facts found (Links)
+	notes []string
+}
+
+type memoLink struct {
+	secret  string
+	several bool
 }
 
 // memo holds the answers of one kind of fact, by one or two strings,
@@ -254,12 +269,12 @@ type memoPath struct {
 	state  PathState
 }
 
-func memoize(f Facts) Facts {
+func memoize(f Facts, home string) Facts {
 	switch f.(type) {
 	case nil, *memoFacts:
 		return f
 	}
-	return &memoFacts{f: f}
+	return &memoFacts{f: f, home: home}
 }
 
 // remember returns the answer kept in m for key, asking get the first
@@ -345,8 +360,36 @@ func (m *memoFacts) LocalProgram(dir, name string) bool {
 	return remember(&m.local, dir, name, func() bool { return m.f.LocalProgram(dir, name) })
 }
 
-func (m *memoFacts) Names(p string) uint64 {
-	return m.f.Names(p) // asked once a file, after its name and links: no memo
+// Links implements Facts, and keeps what it found for the decision's
+// reasons (linkNotes).
+func (m *memoFacts) Links(p string) (string, bool) {
+	v := remember(&m.links, p, "", func() memoLink {
+		secret, several := m.f.Links(p)
+		return memoLink{secret, several}
+	})
+	switch {
+	case v.secret != "":
+		m.note(fmt.Sprintf("%s is another name of %s, a secret file", p, secrets.Shown(v.secret, m.home)))
+	case v.several:
+		m.note(p + " has several hard links whose other names nb does not know")
+	}
+	return v.secret, v.several
+}
+
+// note keeps a line for the decision's reasons, once.
+func (m *memoFacts) note(line string) {
+	if !slices.Contains(m.notes, line) {
+		m.notes = append(m.notes, line)
+	}
+}
+
+// linkNotes are the lines the facts of a decision found to explain it
+// (a hard link of a secret file), for a command that is not allowed.
+func linkNotes(f Facts) []string {
+	if m, ok := f.(*memoFacts); ok {
+		return m.notes
+	}
+	return nil
 }
 
 func (m *memoFacts) PlainNames(dir string) bool {
@@ -422,7 +465,10 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 		}
 		// a file with other names may be a secret under another one: its
 		// own name proves nothing
-		return cc.Facts.Names(target) != 1 || cc.Facts.SecretContent(target)
+		if secret, several := cc.Facts.Links(target); secret != "" || several {
+			return true
+		}
+		return cc.Facts.SecretContent(target)
 	}
 	return false
 }

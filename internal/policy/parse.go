@@ -22,7 +22,7 @@ type script struct {
 // parse is step 1: bash (and any other POSIX shell) by package
 // shellparse, cmd.exe and PowerShell by package winshell.
 func (e *Engine) parse(command string, cc CommandContext, interactive bool) *script {
-	cc.Facts = memoize(cc.Facts)
+	cc.Facts = memoize(cc.Facts, cc.Home)
 	cc.interactive = interactive
 	if d := dialectOf(cc.Shell); d != shellparse.Bash {
 		a := winshell.Analyse(command, d, winshell.Options{Home: cc.Home, Cwd: cc.Cwd, CwdUnknown: cc.CwdUnknown})

@@ -271,7 +271,10 @@ func (e *Engine) docInSecrets(cc CommandContext, p string) bool {
 	case st != PathExists || t != "":
 		return false
 	}
-	return cc.Facts.Names(abs) == 1 && !cc.Facts.SecretContent(abs)
+	if secret, several := cc.Facts.Links(abs); secret != "" || several {
+		return false
+	}
+	return !cc.Facts.SecretContent(abs)
 }
 
 // userSensitive reports a path approval.sensitivePaths names.

@@ -46,12 +46,20 @@ func (e *Engine) verdict(s *script, as *assessment, r *ruling) *Decision {
 		Full:     s.Source,
 		Subject:  s.Source,
 		DirAfter: s.DirAfter,
+		// typed for the preview (SPEC §16): the policy's judgement of
+		// what the command may do, whatever the verdict
+		OnlyWrites: s.Dialect == shellparse.Bash && onlyWrites(s.Analysis, as),
 	}
 	if d.Reasons == nil {
 		d.Reasons = []string{}
 	}
 	for _, m := range r.maybe {
 		d.reason(fmt.Sprintf("might match deny rule %q", m))
+	}
+	if r.verdict != Allow {
+		for _, n := range linkNotes(s.cc.Facts) {
+			d.reason(n)
+		}
 	}
 	d.DefaultAnswer = Yes
 	if d.Warn {

@@ -290,7 +290,7 @@ func (winFacts) SecretContent(string) bool             { return false }
 func (winFacts) PlainNames(string) bool                { return false }
 func (winFacts) PathProgram(string, string) string     { return "" }
 func (winFacts) LocalProgram(string, string) bool      { return false }
-func (winFacts) Names(string) uint64                   { return 1 }
+func (winFacts) Links(string) (string, bool)           { return "", false }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
 // shell's language, whatever the host's shell.
@@ -520,7 +520,7 @@ func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
 func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
 func (localProgs) PlainNames(string) bool               { return false }
 func (localProgs) PathProgram(string, string) string    { return "" }
-func (localProgs) Names(string) uint64                  { return 1 }
+func (localProgs) Links(string) (string, bool)          { return "", false }
 
 // A command whose names are removed from the safe list more than once
 // (dir is Get-ChildItem's alias) gets the same reason on every engine:

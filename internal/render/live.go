@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/approval"
+	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/tool"
 )
@@ -189,8 +191,32 @@ func (v *toolView) Done(res *tool.Result) {
 			t.errLine("  " + t.pal.Muted(l))
 		}
 	}
+	if res.Changes != nil && !res.IsError && v.p.Decision != nil && v.p.Decision.DecidedBy == policy.ByEditMode {
+		// applied without a question: the diff is shown as it lands
+		t.appliedDiff(v.p, res)
+	}
 	if t.opts.Verbose {
 		t.writeContent(res.Content)
 	}
 	t.remember(Record{Summary: style.Strip(line), Content: res.Content, IsError: res.IsError})
+}
+
+// appliedMax bounds the diff shown under a change applied without a
+// question.
+const appliedMax = 40
+
+// appliedDiff shows the diff of a change applied without asking, bounded.
+func (t *Terminal) appliedDiff(p *agent.Pending, res *tool.Result) {
+	w := t.width()
+	if w <= 0 {
+		w = 100
+	}
+	lines := approval.DiffLines(t.pal, res.Changes, p.Cwd, w-2)
+	for i, l := range lines {
+		if i == appliedMax {
+			t.errLine("  " + t.pal.Muted(fmt.Sprintf("… %d more lines of the diff (/changes lists the change, /undo reverts it)", len(lines)-i)))
+			break
+		}
+		t.errLine("  " + l)
+	}
 }

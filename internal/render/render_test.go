@@ -16,6 +16,7 @@ import (
 	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/render/screentest"
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/tool"
@@ -77,6 +78,13 @@ func TestToolLines(t *testing.T) {
 			at40: "✗ github_create_issue  3ms  error: inv…",
 		},
 		{
+			name: "withheld",
+			p:    call("read: .env", policy.Allow),
+			res:  &tool.Result{ExitCode: exit(0), Duration: 3 * time.Millisecond, Withheld: []redact.Count{{Kind: "github-pat", Count: 1}, {Kind: "$AWS_SECRET_ACCESS_KEY", Count: 2}}},
+			at80: "✓ read: .env  exit 0 · 3ms · withheld 3 secrets  github-pat, 2 × $AWS_SECRET_A…",
+			at40: "✓ read: .env  withheld 3 secrets",
+		},
+		{
 			name: "script",
 			p:    call("run (3 lines):\n  mkdir -p /tmp/b\n  cd /tmp/b\n  make", policy.Ask),
 			res:  &tool.Result{ExitCode: exit(0), Duration: 40 * time.Millisecond},
@@ -109,6 +117,10 @@ func TestToolLineColours(t *testing.T) {
 	auto := toolLine(pal, call("read: /etc/hosts", policy.Allow), &tool.Result{ExitCode: exit(0)}, 79)
 	if !strings.Contains(auto, "\x1b[90mread: /etc/hosts") {
 		t.Errorf("auto-approved call not muted: %q", auto)
+	}
+	withheld := toolLine(pal, call("read: .env", policy.Allow), &tool.Result{ExitCode: exit(0), Withheld: []redact.Count{{Kind: "jwt", Count: 1}}}, 79)
+	if !strings.Contains(withheld, "\x1b[33mwithheld 1 secret") {
+		t.Errorf("what was withheld does not stand out: %q", withheld)
 	}
 	asked := toolLine(pal, call("run: make", policy.Ask), &tool.Result{ExitCode: exit(1)}, 79)
 	if !strings.HasPrefix(asked, "\x1b[31m✗") || strings.Contains(asked, "\x1b[90mrun: make") {

@@ -21,6 +21,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/approval"
 	"github.com/nb-cli/nb/internal/iostreams"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/render/style"
 )
 
@@ -271,6 +272,33 @@ func (t *Terminal) Approve(ctx context.Context, batch []*agent.Pending) ([]agent
 		}
 	}
 	return answers, err
+}
+
+// Releaser asks whether withheld secrets may go to the model
+// (approval.Prompter).
+type Releaser interface {
+	Release(ctx context.Context, from string, found []redact.Found) (bool, error)
+}
+
+// Release asks the user, at a terminal, whether secrets withheld from a
+// text may go to the model after all (agent.ReleaseFunc); without a
+// terminal, or an approver that can ask it, they stay withheld.
+func (t *Terminal) Release(ctx context.Context, from string, found []redact.Found) bool {
+	r, ok := t.opts.Approver.(Releaser)
+	if !ok || !CanPrompt(t.io) {
+		return false
+	}
+	t.mu.Lock()
+	t.settle()
+	t.mu.Unlock()
+	if t.opts.Approving != nil {
+		defer t.opts.Approving()()
+	}
+	yes, err := r.Release(ctx, from, found)
+	if errors.Is(err, approval.ErrInterrupted) && t.opts.OnInterrupt != nil {
+		t.opts.OnInterrupt()
+	}
+	return yes && err == nil
 }
 
 // CanPrompt reports whether approval questions can be asked: stdin and

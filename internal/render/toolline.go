@@ -9,6 +9,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/shellparse"
 	"github.com/nb-cli/nb/internal/tool"
@@ -142,12 +143,32 @@ func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) 
 	if res.Duration > 0 {
 		meta = append(meta, formatDuration(res.Duration))
 	}
+	metaStyle := pal.Muted
+	withheld, kinds := "", ""
+	if len(res.Withheld) > 0 {
+		// what the model did not get stands out among the metadata, and
+		// its kinds come first in the note
+		withheld, kinds = withheldParts(res.Withheld)
+		if width > 0 && width-style.Width(icon)-1-len("  ")-style.Width(strings.Join(append(meta, withheld), " · ")) < 8 {
+			meta = nil // too narrow for both: what was withheld matters more
+		}
+		meta = append(meta, withheld)
+		metaStyle = func(s string) string {
+			if rest, ok := strings.CutSuffix(s, withheld); ok {
+				return pal.Muted(rest) + pal.Warn(withheld)
+			}
+			return pal.Muted(s)
+		}
+	}
 	note := res.Note
 	if note == "" && fail && res.ExitCode == nil {
 		note = firstUseful(res.Content)
 	}
 	if note == "" {
 		note = answer
+	}
+	if kinds != "" {
+		note = strings.TrimSuffix(kinds+" · "+note, " · ")
 	}
 	display := summaryDisplay(p)
 	dispStyle := func(s string) string { return s }
@@ -158,7 +179,15 @@ func toolLine(pal style.Palette, p *agent.Pending, res *tool.Result, width int) 
 	if fail {
 		noteStyle = pal.Fail
 	}
-	return layout(icon, display, dispStyle, strings.Join(meta, " · "), pal.Muted, oneLineNote(note), noteStyle, width)
+	return layout(icon, display, dispStyle, strings.Join(meta, " · "), metaStyle, oneLineNote(note), noteStyle, width)
+}
+
+// withheldParts says what was withheld from a call's result: the count
+// ("withheld 3 secrets") and the kinds ("github-pat, 2 × $AWS_KEY").
+func withheldParts(counts []redact.Count) (count, kinds string) {
+	d := agent.Describe(counts) // "3 secrets (github-pat, 2 × $AWS_KEY)"
+	count, kinds, _ = strings.Cut(d, " (")
+	return "withheld " + count, strings.TrimSuffix(kinds, ")")
 }
 
 // refusedLine is the line of a call that did not run:

@@ -18,8 +18,10 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/approval"
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/visible"
 )
@@ -142,8 +144,38 @@ type ToolCall struct {
 	Bytes   int    `json:"bytes"`
 	// Hosts are the per-host outcomes of a call run on a fleet.
 	Hosts []tool.HostOutcome `json:"hosts,omitempty"`
+	// Changes are the files the call changed (an edit, a write, a
+	// previewed command, an approved command in a git work tree).
+	Changes []Change `json:"changes,omitempty"`
+	// Withheld counts, by kind, the secrets withheld from the result
+	// before the model got it.
+	Withheld []redact.Count `json:"withheld,omitempty"`
 
 	resulted bool
+}
+
+// Change is one file a call changed.
+type Change struct {
+	Path string `json:"path"`
+	// Kind: created, modified, deleted or renamed (From is then the old
+	// path).
+	Kind string `json:"kind"`
+	// Bytes is the file's size after the change (before it, for a
+	// deletion).
+	Bytes int64  `json:"bytes"`
+	From  string `json:"from,omitempty"`
+}
+
+// changeList is the report's view of a change set.
+func changeList(s *changes.Set) []Change {
+	if s == nil {
+		return nil
+	}
+	var out []Change
+	for _, f := range s.Visible() {
+		out = append(out, Change{Path: f.Path, Kind: string(f.Kind()), Bytes: f.Bytes(), From: f.RenamedFrom})
+	}
+	return out
 }
 
 // Result is the final object: --output-format json prints it alone, and
@@ -162,8 +194,14 @@ type Result struct {
 	DurationMs int64      `json:"durationMs"`
 	Turns      int        `json:"turns"`
 	ToolCalls  []ToolCall `json:"toolCalls"`
-	Usage      Usage      `json:"usage"`
-	Error      *Error     `json:"error,omitempty"`
+	// Changes are every file change of the run, in order (each call's
+	// changes, together).
+	Changes []Change `json:"changes"`
+	Usage   Usage    `json:"usage"`
+	// Withheld counts, by kind, every secret withheld from what the model
+	// was sent in the run: tool results, attachments, instructions, errors.
+	Withheld []redact.Count `json:"withheld,omitempty"`
+	Error    *Error         `json:"error,omitempty"`
 }
 
 // Start is the first stream-json event.
@@ -203,6 +241,7 @@ type Recorder struct {
 	calls    []*ToolCall
 	usage    Usage
 	cost     *float64
+	withheld []redact.Count
 	finished bool
 	writeErr error
 }
@@ -455,25 +494,42 @@ func (r *Recorder) Call(rec agent.Record) {
 		tc.ExitCode, tc.DurationMs, tc.IsError = res.ExitCode, res.Duration.Milliseconds(), res.IsError
 		tc.Summary, tc.Bytes = summarize(res.Content), len(res.Content)
 		tc.Hosts = res.Hosts
+		tc.Changes = changeList(res.Changes)
+		tc.Withheld = res.Withheld
 	}
 	r.result(tc)
+}
+
+// Withheld records secrets withheld from a text bound for the model
+// (from says which) and writes a withheld event.
+func (r *Recorder) Withheld(from string, counts []redact.Count) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.withheld = redact.Merge(r.withheld, counts)
+	r.emit(struct {
+		head
+		From   string         `json:"from"`
+		Counts []redact.Count `json:"counts"`
+	}{r.head("withheld"), from, counts})
 }
 
 func (r *Recorder) result(tc *ToolCall) {
 	tc.resulted = true
 	r.emit(struct {
 		head
-		ID            string `json:"id"`
-		Name          string `json:"name"`
-		Outcome       string `json:"outcome"`
-		DecidedBy     string `json:"decidedBy,omitempty"`
-		NeedsApproval bool   `json:"needsApproval"`
-		ExitCode      *int   `json:"exitCode,omitempty"`
-		DurationMs    int64  `json:"durationMs"`
-		IsError       bool   `json:"isError"`
-		Summary       string `json:"summary"`
-		Bytes         int    `json:"bytes"`
-	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes})
+		ID            string         `json:"id"`
+		Name          string         `json:"name"`
+		Outcome       string         `json:"outcome"`
+		DecidedBy     string         `json:"decidedBy,omitempty"`
+		NeedsApproval bool           `json:"needsApproval"`
+		ExitCode      *int           `json:"exitCode,omitempty"`
+		DurationMs    int64          `json:"durationMs"`
+		IsError       bool           `json:"isError"`
+		Summary       string         `json:"summary"`
+		Bytes         int            `json:"bytes"`
+		Changes       []Change       `json:"changes,omitempty"`
+		Withheld      []redact.Count `json:"withheld,omitempty"`
+	}{r.head("tool_result"), tc.ID, tc.Name, tc.Outcome, tc.DecidedBy, tc.NeedsApproval, tc.ExitCode, tc.DurationMs, tc.IsError, tc.Summary, tc.Bytes, tc.Changes, tc.Withheld})
 }
 
 // Settle gives the calls that never reached approval (unknown tool,
@@ -530,11 +586,13 @@ func (r *Recorder) Finish(status Status, exitCode int, e *Error) (*Result, error
 		Status: status, ExitCode: exitCode,
 		Answer: r.answer, Provider: r.provider, Model: r.model,
 		DurationMs: r.now().Sub(r.started).Milliseconds(),
-		Turns:      r.turns, ToolCalls: []ToolCall{}, Usage: r.usage, Error: e,
+		Turns:      r.turns, ToolCalls: []ToolCall{}, Changes: []Change{}, Usage: r.usage, Error: e,
 	}
 	res.Usage.CostUSD = r.cost
+	res.Withheld = slices.Clone(r.withheld)
 	for _, tc := range r.calls {
 		res.ToolCalls = append(res.ToolCalls, *tc)
+		res.Changes = append(res.Changes, tc.Changes...)
 	}
 	if r.finished {
 		return res, r.writeErr

@@ -3,14 +3,17 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -199,5 +202,78 @@ func TestFinalKeepsNoSecret(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "hunter2") || !strings.Contains(out.String(), "[hidden]") {
 		t.Fatalf("report:\n%s", out.String())
+	}
+}
+
+// Each call lists the files it changed (path, kind, bytes), in its
+// tool_result event and in the result, which also lists every change of
+// the run together.
+func TestChangesListed(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Stream, &out, clock())
+	r.Start(Start{Provider: "openai", Model: "m", Cwd: "/w"})
+	set := &changes.Set{Files: []changes.File{
+		{Path: "/w/a.go", Before: changes.State{Type: changes.Regular, Data: []byte("x")}, After: changes.State{Type: changes.Regular, Data: []byte("xyz")}},
+		{Path: "/w/old", Before: changes.State{Type: changes.Regular, Data: []byte("12")}, RenamedTo: "/w/new"},
+		{Path: "/w/new", After: changes.State{Type: changes.Regular, Data: []byte("12")}, RenamedFrom: "/w/old"},
+		{Path: "/w/gone", Before: changes.State{Type: changes.Regular, Data: []byte("1234")}},
+	}}
+	d := &policy.Decision{Decision: policy.Allow, DecidedBy: policy.ByFlag}
+	r.Call(agent.Record{Call: &tool.Call{ID: "a", Name: "run_cmd"}, Decision: d, Outcome: agent.Ran, Result: &tool.Result{Content: "ok", Changes: set}})
+	res, err := r.Finish(StatusAnswered, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Change{{Path: "/w/a.go", Kind: "modified", Bytes: 3}, {Path: "/w/new", Kind: "renamed", Bytes: 2, From: "/w/old"}, {Path: "/w/gone", Kind: "deleted", Bytes: 4}}
+	got, _ := json.Marshal(res.Changes)
+	exp, _ := json.Marshal(want)
+	if string(got) != string(exp) {
+		t.Errorf("result changes %s, want %s", got, exp)
+	}
+	objs := lines(t, out.String())
+	ev := objs[1]
+	if ev["type"] != "tool_result" || len(ev["changes"].([]any)) != 3 {
+		t.Errorf("tool_result event %v", ev)
+	}
+}
+
+// TestWithheld: a call's result says what was withheld from it; the
+// stream has a withheld event for every text; the result counts them all.
+func TestWithheld(t *testing.T) {
+	var out bytes.Buffer
+	r := New(Stream, &out, clock())
+	r.Start(Start{Provider: "openai", Model: "m", Cwd: "/w"})
+	r.Withheld("your message", []redact.Count{{Kind: "$GITHUB_TOKEN", Count: 1}})
+	d := &policy.Decision{Decision: policy.Allow, DecidedBy: policy.BySafeList, Display: "read: .env"}
+	p := &agent.Pending{Call: &tool.Call{ID: "a", Name: "run_cmd"}, Decision: d}
+	r.Decision(p, true)
+	counts := []redact.Count{{Kind: "github-pat", Count: 2}, {Kind: "$GITHUB_TOKEN", Count: 1}}
+	r.Withheld("the result of read: .env", counts)
+	r.Call(agent.Record{Call: p.Call, Decision: d, Outcome: agent.Ran, DecidedBy: policy.BySafeList, Result: &tool.Result{Content: "[withheld: github-pat]", Withheld: counts}})
+	res, err := r.Finish(StatusAnswered, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []redact.Count{{Kind: "$GITHUB_TOKEN", Count: 2}, {Kind: "github-pat", Count: 2}}
+	if fmt.Sprint(res.Withheld) != fmt.Sprint(want) || fmt.Sprint(res.ToolCalls[0].Withheld) != fmt.Sprint(counts) {
+		t.Errorf("result withheld %v, call %v", res.Withheld, res.ToolCalls[0].Withheld)
+	}
+	var events, results int
+	for _, o := range lines(t, out.String()) {
+		switch o["type"] {
+		case "withheld":
+			events++
+			if o["from"] == "" || o["counts"] == nil {
+				t.Errorf("event %v", o)
+			}
+		case "tool_result":
+			results++
+			if w, _ := o["withheld"].([]any); len(w) != 2 {
+				t.Errorf("tool_result %v", o)
+			}
+		}
+	}
+	if events != 2 || results != 1 {
+		t.Errorf("%d withheld events, %d tool results:\n%s", events, results, out.String())
 	}
 }

@@ -9,10 +9,16 @@ import (
 // underscores, upper-cased) that mark its value as a secret.
 var secretWords = map[string]bool{
 	"KEY": true, "KEYS": true, "APIKEY": true, "TOKEN": true, "TOKENS": true, "SECRET": true,
-	"SECRETS": true, "PASSWORD": true, "PASSWD": true, "PASS": true, "PWD": false,
+	"SECRETS": true, "PASSWORD": true, "PASSWD": true, "PASS": true,
 	"CREDENTIAL": true, "CREDENTIALS": true, "CREDS": true, "AUTH": true, "SESSION": false,
-	"PRIVATE": true, "SIGNATURE": false, "COOKIE": true, "DSN": true,
+	"PRIVATE": true, "SIGNATURE": false, "COOKIE": true, "DSN": true, "PASSPHRASE": true, "PASSCODE": true,
 }
+
+// lastWords mark a name as secret when they end it after another word:
+// MYSQL_PWD, GITHUB_PAT, API_JWT, WIFI_PSK. Alone, or before another
+// word, they name something else (PWD is the working directory,
+// JWT_ALGORITHM a setting).
+var lastWords = []string{"PWD", "PAT", "JWT", "PSK", "OTP", "TOTP", "BEARER"}
 
 // secretFragments mark a name as secret wherever they appear in it
 // (GITHUB_PAT has no separator before the word that matters in
@@ -28,16 +34,20 @@ var notSecret = map[string]bool{
 
 // EnvName reports whether an environment variable's name says its value
 // is a secret: a word such as KEY, TOKEN, SECRET, PASSWORD, PASSWD or
-// CREDENTIAL in it.
+// CREDENTIAL in it, or a last word such as PWD, PAT or JWT after another.
 func EnvName(name string) bool {
 	n := strings.ToUpper(name)
 	if notSecret[n] {
 		return false
 	}
-	for _, w := range strings.Split(n, "_") {
+	ws := strings.Split(n, "_")
+	for _, w := range ws {
 		if secretWords[w] {
 			return true
 		}
+	}
+	if len(ws) > 1 && ws[len(ws)-2] != "" && slices.Contains(lastWords, ws[len(ws)-1]) {
+		return true
 	}
 	for _, f := range secretFragments {
 		if strings.Contains(n, f) {
@@ -102,7 +112,8 @@ var notURL = map[string]bool{"NO_PROXY": true, "SSH_CONNECTION": true, "SSH_CLIE
 // NameRules returns the data EnvName decides by, sorted: the words of a
 // name (split at underscores) that mark a secret, the fragments that mark
 // one anywhere in the name, and the names that are never secret. Hosts
-// that scrub a remote environment in shell code build it from these.
+// that scrub a remote environment in shell code build it from these and
+// LastWords.
 func NameRules() (words, fragments, exceptions []string) {
 	for w, on := range secretWords {
 		if on {
@@ -118,6 +129,10 @@ func NameRules() (words, fragments, exceptions []string) {
 	slices.Sort(exceptions)
 	return words, slices.Clone(secretFragments), exceptions
 }
+
+// LastWords returns the words that mark a name as secret when they end it
+// after another, non-empty word (MYSQL_PWD, not PWD or _PWD).
+func LastWords() []string { return slices.Clone(lastWords) }
 
 // providerEnv are the variables nb itself reads its model providers' keys
 // from. Commands never see them, whatever the configuration passes.

@@ -30,6 +30,22 @@ func TestEnv(t *testing.T) {
 		{"KEYTIMEOUT", "1", false},
 		{"TERM", "xterm", false},
 		{"PWD", "/x", false},
+		{"OLDPWD", "/x", false},
+		{"_PWD", "/x", false},
+		{"PWD_DIR", "/x", false},
+		{"MYSQL_PWD", "x", true},
+		{"mysql_pwd", "x", true},
+		{"DB_PWD", "x", true},
+		{"GITHUB_PAT", "x", true},
+		{"AZURE_DEVOPS_PAT", "x", true},
+		{"PAT", "x", false},
+		{"API_JWT", "x", true},
+		{"JWT", "x", false},
+		{"JWT_ALGORITHM", "HS256", false},
+		{"WIFI_PSK", "x", true},
+		{"GITLAB_OTP", "x", true},
+		{"GPG_PASSPHRASE", "x", true},
+		{"SERVICE_BEARER", "x", true},
 		{"GIT_ASKPASS", "/usr/bin/x", false},
 	} {
 		if got := Env(c.name, c.value); got != c.want {
@@ -102,6 +118,11 @@ func TestNameRulesDecideLikeEnvName(t *testing.T) {
 	for _, w := range words {
 		if !EnvName("X_" + w) {
 			t.Errorf("word %s does not make X_%s secret", w, w)
+		}
+	}
+	for _, w := range LastWords() {
+		if !EnvName("X_"+w) || EnvName(w) {
+			t.Errorf("last word %s: X_%s must be secret and %s alone not", w, w, w)
 		}
 	}
 	for _, p := range ProviderEnv() {

@@ -74,7 +74,22 @@ func Name(seg string) bool {
 	if seg == "" || notSecretNames[lower] {
 		return false
 	}
-	if nameSet[lower] {
+	if nameOnList(lower) {
+		return true
+	}
+	// an editor's backup, swap or autosave copy of a secret is one
+	for _, orig := range backupOf(lower) {
+		if !notSecretNames[orig] && nameOnList(orig) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameOnList reports whether a lower-case name is on the list, its long
+// tail included.
+func nameOnList(lower string) bool {
+	if nameSet[lower] || tailName(lower) {
 		return true
 	}
 	if lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env") {
@@ -112,17 +127,20 @@ func Samples() []string {
 	for _, w := range words {
 		out = append(out, w, "x"+w+".json", "x-"+w+".txt")
 	}
-	for _, p := range homePaths {
+	for _, p := range homeAll {
 		out = append(out, path.Base(p))
 	}
-	return out
+	return append(out, tailSamples()...)
 }
 
 // GlobReachesHome reports whether a glob written below the home
 // directory (its segments after home, such as [".c*", "gh", "hosts.yml"])
 // can name a secret home path or a file below one.
 func GlobReachesHome(segs []string) bool {
-	for _, hp := range homePaths {
+	if underHomeGlob(strings.Join(segs, "/"), true) {
+		return true
+	}
+	for _, hp := range homeAll {
 		hs := strings.Split(hp, "/")
 		if len(segs) < len(hs) {
 			continue

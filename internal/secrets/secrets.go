@@ -2,9 +2,12 @@
 // data: the files and directories below a home directory that hold them.
 // The policy judges reads against it, and the sandbox hides the same
 // paths from the commands it runs, so the two lists cannot drift apart.
+// Inventory lists the secret files that exist on this machine, and Links
+// tells by identity which secret a file with several hard links is.
 package secrets
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -37,14 +40,31 @@ var homePaths = []string{
 }
 
 // HomePaths returns the secret locations below a home directory, relative
-// to it, slash-separated.
-func HomePaths() []string { return slices.Clone(homePaths) }
+// to it, slash-separated (HomeGlobs holds the patterns).
+func HomePaths() []string { return slices.Clone(homeAll) }
+
+// homeAll are homePaths and their long tail.
+var homeAll = slices.Concat(homePaths, tailHomePaths)
 
 // UnderHome reports whether rel, a clean slash-separated path relative to
 // the home directory, is one of the secret locations or below one.
 // Case is ignored, as a file system that ignores it does (macOS, Windows).
 func UnderHome(rel string) bool {
-	for _, p := range homePaths {
+	if underHomePath(rel) || underHomeGlob(rel, false) {
+		return true
+	}
+	// an editor's backup of a secret file (~/.gitconfig~, ~/.netrc.bak)
+	dir, base := path.Split(rel)
+	for _, orig := range backupOf(strings.ToLower(base)) {
+		if underHomePath(dir + orig) {
+			return true
+		}
+	}
+	return false
+}
+
+func underHomePath(rel string) bool {
+	for _, p := range homeAll {
 		if len(rel) >= len(p) && strings.EqualFold(rel[:len(p)], p) && (len(rel) == len(p) || rel[len(p)] == '/') {
 			return true
 		}

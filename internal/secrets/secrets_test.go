@@ -90,3 +90,90 @@ func TestNamesIgnoreCase(t *testing.T) {
 		t.Error("ValueFile is case-sensitive")
 	}
 }
+
+// TestLongTail: the long tail of credential files, one example of every
+// class, and names that look alike but hold none.
+func TestLongTail(t *testing.T) {
+	for _, n := range []string{
+		// other shells' and tools' histories
+		".zsh_history", "fish_history", ".mycli-history", "ConsoleHost_history.txt",
+		// mail
+		".msmtprc", ".muttrc", ".fetchmailrc", ".mbsyncrc",
+		// databases
+		".pgpass", ".mylogin.cnf", ".cqlshrc", ".odbc.ini", "pgadmin4.db",
+		// package managers and cloud command-line tools
+		"NuGet.Config", "clouds.yaml", ".sentryclirc", ".passwd-s3fs", "azureProfile.json", "credentials.db",
+		// browsers' and applications' stores
+		"cookies.sqlite", "logins.json", "key4.db", "Login Data", "Web Data", "Cookies.binarycookies",
+		// FTP, remote desktop, password managers
+		"sitemanager.xml", "winscp.ini", "work.rdg", "KeePass.config.xml", "vpn.psk",
+	} {
+		if !Name(n) {
+			t.Errorf("Name(%q) = false", n)
+		}
+	}
+	for rel, want := range map[string]bool{
+		".config/google-chrome/Default/Cookies":                                true,
+		".config/BraveSoftware/Brave-Browser/Default/Network/Cookies":          true,
+		".config/Slack/Cookies":                                                true,
+		".config/discord/Local Storage/leveldb/000003.log":                     true,
+		"Library/Application Support/Slack/Cookies":                            true,
+		".var/app/com.discordapp.Discord/config/discord/Local Storage/leveldb": true,
+		".local/share/TelegramDesktop/tdata/key_datas":                         true,
+		".config/nushell/history.txt":                                          true,
+		".local/share/xonsh/xonsh-history-1.json":                              true,
+		".vnc/passwd":                   true,
+		".pulumi/credentials.json":      true,
+		".config/openstack/clouds.yaml": true,
+		".mutt/muttrc":                  true,
+		".config/Cookies.txt":           false,
+		"projects/web/cookies/index.js": false,
+		".config/nushell/config.nu":     false,
+		".local/share/fonts":            false,
+	} {
+		if got := UnderHome(rel) || nameAnywhere(rel); got != want {
+			t.Errorf("%s: secret = %v, want %v", rel, got, want)
+		}
+	}
+	for _, g := range [][]string{{".config", "*", "Cookies"}, {".config", "google-chrome", "*", "Cookies"}, {".config", "*"}, {".c*"}} {
+		if !GlobReachesHome(g) {
+			t.Errorf("GlobReachesHome(%q) = false", g)
+		}
+	}
+	if GlobReachesHome([]string{"projects", "*", "cookies"}) {
+		t.Error("a glob in a project reaches the cookie stores")
+	}
+}
+
+// nameAnywhere reports whether some segment of rel is a secret name.
+func nameAnywhere(rel string) bool {
+	for _, s := range strings.Split(rel, "/") {
+		if Name(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBackups: editors' backup, swap and autosave copies of secret files
+// are secrets; those of other files are not.
+func TestBackups(t *testing.T) {
+	for _, n := range []string{".env~", ".env.bak", "id_rsa.orig", "credentials.backup", ".netrc.tmp", ".env.swp",
+		"..env.swp", ".id_rsa.swo", "#.pgpass#", ".#.netrc", ".npmrc.un~", "server.key.bak", ".ENV.BAK", "KEY4.DB~"} {
+		if !Name(n) {
+			t.Errorf("Name(%q) = false", n)
+		}
+	}
+	for _, n := range []string{"notes.txt~", "main.go.orig", "README.md.bak", ".vimrc.swp", "#scratch#", ".#main.go",
+		"~", ".bak", "_config.sql", "known_hosts.bak"} {
+		if Name(n) {
+			t.Errorf("Name(%q) = true", n)
+		}
+	}
+	for rel, want := range map[string]bool{".gitconfig~": true, ".aws/credentials.bak": true, ".config/gh/hosts.yml.orig": true,
+		".bashrc~": false, ".gitconfig.d": false} {
+		if got := UnderHome(rel) || nameAnywhere(rel); got != want {
+			t.Errorf("%s: secret = %v, want %v", rel, got, want)
+		}
+	}
+}

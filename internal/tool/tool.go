@@ -12,10 +12,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
@@ -49,6 +51,14 @@ type Result struct {
 	// Retry, when set, offers to run the call again another way after the
 	// user agrees (outside the sandbox that refused it).
 	Retry *Retry
+	// Changes are the files the call changed, as nb applied them (an
+	// edit, a write, a previewed command, a command in a git work tree):
+	// the conversation's journal keeps them for /undo, the JSON outputs
+	// list them.
+	Changes *changes.Set
+	// Withheld counts, by kind, the secrets withheld from Content before
+	// the model got it (shown on the call's line, reported in JSON).
+	Withheld []redact.Count
 }
 
 // HostOutcome is how a call ended on one host of a fleet.
@@ -85,6 +95,22 @@ type Policy interface {
 
 var _ Policy = (*policy.Engine)(nil)
 
+// Confiner picks, from a call's decision alone, the host its command runs
+// on: the host it was decided for, or a sandbox over it (sandbox.Guard
+// puts what nb allowed on its own judgement into a read-only sandbox).
+// Tools ask it at review, so the invocation runs exactly there.
+type Confiner interface {
+	Confine(d *policy.Decision, h host.Host) host.Host
+}
+
+// Confine is c.Confine, or h when c is nil.
+func Confine(c Confiner, d *policy.Decision, h host.Host) host.Host {
+	if c == nil {
+		return h
+	}
+	return c.Confine(d, h)
+}
+
 // At is the state a call is reviewed against.
 type At struct {
 	// Cwd is the session working directory the call starts from: the
@@ -107,6 +133,15 @@ type Invocation struct {
 	// KeptArgs, when set, replace the call's arguments in the
 	// conversation: the arguments without the secret they carry.
 	KeptArgs []byte
+	// Changes, when set, are the file changes the call will make, shown
+	// as a diff at the approval; Run applies exactly them.
+	Changes *changes.Set
+	// Preview, when set, runs the call first in a copy-on-write view,
+	// once it is known to be asked about at a terminal (the agent calls
+	// it; nothing else does): it sets Changes and Run to apply what the
+	// view changed, or adds to the decision's reasons why there is no
+	// preview.
+	Preview func(ctx context.Context)
 }
 
 // Stays returns an invocation that does not move the working directory.

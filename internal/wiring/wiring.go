@@ -7,21 +7,29 @@
 package wiring
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nb-cli/nb/internal/askpass"
+	"github.com/nb-cli/nb/internal/changes"
+	"github.com/nb-cli/nb/internal/changes/gitsnap"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosts"
+	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/host/ssh"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/redact"
 	"github.com/nb-cli/nb/internal/store"
 	"github.com/nb-cli/nb/internal/sysinfo"
 	"github.com/nb-cli/nb/internal/tool"
@@ -48,15 +56,23 @@ type Options struct {
 	Headless bool
 	// Roots, when set, adds the file tools confined to them (nb mcp serve).
 	Roots []string
+	// Changes tracks the changes commands make, for the chat's journal:
+	// undo snapshots of git work trees around commands that may write
+	// (changes.snapshots) and previews of commands that only write files
+	// (changes.preview).
+	Changes bool
 	// AskHostKey asks about an unknown ssh host key; nil refuses them.
 	AskHostKey ssh.AskHostKeyFunc
 	// AskPassword asks the user for sudo's password (package askpass);
 	// nil: sudo fails at once when it needs one.
 	AskPassword askpass.Asker
 	// Warn reports, in one line, a problem that does not stop nb (no state
-	// directory, an audit log that cannot be opened).
+	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
-	Now  func() time.Time
+	// QuietSandbox leaves out the start-up line saying no sandbox works
+	// here (nb policy check, which runs nothing).
+	QuietSandbox bool
+	Now          func() time.Time
 }
 
 // App is everything a run of nb uses to decide and run tool calls.
@@ -81,6 +97,11 @@ type App struct {
 	// the inventory has no host, and FleetErr when it cannot be read.
 	Fleet    *fleet.Fleet
 	FleetErr error
+	// Redact withholds secrets from every text bound for a model.
+	Redact *redact.Detector
+	// Guard puts what nb allows on its own judgement into a read-only
+	// sandbox (terminal.readOnlySandbox).
+	Guard *sandbox.Guard
 	// Sudo passes sudo's password requests to the user; Forget drops the
 	// passwords remembered for the session.
 	Sudo *askpass.Sudo
@@ -111,6 +132,7 @@ func Build(o Options) (*App, error) {
 		return nil, errors.New("wiring: the launch directory must be an absolute path")
 	}
 	a := &App{Config: o.Config, Launch: o.LaunchDir, opts: o, built: map[string]host.Host{}, Workdir: tool.NewWorkdir(o.LaunchDir)}
+	a.Redact = newDetector(o, o.Config)
 	a.State, a.StateErr = store.StateDir(o.Getenv)
 	if a.StateErr != nil {
 		o.Warn(a.StateErr.Error() + "; grants, history, the audit log and saved outputs are off")
@@ -132,6 +154,7 @@ func Build(o Options) (*App, error) {
 		return nil, err
 	}
 	a.Engine = engine
+	a.SetEditsInWorkspace(o.Config.Changes.Edits == config.EditsWorkspace)
 	a.Audit = &Audit{now: o.Now, warn: o.Warn}
 	if a.StateErr == nil {
 		a.Audit.path = filepath.Join(a.State, "audit.jsonl")
@@ -150,6 +173,12 @@ func Build(o Options) (*App, error) {
 		return nil, err
 	}
 	a.Hosts = host.NewActive(h)
+	a.Guard = a.newGuard()
+	guard := a.Guard
+	a.closers = append(a.closers, func() { guard.Close() })
+	if line := a.Guard.StartupReport(); line != "" && !o.QuietSandbox {
+		o.Warn(line)
+	}
 
 	a.Tools = tool.NewRegistry()
 	if len(o.Roots) > 0 {
@@ -177,14 +206,17 @@ func Build(o Options) (*App, error) {
 	sudo := a.Sudo
 	a.closers = append(a.closers, func() { sudo.Close() })
 	run, cd := runcmd.New(runcmd.Options{
-		Hosts:   a.Hosts,
-		Workdir: a.Workdir,
-		Policy:  engine,
-		Config:  ti,
-		Outputs: outputs,
-		Getenv:  o.Getenv,
-		Fleet:   a.fleetFunc(),
-		Sudo:    a.Sudo,
+		Hosts:     a.Hosts,
+		Workdir:   a.Workdir,
+		Policy:    engine,
+		Confine:   a.Guard,
+		Config:    ti,
+		Outputs:   outputs,
+		Getenv:    o.Getenv,
+		Fleet:     a.fleetFunc(),
+		Sudo:      a.Sudo,
+		Snapshots: a.snapshots(),
+		Preview:   a.previewer(),
 	})
 	a.Tools.Add(run)
 	a.Tools.Add(cd)
@@ -197,10 +229,80 @@ func Build(o Options) (*App, error) {
 	})
 	sessions := a.Sessions
 	a.closers = append(a.closers, func() { sessions.CloseAll() })
-	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Confine: a.Guard, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 		a.Tools.Add(t)
 	}
+	if len(o.Roots) == 0 {
+		if err := a.chatFiles(); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
 	return a, nil
+}
+
+// chatFiles adds the chat's file tools (read_file, write_file,
+// edit_file, SPEC §16) over the whole filesystem of the launch directory:
+// the policy judges every path, as it judges the commands run_cmd runs.
+// They work on this machine's files, so they refuse while commands run
+// on a host that has files of its own (ssh, a container).
+func (a *App) chatFiles() error {
+	top := filepath.VolumeName(a.Launch) + string(filepath.Separator)
+	roots, err := files.NewRoots(top)
+	if err != nil {
+		return err
+	}
+	a.closers = append(a.closers, func() { roots.Close() })
+	here := func() error {
+		h := a.Hosts.Get()
+		if iso := h.Isolation(); iso != host.IsolationNone && iso != host.IsolationSandbox {
+			return fmt.Errorf("the file tools work on this machine's files, and commands run on %s (%s): use run_cmd there", h.Name(), iso)
+		}
+		return nil
+	}
+	for _, t := range files.New(files.Options{Roots: roots, Policy: a.Engine, Home: HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell), Here: here}) {
+		switch t.Spec().Name {
+		case "read_file", "write_file", "edit_file":
+			a.Tools.Add(t)
+		}
+	}
+	return nil
+}
+
+// SetEditsInWorkspace switches the approval mode of file edits: on,
+// edits of files inside the launch directory (its links resolved) are
+// applied without asking; off, every change is asked (SPEC §16).
+func (a *App) SetEditsInWorkspace(on bool) {
+	if !on {
+		a.Engine.SetEditsIn("")
+		return
+	}
+	dir := a.Launch
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	a.Engine.SetEditsIn(dir)
+}
+
+// EditsInWorkspace reports whether edits inside the launch directory are
+// applied without asking.
+func (a *App) EditsInWorkspace() bool { return a.Engine.EditsIn() != "" }
+
+// snapshots is the undo snapshot tracker of run_cmd, nil when off.
+func (a *App) snapshots() runcmd.Snapshots {
+	if !a.opts.Changes || !a.Config.Changes.Snapshots {
+		return nil
+	}
+	skip := []string{os.TempDir()}
+	if a.State != "" {
+		skip = append(skip, a.State)
+	}
+	for i, d := range skip {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			skip[i] = real
+		}
+	}
+	return &gitsnap.Tracker{Now: a.opts.Now, Skip: skip}
 }
 
 // Grants is the grant store of launchDir: a file in nb's state directory,
@@ -230,27 +332,87 @@ func (a *App) Host(name string) (host.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	configDir := ""
-	if p := config.DefaultPath(a.opts.Getenv); p != "" {
-		configDir = filepath.Dir(p)
-	}
-	h, err := hosts.New(name, spec, hosts.Env{
-		LaunchDir:  a.Launch,
-		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
-		ConfigDir:  configDir,
-		StateDir:   a.State,
-		Shell:      a.Config.TerminalIntegration.Shell,
-		Environ:    a.opts.Environ,
-		EnvPolicy:  EnvPolicy(a.Config),
-		Getenv:     a.opts.Getenv,
-		AskHostKey: a.opts.AskHostKey,
-	})
+	h, err := hosts.New(name, spec, a.hostEnv())
 	if err != nil {
 		return nil, err
 	}
 	a.built[name] = h
 	a.closers = append(a.closers, func() { h.Close() })
 	return h, nil
+}
+
+// hostEnv is what every terminal provider is built from.
+func (a *App) hostEnv() hosts.Env {
+	return hosts.Env{
+		LaunchDir:  a.Launch,
+		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
+		ConfigDir:  a.configDir(),
+		StateDir:   a.State,
+		Shell:      a.Config.TerminalIntegration.Shell,
+		Environ:    a.opts.Environ,
+		EnvPolicy:  EnvPolicy(a.Config),
+		Getenv:     a.opts.Getenv,
+		AskHostKey: a.opts.AskHostKey,
+	}
+}
+
+// previewer runs run_cmd's previews (changes.preview, Linux): in a
+// bubblewrap sandbox of its own, built on first use, whose writable trees
+// are copy-on-write overlays. A sandbox that cannot be built makes every
+// preview fail with the reason, and the command is asked as usual.
+func (a *App) previewer() runcmd.Previewer {
+	if !a.opts.Changes || !a.Config.Changes.Preview {
+		return nil
+	}
+	var once sync.Once
+	var sb *sandbox.Host
+	var berr error
+	return func(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
+		once.Do(func() {
+			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox", Mechanism: sandbox.MechanismBwrap}, a.hostEnv())
+			if err != nil {
+				berr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
+				return
+			}
+			sb = h.(*sandbox.Host)
+			a.OnClose(func() { sb.Close() })
+		})
+		if berr != nil {
+			return nil, nil, berr
+		}
+		return sb.Preview(ctx, c)
+	}
+}
+
+// configDir is nb's configuration directory, "" when there is none.
+func (a *App) configDir() string {
+	if p := config.DefaultPath(a.opts.Getenv); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
+}
+
+// newGuard builds the guard of terminal.readOnlySandbox: nothing starts
+// until a command needs the sandbox.
+func (a *App) newGuard() *sandbox.Guard {
+	rs := a.Config.Terminal.ReadOnlySandbox
+	checks := ""
+	if a.StateErr == nil {
+		checks = filepath.Join(a.State, "sandbox-checks")
+	}
+	var visible []string
+	for _, v := range rs.HomeVisible {
+		visible = append(visible, strings.TrimPrefix(v, "~/"))
+	}
+	return sandbox.NewGuard(sandbox.GuardOptions{
+		Off: !rs.Enabled, Approved: rs.Approved, Mechanism: rs.Mechanism,
+		LaunchDir: a.Launch, Home: HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
+		Hidden:      []string{a.configDir(), a.State, a.opts.Getenv("XDG_RUNTIME_DIR")},
+		HomeVisible: visible, EnvAllow: rs.Env,
+		Env: a.opts.Environ, EnvPolicy: EnvPolicy(a.Config),
+		CheckCache: checks,
+		Warn:       a.opts.Warn,
+	})
 }
 
 // OnClose adds f to what Close ends (in reverse order of adding).

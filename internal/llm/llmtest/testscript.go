@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,9 @@ import (
 //	                           object per line (kind, model, system, messages,
 //	                           tools, tokens, cached, breakpoints), for
 //	                           stdout/cmp checks.
+//	fakellm bodies             print the request bodies received so far as
+//	                           the servers got them, one a line (line breaks
+//	                           in a body become spaces).
 //	fakellm prefix A B         fail unless request B (numbered from 1 over
 //	                           all servers) repeats request A byte for byte
 //	                           up to A's last unit (its facts): the system
@@ -129,7 +133,7 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("fakellm: llmtest.TestscriptSetup is not installed in testscript.Params.Setup")
 	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: fakellm KIND SCRIPT.json | fakellm verify | fakellm requests | fakellm wait N")
+		ts.Fatalf("usage: fakellm KIND SCRIPT.json | fakellm verify | fakellm requests | fakellm bodies | fakellm wait N")
 	}
 	switch args[0] {
 	case "verify":
@@ -199,6 +203,16 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		b, err := json.Marshal(total)
 		ts.Check(err)
 		fmt.Fprintf(ts.Stdout(), "%s\n", b)
+	case "bodies":
+		// the request bodies as the servers received them, one a line
+		st.mu.Lock()
+		servers := append([]*Server(nil), st.servers...)
+		st.mu.Unlock()
+		for _, s := range servers {
+			for _, r := range s.Requests() {
+				fmt.Fprintf(ts.Stdout(), "%s\n", bytes.ReplaceAll(r.Raw, []byte("\n"), []byte(" ")))
+			}
+		}
 	case "requests":
 		st.mu.Lock()
 		servers := append([]*Server(nil), st.servers...)

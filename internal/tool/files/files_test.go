@@ -169,7 +169,7 @@ func TestWriteAtomicKeepsMode(t *testing.T) {
 	}
 	ents, _ := os.ReadDir(e.root)
 	for _, en := range ents {
-		if strings.Contains(en.Name(), ".tmp") {
+		if strings.Contains(en.Name(), ".tmp") || strings.Contains(en.Name(), ".nb") {
 			t.Errorf("temporary file left: %s", en.Name())
 		}
 	}

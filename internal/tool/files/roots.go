@@ -16,6 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/changes"
 )
 
 // Roots is a set of directories file tools may touch.
@@ -83,6 +85,26 @@ func (r *Roots) in(p string) (*os.Root, string, error) {
 	return nil, "", fmt.Errorf("%s: %w", p, ErrOutside)
 }
 
+// fsOf is the tree of the root holding the resolved path p, for reading
+// and changing files beneath it.
+func (r *Roots) fsOf(p string) (*changes.FS, error) {
+	for i, d := range r.dirs {
+		if i >= len(r.handles) {
+			break
+		}
+		if hasDirPrefix(p, d) {
+			return changes.OnRoot(d, r.handles[i]), nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", p, ErrOutside)
+}
+
+// hasDirPrefix reports whether p is dir or below it.
+func hasDirPrefix(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
 // Dirs lists the resolved roots.
 func (r *Roots) Dirs() []string { return append([]string(nil), r.dirs...) }
 
@@ -120,7 +142,7 @@ func (r *Roots) Resolve(path, cwd string) (string, error) {
 // Contains reports whether the absolute, resolved path lies in a root.
 func (r *Roots) contains(p string) bool {
 	for _, d := range r.dirs {
-		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) || d == string(filepath.Separator) {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
 			return true
 		}
 	}

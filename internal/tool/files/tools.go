@@ -14,13 +14,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/regular"
+	"github.com/nb-cli/nb/internal/secrets"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -52,9 +55,14 @@ type Options struct {
 	Policy tool.Policy
 	// Home is the home directory, for the policy's view of ~.
 	Home string
+	// Here, when set, says whether the files these tools see are the
+	// files commands run on: an error (the active terminal is a remote
+	// host) refuses the writing tools with it.
+	Here func() error
 }
 
-// New returns the four file tools: read_file, write_file, list_dir, path_info.
+// New returns the file tools: read_file, write_file, edit_file, list_dir,
+// path_info.
 func New(opts Options) []tool.Tool {
 	if opts.MaxReadBytes <= 0 {
 		opts.MaxReadBytes = DefaultMaxReadBytes
@@ -69,10 +77,15 @@ func New(opts Options) []tool.Tool {
 		panic("files.New: Roots and Policy are required")
 	}
 	b := &base{opts: opts}
-	return []tool.Tool{&readFile{b}, &writeFile{b}, &listDir{b}, &pathInfo{b}}
+	return []tool.Tool{&readFile{b}, &writeFile{b}, &editFile{b}, &listDir{b}, &pathInfo{b}}
 }
 
-type base struct{ opts Options }
+type base struct {
+	opts Options
+
+	linksOnce sync.Once
+	links     *secrets.Links
+}
 
 // resolve resolves path against cwd, or the first root when cwd is empty
 // or outside the roots.
@@ -85,12 +98,51 @@ func (b *base) resolve(path, cwd string) (string, error) {
 	return b.opts.Roots.Resolve(path, cwd)
 }
 
-// decide asks the policy about a file action on resolved path p.
+// decide asks the policy about a file action on resolved path p. The
+// disk's facts count a file with several hard links as one that may hold
+// a secret (linkFacts): it may be another name of one, so a read allowed
+// for its name alone is asked instead.
 func (b *base) decide(kind policy.Kind, shown, p, cwd, content string) *policy.Decision {
-	return b.opts.Policy.Decide(policy.Action{
+	facts := &linkFacts{Disk: fsfacts.Disk{Home: b.opts.Home}, links: b.secretLinks()}
+	d := b.opts.Policy.Decide(policy.Action{
 		Kind: kind, Path: p, Shown: shown, Content: content,
-		Where: policy.CommandContext{Cwd: b.cwdOrRoot(cwd), Home: b.opts.Home, Isolation: policy.IsolationNone, Facts: fsfacts.Disk{Home: b.opts.Home}},
+		Where: policy.CommandContext{Cwd: b.cwdOrRoot(cwd), Home: b.opts.Home, Isolation: policy.IsolationNone, Facts: facts},
 	})
+	if facts.why != "" && d.Decision != policy.Allow {
+		d.Reasons = append(d.Reasons, facts.why)
+	}
+	return d
+}
+
+// secretLinks is the index of secret files by identity, built when first
+// needed.
+func (b *base) secretLinks() *secrets.Links {
+	b.linksOnce.Do(func() { b.links = secrets.NewLinks(b.opts.Home, b.opts.Roots.Dirs()...) })
+	return b.links
+}
+
+// linkFacts are the disk's facts where a file with several hard links
+// counts as one whose content may be a secret: a hard link of a secret
+// file is that secret, and one whose other names nb does not know is no
+// proof of safety for a read allowed only for its name.
+type linkFacts struct {
+	fsfacts.Disk
+	links *secrets.Links
+	// why says which file counted, and why.
+	why string
+}
+
+// SecretContent implements policy.Facts.
+func (f *linkFacts) SecretContent(p string) bool {
+	switch secret, several := secrets.LinkedSecret(p, f.Home, f.links); {
+	case secret != "":
+		f.why = fmt.Sprintf("%s is another name of %s, a secret file", p, secrets.Shown(secret, f.Home))
+		return true
+	case several:
+		f.why = fmt.Sprintf("%s has several hard links whose other names nb does not know", p)
+		return true
+	}
+	return f.Disk.SecretContent(p)
 }
 
 func schema(s string) json.RawMessage { return json.RawMessage(s) }
@@ -264,6 +316,9 @@ func (t *writeFile) args(raw json.RawMessage, cwd string) (writeArgs, string, er
 	if len(*a.Content) > t.opts.MaxWriteBytes {
 		return a, "", fmt.Errorf("content is %s, over the %s limit", humanSize(int64(len(*a.Content))), humanSize(int64(t.opts.MaxWriteBytes)))
 	}
+	if err := t.here(); err != nil {
+		return a, "", err
+	}
 	p, err := t.resolve(a.Path, cwd)
 	if err != nil {
 		return a, "", err
@@ -274,84 +329,36 @@ func (t *writeFile) args(raw json.RawMessage, cwd string) (writeArgs, string, er
 	return a, p, nil
 }
 
-// Review implements tool.Tool.
+// Review implements tool.Tool: the change is what the file holds now
+// against the content (an existing file's line ends, byte order mark
+// and mode kept); Run writes it if the file still holds what was read.
 func (t *writeFile) Review(_ context.Context, call *tool.Call, at tool.At) (*tool.Invocation, error) {
 	a, p, err := t.args(call.Args, at.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	d := t.decide(policy.WriteFile, a.Path, p, at.Cwd, *a.Content)
-	return tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
-		return t.write(a, p), nil
-	}), nil
-}
-
-func (t *writeFile) write(a writeArgs, p string) *tool.Result {
-	root, rel, err := t.opts.Roots.in(p)
+	fsys, before, err := t.current(a.Path, p)
 	if err != nil {
-		return tool.Errorf("write %s: %v", a.Path, err)
+		return nil, err
 	}
-	perm := fs.FileMode(0o644)
-	existed := false
-	if fi, err := root.Stat(rel); err == nil {
-		perm, existed = fi.Mode().Perm(), true
-	}
-	if err := writeAtomicIn(root, rel, []byte(*a.Content), perm); err != nil {
-		return tool.Errorf("write %s: %v", a.Path, unwrap(err))
-	}
+	after := changes.State{Type: changes.Regular, Mode: 0o644, Data: []byte(*a.Content)}
 	verb := "created"
-	if existed {
-		verb = "overwrote"
-	}
-	return &tool.Result{Content: fmt.Sprintf("%s %s (%d bytes)", verb, p, len(*a.Content))}
-}
-
-// writeAtomicIn replaces name beneath root with data: a temporary file
-// beside it, synced, then renamed over it, every step resolved beneath
-// root. Missing parent directories are created.
-func writeAtomicIn(root *os.Root, name string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(name)
-	if dir != "." {
-		if err := root.MkdirAll(dir, 0o700); err != nil {
-			return err
+	if before.Exists() {
+		if before.Type != changes.Regular {
+			return nil, fmt.Errorf("%s is a %s, not a file", a.Path, before.Type)
+		}
+		verb, after.Mode = "overwrote", before.Mode
+		if before.Text() {
+			after.Data = formOf(before.Data).rewrite(*a.Content)
 		}
 	}
-	var f *os.File
-	var tmp string
-	for i := 0; ; i++ {
-		tmp = filepath.Join(dir, fmt.Sprintf(".%s.tmp%d%d", filepath.Base(name), time.Now().UnixNano(), i))
-		var err error
-		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, fs.ErrExist) || i == 100 {
-			return err
-		}
-	}
-	fail := func(err error) error {
-		f.Close()
-		root.Remove(tmp)
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		root.Remove(tmp)
-		return err
-	}
-	if err := root.Rename(tmp, name); err != nil {
-		root.Remove(tmp)
-		return err
-	}
-	return nil
+	set := &changes.Set{Files: []changes.File{{Path: p, Before: before, After: after}}}
+	d := t.decide(policy.WriteFile, a.Path, p, at.Cwd, *a.Content)
+	inv := tool.Stays(at, d, func(context.Context) (*tool.Result, error) {
+		return t.apply(fsys, set, a.Path, fmt.Sprintf("%s %s (%d bytes)", verb, p, len(after.Data))), nil
+	})
+	inv.Changes = set
+	return inv, nil
 }
 
 // ---- list_dir

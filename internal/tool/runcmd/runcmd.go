@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
 	"github.com/nb-cli/nb/internal/host"
@@ -64,6 +65,10 @@ type Options struct {
 	Workdir *tool.Workdir
 	// Policy decides every call (required).
 	Policy tool.Policy
+	// Confine picks, from the decision, the host a command runs on (the
+	// read-only sandbox for what nb allowed by itself); nil runs every
+	// command on the active host.
+	Confine tool.Confiner
 	// Config is the terminalIntegration block (timeouts, sandwich).
 	Config config.TerminalIntegration
 	// Outputs keeps full outputs of cut results; nil keeps none.
@@ -77,6 +82,23 @@ type Options struct {
 	// Sudo, when set, passes the password requests of commands' sudo to
 	// the user (package askpass); nil leaves sudo as it is.
 	Sudo Sudo
+	// Preview, when set, runs a command the policy judges to only write
+	// files (Decision.OnlyWrites) first in a copy-on-write view, before
+	// it is asked about: the user approves what it changed, and Run
+	// applies exactly that (SPEC §16).
+	Preview Previewer
+	// Snapshots, when set, takes an undo snapshot of the git work tree
+	// around every command that is not provably read-only and runs on a
+	// host that sees this machine's files; what the command changed is
+	// the result's Changes.
+	Snapshots Snapshots
+}
+
+// Snapshots takes undo snapshots (gitsnap.Tracker): Before returns nil
+// when dir is in no work tree, else the function that returns what
+// changed since.
+type Snapshots interface {
+	Before(ctx context.Context, dir string) (after func(context.Context) (*changes.Set, error), err error)
 }
 
 // New returns the run_cmd and set_cwd tools. Hosts, Workdir and Policy
@@ -173,6 +195,9 @@ type prepared struct {
 	note    string
 	// host is the host it runs on.
 	host host.Host
+	// snapshot asks for an undo snapshot around the run: the command is
+	// not provably read-only.
+	snapshot bool
 }
 
 func (t *RunCmd) parse(call *tool.Call, cwd string) (*prepared, error) {
@@ -237,6 +262,8 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 		home = t.opts.Getenv("USERPROFILE") // Windows
 	}
 	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
+	p.snapshot = d.Safety != policy.Safe
+	p.host = tool.Confine(t.opts.Confine, d, p.host)
 	// The session moves only when the command ends elsewhere than it
 	// started; a command that changes no directory leaves it where it
 	// was. The decision's analysis says which.
@@ -248,9 +275,13 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	default:
 		after = at.Cwd
 	}
-	return &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
+	inv := &tool.Invocation{Decision: d, CwdAfter: after, Run: func(ctx context.Context) (*tool.Result, error) {
 		return t.runPrepared(ctx, call, p)
-	}}, nil
+	}}
+	if t.previewable(d, p) {
+		inv.Preview = func(ctx context.Context) { t.withPreview(ctx, inv, p, at.Cwd) }
+	}
+	return inv, nil
 }
 
 // result is the JSON the model receives.
@@ -272,9 +303,17 @@ type result struct {
 // Marker texts appended to stderr.
 const (
 	InterruptedMarker = "[Interrupted by the user (Ctrl+C)]"
-	sandboxNote       = "the sandbox refused part of this command (the system is read-only outside the workspace and /tmp, secrets are hidden, and the network may be off); the user may allow a re-run outside the sandbox"
 	orphanNote        = "background processes still running when the shell exited were ended; use terminal_start for servers and long-running programs"
 )
+
+// sandboxNote tells the model what the sandbox refused (why, a phrase
+// from the host) and what may follow.
+func sandboxNote(why string) string {
+	if why == "" {
+		why = "part of this command"
+	}
+	return "the sandbox refused " + why + "; the user may allow a re-run outside the sandbox, or the command may do without it"
+}
 
 // TimeoutMarker is appended to stderr when the timeout killed the command.
 func TimeoutMarker(d time.Duration) string {
@@ -339,6 +378,8 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	t.mu.Lock()
 	dirs := t.dirs
 	t.mu.Unlock()
+	var notes []string
+	after := t.snapshotBefore(ctx, p, h, &notes)
 	ex, sudoNote, runErr := t.runOn(ctx, h, p.Command, &host.Command{
 		Script:  p.Command,
 		Dir:     p.dir,
@@ -374,7 +415,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 		TimedOut: ex.TimedOut, Interrupted: ex.Interrupted,
 		OutputFile: outRes.SpillPath, StderrFile: errRes.SpillPath,
 	}
-	var notes []string
+	changed := t.snapshotAfter(ctx, after, &notes)
 	if p.note != "" {
 		notes = append(notes, p.note)
 	}
@@ -391,7 +432,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	}
 	if ex.Sandboxed {
 		r.SandboxDenied = true
-		notes = append(notes, sandboxNote)
+		notes = append(notes, sandboxNote(ex.SandboxReason))
 	}
 	notes = append(notes, ex.Notes...)
 	for _, res := range []sandwich.Result{outRes, errRes} {
@@ -418,7 +459,41 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 		ExitCode: &code,
 		Duration: ex.Duration,
 		Note:     summary(ex, p.timeout, errRes.Text, outRes),
+		Changes:  changed,
 	}, ex.Sandboxed, nil
+}
+
+// snapshotBefore takes the undo snapshot of a command that may write, on
+// a host that sees this machine's files; a failure is a note.
+func (t *RunCmd) snapshotBefore(ctx context.Context, p *prepared, h host.Host, notes *[]string) func(context.Context) (*changes.Set, error) {
+	if t.opts.Snapshots == nil || !p.snapshot || h.Isolation() != host.IsolationNone && h.Isolation() != host.IsolationSandbox {
+		return nil
+	}
+	after, err := t.opts.Snapshots.Before(ctx, p.dir)
+	if err != nil {
+		*notes = append(*notes, "no undo snapshot: "+err.Error())
+	}
+	return after
+}
+
+// snapshotAfter is what the command changed since the snapshot, taken
+// even when the command was interrupted.
+func (t *RunCmd) snapshotAfter(ctx context.Context, after func(context.Context) (*changes.Set, error), notes *[]string) *changes.Set {
+	if after == nil {
+		return nil
+	}
+	set, err := after(context.WithoutCancel(ctx))
+	if err != nil {
+		*notes = append(*notes, "no undo snapshot: "+err.Error())
+		return nil
+	}
+	if set != nil && len(set.Unkept) > 0 {
+		*notes = append(*notes, "the change cannot be undone: nb did not keep "+strings.Join(set.Unkept, ", "))
+	}
+	if set != nil && len(set.Files) == 0 && len(set.Unkept) == 0 {
+		return nil
+	}
+	return set
 }
 
 func (t *RunCmd) capture(l sandwich.Limits, kind string) *sandwich.Capture {
@@ -457,6 +532,9 @@ func summary(ex *host.Exit, timeout time.Duration, stderr string, out sandwich.R
 				break
 			}
 		}
+	}
+	if ex.Sandboxed {
+		parts = append(parts, "the sandbox refused "+ex.SandboxReason)
 	}
 	if ex.Orphans {
 		parts = append(parts, "background processes ended")

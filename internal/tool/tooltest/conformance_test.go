@@ -119,6 +119,7 @@ var calls = map[string]string{
 	"terminal_list":     `{}`,
 	"read_file":         `{"path":"a.txt"}`,
 	"write_file":        `{"path":"b.txt","content":"x"}`,
+	"edit_file":         `{"path":"a.txt","oldText":"a","newText":"b"}`,
 	"list_dir":          `{}`,
 	"path_info":         `{"path":"a.txt"}`,
 	"get_context":       `{}`,

@@ -1,0 +1,217 @@
+package changes
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+)
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tree returns every path below dir with its state, for byte-for-byte
+// comparisons of whole trees (type, mode, content, link target).
+func tree(t *testing.T, dir string) map[string]State {
+	t.Helper()
+	fsys, err := Open(dir)
+	must(t, err)
+	defer fsys.Close()
+	out := map[string]State{}
+	must(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		s, err := fsys.Read(p)
+		if err != nil {
+			return err
+		}
+		out[p[len(dir):]] = s
+		return nil
+	}))
+	return out
+}
+
+func sameTree(t *testing.T, got, want map[string]State) {
+	t.Helper()
+	var names []string
+	for k := range want {
+		names = append(names, k)
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		g, w := got[k], want[k]
+		if g.Type != w.Type || g.Mode != w.Mode || !bytes.Equal(g.Data, w.Data) {
+			t.Errorf("%s: got %s %o %q, want %s %o %q", k, g.Type, g.Mode, g.Data, w.Type, w.Mode, w.Data)
+		}
+	}
+}
+
+// world is a small tree: a file, an executable, a link, a directory.
+func world(t *testing.T) (string, *FS) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.Mkdir(filepath.Join(dir, "d"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "d", "x"), []byte{0, 1, 2}, 0o600))
+	if runtime.GOOS != "windows" {
+		must(t, os.Symlink("a.txt", filepath.Join(dir, "link")))
+	}
+	fsys, err := Open(dir)
+	must(t, err)
+	t.Cleanup(func() { fsys.Close() })
+	return dir, fsys
+}
+
+// changeOf reads each path now as Before and pairs it with after.
+func changeOf(t *testing.T, fsys *FS, after map[string]State) *Set {
+	s := &Set{}
+	var names []string
+	for p := range after {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		b, err := fsys.Read(p)
+		must(t, err)
+		s.Files = append(s.Files, File{Path: p, Before: b, After: after[p]})
+	}
+	return s
+}
+
+// Apply then Revert gives back the tree byte for byte: contents, modes,
+// links, created and removed directories.
+func TestApplyRevertRoundTrip(t *testing.T) {
+	dir, fsys := world(t)
+	orig := tree(t, dir)
+	j := func(p string) string { return filepath.Join(dir, p) }
+	set := changeOf(t, fsys, map[string]State{
+		j("a.txt"):        {Type: Regular, Mode: 0o600, Data: []byte("beta\r\n")},
+		j("run.sh"):       {},
+		j("d/x"):          {},
+		j("d"):            {},
+		j("new/deep.txt"): {Type: Regular, Mode: 0o644, Data: []byte("ü\n")},
+		j("new"):          {Type: Dir, Mode: 0o755},
+	})
+	if runtime.GOOS != "windows" {
+		set.Files = append(set.Files, File{Path: j("link"), Before: orig["/link"], After: State{Type: Symlink, Data: []byte("run.sh")}})
+	}
+	must(t, Apply(fsys, set))
+	got := tree(t, dir)
+	if got["/a.txt"].Mode != 0o600 || string(got["/a.txt"].Data) != "beta\r\n" || got["/run.sh"].Exists() || got["/d"].Exists() || string(got["/new/deep.txt"].Data) != "ü\n" {
+		t.Fatalf("applied tree: %v", got)
+	}
+	must(t, Revert(fsys, set))
+	sameTree(t, tree(t, dir), orig)
+}
+
+// A path that does not hold what the change expects is a conflict naming
+// it, and nothing at all is written.
+func TestConflictsWriteNothing(t *testing.T) {
+	dir, fsys := world(t)
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "run.sh")
+	set := changeOf(t, fsys, map[string]State{a: {Type: Regular, Mode: 0o644, Data: []byte("new a\n")}, b: {Type: Regular, Mode: 0o755, Data: []byte("new b\n")}})
+	must(t, os.WriteFile(b, []byte("someone else\n"), 0o755))
+	err := Apply(fsys, set)
+	c, ok := IsConflict(err)
+	if !ok || c.Path != b {
+		t.Fatalf("apply after a change: %v", err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "alpha\n" {
+		t.Errorf("a.txt written despite the conflict: %q", got)
+	}
+	// a mode change alone is a change too
+	must(t, os.WriteFile(b, []byte("#!/bin/sh\n"), 0o755))
+	set = changeOf(t, fsys, map[string]State{a: {Type: Regular, Mode: 0o644, Data: []byte("new a\n")}})
+	must(t, Apply(fsys, set))
+	if runtime.GOOS != "windows" {
+		must(t, os.Chmod(a, 0o600))
+		if _, ok := IsConflict(Revert(fsys, set)); !ok {
+			t.Error("revert after a chmod was not a conflict")
+		}
+	}
+}
+
+// The journal keeps what each change replaced, in its directory, so that
+// a later nb undoes it byte for byte; undo refuses, naming the file, when
+// someone changed it since, and walks back one entry at a time.
+func TestJournalUndo(t *testing.T) {
+	dir, fsys := world(t)
+	orig := tree(t, dir)
+	state := t.TempDir()
+	j1, err := OpenJournal(state, nil)
+	must(t, err)
+	a := filepath.Join(dir, "a.txt")
+	first := changeOf(t, fsys, map[string]State{a: {Type: Regular, Mode: 0o644, Data: []byte("one\n")}})
+	must(t, Apply(fsys, first))
+	if _, err := j1.Record("edit_file", "edit: a.txt", first); err != nil {
+		t.Fatal(err)
+	}
+	second := changeOf(t, fsys, map[string]State{a: {Type: Regular, Mode: 0o644, Data: []byte("two\n")}, filepath.Join(dir, "d", "x"): {}})
+	must(t, Apply(fsys, second))
+	if _, err := j1.Record("run_cmd", "run: make", second); err != nil {
+		t.Fatal(err)
+	}
+
+	j2, err := OpenJournal(state, nil) // another nb continuing the conversation
+	must(t, err)
+	if n := len(j2.Entries()); n != 2 {
+		t.Fatalf("reopened journal has %d entries", n)
+	}
+	must(t, os.WriteFile(a, []byte("edited by hand\n"), 0o644))
+	_, err = j2.Undo(fsys)
+	if c, ok := IsConflict(err); !ok || c.Path != a {
+		t.Fatalf("undo after a hand edit: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d", "x")); err == nil {
+		t.Fatal("a refused undo restored part of the change")
+	}
+	must(t, os.WriteFile(a, []byte("two\n"), 0o644))
+	e, err := j2.Undo(fsys)
+	must(t, err)
+	if e.N != 2 || !e.Undone {
+		t.Fatalf("undid %+v", e)
+	}
+	if e, err = j2.Undo(fsys); err != nil || e.N != 1 {
+		t.Fatalf("second undo: %+v %v", e, err)
+	}
+	sameTree(t, tree(t, dir), orig)
+	if _, err := j2.Undo(fsys); !errors.Is(err, ErrNothing) {
+		t.Fatalf("undo with nothing left: %v", err)
+	}
+	if blobs, _ := os.ReadDir(filepath.Join(state, "blobs")); len(blobs) != 0 {
+		t.Errorf("kept contents of undone changes: %d", len(blobs))
+	}
+}
+
+// A change whose earlier content nb did not keep is not undone at all.
+func TestJournalRefusesUnkept(t *testing.T) {
+	dir, fsys := world(t)
+	j, _ := OpenJournal("", func() time.Time { return time.Unix(0, 0) })
+	set := changeOf(t, fsys, map[string]State{filepath.Join(dir, "a.txt"): {Type: Regular, Mode: 0o644, Data: []byte("x")}})
+	set.Unkept = []string{"big.iso"}
+	must(t, Apply(fsys, set))
+	if _, err := j.Record("run_cmd", "run: x", set); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Undo(fsys); err == nil {
+		t.Fatal("undo of a change with unkept content")
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(got) != "x" {
+		t.Fatalf("a.txt = %q", got)
+	}
+}

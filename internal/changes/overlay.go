@@ -1,0 +1,217 @@
+package changes
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// ErrNoPreview says why a command cannot run in a copy-on-write view
+// here: no bubblewrap (the Landlock sandbox cannot mount), or overlays
+// refused by the kernel.
+var ErrNoPreview = errors.New("no copy-on-write preview")
+
+// Overlay is the copy-on-write view of one preview run: for each
+// writable tree of the sandbox (the workspace and the trees the
+// configuration adds) the directory its writes landed in, and the one of
+// /tmp, whose lower tree is empty. Nothing written in the run reached the
+// disk below.
+type Overlay struct {
+	// Dir holds the overlay's directories; Close removes it.
+	Dir string
+	// Uppers maps each overlaid tree to its upper directory.
+	Uppers map[string]string
+	// Tmp is the upper directory of /tmp.
+	Tmp string
+	// MountPoints are the directories the sandbox created in the view to
+	// cover protected paths that do not exist (a missing .git): not the
+	// command's changes.
+	MountPoints []string
+}
+
+// Close removes the overlay's directories.
+func (o *Overlay) Close() error {
+	// the kernel leaves its work directories without permissions
+	_ = filepath.WalkDir(o.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(o.Dir)
+}
+
+// FromOverlay reads what a command wrote in the upper directory of an
+// overlay over the tree at lower as a change set: each path's state on
+// disk now (Before) and in the overlay (After). A whiteout is a deletion,
+// an opaque directory replaces the one below it with its own entries, a
+// file copied up without a change is no change, and a file deleted and
+// one created with the same content are a rename. Features that hide
+// what changed in extended attributes (redirected directories, metadata-
+// only copies) are refused.
+func FromOverlay(upper, lower string) (*Set, error) {
+	up, err := Open(upper)
+	if err != nil {
+		return nil, err
+	}
+	defer up.Close()
+	low, err := Open(lower)
+	if err != nil {
+		return nil, err
+	}
+	defer low.Close()
+	r := &overlayReader{up: up, low: low, upper: filepath.Clean(upper), lower: filepath.Clean(lower), set: &Set{}}
+	if err := r.dir(".", false); err != nil {
+		return nil, err
+	}
+	PairRenames(r.set)
+	return r.set, nil
+}
+
+type overlayReader struct {
+	up, low      *FS
+	upper, lower string
+	set          *Set
+}
+
+// dir reads the upper directory rel (relative to the tops); hidden says
+// that an opaque directory above it hides the lower tree.
+func (r *overlayReader) dir(rel string, hidden bool) error {
+	ents, err := os.ReadDir(filepath.Join(r.upper, rel))
+	if err != nil {
+		return err
+	}
+	for _, en := range ents {
+		if err := r.entry(filepath.Join(rel, en.Name()), hidden); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entry reads one upper entry. Below an opaque directory the lower entries
+// are hidden whether or not the directories there are marked: a directory
+// made in an opaque one has nothing below it.
+func (r *overlayReader) entry(rel string, hidden bool) error {
+	uabs, labs := filepath.Join(r.upper, rel), filepath.Join(r.lower, rel)
+	fi, err := os.Lstat(uabs)
+	if err != nil {
+		return err
+	}
+	if err := hiddenChange(uabs); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	before, err := r.low.Read(labs)
+	if err != nil {
+		return err
+	}
+	if whiteout(uabs, fi) {
+		return r.removed(labs, before)
+	}
+	after, err := r.up.Read(uabs)
+	if err != nil {
+		return err
+	}
+	if before.Type == Dir && after.Type != Dir {
+		if err := r.removedBelow(labs, nil); err != nil {
+			return err
+		}
+	}
+	if after.Type == Dir {
+		if before.Type != Dir || before.Mode != after.Mode {
+			r.add(labs, before, after)
+		}
+		hidden = hidden || opaque(uabs)
+		if before.Type == Dir && hidden {
+			if err := r.opaqueBelow(rel); err != nil {
+				return err
+			}
+		}
+		return r.dir(rel, hidden)
+	}
+	if before.Digest() != after.Digest() {
+		r.add(labs, before, after)
+	}
+	return nil
+}
+
+func (r *overlayReader) add(p string, before, after State) {
+	r.set.Files = append(r.set.Files, File{Path: p, Before: before, After: after})
+}
+
+// removed records the deletion of p, everything below it first.
+func (r *overlayReader) removed(p string, before State) error {
+	if !before.Exists() {
+		return nil
+	}
+	if before.Type == Dir {
+		if err := r.removedBelow(p, nil); err != nil {
+			return err
+		}
+	}
+	r.add(p, before, State{})
+	return nil
+}
+
+// removedBelow records the deletion of every entry below the lower
+// directory p, but those kept reports (nil: none).
+func (r *overlayReader) removedBelow(p string, kept func(name string) bool) error {
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		return err
+	}
+	for _, en := range ents {
+		if kept != nil && kept(en.Name()) {
+			continue
+		}
+		c := filepath.Join(p, en.Name())
+		s, err := r.low.Read(c)
+		if err != nil {
+			return err
+		}
+		if err := r.removed(c, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// opaqueBelow records the deletion of the lower entries of an opaque
+// directory that the upper one does not hold.
+func (r *overlayReader) opaqueBelow(rel string) error {
+	return r.removedBelow(filepath.Join(r.lower, rel), func(name string) bool {
+		_, err := os.Lstat(filepath.Join(r.upper, rel, name))
+		return err == nil
+	})
+}
+
+// PairRenames marks a deleted regular file and a created one with the
+// same content and mode as a rename.
+func PairRenames(s *Set) {
+	created := map[string]int{}
+	var keys []string
+	for i, f := range s.Files {
+		if !f.Before.Exists() && f.After.Type == Regular && len(f.After.Data) > 0 {
+			k := f.After.Digest()
+			if _, dup := created[k]; !dup {
+				created[k] = i
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	for i, f := range s.Files {
+		if f.After.Exists() || f.Before.Type != Regular {
+			continue
+		}
+		if k, ok := created[f.Before.Digest()]; ok {
+			delete(created, f.Before.Digest())
+			s.Files[i].RenamedTo = s.Files[k].Path
+			s.Files[k].RenamedFrom = f.Path
+			s.Files[k].Source = f.Before
+		}
+	}
+}

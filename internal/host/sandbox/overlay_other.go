@@ -1,0 +1,9 @@
+//go:build !linux
+
+package sandbox
+
+import "errors"
+
+func enterOverlays([]overlayMount, []string) error {
+	return errors.New("overlays are Linux only")
+}

@@ -1,0 +1,94 @@
+package redact
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// benchText is n bytes of this repository's README, repeated: prose,
+// commands, tables and JSON, with the keywords of many rules (key, token,
+// secret, password) on many lines.
+func benchText(b testing.TB, n int) string {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := strings.Repeat(string(data), n/len(data)+1)
+	return s[:n]
+}
+
+func benchRedact(b *testing.B, text string) {
+	d := New(Options{})
+	d.Warm()
+	d.Redact(text, nil) // compile the rules its keywords trigger
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		d.Redact(text, nil)
+	}
+}
+
+// BenchmarkRedactREADME: what a tool result of 52 KB of prose costs.
+func BenchmarkRedactREADME(b *testing.B) { benchRedact(b, benchText(b, 52<<10)) }
+
+// BenchmarkRedactSandwich: the largest run_cmd result the model gets
+// (10 KB head and tail of output).
+func BenchmarkRedactSandwich(b *testing.B) { benchRedact(b, benchText(b, 10<<10)) }
+
+// BenchmarkRedactLog: 16 MiB of a build log without secrets, the rate at
+// which the detector reads output.
+func BenchmarkRedactLog(b *testing.B) {
+	line := "2025-01-01T00:00:00Z INFO compiling package github.com/nb-cli/nb/internal/agent (14 files, 3 deps) ok\n"
+	benchRedact(b, strings.Repeat(line, 16<<20/len(line)))
+}
+
+// BenchmarkLoad: reading and indexing the rule set (done once, when the
+// detector first scans).
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		if _, err := loadRules(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// mixedText is n bytes of what commands print: build and test log lines
+// (nine tenths) and prose with commands and configuration (the rest,
+// this repository's README), in lines.
+func mixedText(b testing.TB, n int) string {
+	prose := benchText(b, 64<<10)
+	log := "2025-01-01T00:00:00Z INFO compiling package github.com/nb-cli/nb/internal/agent (14 files, 3 deps) ok\n" +
+		"=== RUN   TestSandwich/long_lines\n--- PASS: TestSandwich/long_lines (0.01s)\n" +
+		"drwxr-xr-x  5 root root   4096 Nov 28 18:07 internal\n-rw-r--r--  1 root root  43120 Nov 28 18:07 README.md\n"
+	var s strings.Builder
+	for s.Len() < n {
+		for range 9 {
+			for s.Len() < n && s.Len()%(64<<10) < 58<<10 {
+				s.WriteString(log)
+			}
+		}
+		s.WriteString(prose[:6<<10])
+	}
+	return s.String()[:n]
+}
+
+// BenchmarkRedact1GiB: the detector's cost on 1 GiB of output (in 1 MiB
+// texts), were every byte of it sent to a model. nb scans only what the
+// model receives: run_cmd's head and tail, a file read's limit.
+func BenchmarkRedact1GiB(b *testing.B) {
+	d := New(Options{})
+	d.Warm()
+	text := mixedText(b, 1<<20)
+	d.Redact(text, nil)
+	b.SetBytes(1 << 30)
+	b.ResetTimer()
+	for b.Loop() {
+		for range benchChunks {
+			d.Redact(text, nil)
+		}
+	}
+}
+
+// benchChunks is how many 1 MiB texts BenchmarkRedact1GiB scans.
+var benchChunks = 1024
