@@ -128,6 +128,11 @@ if [ "$race_ok" != 0 ] || [ "$pure_ok" != 0 ]; then
 	exit 1
 fi
 
+# The security seams' one-line mutants (scripts/mutants.txt): each must
+# make the tests it names fail, or a seam is held by no test.
+log "mutation check"
+scripts/mutants.sh
+
 # What users rely on from every decision (FuzzDecide: no panic, the same
 # answer twice, a display without control characters, warned means default
 # No, nothing a deny rule matches and no rm -rf / allowed), explored from
