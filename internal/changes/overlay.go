@@ -30,6 +30,22 @@ type Overlay struct {
 	// cover protected paths that do not exist (a missing .git): not the
 	// command's changes.
 	MountPoints []string
+	// Skipped are the paths the command names outside the overlaid
+	// trees whose directory could not be overlaid, each with why
+	// ("PATH: WHY"): a write there is the sandbox's refusal.
+	Skipped []string
+}
+
+// Places are what a preview overlays beside the sandbox's writable
+// trees: the directories of the paths a command names (Choose).
+type Places struct {
+	// Named are the absolute paths the command names
+	// (policy.Decision.Paths).
+	Named []string
+	// Refuse says why the directory dir must not be overlaid (the
+	// policy's protected places: a secret, a system path), "" when it may
+	// be; nil refuses none.
+	Refuse func(dir string) string
 }
 
 // Close removes the overlay's directories.
