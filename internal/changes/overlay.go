@@ -117,14 +117,15 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 	if err != nil {
 		return err
 	}
-	if err := hiddenChange(uabs); err != nil {
+	mk := marksOf(uabs)
+	if err := mk.hidden(); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	before, err := r.low.Read(labs)
 	if err != nil {
 		return err
 	}
-	if whiteout(uabs, fi) {
+	if mk.isWhiteout(fi) {
 		return r.removed(labs, before)
 	}
 	after, err := r.up.Read(uabs)
@@ -140,7 +141,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		if before.Type != Dir || before.Mode != after.Mode {
 			r.add(labs, before, after)
 		}
-		hidden = hidden || opaque(uabs)
+		hidden = hidden || mk.isOpaque()
 		if before.Type == Dir && hidden {
 			if err := r.opaqueBelow(rel); err != nil {
 				return err
@@ -148,7 +149,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		}
 		return r.dir(rel, hidden)
 	}
-	if before.Digest() != after.Digest() {
+	if !Same(before, after) {
 		r.add(labs, before, after)
 	}
 	return nil
