@@ -102,7 +102,7 @@ func (t *RunCmd) preview(ctx context.Context, d *policy.Decision, p *prepared) p
 // file, an entry programs run later, a deny rule), "" when it does not.
 func (t *RunCmd) protected(path string, p *prepared) string {
 	d := t.opts.Policy.Decide(policy.Action{Kind: policy.WriteFile, Path: path, Shown: path, Where: tool.Where(p.dir, t.home(), p.host)})
-	if !d.Protected && d.Decision != policy.Deny {
+	if !d.Protected && d.DecidedBy != policy.ByDenyRule {
 		return ""
 	}
 	var why []string
