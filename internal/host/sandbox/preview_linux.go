@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -106,6 +107,14 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 	ex, err := run.Run(ctx, &cc)
 	if err != nil {
 		return fail(err)
+	}
+	if ex.Code == 126 && !d.started("nb: preview") {
+		// the helper failed (an overlay the kernel refused on a place's
+		// file system): the command never ran
+		d.mu.Lock()
+		head := string(d.head)
+		d.mu.Unlock()
+		return fail(fmt.Errorf("%w: %s", changes.ErrNoPreview, strings.TrimPrefix(firstLine(head, errors.New("exit 126")), "nb: ")))
 	}
 	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
 		if why := explain(l, lines, c.Dir, false); why != "" {

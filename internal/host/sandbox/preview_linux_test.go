@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -417,5 +418,20 @@ func TestPreviewRefusedPlace(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(other, "f.txt")); err == nil {
 		t.Error("the preview wrote into the refused place")
+	}
+}
+
+// When the overlay helper fails (the kernel refuses an overlay on a
+// place's file system) the command never ran: there is no preview, and
+// the error says why, never a result with its exit status.
+func TestPreviewHelperFailure(t *testing.T) {
+	ws := t.TempDir()
+	h := previewHost(t, ws)
+	fake := filepath.Join(t.TempDir(), "nb")
+	mustDo(t, os.WriteFile(fake, []byte("#!/bin/sh\necho 'nb: preview: mount an overlay on /x: invalid argument' >&2\nexit 126\n"), 0o755))
+	h.self = fake
+	ov, _, err := h.Preview(context.Background(), &host.Command{Script: "echo x > out.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
+	if ov != nil || !errors.Is(err, changes.ErrNoPreview) || !strings.Contains(err.Error(), "mount an overlay on /x: invalid argument") {
+		t.Fatalf("a failed helper: overlay %v, error %v", ov, err)
 	}
 }
