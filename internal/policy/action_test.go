@@ -293,6 +293,7 @@ func TestOnlyWritesPaths(t *testing.T) {
 		"cat /etc/hosts > out.txt":           {"/home/u/proj/out.txt"},
 		"cp --target-directory=/opt/d a":     {"/home/u/proj/a", "/opt/d"},
 		"rm /data/logs/*.log":                {"/data/logs"},
+		"cd /data && rm *.log":               {"/data", "/home/u/proj"},
 		"rm $(cat list)":                     nil,
 		"ls":                                 nil, // not OnlyWrites
 		"mv a b && mv ~/inbox/c ~/archive/c": {"/home/u/archive/c", "/home/u/inbox/c", "/home/u/proj/a", "/home/u/proj/b"},

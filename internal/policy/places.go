@@ -13,7 +13,7 @@ import (
 // directories its commands run in make them: the places it may write,
 // for the preview to overlay. Read-only commands name none; an option's
 // value counts after "="; a pattern counts by the directory before its
-// first pattern character; a word known only at run time names none (the
+// first pattern character (the one it runs in when none); a word known only at run time names none (the
 // preview's sandbox refuses what it writes elsewhere).
 func namedPaths(a *shellparse.Analysis, as *assessment) []string {
 	var out []string
@@ -31,7 +31,9 @@ func namedPaths(a *shellparse.Analysis, as *assessment) []string {
 		}
 		if w.Glob {
 			i := strings.IndexAny(text, "*?[")
-			text = text[:strings.LastIndex(text[:i], "/")+1]
+			if text = text[:strings.LastIndex(text[:i], "/")+1]; text == "" {
+				text = "." // a pattern of the directory it runs in
+			}
 		}
 		if text == "" {
 			return
