@@ -397,8 +397,11 @@ func TestPreviewRefusedPlace(t *testing.T) {
 	mustDo(t, os.Mkdir(other, 0o755))
 	h := previewHost(t, ws)
 	secret := filepath.Join(h.layout.Hidden[0], "x")
+	// a link to a secret place: the directory it leads to is hidden
+	mustDo(t, os.MkdirAll(h.layout.Hidden[0], 0o700))
+	mustDo(t, os.Symlink(h.layout.Hidden[0], filepath.Join(root, "to-secret")))
 	places := changes.Places{
-		Named:  []string{filepath.Join(other, "f.txt"), secret, filepath.Join(root, "new.txt")},
+		Named:  []string{filepath.Join(other, "f.txt"), secret, filepath.Join(root, "new.txt"), filepath.Join(root, "to-secret", "y")},
 		Refuse: func(dir string) string { return map[string]string{other: "a system path"}[dir] },
 	}
 	ov, ex, err := h.Preview(context.Background(), &host.Command{Script: "echo x > ../other/f.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, places)
@@ -407,7 +410,8 @@ func TestPreviewRefusedPlace(t *testing.T) {
 	if ex.Code == 0 {
 		t.Errorf("a write into a refused place: exit %d", ex.Code)
 	}
-	want := []string{filepath.Join(other, "f.txt") + ": a system path", secret + ": it is hidden", filepath.Join(root, "new.txt") + ": " + root + " holds the workspace"}
+	want := []string{filepath.Join(other, "f.txt") + ": a system path", secret + ": it is hidden", filepath.Join(root, "new.txt") + ": " + root + " holds the workspace",
+		filepath.Join(root, "to-secret", "y") + ": " + h.layout.Hidden[0] + " is hidden"}
 	if len(ov.Skipped) != len(want) {
 		t.Fatalf("skipped %q, want %q", ov.Skipped, want)
 	}
