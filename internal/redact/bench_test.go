@@ -38,10 +38,7 @@ func BenchmarkRedactSandwich(b *testing.B) { benchRedact(b, benchText(b, 10<<10)
 
 // BenchmarkRedactLog: 16 MiB of a build log without secrets, the rate at
 // which the detector reads output.
-func BenchmarkRedactLog(b *testing.B) {
-	line := "2025-01-01T00:00:00Z INFO compiling package github.com/nb-cli/nb/internal/agent (14 files, 3 deps) ok\n"
-	benchRedact(b, strings.Repeat(line, 16<<20/len(line)))
-}
+func BenchmarkRedactLog(b *testing.B) { benchRedact(b, logText(16<<20)) }
 
 // BenchmarkLoad: reading and indexing the rule set (done once, when the
 // detector first scans).
@@ -92,3 +89,41 @@ func BenchmarkRedact1GiB(b *testing.B) {
 
 // benchChunks is how many 1 MiB texts BenchmarkRedact1GiB scans.
 var benchChunks = 1024
+
+// logText is n bytes of a build log.
+func logText(n int) string {
+	line := "2025-01-01T00:00:00Z INFO compiling package github.com/nb-cli/nb/internal/agent (14 files, 3 deps) ok\n"
+	return strings.Repeat(line, n/len(line)+1)[:n]
+}
+
+// BenchmarkSkeleton: reducing 1 MiB of a log to its letters and digits
+// (what known secrets are searched in).
+func BenchmarkSkeleton(b *testing.B) {
+	text := logText(1 << 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		v := views{text: text}
+		v.skeleton()
+	}
+}
+
+// BenchmarkKeywords: the rule set's keyword index over 1 MiB of a log,
+// the detector's pass that every text gets, to compare with.
+func BenchmarkKeywords(b *testing.B) {
+	rs, _ := loadRules()
+	text := logText(1 << 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		rs.index.find(text, func(hit) {})
+	}
+}
+
+// BenchmarkBlobs: finding the base64 and hex blobs of 1 MiB of a log.
+func BenchmarkBlobs(b *testing.B) {
+	text := logText(1 << 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		v := views{text: text}
+		v.blobs()
+	}
+}

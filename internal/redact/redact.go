@@ -126,6 +126,7 @@ type Detector struct {
 	err    error
 	prints *fingerprints
 	values valueSet
+	known  *knownSet
 }
 
 // New returns a detector; it reads nothing until it first scans.
@@ -140,14 +141,22 @@ func (d *Detector) load() {
 			d.rules = &ruleSet{}
 			d.rules.addOwn(nil)
 		}
+		d.known = &knownSet{}
 		if d.opts.Values != nil {
-			d.values = usableValues(d.opts.Values())
+			vs := d.opts.Values()
+			d.values = usableValues(vs)
+			for _, v := range vs {
+				if secretLooking(v.Value) {
+					d.known.add(v.Value, v.Kind)
+				}
+			}
 		}
 		var files []File
 		if d.opts.Files != nil {
 			files = d.opts.Files()
 		}
-		d.prints = fingerprintFiles(files)
+		d.prints = fingerprintFiles(files, d.known)
+		d.known.build()
 	})
 }
 
@@ -185,10 +194,19 @@ func (d *Detector) Redact(text string, released func(value string) bool) Result 
 
 // redactText withholds the secrets of a text as it is.
 func (d *Detector) redactText(text string, released func(value string) bool) Result {
+	return d.redactDepth(text, 0, released)
+}
+
+// redactDepth withholds the secrets of a text, depth levels of encoding
+// below a text nb was given.
+func (d *Detector) redactDepth(text string, depth int, released func(value string) bool) Result {
+	v := &views{text: text}
 	var spans []span
 	spans = d.values.find(text, spans)
+	spans = d.known.find(v, spans)
 	spans = d.prints.find(text, spans)
 	spans = d.rules.find(text, spans)
+	spans = d.findEncoded(v, depth, released, spans)
 	if len(spans) == 0 {
 		return Result{Text: text}
 	}

@@ -1,0 +1,246 @@
+package redact
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// The known secrets are searched for, in all their spellings (forms.go),
+// in the skeleton of the text: every 8 characters of the skeleton are
+// looked up in an index of the spellings' 8-character pieces, and a hit
+// is extended both ways along the spelling it came from. A run as long
+// as the spelling's minimum (about 50 bits of it) is withheld: so is a
+// part of a secret, the half a cut left or a piece of a dump line, not
+// only the whole. Pieces too short to tell from chance (a command
+// printing nine characters at a time) are beyond any detector.
+
+// anchorLen is the length of the pieces the index holds.
+const anchorLen = 8
+
+// maxFormBytes bounds the spellings kept for the known secrets: past it,
+// further values are searched for as they are only.
+const maxFormBytes = 8 << 20
+
+// knownValue is a known secret and the kind it is withheld as.
+type knownValue struct {
+	kind string
+}
+
+// anchor is one piece of a spelling: its 8 bytes, the spelling and the
+// offset of the piece in it.
+type anchor struct {
+	key  uint64
+	form int32
+	off  int32
+}
+
+// knownSet is the index of the spellings of the known secrets.
+type knownSet struct {
+	values  []knownValue
+	forms   []form
+	anchors []anchor // sorted by key
+	// filter has a bit set for the hash of every anchor's key.
+	filter []uint64
+	shift  uint
+	bytes  int
+}
+
+// add adds the spellings of v, of kind. A value with structure (a URL,
+// a connection string: parts that anyone may print, such as
+// localhost:5432) is searched for whole, and its parts that look secret
+// each on its own, also in part.
+func (ks *knownSet) add(v, kind string) {
+	if !structured(v) {
+		ks.addForms(v, kind, false)
+		return
+	}
+	ks.addForms(v, kind, true)
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(structure, r) || r == '.' || r == '/' || r == '=' }) {
+		if secretLooking(p) {
+			ks.addForms(p, kind, false)
+		}
+	}
+}
+
+// structure are the characters that give a value parts.
+const structure = ":@;&?, \t\n\r"
+
+// structured reports a value made of parts: a URL, a connection string,
+// words.
+func structured(v string) bool {
+	return strings.Contains(v, "://") || strings.ContainsAny(v, structure)
+}
+
+func (ks *knownSet) addForms(v, kind string, whole bool) {
+	value := int32(len(ks.values))
+	forms := formsOf(v, value)
+	if ks.bytes > maxFormBytes {
+		forms = forms[:min(1, len(forms))]
+	}
+	if len(forms) == 0 {
+		return
+	}
+	ks.values = append(ks.values, knownValue{kind: kind})
+	for _, f := range forms {
+		f.whole = whole
+		fi := int32(len(ks.forms))
+		ks.forms = append(ks.forms, f)
+		ks.bytes += len(f.text)
+		// a run of need() characters holds a piece at one of its first
+		// stride offsets, so the pieces between need not be indexed
+		stride := max(1, f.need()-anchorLen+1)
+		for off := 0; off+anchorLen <= len(f.text); off += stride {
+			ks.anchors = append(ks.anchors, anchor{key: load8(f.text[off:]), form: fi, off: int32(off)})
+		}
+		if last := len(f.text) - anchorLen; last%stride != 0 {
+			ks.anchors = append(ks.anchors, anchor{key: load8(f.text[last:]), form: fi, off: int32(last)})
+		}
+	}
+}
+
+// build sorts the index and sets its filter; nothing is added after.
+func (ks *knownSet) build() {
+	slices.SortFunc(ks.anchors, func(a, b anchor) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return 0
+	})
+	// 32 bits or more a piece: a byte of text passes the filter by
+	// chance less than once in 32
+	n := max(1<<12, len(ks.anchors)*32)
+	logN := bits.Len(uint(n - 1))
+	ks.filter = make([]uint64, (1<<logN)/64)
+	ks.shift = uint(64 - logN)
+	for _, a := range ks.anchors {
+		h := hashKey(a.key) >> ks.shift
+		ks.filter[h>>6] |= 1 << (h & 63)
+	}
+}
+
+func (ks *knownSet) empty() bool { return ks == nil || len(ks.anchors) == 0 }
+
+func load8(s string) uint64 {
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func hashKey(k uint64) uint64 { return k * 0x9e3779b97f4a7c15 }
+
+// run is a part of a skeleton that spells a part of a known secret.
+type run struct {
+	start, end int // in the skeleton
+	form       int32
+	whole      bool // the spelling, all of it
+}
+
+// scan returns the runs of the skeleton that spell known secrets.
+func (ks *knownSet) scan(sk []byte, runs []run) []run {
+	for i := 0; i+anchorLen <= len(sk); i++ {
+		key := binary.LittleEndian.Uint64(sk[i:])
+		h := hashKey(key) >> ks.shift
+		if ks.filter[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		next := i
+		j, _ := slices.BinarySearchFunc(ks.anchors, key, func(a anchor, k uint64) int {
+			switch {
+			case a.key < k:
+				return -1
+			case a.key > k:
+				return 1
+			}
+			return 0
+		})
+		for ; j < len(ks.anchors) && ks.anchors[j].key == key; j++ {
+			a := ks.anchors[j]
+			f := &ks.forms[a.form]
+			p := int(a.off)
+			l := 0
+			for i-l > 0 && p-l > 0 && sk[i-l-1] == f.text[p-l-1] {
+				l++
+			}
+			r := anchorLen
+			for i+r < len(sk) && p+r < len(f.text) && sk[i+r] == f.text[p+r] {
+				r++
+			}
+			if l+r < f.need() {
+				continue
+			}
+			runs = append(runs, run{start: i - l, end: i + r, form: a.form, whole: l+r == len(f.text)})
+			next = max(next, i+r-anchorLen)
+		}
+		i = next
+	}
+	return runs
+}
+
+// views are the ways of reading one text, each made once when first
+// needed: its skeleton, the columns of its dumps.
+type views struct {
+	text   string
+	sk     *skeleton
+	dumped bool
+	dump   []skeleton
+}
+
+func (v *views) skeleton() skeleton {
+	if v.sk == nil {
+		v.sk = &skeleton{}
+		v.sk.add(v.text, 0, len(v.text))
+	}
+	return *v.sk
+}
+
+func (v *views) dumps() []skeleton {
+	if !v.dumped {
+		v.dump, v.dumped = dumpViews(v.text), true
+	}
+	return v.dump
+}
+
+// find adds the spans of text that spell known secrets: in the text's
+// skeleton, and in the columns of the hex dumps it holds (dump.go).
+func (ks *knownSet) find(v *views, spans []span) []span {
+	if ks.empty() {
+		return spans
+	}
+	spans = ks.spans(v.text, v.skeleton(), spans)
+	for _, d := range v.dumps() {
+		spans = ks.spans(v.text, d, spans)
+	}
+	return spans
+}
+
+// spans turns the runs of one skeleton of text into spans of text.
+func (ks *knownSet) spans(text string, sk skeleton, spans []span) []span {
+	for _, r := range ks.scan(sk.b, nil) {
+		f := &ks.forms[r.form]
+		s := span{start: sk.at(r.start), end: sk.at(r.end-1) + 1, kind: ks.values[f.value].kind}
+		if !r.whole || f.kind != formPlain || strings.IndexByte(text[s.start:s.end], '\n') >= 0 {
+			// a part, or a spelling: the word around it goes too (the
+			// rest of a base64 line, a dump's group)
+			s.start, s.end = wordAround(text, s.start, s.end)
+		}
+		spans = append(spans, s)
+	}
+	return spans
+}
+
+// maxWord bounds how far a span is widened to the word around it.
+const maxWord = 1024
+
+// wordAround widens [start, end) to the blanks or quotes around it.
+func wordAround(text string, start, end int) (int, int) {
+	stop := func(c byte) bool { return blank(c) || c == '"' || c == '\'' || c == '`' }
+	for lo := max(0, start-maxWord); start > lo && !stop(text[start-1]); start-- {
+	}
+	for hi := min(len(text), end+maxWord); end < hi && !stop(text[end]); end++ {
+	}
+	return start, end
+}
