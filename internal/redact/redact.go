@@ -206,6 +206,7 @@ func (d *Detector) redactDepth(text string, depth int, released func(value strin
 	spans = d.known.find(v, spans)
 	spans = d.prints.find(text, spans)
 	spans = d.rules.find(text, spans)
+	spans = d.rules.findUnescaped(text, spans)
 	spans = d.findEncoded(v, depth, released, spans)
 	if len(spans) == 0 {
 		return Result{Text: text}

@@ -323,3 +323,22 @@ func TestJSONInJSON(t *testing.T) {
 		t.Errorf("decoded: %q, %v", back.Stdout, err)
 	}
 }
+
+// TestEscapedJSONInText: a JSON document quoted inside text that is not
+// JSON itself (a log line), its quotes escaped once or twice, is read by
+// the catch-all rule as if unescaped.
+func TestEscapedJSONInText(t *testing.T) {
+	d := New(Options{})
+	secret := canary("", alnum, 32, 77)
+	for _, text := range []string{
+		`2025-01-01 loaded {"env": "{\"api_key\": \"` + secret + `\"}"} ok`,
+		`2025-01-01 loaded {"env": "{\\\"api_key\\\": \\\"` + secret + `\\\"}"} ok`,
+		`\"api_key\": \"` + secret + `\"`,
+		`echo '{\'api_key\': \'` + secret + `\'}'`,
+	} {
+		res := d.Redact(text, nil)
+		if strings.Contains(res.Text, secret) || len(res.Found) != 1 || res.Found[0].Kind != "generic-api-key" {
+			t.Errorf("%s: %s %v", text, res.Text, res.Counts())
+		}
+	}
+}
