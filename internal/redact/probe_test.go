@@ -260,3 +260,41 @@ func TestDummyOf(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeCut: a token of a known shape cut by run_cmd's limits (a line
+// cut by its byte limit, the head cut before the lines left out) or by
+// the end of a terminal read loses its shape; what is left of it is
+// withheld all the same. The outputs are shaped by package sandwich, as
+// run_cmd shapes them.
+func TestProbeCut(t *testing.T) {
+	d := New(Options{})
+	cases := map[string]string{
+		"a long line cut":   sandwiched(strings.Repeat(" ", 2030) + probeShape + " rest" + strings.Repeat("\nfiller", 5000) + "\n"),
+		"the end of a read": "Output:\n" + strings.Repeat("building...\n", 8) + "got " + probeShape[:20],
+	}
+	// the head's budget ends in the token's line
+	for n := 0; n < 200 && cases["the head's budget"] == ""; n++ {
+		out := sandwiched(strings.Repeat(strings.Repeat("y", 139)+"\n", 49) + strings.Repeat("z", 10*n) + " " + probeShape + strings.Repeat("\nfiller", 5000) + "\n")
+		if strings.Contains(out, probeShape[:12]) && !strings.Contains(out, probeShape) {
+			cases["the head's budget"] = out
+		}
+	}
+	if len(cases) != 3 {
+		t.Fatalf("no output cut by the head's budget in the token")
+	}
+	for name, text := range cases {
+		keep := 0
+		for k := 8; k <= len(probeShape); k++ {
+			if strings.Contains(text, probeShape[:k]) {
+				keep = k
+			}
+		}
+		if keep == 0 || keep == len(probeShape) {
+			t.Fatalf("%s: the token is not cut in %q", name, text)
+		}
+		res := d.Redact(text, nil)
+		if strings.Contains(res.Text, probeShape[4:min(keep, 12)]) {
+			t.Errorf("%s: %d characters of the token were cut, and reached the model: %q", name, keep, res.Text)
+		}
+	}
+}

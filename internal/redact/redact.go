@@ -207,6 +207,7 @@ func (d *Detector) redactDepth(text string, depth int, released func(value strin
 	spans = d.prints.find(text, spans)
 	spans = d.rules.find(text, spans)
 	spans = d.rules.findUnescaped(text, spans)
+	spans = d.rules.findCut(text, spans)
 	spans = d.findEncoded(v, depth, released, spans)
 	if len(spans) == 0 {
 		return Result{Text: text}
