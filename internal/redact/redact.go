@@ -76,6 +76,23 @@ func rank(kind string) int {
 	return 2
 }
 
+// mergeKind names a span found as kind and as other: the better name of
+// one secret found by several rules, or, when both name where a secret
+// came from (two known secrets run together), both, so that releasing
+// the span releases nothing the user was not told of.
+func mergeKind(kind, other string) string {
+	switch rk, ro := rank(kind), rank(other); {
+	case rk == 3 && ro == 3:
+		if slices.Contains(strings.Split(kind, ", "), other) {
+			return kind
+		}
+		return kind + ", " + other
+	case ro > rk:
+		return other
+	}
+	return kind
+}
+
 // Merge adds the counts of more to counts, keeping the order of first
 // appearance.
 func Merge(counts, more []Count) []Count {
@@ -229,9 +246,7 @@ func apply(text string, spans []span, released func(string) bool) Result {
 		if n := len(merged); n > 0 && s.start < merged[n-1].end {
 			m := &merged[n-1]
 			m.end = max(m.end, s.end)
-			if rank(s.kind) > rank(m.kind) {
-				m.kind = s.kind
-			}
+			m.kind = mergeKind(m.kind, s.kind)
 			continue
 		}
 		merged = append(merged, s)

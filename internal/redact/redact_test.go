@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -340,5 +341,24 @@ func TestEscapedJSONInText(t *testing.T) {
 		if strings.Contains(res.Text, secret) || len(res.Found) != 1 || res.Found[0].Kind != "generic-api-key" {
 			t.Errorf("%s: %s %v", text, res.Text, res.Counts())
 		}
+	}
+}
+
+// TestMergedKindsNamed: one withheld span holding two different known
+// secrets (two spellings run together in one word) names both, so the
+// user releasing it knows what goes; the same secret found by several
+// rules is named once, by its best name.
+func TestMergedKindsNamed(t *testing.T) {
+	a, b := canary("", alnum, 24, 61), canary("", alnum, 24, 62)
+	d := New(Options{Values: func() []Value { return []Value{{Kind: "$A_TOKEN", Value: a}, {Kind: "$B_TOKEN", Value: b}} }})
+	word := base64.StdEncoding.EncodeToString([]byte(a + b))
+	res := d.Redact("blob "+word+"\n", nil)
+	if len(res.Found) != 1 || res.Found[0].Kind != "$A_TOKEN, $B_TOKEN" {
+		t.Errorf("found %+v", res.Found)
+	}
+	gh := canary("ghp_", alnum, 36, 63)
+	d = New(Options{Values: func() []Value { return []Value{{Kind: "$GITHUB_TOKEN", Value: gh}} }})
+	if res := d.Redact("GITHUB_TOKEN="+gh+"\n", nil); len(res.Found) != 1 || res.Found[0].Kind != "$GITHUB_TOKEN" {
+		t.Errorf("found %+v", res.Found)
 	}
 }
