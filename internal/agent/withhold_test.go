@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -328,5 +329,31 @@ func TestPicturesTold(t *testing.T) {
 	}
 	if got := strings.Join(ui.notices, "\n"); strings.Count(got, "nb cannot look for secrets in pictures") != 1 || !strings.Contains(got, "2 pictures are sent as they are") {
 		t.Errorf("notices %q", ui.notices)
+	}
+}
+
+// TestSummaryScreened: compaction of a conversation loaded from disk
+// (nothing of it screened yet) before its first request sends the older
+// turns to the model for a summary: that request is screened, and so is
+// the summary kept in place of the turns.
+func TestSummaryScreened(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("summary: the key was " + canarySecret), text("ok")}}
+	var old []llm.Message
+	for i := range 40 {
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 1600))},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: fmt.Sprint(i), Name: "leak", Arguments: `{"mode":"result"}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: fmt.Sprint(i), ToolName: "leak", Text: "TOKEN=" + canarySecret},
+			llm.Message{Role: llm.RoleAssistant, Text: "it is " + canarySecret})
+	}
+	ui := &recUI{}
+	a := New(Options{Provider: p, Tools: tool.NewRegistry(leakTool{}), UI: ui, Model: Model{Window: 16000}, Redact: canaryDetector()}, old)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.reqs) != 2 || !strings.HasPrefix(p.reqs[0].System, "You compact") {
+		t.Fatalf("%d requests, want a summary request and the turn's", len(p.reqs))
+	}
+	if all := sent(p); strings.Contains(all, canarySecret) {
+		t.Errorf("the canary reached the model:\n%s", all)
 	}
 }
