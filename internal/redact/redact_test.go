@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -360,5 +361,19 @@ func TestMergedKindsNamed(t *testing.T) {
 	d = New(Options{Values: func() []Value { return []Value{{Kind: "$GITHUB_TOKEN", Value: gh}} }})
 	if res := d.Redact("GITHUB_TOKEN="+gh+"\n", nil); len(res.Found) != 1 || res.Found[0].Kind != "$GITHUB_TOKEN" {
 		t.Errorf("found %+v", res.Found)
+	}
+}
+
+// TestEveryStringOfAResult: a run_cmd result's stderr is screened like
+// its stdout, and a spelling split across them is not needed whole in
+// either: each string holds a run long enough.
+func TestEveryStringOfAResult(t *testing.T) {
+	v := canary("", alnum, 30, 64)
+	d := New(Options{Values: func() []Value { return []Value{{Kind: "$V", Value: v}} }})
+	h := hex.EncodeToString([]byte(v))
+	doc, _ := json.Marshal(map[string]any{"stdout": "ok " + h[:len(h)/2] + "\n", "stderr": "warning: " + h[len(h)/2:] + "\n", "exitCode": 0})
+	res := d.Redact(string(doc), nil)
+	if strings.Contains(res.Text, h[:20]) || strings.Contains(res.Text, h[len(h)-20:]) || len(res.Found) != 2 {
+		t.Errorf("%s: %v", res.Text, res.Counts())
 	}
 }
