@@ -18,8 +18,17 @@ func benchText(b testing.TB, n int) string {
 	return s[:n]
 }
 
-func benchRedact(b *testing.B, text string) {
-	d := New(Options{})
+func benchRedact(b *testing.B, text string) { benchWith(b, New(Options{}), text) }
+
+// benchKnown measures a detector that knows a machine's secrets (the
+// values of its environment, the fingerprints of its credential files),
+// as nb's always does.
+func benchKnown(b *testing.B, text string) {
+	files := aHome(b)
+	benchWith(b, New(Options{Values: anEnvironment, Files: func() []File { return files }}), text)
+}
+
+func benchWith(b *testing.B, d *Detector, text string) {
 	d.Warm()
 	d.Redact(text, nil) // compile the rules its keywords trigger
 	b.SetBytes(int64(len(text)))
@@ -35,6 +44,13 @@ func BenchmarkRedactREADME(b *testing.B) { benchRedact(b, benchText(b, 52<<10)) 
 // BenchmarkRedactSandwich: the largest run_cmd result the model gets
 // (10 KB head and tail of output).
 func BenchmarkRedactSandwich(b *testing.B) { benchRedact(b, benchText(b, 10<<10)) }
+
+// BenchmarkRedactSandwichKnown: the same, with a machine's secrets known.
+func BenchmarkRedactSandwichKnown(b *testing.B) { benchKnown(b, benchText(b, 10<<10)) }
+
+// BenchmarkRedactREADMEKnown: 52 KB of prose, with a machine's secrets
+// known.
+func BenchmarkRedactREADMEKnown(b *testing.B) { benchKnown(b, benchText(b, 52<<10)) }
 
 // BenchmarkRedactLog: 16 MiB of a build log without secrets, the rate at
 // which the detector reads output.
