@@ -60,14 +60,19 @@ func cutPoints(text string) []int {
 		off += i + len(lineCutMarker)
 	}
 	for off := 0; ; {
-		i := strings.Index(text[off:], omittedMarker)
+		// "[... " is rare, a line break is not: the marker is found by
+		// the one, then the other checked
+		i := strings.Index(text[off:], omittedMarker[1:])
 		if i < 0 {
 			break
 		}
-		if line := lineAround(text, off+i+1); strings.Contains(text[line.start:line.end], " omitted (") {
-			out = append(out, off+i)
+		at := off + i - 1
+		if at >= 0 && text[at] == '\n' {
+			if line := lineAround(text, at+1); strings.Contains(text[line.start:line.end], " omitted (") {
+				out = append(out, at)
+			}
 		}
-		off += i + len(omittedMarker)
+		off += i + len(omittedMarker) - 1
 	}
 	if n := len(text); n >= minCutText && text[n-1] != '\n' {
 		out = append(out, n)

@@ -103,7 +103,7 @@ func base64Blobs(text string) []blob {
 		i = end
 		word := text[start:end]
 		wrapped := end < len(text) && text[end] == '\n' && len(word) >= 16 && mixed(word)
-		if len(word) < minBase64Blob && !wrapped {
+		if len(word) < minBase64Blob && !wrapped || !plausibleBase64(word) {
 			continue
 		}
 		b := blob{start: start, end: end, data: word}
@@ -145,6 +145,14 @@ func nextRun[S ~string | ~[]byte](s S, i int, class *[256]bool) (start, end int,
 		return start, end, true
 	}
 	return 0, 0, false
+}
+
+// plausibleBase64 reports a word that may be base64: of one alphabet
+// (+ and /, or - and _), and holding an upper-case letter (base64 of
+// text, of 18 bytes or more, all but always does; a path does not).
+func plausibleBase64(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0 &&
+		!(strings.ContainsAny(w, "+/") && strings.ContainsAny(w, "-_"))
 }
 
 // mixed reports a word of upper and lower case letters and digits: a

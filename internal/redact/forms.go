@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // A known secret (a secret variable's value, a token of a secret file)
@@ -241,6 +242,9 @@ const escapeByte = 1
 func (s *skeleton) add(text string, start, end int) {
 	s.text = text
 	n := len(s.b)
+	if s.b == nil {
+		s.b = getBuffer(end - start)
+	}
 	b := slices.Grow(s.b, end-start)[:n+end-start]
 	for from := start; from < end; {
 		to := min(end, from+checkpointEvery)
@@ -290,6 +294,27 @@ func skelByte(text string, i, start, end int) (c byte, skip, drop int) {
 			return 0, 0, 1
 		}
 		return 'x', 0, 0
+	}
+}
+
+// buffers keeps the skeletons' bytes for the next text: a skeleton is as
+// long as its text, and a megabyte cleared for every text costs more
+// than making it.
+var buffers sync.Pool
+
+func getBuffer(n int) []byte {
+	if b, ok := buffers.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// release gives the skeleton's bytes back for the next text.
+func (s *skeleton) release() {
+	if s != nil && cap(s.b) > 0 {
+		b := s.b[:0]
+		buffers.Put(&b)
+		s.b = nil
 	}
 }
 

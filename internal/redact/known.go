@@ -347,14 +347,18 @@ func randomLooking(t string) bool {
 
 // tokenSep reports the bytes that end a token: blanks, quotes, brackets
 // and the separators of assignments, URLs and lists.
-func tokenSep(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '`', '=', ':', ',', ';', '<', '>', '(', ')', '[', ']', '{', '}',
-		'|', '@', '/', '?', '&', '#', '\\':
-		return true
+func tokenSep(c byte) bool { return sepTable[c] }
+
+var sepTable = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r\"'`=:,;<>()[]{}|@/?&#\\") {
+		t[c] = true
 	}
-	return c < ' ' || c == 0x7f
-}
+	for c := range ' ' {
+		t[c] = true
+	}
+	t[0x7f] = true
+	return t
+}()
 
 // tokens splits text into tokens at tokenSep bytes; the two bytes of an
 // escape such as \n of a JSON string end a token too.

@@ -47,21 +47,22 @@ type knownSet struct {
 	bytes  int
 }
 
-// add adds the spellings of v, of kind. A value with structure (a URL,
-// a connection string: parts that anyone may print, such as
-// localhost:5432) is searched for whole, and its parts that look secret
-// each on its own, also in part.
-func (ks *knownSet) add(v, kind string) {
+// add adds the spellings of v, of kind, and reports whether it has any
+// long enough to search for. A value with structure (a URL, a connection
+// string: parts that anyone may print, such as localhost:5432) is
+// searched for whole, and its parts that look secret each on its own,
+// also in part.
+func (ks *knownSet) add(v, kind string) bool {
 	if !structured(v) {
-		ks.addForms(v, kind, false)
-		return
+		return ks.addForms(v, kind, false)
 	}
-	ks.addForms(v, kind, true)
+	ok := ks.addForms(v, kind, true)
 	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(structure, r) || r == '.' || r == '/' || r == '=' }) {
 		if secretLooking(p) {
 			ks.addForms(p, kind, false)
 		}
 	}
+	return ok
 }
 
 // structure are the characters that give a value parts.
@@ -73,14 +74,14 @@ func structured(v string) bool {
 	return strings.Contains(v, "://") || strings.ContainsAny(v, structure)
 }
 
-func (ks *knownSet) addForms(v, kind string, whole bool) {
+func (ks *knownSet) addForms(v, kind string, whole bool) bool {
 	value := int32(len(ks.values))
 	forms := formsOf(v, value)
 	if ks.bytes > maxFormBytes {
 		forms = forms[:min(1, len(forms))]
 	}
 	if len(forms) == 0 {
-		return
+		return false
 	}
 	ks.values = append(ks.values, knownValue{kind: kind})
 	for _, f := range forms {
@@ -98,6 +99,7 @@ func (ks *knownSet) addForms(v, kind string, whole bool) {
 			ks.anchors = append(ks.anchors, anchor{key: load8(f.text[last:]), form: fi, off: int32(last)})
 		}
 	}
+	return true
 }
 
 // build sorts the index and sets its filter; nothing is added after.
@@ -111,16 +113,22 @@ func (ks *knownSet) build() {
 		}
 		return 0
 	})
-	// 32 bits or more a piece: a byte of text passes the filter by
-	// chance less than once in 32
+	// 32 bits or more a piece, two of them set: a byte of text passes
+	// the filter by chance about once in 300
 	n := max(1<<12, len(ks.anchors)*32)
 	logN := bits.Len(uint(n - 1))
 	ks.filter = make([]uint64, (1<<logN)/64)
 	ks.shift = uint(64 - logN)
 	for _, a := range ks.anchors {
-		h := hashKey(a.key) >> ks.shift
-		ks.filter[h>>6] |= 1 << (h & 63)
+		h1, h2 := ks.hashes(a.key)
+		ks.filter[h1>>6] |= 1 << (h1 & 63)
+		ks.filter[h2>>6] |= 1 << (h2 & 63)
 	}
+}
+
+// hashes are the two bits of the filter for a piece.
+func (ks *knownSet) hashes(key uint64) (uint64, uint64) {
+	return (key * 0x9e3779b97f4a7c15) >> ks.shift, (key * 0xc2b2ae3d27d4eb4f) >> ks.shift
 }
 
 func (ks *knownSet) empty() bool { return ks == nil || len(ks.anchors) == 0 }
@@ -129,8 +137,6 @@ func load8(s string) uint64 {
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
-
-func hashKey(k uint64) uint64 { return k * 0x9e3779b97f4a7c15 }
 
 // run is a part of a skeleton that spells a part of a known secret.
 type run struct {
@@ -143,8 +149,8 @@ type run struct {
 func (ks *knownSet) scan(sk []byte, runs []run) []run {
 	for i := 0; i+anchorLen <= len(sk); i++ {
 		key := binary.LittleEndian.Uint64(sk[i:])
-		h := hashKey(key) >> ks.shift
-		if ks.filter[h>>6]&(1<<(h&63)) == 0 {
+		h1, h2 := ks.hashes(key)
+		if ks.filter[h1>>6]&(1<<(h1&63)) == 0 || ks.filter[h2>>6]&(1<<(h2&63)) == 0 {
 			continue
 		}
 		next := i
@@ -195,6 +201,14 @@ func (v *views) skeleton() skeleton {
 		v.sk.add(v.text, 0, len(v.text))
 	}
 	return *v.sk
+}
+
+// release gives the views' buffers back once the text is scanned.
+func (v *views) release() {
+	v.sk.release()
+	for i := range v.dump {
+		v.dump[i].release()
+	}
 }
 
 func (v *views) dumps() []skeleton {

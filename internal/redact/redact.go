@@ -160,13 +160,15 @@ func (d *Detector) load() {
 		}
 		d.known = &knownSet{}
 		if d.opts.Values != nil {
-			vs := d.opts.Values()
-			d.values = usableValues(vs)
-			for _, v := range vs {
-				if secretLooking(v.Value) {
-					d.known.add(v.Value, v.Kind)
+			// a value is searched for as it is only when it has no
+			// spelling long enough to search for in the text's skeleton
+			var exact []Value
+			for _, v := range d.opts.Values() {
+				if secretLooking(v.Value) && !d.known.add(v.Value, v.Kind) {
+					exact = append(exact, v)
 				}
 			}
+			d.values = usableValues(exact)
 		}
 		var files []File
 		if d.opts.Files != nil {
@@ -218,6 +220,7 @@ func (d *Detector) redactText(text string, released func(value string) bool) Res
 // below a text nb was given.
 func (d *Detector) redactDepth(text string, depth int, released func(value string) bool) Result {
 	v := &views{text: text}
+	defer v.release()
 	var spans []span
 	spans = d.values.find(text, spans)
 	spans = d.known.find(v, spans)
