@@ -14,6 +14,7 @@ go test -run '^$' -count 1 -timeout 30m -bench 'Redact1GiB' -benchtime 1x ./inte
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'ToolRunTrue' -benchtime 40x ./internal/e2e >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SaveToolHistory' -benchtime 10x ./internal/store >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./internal/e2e >>"$out"
@@ -26,7 +27,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -bench
 go test -run '^$' -count 1 -timeout 30m -bench 'HostileEscapes' -benchtime 1x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'MarkdownLongLine' -benchtime 1x ./internal/render >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'StdioToolCall|StartToInitialize' -benchtime 200x ./internal/mcpserver >>"$out"
-go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/sandbox >>"$out" || true
+go test -run '^$' -count "$count" -timeout 30m -bench 'Run|ReadOnlyLayout' -benchtime 40x ./internal/host/sandbox >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Run' -benchtime 40x ./internal/host/ssh >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Uptime50' -benchtime 5x ./internal/fleet >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'Preview' -benchtime 5x ./internal/host/sandbox >>"$out" || true
@@ -79,7 +80,11 @@ function best(key, v, lower) {
 /^BenchmarkHostileEscapes\// { v = metric("ns/op") / 1e6; if (v > hostile) { hostile = v; hname = $1 } }
 /^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
 /^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
+/^BenchmarkToolRunTrue/ { best("toolplain", metric("unsandboxed-median-ms"), 1); best("toolsb", metric("sandboxed-median-ms"), 1); best("tooladded", metric("added-median-ms"), 1) }
 /^BenchmarkRun\/local/ { best("local", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/readonly-bwrap/ { best("robwrap", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/readonly-landlock/ { best("rolandlock", metric("ns/op") / 1e6, 1) }
+/^BenchmarkReadOnlyLayout/ { best("rolayout", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/bwrap/ { best("bwrap", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
@@ -142,6 +147,12 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (bubblewrap)", B["bwrap"], "local + 15 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (Landlock)", B["landlock"], "local + 15 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (bubblewrap)", B["robwrap"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (Landlock)", B["rolandlock"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "read-only layout, 5,000-file workspace", B["rolayout"], ""
+	printf "%-44s %11.2f ms %14s\n", "nb tool run_cmd true, unsandboxed (process)", B["toolplain"], ""
+	printf "%-44s %11.2f ms %14s\n", "nb tool run_cmd true, read-only sandbox", B["toolsb"], ""
+	printf "%-44s %11.2f ms %14s\n", "  added by the sandbox (median)", B["tooladded"], "< 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: ssh over loopback, open connection", B["ssh"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "  bare ssh session running true", B["sshbare"], ""
 	printf "%-44s %11.0f ms %14s\n", "fleet: uptime on 50 loopback hosts", B["fleet1"], "< 2000 ms"

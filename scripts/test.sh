@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
-# the tests need when it is missing (bubblewrap, openssh-server, tmux, procps, patch,
+# the tests need when it is missing (bubblewrap, curl, openssh-server, tmux, procps, patch,
 # sudo, python3, the MCP npm packages, staticcheck, goreleaser, wine64 and mingw-w64), then
 # checks formatting, vet and staticcheck (also of the Windows build), runs
 # every test with the race detector, and the Windows tests under Wine.
@@ -20,6 +20,8 @@ command -v top >/dev/null 2>&1 || need_apt+=(procps)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 /usr/bin/python3 -c "import jinja2" >/dev/null 2>&1 || need_apt+=(python3-jinja2)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
+# the sandbox's tests reach unix sockets with curl
+[ -x /usr/bin/curl ] || need_apt+=(curl)
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 command -v gawk >/dev/null 2>&1 || need_apt+=(gawk)
 command -v mawk >/dev/null 2>&1 || need_apt+=(mawk)

@@ -111,6 +111,10 @@ func (c *chat) slashTerminal(_ context.Context, args []string) error {
 			}
 			fmt.Fprintf(&b, "%s%-12s %-10s %-10s %s\n", mark, in.Name, in.Type, in.Isolation, in.Detail)
 		}
+		if c.w != nil && c.w.Guard != nil {
+			_, line := c.w.Guard.Status()
+			b.WriteString(line + "\n")
+		}
 		b.WriteString("switch with /terminal NAME")
 		c.println("%s", b.String())
 		return nil

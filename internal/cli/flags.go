@@ -37,6 +37,9 @@ type Options struct {
 	forcedChat bool
 	// set lists the flags given, by name, for subcommands to check.
 	set []string
+	// quietSandbox leaves out the start-up line about a missing sandbox
+	// (nb policy check runs nothing).
+	quietSandbox bool
 }
 
 // OutputFormat is the value of --output-format.

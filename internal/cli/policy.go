@@ -67,7 +67,7 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	}
 	// Decided by run_cmd's own review, built by the composition root every
 	// chat uses: the same engine, grants, host, home and disk facts.
-	a, err := newApp(io, &Options{Config: configPath, Approve: approve}, false, forTool)
+	a, err := newApp(io, &Options{Config: configPath, Approve: approve, quietSandbox: true}, false, forTool)
 	if err != nil {
 		return reportError(io, err)
 	}

@@ -170,6 +170,30 @@ type Terminal struct {
 	MaxSessions int `json:"maxSessions"`
 	// Env says which of nb's environment variables commands see.
 	Env TerminalEnv `json:"env"`
+	// ReadOnlySandbox runs what nb allows on its own judgement in a
+	// read-only sandbox.
+	ReadOnlySandbox ReadOnlySandbox `json:"readOnlySandbox"`
+}
+
+// ReadOnlySandbox configures the sandbox under the commands nb allows on
+// its own judgement (the safe list) on this machine: nothing writable but
+// a private /tmp, no network, no unix sockets, no host process, home's
+// dot-files and the secret-file list hidden, the environment from an
+// allow-list. Linux (bubblewrap or Landlock) and macOS (Seatbelt).
+type ReadOnlySandbox struct {
+	// Enabled is the switch (on by default).
+	Enabled bool `json:"enabled"`
+	// Approved also runs there what the user allowed: commands approved
+	// when asked, Always and session grants, --approve and allow rules.
+	Approved bool `json:"approved"`
+	// Mechanism is auto, bwrap or landlock (Linux; macOS has Seatbelt).
+	Mechanism string `json:"mechanism"`
+	// HomeVisible are more dot-entries of the home directory left
+	// readable, relative to it (".config/helix", ".m2/repository").
+	HomeVisible []string `json:"homeVisible"`
+	// Env are more variables passed, globs over names ("GOPATH",
+	// "CARGO_*"); secret-looking ones still need terminal.env.pass.
+	Env []string `json:"env"`
 }
 
 // TerminalEnv adjusts the scrubbing of commands' environment: variables
@@ -303,7 +327,8 @@ func Default() *Config {
 				Rows:           40,
 				Cols:           120,
 			},
-			MaxSessions: 8,
+			MaxSessions:     8,
+			ReadOnlySandbox: ReadOnlySandbox{Enabled: true, Mechanism: "auto"},
 		},
 		MCPServers: map[string]MCPServer{},
 		Servers:    map[string]MCPServer{},

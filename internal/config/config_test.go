@@ -70,6 +70,11 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`{"terminal": {"env": {"exclude": ["[AB]*"]}}}`, `terminal.env.exclude: "[AB]*" is not a variable pattern`},
 		{`{"terminal": {"env": {"pas": []}}}`, `terminal.env.pas: unknown key`},
 		{`{"approval": {"autoApproveSafe": "yes"}}`, `approval.autoApproveSafe: must be true or false, not string`},
+		{`{"terminal": {"readOnlySandbox": {"mechanism": "docker"}}}`, `terminal.readOnlySandbox.mechanism: must be auto, bwrap or landlock`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["/etc"]}}}`, `terminal.readOnlySandbox.homeVisible: "/etc" must be a path inside the home directory`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["../x"]}}}`, `terminal.readOnlySandbox.homeVisible: "../x" must be a path inside`},
+		{`{"terminal": {"readOnlySandbox": {"env": ["A-B"]}}}`, `terminal.readOnlySandbox.env: "A-B" is not a variable pattern`},
+		{`{"terminal": {"readOnlySandbox": {"enabeld": false}}}`, `terminal.readOnlySandbox.enabeld: unknown key (did you mean "enabled"?)`},
 	}
 	for _, c := range cases {
 		path := write(t, c.content)
@@ -148,5 +153,21 @@ func TestFleetConfig(t *testing.T) {
 		if _, err := Load(p, true); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
+	}
+}
+
+// The read-only sandbox is on by default; a file turning it off, or
+// naming more, keeps the other defaults.
+func TestReadOnlySandboxConfig(t *testing.T) {
+	if rs := Default().Terminal.ReadOnlySandbox; !rs.Enabled || rs.Approved || rs.Mechanism != "auto" {
+		t.Errorf("default %+v", rs)
+	}
+	cfg, err := Load(write(t, `{"terminal": {"readOnlySandbox": {"enabled": false, "homeVisible": ["~/.config/helix", ".m2/repository"], "env": ["GOPATH", "CARGO_*"]}}}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := cfg.Terminal.ReadOnlySandbox
+	if rs.Enabled || rs.Mechanism != "auto" || len(rs.HomeVisible) != 2 || len(rs.Env) != 2 || cfg.Terminal.MaxSessions != 8 {
+		t.Errorf("loaded %+v", rs)
 	}
 }

@@ -145,6 +145,21 @@ func (c *Config) Validate() error {
 			}
 		}
 	}
+	rs := c.Terminal.ReadOnlySandbox
+	if rs.Mechanism != "" && !slices.Contains([]string{"auto", "bwrap", "landlock"}, rs.Mechanism) {
+		return bad("terminal.readOnlySandbox.mechanism", "must be auto, bwrap or landlock (got %q)", rs.Mechanism)
+	}
+	for _, p := range rs.HomeVisible {
+		rel := strings.TrimPrefix(p, "~/")
+		if rel == "" || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") || strings.HasSuffix(rel, "/..") {
+			return bad("terminal.readOnlySandbox.homeVisible", "%q must be a path inside the home directory, relative to it (\".config/helix\")", p)
+		}
+	}
+	for _, p := range rs.Env {
+		if !envGlob.MatchString(p) {
+			return bad("terminal.readOnlySandbox.env", "%q is not a variable pattern (letters, digits, _, * and ?)", p)
+		}
+	}
 	if c.Terminal.MaxSessions < 1 {
 		return bad("terminal.maxSessions", "must be at least 1 (got %d)", c.Terminal.MaxSessions)
 	}

@@ -22,6 +22,13 @@ import (
 // fake model server s.
 func nbCommand(t *testing.T, dir string, s *llmtest.Server, args ...string) *exec.Cmd {
 	t.Helper()
+	return nbCommandWith(t, dir, s, "", args...)
+}
+
+// nbCommandWith is nbCommand with more configuration keys (JSON members,
+// "" for none).
+func nbCommandWith(t *testing.T, dir string, s *llmtest.Server, more string, args ...string) *exec.Cmd {
+	t.Helper()
 	exe, err := exec.LookPath("nb")
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +36,10 @@ func nbCommand(t *testing.T, dir string, s *llmtest.Server, args ...string) *exe
 	home := filepath.Join(t.TempDir(), "home")
 	// A context window that holds the whole (large) history, so that it is
 	// sent and saved as it is rather than compacted.
-	cfg := fmt.Sprintf(`{"activeProvider": "big", "providers": {"big": {"type": "openai-compatible", "baseUrl": %q, "model": "m", "contextWindow": 100000000}}}`, s.URL())
+	if more != "" {
+		more = ", " + more
+	}
+	cfg := fmt.Sprintf(`{"activeProvider": "big", "providers": {"big": {"type": "openai-compatible", "baseUrl": %q, "model": "m", "contextWindow": 100000000}}%s}`, s.URL(), more)
 	if err := os.MkdirAll(filepath.Join(home, ".config", "nb"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +220,10 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "run_cmd", Arguments: runCmd}, {Name: "terminal_start", Arguments: term}}},
 		llmtest.Turn{Silent: true},
 	)
-	cmd := nbCommand(t, t.TempDir(), s, "start things")
+	// The processes nb may leave behind are those it runs unsandboxed
+	// (what the user allowed); in the read-only sandbox (the safe list's
+	// setsid and sleep) none outlives its command.
+	cmd := nbCommandWith(t, t.TempDir(), s, `"terminal": {"readOnlySandbox": {"enabled": false}}`, "start things")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -85,9 +85,11 @@ type Exit struct {
 	// Orphans is set when background processes still held the output open
 	// after the shell exited and were ended.
 	Orphans bool
-	// Sandboxed is set when the host's isolation refused an operation
-	// (best effort, e.g. "Read-only file system" from bubblewrap).
-	Sandboxed bool
+	// Sandboxed is set when the host's isolation refused an operation the
+	// command needed, and SandboxReason says which, in a phrase ("writing
+	// /etc/x (read-only in the sandbox)").
+	Sandboxed     bool
+	SandboxReason string
 	// Notes are what the host did after the command that the user and
 	// the model must know (a sandbox removing files the command created
 	// that would run outside it).

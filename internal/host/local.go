@@ -50,9 +50,9 @@ type Local struct {
 	// Shell is the shell binary; "" or "auto" means bash when present, else
 	// /bin/sh. A bare name is looked up in PATH.
 	Shell string
-	// Wrap, when set, rewrites the argv of every process before it starts
-	// (the sandbox host prefixes bubblewrap this way).
-	Wrap func(argv []string) ([]string, error)
+	// Wrap, when set, changes every process before it starts (the
+	// sandbox host prefixes bubblewrap this way, handing it an open file).
+	Wrap func(l *Launch) error
 	// ProcAttr, when set, adjusts the attributes of every process before
 	// it starts (the sandbox host starts its Landlock helper in new
 	// namespaces this way).
@@ -77,6 +77,43 @@ type Local struct {
 	inst      uint64                 // instance number in run ids
 	running   map[*procTree]struct{} // process trees of running commands
 	closed    bool
+}
+
+// Launch is a process Local is about to start, as a Wrap sees and
+// changes it.
+type Launch struct {
+	// Argv is the program and its arguments.
+	Argv []string
+	// Dir is the directory it starts in.
+	Dir string
+	// Files are given to the process as descriptors 3, 4, and so on;
+	// Local closes them once it has started (or failed to).
+	Files []*os.File
+}
+
+// wrap applies l.Wrap to argv started in dir.
+func (l *Local) wrap(argv []string, dir string) (*Launch, error) {
+	w := &Launch{Argv: argv, Dir: dir}
+	if l.Wrap == nil {
+		return w, nil
+	}
+	if err := l.Wrap(w); err != nil {
+		w.close()
+		return nil, err
+	}
+	if len(w.Argv) == 0 {
+		w.close()
+		return nil, errors.New("wrap: no program")
+	}
+	return w, nil
+}
+
+// close closes the files handed to the process.
+func (w *Launch) close() {
+	for _, f := range w.Files {
+		f.Close()
+	}
+	w.Files = nil
 }
 
 // NonInteractiveEnv is added to every command's environment: pagers print,

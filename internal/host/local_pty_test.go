@@ -142,9 +142,10 @@ func TestStartPTYCloseEndsTheSession(t *testing.T) {
 func TestStartPTYWrapAndShell(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var seen []string
-	l := &Local{Shell: "/bin/sh", Wrap: func(argv []string) ([]string, error) {
-		seen = argv
-		return append([]string{"/usr/bin/env", "NB_WRAPPED=1"}, argv...), nil
+	l := &Local{Shell: "/bin/sh", Wrap: func(w *Launch) error {
+		seen = w.Argv
+		w.Argv = append([]string{"/usr/bin/env", "NB_WRAPPED=1"}, w.Argv...)
+		return nil
 	}}
 	term, err := l.StartPTY(context.Background(), &PTYCommand{Script: `echo "wrapped=$NB_WRAPPED"`, Dir: t.TempDir()})
 	if err != nil {

@@ -35,16 +35,15 @@ func (l *Local) StartPTY(ctx context.Context, c *PTYCommand) (Terminal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start pty: %w", err)
 	}
-	argv := []string{sh, "-c", c.Script}
-	if l.Wrap != nil {
-		w, err := l.Wrap(argv)
-		if err != nil {
-			return nil, fmt.Errorf("start pty: %w", err)
-		}
-		argv = w
+	launch, err := l.wrap([]string{sh, "-c", c.Script}, c.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("start pty: %w", err)
 	}
+	defer launch.close()
+	argv := launch.Argv
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = c.Dir
+	cmd.ExtraFiles = launch.Files
 	base := CommandEnv(l.Env, l.EnvPolicy)
 	// The run marker finds the session's descendants that leave its
 	// process group and session (setsid, double forks) when it closes.

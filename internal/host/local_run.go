@@ -167,10 +167,13 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	inv := shellInvocation(shell, c.Script, rt, env)
 	argv, env := inv.argv, append(inv.env, c.Env...)
 	args0 := filepath.Base(shell)
+	launch, err := l.wrap(argv, dir)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	defer launch.close()
 	if l.Wrap != nil {
-		if argv, err = l.Wrap(argv); err != nil {
-			return nil, fmt.Errorf("run: %w", err)
-		}
+		argv = launch.Argv
 		args0 = argv[0]
 	}
 	path := argv[0]
@@ -179,7 +182,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 			return nil, fmt.Errorf("run: %w", err)
 		}
 	}
-	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env}
+	cmd := &exec.Cmd{Path: path, Args: append([]string{args0}, argv[1:]...), Dir: dir, Env: env, ExtraFiles: launch.Files}
 	if l.ProcAttr != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 		l.ProcAttr(cmd.SysProcAttr)
@@ -205,6 +208,7 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	cmd.Stdout, cmd.Stderr = outW, errW
 
 	tree, err := startTree(cmd)
+	launch.close()
 	outW.Close()
 	errW.Close()
 	if err != nil {

@@ -326,9 +326,10 @@ func TestRunPosixShell(t *testing.T) {
 func TestRunWrapAndEnv(t *testing.T) {
 	hygiene(t)
 	var got []string
-	l := &Local{Wrap: func(argv []string) ([]string, error) {
-		got = argv
-		return append([]string{"env", "WRAPPED=yes"}, argv...), nil
+	l := &Local{Wrap: func(w *Launch) error {
+		got = w.Argv
+		w.Argv = append([]string{"env", "WRAPPED=yes"}, w.Argv...)
+		return nil
 	}}
 	t.Cleanup(func() { l.Close() })
 	r := run(t, l, Command{Script: `echo "$WRAPPED $EXTRA"; cd /tmp`, Env: []string{"EXTRA=x", "PAGER=less"}})

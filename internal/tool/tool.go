@@ -95,6 +95,22 @@ type Policy interface {
 
 var _ Policy = (*policy.Engine)(nil)
 
+// Confiner picks, from a call's decision alone, the host its command runs
+// on: the host it was decided for, or a sandbox over it (sandbox.Guard
+// puts what nb allowed on its own judgement into a read-only sandbox).
+// Tools ask it at review, so the invocation runs exactly there.
+type Confiner interface {
+	Confine(d *policy.Decision, h host.Host) host.Host
+}
+
+// Confine is c.Confine, or h when c is nil.
+func Confine(c Confiner, d *policy.Decision, h host.Host) host.Host {
+	if c == nil {
+		return h
+	}
+	return c.Confine(d, h)
+}
+
 // At is the state a call is reviewed against.
 type At struct {
 	// Cwd is the session working directory the call starts from: the

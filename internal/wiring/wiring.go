@@ -14,10 +14,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nb-cli/nb/internal/askpass"
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/changes/gitsnap"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fleet"
@@ -65,9 +67,12 @@ type Options struct {
 	// nil: sudo fails at once when it needs one.
 	AskPassword askpass.Asker
 	// Warn reports, in one line, a problem that does not stop nb (no state
-	// directory, an audit log that cannot be opened).
+	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
-	Now  func() time.Time
+	// QuietSandbox leaves out the start-up line saying no sandbox works
+	// here (nb policy check, which runs nothing).
+	QuietSandbox bool
+	Now          func() time.Time
 }
 
 // App is everything a run of nb uses to decide and run tool calls.
@@ -94,6 +99,9 @@ type App struct {
 	FleetErr error
 	// Redact withholds secrets from every text bound for a model.
 	Redact *redact.Detector
+	// Guard puts what nb allows on its own judgement into a read-only
+	// sandbox (terminal.readOnlySandbox).
+	Guard *sandbox.Guard
 	// Sudo passes sudo's password requests to the user; Forget drops the
 	// passwords remembered for the session.
 	Sudo *askpass.Sudo
@@ -165,6 +173,12 @@ func Build(o Options) (*App, error) {
 		return nil, err
 	}
 	a.Hosts = host.NewActive(h)
+	a.Guard = a.newGuard()
+	guard := a.Guard
+	a.closers = append(a.closers, func() { guard.Close() })
+	if line := a.Guard.StartupReport(); line != "" && !o.QuietSandbox {
+		o.Warn(line)
+	}
 
 	a.Tools = tool.NewRegistry()
 	if len(o.Roots) > 0 {
@@ -195,6 +209,7 @@ func Build(o Options) (*App, error) {
 		Hosts:     a.Hosts,
 		Workdir:   a.Workdir,
 		Policy:    engine,
+		Confine:   a.Guard,
 		Config:    ti,
 		Outputs:   outputs,
 		Getenv:    o.Getenv,
@@ -214,7 +229,7 @@ func Build(o Options) (*App, error) {
 	})
 	sessions := a.Sessions
 	a.closers = append(a.closers, func() { sessions.CloseAll() })
-	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
+	for _, t := range terminal.New(terminal.Options{Manager: a.Sessions, Policy: engine, Host: a.Hosts.Get, Confine: a.Guard, Home: HomeDir(o.Getenv, o.Config.TerminalIntegration.Shell)}) {
 		a.Tools.Add(t)
 	}
 	if len(o.Roots) == 0 {
@@ -328,14 +343,10 @@ func (a *App) Host(name string) (host.Host, error) {
 
 // hostEnv is what every terminal provider is built from.
 func (a *App) hostEnv() hosts.Env {
-	configDir := ""
-	if p := config.DefaultPath(a.opts.Getenv); p != "" {
-		configDir = filepath.Dir(p)
-	}
 	return hosts.Env{
 		LaunchDir:  a.Launch,
 		Home:       HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
-		ConfigDir:  configDir,
+		ConfigDir:  a.configDir(),
 		StateDir:   a.State,
 		Shell:      a.Config.TerminalIntegration.Shell,
 		Environ:    a.opts.Environ,
@@ -356,11 +367,11 @@ func (a *App) previewer() runcmd.Previewer {
 	var once sync.Once
 	var sb *sandbox.Host
 	var berr error
-	return func(ctx context.Context, c *host.Command) (*sandbox.Overlay, *host.Exit, error) {
+	return func(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
 		once.Do(func() {
 			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox", Mechanism: sandbox.MechanismBwrap}, a.hostEnv())
 			if err != nil {
-				berr = fmt.Errorf("%w: %v", sandbox.ErrNoPreview, err)
+				berr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 				return
 			}
 			sb = h.(*sandbox.Host)
@@ -371,6 +382,37 @@ func (a *App) previewer() runcmd.Previewer {
 		}
 		return sb.Preview(ctx, c)
 	}
+}
+
+// configDir is nb's configuration directory, "" when there is none.
+func (a *App) configDir() string {
+	if p := config.DefaultPath(a.opts.Getenv); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
+}
+
+// newGuard builds the guard of terminal.readOnlySandbox: nothing starts
+// until a command needs the sandbox.
+func (a *App) newGuard() *sandbox.Guard {
+	rs := a.Config.Terminal.ReadOnlySandbox
+	checks := ""
+	if a.StateErr == nil {
+		checks = filepath.Join(a.State, "sandbox-checks")
+	}
+	var visible []string
+	for _, v := range rs.HomeVisible {
+		visible = append(visible, strings.TrimPrefix(v, "~/"))
+	}
+	return sandbox.NewGuard(sandbox.GuardOptions{
+		Off: !rs.Enabled, Approved: rs.Approved, Mechanism: rs.Mechanism,
+		LaunchDir: a.Launch, Home: HomeDir(a.opts.Getenv, a.Config.TerminalIntegration.Shell),
+		Hidden:      []string{a.configDir(), a.State, a.opts.Getenv("XDG_RUNTIME_DIR")},
+		HomeVisible: visible, EnvAllow: rs.Env,
+		Env: a.opts.Environ, EnvPolicy: EnvPolicy(a.Config),
+		CheckCache: checks,
+		Warn:       a.opts.Warn,
+	})
 }
 
 // OnClose adds f to what Close ends (in reverse order of adding).

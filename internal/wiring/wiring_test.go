@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -214,5 +216,64 @@ func TestHomeDirFollowsTheShell(t *testing.T) {
 	delete(env, "HOME")
 	if got := HomeDir(getenv, "bash"); got != `C:\Users\u` {
 		t.Errorf("HomeDir without HOME = %q, want the profile", got)
+	}
+}
+
+// A sandbox that cannot work here is told once at start (not by nb policy
+// check), and what the safe list allows then runs as decided; switched
+// off, nothing is told.
+func TestMissingSandboxToldAtStart(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the missing mechanism is bubblewrap")
+	}
+	proj := t.TempDir()
+	env := map[string]string{"HOME": t.TempDir()}
+	getenv := func(k string) string { return env[k] }
+	build := func(mod func(*config.Config), quiet bool) ([]string, *App) {
+		cfg := config.Default()
+		cfg.Terminal.ReadOnlySandbox.Mechanism = "bwrap"
+		if mod != nil {
+			mod(cfg)
+		}
+		var warned []string
+		a, err := Build(Options{Config: cfg, LaunchDir: proj, Getenv: getenv, Environ: os.Environ(), QuietSandbox: quiet,
+			Warn: func(m string) {
+				if strings.Contains(m, "sandbox") {
+					warned = append(warned, m)
+				}
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		return warned, a
+	}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		// Hide bubblewrap: a directory of PATH with everything but it.
+		dir := t.TempDir()
+		for _, p := range []string{"bash", "sh", "true", "cat"} {
+			if full, err := exec.LookPath(p); err == nil {
+				os.Symlink(full, filepath.Join(dir, p))
+			}
+		}
+		t.Setenv("PATH", dir)
+	}
+	warned, a := build(nil, false)
+	if len(warned) != 1 || !strings.Contains(warned[0], "no sandbox here (bubblewrap is not installed)") || !strings.Contains(warned[0], "unsandboxed") {
+		t.Fatalf("start-up report %q", warned)
+	}
+	if ok, line := a.Guard.Status(); ok || line != warned[0] {
+		t.Errorf("/terminal's line %q", line)
+	}
+	run, _ := a.Tools.Get("run_cmd")
+	_, res, err := tooltest.Call(t, run, tool.At{Cwd: a.Workdir.Cwd()}, map[string]any{"command": "echo ran"})
+	if err != nil || res.IsError || !strings.Contains(res.Content, "ran") {
+		t.Fatalf("run_cmd without a sandbox: %v %+v", err, res)
+	}
+	if warned, _ := build(nil, true); len(warned) != 0 {
+		t.Errorf("told when quiet: %q", warned)
+	}
+	if warned, _ := build(func(c *config.Config) { c.Terminal.ReadOnlySandbox.Enabled = false }, false); len(warned) != 0 {
+		t.Errorf("told when switched off: %q", warned)
 	}
 }

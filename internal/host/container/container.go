@@ -288,8 +288,9 @@ func (h *Host) StartPTY(ctx context.Context, c *host.PTYCommand) (host.Terminal,
 	name := shwrap.NewMarker()
 	args := shwrap.Args("", c.Dir, c.Script, false, h.o.EnvPolicy.RemoteScrub())
 	// The docker CLI's own environment: its DOCKER_* settings pass.
-	l := &host.Local{Env: h.env(), EnvPolicy: host.EnvPolicy{Pass: []string{"DOCKER_*"}}, Wrap: func([]string) ([]string, error) {
-		return h.argv(name, c.Dir, c.Env, true, args), nil
+	l := &host.Local{Env: h.env(), EnvPolicy: host.EnvPolicy{Pass: []string{"DOCKER_*"}}, Wrap: func(w *host.Launch) error {
+		w.Argv = h.argv(name, c.Dir, c.Env, true, args)
+		return nil
 	}}
 	local := *c
 	local.Dir, local.Env = "", nil

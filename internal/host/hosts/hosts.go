@@ -182,13 +182,13 @@ func New(name string, spec config.HostSpec, env Env) (host.Host, error) {
 	case "sandbox":
 		hidden := append([]string{}, spec.HiddenPaths...)
 		hidden = append(hidden, env.ConfigDir, env.StateDir, getenv("XDG_RUNTIME_DIR"))
-		quarantine := ""
+		quarantine, checks := "", ""
 		if env.StateDir != "" {
-			quarantine = filepath.Join(env.StateDir, "quarantine")
+			quarantine, checks = filepath.Join(env.StateDir, "quarantine"), filepath.Join(env.StateDir, "sandbox-checks")
 		}
 		h, err := sandbox.New(sandbox.Options{
-			Quarantine: quarantine,
-			Name:       name, Mechanism: spec.Mechanism, LaunchDir: env.LaunchDir, Home: env.Home,
+			Quarantine: quarantine, CheckCache: checks,
+			Name: name, Mechanism: spec.Mechanism, LaunchDir: env.LaunchDir, Home: env.Home,
 			Writable: spec.WritablePaths, Hidden: hidden, AllowNetwork: spec.AllowNetwork,
 			Shell: shell, Env: env.Environ, EnvPolicy: env.EnvPolicy, Self: env.Self,
 		})

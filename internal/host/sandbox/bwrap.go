@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 )
 
 // mount is one bubblewrap filesystem operation.
@@ -11,6 +12,8 @@ type mount struct {
 	op   string // --bind, --ro-bind, --tmpfs
 	src  string // for binds
 	dest string
+	// perms is the mode of a --tmpfs ("" for bubblewrap's default).
+	perms string
 }
 
 // bwrapPlan is the bubblewrap invocation for a layout.
@@ -22,12 +25,25 @@ type bwrapPlan struct {
 	Created []string
 }
 
+// bwrapFiles are the host's files bubblewrap covers paths with.
+type bwrapFiles struct {
+	// emptyDir and emptyFile (read-only) cover protected paths that do
+	// not exist yet; deniedFile (mode 0) covers unreadable files.
+	emptyDir, emptyFile, deniedFile string
+	// seccomp is the descriptor holding the socket filter, 0 for none.
+	seccomp int
+}
+
 // bwrapArgs builds the bubblewrap arguments (without the program and the
-// trailing "--") for layout l. emptyDir and emptyFile are an empty
-// directory and an empty file used to cover protected paths that do not
-// exist yet. newSession detaches the command from nb's terminal. ours
-// reports mount points created by earlier runs.
-func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(string) bool) bwrapPlan {
+// trailing "--") for layout l. newSession detaches the command from nb's
+// terminal. ours reports mount points created by earlier runs.
+//
+// Unreadable directories are covered by an empty tmpfs of mode 0 (0111
+// when something below them stays visible, which bubblewrap binds into
+// it) made read-only, unreadable files by an empty file of mode 0: a read
+// fails with "Permission denied" (the capabilities that would bypass the
+// mode are dropped) and a write with "Read-only file system".
+func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) bwrapPlan {
 	args := []string{"--unshare-all"}
 	if l.Network {
 		args = append(args, "--share-net")
@@ -57,17 +73,36 @@ func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(
 	for _, w := range l.Scratch {
 		ms = append(ms, mount{op: "--bind", src: w, dest: w})
 	}
-	for _, h := range l.Hidden {
+	for _, k := range l.Keep {
+		if _, ok := exists(k); ok {
+			ms = append(ms, mount{op: "--ro-bind", src: k, dest: k})
+		}
+	}
+	var sealed []string // tmpfs covers made read-only once filled
+	cover := func(h string, masked bool) {
 		fi, ok := exists(h)
 		switch {
 		case ok && fi.IsDir():
-			ms = append(ms, mount{op: "--tmpfs", dest: h})
+			perms := "0000"
+			if !masked && underAny2(l.Visible, h) {
+				perms = "0111" // traversable to what stays visible, not listable
+			}
+			ms = append(ms, mount{op: "--tmpfs", dest: h, perms: perms})
+			sealed = append(sealed, h)
 		case ok:
-			ms = append(ms, mount{op: "--ro-bind", src: "/dev/null", dest: h})
+			ms = append(ms, mount{op: "--ro-bind", src: f.deniedFile, dest: h})
 		case l.insideWritable(h) && parentExists(h):
 			// Could be created from inside: cover it.
-			ms = append(ms, mount{op: "--ro-bind", src: emptyDir, dest: h})
+			ms = append(ms, mount{op: "--ro-bind", src: f.emptyDir, dest: h})
 			created = append(created, h)
+		}
+	}
+	for _, h := range l.Hidden {
+		cover(h, false)
+	}
+	for _, v := range l.Visible {
+		if _, ok := exists(v); ok {
+			ms = append(ms, mount{op: "--ro-bind", src: v, dest: v})
 		}
 	}
 	for _, w := range l.Writable {
@@ -82,7 +117,7 @@ func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(
 		switch {
 		case !ok:
 			// No repository yet: one must not be planted with hooks.
-			ms = append(ms, mount{op: "--ro-bind", src: emptyDir, dest: git})
+			ms = append(ms, mount{op: "--ro-bind", src: f.emptyDir, dest: git})
 			created = append(created, git)
 		case !fi.IsDir():
 			ms = append(ms, mount{op: "--ro-bind", src: git, dest: git})
@@ -94,28 +129,78 @@ func bwrapArgs(l Layout, emptyDir, emptyFile string, newSession bool, ours func(
 		}
 	}
 	for _, p := range l.ReadOnly {
+		isDir, absent := l.Absent[p]
 		dup := false
 		for _, m := range ms {
 			dup = dup || m.dest == p
 		}
-		if _, ok := exists(p); ok && !dup {
+		_, ok := exists(p)
+		switch {
+		case dup:
+		case ok && ours != nil && ours(p) && emptyEntry(p) && absent:
+			// an earlier run's cover, still empty: cover it again
+			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+		case ok:
 			ms = append(ms, mount{op: "--ro-bind", src: p, dest: p})
+		case absent:
+			// Could be created from inside: cover it.
+			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+			created = append(created, p)
 		}
 	}
-	// Shallower mounts first, so deeper ones stack on top of them.
+	// Shallower mounts first, so deeper ones stack on top of them; at
+	// the same depth the order above holds.
 	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].dest) < depth(ms[j].dest) })
+	// Masks come last: nothing bound above reopens them.
+	var masks []mount
+	for _, m := range l.Masked {
+		n := len(ms)
+		cover(m, true)
+		masks = append(masks, ms[n:]...)
+		ms = ms[:n]
+	}
+	sort.SliceStable(masks, func(i, j int) bool { return depth(masks[i].dest) < depth(masks[j].dest) })
+	ms = append(ms, masks...)
 	for _, m := range ms {
-		if m.op == "--tmpfs" {
+		switch {
+		case m.op == "--tmpfs" && m.perms != "":
+			args = append(args, "--perms", m.perms, m.op, m.dest)
+		case m.op == "--tmpfs":
 			args = append(args, m.op, m.dest)
-			continue
+		default:
+			args = append(args, m.op, m.src, m.dest)
 		}
-		args = append(args, m.op, m.src, m.dest)
+	}
+	for _, h := range sealed {
+		args = append(args, "--remount-ro", h)
 	}
 	// Run by root, bubblewrap would leave the command root's
-	// capabilities, enough to unmount the protections above.
+	// capabilities, enough to unmount the protections above and to read
+	// files of any mode.
 	args = append(args, "--cap-drop", "ALL")
+	if f.seccomp > 0 {
+		args = append(args, "--seccomp", strconv.Itoa(f.seccomp))
+	}
 	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
 	return bwrapPlan{Args: args, Created: created}
+}
+
+// coverSource is what covers an absent path: an empty directory or file.
+func coverSource(f bwrapFiles, dir bool) string {
+	if dir {
+		return f.emptyDir
+	}
+	return f.emptyFile
+}
+
+// underAny2 reports whether one of ps lies strictly below dir.
+func underAny2(ps []string, dir string) bool {
+	for _, p := range ps {
+		if p != dir && within(p, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 func parentExists(p string) bool {

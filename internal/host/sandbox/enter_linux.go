@@ -5,6 +5,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"slices"
 )
 
 func enterLandlock(s helperSpec, argv []string) error {
@@ -14,6 +15,16 @@ func enterLandlock(s helperSpec, argv []string) error {
 	}
 	if !s.Inner {
 		return supervise(s, argv)
+	}
+	if s.Mounts && s.PrivateTmp {
+		if err := privateTmp(append(slices.Clone(s.Keep), s.Scratch...)); err != nil {
+			return fmt.Errorf("private /tmp: %w", err)
+		}
+	}
+	if s.Mounts && s.PIDs {
+		if err := mountProc(); err != nil {
+			return fmt.Errorf("own /proc: %w", err)
+		}
 	}
 	if s.Mounts {
 		if err := protectMounts(s.ReadOnly); err != nil {

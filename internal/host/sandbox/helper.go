@@ -18,10 +18,19 @@ const superviseGraceEnv = "NB_SANDBOX_GRACE_MS"
 // helperSpec is what the helper enforces, passed as JSON in its argv.
 type helperSpec struct {
 	Writable []string `json:"w"`
+	// Hidden are unreadable (the layout's Hidden and Masked); Visible
+	// are readable below them, but for what Hidden holds below Visible.
 	Hidden   []string `json:"h,omitempty"`
+	Visible  []string `json:"v,omitempty"`
 	ReadOnly []string `json:"r,omitempty"`
 	Scratch  []string `json:"s,omitempty"`
 	Network  bool     `json:"n,omitempty"`
+	// PrivateTmp gives the command an empty /tmp holding only Keep and
+	// the scratch directories below it; PIDs gives it its own /proc (the
+	// helper runs in its own process namespace). Both need Mounts.
+	PrivateTmp bool     `json:"p,omitempty"`
+	Keep       []string `json:"k,omitempty"`
+	PIDs       bool     `json:"pid,omitempty"`
 	// Mounts says the helper runs in its own user and mount namespaces:
 	// it binds ReadOnly read-only, so Landlock need not refuse new
 	// entries in the directories holding them (the workspace's top).

@@ -122,6 +122,9 @@ func grant(root string, rights, partial uint64, excl []string, out []rule) []rul
 func landlockRules(s helperSpec) []rule {
 	var out []rule
 	out = grant("/", rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, s.Hidden, out)
+	for _, v := range s.Visible {
+		out = grant(v, rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, s.Hidden, out)
+	}
 	writeExcl := append([]string{}, s.Hidden...)
 	if !s.Mounts {
 		// Without read-only mounts Landlock alone protects them: the
@@ -133,6 +136,11 @@ func landlockRules(s helperSpec) []rule {
 	}
 	for _, w := range s.Scratch {
 		out = append(out, rule{w, rightsWrite})
+	}
+	if s.PrivateTmp && len(s.Keep) == 0 {
+		// The private /tmp holds nothing of the host's: writable. (A
+		// right on /tmp would reach what is bound below it.)
+		out = append(out, rule{"/tmp", rightsWrite})
 	}
 	out = append(out, rule{"/dev", rightsDev})
 	if s.Terminal {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -18,11 +19,13 @@ import (
 const capSysAdmin = 21
 
 // nsProcAttr starts the Landlock helper in a new user namespace (the
-// user's own uid and gid mapped to themselves) and a new mount namespace,
+// user's own uid and gid mapped to themselves), a new mount namespace and
+// a new process namespace (the helper's supervisor is its first process:
+// when it ends, so does every process of the sandbox),
 // keeping CAP_SYS_ADMIN across its exec so that it can bind the protected
 // paths read-only. The helper drops it before executing the command.
 func nsProcAttr(a *syscall.SysProcAttr) {
-	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 	a.GidMappingsEnableSetgroups = false
@@ -128,3 +131,60 @@ func dropCaps() error {
 // lockThread keeps the helper on one thread from dropping its
 // capabilities to executing the command.
 func lockThread() { runtime.LockOSThread() }
+
+// privateTmp mounts an empty tmpfs on /tmp and binds keep, the paths of
+// the host's /tmp that stay visible, back into it, each through a
+// descriptor opened (and checked to name it) before the tmpfs covers it.
+func privateTmp(keep []string) error {
+	ps := slices.Clone(keep)
+	sort.SliceStable(ps, func(i, j int) bool { return depth(ps[i]) < depth(ps[j]) })
+	type held struct {
+		path string
+		fd   int
+	}
+	var hs []held
+	defer func() {
+		for _, h := range hs {
+			unix.Close(h.fd)
+		}
+	}()
+	for _, p := range ps {
+		if p == "/tmp" || !within(p, "/tmp") {
+			continue
+		}
+		nested := false
+		for _, h := range hs {
+			nested = nested || within(p, h.path)
+		}
+		if nested {
+			continue
+		}
+		fd, err := openExact(p)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return err
+		}
+		hs = append(hs, held{p, fd})
+	}
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if err := os.MkdirAll(h.path, 0o755); err != nil {
+			return err
+		}
+		fdPath := "/proc/self/fd/" + strconv.Itoa(h.fd)
+		if err := unix.Mount(fdPath, h.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind %s: %w", h.path, err)
+		}
+	}
+	return nil
+}
+
+// mountProc mounts, on /proc, the proc file system of the helper's own
+// process namespace: no process of the host is listed there.
+func mountProc() error {
+	return unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+}

@@ -6,37 +6,56 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nb-cli/nb/internal/runlater"
 	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // Layout is the resolved filesystem policy of one sandbox: everything
-// readable except Hidden, only Writable writable, and ReadOnly protected
-// inside the writable trees. All paths are absolute and cleaned; paths that
-// exist are resolved through symlinks.
+// readable except Hidden (but for Visible below it) and Masked, only
+// Writable and Scratch writable, and ReadOnly protected inside the
+// writable trees. The temporary directory /tmp is private, and holds only
+// Scratch, the writable trees and Keep. All paths are absolute and
+// cleaned; paths that exist are resolved through symlinks, but for the
+// last component of Visible paths. Every mechanism (bubblewrap, Landlock,
+// Seatbelt) enforces the same Layout.
 type Layout struct {
 	Writable []string
-	Hidden   []string
+	// Hidden are unreadable: secret locations, nb's own directories, and
+	// in the read-only profile the dot-entries of the home directory.
+	Hidden []string
+	// Visible are readable although below a Hidden path.
+	Visible []string
+	// Masked are the secret-file list's matches: unreadable, whatever
+	// Visible says.
+	Masked   []string
 	ReadOnly []string
 	// Scratch are nb's private writable directories (temporary files,
 	// the runner's helper files), with no protections inside.
 	Scratch []string
+	// Keep are read-only directories that stay visible in the private
+	// /tmp (the workspace, the home directory or the command's directory
+	// when they lie there).
+	Keep []string
+	// Absent are the ReadOnly paths to cover because what they protect
+	// does not exist yet (coverFor: the path, or the outermost missing
+	// directory on its way), by an empty directory when true, else an
+	// empty file, so that nothing can be created there.
+	Absent map[string]bool
 	// Network leaves the network reachable.
 	Network bool
+}
+
+// unreadable are the paths no read may reach: Hidden and Masked.
+func (l Layout) unreadable() []string {
+	return uniqSorted(append(append([]string{}, l.Hidden...), l.Masked...))
 }
 
 // DefaultHidden lists the secret locations hidden from sandboxed
 // commands, relative to the home directory: the policy's own list.
 var DefaultHidden = secrets.HomePaths()
 
-// RunLater are entries of a workspace that programs run outside the
-// sandbox later (runlater.Names). Existing ones are read-only inside the
-// sandbox (a missing .git is covered too, so none can be planted).
-var RunLater = runlater.Names
-
-// nestedDepth bounds the search for RunLater entries below a writable
-// tree's top.
-const nestedDepth = 3
+// runLaterBudget bounds the entries looked at in one writable tree for
+// RunLater entries.
+const runLaterBudget = 50000
 
 // resolve makes p absolute and resolves symlinks in the longest existing
 // prefix, so a path that does not exist yet is still named by where it
@@ -144,32 +163,27 @@ func NewLayout(launch, home string, extraWritable, extraHidden []string, network
 }
 
 // Current is l for one run: in every writable tree the RunLater entries
-// that exist now, at its top and up to nestedDepth levels below it, are
-// read-only too, and so are the files git says configure the tree's
-// repository (included config files) and its hooks directory. (Under Landlock a directory holding a read-only entry
-// cannot take new files: a right to create in a directory is a right to
-// create anywhere below it.)
+// that exist now, at any depth (runLaterBelow), are read-only too, and so
+// is what git will read as configuration or run as hooks for the tree,
+// existing or not (gitProtected): what does not exist yet is in Absent,
+// to be covered. (Under Landlock without namespaces a directory holding a
+// read-only entry cannot take new files: a right to create in a directory
+// is a right to create anywhere below it.)
 func (l Layout) Current() Layout {
 	ro := append([]string{}, l.ReadOnly...)
+	l.Absent = map[string]bool{}
 	for _, w := range l.Writable {
-		for _, name := range RunLater {
-			if _, ok := exists(filepath.Join(w, name)); ok {
-				ro = append(ro, filepath.Join(w, name))
+		ro = append(ro, runLaterBelow(w)...)
+		for _, p := range gitProtected(w) {
+			f := resolve(p.path)
+			if !l.insideWritable(f) {
+				continue
 			}
-		}
-		ro = append(ro, nestedRunLater(w, nestedDepth)...)
-		if _, ok := exists(filepath.Join(w, ".git")); ok {
-			// Files the repository's configuration reads or runs from:
-			// included config files, the hooks directory.
-			files, hooks := gitConfigFiles(w)
-			if hooks != "" {
-				files = append(files, hooks)
-			}
-			for _, f := range files {
-				f = resolve(f)
-				if _, ok := exists(f); ok && l.insideWritable(f) {
-					ro = append(ro, f)
-				}
+			ro = append(ro, f)
+			if _, ok := exists(f); !ok {
+				c, dir := coverFor(f, p.dir)
+				ro = append(ro, c)
+				l.Absent[c] = dir
 			}
 		}
 	}
@@ -196,34 +210,79 @@ func (l Layout) insideWritable(p string) bool {
 	return false
 }
 
+// coverFor is what to cover so that the absent path p cannot be created:
+// p itself when its directory exists, else the outermost directory on the
+// way that does not exist; dir says whether to cover it with a directory.
+func coverFor(p string, dir bool) (string, bool) {
+	for {
+		parent := filepath.Dir(p)
+		if _, ok := exists(parent); ok || parent == p {
+			return p, dir
+		}
+		p, dir = parent, true
+	}
+}
+
+// emptyEntry reports whether p is an empty directory or an empty file:
+// a cover nb made, not something a command wrote.
+func emptyEntry(p string) bool {
+	fi, ok := exists(p)
+	if !ok {
+		return false
+	}
+	if fi.IsDir() {
+		return emptyDirectory(p)
+	}
+	return fi.Mode().IsRegular() && fi.Size() == 0
+}
+
 func exists(p string) (os.FileInfo, bool) {
 	fi, err := os.Lstat(p)
 	return fi, err == nil
 }
 
-// nestedRunLater lists the RunLater entries (a repository's .git, a
-// subproject's .envrc or hooks …) in the subdirectories of dir, down to
-// depth levels, not following symlinks nor entering .git or node_modules.
-func nestedRunLater(dir string, depth int) []string {
-	if depth == 0 {
-		return nil
+// runLaterFirst maps the first name of every RunLater entry to the
+// entries starting with it.
+var runLaterFirst = func() map[string][]string {
+	m := map[string][]string{}
+	for _, e := range RunLater {
+		first, _, _ := strings.Cut(e, "/")
+		m[first] = append(m[first], e)
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
+	return m
+}()
+
+// runLaterBelow lists the RunLater entries (a repository's .git, a
+// subproject's .envrc or hooks …) that exist in dir and below it, at any
+// depth, looking at up to runLaterBudget entries, breadth first, not
+// following symlinks nor entering .git (protected as a whole) or
+// node_modules. An entry is found by Lstat: a symlink planted at a
+// protected name is an entry.
+func runLaterBelow(dir string) []string {
 	var out []string
-	for _, e := range ents {
-		if !e.IsDir() || e.Name() == ".git" || e.Name() == "node_modules" {
+	queue := []string{dir}
+	n := 0
+	for len(queue) > 0 && n <= runLaterBudget {
+		d := queue[0]
+		queue = queue[1:]
+		ents, err := os.ReadDir(d)
+		if err != nil {
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
-		for _, name := range RunLater {
-			if _, ok := exists(filepath.Join(p, name)); ok {
-				out = append(out, filepath.Join(p, name))
+		for _, e := range ents {
+			if n++; n > runLaterBudget {
+				break
+			}
+			name := e.Name()
+			for _, entry := range runLaterFirst[name] {
+				if _, ok := exists(filepath.Join(d, entry)); ok {
+					out = append(out, filepath.Join(d, entry))
+				}
+			}
+			if e.IsDir() && name != ".git" && name != "node_modules" {
+				queue = append(queue, filepath.Join(d, name))
 			}
 		}
-		out = append(out, nestedRunLater(p, depth-1)...)
 	}
 	return out
 }

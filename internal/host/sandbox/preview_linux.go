@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/host"
 )
 
@@ -21,7 +22,7 @@ import (
 // the overlays in its own user and mount namespaces (overlayfs, as an
 // unprivileged user may), then runs bubblewrap there, which binds them
 // where it binds the trees. The caller closes the overlay.
-func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Exit, error) {
+func (h *Host) Preview(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
 	if err := h.previewable(); err != nil {
 		return nil, nil, err
 	}
@@ -29,8 +30,8 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Ex
 	if err != nil {
 		return nil, nil, err
 	}
-	o := &Overlay{base: base, Uppers: map[string]string{}}
-	fail := func(err error) (*Overlay, *host.Exit, error) {
+	o := &changes.Overlay{Dir: base, Uppers: map[string]string{}}
+	fail := func(err error) (*changes.Overlay, *host.Exit, error) {
 		o.Close()
 		return nil, nil, err
 	}
@@ -41,7 +42,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Ex
 			continue
 		}
 		if !overlayPathOK(w) {
-			return fail(fmt.Errorf("%w: overlayfs cannot name %s (a comma, colon or backslash)", ErrNoPreview, w))
+			return fail(fmt.Errorf("%w: overlayfs cannot name %s (a comma, colon or backslash)", changes.ErrNoPreview, w))
 		}
 		m, err := newOverlay(base, fmt.Sprint(i), w, w)
 		if err != nil {
@@ -67,17 +68,23 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Ex
 	if err != nil {
 		return fail(err)
 	}
-	wrap := func(argv []string) ([]string, error) {
-		plan := bwrapArgs(l, filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), true, func(p string) bool {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			return h.created[p]
-		})
+	wrap := func(w *host.Launch) error {
+		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		if f, err := seccompFile(l.Network); err == nil {
+			// the overlay helper executes bubblewrap: the descriptor
+			// reaches it
+			files.seccomp = 3 + len(w.Files)
+			w.Files = append(w.Files, f)
+		}
+		h.mu.Lock()
+		plan := bwrapArgs(l, files, true, func(p string) bool { return h.created[p] })
+		h.mu.Unlock()
 		o.MountPoints = plan.Created
 		args := replaceArgs(plan.Args, []string{"--tmpfs", "/tmp"}, []string{"--bind", tmp.Target, "/tmp"})
 		out := []string{h.self, overlayArg, string(spec), "--", h.bwrap}
 		out = append(out, args...)
-		return append(append(out, "--"), argv...), nil
+		w.Argv = append(append(out, "--"), w.Argv...)
+		return nil
 	}
 	run := &host.Local{Shell: h.run.Shell, Env: h.run.Env, EnvPolicy: h.run.EnvPolicy, RuntimeDir: h.run.RuntimeDir, Wrap: wrap, ProcAttr: nsProcAttr}
 	d := &denialWriter{w: c.Stderr}
@@ -87,8 +94,10 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*Overlay, *host.Ex
 	if err != nil {
 		return fail(err)
 	}
-	if ex.Code != 0 && d.seen() {
-		ex.Sandboxed = true
+	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
+		if why := explain(l, lines, c.Dir, false); why != "" {
+			ex.Sandboxed, ex.SandboxReason = true, why
+		}
 	}
 	return o, ex, nil
 }
@@ -120,29 +129,29 @@ func replaceArgs(args, old, repl []string) []string {
 func (h *Host) previewable() error {
 	h.probeOnce.Do(func() {
 		if h.mech != MechanismBwrap {
-			h.probeErr = fmt.Errorf("%w: the sandbox here is Landlock (install bubblewrap)", ErrNoPreview)
+			h.probeErr = fmt.Errorf("%w: the sandbox here is Landlock (install bubblewrap)", changes.ErrNoPreview)
 			return
 		}
 		if h.self == "" {
 			self, err := os.Executable()
 			if err != nil {
-				h.probeErr = fmt.Errorf("%w: %v", ErrNoPreview, err)
+				h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 				return
 			}
 			h.self = self
 		}
 		dir, err := os.MkdirTemp(h.base, "probe-")
 		if err != nil {
-			h.probeErr = fmt.Errorf("%w: %v", ErrNoPreview, err)
+			h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 			return
 		}
-		defer (&Overlay{base: dir}).Close()
+		defer (&changes.Overlay{Dir: dir}).Close()
 		m, err := newOverlay(dir, "p", filepath.Join(dir, "lower"), filepath.Join(dir, "lower"))
 		if err == nil {
 			err = os.Mkdir(m.Lower, 0o700)
 		}
 		if err != nil {
-			h.probeErr = fmt.Errorf("%w: %v", ErrNoPreview, err)
+			h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 			return
 		}
 		spec, _ := json.Marshal([]overlayMount{m})
@@ -152,11 +161,11 @@ func (h *Host) previewable() error {
 		nsProcAttr(cmd.SysProcAttr)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			h.probeErr = fmt.Errorf("%w: an overlay cannot be mounted here: %s", ErrNoPreview, strings.TrimSpace(firstLine(string(out), err)))
+			h.probeErr = fmt.Errorf("%w: an overlay cannot be mounted here: %s", changes.ErrNoPreview, strings.TrimSpace(firstLine(string(out), err)))
 			return
 		}
 		if _, err := os.Stat(filepath.Join(m.Upper, "probe")); err != nil {
-			h.probeErr = fmt.Errorf("%w: the overlay kept nothing", ErrNoPreview)
+			h.probeErr = fmt.Errorf("%w: the overlay kept nothing", changes.ErrNoPreview)
 		}
 	})
 	return h.probeErr

@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/host"
 )
 
 // Preview is Linux only.
-func (h *Host) Preview(context.Context, *host.Command) (*Overlay, *host.Exit, error) {
-	h.probeOnce.Do(func() { h.probeErr = fmt.Errorf("%w on %s", ErrNoPreview, runtime.GOOS) })
+func (h *Host) Preview(context.Context, *host.Command) (*changes.Overlay, *host.Exit, error) {
+	h.probeOnce.Do(func() { h.probeErr = fmt.Errorf("%w on %s", changes.ErrNoPreview, runtime.GOOS) })
 	return nil, nil, h.probeErr
 }

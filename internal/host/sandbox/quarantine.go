@@ -19,8 +19,7 @@ import (
 // a sandboxed command could create a new .envrc, .pre-commit-config.yaml,
 // .vscode/tasks.json or a repository (sub/.git with core.fsmonitor). So
 // the host lists the RunLater entries of the writable trees before each
-// command (at the top and nestedDepth levels below, as Layout.Current
-// does) and, once the command and every process it started have ended,
+// command (at any depth, as Layout.Current does) and, once the command and every process it started have ended,
 // moves the ones that appeared into a quarantine directory outside the
 // sandbox's reach, and says so in the command's result.
 
@@ -30,12 +29,7 @@ import (
 func runLaterEntries(l Layout) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range l.Writable {
-		for _, name := range RunLater {
-			if _, ok := exists(filepath.Join(w, name)); ok {
-				out[filepath.Join(w, name)] = true
-			}
-		}
-		for _, p := range nestedRunLater(w, nestedDepth) {
+		for _, p := range runLaterBelow(w) {
 			out[p] = true
 		}
 	}
@@ -58,7 +52,7 @@ func (h *Host) sweep(before map[string]bool) []string {
 		if before[p] {
 			continue
 		}
-		if h.created[p] && emptyDirectory(p) {
+		if h.created[p] && emptyEntry(p) {
 			continue
 		}
 		fresh = append(fresh, p)

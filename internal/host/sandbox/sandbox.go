@@ -17,12 +17,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,6 +75,22 @@ type Options struct {
 	// under the system's temporary directory when empty.
 	Quarantine string
 
+	// ReadOnly makes the read-only profile (readonly.go) instead of the
+	// workspace one: LaunchDir is readable, not writable, Writable is
+	// ignored, and Env is kept to DefaultEnvAllow and EnvAllow.
+	ReadOnly bool
+	// HomeVisible extends DefaultHomeVisible and EnvAllow extends
+	// DefaultEnvAllow, in the read-only profile.
+	HomeVisible []string
+	EnvAllow    []string
+	// Outside is the host a re-run outside the sandbox goes to
+	// (Unsandboxed); a local host with Shell, Env and EnvPolicy when nil.
+	Outside host.Host
+
+	// CheckCache is a file of nb's state directory remembering that the
+	// mechanism worked here (checkcache.go); "" checks at every New.
+	CheckCache string
+
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
 	noNamespaces bool
@@ -95,6 +112,15 @@ type Host struct {
 	envPolicy host.EnvPolicy
 	run       *host.Local
 	pty       *host.Local
+	// ro is the read-only profile's spec, nil for the workspace profile.
+	ro *readOnlySpec
+	// outside is Options.Outside.
+	outside host.Host
+	// filterErr says why unix sockets stay reachable (no socket filter
+	// for this architecture), nil when they do not.
+	filterErr error
+	// cache remembers that the mechanism works (Options.CheckCache).
+	cache checkCache
 
 	mu      sync.Mutex
 	created map[string]bool
@@ -103,8 +129,8 @@ type Host struct {
 	// pending are messages of sweeps after terminal sessions, told with
 	// the next command's result.
 	pending []string
-	// probe says whether overlays work here, for previews.
-	probe
+	// previewProbe says whether overlays work here, for previews.
+	previewProbe
 }
 
 var _ host.Host = (*Host)(nil)
@@ -115,7 +141,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
-	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine}
+	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine, outside: o.Outside}
 	if h.name == "" {
 		h.name = "sandbox"
 	}
@@ -124,11 +150,21 @@ func New(o Options) (*Host, error) {
 		mech = MechanismAuto
 	}
 	var reasons []string
-	if runtime.GOOS != "linux" {
+	switch runtime.GOOS {
+	case "linux":
+	case "darwin":
+		if mech != MechanismAuto && mech != MechanismSeatbelt {
+			return nil, fmt.Errorf("sandbox: unknown mechanism %q on macOS (auto or seatbelt)", mech)
+		}
+		if _, err := os.Stat(seatbeltExec); err != nil {
+			return nil, fmt.Errorf("%w (%s is missing)", ErrUnavailable, seatbeltExec)
+		}
+		h.mech, mech = MechanismSeatbelt, MechanismSeatbelt
+	default:
 		return nil, fmt.Errorf("%w (not available on %s)", ErrUnavailable, runtime.GOOS)
 	}
-	if mech == MechanismAuto || mech == MechanismBwrap {
-		p, err := findBwrap(o.Bwrap)
+	if h.mech == "" && (mech == MechanismAuto || mech == MechanismBwrap) {
+		p, err := findBwrap(o.Bwrap, checkCache{o.CheckCache})
 		if err == nil {
 			h.bwrap = p
 			h.mech = MechanismBwrap
@@ -155,13 +191,16 @@ func New(o Options) (*Host, error) {
 		}
 	}
 	if h.mech == MechanismLandlock {
-		if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		if err := h.checkLandlock(o); err != nil {
+			return nil, err
 		}
-		h.nsErr = errors.New("disabled")
-		if !o.noNamespaces {
-			h.nsErr = checkNamespaces(h.self, resolve(o.LaunchDir))
-			h.ns = h.nsErr == nil
+	}
+	h.cache = checkCache{o.CheckCache}
+	if h.mech == MechanismBwrap || h.mech == MechanismLandlock {
+		if f, err := seccompFile(false); err != nil {
+			h.filterErr = err
+		} else {
+			f.Close()
 		}
 	}
 	if h.mech == "" {
@@ -179,29 +218,70 @@ func New(o Options) (*Host, error) {
 		_ = os.RemoveAll(base)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	h.layout = NewLayout(o.LaunchDir, o.Home, o.Writable, o.Hidden, o.AllowNetwork)
 	runDir := resolve(filepath.Join(base, "run"))
-	h.layout.Scratch = []string{runDir}
-	if h.mech == MechanismLandlock {
-		// Landlock cannot mount a private /tmp: a private TMPDIR instead.
-		h.layout.Scratch = append(h.layout.Scratch, resolve(filepath.Join(base, "tmp")))
+	scratch := []string{runDir}
+	if h.mech != MechanismBwrap {
+		// Landlock and Seatbelt cannot mount a private /tmp: a private
+		// TMPDIR instead.
+		scratch = append(scratch, resolve(filepath.Join(base, "tmp")))
 	}
-
-	env := host.CommandEnv(o.Env, o.EnvPolicy)
-	h.env, h.envPolicy = env, o.EnvPolicy
+	environ := o.Env
+	if environ == nil {
+		environ = os.Environ()
+	}
+	h.env, h.envPolicy = host.CommandEnv(environ, o.EnvPolicy), o.EnvPolicy
+	if o.ReadOnly {
+		h.ro = newReadOnlySpec(o, environ, scratch)
+		h.layout = Layout{Scratch: scratch}
+		environ = allowEnv(environ, append(slices.Clone(DefaultEnvAllow), o.EnvAllow...))
+	} else {
+		h.layout = NewLayout(o.LaunchDir, o.Home, o.Writable, o.Hidden, o.AllowNetwork)
+		h.layout.Scratch = scratch
+	}
+	env := host.CommandEnv(environ, o.EnvPolicy)
 	// Agents and buses are ways out of the sandbox.
 	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
 	tmp := "/tmp"
-	if h.mech == MechanismLandlock {
+	if h.mech != MechanismBwrap {
 		tmp = filepath.Join(base, "tmp")
 	}
 	env = setEnv(env, "TMPDIR", tmp)
-	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, false) }}
-	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(argv []string) ([]string, error) { return h.wrap(argv, true) }}
+	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, false) }}
+	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, true) }}
 	if h.ns {
 		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
 	}
 	return h, nil
+}
+
+// checkLandlock checks that nb enters the Landlock sandbox and whether it
+// can do so in its own namespaces, or takes the answers from the cache.
+func (h *Host) checkLandlock(o Options) error {
+	cache, key := checkCache{o.CheckCache}, programKey(h.self)
+	h.nsErr = errors.New("disabled")
+	if o.noNamespaces {
+		key = "" // tests: nothing kept
+	}
+	if ans, ok := cache.get(MechanismLandlock, key); ok {
+		h.ns = ans == "namespaces"
+		if !h.ns {
+			h.nsErr = errors.New(strings.TrimPrefix(ans, "alone: "))
+		}
+		return nil
+	}
+	if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	if !o.noNamespaces {
+		h.nsErr = checkNamespaces(h.self, resolve(o.LaunchDir))
+		h.ns = h.nsErr == nil
+	}
+	ans := "namespaces"
+	if !h.ns {
+		ans = "alone: " + h.nsErr.Error()
+	}
+	cache.put(MechanismLandlock, key, ans)
+	return nil
 }
 
 // checkHelper runs the Landlock helper once with spec on a command
@@ -235,7 +315,7 @@ func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) 
 // (kernel.unprivileged_userns_clone=0, user.max_user_namespaces=0) or
 // restricted (AppArmor's kernel.apparmor_restrict_unprivileged_userns).
 func checkNamespaces(self, dir string) error {
-	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}})
+	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}, PIDs: true, PrivateTmp: true, Keep: []string{dir}})
 	if err == nil && strings.TrimSpace(out) != "" {
 		err = errors.New(firstLine(out, nil))
 	}
@@ -256,6 +336,9 @@ func prepareBase(base string) error {
 	if err := os.WriteFile(filepath.Join(base, "empty-file"), nil, 0o444); err != nil {
 		return err
 	}
+	if err := os.WriteFile(filepath.Join(base, "denied-file"), nil, 0); err != nil {
+		return err
+	}
 	if err := os.Mkdir(filepath.Join(base, "run"), 0o700); err != nil {
 		return err
 	}
@@ -264,7 +347,7 @@ func prepareBase(base string) error {
 
 // findBwrap locates bubblewrap and checks that it can create a sandbox
 // here (user namespaces may be disabled).
-func findBwrap(p string) (string, error) {
+func findBwrap(p string, cache checkCache) (string, error) {
 	if p == "" {
 		p = "bwrap"
 	}
@@ -272,12 +355,22 @@ func findBwrap(p string) (string, error) {
 	if err != nil {
 		return "", errors.New("bubblewrap is not installed")
 	}
+	key := programKey(path)
+	if _, ok := cache.get(MechanismBwrap, key); ok {
+		return path, nil
+	}
+	defer func() {
+		if err == nil {
+			cache.put(MechanismBwrap, key, "works")
+		}
+	}()
 	var out bytes.Buffer
 	cmd := exec.Command(path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true")
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("bubblewrap cannot create a sandbox here: %s", strings.TrimSpace(firstLine(out.String(), err)))
+	if rerr := cmd.Run(); rerr != nil {
+		err = fmt.Errorf("bubblewrap cannot create a sandbox here: %s", strings.TrimSpace(firstLine(out.String(), rerr)))
+		return "", err
 	}
 	return path, nil
 }
@@ -314,44 +407,90 @@ func setEnv(env []string, k, v string) []string {
 	return append(out, k+"="+v)
 }
 
-// wrap prefixes argv with the sandbox.
-func (h *Host) wrap(argv []string, terminal bool) ([]string, error) {
+// wrap prefixes the launch with the sandbox of its directory's layout.
+func (h *Host) wrap(w *host.Launch, terminal bool) error {
+	l := h.layoutFor(w.Dir)
 	switch h.mech {
 	case MechanismBwrap:
+		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		if f, err := seccompFile(l.Network); err == nil {
+			files.seccomp = 3 + len(w.Files)
+			w.Files = append(w.Files, f)
+		}
 		h.mu.Lock()
-		plan := bwrapArgs(h.layout.Current(), filepath.Join(h.base, "empty"), filepath.Join(h.base, "empty-file"), !terminal, func(p string) bool { return h.created[p] })
+		plan := bwrapArgs(l, files, !terminal, func(p string) bool { return h.created[p] })
 		for _, c := range plan.Created {
 			h.created[c] = true
 		}
 		h.mu.Unlock()
-		out := make([]string, 0, len(plan.Args)+len(argv)+2)
+		out := make([]string, 0, len(plan.Args)+len(w.Argv)+2)
 		out = append(out, h.bwrap)
 		out = append(out, plan.Args...)
 		out = append(out, "--")
-		return append(out, argv...), nil
+		w.Argv = append(out, w.Argv...)
+		return nil
 	case MechanismLandlock:
-		l := h.layout.Current()
 		if h.ns {
-			h.coverMissingGit(l)
+			h.coverAbsent(l)
 		}
-		return helperArgv(h.self, helperSpec{
-			Writable: l.Writable,
-			Hidden:   l.Hidden,
-			ReadOnly: l.ReadOnly,
-			Scratch:  l.Scratch,
-			Network:  l.Network,
-			Terminal: terminal,
-			Mounts:   h.ns,
-		}, argv)
+		argv, err := helperArgv(h.self, h.helperSpec(l, terminal), w.Argv)
+		if err != nil {
+			return err
+		}
+		w.Argv = argv
+		return nil
+	case MechanismSeatbelt:
+		w.Argv = seatbeltArgv(l, w.Argv)
+		return nil
 	}
-	return nil, errors.New("sandbox: no mechanism")
+	return errors.New("sandbox: no mechanism")
 }
 
-// coverMissingGit creates an empty .git in every writable tree that has
-// none, for the helper to bind read-only (as bubblewrap's mount point):
-// with the top of the workspace writable, a repository could otherwise be
-// planted with hooks. Close removes them when still empty.
-func (h *Host) coverMissingGit(l Layout) {
+// layoutFor is the layout of a command run in dir.
+func (h *Host) layoutFor(dir string) Layout {
+	if h.ro != nil {
+		return h.ro.layout(dir)
+	}
+	return h.layout.Current()
+}
+
+// helperSpec is what the Landlock helper enforces for layout l. With its
+// own namespaces the helper gives the command a private /tmp holding
+// l.Keep and the scratch directories, and its own process namespace;
+// without them, in the read-only profile, /tmp is unreadable but for
+// l.Keep.
+func (h *Host) helperSpec(l Layout, terminal bool) helperSpec {
+	s := helperSpec{
+		Writable: l.Writable,
+		Hidden:   l.unreadable(),
+		ReadOnly: l.ReadOnly,
+		Scratch:  l.Scratch,
+		Network:  l.Network,
+		Terminal: terminal,
+		Mounts:   h.ns,
+		PIDs:     h.ns,
+	}
+	for _, v := range l.Visible {
+		s.Visible = append(s.Visible, resolve(v))
+	}
+	if h.ro != nil {
+		if h.ns {
+			s.PrivateTmp, s.Keep = true, l.Keep
+		} else {
+			s.Hidden = append(s.Hidden, "/tmp")
+			s.Visible = append(s.Visible, l.Keep...)
+		}
+	}
+	return s
+}
+
+// coverAbsent creates, for the helper to bind read-only (as bubblewrap's
+// mount points), an empty .git in every writable tree that has none and
+// an empty file or directory for every protected path that does not
+// exist yet (coverFor): with the workspace writable, a repository could
+// otherwise be planted with hooks, or an include file git reads once it
+// exists written. Close removes them when still empty.
+func (h *Host) coverAbsent(l Layout) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, w := range l.Writable {
@@ -363,6 +502,20 @@ func (h *Host) coverMissingGit(l Layout) {
 			h.created[git] = true
 		}
 	}
+	for p, dir := range l.Absent {
+		if _, ok := exists(p); ok || !l.insideWritable(p) {
+			continue
+		}
+		var err error
+		if dir {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, nil, 0o644)
+		}
+		if err == nil {
+			h.created[p] = true
+		}
+	}
 }
 
 // Name implements host.Host.
@@ -372,8 +525,17 @@ func (h *Host) Name() string { return h.name }
 // outside the sandbox, for a re-run the user approved after Exit.Sandboxed.
 // The caller closes it.
 func (h *Host) Unsandboxed() host.Host {
+	if h.outside != nil {
+		return keepOpen{h.outside}
+	}
 	return &host.Local{Shell: h.run.Shell, Env: h.env, EnvPolicy: h.envPolicy}
 }
+
+// keepOpen is a host whose Close leaves it open: the re-run outside goes
+// to the host the sandbox guards, which its owner closes.
+type keepOpen struct{ host.Host }
+
+func (keepOpen) Close() error { return nil }
 
 // Isolation implements host.Host.
 func (h *Host) Isolation() host.Isolation { return host.IsolationSandbox }
@@ -386,13 +548,25 @@ func (h *Host) Layout() Layout { return h.layout }
 
 // Describe is a one-line summary for the user.
 func (h *Host) Describe() string {
+	if h.ro != nil {
+		s := fmt.Sprintf("read-only sandbox (%s): nothing writable but a private /tmp, network off, no unix sockets, no host process, home's dot-files hidden but %d, the secret-file list masked", h.mech, len(h.ro.homeVisible))
+		if h.mech == MechanismLandlock && !h.ns {
+			s += fmt.Sprintf("; without user namespaces (%v) host processes are listed (their memory and environment stay out of reach) and the names in /tmp show", h.nsErr)
+		}
+		if h.filterErr != nil {
+			s += "; " + h.filterErr.Error()
+		}
+		return s
+	}
 	net := "network off"
 	if h.layout.Network {
 		net = "network on"
 	}
 	s := fmt.Sprintf("sandbox (%s): writable %s, %d paths hidden, %s", h.mech, strings.Join(h.layout.Writable, ", "), len(h.layout.Hidden), net)
-	if h.mech == MechanismLandlock {
+	if h.filterErr == nil {
 		s += "; unix sockets refused"
+	}
+	if h.mech == MechanismLandlock {
 		if !h.ns {
 			s += fmt.Sprintf("; new entries cannot be created directly in the workspace nor in a directory holding .git, .envrc or another protected entry, because %v (install bubblewrap or allow user namespaces to lift this)", h.nsErr)
 		}
@@ -433,8 +607,18 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		return ex, err
 	}
 	ex.Notes = append(ex.Notes, notes...)
-	if ex.Code != 0 && d.seen() {
-		ex.Sandboxed = true
+	if (h.mech == MechanismBwrap && ex.Code == 1 && !d.started("bwrap: ")) || (h.mech == MechanismLandlock && ex.Code == 126 && !d.started("nb: sandbox: ")) {
+		// the mechanism failed to start: check it again next time
+		h.cache.put(h.mech, "", "")
+	}
+	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
+		dir := c.Dir
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		if why := explain(h.layoutFor(dir), lines, dir, h.mech != MechanismBwrap); why != "" {
+			ex.Sandboxed, ex.SandboxReason = true, why
+		}
 	}
 	return ex, err
 }
@@ -483,7 +667,10 @@ func (h *Host) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for p := range h.created {
+	// deeper first: a cover may lie in another
+	created := slices.Collect(maps.Keys(h.created))
+	sort.Slice(created, func(i, j int) bool { return depth(created[i]) > depth(created[j]) })
+	for _, p := range created {
 		removeIfEmpty(p)
 		delete(h.created, p)
 	}
@@ -509,49 +696,4 @@ func removeIfEmpty(p string) {
 	if fi.Mode().IsRegular() && fi.Size() == 0 {
 		_ = os.Remove(p)
 	}
-}
-
-// denialPatterns are messages showing the sandbox refused something.
-var denialPatterns = [][]byte{
-	[]byte("Read-only file system"),
-	[]byte("Permission denied"),
-	[]byte("Network is unreachable"),
-	[]byte("Operation not permitted"),
-}
-
-// denialWriter passes output through and remembers whether a denial
-// message went by (across write boundaries).
-type denialWriter struct {
-	w    io.Writer
-	mu   sync.Mutex
-	tail []byte
-	hit  bool
-}
-
-func (d *denialWriter) Write(p []byte) (int, error) {
-	d.mu.Lock()
-	if !d.hit {
-		buf := append(d.tail, p...)
-		for _, pat := range denialPatterns {
-			if bytes.Contains(buf, pat) {
-				d.hit = true
-				break
-			}
-		}
-		if n := 32; len(buf) > n {
-			buf = buf[len(buf)-n:]
-		}
-		d.tail = append(d.tail[:0], buf...)
-	}
-	d.mu.Unlock()
-	if d.w == nil {
-		return len(p), nil
-	}
-	return d.w.Write(p)
-}
-
-func (d *denialWriter) seen() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.hit
 }

@@ -70,7 +70,7 @@ func mustWrite(t *testing.T, p, s string) {
 
 func mechanisms(t *testing.T) []string {
 	var out []string
-	if _, err := findBwrap(""); err == nil {
+	if _, err := findBwrap("", checkCache{}); err == nil {
 		out = append(out, MechanismBwrap)
 	} else {
 		t.Logf("bubblewrap variant skipped: %v", err)
@@ -114,12 +114,8 @@ func newHost(t *testing.T, w world, mech string, network bool) *Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mech == MechanismLandlock && !h.ns {
-		// Where user namespaces work the helper must use them.
-		if _, err := exec.Command("unshare", "-Ur", "true").CombinedOutput(); err == nil {
-			t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
-		}
-		t.Logf("landlock without namespaces: %v", h.nsErr)
+	if mech == MechanismLandlock {
+		requireNamespaces(t, h)
 	}
 	t.Cleanup(func() { _ = h.Close() })
 	return h
@@ -285,28 +281,7 @@ func TestEscapes(t *testing.T) {
 				if mech == MechanismBwrap {
 					dir = t.TempDir()
 				}
-				sock := filepath.Join(dir, "agent.sock")
-				ln, err := net.Listen("unix", sock)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ln.Close()
-				accepted := make(chan struct{}, 1)
-				go func() {
-					if c, err := ln.Accept(); err == nil {
-						accepted <- struct{}{}
-						c.Close()
-					}
-				}()
-				_, errs, code := sh(t, h, w.ws, "/usr/bin/curl -s -m 2 --unix-socket "+sock+" http://x/")
-				if code == 0 {
-					t.Errorf("curl succeeded: %s", errs)
-				}
-				select {
-				case <-accepted:
-					t.Error("a unix socket outside the sandbox accepted a connection")
-				case <-time.After(200 * time.Millisecond):
-				}
+				refusesUnixSocket(t, h, w.ws, filepath.Join(dir, "agent.sock"))
 			})
 			t.Run("network off", func(t *testing.T) {
 				ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -442,11 +417,11 @@ func TestBwrapArgsOrder(t *testing.T) {
 		t.Skipf("temporary directory not under /tmp: %s", tmpW)
 	}
 	l.Writable = append(l.Writable, tmpW)
-	plan := bwrapArgs(l, "/E", "/F", true, nil)
+	plan := bwrapArgs(l, bwrapFiles{emptyDir: "/E", emptyFile: "/F", deniedFile: "/D"}, true, nil)
 	s := strings.Join(plan.Args, " ")
 	for _, want := range []string{
 		"--unshare-all --die-with-parent --new-session --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp",
-		"--tmpfs " + w.home + "/.ssh",
+		"--perms 0000 --tmpfs " + w.home + "/.ssh",
 		"--bind " + w.ws + " " + w.ws,
 		"--ro-bind /E " + w.ws + "/.git",
 		"--cap-drop ALL --setenv TMPDIR /tmp",
@@ -494,6 +469,36 @@ func BenchmarkRun(b *testing.B) {
 			defer h.Close()
 			benchRun(b, h, dir)
 		})
+		b.Run("readonly-"+mech, func(b *testing.B) {
+			h, err := New(Options{Mechanism: mech, LaunchDir: dir, Home: os.Getenv("HOME"), ReadOnly: true})
+			if err != nil {
+				b.Skip(err)
+			}
+			defer h.Close()
+			benchRun(b, h, dir)
+		})
+	}
+}
+
+// BenchmarkReadOnlyLayout is the layout of one run in the read-only
+// profile, for this machine's home directory and a workspace of 5,000
+// files.
+func BenchmarkReadOnlyLayout(b *testing.B) {
+	ws := b.TempDir()
+	for i := 0; i < 50; i++ {
+		d := filepath.Join(ws, fmt.Sprintf("d%02d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for j := 0; j < 100; j++ {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%03d.go", j)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	s := newReadOnlySpec(Options{LaunchDir: ws, Home: os.Getenv("HOME")}, os.Environ(), nil)
+	for b.Loop() {
+		s.layout(ws)
 	}
 }
 
@@ -753,7 +758,7 @@ func TestLandlockWithoutUserNamespaces(t *testing.T) {
 		t.Skip("landlock is not usable here")
 	}
 	if os.Getenv("NB_TEST_NO_USERNS") == "" {
-		bw, err := findBwrap("")
+		bw, err := findBwrap("", checkCache{})
 		if err != nil {
 			testenv.Missing(t, "bubblewrap is needed to refuse user namespaces: "+err.Error())
 		}
@@ -826,4 +831,44 @@ func TestLandlockMountFailureFallsBack(t *testing.T) {
 		t.Errorf("stderr does not say why: %s", out)
 	}
 	noFile(t, filepath.Join(w.ws, "top.txt"))
+}
+
+// requireNamespaces fails t when user namespaces work here but the
+// Landlock helper of h does not use them.
+func requireNamespaces(t *testing.T, h *Host) {
+	t.Helper()
+	if h.ns {
+		return
+	}
+	if _, err := exec.Command("unshare", "-Urpf", "--mount-proc", "true").CombinedOutput(); err == nil {
+		t.Fatalf("user namespaces work here but the Landlock helper does not use them: %v", h.nsErr)
+	}
+	t.Logf("landlock without namespaces: %v", h.nsErr)
+}
+
+// refusesUnixSocket fails t when a command in h reaches a unix socket
+// listening at sock.
+func refusesUnixSocket(t *testing.T, h *Host, dir, sock string) {
+	t.Helper()
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	_, errs, code := sh(t, h, dir, "/usr/bin/curl -s -m 2 --unix-socket "+sock+" http://x/")
+	if code == 0 {
+		t.Errorf("curl over the unix socket succeeded: %s", errs)
+	}
+	select {
+	case <-accepted:
+		t.Errorf("the unix socket %s accepted a connection from the sandbox", sock)
+	case <-time.After(200 * time.Millisecond):
+	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/host"
-	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/runlater"
 	"github.com/nb-cli/nb/internal/sandwich"
@@ -21,7 +20,7 @@ import (
 
 // Previewer runs a command in a copy-on-write view (sandbox.Host.Preview):
 // what it writes lands in the overlay, never on disk.
-type Previewer func(ctx context.Context, c *host.Command) (*sandbox.Overlay, *host.Exit, error)
+type Previewer func(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error)
 
 // previewed is a command's preview: the changes it made in the view and
 // what it printed, or why there is none.
@@ -57,7 +56,7 @@ func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
 	outRes, _ := out.Close()
 	errRes, _ := errc.Close()
 	if err != nil {
-		return previewed{why: strings.TrimPrefix(err.Error(), sandbox.ErrNoPreview.Error()+": ")}
+		return previewed{why: strings.TrimPrefix(err.Error(), changes.ErrNoPreview.Error()+": ")}
 	}
 	defer ov.Close()
 	pv := previewed{ex: ex, res: result{Stdout: outRes.Text, Stderr: errRes.Text, ExitCode: ex.Code, DurationMs: ex.Duration.Milliseconds(), Cwd: p.dir}}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
-	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/tool/tooltest"
@@ -29,7 +29,7 @@ type fakeView struct {
 	ran      int
 }
 
-func (f *fakeView) preview(_ context.Context, c *host.Command) (*sandbox.Overlay, *host.Exit, error) {
+func (f *fakeView) preview(_ context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
 	f.ran++
 	up, tmp := f.t.TempDir(), f.t.TempDir()
 	for name, content := range f.write {
@@ -46,7 +46,7 @@ func (f *fakeView) preview(_ context.Context, c *host.Command) (*sandbox.Overlay
 	}
 	c.Stdout.Write([]byte("previewed output\n"))
 	ex := f.exit
-	return &sandbox.Overlay{Uppers: map[string]string{f.ws: up}, Tmp: tmp}, &ex, nil
+	return &changes.Overlay{Uppers: map[string]string{f.ws: up}, Tmp: tmp}, &ex, nil
 }
 
 func previewKit(t *testing.T, v *fakeView, approve ...string) (tool.Tool, string) {

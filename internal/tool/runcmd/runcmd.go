@@ -65,6 +65,10 @@ type Options struct {
 	Workdir *tool.Workdir
 	// Policy decides every call (required).
 	Policy tool.Policy
+	// Confine picks, from the decision, the host a command runs on (the
+	// read-only sandbox for what nb allowed by itself); nil runs every
+	// command on the active host.
+	Confine tool.Confiner
 	// Config is the terminalIntegration block (timeouts, sandwich).
 	Config config.TerminalIntegration
 	// Outputs keeps full outputs of cut results; nil keeps none.
@@ -259,6 +263,7 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 	}
 	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
 	p.snapshot = d.Safety != policy.Safe
+	p.host = tool.Confine(t.opts.Confine, d, p.host)
 	// The session moves only when the command ends elsewhere than it
 	// started; a command that changes no directory leaves it where it
 	// was. The decision's analysis says which.
@@ -298,9 +303,17 @@ type result struct {
 // Marker texts appended to stderr.
 const (
 	InterruptedMarker = "[Interrupted by the user (Ctrl+C)]"
-	sandboxNote       = "the sandbox refused part of this command (the system is read-only outside the workspace and /tmp, secrets are hidden, and the network may be off); the user may allow a re-run outside the sandbox"
 	orphanNote        = "background processes still running when the shell exited were ended; use terminal_start for servers and long-running programs"
 )
+
+// sandboxNote tells the model what the sandbox refused (why, a phrase
+// from the host) and what may follow.
+func sandboxNote(why string) string {
+	if why == "" {
+		why = "part of this command"
+	}
+	return "the sandbox refused " + why + "; the user may allow a re-run outside the sandbox, or the command may do without it"
+}
 
 // TimeoutMarker is appended to stderr when the timeout killed the command.
 func TimeoutMarker(d time.Duration) string {
@@ -419,7 +432,7 @@ func (t *RunCmd) run(ctx context.Context, call *tool.Call, p *prepared, h host.H
 	}
 	if ex.Sandboxed {
 		r.SandboxDenied = true
-		notes = append(notes, sandboxNote)
+		notes = append(notes, sandboxNote(ex.SandboxReason))
 	}
 	notes = append(notes, ex.Notes...)
 	for _, res := range []sandwich.Result{outRes, errRes} {
@@ -519,6 +532,9 @@ func summary(ex *host.Exit, timeout time.Duration, stderr string, out sandwich.R
 				break
 			}
 		}
+	}
+	if ex.Sandboxed {
+		parts = append(parts, "the sandbox refused "+ex.SandboxReason)
 	}
 	if ex.Orphans {
 		parts = append(parts, "background processes ended")

@@ -33,6 +33,10 @@ type Options struct {
 	Policy tool.Policy
 	// Host returns the active host, where new sessions start (required).
 	Host func() host.Host
+	// Confine picks, from the decision, the host a session starts on (the
+	// read-only sandbox for what nb allowed by itself); nil starts every
+	// session on the active host.
+	Confine tool.Confiner
 	// Home is the user's home directory on the active host.
 	Home string
 }
@@ -102,6 +106,7 @@ func (t *start) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.
 		Program: program, Shell: shell, Session: "new session",
 		Where: t.where(at.Cwd, h),
 	})
+	h = tool.Confine(t.opts.Confine, d, h)
 	return tool.Stays(at, d, func(ctx context.Context) (*tool.Result, error) {
 		began := time.Now()
 		out, err := t.opts.Manager.StartOn(ctx, h, at.Cwd, a.Command, a.Stdin, watcher(call))
@@ -111,6 +116,9 @@ func (t *start) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.
 		var b strings.Builder
 		b.WriteString("Terminal Session Started\n")
 		fmt.Fprintf(&b, "ID: %s\nCommand: %s\n", out.ID, a.Command)
+		if o, ok := h.(interface{ Origin() host.Host }); ok && o.Origin() != nil {
+			b.WriteString("Sandbox: read-only, network off (nb judged the command read-only)\n")
+		}
 		writeOutput(&b, out)
 		return result(b.String(), out, time.Since(began), out.ID+" started"), nil
 	}), nil
@@ -157,10 +165,15 @@ func (t *cont) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool.I
 	if !unknown {
 		dir = info.Dir
 	}
-	// ...on the host the session runs on, whichever is active now.
+	// ...on the host the session runs on, whichever is active now; a
+	// session nb sandboxed by itself is judged as on the host it was
+	// decided for (the sandbox under it is not the user's choice).
 	h := info.Host
 	if h == nil {
 		h = t.opts.Host()
+	}
+	if o, ok := h.(interface{ Origin() host.Host }); ok && o.Origin() != nil {
+		h = o.Origin()
 	}
 	act := policy.Action{Kind: policy.ReadSession, Session: a.SessionID, Program: info.Program, Shell: info.Shell,
 		InShell: info.LaunchedShell, SessionProgram: info.Launched, Pending: info.Pending,

@@ -43,6 +43,7 @@ type recorder struct {
 	inputs   []inputCall
 	wheres   []policy.CommandContext // of each input
 	verdict  policy.Verdict
+	by       policy.Decider // who decides the commands
 }
 
 func (r *recorder) Decide(a policy.Action) *policy.Decision {
@@ -55,7 +56,7 @@ func (r *recorder) Decide(a policy.Action) *policy.Decision {
 			r.inputs = append(r.inputs, inputCall{a.Session, a.Program, a.Shell, a.Input})
 			return &policy.Decision{Decision: policy.Ask, Safety: policy.Unknown, Display: "run: " + a.Command + "\ninput → " + a.Session + " (" + a.Program + "): " + a.Input, Full: a.Command, Reasons: []string{"cmd", "input"}}
 		}
-		return &policy.Decision{Decision: r.verdict, Safety: policy.Unknown, Display: "run: " + a.Command, Full: a.Command, Reasons: []string{"cmd"}}
+		return &policy.Decision{Decision: r.verdict, DecidedBy: r.by, Safety: policy.Unknown, Display: "run: " + a.Command, Full: a.Command, Reasons: []string{"cmd"}}
 	case policy.SessionInput:
 		r.inputs = append(r.inputs, inputCall{a.Session, a.Program, a.Shell, a.Input})
 		r.wheres = append(r.wheres, a.Where)
