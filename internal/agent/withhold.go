@@ -91,6 +91,9 @@ func (a *Agent) written(m *llm.Message) {
 	for _, c := range m.ToolCalls {
 		a.w.mark(c.Arguments)
 	}
+	for _, th := range m.Thinking {
+		a.w.mark(th.Text)
+	}
 }
 
 // withheldResult screens a tool result as its call ends; the counts it
@@ -209,6 +212,9 @@ func (a *Agent) screen(ctx context.Context, msgs []llm.Message) {
 			for _, c := range m.ToolCalls {
 				keep(c.Arguments)
 			}
+			for _, th := range m.Thinking {
+				keep(th.Text)
+			}
 		}
 		a.w.screened = kept
 	}
@@ -223,13 +229,9 @@ func (a *Agent) screenMessage(ctx context.Context, m *llm.Message) {
 		m.Text = a.screenText(ctx, fromOf(m), m.Text)
 	}
 	for j, c := range m.ToolCalls {
-		if c.Arguments == "" || a.w.seen(c.Arguments) {
-			continue
+		if c.Arguments != "" && !a.w.seen(c.Arguments) {
+			m.ToolCalls[j].Arguments = a.screenText(ctx, "the arguments of an earlier call of "+c.Name, c.Arguments)
 		}
-		if j == 0 {
-			m.ToolCalls = slices.Clone(m.ToolCalls)
-		}
-		m.ToolCalls[j].Arguments = a.screenText(ctx, "the arguments of an earlier call of "+c.Name, c.Arguments)
 	}
 	for _, th := range m.Thinking {
 		if th.Text == "" || a.w.seen(th.Text) {

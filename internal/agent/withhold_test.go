@@ -267,9 +267,13 @@ func TestLoadedConversationScreened(t *testing.T) {
 
 // TestLiveAnswersNotScreened: what the model writes in this session is
 // sent back as it is (a value the user released, repeated by the model,
-// is not withheld from its own answer).
+// is not withheld from its own answer, nor its reasoning dropped).
 func TestLiveAnswersNotScreened(t *testing.T) {
-	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("it says " + canarySecret), text("ok")}}
+	thought := []llm.Thinking{{Text: "the user released " + canarySecret, Signature: "sig"}}
+	answer := func(context.Context, func(llm.Event)) (*llm.Response, error) {
+		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: "it says " + canarySecret, Thinking: thought}}, nil
+	}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){answer, text("ok")}}
 	ui := &recUI{}
 	a := New(Options{Provider: p, UI: ui, Redact: canaryDetector()}, nil)
 	for _, msg := range []string{"hi", "and?"} {
@@ -277,8 +281,8 @@ func TestLiveAnswersNotScreened(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if last := p.reqs[1].Messages; last[1].Text != "it says "+canarySecret || len(ui.notices) != 0 {
-		t.Errorf("the model's own answer was changed: %q (notices %q)", last[1].Text, ui.notices)
+	if last := p.reqs[1].Messages; last[1].Text != "it says "+canarySecret || len(last[1].Thinking) != 1 || len(ui.notices) != 0 {
+		t.Errorf("the model's own answer was changed: %+v (notices %q)", last[1], ui.notices)
 	}
 }
 
