@@ -18,7 +18,10 @@ import (
 // of hex digits a text holds are decoded (and decompressed: gzip, zlib,
 // bzip2), and what decodes to text is scanned like a text; a blob
 // holding a secret is withheld whole. Only text is scanned: a blob that
-// decodes to binary data (a checksum, an image) is left alone.
+// decodes to binary data (a checksum, an image) is left alone. What is
+// decompressed is bounded (a bomb costs no more than a few megabytes of
+// scanning): past the bound, compressed data is left as it is, which no
+// model reads without a tool, whose output is screened in its turn.
 
 // Bounds of decoding: the shortest blob decoded (in characters: 16 bytes
 // of base64, 12 of hex), the most a blob may decompress to, and how
@@ -27,6 +30,7 @@ const (
 	minBase64Blob  = 24
 	minHexBlob     = 24
 	maxInflated    = 1 << 20
+	maxInflatedAll = 4 << 20
 	maxDecodeDepth = 2
 )
 
@@ -43,14 +47,14 @@ type blob struct {
 
 // findEncoded adds the spans of the blobs of text that decode to a text
 // holding a secret.
-func (d *Detector) findEncoded(v *views, depth int, released func(string) bool, spans []span) []span {
+func (d *Detector) findEncoded(v *views, depth int, inflated *int, released func(string) bool, spans []span) []span {
 	if depth >= maxDecodeDepth {
 		return spans
 	}
 	text := v.text
 	for _, b := range v.blobs() {
-		for _, plain := range b.decode() {
-			r := d.redactDepth(plain, depth+1, released)
+		for _, plain := range b.decode(inflated) {
+			r := d.redactDepth(plain, depth+1, inflated, released)
 			if len(r.Found) == 0 {
 				continue
 			}
@@ -186,7 +190,7 @@ func hexBlobs(sk skeleton, dump bool, out []blob) []blob {
 
 // decode returns the texts the blob may stand for: for hex, both
 // alignments and the 16-bit words of od -x; for base64, either alphabet.
-func (b blob) decode() []string {
+func (b blob) decode(inflated *int) []string {
 	var raw [][]byte
 	if b.hex {
 		for off := 0; off < 2; off++ {
@@ -210,15 +214,20 @@ func (b blob) decode() []string {
 	}
 	var out []string
 	for _, p := range raw {
-		if t, ok := textOf(inflate(p)); ok {
+		if t, ok := textOf(inflate(p, inflated)); ok {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// inflate decompresses p when it begins as gzip, zlib or bzip2 data does.
-func inflate(p []byte) []byte {
+// inflate decompresses p when it begins as gzip, zlib or bzip2 data does,
+// while the text's bound on decompressed bytes allows.
+func inflate(p []byte, inflated *int) []byte {
+	room := min(maxInflated, maxInflatedAll-*inflated)
+	if room <= 0 {
+		return p
+	}
 	var r io.Reader
 	var err error
 	switch {
@@ -234,7 +243,8 @@ func inflate(p []byte) []byte {
 	if err != nil {
 		return p
 	}
-	out, _ := io.ReadAll(io.LimitReader(r, maxInflated))
+	out, _ := io.ReadAll(io.LimitReader(r, int64(room)))
+	*inflated += len(out)
 	if len(out) == 0 {
 		return p
 	}

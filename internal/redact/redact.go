@@ -213,12 +213,13 @@ func (d *Detector) Redact(text string, released func(value string) bool) Result 
 
 // redactText withholds the secrets of a text as it is.
 func (d *Detector) redactText(text string, released func(value string) bool) Result {
-	return d.redactDepth(text, 0, released)
+	return d.redactDepth(text, 0, new(int), released)
 }
 
 // redactDepth withholds the secrets of a text, depth levels of encoding
-// below a text nb was given.
-func (d *Detector) redactDepth(text string, depth int, released func(value string) bool) Result {
+// below a text nb was given; inflated counts the bytes decompressed for
+// that text so far.
+func (d *Detector) redactDepth(text string, depth int, inflated *int, released func(value string) bool) Result {
 	v := &views{text: text}
 	defer v.release()
 	var spans []span
@@ -228,7 +229,7 @@ func (d *Detector) redactDepth(text string, depth int, released func(value strin
 	spans = d.rules.find(text, spans)
 	spans = d.rules.findUnescaped(text, spans)
 	spans = d.rules.findCut(text, spans)
-	spans = d.findEncoded(v, depth, released, spans)
+	spans = d.findEncoded(v, depth, inflated, released, spans)
 	if len(spans) == 0 {
 		return Result{Text: text}
 	}
@@ -242,7 +243,9 @@ func apply(text string, spans []span, released func(string) bool) Result {
 		spans[i].start, spans[i].end = escapeSafe(text, spans[i].start, spans[i].end)
 	}
 	slices.SortFunc(spans, func(a, b span) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+		// the kind last, so that the name a merged span gets does not
+		// depend on the order its findings came in
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end), strings.Compare(a.kind, b.kind))
 	})
 	var merged []span
 	for _, s := range spans {

@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -375,5 +377,36 @@ func TestEveryStringOfAResult(t *testing.T) {
 	res := d.Redact(string(doc), nil)
 	if strings.Contains(res.Text, h[:20]) || strings.Contains(res.Text, h[len(h)-20:]) || len(res.Found) != 2 {
 		t.Errorf("%s: %v", res.Text, res.Counts())
+	}
+}
+
+// TestInflateBounded: compressed blobs in a text are decompressed within
+// a bound for the whole text (a bomb costs a few megabytes of scanning),
+// and a token in one that fits is found.
+func TestInflateBounded(t *testing.T) {
+	var zeros bytes.Buffer
+	z := gzip.NewWriter(&zeros)
+	z.Write(make([]byte, 8<<20))
+	z.Close()
+	bomb := base64.StdEncoding.EncodeToString(zeros.Bytes())
+	var tok bytes.Buffer
+	z = gzip.NewWriter(&tok)
+	z.Write([]byte("token = " + canary("ghp_", alnum, 36, 65) + "\n"))
+	z.Close()
+	text := strings.Repeat(bomb+"\n", 6) + base64.StdEncoding.EncodeToString(tok.Bytes()) + "\n"
+	d := New(Options{})
+	d.Warm()
+	inflated := 0
+	res := d.redactDepth(text, 0, &inflated, nil)
+	if inflated > maxInflatedAll {
+		t.Errorf("%d bytes inflated", inflated)
+	}
+	// the bound was spent on the bombs: the token's blob is left as it
+	// is, which only a tool can decompress
+	if len(res.Found) != 0 {
+		t.Errorf("found %v", res.Counts())
+	}
+	if res := d.Redact(base64.StdEncoding.EncodeToString(tok.Bytes())+"\n", nil); len(res.Found) != 1 || res.Found[0].Kind != "github-pat" {
+		t.Errorf("a compressed token alone: %v", res.Counts())
 	}
 }
