@@ -183,8 +183,12 @@ type skeleton struct {
 }
 
 // checkpoint says that reading the text from offset text (to end, in
-// the range added from start) adds the skeleton's bytes from sk on.
-type checkpoint struct{ sk, text, start, end int32 }
+// the range added from start) adds the skeleton's bytes from sk on; zero
+// is set when the byte before text was kept as the 0 of a 0x prefix.
+type checkpoint struct {
+	sk, text, start, end int32
+	zero                 bool
+}
 
 const checkpointEvery = 2048
 
@@ -198,19 +202,24 @@ func (s *skeleton) at(k int) int {
 	for i+1 < len(s.marks) && s.marks[i+1].sk <= int32(k) {
 		i++
 	}
+	// the byte before a checkpoint may be a 0 taken back at it
+	for i > 0 && s.marks[i].zero {
+		i--
+	}
 	c := s.marks[i]
-	n := int(c.sk)
+	n, zero := int(c.sk), c.zero
 	for j := int(c.text); j < int(c.end); j++ {
 		b, skip, drop := skelTable[s.text[j]], 0, 0
 		if b == escapeByte {
-			b, skip, drop = skelByte(s.text, j, int(c.start), int(c.end))
+			b, skip, drop = skelByte(s.text, j, int(c.end), zero)
 		}
 		n -= drop
 		j += skip
+		zero = b == '0' && prefixZero(s.text, j, int(c.start))
 		if b == 0 {
 			continue
 		}
-		if n == k && !dropped(s.text, j, int(c.start), int(c.end)) {
+		if n == k && !(zero && dropsZero(s.text, j+1, int(c.end))) {
 			return j
 		}
 		n++
@@ -224,7 +233,7 @@ func (s *skeleton) at(k int) int {
 var skelTable = func() (t [256]byte) {
 	for c := 0; c < 256; c++ {
 		switch {
-		case c == '\\' || c == 'x' || c == 'X':
+		case c == '\\' || c == 'x' || c == 'X' || c == 0x1b:
 			t[c] = escapeByte
 		case c >= 'A' && c <= 'Z':
 			t[c] = byte(c) + 'a' - 'A'
@@ -246,18 +255,20 @@ func (s *skeleton) add(text string, start, end int) {
 		s.b = getBuffer(end - start)
 	}
 	b := slices.Grow(s.b, end-start)[:n+end-start]
+	zero := false
 	for from := start; from < end; {
 		to := min(end, from+checkpointEvery)
-		s.marks = append(s.marks, checkpoint{sk: int32(n), text: int32(from), start: int32(start), end: int32(end)})
+		s.marks = append(s.marks, checkpoint{sk: int32(n), text: int32(from), start: int32(start), end: int32(end), zero: zero})
 		i := from
 		for ; i < to; i++ {
 			c := skelTable[text[i]]
 			if c == escapeByte {
 				var skip, drop int
-				c, skip, drop = skelByte(text, i, start, end)
+				c, skip, drop = skelByte(text, i, end, zero)
 				i += skip
 				n -= drop
 			}
+			zero = c == '0' && prefixZero(text, i, start)
 			b[n] = c
 			n += int((uint(c) + 0xff) >> 8) // 1 unless c is 0
 		}
@@ -266,21 +277,27 @@ func (s *skeleton) add(text string, start, end int) {
 	s.b = b[:n]
 }
 
-// dropped reports whether the byte kept from text[j] is taken back by
-// the next (the 0 of 0x41).
-func dropped(text string, j, start, end int) bool {
-	if j+1 >= end || skelTable[text[j+1]] != escapeByte {
-		return false
-	}
-	_, _, drop := skelByte(text, j+1, start, end)
-	return drop > 0
+// prefixZero reports whether a 0 kept from text[i] may begin a 0x
+// prefix: it begins a word.
+func prefixZero(text string, i, start int) bool {
+	return text[i] == '0' && (i == start || !alnumByte(text[i-1]))
+}
+
+// dropsZero reports whether text[i], after a 0 that may begin a prefix,
+// makes it one (0x41): the x and a hex digit.
+func dropsZero(text string, i, end int) bool {
+	return i+1 < end && (text[i] == 'x' || text[i] == 'X') && hexDigit(text[i+1])
 }
 
 // skelByte is what the skeleton keeps of text[i] (0: nothing), how many
 // bytes after it go with it, and how many kept before it it takes back:
-// the prefix of an escaped byte (\x41, \u0041, 0x41) is dropped.
-func skelByte(text string, i, start, end int) (c byte, skip, drop int) {
+// the prefix of an escaped byte (\x41, \u0041, 0x41: zero says the byte
+// before was kept as a 0 that may begin one) and terminal escape
+// sequences are dropped.
+func skelByte(text string, i, end int, zero bool) (c byte, skip, drop int) {
 	switch text[i] {
+	case 0x1b:
+		return 0, ansiLen(text[i:end]) - 1, 0
 	case '\\':
 		switch {
 		case i+3 < end && text[i+1] == 'x' && hexDigit(text[i+2]) && hexDigit(text[i+3]):
@@ -290,11 +307,40 @@ func skelByte(text string, i, start, end int) (c byte, skip, drop int) {
 		}
 		return 0, 0, 0
 	default: // x, X
-		if i > start && text[i-1] == '0' && (i-1 == start || !alnumByte(text[i-2])) && i+1 < end && hexDigit(text[i+1]) {
+		if zero && dropsZero(text, i, end) {
 			return 0, 0, 1
 		}
 		return 'x', 0, 0
 	}
+}
+
+// ansiLen is the length of the terminal escape sequence s begins with
+// (ESC [ … final, ESC ] … BEL or ESC \, or ESC and one byte): colours
+// put between a secret's characters say nothing.
+func ansiLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for j := 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for j := 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return len(s)
+	}
+	return 2
 }
 
 // buffers keeps the skeletons' bytes for the next text: a skeleton is as

@@ -10,7 +10,7 @@ import (
 // from in the text, across checkpoints, escapes and added ranges.
 func TestSkeletonAt(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	pieces := []string{"a", "B", "0", "9", " ", "\\x4f", "\\u0041", "0x1f", "0X", "x", "\\", "-", "é", "\n", "Zz"}
+	pieces := []string{"a", "B", "0", "9", " ", "\\x4f", "\\u0041", "0x1f", "0X", "x", "\\", "-", "é", "\n", "Zz", "\x1b[0m", "\x1b]0;t\x07", "\x1b"}
 	for range 50 {
 		var b strings.Builder
 		for b.Len() < 3*checkpointEvery {
@@ -24,7 +24,7 @@ func TestSkeletonAt(t *testing.T) {
 		for k := range sk.b {
 			at := sk.at(k)
 			if c := text[at]; lowerTable[c] != sk.b[k] {
-				t.Fatalf("byte %d (%q) found at %d (%q)", k, sk.b[k], at, c)
+				t.Fatalf("byte %d (%q) found at %d (%q) in %q, range %d", k, sk.b[k], at, c, text[max(0, at-30):min(len(text), at+30)], mid)
 			}
 		}
 	}

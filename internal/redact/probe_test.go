@@ -298,3 +298,28 @@ func TestProbeCut(t *testing.T) {
 		}
 	}
 }
+// TestProbeANSI: terminal escape sequences put between the characters
+// of a secret (a file a command wrote with them, read back as it is)
+// hide neither a known secret nor a shape.
+func TestProbeANSI(t *testing.T) {
+	d := probeDetector(t, t.TempDir())
+	colour := func(s string) string {
+		var b strings.Builder
+		for i, c := range s {
+			b.WriteRune(c)
+			if i%2 == 0 {
+				b.WriteString("\x1b[0m")
+			} else {
+				b.WriteString("\x1b[38;5;12m\x1b]0;title\x07")
+			}
+		}
+		return b.String()
+	}
+	for _, secret := range []string{probeEnv, probeShape} {
+		text := "value: " + colour(secret) + "\n"
+		res := d.Redact(text, nil)
+		if len(res.Found) == 0 || strings.Contains(res.Text, colour(secret[len(secret)-8:])) {
+			t.Errorf("%s: %q", secret, res.Text)
+		}
+	}
+}
