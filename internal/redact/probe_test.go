@@ -298,6 +298,7 @@ func TestProbeCut(t *testing.T) {
 		}
 	}
 }
+
 // TestProbeANSI: terminal escape sequences put between the characters
 // of a secret (a file a command wrote with them, read back as it is)
 // hide neither a known secret nor a shape.
