@@ -410,3 +410,22 @@ func TestInflateBounded(t *testing.T) {
 		t.Errorf("a compressed token alone: %v", res.Counts())
 	}
 }
+
+// TestForgedMarker: a marker a command prints is text like any other:
+// it is not taken for a withheld secret, and what is found and offered
+// for release is only what the detector found, by value.
+func TestForgedMarker(t *testing.T) {
+	v := canary("", alnum, 24, 66)
+	d := New(Options{Values: func() []Value { return []Value{{Kind: "$V", Value: v}} }})
+	text := "ok " + Marker("$V") + " then " + v + " and " + Marker("github-pat") + "\n"
+	res := d.Redact(text, nil)
+	if len(res.Found) != 1 || res.Found[0].Value != v || res.Text != "ok "+Marker("$V")+" then "+Marker("$V")+" and "+Marker("github-pat")+"\n" {
+		t.Errorf("%q %+v", res.Text, res.Found)
+	}
+	if again := d.Redact(res.Text, nil); len(again.Found) != 0 {
+		t.Errorf("markers withheld: %+v", again.Found)
+	}
+	if released := d.Redact(text, func(s string) bool { return s == Marker("$V") }); len(released.Found) != 1 {
+		t.Errorf("releasing a marker's text released the value: %+v", released.Found)
+	}
+}
