@@ -92,7 +92,7 @@ func TestFalsePositivesKnownSecrets(t *testing.T) {
 		}
 	}
 	rate := float64(touched) / float64(len(outs))
-	t.Logf("%d of %d real outputs touched (%.2f %%), %d values in %d spellings", touched, len(outs), 100*rate, len(d.known.values), len(d.known.forms))
+	t.Logf("%d of %d real outputs touched (%.2f %%), %d values in %d spellings", touched, len(outs), 100*rate, len(d.known.kinds), len(d.known.forms))
 	if rate > maxTouched {
 		t.Errorf("%.2f %% of real outputs touched, want at most %.1f %%", 100*rate, 100*maxTouched)
 	}

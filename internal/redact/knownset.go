@@ -23,11 +23,6 @@ const anchorLen = 8
 // further values are searched for as they are only.
 const maxFormBytes = 8 << 20
 
-// knownValue is a known secret and the kind it is withheld as.
-type knownValue struct {
-	kind string
-}
-
 // anchor is one piece of a spelling: its 8 bytes, the spelling and the
 // offset of the piece in it.
 type anchor struct {
@@ -38,7 +33,8 @@ type anchor struct {
 
 // knownSet is the index of the spellings of the known secrets.
 type knownSet struct {
-	values  []knownValue
+	// kinds are what each known value is withheld as.
+	kinds   []string
 	forms   []form
 	anchors []anchor // sorted by key
 	// filter has a bit set for the hash of every anchor's key.
@@ -75,7 +71,7 @@ func structured(v string) bool {
 }
 
 func (ks *knownSet) addForms(v, kind string, whole bool) bool {
-	value := int32(len(ks.values))
+	value := int32(len(ks.kinds))
 	forms := formsOf(v, value)
 	if ks.bytes > maxFormBytes {
 		forms = forms[:min(1, len(forms))]
@@ -83,7 +79,7 @@ func (ks *knownSet) addForms(v, kind string, whole bool) bool {
 	if len(forms) == 0 {
 		return false
 	}
-	ks.values = append(ks.values, knownValue{kind: kind})
+	ks.kinds = append(ks.kinds, kind)
 	for _, f := range forms {
 		f.whole = whole
 		fi := int32(len(ks.forms))
@@ -186,38 +182,6 @@ func (ks *knownSet) scan(sk []byte, runs []run) []run {
 	return runs
 }
 
-// views are the ways of reading one text, each made once when first
-// needed: its skeleton, the columns of its dumps.
-type views struct {
-	text   string
-	sk     *skeleton
-	dumped bool
-	dump   []skeleton
-}
-
-func (v *views) skeleton() skeleton {
-	if v.sk == nil {
-		v.sk = &skeleton{}
-		v.sk.add(v.text, 0, len(v.text))
-	}
-	return *v.sk
-}
-
-// release gives the views' buffers back once the text is scanned.
-func (v *views) release() {
-	v.sk.release()
-	for i := range v.dump {
-		v.dump[i].release()
-	}
-}
-
-func (v *views) dumps() []skeleton {
-	if !v.dumped {
-		v.dump, v.dumped = dumpViews(v.text), true
-	}
-	return v.dump
-}
-
 // find adds the spans of text that spell known secrets: in the text's
 // skeleton, and in the columns of the hex dumps it holds (dump.go).
 func (ks *knownSet) find(v *views, spans []span) []span {
@@ -235,7 +199,7 @@ func (ks *knownSet) find(v *views, spans []span) []span {
 func (ks *knownSet) spans(text string, sk skeleton, spans []span) []span {
 	for _, r := range ks.scan(sk.b, nil) {
 		f := &ks.forms[r.form]
-		s := span{start: sk.at(r.start), end: sk.at(r.end-1) + 1, kind: ks.values[f.value].kind}
+		s := span{start: sk.at(r.start), end: sk.at(r.end-1) + 1, kind: ks.kinds[f.value]}
 		if !r.whole || f.kind != formPlain || strings.IndexByte(text[s.start:s.end], '\n') >= 0 {
 			// a part, or a spelling: the word around it goes too (the
 			// rest of a base64 line, a dump's group)

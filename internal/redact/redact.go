@@ -1,13 +1,17 @@
 // Package redact withholds secrets from text bound for a language model:
 // every tool result, attachment, instruction file and error nb sends, and
 // every result `nb mcp serve` returns, passes one Detector. It knows the
-// values of the secret environment variables nb keeps from commands, the
-// fingerprints of the token lines of the secret files on this machine,
-// and the shapes of keys and tokens from gitleaks' maintained rule set
-// (private keys, cloud keys, forge, chat and payment tokens, JWTs), plus
-// credentials in URLs and .netrc lines. A secret found is replaced by a
-// marker naming its kind ("[withheld: github-pat]"); the caller decides
-// whether the user may release it.
+// values of the secret environment variables nb keeps from commands and
+// the values of the token lines of the secret files on this machine, and
+// finds them in every spelling a command can give them in one cheap step
+// (base64, hex dumps, escapes, reversed, any case, split by separators),
+// in part as well as whole; and the shapes of keys and tokens from
+// gitleaks' maintained rule set (private keys, cloud keys, forge, chat
+// and payment tokens, JWTs), plus credentials in URLs and .netrc lines,
+// also in base64 and hex blobs, decoded, and where a cut left half of
+// one. A secret found is replaced by a marker naming its kind
+// ("[withheld: github-pat]"); the caller decides whether the user may
+// release it.
 package redact
 
 import (
