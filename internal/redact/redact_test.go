@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -212,17 +210,7 @@ func TestFingerprints(t *testing.T) {
 		".netrc":           "machine example.com login me password hunter2hunter\n",
 		".bash_history":    "ssh-keygen -t ed25519 -C me@example.com\ngpg --passphrase-file notes.txt --decrypt x\necho token expired\nexport DEPLOY_KEY=dk-" + pgpw + "\n",
 	}
-	var fs []File
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, File{Path: p, Label: "~/" + name})
-	}
+	fs := writeFiles(t, dir, files)
 	calls := 0
 	d := New(Options{Files: func() []File { calls++; return fs }})
 	for _, c := range []struct{ text, secret, kind string }{
