@@ -8,6 +8,9 @@ import "strings"
 // pieces one line holds (four bytes with xxd -c4), with offsets between.
 // The dump's columns are read apart: its data columns joined line after
 // line, and its character columns joined, each searched like a text.
+// Numbered lines (cat -n, nl, grep -n) are read the same way, without
+// their numbers: a secret folded into short lines and numbered is whole
+// again.
 
 // dumpColumns are the parts of one dump line: its data and its
 // characters (empty ranges when it has none).
@@ -41,6 +44,19 @@ func dumpViews(text string) []skeleton {
 	return []skeleton{data, chars}
 }
 
+// numberedLine reads text[i:end] (after its leading blanks) as a
+// numbered line: a number, then a tab or a colon, then the line.
+func numberedLine(text string, i, end int) (dumpColumns, bool) {
+	j := i
+	for j < end && j-i < 10 && text[j] >= '0' && text[j] <= '9' {
+		j++
+	}
+	if j == i || j >= end || text[j] != '\t' && text[j] != ':' {
+		return dumpColumns{}, false
+	}
+	return dumpColumns{dataStart: j + 1, dataEnd: j + 1, charStart: j + 1, charEnd: end}, true
+}
+
 // minOffset is the least number of digits of a dump line's offset (od
 // -A x prints six).
 const minOffset = 6
@@ -59,7 +75,7 @@ func dumpLine(text string, start, end int) (dumpColumns, bool) {
 		j++
 	}
 	if j-i < minOffset {
-		return dumpColumns{}, false
+		return numberedLine(text, i, end)
 	}
 	xxd := j < end && text[j] == ':'
 	if xxd {

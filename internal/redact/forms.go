@@ -10,17 +10,20 @@ import (
 
 // A known secret (a secret variable's value, a token of a secret file)
 // is found in any of the spellings a command can give it in one cheap
-// step: as it is, reversed (rev), in ROT13, in base64 or base32 (either
-// alphabet, any alignment, with or without padding, wrapped or not), in
-// hexadecimal (either case, with any separators, as xxd, od and hexdump
-// print it, 16-bit words swapped as od -x prints them, \x41, 0x41, %41),
-// in octal bytes (od -b), and with its punctuation percent-encoded or
-// quoted-printable. Each spelling is reduced, like the text searched, to
-// its skeleton: its letters and digits in lower case. So a change of
-// case, and separators, escapes or line breaks put between the
-// characters, change nothing. Two steps (base64 of the reversed value)
-// and anything keyed (encryption, an arbitrary substitution) are beyond
-// this: the sandbox and the policy stand there.
+// step: as it is, reversed (rev), its letters rotated (ROT13, or any
+// other tr a-z rotation), in base64 or base32 (either alphabet, any
+// alignment, with or without padding, wrapped or not), in hexadecimal
+// (either case, with any separators, as xxd, od and hexdump print it,
+// 16-bit words swapped as od -x prints them, \x41, 0x41, %41, &#x41;),
+// in octal, decimal and binary codes (od -b, od -tu1, &#65;, xxd -b),
+// and with its punctuation percent-encoded or quoted-printable. Each
+// spelling is reduced, like the text searched, to its skeleton: its
+// letters and digits in lower case. So a change of case, and
+// separators, escapes or line breaks put between the characters, change
+// nothing; one or two characters put after every character (doubled,
+// interleaved) are read through (skeleton.go). Two steps (base64 of the
+// reversed value) and anything keyed (encryption, an arbitrary
+// substitution) are beyond this: the sandbox and the policy stand there.
 
 // formKind is a family of spellings; its minimum run is how many
 // characters of a spelling the text must hold in a row to be taken for
@@ -28,11 +31,13 @@ import (
 type formKind uint8
 
 const (
-	formPlain formKind = iota // as it is, reversed, ROT13
+	formPlain formKind = iota // as it is, reversed, rotated
 	formBase64
 	formBase32
-	formHex   // hex, 16-bit words swapped, punctuation encoded
-	formOctal // od -b
+	formHex     // hex, 16-bit words swapped, punctuation encoded
+	formOctal   // od -b
+	formDecimal // od -tu1, &#65;
+	formBinary  // xxd -b
 )
 
 func (k formKind) minRun() int {
@@ -41,10 +46,28 @@ func (k formKind) minRun() int {
 		return 11
 	case formHex:
 		return 12
+	case formDecimal:
+		return 16
 	case formOctal:
 		return 18
+	case formBinary:
+		return 48
 	}
 	return 10
+}
+
+// minEntropy is the least entropy (bits a character) a part of a
+// spelling must have to be taken for the secret: a run of one repeated
+// pattern (the AAAA of a key's header in octal, 101101101) is as likely
+// in a column of numbers as in the secret.
+func (k formKind) minEntropy() float64 {
+	switch k {
+	case formBinary:
+		return 0.9
+	case formOctal, formDecimal:
+		return 2
+	}
+	return 2.5
 }
 
 // form is one spelling of a known secret, as its skeleton.
@@ -79,7 +102,9 @@ func formsOf(v string, value int32) []form {
 	}
 	add(formPlain, v)
 	add(formPlain, string(reversed(b)))
-	add(formPlain, rot13(v))
+	for k := 1; k < 26; k++ {
+		add(formPlain, rotate(v, k))
+	}
 	for _, c := range cores(b, 6, base64.StdEncoding.EncodeToString) {
 		add(formBase64, c)
 	}
@@ -94,11 +119,15 @@ func formsOf(v string, value int32) []form {
 		add(formHex, hex.EncodeToString(swapped(b[1:])))
 	}
 	add(formHex, punctHex(b))
-	var oct []byte
+	var oct, dec, bin []byte
 	for _, c := range b {
 		oct = fmt.Appendf(oct, "%03o", c)
+		dec = fmt.Appendf(dec, "%d", c)
+		bin = fmt.Appendf(bin, "%08b", c)
 	}
 	add(formOctal, string(oct))
+	add(formDecimal, string(dec))
+	add(formBinary, string(bin))
 	return out
 }
 
@@ -126,14 +155,16 @@ func reversed(b []byte) []byte {
 	return r
 }
 
-func rot13(s string) string {
+// rotate is s with its letters moved k places along the alphabet (tr
+// a-z n-za-m for 13).
+func rotate(s string, k int) string {
 	b := []byte(s)
 	for i, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z':
-			b[i] = 'a' + (c-'a'+13)%26
+			b[i] = 'a' + byte((int(c-'a')+k)%26)
 		case c >= 'A' && c <= 'Z':
-			b[i] = 'A' + (c-'A'+13)%26
+			b[i] = 'A' + byte((int(c-'A')+k)%26)
 		}
 	}
 	return string(b)

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -171,10 +172,11 @@ func (ks *knownSet) scan(sk []byte, runs []run) []run {
 			for i+r < len(sk) && p+r < len(f.text) && sk[i+r] == f.text[p+r] {
 				r++
 			}
-			if l+r < f.need() {
+			whole := l+r == len(f.text)
+			if l+r < f.need() || !whole && byteEntropy(sk[i-l:i+r]) < f.kind.minEntropy() {
 				continue
 			}
-			runs = append(runs, run{start: i - l, end: i + r, form: a.form, whole: l+r == len(f.text)})
+			runs = append(runs, run{start: i - l, end: i + r, form: a.form, whole: whole})
 			next = max(next, i+r-anchorLen)
 		}
 		i = next
@@ -183,23 +185,41 @@ func (ks *knownSet) scan(sk []byte, runs []run) []run {
 }
 
 // find adds the spans of text that spell known secrets: in the text's
-// skeleton, and in the columns of the hex dumps it holds (dump.go).
+// skeleton, in its every second and every third byte (a character put
+// after every character: doubled, interleaved), and in the columns of
+// the dumps and numbered lines it holds (dump.go).
 func (ks *knownSet) find(v *views, spans []span) []span {
 	if ks.empty() {
 		return spans
 	}
-	spans = ks.spans(v.text, v.skeleton(), spans)
+	sk := v.skeleton()
+	spans = ks.spans(v.text, sk.b, sk.at, spans)
+	var sub []byte
+	for stride := 2; stride <= maxStride; stride++ {
+		for phase := range stride {
+			sub = sub[:0]
+			for k := phase; k < len(sk.b); k += stride {
+				sub = append(sub, sk.b[k])
+			}
+			spans = ks.spans(v.text, sub, func(k int) int { return sk.at(phase + k*stride) }, spans)
+		}
+	}
 	for _, d := range v.dumps() {
-		spans = ks.spans(v.text, d, spans)
+		spans = ks.spans(v.text, d.b, d.at, spans)
 	}
 	return spans
 }
 
-// spans turns the runs of one skeleton of text into spans of text.
-func (ks *knownSet) spans(text string, sk skeleton, spans []span) []span {
-	for _, r := range ks.scan(sk.b, nil) {
+// maxStride is the most characters in a row a spelling is read through
+// one of (two put after every character).
+const maxStride = 3
+
+// spans turns the runs of one reading b of text (at says where in text
+// each of its bytes came from) into spans of text.
+func (ks *knownSet) spans(text string, b []byte, at func(int) int, spans []span) []span {
+	for _, r := range ks.scan(b, nil) {
 		f := &ks.forms[r.form]
-		s := span{start: sk.at(r.start), end: sk.at(r.end-1) + 1, kind: ks.kinds[f.value]}
+		s := span{start: at(r.start), end: at(r.end-1) + 1, kind: ks.kinds[f.value]}
 		if !r.whole || f.kind != formPlain || strings.IndexByte(text[s.start:s.end], '\n') >= 0 {
 			// a part, or a spelling: the word around it goes too (the
 			// rest of a base64 line, a dump's group)
@@ -221,4 +241,20 @@ func wordAround(text string, start, end int) (int, int) {
 	for hi := min(len(text), end+maxWord); end < hi && !stop(text[end]); end++ {
 	}
 	return start, end
+}
+
+// byteEntropy is the Shannon entropy of b in bits a byte.
+func byteEntropy(b []byte) float64 {
+	var counts [256]int
+	for _, c := range b {
+		counts[c]++
+	}
+	e := 0.0
+	for _, n := range counts {
+		if n > 0 {
+			p := float64(n) / float64(len(b))
+			e -= p * math.Log2(p)
+		}
+	}
+	return e
 }

@@ -128,6 +128,16 @@ var transformations = []probeCase{
 	{"a space after every character", []string{"sed"}, `sed 's/./& /g' "$IN"`},
 	{"one character a line", []string{"grep"}, `grep -o . "$IN"`},
 	{"UTF-16", []string{"iconv"}, `iconv -f UTF-8 -t UTF-16LE "$IN"`},
+	{"every character doubled", []string{"sed"}, `sed 's/./&&/g' "$IN"`},
+	{"a letter after every character", []string{"sed"}, `sed 's/./&q/g' "$IN"`},
+	{"two characters before every character", []string{"sed"}, `sed 's/./Z9&/g' "$IN"`},
+	{"another rotation of the alphabet", []string{"tr"}, `tr a-zA-Z d-za-cD-ZA-C < "$IN"`},
+	{"xxd -b", []string{"xxd"}, `xxd -b "$IN"`},
+	{"decimal codes", []string{"od"}, `od -An -tu1 "$IN"`},
+	{"HTML entities", []string{"perl"}, `perl -pe 's/(.)/sprintf("&#%d;",ord($1))/ge' "$IN"`},
+	{"HTML hex entities", []string{"perl"}, `perl -pe 's/(.)/sprintf("&#x%x;",ord($1))/ge' "$IN"`},
+	{"fold -w5 | cat -n", []string{"fold", "cat"}, `fold -w5 "$IN" | cat -n`},
+	{"fold -w4 | grep -n", []string{"fold", "grep"}, `fold -w4 "$IN" | grep -n .`},
 }
 
 // runProbe runs script on input and returns its output.
@@ -173,17 +183,40 @@ func withheldMask(t *testing.T, text string, res Result) []bool {
 func leaked(t *testing.T, out, dummy string, res Result) (n int, shown string) {
 	t.Helper()
 	mask := withheldMask(t, out, res)
+	depends := dependent(out, dummy)
 	var b strings.Builder
 	for i := range out {
-		// outputs of different lengths (compressed) depend on the secret
-		// in every byte but blanks
-		depends := len(out) != len(dummy) && !blank(out[i]) || len(out) == len(dummy) && out[i] != dummy[i]
-		if depends && !mask[i] {
+		if depends[i] && !mask[i] {
 			n++
 			b.WriteByte(out[i])
 		}
 	}
 	return n, b.String()
+}
+
+// dependent reports which bytes of out depend on the secret: those that
+// differ from dummy's; where the lengths differ (codes of varying width,
+// compressed data), every byte but blanks of the lines that differ, or of
+// all lines when their number differs too.
+func dependent(out, dummy string) []bool {
+	d := make([]bool, len(out))
+	if len(out) == len(dummy) {
+		for i := range out {
+			d[i] = out[i] != dummy[i]
+		}
+		return d
+	}
+	lo, ld := strings.SplitAfter(out, "\n"), strings.SplitAfter(dummy, "\n")
+	at := 0
+	for i, l := range lo {
+		if len(lo) != len(ld) || l != ld[i] {
+			for k := range len(l) {
+				d[at+k] = !blank(l[k])
+			}
+		}
+		at += len(l)
+	}
+	return d
 }
 
 // probe runs one transformation of a secret placed in input and reports

@@ -162,7 +162,7 @@ func dropsZero(text string, i, end int) bool {
 
 // skelByte is what the skeleton keeps of text[i] (0: nothing), how many
 // bytes after it go with it, and how many kept before it it takes back:
-// the prefix of an escaped byte (\x41, \u0041, 0x41: zero says the byte
+// the prefix of an escaped byte (\x41, \u0041, &#x41;, 0x41: zero says the byte
 // before was kept as a 0 that may begin one) and terminal escape
 // sequences are dropped.
 func skelByte(text string, i, end int, zero bool) (c byte, skip, drop int) {
@@ -178,8 +178,11 @@ func skelByte(text string, i, end int, zero bool) (c byte, skip, drop int) {
 		}
 		return 0, 0, 0
 	default: // x, X
-		if zero && dropsZero(text, i, end) {
+		switch {
+		case zero && dropsZero(text, i, end):
 			return 0, 0, 1
+		case i >= 2 && text[i-1] == '#' && text[i-2] == '&':
+			return 0, 0, 0 // &#x41;
 		}
 		return 'x', 0, 0
 	}
