@@ -82,9 +82,10 @@ func TestBinaryWithholdsSecrets(t *testing.T) {
 	}
 }
 
-// TestWithheldEveryPath: the question an approval puts to the client's
-// user (write_file shows the content to write), a result's structured
-// content and an error a handler returns pass the detector too.
+// TestWithheldEveryPath: a tool's text result, the question an approval
+// puts to the client's user (write_file shows the content to write), a
+// result's structured content and an error a handler returns pass the
+// detector too (in process: what the binary's test cannot mutate).
 func TestWithheldEveryPath(t *testing.T) {
 	det := redact.New(redact.Options{Values: func() []redact.Value { return []redact.Value{{Kind: "$DEPLOY_TOKEN", Value: envCanary}} }})
 	h := newHarness(t, false)
@@ -94,11 +95,18 @@ func TestWithheldEveryPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.srv = srv
+	notes := filepath.Join(h.root, "notes.txt")
+	if err := os.WriteFile(notes, []byte("token "+envCanary+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var asked string
 	cs := h.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked = r.Params.Message
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": false}}, nil
 	}}, "")
+	if got, _ := callText(t, cs, "read_file", map[string]any{"path": notes}); strings.Contains(got, envCanary) || !strings.Contains(got, "[withheld: $DEPLOY_TOKEN]") {
+		t.Errorf("a file read: %q", got)
+	}
 	callText(t, cs, "write_file", map[string]any{"path": "notes.txt", "content": "token " + envCanary + "\n"})
 	if strings.Contains(asked, envCanary) || !strings.Contains(asked, "[withheld: $DEPLOY_TOKEN]") {
 		t.Errorf("the approval question: %q", asked)
