@@ -147,3 +147,18 @@ func BenchmarkBlobs(b *testing.B) {
 // BenchmarkRedactLogKnown: 16 MiB of a build log, with a machine's
 // secrets known.
 func BenchmarkRedactLogKnown(b *testing.B) { benchKnown(b, logText(16<<20)) }
+
+// BenchmarkKnownFind: the search of a machine's known secrets, in all
+// their spellings and readings, over 1 MiB of a log.
+func BenchmarkKnownFind(b *testing.B) {
+	files := aHome(b)
+	d := New(Options{Values: anEnvironment, Files: func() []File { return files }})
+	d.Warm()
+	text := logText(1 << 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		v := views{text: text}
+		d.known.find(&v, nil)
+		v.release()
+	}
+}

@@ -1,9 +1,7 @@
 package redact
 
 import (
-	"encoding/binary"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 )
@@ -40,7 +38,7 @@ type knownSet struct {
 	anchors []anchor // sorted by key
 	// filter has a bit set for the hash of every anchor's key.
 	filter []uint64
-	shift  uint
+	mask   uint64 // of the filter's word numbers
 	bytes  int
 }
 
@@ -110,23 +108,30 @@ func (ks *knownSet) build() {
 		}
 		return 0
 	})
-	// 32 bits or more a piece, two of them set: a byte of text passes
-	// the filter by chance about once in 300
-	n := max(1<<12, len(ks.anchors)*32)
-	logN := bits.Len(uint(n - 1))
-	ks.filter = make([]uint64, (1<<logN)/64)
-	ks.shift = uint(64 - logN)
+	// 32 bits or more a piece, two of them set in one word: a byte of
+	// text passes the filter by chance about once in 300
+	words := 64
+	for words*64 < len(ks.anchors)*32 && words < maxFilterWords {
+		words *= 2
+	}
+	ks.filter = make([]uint64, words)
+	ks.mask = uint64(words - 1)
 	for _, a := range ks.anchors {
-		h1, h2 := ks.hashes(a.key)
-		ks.filter[h1>>6] |= 1 << (h1 & 63)
-		ks.filter[h2>>6] |= 1 << (h2 & 63)
+		h := a.key * hashMul
+		ks.filter[h>>32&ks.mask] |= filterBits(h)
 	}
 }
 
-// hashes are the two bits of the filter for a piece.
-func (ks *knownSet) hashes(key uint64) (uint64, uint64) {
-	return (key * 0x9e3779b97f4a7c15) >> ks.shift, (key * 0xc2b2ae3d27d4eb4f) >> ks.shift
-}
+// hashMul spreads a piece's bytes over the high bits of its product:
+// they name the filter's word (bits 32 on) and the two bits a piece sets
+// in it (the top twelve), so that a piece is tested with one
+// multiplication, one load and constant shifts.
+const hashMul = 0x9e3779b97f4a7c15
+
+// maxFilterWords keeps the word's bits below the top twelve.
+const maxFilterWords = 1 << 20
+
+func filterBits(h uint64) uint64 { return 1<<(h>>52&63) | 1<<(h>>58) }
 
 func (ks *knownSet) empty() bool { return ks == nil || len(ks.anchors) == 0 }
 
@@ -142,46 +147,90 @@ type run struct {
 	whole      bool // the spelling, all of it
 }
 
-// scan returns the runs of the skeleton that spell known secrets.
-func (ks *knownSet) scan(sk []byte, runs []run) []run {
-	for i := 0; i+anchorLen <= len(sk); i++ {
-		key := binary.LittleEndian.Uint64(sk[i:])
-		h1, h2 := ks.hashes(key)
-		if ks.filter[h1>>6]&(1<<(h1&63)) == 0 || ks.filter[h2>>6]&(1<<(h2&63)) == 0 {
-			continue
-		}
-		next := i
-		j, _ := slices.BinarySearchFunc(ks.anchors, key, func(a anchor, k uint64) int {
-			switch {
-			case a.key < k:
-				return -1
-			case a.key > k:
-				return 1
-			}
-			return 0
-		})
-		for ; j < len(ks.anchors) && ks.anchors[j].key == key; j++ {
-			a := ks.anchors[j]
-			f := &ks.forms[a.form]
-			p := int(a.off)
-			l := 0
-			for i-l > 0 && p-l > 0 && sk[i-l-1] == f.text[p-l-1] {
-				l++
-			}
-			r := anchorLen
-			for i+r < len(sk) && p+r < len(f.text) && sk[i+r] == f.text[p+r] {
-				r++
-			}
-			whole := l+r == len(f.text)
-			if l+r < f.need() || !whole && byteEntropy(sk[i-l:i+r]) < f.kind.minEntropy() {
+// reading is one way of reading a skeleton: its every stride-th byte
+// from phase on (stride 1: as it is).
+type reading struct {
+	b             []byte
+	phase, stride int
+}
+
+func (r reading) len() int      { return (len(r.b) - r.phase + r.stride - 1) / r.stride }
+func (r reading) at(k int) byte { return r.b[r.phase+k*r.stride] }
+func (r reading) pos(k int) int { return r.phase + k*r.stride }
+func (r reading) key(k int) uint64 {
+	var key uint64
+	for j := anchorLen - 1; j >= 0; j-- {
+		key = key<<8 | uint64(r.at(k+j))
+	}
+	return key
+}
+
+// scan returns the runs of a reading of a skeleton that spell known
+// secrets. The piece at each position is rolled on from the one before
+// it: one byte read, one multiplication and one load of the filter a
+// position.
+func (ks *knownSet) scan(rd reading, runs []run) []run {
+	b, stride := rd.b, rd.stride
+	last := rd.phase + (anchorLen-1)*stride // the piece's last byte in b
+	if last >= len(b) {
+		return runs
+	}
+	filter, mask := ks.filter, ks.mask
+	key := rd.key(0)
+	for i := 0; ; {
+		if h := key * hashMul; filter[h>>32&mask]&filterBits(h) == filterBits(h) {
+			if next := ks.extend(rd, i, key, &runs); next > i {
+				i = next + 1
+				if last = rd.pos(i + anchorLen - 1); last >= len(b) {
+					return runs
+				}
+				key = rd.key(i)
 				continue
 			}
-			runs = append(runs, run{start: i - l, end: i + r, form: a.form, whole: whole})
-			next = max(next, i+r-anchorLen)
 		}
-		i = next
+		i++
+		if last += stride; last >= len(b) {
+			return runs
+		}
+		key = key>>8 | uint64(b[last])<<56
 	}
-	return runs
+}
+
+// extend adds the runs that the piece key at position i of rd begins,
+// extended both ways along the spellings it is a piece of, and returns
+// where the search goes on (i when nothing was found).
+func (ks *knownSet) extend(rd reading, i int, key uint64, runs *[]run) int {
+	next := i
+	j, _ := slices.BinarySearchFunc(ks.anchors, key, func(a anchor, k uint64) int {
+		switch {
+		case a.key < k:
+			return -1
+		case a.key > k:
+			return 1
+		}
+		return 0
+	})
+	n := rd.len()
+	for ; j < len(ks.anchors) && ks.anchors[j].key == key; j++ {
+		a := ks.anchors[j]
+		f := &ks.forms[a.form]
+		p := int(a.off)
+		l := 0
+		for i-l > 0 && p-l > 0 && rd.at(i-l-1) == f.text[p-l-1] {
+			l++
+		}
+		r := anchorLen
+		for i+r < n && p+r < len(f.text) && rd.at(i+r) == f.text[p+r] {
+			r++
+		}
+		whole := l+r == len(f.text)
+		if l+r < f.need() || !whole && entropyOf(rd, i-l, i+r) < f.kind.minEntropy() {
+			continue
+		}
+		*runs = append(*runs, run{start: i - l, end: i + r, form: a.form, whole: whole})
+		next = max(next, i+r-anchorLen)
+	}
+	return next
 }
 
 // find adds the spans of text that spell known secrets: in the text's
@@ -193,19 +242,13 @@ func (ks *knownSet) find(v *views, spans []span) []span {
 		return spans
 	}
 	sk := v.skeleton()
-	spans = ks.spans(v.text, sk.b, sk.at, spans)
-	var sub []byte
-	for stride := 2; stride <= maxStride; stride++ {
+	for stride := 1; stride <= maxStride; stride++ {
 		for phase := range stride {
-			sub = sub[:0]
-			for k := phase; k < len(sk.b); k += stride {
-				sub = append(sub, sk.b[k])
-			}
-			spans = ks.spans(v.text, sub, func(k int) int { return sk.at(phase + k*stride) }, spans)
+			spans = ks.spans(v.text, reading{b: sk.b, phase: phase, stride: stride}, sk.at, spans)
 		}
 	}
 	for _, d := range v.dumps() {
-		spans = ks.spans(v.text, d.b, d.at, spans)
+		spans = ks.spans(v.text, reading{b: d.b, stride: 1}, d.at, spans)
 	}
 	return spans
 }
@@ -214,12 +257,13 @@ func (ks *knownSet) find(v *views, spans []span) []span {
 // one of (two put after every character).
 const maxStride = 3
 
-// spans turns the runs of one reading b of text (at says where in text
-// each of its bytes came from) into spans of text.
-func (ks *knownSet) spans(text string, b []byte, at func(int) int, spans []span) []span {
-	for _, r := range ks.scan(b, nil) {
+// spans turns the runs of one reading of a skeleton of text (at says
+// where in text each of the skeleton's bytes came from) into spans of
+// text.
+func (ks *knownSet) spans(text string, rd reading, at func(int) int, spans []span) []span {
+	for _, r := range ks.scan(rd, nil) {
 		f := &ks.forms[r.form]
-		s := span{start: at(r.start), end: at(r.end-1) + 1, kind: ks.kinds[f.value]}
+		s := span{start: at(rd.pos(r.start)), end: at(rd.pos(r.end-1)) + 1, kind: ks.kinds[f.value]}
 		if !r.whole || f.kind != formPlain || strings.IndexByte(text[s.start:s.end], '\n') >= 0 {
 			// a part, or a spelling: the word around it goes too (the
 			// rest of a base64 line, a dump's group)
@@ -243,16 +287,17 @@ func wordAround(text string, start, end int) (int, int) {
 	return start, end
 }
 
-// byteEntropy is the Shannon entropy of b in bits a byte.
-func byteEntropy(b []byte) float64 {
+// entropyOf is the Shannon entropy, in bits a byte, of the bytes of rd
+// from start to end.
+func entropyOf(rd reading, start, end int) float64 {
 	var counts [256]int
-	for _, c := range b {
-		counts[c]++
+	for k := start; k < end; k++ {
+		counts[rd.at(k)]++
 	}
 	e := 0.0
 	for _, n := range counts {
 		if n > 0 {
-			p := float64(n) / float64(len(b))
+			p := float64(n) / float64(end-start)
 			e -= p * math.Log2(p)
 		}
 	}
