@@ -21,7 +21,7 @@ import (
 // letters and digits in lower case. So a change of case, and
 // separators, escapes or line breaks put between the characters, change
 // nothing; one or two characters put after every character (doubled,
-// interleaved) are read through (skeleton.go). Two steps (base64 of the
+// interleaved) are read through (knownset.go). Two steps (base64 of the
 // reversed value) and anything keyed (encryption, an arbitrary
 // substitution) are beyond this: the sandbox and the policy stand there.
 

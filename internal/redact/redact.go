@@ -4,8 +4,8 @@
 // values of the secret environment variables nb keeps from commands and
 // the values of the token lines of the secret files on this machine, and
 // finds them in every spelling a command can give them in one cheap step
-// (base64, hex dumps, escapes, reversed, any case, split by separators),
-// in part as well as whole; and the shapes of keys and tokens from
+// (base64, hex dumps, escapes and codes, reversed, rotated, any case,
+// split by separators or interleaved), in part as well as whole; and the shapes of keys and tokens from
 // gitleaks' maintained rule set (private keys, cloud keys, forge, chat
 // and payment tokens, JWTs), plus credentials in URLs and .netrc lines,
 // also in base64 and hex blobs, decoded, and where a cut left half of

@@ -122,13 +122,14 @@ func Benchmark1GiBBaseline(b *testing.B) {
 }
 
 // Benchmark1GiBWithheld is Benchmark1GiB with the result passing the
-// secret detector, as everything the model receives does (target: within
+// secret detector, knowing a machine's secrets, as everything the model
+// receives does (target: within
 // 1.5 × the time of Benchmark1GiBBaseline). The detector scans what the
 // model gets (the head and tail), not the gigabyte: the saved full output
 // passes it when the model reads it, through a tool.
 func Benchmark1GiBWithheld(b *testing.B) {
 	e := setup(b, nil)
-	d := redact.New(redact.Options{})
+	d := redact.New(redact.Options{Values: benchSecrets})
 	d.Warm()
 	args, _ := json.Marshal(map[string]any{"command": gibCommand, "timeoutSeconds": 600})
 	c, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -143,6 +144,17 @@ func Benchmark1GiBWithheld(b *testing.B) {
 		if r := d.Redact(res.Content, nil); r.Text != res.Content {
 			b.Fatalf("withheld: %v", r.Counts())
 		}
+	}
+}
+
+// benchSecrets are what a machine's environment gives the detector to
+// know (made up): every spelling of them is searched for.
+func benchSecrets() []redact.Value {
+	return []redact.Value{
+		{Kind: "$GITHUB_TOKEN", Value: "ghp_R7kX2mQ9vL4tW8nB3cY6zH1jF5dS0aP2eK7u"},
+		{Kind: "$OPENAI_API_KEY", Value: "sk-proj-Vt3Qm8Zx1Lw6Kp9Rb2Nc5Hd7Fj4Gs0Ya3UeW8qT2mX6vB9n"},
+		{Kind: "$AWS_SECRET_ACCESS_KEY", Value: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ2mL8vT4n"},
+		{Kind: "$DATABASE_URL", Value: "postgres://app:Xq7Lm2Vb9Tz4Wk1R@db.internal:5432/app"},
 	}
 }
 
