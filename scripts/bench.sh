@@ -92,8 +92,14 @@ function best(key, v, lower) {
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
-/^BenchmarkPreview\/sed-10MB/ { best("pvsed", metric("x-direct"), 1); best("pvsedms", metric("preview-ms"), 1); best("pvseddir", metric("direct-ms"), 1) }
-/^BenchmarkPreview\/1000-files/ { best("pv1000", metric("x-direct"), 1); best("pv1000ms", metric("preview-ms"), 1); best("pv1000dir", metric("direct-ms"), 1) }
+/^BenchmarkPreview\/sed-10MB/ {
+	best("pvsed", metric("x-direct"), 1); best("pvsedms", metric("preview-ms"), 1); best("pvseddir", metric("direct-ms"), 1)
+	best("pvsedrun", metric("run-ms"), 1); best("pvsedread", metric("read-ms"), 1); best("pvsedapply", metric("apply-ms"), 1)
+}
+/^BenchmarkPreview\/1000-files/ {
+	best("pv1000", metric("x-direct"), 1); best("pv1000ms", metric("preview-ms"), 1); best("pv1000dir", metric("direct-ms"), 1)
+	best("pv1000run", metric("run-ms"), 1); best("pv1000read", metric("read-ms"), 1); best("pv1000apply", metric("apply-ms"), 1)
+}
 /^BenchmarkSnapshot\/first/ { best("snapfirst", metric("ns/op") / 1e6, 1) }
 /^BenchmarkSnapshot\/cached/ { best("snapnext", metric("ns/op") / 1e6, 1) }
 /^BenchmarkCompare10MB/ { best("diff10", metric("ns/op") / 1e6, 1) }
@@ -167,9 +173,15 @@ END {
 	printf "%-44s %12.2f x %14s\n", "preview of sed -i on 10 MB / direct run", B["pvsed"], "< 2 x"
 	printf "%-44s %11.0f ms %14s\n", "  previewed and applied / run directly", B["pvsedms"], ""
 	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pvseddir"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: the run in the view", B["pvsedrun"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: reading the changes", B["pvsedread"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: applying them", B["pvsedapply"], ""
 	printf "%-44s %12.2f x %14s\n", "preview of a command on 1,000 files / direct", B["pv1000"], "< 2 x"
 	printf "%-44s %11.0f ms %14s\n", "  previewed and applied", B["pv1000ms"], ""
 	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pv1000dir"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: the run in the view", B["pv1000run"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: reading the changes", B["pv1000read"], ""
+	printf "%-44s %11.0f ms %14s\n", "  preview: applying them", B["pv1000apply"], ""
 	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000-file repository, first", B["snapfirst"], ""
 	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000 files, stat cache warm", B["snapnext"], ""
 	printf "%-44s %11.0f ms %14s\n", "diff of two 10 MB texts (50 lines changed)", B["diff10"], ""

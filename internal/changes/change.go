@@ -153,7 +153,7 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 		if err != nil {
 			return err
 		}
-		if cur.Digest() != from(f).Digest() {
+		if !Same(cur, from(f)) {
 			return &ConflictError{Path: f.Path, Want: want}
 		}
 		if to(f).Exists() && to(f).Type != Dir && to(f).Data == nil && to(f).Size > 0 {
