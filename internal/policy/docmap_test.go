@@ -1,0 +1,62 @@
+package policy
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestPipelineMapNamesWhatExists: the package's opening comment is the
+// map a newcomer reads (pipeline.go); every Engine method, function,
+// type and file it names exists, so the map cannot drift from the code.
+func TestPipelineMapNamesWhatExists(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, files := map[string]bool{}, map[string]bool{}
+	var doc string
+	for _, p := range pkgs {
+		for fn, f := range p.Files {
+			files[fn] = true
+			if fn == "pipeline.go" {
+				doc = f.Doc.Text()
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					names[d.Name.Name] = true
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						if ts, ok := s.(*ast.TypeSpec); ok {
+							names[ts.Name.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if !strings.Contains(doc, "# Deciding a command: the map") {
+		t.Fatalf("pipeline.go's opening comment has no map:\n%s", doc)
+	}
+	for _, m := range regexp.MustCompile(`Engine\.(\w+)`).FindAllStringSubmatch(doc, -1) {
+		if !names[m[1]] {
+			t.Errorf("the map names Engine.%s, which does not exist", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`\b(\w+)\.go\b`).FindAllStringSubmatch(doc, -1) {
+		if !files[m[0]] && !strings.HasSuffix(m[0], "_test.go") {
+			t.Errorf("the map names %s, which is not a file of the package", m[0])
+		}
+	}
+	for _, n := range []string{"leafInfo", "assessment", "ruling", "script", "memoize", "secretExpansion", "fetchThenRun", "denies", "mightDeny", "ruleFor", "leafRule"} {
+		if !strings.Contains(doc, n) || !names[n] {
+			t.Errorf("%s: in the map %v, in the code %v", n, strings.Contains(doc, n), names[n])
+		}
+	}
+}
