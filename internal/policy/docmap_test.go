@@ -60,3 +60,35 @@ func TestPipelineMapNamesWhatExists(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLongFunctions: no function of the policy room (policy,
+// shellparse, winshell, cmdbase) is longer than 80 lines. A table is a
+// package-level value, not a function, so none needs an exception.
+func TestNoLongFunctions(t *testing.T) {
+	for _, dir := range []string{".", "../shellparse", "../winshell", "../cmdbase"} {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, p := range pkgs {
+			for _, f := range p.Files {
+				for _, d := range f.Decls {
+					fd, ok := d.(*ast.FuncDecl)
+					if !ok || fd.Body == nil {
+						continue
+					}
+					n++
+					from, to := fset.Position(fd.Pos()), fset.Position(fd.End())
+					if lines := to.Line - from.Line + 1; lines > 80 {
+						t.Errorf("%s:%d: %s is %d lines long, over 80", from.Filename, from.Line, fd.Name.Name, lines)
+					}
+				}
+			}
+		}
+		if n < 50 {
+			t.Fatalf("%s: only %d functions read", dir, n)
+		}
+	}
+}
