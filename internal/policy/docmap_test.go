@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,28 +15,22 @@ import (
 // map a newcomer reads (pipeline.go); every Engine method, function,
 // type and file it names exists, so the map cannot drift from the code.
 func TestPipelineMapNamesWhatExists(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, parsed := parseSources(t, ".", parser.ParseComments)
 	names, files := map[string]bool{}, map[string]bool{}
 	var doc string
-	for _, p := range pkgs {
-		for fn, f := range p.Files {
-			files[fn] = true
-			if fn == "pipeline.go" {
-				doc = f.Doc.Text()
-			}
-			for _, d := range f.Decls {
-				switch d := d.(type) {
-				case *ast.FuncDecl:
-					names[d.Name.Name] = true
-				case *ast.GenDecl:
-					for _, s := range d.Specs {
-						if ts, ok := s.(*ast.TypeSpec); ok {
-							names[ts.Name.Name] = true
-						}
+	for fn, f := range parsed {
+		files[fn] = true
+		if fn == "pipeline.go" {
+			doc = f.Doc.Text()
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				names[d.Name.Name] = true
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok {
+						names[ts.Name.Name] = true
 					}
 				}
 			}
@@ -66,24 +61,18 @@ func TestPipelineMapNamesWhatExists(t *testing.T) {
 // package-level value, not a function, so none needs an exception.
 func TestNoLongFunctions(t *testing.T) {
 	for _, dir := range []string{".", "../shellparse", "../winshell", "../cmdbase"} {
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fset, parsed := parseSources(t, dir, 0)
 		n := 0
-		for _, p := range pkgs {
-			for _, f := range p.Files {
-				for _, d := range f.Decls {
-					fd, ok := d.(*ast.FuncDecl)
-					if !ok || fd.Body == nil {
-						continue
-					}
-					n++
-					from, to := fset.Position(fd.Pos()), fset.Position(fd.End())
-					if lines := to.Line - from.Line + 1; lines > 80 {
-						t.Errorf("%s:%d: %s is %d lines long, over 80", from.Filename, from.Line, fd.Name.Name, lines)
-					}
+		for _, f := range parsed {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				n++
+				from, to := fset.Position(fd.Pos()), fset.Position(fd.End())
+				if lines := to.Line - from.Line + 1; lines > 80 {
+					t.Errorf("%s:%d: %s is %d lines long, over 80", from.Filename, from.Line, fd.Name.Name, lines)
 				}
 			}
 		}
@@ -91,4 +80,26 @@ func TestNoLongFunctions(t *testing.T) {
 			t.Fatalf("%s: only %d functions read", dir, n)
 		}
 	}
+}
+
+// parseSources parses the Go files of dir that are not tests, by name.
+func parseSources(t *testing.T, dir string, mode parser.Mode) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset, out := token.NewFileSet(), map[string]*ast.File{}
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[n] = f
+	}
+	return fset, out
 }
