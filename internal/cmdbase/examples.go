@@ -15,6 +15,3 @@ type Examples struct {
 	// dangerous, or write, move or delete files (seed 000).
 	Warn []string
 }
-
-// Len is how many examples there are.
-func (x Examples) Len() int { return len(x.Allow) + len(x.Ask) + len(x.Warn) }
