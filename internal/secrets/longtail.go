@@ -175,9 +175,10 @@ func tailSamples() []string {
 
 // matchSegs reports whether the path segments name match the pattern's
 // segments (lower-cased): each pattern segment is a path.Match pattern,
-// "**" matches any run of segments. The name is compared lower-cased. With either set, a
-// segment also matches when the name's segment, itself a pattern, matches
-// the pattern's (a glob the user wrote against a pattern of the list).
+// "**" matches any run of segments; the name is compared lower-cased.
+// With either set, a segment also matches when the name's segment,
+// itself a pattern, matches the pattern's (a glob the user wrote against
+// a pattern of the list).
 func matchSegs(pat, name []string, either bool) bool {
 	if len(pat) == 0 {
 		return len(name) == 0

@@ -1316,34 +1316,6 @@ func assignWord(w *syntax.Word) *syntax.Assign {
 // its environment), -H and history (history expansion: !! and !x:s/…/
 // bring back earlier text, a comment included, as code). Options known
 // only at run time may be any.
-// shoptReadingMode is readingMode for shopt, which sets set's -o
-// options too (shopt -s -o keyword is set -k): why args turn on an option
-// that changes how bash reads later words, or "".
-func shoptReadingMode(args []Word) string {
-	setting, setOpts := false, false
-	for _, w := range args {
-		t := w.Text
-		if !w.Static() {
-			return "shopt with a word known only at run time may change how bash reads later words"
-		}
-		if len(t) > 1 && t[0] == '-' {
-			setting = setting || strings.ContainsRune(t, 's')
-			setOpts = setOpts || strings.ContainsRune(t, 'o')
-			continue
-		}
-		if !setting || !setOpts {
-			return ""
-		}
-		switch t {
-		case "keyword":
-			return "shopt -s -o keyword makes a NAME=value word after a command name its environment"
-		case "histexpand", "history":
-			return "shopt -s -o " + t + " turns on history expansion (!! brings back earlier text as code)"
-		}
-	}
-	return ""
-}
-
 func readingMode(args []Word, who string) string {
 	for i, w := range args {
 		t := w.Text
@@ -1371,6 +1343,34 @@ func readingMode(args []Word, who string) string {
 					return who + " -o with an option known only at run time may change how bash reads later words"
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// shoptReadingMode is readingMode for shopt, which sets set's -o
+// options too (shopt -s -o keyword is set -k): why args turn on an option
+// that changes how bash reads later words, or "".
+func shoptReadingMode(args []Word) string {
+	setting, setOpts := false, false
+	for _, w := range args {
+		t := w.Text
+		if !w.Static() {
+			return "shopt with a word known only at run time may change how bash reads later words"
+		}
+		if len(t) > 1 && t[0] == '-' {
+			setting = setting || strings.ContainsRune(t, 's')
+			setOpts = setOpts || strings.ContainsRune(t, 'o')
+			continue
+		}
+		if !setting || !setOpts {
+			return ""
+		}
+		switch t {
+		case "keyword":
+			return "shopt -s -o keyword makes a NAME=value word after a command name its environment"
+		case "histexpand", "history":
+			return "shopt -s -o " + t + " turns on history expansion (!! brings back earlier text as code)"
 		}
 	}
 	return ""
