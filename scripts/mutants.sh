@@ -2,8 +2,9 @@
 # Runs the mutation check: each mutant of scripts/mutants.txt is a one-line
 # change at a security seam (deny rules, secrets, grants, the safe list,
 # the remedy, the sandbox's binding, redaction…) that some test must
-# catch. A mutant is applied through `go test -overlay` (the worktree is
-# never touched) and only the tests it names run; it must make them fail.
+# catch. A mutant is applied through -overlay in GOFLAGS (the worktree is
+# never touched; a test that builds nb's binary builds the mutant too) and
+# only the tests it names run; it must make them fail.
 # A mutant whose line is no longer in its file, or that no longer builds,
 # is an error of the list: fix the list when the code moves.
 #
@@ -47,7 +48,7 @@ run_mutant() {
 	fi
 	printf '{"Replace":{"%s":"%s"}}' "$PWD/$file" "$mutated" >"$work/overlay$n.json"
 	local out rc=0
-	out=$(timeout 600 go test -count=1 -overlay "$work/overlay$n.json" -run "$tests" "$pkg" 2>&1) || rc=$?
+	out=$(GOFLAGS="${GOFLAGS:+$GOFLAGS }-overlay=$work/overlay$n.json" timeout 600 go test -count=1 -run "$tests" "$pkg" 2>&1) || rc=$?
 	if [ $rc = 0 ]; then
 		printf 'SURVIVED %s (%s, %s -run %q)\n' "$name" "$file" "$pkg" "$tests"
 		fail=1

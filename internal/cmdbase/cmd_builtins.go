@@ -2,8 +2,15 @@ package cmdbase
 
 // cmd.exe's internal commands.
 var _ = register([]Spec{
-	{Name: "dir", In: Cmd, Does: Reads},
-	{Name: "type", In: Cmd, Does: Reads, Cat: CatRead},
+	{Name: "dir", In: Cmd, Does: Reads, Examples: Examples{
+		Allow: []string{"dir", "dir /s /b *.cs", "dir /a:h", "for %f in (*.txt) do @echo %f"},
+		Ask:   []string{"dir %USERPROFILE%\\.ssh"},
+	}},
+	{Name: "type", In: Cmd, Does: Reads, Cat: CatRead, Examples: Examples{
+		Allow: []string{"type README.md", "type a.txt | findstr /i error"},
+		Ask:   []string{"type .env", "type %USERPROFILE%\\.aws\\credentials"},
+		Warn:  []string{"type a.txt > C:\\Windows\\win.ini"},
+	}},
 	{Name: "echo", Args: TextArgs, In: Cmd, Does: Reads, Echoes: true},
 	{Name: "cd", Aliases: []string{"chdir"}, In: Cmd, Does: Reads},
 	{Name: "pushd", In: Cmd, Does: Reads},
@@ -23,7 +30,8 @@ var _ = register([]Spec{
 	{Name: "break", Args: TextArgs, In: Cmd, Does: Reads},
 	{Name: "if", Args: TextArgs, In: Cmd, Does: Reads, Wraps: JudgedInner, Why: "its command is judged on its own"},
 	// without arguments they print; with them they change the session or the system
-	{Name: "set", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, ShowsEnv: true, Assigns: true, Why: "sets or prints environment variables"},
+	{Name: "set", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, ShowsEnv: true, Assigns: true, Why: "sets or prints environment variables",
+		Examples: Examples{Ask: []string{"set", "set AWS", "set X=1"}}},
 	{Name: "path", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
 	{Name: "dpath", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
 	{Name: "assoc", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, Assigns: true},
@@ -37,9 +45,11 @@ var _ = register([]Spec{
 	{Name: "md", Aliases: []string{"mkdir"}, In: Cmd, Does: Writes, Cat: CatMkdir},
 	{Name: "mklink", In: Cmd, Does: Writes},
 	{Name: "del", Aliases: []string{"erase"}, In: Cmd, Does: Writes, Cat: CatDelete,
-		Opts: []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes files in every subdirectory (del /s)"}}},
+		Opts:     []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes files in every subdirectory (del /s)"}},
+		Examples: Examples{Warn: []string{"del a.txt", "del /s /q *.tmp", "erase /f x"}}},
 	{Name: "rd", Aliases: []string{"rmdir"}, In: Cmd, Does: Writes, Cat: CatDelete,
-		Opts: []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes a whole directory tree (rd /s)"}}},
+		Opts:     []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes a whole directory tree (rd /s)"}},
+		Examples: Examples{Warn: []string{"rd /s /q build", "rmdir /s x", "rd empty"}}},
 	{Name: "start", Args: TextArgs, In: Cmd, Does: Runs, Wraps: StartsInner, Why: "starts a program"},
 	{Name: "call", Args: TextArgs, In: Cmd, Does: Runs, Why: "runs a batch file or label"},
 	{Name: "for", Args: TextArgs, In: Cmd, Does: Runs, Wraps: JudgedInner, Why: "a loop"},

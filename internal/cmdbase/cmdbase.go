@@ -175,6 +175,9 @@ type Spec struct {
 	// (Invoke-WebRequest -OutFile, certutil -urlcache).
 	Saves []string
 	Why   string
+	// Examples are commands of it with what nb decides for them, run as
+	// tests under each shell of In (examples.go).
+	Examples Examples
 }
 
 // Wrap is how a command runs the commands it is given.

@@ -50,3 +50,49 @@ func SafeFamilyMismatches() []string {
 	}
 	return out
 }
+
+// EntryExample is one example of an entry of the base (examples.go).
+type EntryExample struct {
+	// Entry is the entry's name; Shells the Windows shells it runs in (0:
+	// bash, a Unix entry).
+	Entry   string
+	Shells  Shells
+	Want    string // "allow", "ask" or "warn"
+	Command string
+}
+
+// EntryExamples are every entry's examples, Unix entries' and Windows
+// entries'.
+func EntryExamples() []EntryExample {
+	var out []EntryExample
+	add := func(name string, sh Shells, x Examples) {
+		for _, w := range []struct {
+			want string
+			cmds []string
+		}{{"allow", x.Allow}, {"ask", x.Ask}, {"warn", x.Warn}} {
+			for _, c := range w.cmds {
+				out = append(out, EntryExample{Entry: name, Shells: sh, Want: w.want, Command: c})
+			}
+		}
+	}
+	seen := map[*Prog]bool{}
+	for _, p := range unix {
+		if !seen[p] {
+			seen[p] = true
+			add(p.Name, 0, p.Examples)
+		}
+	}
+	specs := map[*Spec]bool{}
+	for _, s := range programs {
+		specs[s] = true
+	}
+	for _, m := range builtins {
+		for _, s := range m {
+			specs[s] = true
+		}
+	}
+	for s := range specs {
+		add(s.Name, s.In, s.Examples)
+	}
+	return out
+}

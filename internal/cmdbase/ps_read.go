@@ -16,9 +16,21 @@ var win32Product = []Opt{{Name: "win32_product", Does: Changes, Why: "Win32_Prod
 
 var _ = register([]Spec{
 	{Name: "Get-ChildItem", Aliases: []string{"ls", "dir", "gci"}, In: PowerShell, Does: Reads, Lists: true,
-		Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Depth", "-Attributes"}},
+		Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Depth", "-Attributes"},
+		Examples: Examples{
+			Allow: []string{"Get-ChildItem", "Get-ChildItem -Recurse -Filter *.cs src", "gci -Force | Select-Object Name, Length",
+				"ls src | Sort-Object LastWriteTime"},
+			Ask:  []string{"Get-ChildItem Env:", "Get-ChildItem Env:*KEY*", "Get-ChildItem $env:USERPROFILE\\.ssh"},
+			Warn: []string{"Get-ChildItem C:\\Windows\\Temp | Remove-Item -Recurse -Force", "gci *.log | Remove-Item"},
+		}},
 	{Name: "Get-Content", TextOut: true, Aliases: []string{"gc", "cat", "type"}, In: PowerShell, Does: Reads, Cat: CatRead, PipedPaths: true,
-		Values: []string{"-Path", "-LiteralPath", "-TotalCount", "-Head", "-First", "-Tail", "-Last", "-ReadCount", "-Delimiter", "-Encoding", "-Filter", "-Include", "-Exclude", "-Stream"}},
+		Values: []string{"-Path", "-LiteralPath", "-TotalCount", "-Head", "-First", "-Tail", "-Last", "-ReadCount", "-Delimiter", "-Encoding", "-Filter", "-Include", "-Exclude", "-Stream"},
+		Examples: Examples{
+			Allow: []string{"Get-Content README.md", "Get-Content app.log -Tail 20", "gc package.json | ConvertFrom-Json",
+				"(Get-Content a.txt | Measure-Object -Line).Lines"},
+			Ask:  []string{"Get-Content .env", "Get-Content $env:USERPROFILE\\.aws\\credentials", "Get-Content $f"},
+			Warn: []string{"Get-Content urls.txt | Remove-Item"},
+		}},
 	{Name: "Get-Item", Aliases: []string{"gi"}, In: PowerShell, Does: Reads, Lists: true, Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Stream"}},
 	{Name: "Get-ItemProperty", Aliases: []string{"gp"}, In: PowerShell, Does: Reads, Values: []string{"-Path", "-LiteralPath", "-Name"}},
 	{Name: "Get-ItemPropertyValue", Aliases: []string{"gpv"}, In: PowerShell, Does: Reads, Values: []string{"-Path", "-LiteralPath", "-Name"}},

@@ -16,7 +16,11 @@ var _ = register([]Spec{
 	{Name: "Rename-Item", ChangesPiped: true, Aliases: []string{"ren", "rni"}, In: PowerShell, Does: Writes, Cat: CatMove, Values: []string{"-Path", "-LiteralPath", "-NewName"}},
 	{Name: "Remove-Item", ChangesPiped: true, Aliases: []string{"rm", "del", "erase", "rd", "rmdir", "ri"}, In: PowerShell, Does: Writes, Cat: CatDelete,
 		Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Stream"},
-		Opts:   []Opt{{Name: "-Recurse", Does: Dangerous, Why: "deletes a whole tree (Remove-Item -Recurse)"}}},
+		Opts:   []Opt{{Name: "-Recurse", Does: Dangerous, Why: "deletes a whole tree (Remove-Item -Recurse)"}},
+		Examples: Examples{
+			Warn: []string{"Remove-Item a.txt", "Remove-Item -Recurse -Force C:\\build", "rm -r -fo out", "ri x",
+				"& (Get-Command Remove-Item) x", "iex ('Remove-' + 'Item C:\\x -Recurse')"},
+		}},
 	{Name: "Clear-Item", ChangesPiped: true, Aliases: []string{"cli"}, In: PowerShell, Does: Writes},
 	{Name: "Clear-RecycleBin", In: PowerShell, Does: Dangerous, Why: "empties the recycle bin"},
 	{Name: "Export-Csv", Aliases: []string{"epcsv"}, In: PowerShell, Does: Writes, Values: []string{"-Path", "-LiteralPath", "-Delimiter", "-Encoding"}},

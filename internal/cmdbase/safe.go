@@ -56,10 +56,17 @@ type safeCmd struct {
 	args *argSpec
 }
 
-// safeFamilies are the family tables, by family.
-var safeFamilies = map[Family]map[string]safeCmd{
-	Languages: safeLanguages, Coreutils: safeCoreutils, Text: safeText, Git: safeGit,
-	Containers: safeContainers, System: safeSystem, Packages: safePackages,
+// safeFamilies are the family tables, by family, as each family's file
+// registers its own (registerSafe).
+var safeFamilies = map[Family]map[string]safeCmd{}
+
+// registerSafe adds a family's read-only table to the safe list.
+func registerSafe(f Family, table map[string]safeCmd) bool {
+	if safeFamilies[f] != nil {
+		panic("cmdbase: family " + string(f) + " has two read-only tables")
+	}
+	safeFamilies[f] = table
+	return true
 }
 
 // builtinSafe is every family's table in one map, version queries added;

@@ -10,6 +10,8 @@ import (
 // kubeconfig (its read verbs are allowed like any read, remove them with
 // "!kubectl"); options naming another daemon, server or credentials
 // (docker -H, kubectl --server/--token/--kubeconfig) are never safe.
+var _ = registerSafe(Containers, safeContainers)
+
 var safeContainers = map[string]safeCmd{
 	// machinectl lists machines and images (shell, login and start act)
 	"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,

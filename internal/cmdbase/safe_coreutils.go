@@ -5,6 +5,8 @@ import "strings"
 // Files and processes: coreutils, findutils, util-linux and their cousins
 // (cmdbase/unix_coreutils.go). Readers show their file operands (the
 // secret-path rules judge them); listing and identity tools only print.
+var _ = registerSafe(Coreutils, safeCoreutils)
+
 var safeCoreutils = map[string]safeCmd{
 	"ls": plain, "dir": plain, "vdir": plain, "stat": plain, "du": plain, "df": plain, "wc": plain,
 	"basename": plain, "dirname": plain, "realpath": plain, "readlink": plain, "which": plain, "whereis": plain,

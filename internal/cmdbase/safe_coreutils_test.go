@@ -15,12 +15,11 @@ var coreutilsExamples = []safeGroup{
 			"logname", "users", "tty", "uname -r", "arch", "nproc", "getconf PAGE_SIZE", "seq 1 10", "numfmt --to=iec 1024",
 			"expr 1 + 2", "factor 12", "cal", "md5sum go.mod", "sha1sum go.mod", "sha224sum go.mod", "sha256sum go.mod",
 			"sha384sum go.mod", "sha512sum go.mod", "cksum go.mod", "b2sum go.mod", "date", "date +%s",
-			"date -d yesterday +%F", "file go.mod", "tree -L 2", "find . -name '*.go'"},
+			"date -d yesterday +%F", "file go.mod", "tree -L 2"},
 		[]string{
 			"hostid x", "pathchk --frob x",
 			"md5sum ~/.ssh/id_rsa", "stat ~/.ssh/id_rsa", "date -s 12:00", "date 010100002030", "date --set=tomorrow",
-			"file -C -m magic", "tree -o out.txt", "tree -R", "find . -delete", "find . -fprint out.txt",
-			"find . -exec rm {} ;"}},
+			"file -C -m magic", "tree -o out.txt", "tree -R"}},
 	{"readers and pagers",
 		[]string{
 			"cat go.mod", "tac go.mod", "nl go.mod", "head -n 5 go.mod", "head -c 16 /dev/urandom", "tail -n 20 app.log",

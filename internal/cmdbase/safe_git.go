@@ -11,6 +11,8 @@ import (
 // read and which of their options write files or run programs. Whether a
 // read may run a program the repository configures, print a credential
 // or a tracked secret is a fact of the disk, judged by the policy (policy/gitfacts.go).
+var _ = registerSafe(Git, safeGit)
+
 var safeGit = map[string]safeCmd{
 	"git": {check: gitReadOnly},
 }

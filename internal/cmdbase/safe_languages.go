@@ -5,6 +5,8 @@ import "strings"
 // Shells' builtins and helpers that only print or test: the shell family
 // of the command base (cmdbase/unix_languages.go). Builtins that change
 // the shell's state (alias NAME=…, shopt -s, ulimit N, hash NAME) ask.
+var _ = registerSafe(Languages, safeLanguages)
+
 var safeLanguages = map[string]safeCmd{
 	// a shell's -n reads the script and runs none of it (not even
 	// BASH_ENV): a syntax check, whose errors quote the script's lines

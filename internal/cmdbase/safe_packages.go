@@ -6,6 +6,8 @@ import "strings"
 // query tools (the database of what is installed, never the network),
 // go's version and environment queries, and binutils' views of binary
 // files.
+var _ = registerSafe(Packages, safePackages)
+
 var safePackages = map[string]safeCmd{
 	"dpkg": {check: dpkgCheck},
 	// npm ls lists the packages node_modules holds; root and prefix print

@@ -9,6 +9,8 @@ import (
 // hardware, services and the journal, the network's configuration,
 // security status, manual pages. Query tools print; their options and
 // verbs that change settings, reach another host or never end ask.
+var _ = registerSafe(System, safeSystem)
+
 var safeSystem = map[string]safeCmd{
 	"uptime": plain, "free": plain, "locale": plain, "w": plain, "lastlog": plain,
 	"who": {check: whoCheck}, "last": {check: lastCheck},

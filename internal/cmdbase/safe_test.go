@@ -70,8 +70,22 @@ func TestSafeVersions(t *testing.T) { checkSafeExamples(t, versionExamples) }
 
 // allSafeExamples are every family's examples.
 func allSafeExamples() [][]safeGroup {
-	return [][]safeGroup{languagesExamples, coreutilsExamples, textExamples, gitExamples, containersExamples,
-		systemExamples, packagesExamples, versionExamples}
+	return [][]safeGroup{languagesExamples, coreutilsExamples, textExamples, containersExamples,
+		systemExamples, packagesExamples, versionExamples, {entryGroup()}}
+}
+
+// entryGroup are the examples of the entries' own literals (examples.go)
+// as one group: Allow must be allowed, Ask and Warn asked.
+func entryGroup() safeGroup {
+	g := safeGroup{group: "the entries' own examples"}
+	for _, x := range cmdbase.EntryExamples() {
+		if x.Want == "allow" {
+			g.allow = append(g.allow, x.Command)
+		} else {
+			g.ask = append(g.ask, x.Command)
+		}
+	}
+	return g
 }
 
 // exampleNames are the commands (first words) of the examples.

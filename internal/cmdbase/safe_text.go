@@ -11,6 +11,8 @@ import (
 // list or write to standard output, and file-name searches. Their file
 // operands are read (the secret-path rules judge them); a pattern or
 // script comes first where the tool takes one.
+var _ = registerSafe(Text, safeText)
+
 var safeText = map[string]safeCmd{
 	// shellcheck reads the scripts it is given (not the files they
 	// source: no -x, no source path, no rc file named)

@@ -55,13 +55,12 @@ var textExamples = []safeGroup{
 			"rg --pre ./x.sh TODO", "rg -z TODO"}},
 	{"editors and filters",
 		[]string{
-			"sed -n 1,5p go.mod", "awk '{print $1}' go.mod", "gawk -F: '{print $1}' go.mod", "mawk 'NR==1' go.mod",
+			"mawk 'NR==1' go.mod",
 			"nawk '{n++} END {print n}' go.mod", "jq .name package.json", "jq -r '.[] | .id' a.json", "sort -u go.mod",
 			"sort -k2 -n a.txt", "uniq -c a.txt", "cut -d: -f1 a.txt", "tr a-z A-Z < a.txt", "look abc", "strings a.bin",
 			"od -c a.bin", "hexdump -C a.bin", "xxd a.bin", "base64 a.bin", "base64 -d a.b64", "base32 a.bin", "diff -ru a b"},
 		[]string{
-			"sed -i s/a/b/ go.mod", "sed 's/a/b/w out' go.mod", "sed -n 1p .env", "awk '{system(\"id\")}' go.mod",
-			"awk '{print > \"out\"}' go.mod", "gawk -f prog.awk go.mod", "mawk 'BEGIN{getline < \"/etc/shadow\"}'",
+			"mawk 'BEGIN{getline < \"/etc/shadow\"}'",
 			"nawk '{print | \"sh\"}' go.mod", "jq -f filter.jq a.json", "jq -n env",
 			"jq -L lib 'import \"x\" as x; .' a.json", "sort -o out.txt go.mod", "sort --compress-program=sh go.mod",
 			"uniq a.txt out.txt", "cut -f1 .env", "diff .env .env.example", "xxd ~/.ssh/id_rsa", "xxd -r hex out",
@@ -70,14 +69,14 @@ var textExamples = []safeGroup{
 		[]string{
 			"zcat a.gz", "bzcat a.bz2", "xzcat a.xz", "gzip -c a.txt", "gzip -l a.gz", "gunzip -c a.gz", "bzip2 -dc a.bz2",
 			"bunzip2 -c a.bz2", "xz -l a.xz", "unxz -c a.xz", "zstd -dc a.zst", "unzstd -c a.zst", "lz4 -dc a.lz4",
-			"pigz -dc a.gz", "zstdcat a.zst", "unzip -l a.zip", "zipinfo a.zip", "tar -tf a.tar", "tar tvf a.tar.gz",
+			"pigz -dc a.gz", "zstdcat a.zst", "unzip -l a.zip", "zipinfo a.zip",
 			"bsdtar -tf a.tar", "gtar -tzf a.tgz"},
 		[]string{
 			"gzip a.txt", "gunzip a.gz", "bzip2 a.txt", "bunzip2 a.bz2", "xz a.txt", "unxz a.xz", "zstd a.txt",
 			"unzstd a.zst", "lz4 a.txt out.lz4", "pigz a.txt", "zcat ~/.ssh/id_rsa.gz", "zstdcat ~/.ssh/id_rsa.zst", "zstdcat -o out a.zst", "zstdcat --output=out a.zst", "zstdcat --filelist=l",
 			"xzcat -f --files=list", "xzcat --files0 list", "xzcat --fil=list",
 			"zcat -rf ~", "zcat -f --recursive /", "gunzip -cfr ~", "gzip -cdrf ~/.ssh", "pigz -dcfr ~", "zstd -dcfr ~", "zstdcat -rf /etc", "lz4 -dcfr ~",
-			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "tar -xf a.tar", "tar -tf a.tar --to-command=sh", "bsdtar -xf a.tar",
+			"unzip a.zip", "zipinfo ~/.ssh/keys.zip", "bsdtar -xf a.tar",
 			"gtar -tf host:/a.tar"}},
 	{"formatters",
 		[]string{
@@ -109,9 +108,8 @@ var textExamples = []safeGroup{
 			"fd -x rm", "fd -X rm", "fd --exec cat", "fd -e go --exec-batch wc", "fd -l", "fd . ~/.ssh", "fd --frob"}},
 	{"version and help",
 		[]string{
-			"sed --version", "awk --version", "tar --version", "gzip --version", "grep --version"},
-		[]string{
-			"tar --version -xf x.tar", "sed --version -i s/a/b/ f"}},
+			"gzip --version", "grep --version"},
+		[]string{"gzip --version -d a.gz"}},
 }
 
 func TestSafeText(t *testing.T) { checkSafeExamples(t, textExamples) }

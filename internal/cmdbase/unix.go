@@ -123,19 +123,22 @@ const (
 	OtherLang
 )
 
-// Family is a family of commands: one file of the base for their
-// programs (unix_<family>.go) and one for their read-only grammar
-// (safe_<family>.go).
-type Family int
+// Family is a family of commands. The families below keep their
+// programs (unix_<family>.go) and their read-only grammar
+// (safe_<family>.go) in two files; a new family may keep both in one:
+// its Family constant, registerUnix of its entries (each with its
+// Examples) and registerSafe of its read-only table. Nothing else names
+// a family.
+type Family string
 
 const (
-	Languages Family = iota + 1
-	Coreutils
-	Text
-	Git
-	Containers
-	System
-	Packages
+	Languages  Family = "languages"
+	Coreutils  Family = "coreutils"
+	Text       Family = "text"
+	Git        Family = "git"
+	Containers Family = "containers"
+	System     Family = "system"
+	Packages   Family = "packages"
 )
 
 // Prog is what the base knows about one program.
@@ -205,6 +208,9 @@ type Prog struct {
 	// help and exit before the program reads a project file, runs code
 	// or talks to the network.
 	Version []string
+	// Examples are commands of it with what nb decides for them, run as
+	// tests (examples.go).
+	Examples Examples
 }
 
 // ProgSub is a subcommand of a program. Name may hold several words

@@ -46,7 +46,14 @@ var _ = registerUnix(Coreutils, []Prog{
 	{Name: "del", Danger: "deletes files"},
 	{Name: "chattr", Danger: "changes file attributes"},
 	// -exec and -execdir run a command of their own, judged as a leaf
-	{Name: "find", Is: NoRule | Checked | Finds, Dangers: findDanger, Writes: findWritesFiles},
+	{Name: "find", Is: NoRule | Checked | Finds, Dangers: findDanger, Writes: findWritesFiles,
+		Examples: Examples{
+			Allow: []string{"find . -name x", "find . -name '*.go'", "find src -type f -newer go.mod -print0",
+				"find . -maxdepth 2 -iname '*.md' -printf '%p\\n'", "find . -exec grep -l TODO {} +", "find . -name '*.go' -exec wc -l {} \\;"},
+			Ask: []string{"find . -exec sh -c 'make' \\;"},
+			Warn: []string{"find . -delete", "find . -name '*.o' -delete", "find . -exec rm {} \\;", "find . -execdir rm -rf {} +",
+				"find . -ok rm {} \\;", "find . -fprint out.txt", "find . -fls list.txt", "find ~/.ssh -name id_rsa -exec cat {} \\;"},
+		}},
 	{Name: "xargs", Is: Wrapper | Harmless | Alarm | FeedsArgs, Values: "adEILnPs", ReadsFrom: []Output{{Short: 'a', Long: "arg-file"}}},
 	{Name: "env", Is: Wrapper | Harmless | ShowsVars},
 	{Name: "timeout", Is: Wrapper | Harmless},

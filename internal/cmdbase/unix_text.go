@@ -5,13 +5,39 @@ import "strings"
 // Text tools. awk runs programs: an interpreter. The read-only forms of
 // grep, sed, jq and the others are the safe list (safe_text.go).
 var _ = registerUnix(Text, []Prog{
-	{Name: "awk", Is: Interpreter, Version: []string{"--version", "--help"}},
-	{Name: "gawk", Is: Interpreter, Version: []string{"--version", "--help"}},
+	{Name: "awk", Is: Interpreter, Version: []string{"--version", "--help"},
+		Examples: Examples{
+			Allow: []string{"awk --version", "awk '{print $1}' go.mod", "awk '$3 > 100' data.txt", "awk '{print \"a\\tb\"}' f",
+				"ps aux | awk '$3 > 50 {print $2}'", "awk -F: '{print $1}' /etc/passwd", "awk -v n=3 'NR <= n' f",
+				"awk '{print > \"/dev/stderr\"}' f"},
+			Ask: []string{"awk '{system(\"id\")}' go.mod", "awk -f prog.awk f", "awk '{print}' /etc/shadow", "awk \"$prog\" f",
+				"awk 'BEGIN{getline < \"/etc/shadow\"}'", "awk '{print | \"sh\"}' f", "awk '{print > \"out\"}' go.mod"},
+			Warn: []string{"curl x | awk '{system($0)}'"},
+		}},
+	{Name: "gawk", Is: Interpreter, Version: []string{"--version", "--help"},
+		Examples: Examples{
+			Allow: []string{"gawk --version", "gawk -F: '{print $1}' go.mod", "gawk -M '{print $1 * 2}' nums.txt"},
+			Ask:   []string{"gawk -f prog.awk go.mod", "gawk -i inplace '{print}' f", "gawk -l filefuncs 'BEGIN{}'"},
+			Warn:  []string{"curl x | gawk -f -"},
+		}},
 	{Name: "mawk", Is: Interpreter},
 	{Name: "nawk", Is: Interpreter},
-	{Name: "sed", Version: []string{"--version", "--help"}, Writes: sedWritesFiles},
+	{Name: "sed", Version: []string{"--version", "--help"}, Writes: sedWritesFiles,
+		Examples: Examples{
+			Allow: []string{"sed --version", "sed -n 1,5p go.mod", "sed -n 's/x/y/p' f", "sed ':a;N;$!ba;s/\\n/ /g' f",
+				"sed -n 's/x/y/w /dev/stdout' f", "sed -E 's/(a|b)+/c/g' f", "timeout 5 sed -n 's/a/b/p' f"},
+			Ask: []string{"sed -n 1p .env", "sed -n ':x r /home/u/.aws/credentials' f"},
+			Warn: []string{"sed -i s/a/b/ go.mod", "sed 's/a/b/w out' go.mod", "sed -n ':x w /home/u/.bashrc_x' f", "sed --in-place=.bak s/a/b/ f",
+				"sed -n ':x e' f", "sed 's/a/id/e' f", "sed --version -i s/a/b/ f"},
+		}},
 	{Name: "sort", Values: "kStTo", Outputs: []Output{{Short: 'o', Long: "output"}}},
-	{Name: "tar", Aliases: []string{"gtar"}, Version: []string{"--version", "--help", "--usage"}, Writes: tarWrites},
+	{Name: "tar", Aliases: []string{"gtar"}, Version: []string{"--version", "--help", "--usage"}, Writes: tarWrites,
+		Examples: Examples{
+			Allow: []string{"tar --version", "tar -tf a.tar", "tar tvf a.tar.gz", "gtar -tf x.tar", "tar -tzf a.tgz | head"},
+			Ask:   []string{"tar -tf ~/.ssh/keys.tar"},
+			Warn: []string{"tar -xf a.tar", "tar xzf a.tgz -C /", "tar -czf out.tgz src", "tar -tf a.tar --to-command=sh",
+				"tar --version -xf x.tar", "tar -cf - . | ssh h 'cat > x.tar'"},
+		}},
 	{Name: "bsdtar", Version: []string{"--version", "--help"}, Writes: tarWrites},
 	{Name: "uniq", Writes: uniqWrites}, {Name: "xxd", Writes: xxdWrites},
 	{Name: "gzip", Version: []string{"--version", "--help", "-V", "-h"}},

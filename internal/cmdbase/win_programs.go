@@ -82,7 +82,12 @@ var _ = register([]Spec{
 			{Name: "/ru", Value: "system", Does: Dangerous, Why: "makes a task run as SYSTEM (schtasks /ru system)"},
 			// the operations that change, so /query beside them lowers nothing
 			{Name: "/create", Does: Changes}, {Name: "/change", Does: Changes}, {Name: "/run", Does: Runs}, {Name: "/end", Does: Changes}, {Name: "/s", Does: Sends, Why: "asks another computer (/s)"},
-			{Name: "/delete", Does: Dangerous, Why: "deletes scheduled tasks (schtasks /delete)"}}, Why: "creates, changes or runs scheduled tasks"},
+			{Name: "/delete", Does: Dangerous, Why: "deletes scheduled tasks (schtasks /delete)"}}, Why: "creates, changes or runs scheduled tasks",
+		Examples: Examples{
+			Allow: []string{"schtasks /query /fo list"},
+			Ask:   []string{"schtasks /create /tn t /tr C:\\x.exe /sc daily", "schtasks /run /tn t"},
+			Warn:  []string{"schtasks /create /tn t /tr C:\\x.exe /sc onlogon /rl highest", "schtasks /delete /tn t /f"},
+		}},
 	{Name: "sc", Args: TextArgs, In: Both, Does: Unknown, NoArgs: Reads, Subs: []Sub{
 		{Name: "query", Does: Reads}, {Name: "queryex", Does: Reads}, {Name: "qc", Does: Reads}, {Name: "qdescription", Does: Reads},
 		{Name: "qfailure", Does: Reads}, {Name: "getdisplayname", Does: Reads}, {Name: "getkeyname", Does: Reads}, {Name: "enumdepend", Does: Reads},
@@ -115,14 +120,26 @@ var _ = register([]Spec{
 		Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
 			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"},
 			{Name: "disable", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disable)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
-			{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}}},
+			{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}},
+		Examples: Examples{
+			Allow: []string{"netsh interface ip show config"},
+			Ask:   []string{"netsh wlan show profile name=x key=clear", "netsh interface ip set dns x static 1.1.1.1"},
+			Warn: []string{"netsh advfirewall firewall add rule name=x dir=in action=allow protocol=TCP localport=4444",
+				"netsh advfirewall set allprofiles state off"},
+		}},
 	{Name: "reg", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{
 		{Name: "query", Does: Reads, Opts: []Opt{{Name: "/s", Recurse: true}}}, {Name: "compare", Does: Reads},
 		{Name: "add", Does: Changes, Why: "changes the registry"}, {Name: "copy", Does: Changes, Why: "changes the registry"},
 		{Name: "import", Does: Changes, Why: "changes the registry"}, {Name: "load", Does: Changes}, {Name: "unload", Does: Changes},
 		{Name: "restore", Does: Dangerous, Why: "overwrites a registry key (reg restore)"},
 		{Name: "export", Does: Writes}, {Name: "save", Does: Writes},
-		{Name: "delete", Does: Dangerous, Why: "deletes registry keys (reg delete)"}}},
+		{Name: "delete", Does: Dangerous, Why: "deletes registry keys (reg delete)"}},
+		Examples: Examples{
+			Allow: []string{"reg query HKCU\\Software\\App", "reg query HKLM\\Software\\Microsoft\\Windows\\CurrentVersion /s"},
+			Ask:   []string{"reg add HKCU\\Software\\App /v X /d 1 /f"},
+			Warn: []string{"reg delete HKCU\\Software\\App /f", "reg export HKCU\\Software\\App app.reg",
+				"reg add HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d C:\\x.exe"},
+		}},
 	// changing files
 	{Name: "xcopy", In: Both, Does: Writes, Cat: CatCopy, Opts: []Opt{{Name: "/s", Recurse: true}, {Name: "/e", Recurse: true}}},
 	{Name: "robocopy", In: Both, Does: Writes, Opts: []Opt{

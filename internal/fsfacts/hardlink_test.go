@@ -50,6 +50,12 @@ func TestHardLinkedFiles(t *testing.T) {
 			t.Errorf("%q (a hard link of ~/.aws/credentials): allowed", cmd)
 		}
 	}
+	// typed into a terminal session's shell, and a session started with it
+	typed := e.Decide(policy.Action{Kind: policy.SessionInput, Session: "term-1", Program: "bash", InShell: true, SessionProgram: "bash", Input: "cat notes.txt\n", Where: cc})
+	started := e.Decide(policy.Action{Kind: policy.RunCommand, Command: "less notes.txt", Session: "new session", Where: cc})
+	if typed.Decision == policy.Allow || started.Decision == policy.Allow {
+		t.Errorf("a session's read of a hard link of a secret: typed %s, started %s", typed.Decision, started.Decision)
+	}
 	read := e.Decide(policy.Action{Kind: policy.ReadFile, Path: filepath.Join(proj, "notes.txt"), Shown: "notes.txt", Where: cc})
 	if read.Decision == policy.Allow {
 		t.Error("read_file of a hard link of a secret: allowed")

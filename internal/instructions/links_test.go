@@ -28,6 +28,8 @@ func TestLinksToSecretsNotRead(t *testing.T) {
 	}{
 		{"symlink to a secret", func(d string) error { return os.Symlink(creds, filepath.Join(d, FileName)) }, false, "another name of ~/.aws/credentials"},
 		{"hard link of a secret", func(d string) error { return os.Link(creds, filepath.Join(d, "CLAUDE.md")) }, false, "another name of ~/.aws/credentials"},
+		{"GEMINI.md, a hard link of a secret", func(d string) error { return os.Link(creds, filepath.Join(d, "GEMINI.md")) }, false, "another name of ~/.aws/credentials"},
+		{"GEMINI.md, a symlink to a secret", func(d string) error { return os.Symlink(creds, filepath.Join(d, "GEMINI.md")) }, false, "another name of ~/.aws/credentials"},
 		{"hard link of unknown origin", func(d string) error { return os.Link(outside, filepath.Join(d, FileName)) }, false, "several hard links"},
 		{"hard link with its sibling", func(d string) error {
 			write(t, filepath.Join(d, FileName), "use tabs")

@@ -148,6 +148,12 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	prog := cmdbase.Unix(l.Base())
 	info.warns = info.warns || prog.Has(cmdbase.Removes)
 	info.network = prog.Has(cmdbase.Network)
+	if prog.Has(cmdbase.SendsData) {
+		// a secret named anywhere in its words may be what it sends (curl
+		// -d @FILE, -T FILE, -F k=@FILE, scp FILE host:): only an exact
+		// rule approves that
+		info.sensitive = e.sendsSecret(l, cc)
+	}
 	if prog.Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
@@ -182,6 +188,28 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		info.safe = false
 	}
 	return info
+}
+
+// sendsSecret says which secret file a program that sends data names
+// among its words — whole, after an option's "=", or after the "@" that
+// makes curl read a file — or "".
+func (e *Engine) sendsSecret(l *shellparse.Leaf, cc CommandContext) string {
+	for _, w := range l.Args() {
+		if !w.Static() {
+			continue
+		}
+		var cands []string
+		if _, v, ok := strings.Cut(w.Text, "="); ok {
+			cands = append(cands, strings.TrimLeft(v, "@<"), v)
+		}
+		cands = append(cands, strings.TrimLeft(w.Text, "@<"), w.Text)
+		for _, p := range cands {
+			if p != "" && !strings.HasPrefix(p, "-") && e.secretPath(cc, p, w.Glob) {
+				return l.Base() + " may send " + p
+			}
+		}
+	}
+	return ""
 }
 
 // leafSafe says whether one simple command is provably read-only when it

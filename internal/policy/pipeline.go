@@ -5,39 +5,64 @@
 // through it. Nothing here asks the user, runs anything or reads the disk:
 // the disk's answers come through Facts (package fsfacts).
 //
-// # Deciding a command
+// # Deciding a command: the map
 //
-// A command for bash, cmd.exe or PowerShell goes through one pipeline of
-// five steps, one function each, in this file's Engine.decide:
+// Engine.Decide (action.go) sends a command — run_cmd's, a new terminal
+// session's, a line typed into a session's shell (input.go) — to
+// Engine.decide in this file, one pipeline for bash, cmd.exe and
+// PowerShell: five steps, one function each, and a newcomer reads them
+// in this order.
 //
-//  1. parse (parse.go): the text in its shell's language, once: bash by
-//     package shellparse, cmd.exe and PowerShell by package winshell, both
-//     into the same model (shellparse.Analysis): leaves, the redirections,
-//     what is outside what the parser understands (Unknown), and where the
-//     shell is left (DirAfter).
-//  2. leaves: every simple command wherever it appears — lists,
-//     pipelines, substitutions, the inner scripts of bash -c, cmd /c and
-//     powershell -Command, the commands behind wrappers (env, timeout,
-//     sudo, xargs, find -exec, if, start) — with its program, arguments,
-//     redirections, the directories it may run in (after the cd before
-//     it) and what is known only at run time.
-//  3. facts (judge.go for bash and the programs that behave as on Unix,
-//     judgewin.go for cmd.exe's and PowerShell's own commands, script.go
-//     for what the leaves do together): what the command base (package
-//     cmdbase: the program's spec, its read-only grammar, its dangerous
-//     forms) and the disk (Facts: secret files, where links lead, git's
-//     configuration) say each leaf does, as typed effects (leafInfo: safe
-//     and why not, danger, the secret it touches, writes, network use,
-//     whether a rule may approve it); then the script's safety and
-//     whether it warns.
-//  4. rules (rules.go): a deny rule matching any leaf denies; a rule a
-//     dynamic word might match keeps it asked; else every leaf covered by
-//     a rule (--approve, approval.allow, grants), by the safe list or as
-//     a harmless wrapper allows; else the sandbox may; else ask.
-//  5. verdict (verdict.go): the Decision with its explanation in the
-//     shell's own language — the display line, the reasons, the rule
-//     "Always" saves and, headless, the remedy (rules checked against the
-//     same facts with step 4, never by parsing again).
+//  1. parse — Engine.parse (parse.go). The text in its shell's language,
+//     once: bash by package shellparse (analyse), cmd.exe and PowerShell
+//     by winshell.Analyse, both into one model, shellparse.Analysis:
+//     Leaves, Redirs, Unknown (what the parser does not understand),
+//     Recursive functions and DirAfter (where the shell is left). The
+//     script it returns carries the CommandContext, its Facts memoised
+//     for this decision (memoize, facts.go).
+//  2. leaves — made by the parsers in step 1, read here as
+//     shellparse.Leaf: every simple command wherever it appears (lists,
+//     pipelines, substitutions, bash -c, cmd /c and powershell -Command
+//     scripts, the commands behind wrappers: env, timeout, sudo, xargs,
+//     find -exec, if, start), with its program, arguments (Args),
+//     redirections, the directories it may run in and what is known only
+//     at run time (Dynamic words).
+//  3. facts — Engine.assess (script.go). Each leaf's leafInfo from
+//     Engine.leafFacts: Engine.leafInfo (judge.go) for bash and the
+//     programs that behave as on Unix, Engine.winLeafInfo (judgewin.go)
+//     for cmd.exe's and PowerShell's own commands. Both ask the command
+//     base (package cmdbase: cmdbase.Unix and cmdbase.Safe for the
+//     program's entry and read-only grammar, cmdbase.Judge for a Windows
+//     command's effect) and the disk (Facts, facts.go: secret files,
+//     where links lead, the hard links of secret files; GitRepo,
+//     gitfacts.go: git's configuration and own files; Engine.secretPath,
+//     facts.go, with paths.go and winpaths.go). Then what the leaves do together
+//     (Engine.winTogether, togetherwin.go; secretExpansion, fetchThenRun,
+//     Engine.assessRedir), the user's warn patterns
+//     (Engine.assessPatterns) and the script's safety, display and
+//     warning (Engine.conclude) into one assessment.
+//  4. rules — Engine.ruling (rules.go). A deny rule matching any leaf
+//     (denies, dialect.go, under each of a Windows command's names)
+//     denies; one a dynamic word might match (mightDeny) keeps it asked.
+//     Then Engine.approval: every leaf covered by an allow rule,
+//     --approve pattern or grant (Engine.preApproved, ruleFor) allows;
+//     else the safe list (BySafeList) when the assessment is Safe; else
+//     the sandbox (BySandbox) when the command already runs in one; else
+//     ask.
+//  5. verdict — Engine.verdict (verdict.go). The Decision with its
+//     explanation in the shell's own language: Display and Category,
+//     Reasons, DefaultAnswer, the rule Always saves (Engine.alwaysRule,
+//     leafRule) and, headless, Engine.remedy: --approve rules proposed
+//     only when step 4 (Engine.approval), given them, allows the command
+//     against the same facts, never by parsing again.
+//
+// The types that travel between the steps: script (parse.go: the
+// analysis and its context), leafInfo (one leaf's typed effects) and
+// assessment (step 3's answer for the script) in this file, ruling
+// (step 4's, rules.go). What the command base knows
+// of a program, with the examples that prove it (cmdbase.Examples), is
+// data in package cmdbase; this package names no program
+// (literals_test.go).
 //
 // What a decision says travels in typed fields, never in its text: Warn
 // and Safety say that it warns (DefaultAnswer and OfferAlways follow

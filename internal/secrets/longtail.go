@@ -84,6 +84,16 @@ var homeGlobs = []string{
 	"Library/Application Support/**/Cookies", "Library/Application Support/**/Local Storage",
 }
 
+// homeGlobSegs are homeGlobs lower-cased and split at their slashes,
+// once.
+var homeGlobSegs = func() [][]string {
+	out := make([][]string, len(homeGlobs))
+	for i, g := range homeGlobs {
+		out[i] = strings.Split(strings.ToLower(g), "/")
+	}
+	return out
+}()
+
 // HomeGlobs returns the secret locations below a home directory that are
 // patterns ("*" within a name, "**" for directories), relative to it,
 // slash-separated. Unlike HomePaths they cannot be hidden by name; a
@@ -164,10 +174,11 @@ func tailSamples() []string {
 }
 
 // matchSegs reports whether the path segments name match the pattern's
-// segments: each pattern segment is a path.Match pattern, "**" matches
-// any run of segments. Both are compared lower-cased. With either set, a
-// segment also matches when the name's segment, itself a pattern, matches
-// the pattern's (a glob the user wrote against a pattern of the list).
+// segments (lower-cased): each pattern segment is a path.Match pattern,
+// "**" matches any run of segments; the name is compared lower-cased.
+// With either set, a segment also matches when the name's segment,
+// itself a pattern, matches the pattern's (a glob the user wrote against
+// a pattern of the list).
 func matchSegs(pat, name []string, either bool) bool {
 	if len(pat) == 0 {
 		return len(name) == 0
@@ -183,7 +194,7 @@ func matchSegs(pat, name []string, either bool) bool {
 	if len(name) == 0 {
 		return false
 	}
-	p, n := strings.ToLower(pat[0]), strings.ToLower(name[0])
+	p, n := pat[0], strings.ToLower(name[0])
 	ok, _ := path.Match(p, n)
 	if !ok && either {
 		ok, _ = path.Match(n, p)
@@ -195,8 +206,7 @@ func matchSegs(pat, name []string, either bool) bool {
 // or is below a match of a home glob.
 func underHomeGlob(rel string, either bool) bool {
 	segs := strings.Split(rel, "/")
-	for _, g := range homeGlobs {
-		gs := strings.Split(g, "/")
+	for _, gs := range homeGlobSegs {
 		for n := len(segs); n > 0; n-- {
 			if matchSegs(gs, segs[:n], either) {
 				return true

@@ -815,6 +815,11 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 			l.Unknown = append(l.Unknown, why)
 		}
 	}
+	if l.Base() == "shopt" {
+		if why := shoptReadingMode(l.Args()); why != "" {
+			l.Unknown = append(l.Unknown, why)
+		}
+	}
 	if a.opts.Interactive {
 		// an earlier input may have turned set -k on in this shell
 		for _, w := range l.Args() {
@@ -1338,6 +1343,34 @@ func readingMode(args []Word, who string) string {
 					return who + " -o with an option known only at run time may change how bash reads later words"
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// shoptReadingMode is readingMode for shopt, which sets set's -o
+// options too (shopt -s -o keyword is set -k): why args turn on an option
+// that changes how bash reads later words, or "".
+func shoptReadingMode(args []Word) string {
+	setting, setOpts := false, false
+	for _, w := range args {
+		t := w.Text
+		if !w.Static() {
+			return "shopt with a word known only at run time may change how bash reads later words"
+		}
+		if len(t) > 1 && t[0] == '-' {
+			setting = setting || strings.ContainsRune(t, 's')
+			setOpts = setOpts || strings.ContainsRune(t, 'o')
+			continue
+		}
+		if !setting || !setOpts {
+			return ""
+		}
+		switch t {
+		case "keyword":
+			return "shopt -s -o keyword makes a NAME=value word after a command name its environment"
+		case "histexpand", "history":
+			return "shopt -s -o " + t + " turns on history expansion (!! brings back earlier text as code)"
 		}
 	}
 	return ""
