@@ -141,6 +141,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
+	keepInheritedFiles()
 	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine, outside: o.Outside}
 	if h.name == "" {
 		h.name = "sandbox"
