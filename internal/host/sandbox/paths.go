@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -67,6 +70,9 @@ func resolve(p string) string {
 			p = a
 		}
 	}
+	if runtime.GOOS != "windows" && linkFree(p) {
+		return p
+	}
 	rest := ""
 	cur := p
 	for {
@@ -80,6 +86,27 @@ func resolve(p string) string {
 		rest = filepath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
+}
+
+// linkFree reports whether no name on the way to the absolute p is a
+// symbolic link, looking at each from the top down to the first that does
+// not exist: most paths' resolve, in one look at each name.
+func linkFree(p string) bool {
+	cur := filepath.VolumeName(p) + string(filepath.Separator)
+	for _, name := range strings.Split(p[len(cur):], string(filepath.Separator)) {
+		if name == "" {
+			continue
+		}
+		cur = filepath.Join(cur, name)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // within reports whether p is dir or below it.
