@@ -21,6 +21,7 @@ go test -run '^$' -count 1 -timeout 30m -bench 'HugeAnswer' -benchtime 1x ./inte
 go test -run '^$' -count 1 -timeout 30m -bench 'LongConversation' -benchtime 1x ./internal/agent >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Decide' ./internal/policy >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SecretFiles' -benchtime 20x ./internal/fsfacts >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'PolicyCheck10k' -benchtime 5x ./internal/redteam >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'ContinueEchoHi' -benchtime 20x ./internal/ptysession >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'IdleCPU' -benchtime 2x ./internal/ptysession >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SessionThroughput' -benchtime 2x ./internal/ptysession >>"$out"
@@ -68,6 +69,7 @@ function best(key, v, lower) {
 /^BenchmarkWinDecidePipeline/ { best("winpipe", metric("ns/op") / 1e3, 1) }
 /^BenchmarkWinDecide1000Lines\/cmd/ { best("win1000cmd", metric("ns/op") / 1e6, 1) }
 /^BenchmarkWinDecide1000Lines\/powershell/ { best("win1000ps", metric("ns/op") / 1e6, 1) }
+/^BenchmarkPolicyCheck10k/ { best("check10k", metric("ns/op") / 1e6, 1) }
 /^BenchmarkBaseLoad/ { best("baseload", metric("base-load-ms"), 1) }
 /^BenchmarkSecretFiles5000/ { best("secrets", metric("ns/op") / 1e6, 1) }
 /^BenchmarkContinueEchoHi/ { best("echohi", metric("ns/op") / 1e6, 1) }
@@ -130,6 +132,7 @@ END {
 	printf "%-44s %11.1f us %14s\n", "policy decision, PowerShell pipeline", B["winpipe"], "< 1000 us"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of cmd.exe", B["win1000cmd"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "policy decision, 1,000 lines of PowerShell", B["win1000ps"], "< 20 ms"
+	printf "%-44s %11.0f ms %14s\n", "policy check of 10,000 mixed commands", B["check10k"], "<= 377 ms"
 	printf "%-44s %11.2f ms %14s\n", "command base load at start-up", B["baseload"], "< 2 ms"
 	printf "%-44s %11.2f ms %14s\n", "secret files below a 5,000-file tree", B["secrets"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "terminal_continue echo hi (bash session)", B["echohi"], "< 100 ms"

@@ -360,12 +360,12 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 		}
 		t, ok := a.lookup(c.Name)
 		if !ok {
-			results[i] = tool.Errorf("unknown tool %q; available tools: %s", c.Name, a.toolNames())
+			results[i] = a.rejected(call, fmt.Sprintf("unknown tool %q; available tools: %s", c.Name, a.toolNames()))
 			continue
 		}
 		inv, err := t.Review(ctx, call, tool.At{Cwd: cwd})
 		if err != nil {
-			results[i] = tool.Errorf("%v", err)
+			results[i] = a.rejected(call, err.Error())
 			continue
 		}
 		if inv.KeptArgs != nil {
@@ -414,6 +414,18 @@ func (a *Agent) runSegment(ctx context.Context, calls []llm.ToolCall, first int,
 		}
 	}
 	return end
+}
+
+// rejected shows a call that was refused before it could run (an unknown
+// tool, bad arguments: an empty command, a host group that does not
+// exist) as a failed tool line with the error the model gets, and returns
+// that result.
+func (a *Agent) rejected(call *tool.Call, msg string) *tool.Result {
+	res := tool.Errorf("%s", msg)
+	shown := *res
+	shown.Note = msg
+	a.opts.UI.ToolStart(&Pending{Call: call, Description: description(call.Args), Cwd: a.cwd()}).Done(&shown)
+	return res
 }
 
 // preview runs the previews of the calls about to be asked (a command

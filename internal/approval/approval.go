@@ -210,7 +210,6 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 	}
 	pal := s.p.Palette
 	width := s.width()
-	warn := Warned(d)
 	// A rule too long to show is never saved by a keypress.
 	always := OfferAlways(d) && len(d.Rule) <= promptBytes
 	defYes := DefaultYes(d)
@@ -249,11 +248,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 			s.line("  " + l)
 		}
 	}
-	if warn {
-		if r := warnReasons(d); r != "" {
-			s.line("  " + pal.Warn(style.Truncate(r, width-2)))
-		}
-	}
+	s.why(d, "  ")
 	var pg *pager
 	if pd.Changes != nil {
 		pg = &pager{lines: DiffLines(pal, pd.Changes, pd.Cwd, width-2)}
@@ -266,7 +261,7 @@ func (s *session) single(ctx context.Context, pd *agent.Pending, counter string)
 		if pg != nil && pg.rest() > 0 {
 			more = " more diff"
 		}
-		return fitChoices(width, choices(pal, defYes, always, more), choices(pal, defYes, always, "")) + " "
+		return fitChoices(width, choices(pal, defYes, always, more), choices(pal, defYes, always, ""), shortChoices(pal, defYes, always, false), shortChoices(pal, defYes, always, true)) + " "
 	}
 	hints := hintsNow()
 	s.ask(hints)
@@ -466,6 +461,47 @@ func warnReasons(d *policy.Decision) string {
 	return style.Sanitize(strings.Join(keep, "; "))
 }
 
+// why writes the line under a call that says why it is asked: for a
+// warned call its reasons, else the most telling one, on one row.
+func (s *session) why(d *policy.Decision, indent string) {
+	room := s.width() - style.Width(indent)
+	if Warned(d) {
+		if r := warnReasons(d); r != "" {
+			s.line(indent + s.p.Palette.Warn(style.Truncate(r, room)))
+		}
+		return
+	}
+	if r := askReason(d); r != "" {
+		s.line(indent + s.p.Palette.Muted(style.Truncate(r, room)))
+	}
+}
+
+// askReason is the most telling of the reasons a call is asked: what it
+// reads of a secret, sends over the network or changes comes before its
+// not being known to be read-only.
+func askReason(d *policy.Decision) string {
+	best, rank := "", -1
+	for _, r := range d.Reasons {
+		k := 0
+		switch {
+		case strings.HasPrefix(r, "sensitive"):
+			k = 4
+		case strings.Contains(r, "network") || strings.Contains(r, "sends"):
+			k = 3
+		case strings.HasPrefix(r, "writes") || strings.Contains(r, "changes"):
+			k = 2
+		case strings.Contains(r, "not on the safe list") || strings.Contains(r, "not known to be read-only"):
+			k = 0
+		default:
+			k = 1
+		}
+		if k > rank {
+			best, rank = r, k
+		}
+	}
+	return style.Sanitize(oneLine(best))
+}
+
 func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.Answer, error) {
 	pal := s.p.Palette
 	width := s.width()
@@ -502,11 +538,7 @@ func (s *session) batch(ctx context.Context, batch []*agent.Pending) ([]agent.An
 		for _, l := range lines[1:] {
 			s.line(indent + l)
 		}
-		if Warned(d) {
-			if r := warnReasons(d); r != "" {
-				s.line(indent + pal.Warn(style.Truncate(r, width-style.Width(indent))))
-			}
-		}
+		s.why(d, indent)
 		if big {
 			s.line(indent + pal.Warn(style.Truncate(tooLargeNote(d), width-style.Width(indent))))
 		}
@@ -649,7 +681,8 @@ func moreLabel(d *policy.Decision, cut bool) string {
 	return ""
 }
 
-// choices are "[Y]es [n]o [a]lways [?]" with the default in capitals.
+// choices are "[Y]es [n]o [a]lways this [s]ession [?]" with the default
+// in capitals.
 func choices(pal style.Palette, defYes, always bool, more string) []string {
 	y, n, a := "y", "N", "a"
 	if defYes {
@@ -657,9 +690,24 @@ func choices(pal style.Palette, defYes, always bool, more string) []string {
 	}
 	parts := []string{pal.KeyHint(y, "es"), pal.KeyHint(n, "o")}
 	if always {
-		parts = append(parts, pal.KeyHint(a, "lways"))
+		parts = append(parts, pal.KeyHint(a, "lways"), "this "+pal.KeyHint("s", "ession"))
 	}
 	return append(parts, pal.KeyHint("?", more))
+}
+
+// shortChoices are the choices for narrow terminals: "[s]ession" for
+// "this [s]ession", or (keys only) the keys alone.
+func shortChoices(pal style.Palette, defYes, always, keysOnly bool) []string {
+	y, n := "y", "N"
+	if defYes {
+		y, n = "Y", "n"
+	}
+	words := map[bool][4]string{false: {"es", "o", "lways", "ession"}}[keysOnly]
+	parts := []string{pal.KeyHint(y, words[0]), pal.KeyHint(n, words[1])}
+	if always {
+		parts = append(parts, pal.KeyHint("a", words[2]), pal.KeyHint("s", words[3]))
+	}
+	return append(parts, pal.KeyHint("?", ""))
 }
 
 // batchChoices are the batch answers; short ones fit narrow terminals.

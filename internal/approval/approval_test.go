@@ -52,7 +52,7 @@ func TestSingleYes(t *testing.T) {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	raw := scr.Raw()
-	for _, want := range []string{"? read: /etc/hosts", "[Y]es  [n]o  [a]lways  [?]"} {
+	for _, want := range []string{"? read: /etc/hosts", "[Y]es  [n]o  [a]lways  this [s]ession  [?]"} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("prompt lacks %q:\n%q", want, raw)
 		}
@@ -443,7 +443,7 @@ func TestEraseKeepsTheTranscript(t *testing.T) {
 		scr := screentest.New(40, 30, true)
 		_, _ = scr.Write([]byte("KEEP ME\n"))
 		p := &Prompter{In: strings.NewReader(keys), Fd: -1, Out: scr, Width: func() int { return 40 }}
-		pd := pending(script, strings.Repeat("a description that wraps ", 4), false)
+		pd := pending(script, strings.Repeat("a description that wraps ", 2), false)
 		if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
 			t.Fatal(err)
 		}
@@ -471,5 +471,40 @@ func TestSessionGrant(t *testing.T) {
 	got, _ = p.Approve(ctxT(t), []*agent.Pending{pending("delete: x", "", true)})
 	if got[0].Approved || got[0].Session {
 		t.Fatalf("warned call: %+v", got)
+	}
+}
+
+// TestPromptSaysWhy: a prompt says why it asks in one row under the call:
+// the most telling reason (a secret read before not being known to be
+// read-only), cut to the width; a warned call its reasons. Narrow
+// terminals still show every key, [s] included.
+func TestPromptSaysWhy(t *testing.T) {
+	pd := pending("read: .env", "", false)
+	pd.Decision.Reasons = []string{"cat is not on the safe list", "sensitive: cat reads .env", "git push is not known to be read-only"}
+	p, scr := prompter("y", 80)
+	defer scr.Close()
+	if _, err := p.Approve(ctxT(t), []*agent.Pending{pd}); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(ansi.Strip(scr.Raw()), "\r\n")
+	if len(rows) < 3 || rows[1] != "  sensitive: cat reads .env" {
+		t.Fatalf("rows %q", rows)
+	}
+	pd.Decision.Reasons = []string{"sensitive: " + strings.Repeat("x", 200)}
+	p, scr = prompter("y", 30)
+	defer scr.Close()
+	p.Approve(ctxT(t), []*agent.Pending{pd})
+	raw := ansi.Strip(scr.Raw())
+	if rows := strings.Split(raw, "\r\n"); style.Width(rows[1]) > 29 {
+		t.Errorf("the reason takes more than a row: %q", rows[1])
+	}
+	if !strings.Contains(raw, "[Y]  [n]  [a]  [s]  [?]") {
+		t.Errorf("narrow prompt: %q", raw)
+	}
+	p, scr = prompter("n\r", 80)
+	defer scr.Close()
+	p.Approve(ctxT(t), []*agent.Pending{pending("delete: x", "", true)})
+	if !strings.Contains(ansi.Strip(scr.Raw()), "\r\n  recursive delete (rm -r)\r\n") {
+		t.Errorf("warned: %q", scr.Raw())
 	}
 }

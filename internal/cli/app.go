@@ -18,6 +18,7 @@ import (
 	"github.com/nb-cli/nb/internal/instructions"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/providers"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/redact"
@@ -49,6 +50,8 @@ type app struct {
 	sessions *ptysession.Manager
 	// rec is the report of a single-shot run (nil for nb tool).
 	rec *report.Recorder
+	// spec is the provider in use, as resolved (newProvider).
+	spec providers.Spec
 	// journal keeps the changes applied in the conversation (/undo,
 	// /changes); nil for nb tool.
 	journal *changes.Journal

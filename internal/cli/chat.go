@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/providers"
 	"github.com/nb-cli/nb/internal/mcpclient"
 	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/report"
@@ -47,6 +49,12 @@ type chat struct {
 
 	// single is set for a single-shot run.
 	single bool
+	// continues: the run goes on with the conversation the launch
+	// directory kept (said once, see sayContinuing).
+	continues bool
+	// apartNote says why this run keeps a conversation of its own
+	// (another nb holds the directory's); said once, at the start.
+	apartNote string
 	// typeahead reads what is typed while a turn of an interactive chat
 	// runs.
 	typeahead *typeahead
@@ -56,14 +64,14 @@ type chat struct {
 	quit   bool
 }
 
-func runChat(opts *Options, io *iostreams.IO) int {
+func runChat(opts *Options, io *iostreams.IO) error {
 	if opts.Help {
-		fmt.Fprint(io.Out, usage())
-		return ExitOK
+		printHelp(io, usageText)
+		return nil
 	}
 	if opts.Version {
 		fmt.Fprintf(io.Out, "nb %s\n", Version)
-		return ExitOK
+		return nil
 	}
 	rec := newRecorder(opts, io)
 	words := strings.Join(opts.Words, " ")
@@ -75,7 +83,7 @@ func runChat(opts *Options, io *iostreams.IO) int {
 		}
 		piped = data
 	}
-	singleShot := len(opts.Words) > 0 || !io.InTTY
+	singleShot := len(opts.Words) > 0 || !io.InTTY || opts.Print
 	if singleShot && strings.TrimSpace(words) == "" && strings.TrimSpace(piped) == "" {
 		return failRun(rec, io, kindRun, usagef("nothing to ask: give a message as arguments or on stdin (see nb --help)"))
 	}
@@ -99,8 +107,8 @@ func runChat(opts *Options, io *iostreams.IO) int {
 	a.loadInstructions()
 
 	c := &chat{app: a, single: singleShot}
-	if code, ok := c.start(); !ok {
-		return code
+	if err := c.start(); err != nil {
+		return err
 	}
 	defer c.history.Close()
 	defer c.ui.Close()
@@ -120,19 +128,19 @@ func runChat(opts *Options, io *iostreams.IO) int {
 func canPrompt(io *iostreams.IO) bool { return render.CanPrompt(io) }
 
 // start opens the history, the provider and the UI.
-func (c *chat) start() (int, bool) {
+func (c *chat) start() error {
 	p, model, err := c.newProvider(c.opts.Provider, c.opts.Model)
 	if err != nil {
-		return failRun(c.rec, c.io, kindConfig, err), false
+		return failRun(c.rec, c.io, kindConfig, err)
 	}
 	h, err := c.openHistory()
 	if err != nil {
-		return failRun(c.rec, c.io, kindHistory, err), false
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
 	msgs, warning, err := h.Load()
 	if err != nil {
 		h.Close()
-		return failRun(c.rec, c.io, kindHistory, err), false
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
 	c.history = h
 	c.ui = c.newUI()
@@ -141,16 +149,16 @@ func (c *chat) start() (int, bool) {
 		c.ui.Notice(agent.NoticeWarn, warning)
 	}
 	c.openJournal()
-	c.agent = c.newAgent(p, model, c.ui, canPrompt(c.io), msgs)
-	c.windowHint(p, model)
-	if c.opts.Resume {
-		if err := c.reopen(1); err != nil {
-			c.history.Close()
-			return failRun(c.rec, c.io, kindHistory, err), false
-		}
+	c.agent = c.newAgent(p, c.modelWindow(p, model), c.ui, canPrompt(c.io), msgs)
+	if err := c.resumeAtStart(); err != nil {
+		c.history.Close()
+		return failRun(c.rec, c.io, kindHistory, err)
 	}
+	// A start that goes on with the directory's conversation says so
+	// before its first message (not for a slash command of its own).
+	c.continues = len(msgs) > 0 && !c.opts.Resume && len(c.agent.Messages) == len(msgs)
 	c.startReport(p)
-	return 0, true
+	return nil
 }
 
 // handleSignals makes Ctrl+C cancel the running turn (not nb), and SIGTERM
@@ -183,7 +191,7 @@ func (c *chat) handleSignals(ctx context.Context, stop context.CancelFunc) {
 					// Waiting at the prompt, where nothing would notice
 					// the cancellation: end sessions and leave now.
 					c.shutdown()
-					os.Exit(ExitInterrupted)
+					os.Exit(exitCode(errInterrupted))
 				}
 			}
 		}
@@ -223,6 +231,7 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.waitMCP(tctx)
 	changed, err := c.agent.Turn(tctx, msg)
 	cancel()
+	c.rememberRoles()
 	// c.cancel stays set while saving: a SIGTERM or SIGHUP now marks nb to
 	// quit after the save instead of exiting in the middle of it, so the
 	// exchange already printed is kept.
@@ -235,6 +244,9 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	c.mu.Lock()
 	c.cancel = nil
 	c.mu.Unlock()
+	if ferr := c.ui.Flush(); ferr != nil {
+		c.ui.Notice(agent.NoticeError, ferr.Error())
+	}
 	if serr != nil && (err == nil || errors.Is(err, agent.ErrToolLimit)) {
 		return serr
 	}
@@ -248,6 +260,11 @@ func (c *chat) turn(ctx context.Context, text string) error {
 		c.ui.Notice(agent.NoticeWarn, "interrupted")
 	default:
 		c.ui.Notice(agent.NoticeError, err.Error())
+		var le *llm.Error
+		if errors.As(err, &le) && le.Status == http.StatusNotFound {
+			// Mostly a model the server does not have.
+			c.ui.Notice(agent.NoticeInfo, "the server does not know the model "+c.agent.Provider().Model()+": "+providers.ModelHint(c.spec))
+		}
 		if !changed {
 			c.ui.Notice(agent.NoticeInfo, "the message was not sent; the conversation is unchanged")
 		}
@@ -255,15 +272,15 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	return err
 }
 
-func (c *chat) singleShot(ctx context.Context, words, piped string) int {
+func (c *chat) singleShot(ctx context.Context, words, piped string) error {
 	if strings.HasPrefix(words, "/") {
 		rest, handled, err := c.slashSingleShot(ctx, words)
 		if err != nil {
 			return failRun(c.rec, c.io, kindRun, err)
 		}
 		if handled {
-			finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
-			return ExitOK
+			finishReport(c.rec, c.io, report.StatusAnswered, nil, nil)
+			return nil
 		}
 		words = rest
 	}
@@ -273,9 +290,10 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 		text = fence(piped) + "\n\n" + words
 	}
 	if strings.TrimSpace(text) == "" && len(c.pendingText) == 0 && len(c.pendingImages) == 0 {
-		finishReport(c.rec, c.io, report.StatusAnswered, ExitOK, nil)
-		return ExitOK
+		finishReport(c.rec, c.io, report.StatusAnswered, nil, nil)
+		return nil
 	}
+	c.sayContinuing()
 	err := c.turn(ctx, strings.TrimSpace(text))
 	if err == nil && c.quitting() {
 		// SIGTERM or SIGHUP arrived while the answer was saved.
@@ -284,41 +302,50 @@ func (c *chat) singleShot(ctx context.Context, words, piped string) int {
 	return c.finishTurn(err)
 }
 
-func (c *chat) interactive(ctx context.Context) int {
+func (c *chat) interactive(ctx context.Context) error {
 	ed := newLineEditor(c.io, c.state)
 	defer ed.close()
 	c.ed = ed
-	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead)
+	c.typeahead = newTypeahead(c.io.InFd, terminalOut(c.io), c.showTypeahead, c.cancelTurn)
 	c.pauseKeys = c.pauseTypeahead
 	ed.setCompleter(slashNames())
 	ed.ed.BackTab = c.switchEdits
 	ed.ed.CompleteWord = c.completeMention()
+	ed.ed.Note = c.mentionNote
 	c.ui.Notice(agent.NoticeInfo, c.banner())
+	c.sayContinuing()
+	if c.opts.Resume {
+		if err := c.pickConversation(); err != nil {
+			return nil // Ctrl+D: leave
+		}
+	}
 	for {
 		if ctx.Err() != nil {
-			return ExitInterrupted
+			return shown(errInterrupted)
 		}
 		line, err := ed.readMessage(c.promptString())
 		if errors.Is(err, errAborted) {
 			continue
 		}
 		if err != nil {
-			return ExitOK // Ctrl+D
+			return nil // Ctrl+D, or Ctrl+C twice
 		}
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case trimmed == "":
 			continue
 		case trimmed == "exit" || trimmed == "quit":
-			return ExitOK
+			return nil
 		case strings.HasPrefix(trimmed, "/"):
 			if c.slash(ctx, trimmed) {
-				return ExitOK
+				return nil
 			}
 			continue
 		}
-		if command, ok := shellLine(line); ok {
-			c.shellCommand(ctx, command)
+		if command, hosts, ok := shellLine(line); ok {
+			c.typeahead.start()
+			c.shellCommand(ctx, command, hosts)
+			ed.feed(c.typeahead.finish())
 			continue
 		}
 		c.attachMentions(ctx, line)
@@ -326,7 +353,7 @@ func (c *chat) interactive(ctx context.Context) int {
 		c.turn(ctx, line)
 		ed.feed(c.typeahead.finish())
 		if c.quitting() {
-			return ExitInterrupted
+			return shown(errInterrupted)
 		}
 	}
 }

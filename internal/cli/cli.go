@@ -4,9 +4,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/sandbox"
@@ -15,19 +12,6 @@ import (
 
 // Version is nb's version, set at build time with -ldflags "-X ...".
 var Version = "0.1.0-dev"
-
-// Exit codes (SPEC §1).
-const (
-	ExitOK    = 0
-	ExitError = 1
-	ExitUsage = 2
-	// ExitApproval: a tool call needed an approval nobody could give
-	// (no terminal to ask at); the answer may still have been printed.
-	ExitApproval = 3
-	// ExitToolLimit: the message used up maxToolCalls.
-	ExitToolLimit   = 4
-	ExitInterrupted = 130
-)
 
 // Main runs nb with args (without the program name) and returns the exit code.
 func Main(args []string, io *iostreams.IO) int {
@@ -44,15 +28,20 @@ func Main(args []string, io *iostreams.IO) int {
 		return host.GuardMain(args[1:])
 	}
 	host.EnableGuard()
+	return finish(io, run(args, io))
+}
+
+// run runs nb's command line (see Main).
+func run(args []string, io *iostreams.IO) error {
 	opts, err := parseFlags(args)
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if len(opts.Words) > 0 && !opts.forcedChat && opts.Help {
 		// nb --help tool: the subcommand's help
 		if text, ok := helpTopics[opts.Words[0]]; ok {
 			printHelp(io, text)
-			return ExitOK
+			return nil
 		}
 	}
 	if len(opts.Words) > 0 && !opts.forcedChat && !opts.Help && !opts.Version {
@@ -66,19 +55,9 @@ func Main(args []string, io *iostreams.IO) int {
 // subcommands are the reserved first words. Each receives the global flags
 // given before it (git-style: nb --config F tool ...), and refuses the ones
 // that mean nothing to it.
-var subcommands = map[string]func(args []string, io *iostreams.IO, global *Options) int{
+var subcommands = map[string]func(args []string, io *iostreams.IO, global *Options) error{
 	"help":   runHelp,
 	"mcp":    runMCP,
 	"policy": runPolicy,
 	"tool":   runTool,
-}
-
-// reportError prints err as one "nb: ..." message and returns its exit code.
-func reportError(io *iostreams.IO, err error) int {
-	fmt.Fprintln(io.Err, "nb: "+err.Error())
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return ExitUsage
-	}
-	return ExitError
 }

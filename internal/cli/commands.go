@@ -3,24 +3,39 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/host/hosts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/providers"
+	"github.com/nb-cli/nb/internal/ptysession"
 	"github.com/nb-cli/nb/internal/render"
 	"github.com/nb-cli/nb/internal/render/style"
-	"github.com/nb-cli/nb/internal/tool/terminal"
+	"github.com/nb-cli/nb/internal/store"
 )
 
+// discoverTimeout bounds asking a server for its models.
+const discoverTimeout = 15 * time.Second
+
 // newProvider builds model provider name ("" = the configured or
-// environment default) with model ("" = its default), and describes the
-// model: its context window (a one-line hint is shown when it is a guess),
-// prices and reasoning settings.
+// environment default) with model ("" = the one chosen with /model in the
+// launch directory, else the provider's default, else the only one its
+// server offers), and describes the model: its context window, prices and
+// reasoning settings.
 func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error) {
 	spec, err := providers.Resolve(a.cfg, name, model, a.io.Getenv)
 	if err != nil {
+		return nil, agent.Model{}, err
+	}
+	if c, ok := store.LoadChoice(a.state, a.launch); ok && model == "" && c.Provider == spec.Name {
+		spec.Model = c.Model
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), discoverTimeout)
+	defer cancel()
+	if spec, err = providers.Discover(ctx, spec); err != nil {
 		return nil, agent.Model{}, err
 	}
 	p, err := providers.Build(spec)
@@ -28,8 +43,12 @@ func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error)
 		return nil, agent.Model{}, err
 	}
 	m, err := a.describeModel(spec)
-	if err != nil || a.rec == nil {
-		return p, m, err
+	if err != nil {
+		return nil, m, err
+	}
+	a.spec = spec
+	if a.rec == nil {
+		return p, m, nil
 	}
 	return &reportProvider{Provider: p, rec: a.rec, maxArgs: a.cfg.Conversation.MaxMessageBytes, save: a.saveOutput}, m, nil
 }
@@ -46,6 +65,9 @@ func (c *chat) slashProviders(context.Context, []string) error {
 		model := e.Model
 		if e.Name == cur.Name() {
 			mark, model = "* ", cur.Model()
+		}
+		if model == "" {
+			model = "(the server's)"
 		}
 		fmt.Fprintf(&b, "%s%-14s %-18s %-28s %s", mark, e.Name, e.Type, model, e.Source)
 		if e.BaseURL != "" {
@@ -95,8 +117,54 @@ func (c *chat) slashSessions(_ context.Context, args []string) error {
 		c.println("no terminal sessions")
 		return nil
 	}
-	c.println("%s\nshow one's screen with /sessions ID", strings.TrimRight(terminal.Table(infos), "\n"))
+	c.println("%s\nshow one's screen with /sessions ID", sessionsTable(infos, c.io.Getenv("HOME")))
 	return nil
+}
+
+// sessionsTable lists terminal sessions for the user: what each started,
+// what runs in it now and what it waits for, where, and for how long (the
+// model's read position, in terminal_list, means nothing here).
+func sessionsTable(infos []ptysession.Info, home string) string {
+	rows := [][]string{{"ID", "STARTED", "NOW", "IN", "UP"}}
+	for _, in := range infos {
+		now := in.Program
+		switch {
+		case !in.Running:
+			now = fmt.Sprintf("exited %d", in.ExitCode)
+		case in.SecretRead:
+			now += ", reads a password"
+		case in.QuestionText != "":
+			now += ", asks " + strconv.Quote(in.QuestionText)
+		}
+		dir := in.Dir
+		if home != "" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+			dir = "~" + dir[len(home):]
+		}
+		rows = append(rows, []string{in.ID, clipText(in.Command, 32), clipText(now, 40), clipText(dir, 32), in.Uptime.Round(time.Second).String()})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, cell := range r {
+			widths[i] = max(widths[i], style.Width(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, cell := range r {
+			if i == len(r)-1 {
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(cell + strings.Repeat(" ", widths[i]-style.Width(cell)+2))
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// clipText is s on one line, safe to show, cut to n columns.
+func clipText(s string, n int) string {
+	return style.Truncate(style.Sanitize(strings.Join(strings.Fields(s), " ")), n)
 }
 
 func (c *chat) slashTerminal(_ context.Context, args []string) error {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/compact"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/llm/providers"
@@ -59,25 +62,72 @@ func (a *app) describeModel(spec providers.Spec) (agent.Model, error) {
 	return m, nil
 }
 
-// windowHint says how to set the context window of a local model nb does
-// not know (in interactive chats, or with --verbose).
-// It also says, once per model, when the reasoning effort asked for is not
-// sent, and when the cost is an estimate from the model's family.
-func (c *chat) windowHint(p llm.Provider, m agent.Model) {
+// windowTimeout bounds asking a server the context window it runs with.
+const windowTimeout = 5 * time.Second
+
+// modelWindow completes what is known of the model of p: the context
+// window an OpenAI-compatible server runs it with, asked of the server
+// (said once, in interactive chats or with --verbose, and remembered in
+// the state directory, so it is asked again only when unknown), else a
+// hint, once, on how to set it. It also says when the reasoning effort
+// asked for is not sent, and when the cost is an estimate from the model's
+// family.
+func (c *chat) modelWindow(p llm.Provider, m agent.Model) agent.Model {
 	if m.IgnoredReasoning != "" {
 		c.ui.Notice(agent.NoticeWarn, fmt.Sprintf("reasoning effort %q not sent: %s does not take one (set \"sendReasoning\": true in providers.%s of the config if it does)", m.IgnoredReasoning, p.Model(), p.Name()))
 	}
-	if c.single && !c.opts.Verbose {
-		return
-	}
-	if m.CostEstimate {
+	say := !c.single || c.opts.Verbose
+	if m.CostEstimate && say {
 		c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s is not in nb's price table: costs are estimated from its family's prices (set \"prices\" in providers.%s of the config)", p.Model(), p.Name()))
 	}
-	spec, err := providers.Resolve(c.cfg, p.Name(), p.Model(), c.io.Getenv)
-	if err != nil || spec.Type != "openai-compatible" || spec.ContextWindow > 0 || catalog.Lookup(spec.Type, spec.Model).Known {
-		return
+	spec := c.spec
+	if spec.Type != "openai-compatible" {
+		return m
 	}
-	c.ui.Notice(agent.NoticeInfo, catalog.WindowHint(p.Name(), p.Model(), m.Window))
+	known := store.NewServerModels(c.state)
+	seen, _ := known.Get(spec.BaseURL, spec.Model)
+	if f, ok := llm.As[llm.RoleFolder](p); ok && seen.StrictRoles {
+		f.SetStrictRoles()
+	}
+	if spec.ContextWindow > 0 {
+		return m
+	}
+	if seen.Window > 0 {
+		m.Window = seen.Window
+		return m
+	}
+	// A server is asked once: what it said, or that it said nothing, is
+	// remembered (one that could not be asked is asked again).
+	if r, ok := llm.As[llm.WindowReader](p); ok && seen.Seen.IsZero() {
+		ctx, cancel := context.WithTimeout(context.Background(), windowTimeout)
+		n, from, err := r.ServerWindow(ctx, spec.Model)
+		cancel()
+		if err == nil {
+			seen.Window, seen.From, seen.Seen = n, from, c.io.Now()
+			known.Put(spec.BaseURL, spec.Model, seen)
+		}
+		if err == nil && n > 0 {
+			m.Window = n
+			if say {
+				c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("%s runs with a context window of %s tokens (the server's %s); nb remembers it", spec.Model, catalog.Tokens(n), from))
+			}
+			return m
+		}
+	}
+	if say && !seen.Hinted && !catalog.Lookup(spec.Type, spec.Model).Known {
+		hint := catalog.WindowHint(p.Name(), p.Model(), m.Window)
+		if spec.Source == "env" {
+			// No configuration names this provider: say how to make one.
+			hint = fmt.Sprintf("context window of %s unknown (the server does not say); assuming %s tokens: start the server with a larger one, or set \"contextWindow\" in a provider entry of the config (README: Local models)", p.Model(), catalog.Tokens(m.Window))
+		}
+		c.ui.Notice(agent.NoticeInfo, hint)
+		seen.Hinted = true
+		if seen.Seen.IsZero() {
+			seen.Seen = c.io.Now()
+		}
+		known.Put(spec.BaseURL, spec.Model, seen)
+	}
+	return m
 }
 
 // keepBeforeCompaction keeps the conversation a summary is about to
@@ -250,7 +300,7 @@ func (c *chat) reopen(n int) error {
 	if c.history == nil {
 		return fmt.Errorf("this run keeps no history (--no-history): it opens no earlier conversation")
 	}
-	list := c.archive().List()
+	list := c.conversations()
 	if len(list) == 0 {
 		return fmt.Errorf("no earlier conversation in %s", c.launch)
 	}
@@ -287,7 +337,7 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		}
 		return c.reopen(n)
 	}
-	list := c.archive().List()
+	list := c.conversations()
 	// In `nb /conversations` the list is the run's output: stdout.
 	out := c.io.Err
 	if c.single {
@@ -297,11 +347,129 @@ func (c *chat) slashConversations(_ context.Context, args []string) error {
 		fmt.Fprintf(out, "no earlier conversations in %s (/clear keeps the current one here)\n", c.launch)
 		return nil
 	}
+	fmt.Fprintln(out, conversationList(list)+"reopen one with /conversations N (the current conversation is kept), or start nb with --resume (-r) to pick one")
+	return nil
+}
+
+// conversationList is the numbered list of archived conversations.
+func conversationList(list []store.Archived) string {
 	var b strings.Builder
 	for i, a := range list {
-		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s\n", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
+		fmt.Fprintf(&b, "%3d  %s  %4d messages  %s", i+1, a.Saved.Local().Format("2006-01-02 15:04"), a.Messages, a.Title)
+		if a.InUse {
+			b.WriteString("  (open in " + (&store.LockedError{Holder: a.Holder}).Who() + ")")
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("reopen one with /conversations N (the current conversation is kept), or start nb with --resume for the most recent")
-	fmt.Fprintln(out, b.String())
+	return b.String()
+}
+
+// sayContinuing tells, once, that the run goes on with the conversation
+// the launch directory kept: how much of it is sent again, and how to
+// start anew.
+func (c *chat) sayContinuing() {
+	if c.apartNote != "" {
+		c.ui.Notice(agent.NoticeInfo, c.apartNote)
+		c.apartNote = ""
+	}
+	if !c.continues || len(c.agent.Messages) == 0 {
+		return
+	}
+	c.continues = false
+	msgs := c.agent.Messages
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("continuing this directory's conversation: %d messages, about %s tokens (/clear starts a new one)", len(msgs), catalog.Tokens(compact.Messages(msgs))))
+}
+
+// rememberRoles keeps, for the next runs, that the server rejected the
+// roles of a request and now gets tool calls and results as text.
+func (c *chat) rememberRoles() {
+	f, ok := llm.As[llm.RoleFolder](c.agent.Provider())
+	if !ok || !f.StrictRoles() || c.spec.StrictRoles || c.spec.BaseURL == "" {
+		return
+	}
+	known := store.NewServerModels(c.state)
+	seen, _ := known.Get(c.spec.BaseURL, c.spec.Model)
+	if !seen.StrictRoles {
+		seen.StrictRoles, seen.Seen = true, c.io.Now()
+		known.Put(c.spec.BaseURL, c.spec.Model, seen)
+	}
+}
+
+// resumeAtStart applies --continue (the launch directory's conversation,
+// or when it is empty the most recent one set aside) and, outside an
+// interactive chat, --resume (the most recent one set aside; an
+// interactive chat asks which, see pickConversation).
+func (c *chat) resumeAtStart() error {
+	switch {
+	case c.opts.Continue && len(c.agent.Messages) == 0:
+		if n := c.latest(); n > 0 {
+			return c.reopen(n)
+		}
+	case c.opts.Resume && c.single:
+		return c.reopen(max(c.latest(), 1))
+	}
 	return nil
+}
+
+// conversations lists the directory's earlier conversations, newest
+// first, but for this run's own (kept in the archive when another nb
+// holds the directory's).
+func (c *chat) conversations() []store.Archived {
+	var out []store.Archived
+	for _, a := range c.archive().List() {
+		if c.archive().Path(a.ID) != c.history.Path() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// latest is the number of the most recent conversation no other nb has
+// open (0: none).
+func (c *chat) latest() int {
+	for i, a := range c.conversations() {
+		if !a.InUse {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// pickConversation asks which archived conversation --resume reopens: a
+// number, Enter for the most recent; Ctrl+C keeps the current one. It
+// returns io.EOF when the user left (Ctrl+D).
+func (c *chat) pickConversation() error {
+	list := c.conversations()
+	if len(list) < 2 {
+		if err := c.reopen(max(c.latest(), 1)); err != nil {
+			c.ui.Notice(agent.NoticeWarn, err.Error())
+		}
+		return nil
+	}
+	c.println("%s", strings.TrimRight(conversationList(list), "\n"))
+	for {
+		n := len(c.ed.ed.History.Entries())
+		def := max(c.latest(), 1)
+		line, err := c.ed.readMessage(fmt.Sprintf("reopen which conversation? [%d] ", def))
+		c.ed.ed.History.Truncate(n)
+		switch {
+		case errors.Is(err, errAborted):
+			c.ui.Notice(agent.NoticeInfo, "kept the current conversation")
+			return nil
+		case err != nil:
+			return err
+		}
+		choice := def
+		if t := strings.TrimSpace(line); t != "" {
+			if choice, err = strconv.Atoi(t); err != nil {
+				c.ui.Notice(agent.NoticeError, fmt.Sprintf("%q is not a number from 1 to %d", t, len(list)))
+				continue
+			}
+		}
+		if err := c.reopen(choice); err != nil {
+			c.ui.Notice(agent.NoticeError, err.Error())
+			continue
+		}
+		return nil
+	}
 }

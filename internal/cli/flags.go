@@ -16,8 +16,15 @@ type Options struct {
 	System   string
 	// Reasoning is the reasoning effort (low, medium, high).
 	Reasoning string
-	// Resume reopens the most recent conversation /clear set aside.
-	Resume  bool
+	// Resume reopens a conversation /clear set aside: the most recent, or
+	// the one picked from a list in an interactive chat.
+	Resume bool
+	// Continue continues the last conversation: the launch directory's,
+	// else the most recent one set aside.
+	Continue bool
+	// Print runs single-shot: the words are the message (a subcommand's
+	// name too), the answer is printed and nb exits.
+	Print   bool
 	NoTools bool
 	Verbose bool
 	Version bool
@@ -111,6 +118,14 @@ var flagSpecs = []flagSpec{
 		return nil
 	}},
 	{"resume", false, setter(func(o *Options, _ string) { o.Resume = true })},
+	{"continue", false, setter(func(o *Options, _ string) { o.Continue = true })},
+	{"print", false, setter(func(o *Options, _ string) { o.Print = true })},
+}
+
+// shortFlags are the one-dash spellings of nb's flags.
+var shortFlags = map[string]string{
+	"-h": "help", "-v": "version", "-V": "version",
+	"-p": "print", "-c": "continue", "-r": "resume", "-m": "model",
 }
 
 // parseFlags reads leading flags; the first word that is not a flag starts
@@ -118,7 +133,7 @@ var flagSpecs = []flagSpec{
 // ends the flags explicitly.
 func parseFlags(args []string) (*Options, error) {
 	o := &Options{OutputFormat: FormatText}
-	line := cmdLine{cmd: "nb", stopAtWord: true, short: map[string]string{"-h": "help", "-v": "version", "-V": "version"}}
+	line := cmdLine{cmd: "nb", stopAtWord: true, short: shortFlags}
 	for _, f := range flagSpecs {
 		line.flags = append(line.flags, flagDef{name: f.name, value: f.value, set: func(v string) error { return f.set(o, v) }})
 	}
@@ -126,15 +141,23 @@ func parseFlags(args []string) (*Options, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.Words, o.forcedChat, o.set = p.words, p.dashes, p.set
+	o.Words, o.forcedChat, o.set = p.words, p.dashes || o.Print, p.set
 	if p.dashes {
 		o.Words = p.afterDashes
 	}
 	if o.History != "" && o.NoHistory {
 		return nil, usagef("--history and --no-history cannot be used together")
 	}
-	if o.Resume && o.NoHistory {
-		return nil, usagef("--resume and --no-history cannot be used together: a run without history opens no earlier conversation")
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{o.Resume, "--resume"}, {o.Continue, "--continue"}} {
+		if f.set && o.NoHistory {
+			return nil, usagef("%s and --no-history cannot be used together: a run without history opens no earlier conversation", f.name)
+		}
+	}
+	if o.Resume && o.Continue {
+		return nil, usagef("--resume and --continue cannot be used together: --continue goes on with the last conversation, --resume picks an earlier one")
 	}
 	return o, nil
 }
@@ -154,13 +177,13 @@ func (o *Options) only(cmd string, allowed ...string) error {
 	return nil
 }
 
-// usageText is the help; {{configDir}} is where the configuration lives
-// on this platform (usage_*.go).
+// usageText is the help (nb --help, nb help); configDir is where the
+// configuration lives on this platform (usage_*.go).
 const usageText = `nb — a command-line AI assistant that can act on this machine
 
 Usage:
   nb [flags]                 interactive chat in the current directory
-  nb [flags] WORDS...        ask once, print the answer, exit
+  nb [flags] WORDS...        ask once, print the answer, exit (also nb -p WORDS...)
   cmd | nb [flags] WORDS...  piped input is added to the message
   nb -- WORDS...             chat even when the first word is a subcommand
 
@@ -171,12 +194,17 @@ Subcommands (global flags may come before them: nb --config F tool ...):
   nb help [SUBCOMMAND]                         this help, or a subcommand's (also: nb mcp --help)
 
 Flags:
-  --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
+  -p, --print         ask once with the words that follow (even a subcommand's name),
+                      print the answer and exit
+  -c, --continue      go on with the last conversation: this directory's, or when it is
+                      empty the most recent one /clear kept
+  -r, --resume        reopen a conversation /clear kept: pick it from a list (without a
+                      terminal, the most recent); see /conversations
+  -m, --model NAME    model to use (a local server's models: /model in chat)
   --provider NAME     model provider (configured name, or openai/anthropic/gemini/azure)
-  --model NAME        model to use
-  --config FILE       configuration file (default {{configDir}}config.json)
-  --system FILE       extra system prompt (default {{configDir}}system.md)
-  --resume            reopen the most recent conversation /clear kept (see /conversations)
+  --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
+  --config FILE       configuration file (default ` + configDir + `config.json)
+  --system FILE       extra system prompt (default ` + configDir + `system.md)
   --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
   --no-tools          chat only; the model cannot run anything
   --verbose           show the full result of every tool call, the project instructions read
@@ -184,15 +212,24 @@ Flags:
   --output-format F   text (default), json (one object at the end) or stream-json (one
                       object per line as the run goes); see docs/output-format.md
   --no-history        neither read nor write the conversation history, take no lock
-                      (also --ephemeral); parallel runs in one directory work
+                      (also --ephemeral)
   --history FILE      keep the conversation in FILE instead of .nb_conversation_history.json
-  --version           print the version
-  --help              show this help
+  -v, --version       print the version
+  -h, --help          show this help
 
-In chat, type /help for commands.
+Providers: set one of these (or add "providers" to ` + configDir + `config.json):
+  OPENAI_API_KEY                  OpenAI; OPENAI_MODEL picks the model
+  OPENAI_BASE_URL                 an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
+                                  Studio): no key needed, nb asks the server for its models
+  ANTHROPIC_API_KEY               Anthropic; ANTHROPIC_MODEL
+  GEMINI_API_KEY                  Gemini; GEMINI_MODEL
+  AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT   Azure OpenAI; AZURE_OPENAI_DEPLOYMENT
+
+Fleets: the hosts of ~/.ssh/config and of Ansible inventories ("fleet": {"inventory":
+[...]} in the config) can run one command together: the model passes run_cmd a selection
+(web-0*, @group, a list), and in chat /hosts lists them and /run @web uptime runs your own.
+
+In chat, type /help for commands and keys.
 Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that could not be
 asked for (re-run with --approve), 4 maxToolCalls reached, 130 interrupted.
 `
-
-// usage is the help for this platform.
-func usage() string { return strings.ReplaceAll(usageText, "{{configDir}}", configDir) }

@@ -19,15 +19,15 @@ var helpTopics = map[string]string{
 }
 
 // runHelp implements `nb help [SUBCOMMAND]`.
-func runHelp(args []string, io *iostreams.IO, _ *Options) int {
+func runHelp(args []string, io *iostreams.IO, _ *Options) error {
 	if len(args) == 0 {
-		fmt.Fprint(io.Out, usageText)
-		return ExitOK
+		printHelp(io, helpTopics["help"])
+		return nil
 	}
 	if len(args) == 1 {
 		if text, ok := helpTopics[args[0]]; ok {
 			printHelp(io, text)
-			return ExitOK
+			return nil
 		}
 	}
 	var names []string
@@ -37,8 +37,8 @@ func runHelp(args []string, io *iostreams.IO, _ *Options) int {
 		}
 	}
 	sort.Strings(names)
-	return reportError(io, usagef("no help for %q (subcommands: %s; to ask the model, nb -- help %s)",
-		strings.Join(args, " "), strings.Join(names, ", "), strings.Join(args, " ")))
+	return usagef("no help for %q (subcommands: %s; to ask the model, nb -- help %s)",
+		strings.Join(args, " "), strings.Join(names, ", "), strings.Join(args, " "))
 }
 
 // printHelp writes a help text on stdout, ending in one newline.

@@ -18,14 +18,15 @@ func (c *chat) slashHosts(_ context.Context, args []string) error {
 		return fmt.Errorf("no fleet: no Host alias in ~/.ssh/config and no fleet.inventory in the configuration")
 	}
 	inv := c.w.Fleet.Inventory()
-	hosts, limit := inv.Hosts(), maxListedHosts
+	hosts, limit, selection := inv.Hosts(), maxListedHosts, ""
 	if len(args) > 0 {
-		sel, err := inv.Select(strings.Join(args, ","))
+		selection = strings.Join(args, ",")
+		sel, err := inv.Select(selection)
 		if err != nil {
 			return err
 		}
 		hosts, limit = sel, 0
 	}
-	c.println("%s", inv.Listing(hosts, limit))
+	c.println("%s", inv.Listing(hosts, limit, selection))
 	return nil
 }

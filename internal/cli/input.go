@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -89,12 +90,15 @@ func (e *lineEditor) feed(keys []byte) {
 	}
 }
 
-// readMessage returns the next message, io.EOF on Ctrl+D, errAborted on
-// Ctrl+C.
+// readMessage returns the next message, io.EOF on Ctrl+D or on Ctrl+C
+// twice at an empty prompt, errAborted on Ctrl+C on a message.
 func (e *lineEditor) readMessage(prompt string) (string, error) {
 	msg, err := e.ed.ReadLine(prompt)
 	if errors.Is(err, lineedit.ErrInterrupt) {
 		return "", errAborted
+	}
+	if errors.Is(err, lineedit.ErrLeave) {
+		return "", io.EOF
 	}
 	if err != nil {
 		return "", err

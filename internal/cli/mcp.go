@@ -32,22 +32,22 @@ default or as streamable HTTP on a loopback address with --http.
 `
 
 // runMCP implements `nb mcp serve`.
-func runMCP(args []string, io *iostreams.IO, global *Options) int {
+func runMCP(args []string, io *iostreams.IO, global *Options) error {
 	if err := global.only("mcp", "config", "approve", "verbose"); err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		printHelp(io, mcpUsage)
-		return ExitOK
+		return nil
 	}
 	if len(args) == 0 {
-		return reportError(io, usagef("mcp needs a subcommand: serve (see nb mcp --help)"))
+		return usagef("mcp needs a subcommand: serve (see nb mcp --help)")
 	}
 	if strings.HasPrefix(args[0], "-") {
-		return reportError(io, (&cmdLine{cmd: "nb mcp"}).unknown(args[0]))
+		return (&cmdLine{cmd: "nb mcp"}).unknown(args[0])
 	}
 	if args[0] != "serve" {
-		return reportError(io, usagef("unknown subcommand mcp %s (see nb mcp --help)", args[0]))
+		return usagef("unknown subcommand mcp %s (see nb mcp --help)", args[0])
 	}
 	var roots []string
 	approve := append([]string(nil), global.Approve...)
@@ -62,38 +62,35 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 	}}
 	p, err := line.parse(args[1:])
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if p.help {
 		printHelp(io, mcpUsage)
-		return ExitOK
+		return nil
 	}
 	if rest := append(p.words, p.afterDashes...); len(rest) > 0 {
-		return reportError(io, usagef("mcp serve: unexpected argument %q (see nb mcp serve --help)", rest[0]))
+		return usagef("mcp serve: unexpected argument %q (see nb mcp serve --help)", rest[0])
 	}
 	var token string
 	printToken := false
 	if httpAddr != "" {
 		if err := mcpserver.CheckLoopback(httpAddr); err != nil {
-			return reportError(io, usagef("mcp serve: %v", err))
+			return usagef("mcp serve: %v", err)
 		}
 		if token, printToken, err = mcpToken(tokenFile, io.Getenv); err != nil {
-			fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
-			return ExitError
+			return fmt.Errorf("mcp serve: %w", err)
 		}
 	} else if tokenFile != "" {
-		return reportError(io, usagef("mcp serve: --token-file needs --http"))
+		return usagef("mcp serve: --token-file needs --http")
 	}
 	launch, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
-		return ExitError
+		return fmt.Errorf("mcp serve: %w", err)
 	}
 	// The user's config, tightened by the launch directory's .nb/config.json.
 	cfg, err := loadConfig(io, configPath, launch)
 	if err != nil {
-		fmt.Fprintf(io.Err, "nb: %v\n", err)
-		return ExitError
+		return err
 	}
 	for i, r := range roots {
 		if !filepath.IsAbs(r) {
@@ -114,8 +111,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		Now:       io.Now,
 	})
 	if err != nil {
-		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
-		return ExitError
+		return fmt.Errorf("mcp serve: %w", err)
 	}
 	if httpAddr != "" {
 		err = srv.ServeHTTP(ctx, httpAddr, token, func(addr string) {
@@ -128,13 +124,12 @@ func runMCP(args []string, io *iostreams.IO, global *Options) int {
 		err = srv.ServeStdio(ctx, io.In, io.Out)
 	}
 	if err != nil {
-		fmt.Fprintf(io.Err, "nb mcp serve: %v\n", err)
-		return ExitError
+		return fmt.Errorf("mcp serve: %w", err)
 	}
 	if ctx.Err() != nil {
-		return ExitInterrupted
+		return shown(errInterrupted)
 	}
-	return ExitOK
+	return nil
 }
 
 // logLevel is the server log's level: warnings, or everything with --verbose.

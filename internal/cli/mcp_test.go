@@ -42,7 +42,7 @@ func serveOnce(t *testing.T, global *Options) string {
 	stderr := &syncBuffer{}
 	streams := &iostreams.IO{In: inR, Out: outW, Err: stderr, Getenv: func(k string) string { return "" }, Now: time.Now, Width: func() int { return 80 }}
 	done := make(chan int, 1)
-	go func() { done <- runMCP([]string{"serve"}, streams, global); outW.Close() }()
+	go func() { done <- finish(streams, runMCP([]string{"serve"}, streams, global)); outW.Close() }()
 	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
 	line, err := bufio.NewReader(outR).ReadString('\n')
 	if err != nil || !strings.Contains(line, `"protocolVersion"`) {

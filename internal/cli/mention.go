@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,9 +58,10 @@ func (c *chat) completeMention() func(buf string, cursor int) (int, []string, bo
 	}
 }
 
-// attachMentions attaches the files a message mentions with "@path", as
-// /insert does; a mention that names no file (an @handle) is left alone.
-func (c *chat) attachMentions(ctx context.Context, text string) {
+// mentioned lists the files a message mentions with "@path", each once,
+// with what it says about them; a mention that names no file (an @handle)
+// is left out.
+func (c *chat) mentioned(text string) (names []string, infos []os.FileInfo) {
 	seen := map[string]bool{}
 	for _, m := range mention.Find(text) {
 		if seen[m.Path] {
@@ -72,11 +74,49 @@ func (c *chat) attachMentions(ctx context.Context, text string) {
 		} else if !filepath.IsAbs(path) {
 			path = filepath.Join(c.workdir.Cwd(), path)
 		}
-		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-			continue
-		}
-		if err := c.slashInsert(ctx, []string{m.Path}); err != nil {
-			c.ui.Notice(agent.NoticeWarn, "@"+m.Path+": "+err.Error())
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			names, infos = append(names, m.Path), append(infos, fi)
 		}
 	}
+	return names, infos
+}
+
+// attachMentions attaches the files a message mentions with "@path", as
+// /insert does.
+func (c *chat) attachMentions(ctx context.Context, text string) {
+	names, _ := c.mentioned(text)
+	for _, name := range names {
+		if err := c.slashInsert(ctx, []string{name}); err != nil {
+			c.ui.Notice(agent.NoticeWarn, "@"+name+": "+err.Error())
+		}
+	}
+}
+
+// mentionNote is the line under the message being typed that says which
+// files its mentions will attach when it is sent: typed or pasted, an
+// attachment is seen before it goes.
+func (c *chat) mentionNote(buf string) string {
+	if !strings.Contains(buf, "@") {
+		return ""
+	}
+	names, infos := c.mentioned(buf)
+	if len(names) == 0 {
+		return ""
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s (%s)", n, sizeText(infos[i].Size()))
+	}
+	return "sending attaches " + strings.Join(parts, ", ")
+}
+
+// sizeText is a file size in bytes, KiB or MiB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%d KiB", (n+1023)/1024)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

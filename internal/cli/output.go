@@ -42,24 +42,23 @@ const (
 	kindRun     errorKind = "error"
 )
 
-// failRun reports err on stderr, ends the report with it and returns the
-// exit code. A usage error (exit 2) writes no report: whatever the output
-// format, exit 2 leaves stdout empty (docs/output-format.md), so usage
-// errors are found before the report starts.
-func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) int {
-	code := reportError(streams, err)
-	if code == ExitUsage {
-		return code
+// failRun ends the report with err and returns it (Main prints it). A
+// usage error (exit 2) writes no report: whatever the output format, exit
+// 2 leaves stdout empty (docs/output-format.md), so usage errors are found
+// before the report starts.
+func failRun(rec *report.Recorder, streams *iostreams.IO, kind errorKind, err error) error {
+	if exitCode(err) != ExitUsage {
+		finishReport(rec, streams, report.StatusError, err, errorObject(kind, err))
 	}
-	finishReport(rec, streams, report.StatusError, code, errorObject(kind, err))
-	return code
+	return err
 }
 
-func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, code int, e *report.Error) {
+// finishReport ends the report of a run that ends with err.
+func finishReport(rec *report.Recorder, streams *iostreams.IO, status report.Status, err error, e *report.Error) {
 	if rec == nil {
 		return // interactive chat
 	}
-	if _, err := rec.Finish(status, code, e); err != nil {
+	if _, err := rec.Finish(status, exitCode(err), e); err != nil {
 		fmt.Fprintf(streams.Err, "nb: write report: %v\n", err)
 	}
 }
@@ -95,10 +94,10 @@ func providerReason(k llm.ErrorKind) string {
 	return "unknown"
 }
 
-// finishTurn ends a single-shot run after its turn: 130 interrupted, 1
-// error, 3 a call needed approval nobody could give, 4 maxToolCalls,
-// else 0, in that order of precedence.
-func (c *chat) finishTurn(err error) int {
+// finishTurn ends a single-shot run after its turn: interrupted, an
+// error, a call needed approval nobody could give, maxToolCalls, else
+// answered, in that order of precedence. The error it returns was shown.
+func (c *chat) finishTurn(err error) error {
 	c.rec.Settle(c.agent.Messages)
 	if st := c.agent.SessionStats(); st.CostKnown && st.Requests > 0 {
 		c.rec.SetCost(st.Cost)
@@ -107,22 +106,21 @@ func (c *chat) finishTurn(err error) int {
 	password := c.passwordNeeded()
 	var (
 		status = report.StatusAnswered
-		code   = ExitOK
 		e      *report.Error
 	)
 	switch {
 	case errors.Is(err, context.Canceled):
-		status, code = report.StatusInterrupted, ExitInterrupted
+		status, err = report.StatusInterrupted, errInterrupted
 		e = &report.Error{Kind: "interrupted", Message: "interrupted"}
 	case errors.Is(err, agent.ErrToolLimit) && !needed && !password:
-		status, code = report.StatusToolLimit, ExitToolLimit
+		status = report.StatusToolLimit
 		e = &report.Error{Kind: "tool_limit", Message: fmt.Sprintf("stopped after %d tool calls (maxToolCalls)", c.cfg.MaxToolCalls)}
 	case err != nil && !errors.Is(err, agent.ErrToolLimit):
-		status, code = report.StatusError, ExitError
+		status = report.StatusError
 		e = errorObject(kindRun, err)
 	case needed || password:
-		status, code = report.StatusApproval, ExitApproval
-		msg := "a tool call needed approval and there was no terminal to ask at"
+		status, err = report.StatusApproval, errApproval
+		msg := errApproval.Error()
 		if password {
 			remedies = append(remedies, askpass.NoTerminalAdvice)
 			if !needed {
@@ -131,8 +129,8 @@ func (c *chat) finishTurn(err error) int {
 		}
 		e = &report.Error{Kind: "approval_required", Message: msg, Remedies: remedies}
 	}
-	finishReport(c.rec, c.io, status, code, e)
-	return code
+	finishReport(c.rec, c.io, status, err, e)
+	return shown(err)
 }
 
 // startReport writes the report's start event once the provider is known.
@@ -171,7 +169,23 @@ func (c *chat) openHistory() (*store.History, error) {
 		// lock inside the project (newApp said why).
 		return nil, nil
 	}
-	return store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+	h, err := store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+	if !errors.Is(err, store.ErrLocked) {
+		return h, err
+	}
+	// Another nb holds the conversation: this one gets its own, kept
+	// beside the directory's earlier ones. Never refused.
+	apart, aerr := c.archive().Open()
+	if aerr != nil {
+		return nil, fmt.Errorf("%w; nor could a conversation of its own be kept: %v", err, aerr)
+	}
+	who := "another nb"
+	var le *store.LockedError
+	if errors.As(err, &le) {
+		who = le.Who()
+	}
+	c.apartNote = who + " is using this directory's conversation: this one is kept apart, saved beside it (/conversations lists it, nb --resume reopens it)"
+	return apart, nil
 }
 
 // observe sends a tool call's outcome to the audit log and the report.
@@ -214,6 +228,9 @@ type reportProvider struct {
 	maxArgs int
 	save    compact.Saver
 }
+
+// Unwrap returns the provider the report watches.
+func (p *reportProvider) Unwrap() llm.Provider { return p.Provider }
 
 func (p *reportProvider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	if req.Internal {

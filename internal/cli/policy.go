@@ -19,25 +19,25 @@ words after -- joined by spaces). Nothing is run. Exit status is 0 whatever
 the decision.`
 
 // runPolicy implements `nb policy check`.
-func runPolicy(args []string, io *iostreams.IO, global *Options) int {
+func runPolicy(args []string, io *iostreams.IO, global *Options) error {
 	if err := global.only("policy", "config", "approve"); err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		printHelp(io, policyUsage)
-		return ExitOK
+		return nil
 	}
 	if len(args) == 0 {
-		return reportError(io, usagef("policy needs a subcommand: check (see nb policy --help)"))
+		return usagef("policy needs a subcommand: check (see nb policy --help)")
 	}
 	if strings.HasPrefix(args[0], "-") {
-		return reportError(io, (&cmdLine{cmd: "nb policy"}).unknown(args[0]))
+		return (&cmdLine{cmd: "nb policy"}).unknown(args[0])
 	}
 	if args[0] != "check" {
-		return reportError(io, usagef("unknown subcommand policy %s (see nb policy --help)", args[0]))
+		return usagef("unknown subcommand policy %s (see nb policy --help)", args[0])
 	}
-	usage := func(format string, a ...any) int {
-		return reportError(io, usagef("policy check: "+format+" (see nb policy --help)", a...))
+	usage := func(format string, a ...any) error {
+		return usagef("policy check: "+format+" (see nb policy --help)", a...)
 	}
 	approve := append([]string(nil), global.Approve...)
 	configPath, asJSON := global.Config, false
@@ -48,11 +48,11 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	}}
 	p, err := line.parse(args[1:])
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if p.help {
 		printHelp(io, policyUsage)
-		return ExitOK
+		return nil
 	}
 	if len(p.words) > 0 {
 		return usage("unexpected %q: put the command after --", p.words[0])
@@ -69,23 +69,20 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	// chat uses: the same engine, grants, host, home and disk facts.
 	a, err := newApp(io, &Options{Config: configPath, Approve: approve, quietSandbox: true}, false, forTool)
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	defer a.close()
 	run, ok := a.tools.Get("run_cmd")
 	if !ok {
-		fmt.Fprintln(io.Err, "nb policy: run_cmd is not available")
-		return ExitError
+		return fmt.Errorf("policy: run_cmd is not available")
 	}
 	callArgs, err := json.Marshal(map[string]string{"command": cmd})
 	if err != nil {
-		fmt.Fprintln(io.Err, "nb policy: "+err.Error())
-		return ExitError
+		return fmt.Errorf("policy: %w", err)
 	}
 	inv, err := run.Review(context.Background(), &tool.Call{ID: "nb-policy", Name: "run_cmd", Args: callArgs}, tool.At{Cwd: a.workdir.Cwd()})
 	if err != nil {
-		fmt.Fprintln(io.Err, "nb policy: "+err.Error())
-		return ExitError
+		return fmt.Errorf("policy: %w", err)
 	}
 	d := inv.Decision
 	// The display is the prompt line (SPEC §6.4), drawn as the prompt
@@ -95,11 +92,10 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	if asJSON {
 		out, err := json.Marshal(&shown)
 		if err != nil {
-			fmt.Fprintln(io.Err, "nb policy: "+err.Error())
-			return ExitError
+			return fmt.Errorf("policy: %w", err)
 		}
 		fmt.Fprintln(io.Out, string(out))
-		return ExitOK
+		return nil
 	}
 	fmt.Fprintf(io.Out, "decision: %s\n", d.Decision)
 	fmt.Fprintf(io.Out, "safety:   %s\n", d.Safety)
@@ -118,5 +114,5 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) int {
 	for _, r := range d.Reasons {
 		fmt.Fprintf(io.Out, "reason:   %s\n", r)
 	}
-	return ExitOK
+	return nil
 }

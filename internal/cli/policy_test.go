@@ -37,7 +37,7 @@ func TestPolicyCheckJSON(t *testing.T) {
 	}
 	for _, c := range cases {
 		io, output := policyIO(t)
-		if code := runPolicy(c.args, io, &Options{}); code != 0 {
+		if code := finish(io, runPolicy(c.args, io, &Options{})); code != 0 {
 			_, e := output()
 			t.Fatalf("%q: exit %d (%s)", c.args, code, e)
 		}
@@ -74,7 +74,7 @@ func TestPolicyCheckUsage(t *testing.T) {
 		{"check", "--approve", "'unterminated", "--", "ls"}, {"check", "--approve=", "--", "ls"},
 	} {
 		io, output := policyIO(t)
-		if code := runPolicy(args, io, &Options{}); code != ExitUsage {
+		if code := finish(io, runPolicy(args, io, &Options{})); code != ExitUsage {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
 		if out, e := output(); out != "" || !strings.HasPrefix(e, "nb: ") || strings.Count(e, "\n") != 1 {
@@ -87,14 +87,14 @@ func TestPolicyCheckConfig(t *testing.T) {
 	io, output := policyIO(t)
 	cfg := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(cfg, []byte(`{"approval": {"deny": ["make *"]}}`), 0o600)
-	if code := runPolicy([]string{"check", "--json", "--config", cfg, "--", "make"}, io, &Options{}); code != 0 {
+	if code := finish(io, runPolicy([]string{"check", "--json", "--config", cfg, "--", "make"}, io, &Options{})); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	if out, _ := output(); !strings.Contains(out, `"decision":"deny"`) {
 		t.Errorf("deny rule not applied: %s", out)
 	}
 	io, output = policyIO(t)
-	if code := runPolicy([]string{"check", "--config", filepath.Join(t.TempDir(), "missing.json"), "--", "ls"}, io, &Options{}); code != ExitError {
+	if code := finish(io, runPolicy([]string{"check", "--config", filepath.Join(t.TempDir(), "missing.json"), "--", "ls"}, io, &Options{})); code != ExitError {
 		t.Errorf("missing --config: exit %d", code)
 	}
 	if _, e := output(); !strings.Contains(e, "missing.json") {
@@ -102,7 +102,7 @@ func TestPolicyCheckConfig(t *testing.T) {
 	}
 	os.WriteFile(cfg, []byte(`{"approval": {"alow": []}}`), 0o600)
 	io, output = policyIO(t)
-	if code := runPolicy([]string{"check", "--config", cfg, "--", "ls"}, io, &Options{}); code != ExitError {
+	if code := finish(io, runPolicy([]string{"check", "--config", cfg, "--", "ls"}, io, &Options{})); code != ExitError {
 		t.Errorf("bad config: exit %d", code)
 	}
 	if _, e := output(); !strings.Contains(e, "approval.alow") {
@@ -112,7 +112,7 @@ func TestPolicyCheckConfig(t *testing.T) {
 
 func TestPolicyCheckHuman(t *testing.T) {
 	io, output := policyIO(t)
-	if code := runPolicy([]string{"check", "--", "git status"}, io, &Options{}); code != 0 {
+	if code := finish(io, runPolicy([]string{"check", "--", "git status"}, io, &Options{})); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	out, _ := output()

@@ -30,7 +30,7 @@ func TestWinPolicyCheckForCmdExe(t *testing.T) {
 	env := map[string]string{"USERPROFILE": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
 	for cmd, want := range map[string]string{"dir /s /b": "allow", "pwd": "ask"} {
 		io, _, out, errOut := iostreams.Test(env)
-		if code := runPolicy([]string{"check", "--json", "--", cmd}, io, &Options{}); code != 0 {
+		if code := finish(io, runPolicy([]string{"check", "--json", "--", cmd}, io, &Options{})); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		var d struct {
@@ -80,7 +80,7 @@ func TestWinPolicyCheckHeldOut(t *testing.T) {
 		label, cmd, _ := strings.Cut(rest, " ")
 		env := map[string]string{"USERPROFILE": dir, "XDG_CONFIG_HOME": filepath.Join(dir, sh), "XDG_STATE_HOME": filepath.Join(dir, "state")}
 		io, _, out, errOut := iostreams.Test(env)
-		if code := runPolicy([]string{"check", "--json", "--", cmd}, io, &Options{}); code != 0 {
+		if code := finish(io, runPolicy([]string{"check", "--json", "--", cmd}, io, &Options{})); code != 0 {
 			t.Fatalf("%s %q: exit %d: %s", sh, cmd, code, errOut.String())
 		}
 		var d struct {

@@ -13,22 +13,42 @@ import (
 	"github.com/nb-cli/nb/internal/wiring"
 )
 
-// shellLine reports whether a typed line is shell mode: "!command".
-func shellLine(line string) (command string, ok bool) {
+// shellLine reports whether a typed line is shell mode: "!command", or
+// "!@group command" (any host selection starting with @: "!@web,!web-03
+// uptime") to run it on those hosts of the fleet.
+func shellLine(line string) (command, hosts string, ok bool) {
 	t := strings.TrimSpace(line)
 	if !strings.HasPrefix(t, "!") {
-		return "", false
+		return "", "", false
 	}
-	return strings.TrimSpace(t[1:]), true
+	t = strings.TrimSpace(t[1:])
+	if strings.HasPrefix(t, "@") {
+		hosts, command, _ = strings.Cut(t, " ")
+		return strings.TrimSpace(command), hosts, true
+	}
+	return t, "", true
 }
 
-// shellCommand runs a command the user typed after "!": their own command,
-// so not asked about, run as run_cmd runs (the session directory, the
-// active terminal provider, the same output shaping), shown like a call,
-// and put with its output before the next message.
-func (c *chat) shellCommand(ctx context.Context, command string) {
+// slashRun runs /run SELECTION COMMAND: the user's command on the hosts
+// of the fleet the selection picks.
+func (c *chat) slashRun(ctx context.Context, args []string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("usage: /run SELECTION COMMAND (a host, web-0*, @group, a list; /hosts SELECTION shows what it picks)")
+	}
+	c.shellCommand(ctx, strings.Join(args[1:], " "), args[0])
+	return nil
+}
+
+// shellCommand runs a command the user typed after "!" (or with /run): run
+// as run_cmd runs (the session directory, the active terminal provider,
+// the same output shaping), shown like a call, and put with its output
+// before the next message. On this machine it is their own command, so
+// not asked about; on hosts of the fleet it goes through the same approval
+// as the model's fan-out (the prompt names the hosts), since it reaches
+// machines at once.
+func (c *chat) shellCommand(ctx context.Context, command, hosts string) {
 	if command == "" {
-		c.ui.Notice(agent.NoticeInfo, "!COMMAND runs COMMAND in the session's shell and puts its output in the next message")
+		c.ui.Notice(agent.NoticeInfo, "!COMMAND runs COMMAND in the session's shell, !@GROUP COMMAND on hosts of the fleet; it and its output go with your next message")
 		return
 	}
 	t, ok := c.tools.Get("run_cmd")
@@ -36,7 +56,11 @@ func (c *chat) shellCommand(ctx context.Context, command string) {
 		c.ui.Notice(agent.NoticeError, "!: there is no run_cmd tool to run commands with")
 		return
 	}
-	args, _ := json.Marshal(map[string]string{"command": command})
+	params := map[string]string{"command": command}
+	if hosts != "" {
+		params["hosts"] = hosts
+	}
+	args, _ := json.Marshal(params)
 	call := &tool.Call{ID: "user-shell", Name: "run_cmd", Args: args}
 	cwd := c.workdir.Cwd()
 	inv, err := t.Review(ctx, call, tool.At{Cwd: cwd})
@@ -44,15 +68,25 @@ func (c *chat) shellCommand(ctx context.Context, command string) {
 		c.ui.Notice(agent.NoticeError, "!: "+err.Error())
 		return
 	}
-	// Typed by the user: theirs to run, whatever the policy would ask.
-	d := *inv.Decision
-	d.Decision, d.DecidedBy, d.Warn = policy.Allow, policy.ByUser, false
-	p := &agent.Pending{Call: call, Decision: &d, Cwd: cwd}
-
 	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	c.mu.Lock()
-	c.cancel = cancel // Ctrl+C stops the command
+	c.cancel = cancel // Ctrl+C stops the command (and the prompt)
 	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.cancel = nil
+		c.mu.Unlock()
+	}()
+	d := *inv.Decision
+	p := &agent.Pending{Call: call, Decision: &d, Cwd: cwd}
+	if hosts == "" {
+		// Typed by the user for this machine: theirs to run, whatever
+		// the policy would ask.
+		d.Decision, d.DecidedBy, d.Warn = policy.Allow, policy.ByUser, false
+	} else if !c.approveFleet(tctx, p) {
+		return
+	}
 	view := c.ui.ToolStart(p)
 	var shown shownOutput
 	call.Live = func(stream string, chunk []byte) {
@@ -65,18 +99,48 @@ func (c *chat) shellCommand(ctx context.Context, command string) {
 	}
 	view.Done(res)
 	// The user asked for this output: it stays on screen (its tail).
-	if text := shown.text(); text != "" {
+	if text := shown.text(); text != "" && hosts == "" {
 		fmt.Fprint(terminalOut(c.io), text)
 	}
-	cancel()
-	c.mu.Lock()
-	c.cancel = nil
-	c.mu.Unlock()
 	if c.w != nil && c.w.Audit != nil {
-		c.w.Audit.Write(wiring.Call{Kind: wiring.KindTool, Cwd: cwd, Tool: "run_cmd", Decision: &d, Outcome: "ran", DecidedBy: policy.ByUser, Result: res})
+		c.w.Audit.Write(wiring.Call{Kind: wiring.KindTool, Cwd: cwd, Tool: "run_cmd", Decision: &d, Outcome: "ran", DecidedBy: d.DecidedBy, Result: res})
 	}
-	c.pendingText = append(c.pendingText, fmt.Sprintf("I ran this command myself in %s:\n%s\nIts result:\n%s", cwd, fence("$ "+command), fence(res.Content)))
+	where := "in " + cwd
+	if hosts != "" {
+		where = "on the hosts " + hosts
+	}
+	c.pendingText = append(c.pendingText, fmt.Sprintf("I ran this command myself %s:\n%s\nIts result:\n%s", where, fence("$ "+command), fence(res.Content)))
 	c.ui.Notice(agent.NoticeInfo, "the command and its output go with your next message")
+}
+
+// approveFleet puts the user's fan-out to the policy and, when it asks,
+// to the user at the approval prompt (an Always or session answer saves
+// its grant as for the model's calls); it reports whether to run.
+func (c *chat) approveFleet(ctx context.Context, p *agent.Pending) bool {
+	d := p.Decision
+	switch d.Decision {
+	case policy.Deny:
+		c.ui.Refused(p, "denied: "+strings.Join(d.Reasons, "; "))
+		return false
+	case policy.Allow:
+		return true
+	}
+	answers, err := c.ui.Approve(ctx, []*agent.Pending{p})
+	if err != nil || len(answers) != 1 || !answers[0].Approved {
+		c.ui.Refused(p, "declined")
+		return false
+	}
+	if a := answers[0]; a.Always || a.Session {
+		scope := policy.ScopeSession
+		if a.Always {
+			scope = policy.ScopeProject
+		}
+		if err := c.engine.Grant(d, scope); err != nil {
+			c.ui.Notice(agent.NoticeError, "could not save approval: "+err.Error())
+		}
+	}
+	d.DecidedBy = policy.ByUser
+	return true
 }
 
 // maxShown bounds the output of a "!" command kept on screen: its last

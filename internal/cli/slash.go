@@ -10,8 +10,11 @@ import (
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/llm"
+	"github.com/nb-cli/nb/internal/llm/catalog"
 	"github.com/nb-cli/nb/internal/regular"
+	"github.com/nb-cli/nb/internal/render/style"
 	"github.com/nb-cli/nb/internal/spelling"
+	"github.com/nb-cli/nb/internal/store"
 )
 
 type slashCmd struct {
@@ -27,24 +30,25 @@ var slashCmds []slashCmd
 func init() {
 	slashCmds = []slashCmd{
 		{"/help", "", "show this list", (*chat).slashHelp},
-		{"/clear", "", "start a new conversation, keeping the old one (ends terminal sessions)", (*chat).slashClear},
-		{"/conversations", "[N]", "list earlier conversations of this directory, or reopen number N", (*chat).slashConversations},
+		{"/clear", "", "new conversation, the old one kept; ends sessions", (*chat).slashClear},
+		{"/conversations", "[N]", "list this directory's earlier conversations, reopen N", (*chat).slashConversations},
 		{"/compact", "", "summarise older turns now to free the context window", (*chat).slashCompact},
-		{"/usage", "", "tokens and estimated cost of this session and conversation; how full the context is", (*chat).slashUsage},
+		{"/usage", "", "tokens, cost and how full the context window is", (*chat).slashUsage},
 		{"/insert", "FILE", "attach a text file or an image to the next message", (*chat).slashInsert},
 		{"/providers", "", "list model providers", (*chat).slashProviders},
 		{"/provider", "NAME", "switch the model provider", (*chat).slashProvider},
-		{"/model", "NAME", "switch the model of the current provider", (*chat).slashModel},
+		{"/model", "[NAME]", "list the models, or switch (remembered here)", (*chat).slashModel},
 		{"/prompts", "", "list prompts offered by MCP servers", (*chat).slashPrompts},
 		{"/prompt", "NAME", "use an MCP server's prompt", (*chat).slashPrompt},
 		{"/approvals", "[revoke N]", "list saved approvals, revoke one", (*chat).slashApprovals},
 		{"/sessions", "[ID]", "list terminal sessions, or show one's screen", (*chat).slashSessions},
 		{"/terminal", "[NAME]", "list terminal providers, or switch where commands run", (*chat).slashTerminal},
-		{"/hosts", "[SELECTION]", "list the fleet inventory (~/.ssh/config, fleet.inventory), or the hosts a selection picks", (*chat).slashHosts},
-		{"/context", "", "show what the system prompt holds: project instructions (AGENTS.md), system.md, sizes", (*chat).slashContext},
+		{"/hosts", "[SELECTION]", "list the fleet's hosts, or those a selection picks", (*chat).slashHosts},
+		{"/run", "SELECTION CMD", "run your command on those hosts (also: !@group CMD)", (*chat).slashRun},
+		{"/context", "", "what the system prompt holds (AGENTS.md, system.md)", (*chat).slashContext},
 		{"/changes", "", "list the file changes nb applied in this conversation", (*chat).slashChanges},
-		{"/undo", "", "revert the last change nb applied (an edit, a write, a previewed or approved command)", (*chat).slashUndo},
-		{"/last", "[N]", "show the full result the model saw for the last (or Nth last) tool call", (*chat).slashLast},
+		{"/undo", "", "revert the last change nb applied (edit, write, run)", (*chat).slashUndo},
+		{"/last", "[N]", "the full result of the last (or Nth last) tool call", (*chat).slashLast},
 		{"/quit", "", "leave nb (also: exit, Ctrl+D)", func(*chat, context.Context, []string) error { return errLeave }},
 	}
 }
@@ -144,13 +148,35 @@ func (c *chat) slashHelp(context.Context, []string) error {
 		fmt.Fprintf(&b, "  %-22s %s\n", strings.TrimSpace(s.name+" "+s.args), s.help)
 	}
 	b.WriteString("  exit, quit             leave nb\n\n")
-	b.WriteString("Input: end a line with \\ to continue it; a line of \"\"\" starts and ends a block.\n")
-	b.WriteString("Shift+Tab switches edits between asked (each change approved from its diff) and auto\n")
-	b.WriteString("(edits inside the launch directory applied with their diff shown; the prompt says [edits: auto]).\n")
-	b.WriteString("Ctrl+C stops the running answer or command; Ctrl+D leaves.")
-	c.println("%s", b.String())
+	b.WriteString(inputHelp)
+	c.println("%s", strings.TrimRight(b.String(), "\n"))
 	return nil
 }
+
+// inputHelp is the part of /help about what can be typed and the keys.
+const inputHelp = `In a message:
+  !COMMAND               run COMMAND yourself in the session's shell (not
+                         asked); it and its output go with your next message
+  !@web COMMAND          run it on hosts of the fleet (a selection starting
+                         with @; /run web-0* COMMAND for others), asked as
+                         the model's fan-out is
+  @path                  attach a file (Tab completes the project's files);
+                         what a message attaches is shown before it is sent
+Keys:
+  Enter                  send; Shift+Enter or Alt+Enter adds a line, as does
+                         a line ending in \; a line of """ starts and ends a
+                         block
+  Up, Down / Ctrl+R      recall earlier messages / search them (Esc keeps
+                         the match, Ctrl+G gives the message back)
+  Ctrl+G, Ctrl+X Ctrl+E  edit the message in $VISUAL or $EDITOR
+  Tab                    complete a /command or an @path
+  Shift+Tab              switch edits between asked (each change approved
+                         from its diff) and auto (edits inside the launch
+                         directory applied with their diff shown; the prompt
+                         says [edits: auto])
+  Esc or Ctrl+C          stop the running answer or command (Ctrl+C on a
+                         message drops it)
+  Ctrl+D, or Ctrl+C twice at an empty prompt: leave`
 
 func (c *chat) slashClear(context.Context, []string) error {
 	id, err := c.archiveCurrent()
@@ -208,17 +234,58 @@ func (c *chat) slashInsert(_ context.Context, args []string) error {
 	return nil
 }
 
-func (c *chat) slashModel(_ context.Context, args []string) error {
+func (c *chat) slashModel(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return c.listModels(ctx)
+	}
 	if len(args) != 1 {
-		return fmt.Errorf("usage: /model NAME (current: %s)", c.agent.Provider().Model())
+		return fmt.Errorf("usage: /model [NAME] (current: %s)", c.agent.Provider().Model())
 	}
 	p, model, err := c.newProvider(c.agent.Provider().Name(), args[0])
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p, model)
-	c.windowHint(p, model)
-	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
+	c.agent.SetProvider(p, c.modelWindow(p, model))
+	note := ""
+	if err := store.SaveChoice(c.state, c.launch, store.Choice{Provider: p.Name(), Model: p.Model()}); err == nil && c.state != "" {
+		note = "; nb starts with it again in this directory"
+	}
+	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)%s", p.Name(), p.Model(), note))
+	return nil
+}
+
+// listModels prints the models the current provider's server offers
+// (/model without a name), marking the one in use.
+func (c *chat) listModels(ctx context.Context) error {
+	cur := c.agent.Provider()
+	lister, ok := llm.As[llm.ModelLister](cur)
+	if !ok {
+		return fmt.Errorf("usage: /model NAME (current: %s; %s does not list its models)", cur.Model(), cur.Name())
+	}
+	lctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+	defer cancel()
+	models, err := lister.Models(lctx)
+	if err != nil {
+		return fmt.Errorf("list models: %w", err)
+	}
+	var b strings.Builder
+	for _, m := range models {
+		mark := "  "
+		if m.ID == cur.Model() {
+			mark = "* "
+		}
+		b.WriteString(mark + style.Sanitize(m.ID))
+		if m.Window > 0 {
+			b.WriteString("  (" + catalog.Tokens(m.Window) + " tokens)")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%d models at %s; switch with /model NAME", len(models), cur.Name())
+	out := c.io.Err
+	if c.single {
+		out = c.io.Out // nb /model: the list is the run's output
+	}
+	fmt.Fprintln(out, b.String())
 	return nil
 }
 
@@ -230,8 +297,7 @@ func (c *chat) slashProvider(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c.agent.SetProvider(p, model)
-	c.windowHint(p, model)
+	c.agent.SetProvider(p, c.modelWindow(p, model))
 	c.ui.Notice(agent.NoticeInfo, fmt.Sprintf("now using %s (%s)", p.Name(), p.Model()))
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -24,9 +25,9 @@ asked.
 Example: nb tool run_cmd '{"command":"uname -a"}'`
 
 // runTool implements `nb tool NAME ARGS_JSON`.
-func runTool(args []string, io *iostreams.IO, global *Options) int {
+func runTool(args []string, io *iostreams.IO, global *Options) error {
 	if err := global.only("tool", "config"); err != nil {
-		return reportError(io, err)
+		return err
 	}
 	opts := &Options{Config: global.Config}
 	line := cmdLine{cmd: "nb tool", flags: []flagDef{
@@ -34,31 +35,31 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	}}
 	p, err := line.parse(args)
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	if p.help || (len(p.words) > 0 && p.words[0] == "help") {
 		printHelp(io, toolUsage)
-		return ExitOK
+		return nil
 	}
 	args = append(p.words, p.afterDashes...)
 	if len(args) < 1 {
-		return reportError(io, usagef("tool needs a tool name: nb tool NAME [ARGS_JSON] (see nb tool --help)"))
+		return usagef("tool needs a tool name: nb tool NAME [ARGS_JSON] (see nb tool --help)")
 	}
 	if len(args) > 2 {
-		return reportError(io, usagef("tool: unexpected %q after ARGS_JSON (see nb tool --help)", args[2]))
+		return usagef("tool: unexpected %q after ARGS_JSON (see nb tool --help)", args[2])
 	}
 	raw := "{}"
 	if len(args) == 2 {
 		raw = args[1]
 	}
 	if !json.Valid([]byte(raw)) {
-		return reportError(io, usagef("ARGS_JSON is not valid JSON: %s", raw))
+		return usagef("ARGS_JSON is not valid JSON: %s", raw)
 	}
 	// The user typed the call: it is decided as if a terminal could ask,
 	// and runs whatever the decision.
 	a, err := newApp(io, opts, false, forTool)
 	if err != nil {
-		return reportError(io, err)
+		return err
 	}
 	defer a.close()
 	t, ok := a.tools.Get(args[0])
@@ -67,7 +68,7 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 		for _, s := range a.tools.Specs() {
 			names = append(names, s.Name)
 		}
-		return reportError(io, usagef("unknown tool %q (available: %s)", args[0], strings.Join(names, ", ")))
+		return usagef("unknown tool %q (available: %s)", args[0], strings.Join(names, ", "))
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -99,9 +100,10 @@ func runTool(args []string, io *iostreams.IO, global *Options) int {
 	fmt.Fprintln(io.Out, res.Content)
 	switch {
 	case ctx.Err() != nil:
-		return ExitInterrupted
+		return shown(errInterrupted)
 	case res.IsError:
-		return ExitError
+		// The text the model would get is on stdout: it says why.
+		return shown(errors.New("the tool failed"))
 	}
-	return ExitOK
+	return nil
 }

@@ -5,6 +5,7 @@ package cli
 import (
 	"io"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -12,12 +13,14 @@ import (
 // typeahead reads what the user types while a turn runs, so that it can be
 // shown and becomes the start of the next message. The terminal is put out
 // of line mode and echo (the text is drawn by nb, not echoed into the
-// answer) with signals kept, so Ctrl+C still stops the turn. Approval
-// prompts pause it: keys typed before a prompt never answer it.
+// answer) with signals kept, so Ctrl+C still stops the turn; Esc pressed
+// alone stops it too. Approval prompts pause it: keys typed before a
+// prompt never answer it.
 type typeahead struct {
-	fd   int
-	out  io.Writer // the terminal, for bracketed paste
-	show func(string)
+	fd     int
+	out    io.Writer // the terminal, for bracketed paste
+	show   func(string)
+	escape func()
 
 	mu      sync.Mutex
 	keys    []byte
@@ -26,8 +29,20 @@ type typeahead struct {
 	stopped chan struct{}
 }
 
-func newTypeahead(fd int, out io.Writer, show func(string)) *typeahead {
-	return &typeahead{fd: fd, out: out, show: show}
+func newTypeahead(fd int, out io.Writer, show func(string), escape func()) *typeahead {
+	return &typeahead{fd: fd, out: out, show: show, escape: escape}
+}
+
+// escWait is how long an Esc waits for the rest of a key's escape
+// sequence (a terminal writes a sequence at once): nothing more in that
+// time, and it is the Esc key.
+const escWait = 50 * time.Millisecond
+
+// readable reports whether fd has input within d.
+func readable(fd int, d time.Duration) bool {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, int(d/time.Millisecond))
+	return err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
 }
 
 // start begins reading keys; false when the terminal cannot be set.
@@ -87,6 +102,12 @@ func (t *typeahead) read(stop, stopped chan struct{}) {
 		m, err := unix.Read(t.fd, buf)
 		if m <= 0 || err != nil {
 			return
+		}
+		if buf[m-1] == 0x1b && !readable(t.fd, escWait) {
+			// Esc alone: it stops the turn, as Ctrl+C does, and is
+			// not typed text.
+			m--
+			t.escape()
 		}
 		t.mu.Lock()
 		t.keys = append(t.keys, buf[:m]...)

@@ -10,6 +10,9 @@ type chatUI interface {
 	agent.UI
 	// ShowLast prints the n-th most recent tool result in full.
 	ShowLast(n int) bool
+	// Flush writes the answer text held back while the turn ran (see
+	// render.Options.HoldText).
+	Flush() error
 	// Hold keeps the screen still while another question (sudo's
 	// password) has the terminal.
 	Hold() (release func())
@@ -27,6 +30,9 @@ func (c *chat) newUI() chatUI {
 		LiveLines:   c.cfg.Render.LiveLines,
 		OnInterrupt: c.cancelTurn,
 		Approving:   c.pauseTypeahead,
+		// Piped answers wait for the turn's end, so that the pipe's
+		// reader never prints into a question on the terminal.
+		HoldText: !c.io.OutTTY && canPrompt(c.io) && c.opts.OutputFormat == FormatText,
 	})
 	if c.rec == nil {
 		return ui

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,6 +135,45 @@ func TestEverySubcommandHasHelp(t *testing.T) {
 		}
 		if name != "help" && !strings.Contains(usageText, "nb "+name+" ") {
 			t.Errorf("nb --help does not list subcommand %q", name)
+		}
+	}
+}
+
+// TestHelpTexts: no help a user sees holds a template placeholder, and
+// each says what a newcomer looks for: nb --help the short flags, the
+// provider variables and fleets; /help the input forms and the keys.
+func TestHelpTexts(t *testing.T) {
+	texts := map[string]string{}
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"help", "mcp"}, {"help", "policy"}, {"help", "tool"}, {"mcp", "--help"}, {"policy", "--help"}, {"tool", "--help"}} {
+		io, output := usageIO(t, "", false)
+		if code := Main(args, io); code != 0 {
+			t.Fatalf("nb %q: exit %d", args, code)
+		}
+		texts["nb "+strings.Join(args, " ")], _ = output()
+	}
+	io, output := usageIO(t, "", false)
+	(&chat{app: &app{io: io}}).slashHelp(context.Background(), nil)
+	_, texts["/help"] = output()
+	for name, text := range texts {
+		if strings.Contains(text, "{{") || strings.Contains(text, "}}") || text == "" {
+			t.Errorf("%s holds a placeholder or nothing:\n%s", name, text)
+		}
+	}
+	for _, want := range []string{"-p, --print", "-c, --continue", "-r, --resume", "-m, --model", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_ENDPOINT", "Fleets", "/hosts", configDir + "config.json"} {
+		for _, name := range []string{"nb --help", "nb help"} {
+			if !strings.Contains(texts[name], want) {
+				t.Errorf("%s does not mention %q", name, want)
+			}
+		}
+	}
+	for _, want := range []string{"!COMMAND", "@path", "Ctrl+G", "Ctrl+R", "Shift+Enter", "Esc", "Ctrl+C twice", "/conversations"} {
+		if !strings.Contains(texts["/help"], want) {
+			t.Errorf("/help does not mention %q:\n%s", want, texts["/help"])
+		}
+	}
+	for _, l := range strings.Split(texts["/help"], "\n") {
+		if n := len([]rune(l)); n > 79 {
+			t.Errorf("/help line of %d columns (an 80-column terminal wraps it): %q", n, l)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 // On Windows the help and the no-provider message name the configuration
 // file Windows reads and the syntax its shells set variables with.
 func TestWinHelpAndNoProviderSpeakWindows(t *testing.T) {
-	u := usage()
+	u := usageText
 	if !strings.Contains(u, `%APPDATA%\nb\config.json`) || strings.Contains(u, "~/.config") {
 		t.Errorf("help: %s", u)
 	}

@@ -14,9 +14,11 @@ func TestAwkProgram(t *testing.T) {
 		"{ print $1 }\n# comment with > and | and system\n", `{ s = "x > y | system()"; print s }`,
 		`{ if ($1) /foo/ ~ $0; print }`, `{ print substr($0, index($0, "=") + 1) }`, `{ n = split($0, p, "/"); print p[n] }`,
 		`{ print toupper($1) }`, `{ $1 = ""; print }`, `{ printf("%-10s %s\n", $1, $2) }`, `{ print $1 || $2 }`,
+		// the standard streams are no file
+		`{ printf "%s", $1 > "/dev/stderr" }`, `{ print > "/dev/stdout" }`, `{ print >> "/dev/fd/2"; n++ }`,
 	}
 	unsafe := []string{
-		`{ print > "out" }`, `{ print $1 >> "log" }`, `{ printf "%s", $1 > "/dev/stderr" }`, `{ print | "sh" }`,
+		`{ print > "out" }`, `{ print $1 >> "log" }`, `{ print > "/dev/stderr" x }`, `{ print > "/dev/stderr2" }`, `{ print | "sh" }`,
 		`{ system("rm -rf x") }`, `{ "date" | getline d; print d }`, `{ getline line < "/etc/shadow"; print line }`,
 		`BEGIN { print ENVIRON["AWS_SECRET"] }`, `BEGIN { ARGV[1] = "/home/u/.ssh/id_rsa"; ARGC = 2 } { print }`,
 		`@load "filefuncs"`, `@include "x.awk"`, `{ close("x") }`, `{ print |& "cat" }`, `{ print ($1) > "f" }`,

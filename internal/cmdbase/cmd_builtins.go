@@ -4,7 +4,7 @@ package cmdbase
 var _ = register([]Spec{
 	{Name: "dir", In: Cmd, Does: Reads},
 	{Name: "type", In: Cmd, Does: Reads, Cat: CatRead},
-	{Name: "echo", Args: TextArgs, In: Cmd, Does: Reads},
+	{Name: "echo", Args: TextArgs, In: Cmd, Does: Reads, Echoes: true},
 	{Name: "cd", Aliases: []string{"chdir"}, In: Cmd, Does: Reads},
 	{Name: "pushd", In: Cmd, Does: Reads},
 	{Name: "popd", In: Cmd, Does: Reads},
@@ -21,13 +21,13 @@ var _ = register([]Spec{
 	{Name: "endlocal", Args: TextArgs, In: Cmd, Does: Reads},
 	{Name: "verify", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
 	{Name: "break", Args: TextArgs, In: Cmd, Does: Reads},
-	{Name: "if", Args: TextArgs, In: Cmd, Does: Reads, Why: "its command is judged on its own"},
+	{Name: "if", Args: TextArgs, In: Cmd, Does: Reads, Wraps: JudgedInner, Why: "its command is judged on its own"},
 	// without arguments they print; with them they change the session or the system
-	{Name: "set", Args: TextArgs, In: Cmd, Does: Changes, ShowsEnv: true, Why: "sets or prints environment variables"},
+	{Name: "set", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, ShowsEnv: true, Assigns: true, Why: "sets or prints environment variables"},
 	{Name: "path", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
 	{Name: "dpath", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
-	{Name: "assoc", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
-	{Name: "ftype", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads},
+	{Name: "assoc", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, Assigns: true},
+	{Name: "ftype", Args: TextArgs, In: Cmd, Does: Changes, NoArgs: Reads, Assigns: true},
 	// date and time without /t wait for a new value and set the clock
 	{Name: "date", Args: TextArgs, In: Cmd, Does: Changes, Opts: []Opt{{Name: "/t", Does: Reads}}, Why: "sets the date"},
 	{Name: "time", Args: TextArgs, In: Cmd, Does: Changes, Opts: []Opt{{Name: "/t", Does: Reads}}, Why: "sets the time"},
@@ -40,9 +40,9 @@ var _ = register([]Spec{
 		Opts: []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes files in every subdirectory (del /s)"}}},
 	{Name: "rd", Aliases: []string{"rmdir"}, In: Cmd, Does: Writes, Cat: CatDelete,
 		Opts: []Opt{{Name: "/s", Does: Dangerous, Recurse: true, Why: "deletes a whole directory tree (rd /s)"}}},
-	{Name: "start", Args: TextArgs, In: Cmd, Does: Runs, Why: "starts a program"},
+	{Name: "start", Args: TextArgs, In: Cmd, Does: Runs, Wraps: StartsInner, Why: "starts a program"},
 	{Name: "call", Args: TextArgs, In: Cmd, Does: Runs, Why: "runs a batch file or label"},
-	{Name: "for", Args: TextArgs, In: Cmd, Does: Runs, Why: "a loop"},
+	{Name: "for", Args: TextArgs, In: Cmd, Does: Runs, Wraps: JudgedInner, Why: "a loop"},
 	{Name: "goto", Args: TextArgs, In: Cmd, Does: Runs},
 	{Name: "shift", Args: TextArgs, In: Cmd, Does: Runs},
 })

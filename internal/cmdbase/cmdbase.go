@@ -26,6 +26,7 @@
 package cmdbase
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/winshell"
@@ -131,6 +132,9 @@ type Spec struct {
 	// ShowsEnv says it prints environment or session variables, which may
 	// hold secrets (asked).
 	ShowsEnv bool
+	// Assigns says an operand NAME=VALUE (or a switch) makes it change
+	// what it names; without one it prints (set AWS, assoc .txt).
+	Assigns bool
 	// ChangesPiped says it changes the items its pipeline names
 	// (Get-ChildItem C:\Windows | Remove-Item).
 	ChangesPiped bool
@@ -140,8 +144,49 @@ type Spec struct {
 	// RunsURL says it runs the code a URL or another computer's path
 	// names (mshta http://…, regsvr32 /i:http://…): dangerous.
 	RunsURL bool
-	Why     string
+	// Wraps says it runs the commands it is given, which the parsers
+	// make leaves of their own: JudgedInner (cmd /c, powershell
+	// -Command, if) does nothing else, StartsInner (start) starts them
+	// as a new program.
+	Wraps Wrap
+	// Linux says it runs a Linux command (wsl), judged as bash would
+	// judge it.
+	Linux bool
+	// Code says it runs code it is given as text the parser cannot see
+	// (Invoke-Expression $s): after a download anywhere in the script it
+	// is dangerous.
+	Code bool
+	// Shell says it runs the commands its input holds (cmd, powershell):
+	// code from the network piped into it is dangerous.
+	Shell bool
+	// PassThrough says its output objects are its input's (Sort-Object,
+	// Where-Object), unless one of Reshapes is given (Select-Object
+	// -ExpandProperty makes new objects of a property).
+	PassThrough bool
+	Reshapes    []string
+	// Echoes says it prints its arguments: alone with one redirection
+	// that writes, it is shown as a write of that file (echo x > f).
+	Echoes bool
+	// TextOut says its output is text (lines of a file, strings, a
+	// table), never objects naming files.
+	TextOut bool
+	// Saves says it saves what it fetches from the network to a file:
+	// always (an empty entry) or with one of the options listed
+	// (Invoke-WebRequest -OutFile, certutil -urlcache).
+	Saves []string
+	Why   string
 }
+
+// Wrap is how a command runs the commands it is given.
+type Wrap uint8
+
+const (
+	NoWrap Wrap = iota
+	// JudgedInner: only its commands count.
+	JudgedInner
+	// StartsInner: it starts them as a program of their own.
+	StartsInner
+)
 
 // Role is what a command's operands are.
 type Role int
@@ -362,7 +407,8 @@ func optMatches(sh Shells, a, name string) bool {
 }
 
 // Judge reads the base's entry for a command (name and arguments) in a
-// shell.
+// shell: its subcommand, then each argument (an operand, an option and
+// its value), then what the whole line comes to.
 func Judge(sh Shells, name string, args []Arg) Judgement {
 	s := Lookup(sh, name)
 	if s == nil {
@@ -371,150 +417,201 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		j.Files = j.Operands
 		return j
 	}
-	j := Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}
+	g := &judging{s: s, sh: sh, opts: s.Opts, wordEffect: Unknown, raised: Unknown,
+		j: Judgement{Spec: s, Name: s.Name, Does: s.Does, Why: s.Why, Cat: s.Cat, ShowsEnv: s.ShowsEnv}}
 	// a program reads its own switches (/grant, -urlcache), quoted or
 	// not, whichever shell started it: PowerShell passes them on as written
-	program := s.In == Both
-	if program {
-		sh = Cmd
+	g.program = s.In == Both
+	if g.program {
+		g.sh = Cmd
 	}
 	if len(args) == 0 && s.NoArgs != Unknown {
-		j.Does = s.NoArgs
-		if j.Does != s.Does {
-			j.Cat = CatNone
+		g.j.Does = s.NoArgs
+		if g.j.Does != s.Does {
+			g.j.Cat = CatNone
 		}
 	}
-	opts := s.Opts
-	var sub *Sub
-	if len(s.Subs) > 0 {
-		for i, a := range args {
-			if isOpt(sh, a, program) {
-				continue
-			}
-			for k := range s.Subs {
-				if strings.EqualFold(s.Subs[k].Name, a.Text) {
-					sub = &s.Subs[k]
-				}
-			}
-			args = append(append([]Arg{}, args[:i]...), args[i+1:]...)
-			break
-		}
-		if sub == nil {
-			if len(args) > 0 || s.NoArgs == Unknown {
-				j.Does = Unknown
-				j.Why = s.Name + " with an unknown subcommand"
-			}
-		} else {
-			j.Does, j.Why = sub.Does, sub.Why
-			opts = append(append([]Opt{}, opts...), sub.Opts...)
-		}
-	}
-	wordEffect := Unknown
-	lowered, hasRaised, raised, raisedWhy := false, false, Unknown, ""
-	patternGiven := false
+	args = g.subcommand(args)
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !isOpt(sh, a, program) {
-			if j.Operands == nil {
-				j.Operands = make([]string, 0, len(args)-i)
-			}
-			j.Operands = append(j.Operands, a.Text)
-			for _, w := range s.Words {
-				if strings.EqualFold(w.Name, a.Text) {
-					if wordEffect == Unknown || worse(wordEffect, w.Does) == w.Does {
-						wordEffect = w.Does
-						if w.Why != "" {
-							j.Why = w.Why
-						}
-					}
-				}
-			}
+		if !isOpt(g.sh, args[i], g.program) {
+			g.operand(args[i].Text)
 			continue
 		}
-		takesValue := false
-		for _, v := range s.Values {
-			if optMatches(sh, a.Text, v) && !strings.Contains(a.Text, ":") {
-				takesValue = true
+		if g.option(args, i) {
+			i++ // its value
+		}
+	}
+	g.settle(args)
+	return g.j
+}
+
+// judging is Judge's state while it reads a command's arguments.
+type judging struct {
+	j       Judgement
+	s       *Spec
+	sub     *Sub
+	sh      Shells
+	program bool
+	opts    []Opt
+	// wordEffect is the worst effect of the operand words (Words)
+	wordEffect Effect
+	// lowered: an option makes it only read; raised: the worst effect
+	// an option gives it (hasRaised: there is one), and why
+	lowered, hasRaised bool
+	raised             Effect
+	raisedWhy          string
+	// patternGiven: the pattern came in an option, so no operand is one
+	patternGiven bool
+}
+
+// subcommand finds the subcommand of a program that has them (the first
+// argument that is no option) and returns the arguments without it.
+func (g *judging) subcommand(args []Arg) []Arg {
+	s := g.s
+	if len(s.Subs) == 0 {
+		return args
+	}
+	for i, a := range args {
+		if isOpt(g.sh, a, g.program) {
+			continue
+		}
+		for k := range s.Subs {
+			if strings.EqualFold(s.Subs[k].Name, a.Text) {
+				g.sub = &s.Subs[k]
 			}
 		}
-		var value string
-		if takesValue && i+1 < len(args) {
-			value = args[i+1].Text
-			j.Values = append(j.Values, value)
-			if pathParam(s, sh, a.Text) {
-				j.Files = append(j.Files, value)
-			}
-			if patternParam(sh, a.Text) {
-				patternGiven = true
-			}
-			if sh == PowerShell && (optMatches(sh, a.Text, "-Filter") || optMatches(sh, a.Text, "-Include")) {
-				j.Patterns = append(j.Patterns, value)
-			}
-			i++
-		} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
-			value = a.Text[k+1:]
-			switch strings.ToLower(a.Text[:k]) {
-			case "/c":
-				patternGiven = true
-			case "/g", "/f":
-				patternGiven = patternGiven || strings.EqualFold(a.Text[:k], "/g")
-				j.Files = append(j.Files, value) // findstr reads patterns or names from a file
-			}
+		args = append(append([]Arg{}, args[:i]...), args[i+1:]...)
+		break
+	}
+	if g.sub == nil {
+		if len(args) > 0 || s.NoArgs == Unknown {
+			g.j.Does = Unknown
+			g.j.Why = s.Name + " with an unknown subcommand"
 		}
-		listed := false
-		for _, o := range opts {
-			if optMatches(sh, a.Text, o.Name) {
-				listed = true
-			}
-		}
-		if !listed && sub != nil && sub.Other != Unknown && (!hasRaised || worse(raised, sub.Other) == sub.Other && sub.Other != raised) {
-			hasRaised, raised, raisedWhy = true, sub.Other, sub.OtherWhy
-		}
-		for _, o := range opts {
-			if !optMatches(sh, a.Text, o.Name) {
-				continue
-			}
-			if o.Value != "" && !strings.EqualFold(o.Value, value) {
-				continue
-			}
-			if o.ValueHas != "" && !strings.Contains(strings.ToLower(value), o.ValueHas) {
-				continue
-			}
-			if o.Recurse {
-				j.Recurse = true
-			}
-			if o.Named {
-				j.Named = true
-			}
-			if o.Does == Writes && value != "" && !takesValue {
-				// /output:FILE: the file it writes
-				j.Values = append(j.Values, value)
-			}
-			switch o.Does {
-			case Unknown:
-			case Reads:
-				// an option that makes it only read (date /t, schtasks /query)
-				lowered = true
-			default:
-				if !hasRaised || worse(raised, o.Does) == o.Does && o.Does != raised {
-					hasRaised = true
-					raised = o.Does
-					raisedWhy = o.Why
-					if raisedWhy == "" {
-						raisedWhy = s.Name + " " + o.Name
-					}
-				}
+	} else {
+		g.j.Does, g.j.Why = g.sub.Does, g.sub.Why
+		g.opts = append(append([]Opt{}, g.opts...), g.sub.Opts...)
+	}
+	return args
+}
+
+// operand records an argument that is no option, and the effect the
+// base gives that word (Words).
+func (g *judging) operand(text string) {
+	g.j.Operands = append(g.j.Operands, text)
+	for _, w := range g.s.Words {
+		if strings.EqualFold(w.Name, text) && (g.wordEffect == Unknown || worse(g.wordEffect, w.Does) == w.Does) {
+			g.wordEffect = w.Does
+			if w.Why != "" {
+				g.j.Why = w.Why
 			}
 		}
 	}
-	if lowered {
+}
+
+// option reads the option args[i], and its value when it takes one (it
+// then reports true: the next argument is consumed).
+func (g *judging) option(args []Arg, i int) (tookNext bool) {
+	a, s, sh := args[i], g.s, g.sh
+	takesValue := false
+	for _, v := range s.Values {
+		if optMatches(sh, a.Text, v) && !strings.Contains(a.Text, ":") {
+			takesValue = true
+		}
+	}
+	var value string
+	if takesValue && i+1 < len(args) {
+		value = args[i+1].Text
+		g.j.Values = append(g.j.Values, value)
+		if pathParam(s, sh, a.Text) {
+			g.j.Files = append(g.j.Files, value)
+		}
+		if patternParam(sh, a.Text) {
+			g.patternGiven = true
+		}
+		if sh == PowerShell && (optMatches(sh, a.Text, "-Filter") || optMatches(sh, a.Text, "-Include")) {
+			g.j.Patterns = append(g.j.Patterns, value)
+		}
+		tookNext = true
+	} else if k := strings.IndexByte(a.Text, ':'); k > 0 && sh == Cmd {
+		value = a.Text[k+1:]
+		switch strings.ToLower(a.Text[:k]) {
+		case "/c":
+			g.patternGiven = true
+		case "/g", "/f":
+			g.patternGiven = g.patternGiven || strings.EqualFold(a.Text[:k], "/g")
+			g.j.Files = append(g.j.Files, value) // findstr reads patterns or names from a file
+		}
+	}
+	listed := false
+	for _, o := range g.opts {
+		if optMatches(sh, a.Text, o.Name) {
+			listed = true
+		}
+	}
+	if sub := g.sub; !listed && sub != nil && sub.Other != Unknown {
+		g.raise(sub.Other, sub.OtherWhy)
+	}
+	for _, o := range g.opts {
+		if g.applies(o, a.Text, value) {
+			g.optEffect(o, value, takesValue)
+		}
+	}
+	return tookNext
+}
+
+// applies says whether the base's option o is the argument a with value.
+func (g *judging) applies(o Opt, a, value string) bool {
+	return optMatches(g.sh, a, o.Name) && (o.Value == "" || strings.EqualFold(o.Value, value)) &&
+		(o.ValueHas == "" || strings.Contains(strings.ToLower(value), o.ValueHas))
+}
+
+// optEffect records what a matching option o does.
+func (g *judging) optEffect(o Opt, value string, takesValue bool) {
+	if o.Recurse {
+		g.j.Recurse = true
+	}
+	if o.Named {
+		g.j.Named = true
+	}
+	if o.Does == Writes && value != "" && !takesValue {
+		// /output:FILE: the file it writes
+		g.j.Values = append(g.j.Values, value)
+	}
+	switch o.Does {
+	case Unknown:
+	case Reads:
+		// an option that makes it only read (date /t, schtasks /query)
+		g.lowered = true
+	default:
+		why := o.Why
+		if why == "" {
+			why = g.s.Name + " " + o.Name
+		}
+		g.raise(o.Does, why)
+	}
+}
+
+// raise records an option's effect when it is worse than any so far.
+func (g *judging) raise(e Effect, why string) {
+	if !g.hasRaised || worse(g.raised, e) == e && e != g.raised {
+		g.hasRaised, g.raised, g.raisedWhy = true, e, why
+	}
+}
+
+// settle works out what the whole line comes to from what the options
+// and operands said, and the entry's line-wide forms (Mentions, Assigns,
+// help, RunsURL).
+func (g *judging) settle(args []Arg) {
+	j, s := &g.j, g.s
+	if g.lowered {
 		j.Does, j.Why = Reads, ""
 	}
-	if hasRaised && worse(j.Does, raised) == raised && raised != j.Does {
-		j.Does, j.Why = raised, raisedWhy
-		if raised != Reads {
+	if g.hasRaised && worse(j.Does, g.raised) == g.raised && g.raised != j.Does {
+		j.Does, j.Why = g.raised, g.raisedWhy
+		if g.raised != Reads {
 			j.Cat = CatNone
-			if raised == Dangerous && s.Cat == CatDelete {
+			if g.raised == Dangerous && s.Cat == CatDelete {
 				j.Cat = CatDelete
 			}
 		}
@@ -524,27 +621,37 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 		j.Files = append(j.Files, j.Operands...)
 	case PatternArgs:
 		ops := j.Operands
-		if !patternGiven && len(ops) > 0 {
+		if !g.patternGiven && len(ops) > 0 {
 			ops = ops[1:]
 		}
 		j.Files = append(j.Files, ops...)
 	}
-	if wordEffect != Unknown {
-		if wordEffect == Reads && j.Does == s.Does {
+	if g.wordEffect != Unknown {
+		if g.wordEffect == Reads && j.Does == s.Does {
 			j.Does = Reads
 		} else {
-			j.Does = worse(j.Does, wordEffect)
+			j.Does = worse(j.Does, g.wordEffect)
 		}
 	}
-	if sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
+	if sub := g.sub; sub != nil && sub.MaxOps > 0 && len(j.Operands) > sub.MaxOps && worse(j.Does, sub.More) == sub.More {
 		j.Does, j.Why, j.Cat = sub.More, sub.MoreWhy, CatNone
 	}
+	g.lineWide(args)
+}
+
+// lineWide applies the entry's forms that look at the whole line: words
+// it mentions, whether it assigns, a request for help, a URL it runs.
+func (g *judging) lineWide(args []Arg) {
+	j, s := &g.j, g.s
 	for _, m := range s.Mentions {
 		for _, a := range args {
 			if strings.Contains(strings.ToLower(a.Text), m.Name) && worse(j.Does, m.Does) == m.Does {
 				j.Does, j.Why, j.Cat = m.Does, m.Why, CatNone
 			}
 		}
+	}
+	if s.Assigns && len(args) > 0 && !assigns(args) {
+		j.Does, j.Why, j.Cat = Reads, "", CatNone
 	}
 	if len(args) == 1 && (args[0].Text == "/?" || args[0].Text == "-?") && !args[0].Quoted {
 		// its help, and nothing else
@@ -557,7 +664,6 @@ func Judge(sh Shells, name string, args []Arg) Judgement {
 			}
 		}
 	}
-	return j
 }
 
 // pathParam says whether option a of s takes a path (-Path,
@@ -599,4 +705,67 @@ func (s Shells) String() string {
 		return "PowerShell"
 	}
 	return "Windows"
+}
+
+// MayDestroy reports a command name of either Windows shell, or a
+// program of the POSIX base marked Alarm, that destroys data or weakens
+// the system in some form: dangerous whatever its arguments, deleting,
+// or dangerous with one of its options, words or subcommands.
+func MayDestroy(name string) bool {
+	if Unix(strings.ToLower(name)).Has(Alarm) {
+		return true
+	}
+	for _, sh := range []Shells{PowerShell, Cmd} {
+		if s := Lookup(sh, name); s != nil && s.mayDestroy() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Spec) mayDestroy() bool {
+	if s.Does == Dangerous || s.Cat == CatDelete {
+		return true
+	}
+	for _, list := range [][]Opt{s.Opts, s.Words, s.Mentions} {
+		for _, o := range list {
+			if o.Does == Dangerous {
+				return true
+			}
+		}
+	}
+	for _, sub := range s.Subs {
+		if sub.Does == Dangerous || sub.More == Dangerous || sub.Other == Dangerous {
+			return true
+		}
+	}
+	return false
+}
+
+// assigns reports an argument that sets a value (NAME=VALUE) or is a
+// switch (set /a, set /p).
+func assigns(args []Arg) bool {
+	for _, a := range args {
+		if strings.Contains(a.Text, "=") || strings.HasPrefix(a.Text, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// WindowsNames returns every command name (canonical, aliases; lower
+// case) of cmd.exe's and PowerShell's base, sorted.
+func WindowsNames() []string {
+	seen := map[string]bool{}
+	for _, m := range []map[string]*Spec{builtins[Cmd], builtins[PowerShell], programs} {
+		for n := range m {
+			seen[n] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

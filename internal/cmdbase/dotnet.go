@@ -12,7 +12,11 @@ type DotNetCall struct {
 	// Recursive says a second argument $true makes it act on a whole tree
 	// ([IO.Directory]::Delete(path, $true)).
 	Recursive bool
-	Why       string
+	// DangerArg, when an argument holds it (any case), makes the call
+	// dangerous for DangerWhy (a 'Machine' target: the whole machine's
+	// environment).
+	DangerArg, DangerWhy string
+	Why                  string
 }
 
 var dotnet = func() map[string]DotNetCall {
@@ -36,6 +40,9 @@ var dotnet = func() map[string]DotNetCall {
 	add("Diagnostics.Process", Runs, "starts a program", "Start")
 	add("Reflection.Assembly", Runs, "loads code", "Load", "LoadFile", "LoadFrom", "UnsafeLoadFrom")
 	add("Environment", Changes, "sets an environment variable", "SetEnvironmentVariable")
+	c := m["environment::setenvironmentvariable"]
+	c.DangerArg, c.DangerWhy = "machine", "sets a machine-wide environment variable"
+	m["environment::setenvironmentvariable"] = c
 	return m
 }()
 
@@ -46,4 +53,20 @@ func DotNet(typ, method string) (DotNetCall, bool) {
 	t = strings.TrimPrefix(t, "system.")
 	c, ok := dotnet[t+"::"+strings.ToLower(method)]
 	return c, ok
+}
+
+// dotNetFetchers are the .NET names whose use in a PowerShell word
+// fetches data from the network (lower case).
+var dotNetFetchers = []string{"downloadstring", "downloadfile", "downloaddata", "net.webclient", "net.http.httpclient", "openread"}
+
+// DotNetFetches reports a word of a PowerShell script that fetches data
+// from the network through .NET ((New-Object Net.WebClient).DownloadString(…)).
+func DotNetFetches(raw string) bool {
+	l := strings.ToLower(raw)
+	for _, f := range dotNetFetchers {
+		if strings.Contains(l, f) {
+			return true
+		}
+	}
+	return false
 }

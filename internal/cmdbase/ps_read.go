@@ -1,5 +1,10 @@
 package cmdbase
 
+import (
+	"slices"
+	"strings"
+)
+
 // PowerShell cmdlets that only read and print, with their aliases. By
 // PowerShell's verb naming, Get, Select, Sort, Measure, Compare, Test,
 // Resolve, Format, ConvertTo, ConvertFrom, Group, Join, Split and Out
@@ -12,7 +17,7 @@ var win32Product = []Opt{{Name: "win32_product", Does: Changes, Why: "Win32_Prod
 var _ = register([]Spec{
 	{Name: "Get-ChildItem", Aliases: []string{"ls", "dir", "gci"}, In: PowerShell, Does: Reads, Lists: true,
 		Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Depth", "-Attributes"}},
-	{Name: "Get-Content", Aliases: []string{"gc", "cat", "type"}, In: PowerShell, Does: Reads, Cat: CatRead, PipedPaths: true,
+	{Name: "Get-Content", TextOut: true, Aliases: []string{"gc", "cat", "type"}, In: PowerShell, Does: Reads, Cat: CatRead, PipedPaths: true,
 		Values: []string{"-Path", "-LiteralPath", "-TotalCount", "-Head", "-First", "-Tail", "-Last", "-ReadCount", "-Delimiter", "-Encoding", "-Filter", "-Include", "-Exclude", "-Stream"}},
 	{Name: "Get-Item", Aliases: []string{"gi"}, In: PowerShell, Does: Reads, Lists: true, Values: []string{"-Path", "-LiteralPath", "-Filter", "-Include", "-Exclude", "-Stream"}},
 	{Name: "Get-ItemProperty", Aliases: []string{"gp"}, In: PowerShell, Does: Reads, Values: []string{"-Path", "-LiteralPath", "-Name"}},
@@ -20,7 +25,7 @@ var _ = register([]Spec{
 	{Name: "Get-Location", Aliases: []string{"gl", "pwd"}, In: PowerShell, Does: Reads},
 	{Name: "Get-Process", Remote: true, Args: TextArgs, Aliases: []string{"gps", "ps"}, In: PowerShell, Does: Reads, Values: []string{"-Name", "-Id", "-ComputerName"}},
 	{Name: "Get-Service", Remote: true, Args: TextArgs, Aliases: []string{"gsv"}, In: PowerShell, Does: Reads, Values: []string{"-Name", "-DisplayName", "-Include", "-Exclude"}},
-	{Name: "Get-Date", Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Format", "-UFormat", "-Date"}},
+	{Name: "Get-Date", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Format", "-UFormat", "-Date"}},
 	{Name: "Get-Host", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-Command", Args: TextArgs, Aliases: []string{"gcm"}, In: PowerShell, Does: Reads, Values: []string{"-Name", "-Module", "-CommandType", "-Verb", "-Noun"}},
 	{Name: "Get-Help", Args: TextArgs, Aliases: []string{"help", "man"}, In: PowerShell, Does: Reads, Values: []string{"-Name", "-Parameter", "-Category"},
@@ -74,7 +79,7 @@ var _ = register([]Spec{
 	{Name: "Get-Verb", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-AppxPackage", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-SmbShare", Remote: true, Args: TextArgs, In: PowerShell, Does: Reads},
-	{Name: "Get-Unique", Args: TextArgs, Aliases: []string{"gu"}, In: PowerShell, Does: Reads},
+	{Name: "Get-Unique", PassThrough: true, Args: TextArgs, Aliases: []string{"gu"}, In: PowerShell, Does: Reads},
 	{Name: "Get-TypeData", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-PackageProvider", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Get-PSRepository", Args: TextArgs, In: PowerShell, Does: Reads},
@@ -100,20 +105,20 @@ var _ = register([]Spec{
 	{Name: "Get-Clipboard", Args: TextArgs, Aliases: []string{"gcb"}, In: PowerShell, Does: Reads, ShowsEnv: true},
 	{Name: "Get-Credential", In: PowerShell, Does: Changes, Why: "asks for a password"},
 
-	{Name: "Select-Object", Args: TextArgs, Aliases: []string{"select"}, In: PowerShell, Does: Reads,
+	{Name: "Select-Object", PassThrough: true, Reshapes: []string{"-ExpandProperty"}, Args: TextArgs, Aliases: []string{"select"}, In: PowerShell, Does: Reads,
 		Values: []string{"-Property", "-First", "-Last", "-Skip", "-SkipLast", "-Index", "-ExpandProperty", "-ExcludeProperty"}},
 	{Name: "Select-String", Args: PatternArgs, Aliases: []string{"sls"}, In: PowerShell, Does: Reads, PipedPaths: true,
 		Values: []string{"-Pattern", "-Path", "-LiteralPath", "-Context", "-Include", "-Exclude", "-Encoding", "-Culture"}},
 	{Name: "Select-Xml", In: PowerShell, Does: Reads, PipedPaths: true, Values: []string{"-XPath", "-Path", "-LiteralPath", "-Namespace"}},
-	{Name: "Sort-Object", Args: TextArgs, Aliases: []string{"sort"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Top", "-Bottom", "-Culture"}},
-	{Name: "Measure-Object", Args: TextArgs, Aliases: []string{"measure"}, In: PowerShell, Does: Reads, Values: []string{"-Property"}},
+	{Name: "Sort-Object", PassThrough: true, Args: TextArgs, Aliases: []string{"sort"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Top", "-Bottom", "-Culture"}},
+	{Name: "Measure-Object", TextOut: true, Args: TextArgs, Aliases: []string{"measure"}, In: PowerShell, Does: Reads, Values: []string{"-Property"}},
 	{Name: "Compare-Object", Args: TextArgs, Aliases: []string{"compare", "diff"}, In: PowerShell, Does: Reads, Values: []string{"-ReferenceObject", "-DifferenceObject", "-Property", "-SyncWindow", "-Culture"}},
 	{Name: "Group-Object", Args: TextArgs, Aliases: []string{"group"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Culture"}},
-	{Name: "Where-Object", Args: TextArgs, Aliases: []string{"where", "?"}, In: PowerShell, Does: Reads, Why: "a filter (its script block is not analysed)"},
+	{Name: "Where-Object", PassThrough: true, Args: TextArgs, Aliases: []string{"where", "?"}, In: PowerShell, Does: Reads, Why: "a filter (its script block is not analysed)"},
 	// ForEach-Object Delete calls each object's Delete method
 	{Name: "ForEach-Object", Args: TextArgs, Aliases: []string{"foreach", "%"}, In: PowerShell, Does: Runs, Why: "calls a method or script block on each object",
 		Values: []string{"-MemberName", "-Process", "-Begin", "-End"}},
-	{Name: "Tee-Object", Aliases: []string{"tee"}, In: PowerShell, Does: Writes, Values: []string{"-FilePath", "-LiteralPath", "-Variable", "-Encoding"},
+	{Name: "Tee-Object", PassThrough: true, Aliases: []string{"tee"}, In: PowerShell, Does: Writes, Values: []string{"-FilePath", "-LiteralPath", "-Variable", "-Encoding"},
 		Opts: []Opt{{Name: "-Variable", Does: Reads}}},
 	{Name: "Test-Path", In: PowerShell, Does: Reads, Values: []string{"-Path", "-LiteralPath", "-PathType", "-Filter", "-Include", "-Exclude"}},
 	{Name: "Test-Json", Args: TextArgs, In: PowerShell, Does: Reads},
@@ -121,29 +126,29 @@ var _ = register([]Spec{
 	{Name: "Join-Path", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Split-Path", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Convert-Path", Aliases: []string{"cvpa"}, In: PowerShell, Does: Reads},
-	{Name: "Format-Table", Args: TextArgs, Aliases: []string{"ft"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-GroupBy", "-View"}},
-	{Name: "Format-List", Args: TextArgs, Aliases: []string{"fl"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-GroupBy", "-View"}},
-	{Name: "Format-Wide", Args: TextArgs, Aliases: []string{"fw"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Column"}},
-	{Name: "Format-Custom", Args: TextArgs, Aliases: []string{"fc"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Depth"}},
+	{Name: "Format-Table", TextOut: true, Args: TextArgs, Aliases: []string{"ft"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-GroupBy", "-View"}},
+	{Name: "Format-List", TextOut: true, Args: TextArgs, Aliases: []string{"fl"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-GroupBy", "-View"}},
+	{Name: "Format-Wide", TextOut: true, Args: TextArgs, Aliases: []string{"fw"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Column"}},
+	{Name: "Format-Custom", TextOut: true, Args: TextArgs, Aliases: []string{"fc"}, In: PowerShell, Does: Reads, Values: []string{"-Property", "-Depth"}},
 	{Name: "Format-Hex", Aliases: []string{"fhx"}, In: PowerShell, Does: Reads, PipedPaths: true, Values: []string{"-Path", "-LiteralPath", "-Encoding", "-Count", "-Offset"}},
-	{Name: "ConvertTo-Json", Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Depth"}},
-	{Name: "ConvertTo-Csv", Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Delimiter"}},
-	{Name: "ConvertTo-Html", Args: TextArgs, In: PowerShell, Does: Reads},
-	{Name: "ConvertTo-Xml", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "ConvertTo-Json", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Depth"}},
+	{Name: "ConvertTo-Csv", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Delimiter"}},
+	{Name: "ConvertTo-Html", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "ConvertTo-Xml", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "ConvertFrom-Json", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "ConvertFrom-Csv", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "ConvertFrom-StringData", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "ConvertFrom-Markdown", In: PowerShell, Does: Reads, PipedPaths: true},
 	{Name: "ConvertTo-SecureString", In: PowerShell, Does: Changes, Why: "handles a secret"},
 	{Name: "ConvertFrom-SecureString", In: PowerShell, Does: Changes, Why: "handles a secret"},
-	{Name: "Join-String", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Join-String", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Import-Csv", Aliases: []string{"ipcsv"}, In: PowerShell, Does: Reads, Values: []string{"-Path", "-LiteralPath", "-Delimiter", "-Header", "-Encoding"}},
-	{Name: "Out-String", Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Width"}},
+	{Name: "Out-String", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads, Values: []string{"-Width"}},
 	{Name: "Out-Host", Args: TextArgs, Aliases: []string{"oh"}, In: PowerShell, Does: Reads},
 	{Name: "Out-Default", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Out-Null", Args: TextArgs, In: PowerShell, Does: Reads},
-	{Name: "Write-Output", Args: TextArgs, Aliases: []string{"echo", "write"}, In: PowerShell, Does: Reads},
-	{Name: "Write-Host", Args: TextArgs, In: PowerShell, Does: Reads},
+	{Name: "Write-Output", TextOut: true, Echoes: true, Args: TextArgs, Aliases: []string{"echo", "write"}, In: PowerShell, Does: Reads},
+	{Name: "Write-Host", TextOut: true, Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Write-Verbose", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Write-Warning", Args: TextArgs, In: PowerShell, Does: Reads},
 	{Name: "Write-Information", Args: TextArgs, In: PowerShell, Does: Reads},
@@ -160,3 +165,32 @@ var _ = register([]Spec{
 	{Name: "Test-NetConnection", Args: TextArgs, Aliases: []string{"tnc"}, In: PowerShell, Does: Sends},
 	{Name: "Resolve-DnsName", Args: TextArgs, In: PowerShell, Does: Sends},
 })
+
+// psDrives are PowerShell drives whose items are not files: reading
+// them shows variables, functions, certificates or settings; psProviders
+// are the same named by their provider (Environment::).
+var (
+	psDrives    = []string{"env:", "variable:", "function:", "cert:", "wsman:", "alias:"}
+	psProviders = []string{"environment", "variable", "function", "certificate", "wsman", "alias"}
+)
+
+// PSDrive is the PowerShell drive a word names whose items are not files
+// (env:, Variable:, Microsoft.PowerShell.Core\Environment::), or "".
+func PSDrive(w string) string {
+	lw := strings.ToLower(w)
+	for _, d := range psDrives {
+		if strings.HasPrefix(lw, d) {
+			return d
+		}
+	}
+	if i := strings.Index(lw, "::"); i > 0 {
+		p := lw[:i]
+		if k := strings.LastIndexByte(p, '\\'); k >= 0 {
+			p = p[k+1:]
+		}
+		if slices.Contains(psProviders, p) {
+			return p + "::"
+		}
+	}
+	return ""
+}

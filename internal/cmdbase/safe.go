@@ -88,6 +88,18 @@ func (s safeCmd) Pattern() bool { return s.pattern }
 // PatternFlags are the option letters that give the pattern instead.
 func (s safeCmd) PatternFlags() string { return s.patternFlags }
 
+// patternLongs are the long options of the pattern-first commands that
+// give the pattern (or a file of them) instead of the first operand.
+var patternLongs = []string{"regexp", "file", "expression", "from-file"}
+
+// PatternLongs are the long options that give the pattern instead.
+func (s safeCmd) PatternLongs() []string {
+	if !s.pattern {
+		return nil
+	}
+	return patternLongs
+}
+
 // DynOK reports that dynamic or glob arguments cannot make it write.
 func (s safeCmd) DynOK() bool { return s.dynOK }
 
@@ -204,6 +216,14 @@ var (
 	// reader: shows the content of its file operands.
 	reader = safeCmd{reads: true, dynOK: true, valueShort: "nNcCdfsbtwkeSTFLx", endless: true}
 )
+
+// VersionOnly reports arguments that are one of the options (or words)
+// the base lists as only printing the program's version or help: true
+// even for a program that talks to the network otherwise (ssh -V,
+// openssl version).
+func VersionOnly(name string, args []Word) bool {
+	return len(args) == 1 && args[0].Static() && AnyWord(args, Unix(name).Version...)
+}
 
 // EndlessDevice names an endless device among the arguments.
 func EndlessDevice(ws []word) string {

@@ -75,6 +75,28 @@ type argSpec struct {
 // check parses ws as the command's getopt would and returns why it is not
 // read-only, or "".
 func (s argSpec) check(name string, ws []word) string {
+	ops, why := s.operandsOf(name, ws)
+	if why != "" {
+		return why
+	}
+	verb := ""
+	if s.verbs != nil {
+		if verb, ops, why = s.verbOf(name, ops); why != "" {
+			return why
+		}
+	}
+	if why := s.opsWhy(name, ops); why != "" {
+		return why
+	}
+	if s.extra != nil {
+		return s.extra(ws, verb, ops)
+	}
+	return ""
+}
+
+// operandsOf reads the options of ws, and returns its operands or why an
+// option is not read-only.
+func (s argSpec) operandsOf(name string, ws []word) ([]word, string) {
 	var longNames []string
 	takes := map[string]byte{}
 	for _, l := range s.longs {
@@ -90,7 +112,7 @@ func (s argSpec) check(name string, ws []word) string {
 		t := w.Text
 		if !w.Static() {
 			if !s.pure {
-				return name + " argument " + w.Raw + " is chosen at run time"
+				return nil, name + " argument " + w.Raw + " is chosen at run time"
 			}
 			ops = append(ops, w)
 			continue
@@ -103,7 +125,7 @@ func (s argSpec) check(name string, ws []word) string {
 			n, _, eq := strings.Cut(t[2:], "=")
 			long := shellparse.ResolveLong(n, longNames)
 			if long == "" {
-				return name + " option " + t + " is not known to be read-only"
+				return nil, name + " option " + t + " is not known to be read-only"
 			}
 			switch takes[long] {
 			case '=':
@@ -112,51 +134,67 @@ func (s argSpec) check(name string, ws []word) string {
 				}
 			case 0:
 				if eq {
-					return name + " option " + t + " takes no value"
+					return nil, name + " option " + t + " takes no value"
 				}
 			}
 		case s.plus && strings.HasPrefix(t, "+") && len(t) > 1:
 		case len(t) > 1 && t[0] == '-':
-			for j := 1; j < len(t); j++ {
-				c := t[j]
-				switch {
-				case s.digits && c >= '0' && c <= '9':
-				case strings.IndexByte(s.flags, c) >= 0:
-				case strings.IndexByte(s.attached, c) >= 0:
-					j = len(t)
-				case strings.IndexByte(s.values, c) >= 0:
-					if j == len(t)-1 {
-						i++
-					}
-					j = len(t)
-				default:
-					return name + " option -" + string(c) + " is not known to be read-only"
-				}
+			next, why := s.shorts(name, t)
+			if why != "" {
+				return nil, why
+			}
+			if next {
+				i++
 			}
 		default:
 			ops = append(ops, w)
 		}
 	}
-	verb := ""
-	if s.verbs != nil {
-		if len(ops) > 0 {
-			verb = ops[0].Text
-			if !ops[0].Static() {
-				return name + " command chosen at run time"
-			}
-			ops = ops[1:]
-		}
-		ok := false
-		for _, v := range s.verbs {
-			ok = ok || v == verb
-		}
-		if !ok {
-			if verb == "" {
-				return name + " without a command is not known to be read-only"
-			}
-			return name + " " + verb + " is not known to be read-only"
+	return ops, ""
+}
+
+// shorts reads a cluster of short options (-nr, -n5, -n): whether the
+// next word is the last one's value, or why one is not read-only.
+func (s argSpec) shorts(name, t string) (next bool, why string) {
+	for j := 1; j < len(t); j++ {
+		c := t[j]
+		switch {
+		case s.digits && c >= '0' && c <= '9':
+		case strings.IndexByte(s.flags, c) >= 0:
+		case strings.IndexByte(s.attached, c) >= 0:
+			return false, ""
+		case strings.IndexByte(s.values, c) >= 0:
+			return j == len(t)-1, ""
+		default:
+			return false, name + " option -" + string(c) + " is not known to be read-only"
 		}
 	}
+	return false, ""
+}
+
+// verbOf takes the verb (the first operand) of a command that has them.
+func (s argSpec) verbOf(name string, ops []word) (string, []word, string) {
+	verb := ""
+	if len(ops) > 0 {
+		verb = ops[0].Text
+		if !ops[0].Static() {
+			return "", nil, name + " command chosen at run time"
+		}
+		ops = ops[1:]
+	}
+	for _, v := range s.verbs {
+		if v == verb {
+			return verb, ops, ""
+		}
+	}
+	if verb == "" {
+		return "", nil, name + " without a command is not known to be read-only"
+	}
+	return "", nil, name + " " + verb + " is not known to be read-only"
+}
+
+// opsWhy judges the operands: how many, and of what kind.
+func (s argSpec) opsWhy(name string, ops []word) string {
 	if s.maxOps > 0 && len(ops) > s.maxOps || s.operands == opNone && len(ops) > 0 {
 		return name + " with these operands is not known to be read-only"
 	}
@@ -171,9 +209,6 @@ func (s argSpec) check(name string, ws []word) string {
 				return name + " " + o.Raw + " is not a number"
 			}
 		}
-	}
-	if s.extra != nil {
-		return s.extra(ws, verb, ops)
 	}
 	return ""
 }

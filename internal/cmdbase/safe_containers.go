@@ -15,7 +15,13 @@ var safeContainers = map[string]safeCmd{
 	"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,
 		longs: ltLongs("all", "no-pager", "no-legend", "full", "output=")}},
 
-	"docker":  {check: dockerRead},
+	"docker": {check: dockerRead},
+	// helm's listings of the user's own cluster (as kubectl's reads;
+	// get values and get manifest may print secrets)
+	"helm": {args: &argSpec{flags: "Aaq", values: "nmo", verbs: []string{"list", "ls", "version", "history", "hist", "status"}, operands: opNames,
+		longs: ltLongs("all-namespaces", "all", "namespace=", "kube-context=", "output=", "max=", "short", "date", "reverse",
+			"deployed", "failed", "pending", "superseded", "uninstalled", "uninstalling", "filter=", "selector=", "time-format=",
+			"no-headers", "revision=", "show-desc", "show-resources", "template=")}},
 	"podman":  {check: dockerRead},
 	"kubectl": {check: kubectlRead},
 }
@@ -33,14 +39,15 @@ func dockerRead(ws []word) string {
 	if verb == "--version" || verb == "-v" {
 		return ""
 	}
-	// docker image ls, docker container inspect…
-	if (verb == "container" || verb == "image" || verb == "network" || verb == "volume" || verb == "system" || verb == "context") && len(rest) > 0 {
+	// docker image ls, docker container inspect, docker compose ps…
+	if (verb == "container" || verb == "image" || verb == "network" || verb == "volume" || verb == "system" || verb == "context" || verb == "compose") && len(rest) > 0 {
 		verb, rest = verb+" "+rest[0].Text, rest[1:]
 	}
 	switch verb {
 	case "ps", "images", "version", "info", "logs", "port", "top", "history", "diff", "stats",
 		"container ls", "container list", "container ps", "container logs", "container port", "container top", "container diff", "container stats",
-		"image ls", "image list", "image history", "network ls", "network list", "volume ls", "volume list", "system df", "context ls", "context list", "context show":
+		"image ls", "image list", "image history", "network ls", "network list", "volume ls", "volume list", "system df", "context ls", "context list", "context show",
+		"compose ps", "compose ls", "compose images", "compose version":
 		if verb == "stats" || verb == "container stats" {
 			if !AnyWord(rest, "--no-stream") {
 				return "docker stats without --no-stream never ends"

@@ -8,6 +8,10 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var containersExamples = []safeGroup{
+	{"compose and helm listings",
+		[]string{"docker compose ps", "docker compose ls", "helm list -A", "helm ls -n web", "helm history web", "helm status web -o json"},
+		[]string{"docker compose up -d", "docker compose config", "helm install web ./chart", "helm get values web", "helm list --kubeconfig /tmp/k"}},
+
 	{"containers and clusters",
 		[]string{
 			"docker ps", "docker images", "docker logs web", "docker inspect -f '{{.State.Status}}' web", "docker inspect -f '{{.Path}} {{.Args}}' web",

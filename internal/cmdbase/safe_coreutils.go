@@ -104,17 +104,6 @@ func moreCheck(ws []word) string {
 	return ""
 }
 
-// findCheck: find's actions that write files.
-func findCheck(ws []word) string {
-	for _, w := range ws {
-		switch w.Text {
-		case "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
-			return "find " + w.Text + " is not read-only"
-		}
-	}
-	return ""
-}
-
 // dateCheck: date -s and an operand that is not +FORMAT set the clock.
 func dateCheck(ws []word) string {
 	if r := first(ForbidShort("s", "dfr", ws), ForbidLong(ws, "set")); r != "" {

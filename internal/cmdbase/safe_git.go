@@ -1,6 +1,7 @@
 package cmdbase
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -23,39 +24,54 @@ var gitReadSubs = map[string]bool{
 	"var": true, "cherry": true, "range-diff": true,
 }
 
+// gitReadOnlyGlobals are git's options before the subcommand that
+// change nothing a read-only subcommand does (-C is judged by the
+// policy's disk facts of the repository it names).
+var gitReadOnlyGlobals = map[string]bool{
+	"-C": true, "--no-pager": true, "-P": true, "--bare": true, "--no-replace-objects": true, "--literal-pathspecs": true,
+	"--no-optional-locks": true, "--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true,
+	"--version": true, "--exec-path": true, "--html-path": true, "--man-path": true, "--info-path": true,
+	"--git-dir": true, "--work-tree": true,
+}
+
 // gitReadOnly accepts read-only git subcommands without options that run
 // programs or write files.
 func gitReadOnly(ws []word) string {
-	i := 0
-	for i < len(ws) {
-		t := ws[i].Text
+	globals, sub, rest := GitSubcommand(ws)
+	if why := gitGlobalsWhy(globals, ws, sub); why != "" || sub == "" {
+		return why
+	}
+	if why := gitRunsWhy(rest); why != "" {
+		return why
+	}
+	return gitSubReadOnly(sub, rest)
+}
+
+// gitGlobalsWhy judges git's options before the subcommand (and, with no
+// subcommand, words after an option that prints and exits).
+func gitGlobalsWhy(globals []Global, ws []word, sub string) string {
+	for _, g := range globals {
 		switch {
-		case t == "-C":
-			i += 2
-			continue
-		case t == "-c" || strings.HasPrefix(t, "--config-env") || strings.HasPrefix(t, "-c"):
-			return "git -c sets configuration that can run programs"
-		case strings.HasPrefix(t, "--exec-path="), strings.HasPrefix(t, "--git-dir"), strings.HasPrefix(t, "--work-tree"):
-			if t == "--git-dir" || t == "--work-tree" {
-				i++
-			}
-			if strings.HasPrefix(t, "--exec-path=") {
-				return "git --exec-path runs programs from another directory"
-			}
-		case t == "--no-pager" || t == "-P" || t == "--bare" || t == "--no-replace-objects" || t == "--literal-pathspecs" ||
-			t == "--no-optional-locks" || t == "--glob-pathspecs" || t == "--noglob-pathspecs" || t == "--icase-pathspecs" ||
-			t == "--version" || t == "--exec-path" || t == "--html-path" || t == "--man-path" || t == "--info-path":
-		case strings.HasPrefix(t, "-"):
-			return "git option " + t + " is not known to be read-only"
-		default:
-			goto sub
+		case g.Name == "-c" || g.Name == "--config-env" || strings.HasPrefix(g.Name, "-c"):
+			return "git " + g.Name + " sets configuration that can run programs"
+		case g.Name == "--exec-path" && g.HasValue:
+			return "git --exec-path runs programs from another directory"
+		case !gitReadOnlyGlobals[g.Name]:
+			return "git option " + g.Name + " is not known to be read-only"
 		}
-		i++
+	}
+	if n := len(globals); sub == "" && n > 0 && ws[len(ws)-1].Text != globals[n-1].Name && !globals[n-1].HasValue {
+		// git --exec-path x log prints and exits; a word after
+		// such an option is not judged
+		return "git " + globals[n-1].Name + " followed by more words is not known to be read-only"
 	}
 	return ""
-sub:
-	sub := ws[i].Text
-	rest := ws[i+1:]
+}
+
+// gitRunsWhy finds the options of any subcommand that run programs or
+// write files: output files, external diff and text conversion, merge
+// drivers, signature checks.
+func gitRunsWhy(rest []word) string {
 	bad := ForbidLong(rest, "output", "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "show-signature",
 		// a remerge runs merge drivers; alternate refs run
 		// core.alternateRefsCommand
@@ -77,95 +93,52 @@ sub:
 			return "git format " + w.Text + " verifies signatures, which runs a program"
 		}
 	}
+	return ""
+}
+
+// gitSubReadOnly judges a subcommand that reads in some forms only, or
+// one of the read-only ones.
+func gitSubReadOnly(sub string, rest []word) string {
+	op := ""
+	if len(rest) > 0 {
+		op = rest[0].Text
+	}
 	switch sub {
 	case "branch":
-		for _, w := range rest {
-			switch w.Text {
-			case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
-				"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
-				continue
-			}
-			if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
-				strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
-				continue
-			}
-			if !strings.HasPrefix(w.Text, "-") && (AnyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
-				continue
-			}
-			return "git branch " + w.Text + " changes branches"
-		}
-		return ""
+		return gitBranchList(rest)
 	case "tag":
-		if len(rest) == 0 {
-			return ""
-		}
-		if AnyWord(rest, "-l", "--list", "-n", "--contains", "--points-at", "--merged", "--no-merged") && !AnyWord(rest, "-d", "--delete", "-a", "-s", "-f", "-m", "-F", "-u", "--annotate", "--sign", "--force", "-v", "--verify") {
-			return ""
-		}
-		return "git tag creates or deletes tags"
+		return gitTagList(rest)
 	case "remote":
-		if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
-			return ""
-		}
-		if rest[0].Text == "get-url" {
-			return ""
-		}
-		if rest[0].Text == "show" {
-			if AnyWord(rest, "-n") {
-				return ""
-			}
-			return "git remote show contacts the remote"
-		}
-		return "git remote changes remotes"
+		return gitRemoteShow(rest)
 	case "config":
-		// configuration can hold credentials (http.extraheader, tokens in
-		// remote URLs): listing it, or reading such a key, is asked
-		if AnyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || HasLong(rest, "list") {
-			return "git config --list may show credentials stored in the configuration"
-		}
-		pos := Positionals(rest, "f", "file", "blob", "type")
-		for _, p := range pos {
-			if SecretKey.MatchString(p.Text) {
-				return "git config " + p.Text + " may hold a credential"
-			}
-		}
-		if AnyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
-			if AnyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
-				return "git config changes configuration"
-			}
-			return ""
-		}
-		return "git config changes configuration"
+		return gitConfigGet(rest)
 	case "stash":
-		if len(rest) > 0 && (rest[0].Text == "list" || rest[0].Text == "show") {
+		if op == "list" || op == "show" {
 			return ""
 		}
 		return "git stash changes the working tree"
 	case "worktree":
-		if len(rest) > 0 && rest[0].Text == "list" {
+		if op == "list" {
 			return ""
 		}
 		return "git worktree changes worktrees"
 	case "submodule":
-		if len(rest) > 0 && rest[0].Text == "status" {
+		if op == "status" {
 			return ""
 		}
 		return "git submodule changes submodules"
 	case "reflog":
-		if len(rest) == 0 || rest[0].Text == "show" {
+		if len(rest) == 0 || op == "show" {
 			return ""
 		}
-		return "git reflog " + rest[0].Text + " changes the reflog"
+		return "git reflog " + op + " changes the reflog"
 	case "notes":
-		if len(rest) == 0 || rest[0].Text == "list" || rest[0].Text == "show" {
+		if len(rest) == 0 || op == "list" || op == "show" {
 			return ""
 		}
 		return "git notes changes notes"
 	case "grep":
-		if r := ForbidShort("O", "efABCm", rest); r != "" {
-			return r
-		}
-		return ""
+		return ForbidShort("O", "efABCm", rest)
 	case "clean":
 		return gitCleanDry(rest)
 	case "hash-object":
@@ -173,14 +146,75 @@ sub:
 			return "git hash-object " + strings.TrimSuffix(strings.TrimPrefix(r, "option "), " is not read-only") + " writes objects"
 		}
 		return ""
-	}
-	if sub == "var" && AnyWord(rest, "-l") {
-		return "git var -l lists the configuration, which may hold credentials"
+	case "var":
+		if AnyWord(rest, "-l") {
+			return "git var -l lists the configuration, which may hold credentials"
+		}
 	}
 	if gitReadSubs[sub] {
 		return ""
 	}
 	return "git " + sub + " is not known to be read-only"
+}
+
+// gitBranchList accepts git branch when it only lists.
+func gitBranchList(rest []word) string {
+	for _, w := range rest {
+		switch w.Text {
+		case "-a", "-r", "-l", "--list", "-v", "-vv", "--all", "--remotes", "--show-current", "--no-color", "--color",
+			"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-i", "--ignore-case", "--column", "--no-column":
+			continue
+		}
+		if strings.HasPrefix(w.Text, "--sort=") || strings.HasPrefix(w.Text, "--format=") || strings.HasPrefix(w.Text, "--contains=") ||
+			strings.HasPrefix(w.Text, "--merged=") || strings.HasPrefix(w.Text, "--no-merged=") || strings.HasPrefix(w.Text, "--points-at=") {
+			continue
+		}
+		if !strings.HasPrefix(w.Text, "-") && (AnyWord(rest, "-l", "--list", "--contains", "--merged", "--no-merged", "--points-at")) {
+			continue
+		}
+		return "git branch " + w.Text + " changes branches"
+	}
+	return ""
+}
+
+// gitRemoteShow accepts git remote when it lists remotes or shows one
+// without contacting it.
+func gitRemoteShow(rest []word) string {
+	if len(rest) == 0 || (len(rest) == 1 && (rest[0].Text == "-v" || rest[0].Text == "--verbose")) {
+		return ""
+	}
+	if rest[0].Text == "get-url" {
+		return ""
+	}
+	if rest[0].Text == "show" {
+		if AnyWord(rest, "-n") {
+			return ""
+		}
+		return "git remote show contacts the remote"
+	}
+	return "git remote changes remotes"
+}
+
+// gitConfigGet accepts git config when it reads one key that cannot hold
+// a credential. Configuration can hold credentials (http.extraheader,
+// tokens in remote URLs): listing it, or reading such a key, is asked.
+func gitConfigGet(rest []word) string {
+	if AnyWord(rest, "--list", "-l", "--get-regexp", "--get-urlmatch", "list") || HasLong(rest, "list") {
+		return "git config --list may show credentials stored in the configuration"
+	}
+	pos := Positionals(rest, "f", "file", "blob", "type")
+	for _, p := range pos {
+		if SecretKey.MatchString(p.Text) {
+			return "git config " + p.Text + " may hold a credential"
+		}
+	}
+	if AnyWord(rest, "--get", "--get-all", "--get-regexp", "--get-urlmatch", "get") || len(pos) == 1 {
+		if AnyWord(rest, "--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "set", "unset") {
+			return "git config changes configuration"
+		}
+		return ""
+	}
+	return "git config changes configuration"
 }
 
 // gitCleanLongs are git clean's long options; git takes any unique
@@ -250,9 +284,16 @@ var gitProgramFree = map[string]bool{
 	"describe": true, "worktree": true, "show-branch": true,
 }
 
-// GitRunsNoProgram reports a read-only git subcommand that never runs a
-// program the repository configures (gitProgramFree).
-func GitRunsNoProgram(sub string) bool { return gitProgramFree[sub] }
+// GitRunsNoProgram reports a read-only git subcommand that, with the
+// words after it, never runs a program the repository configures
+// (gitProgramFree): git describe --dirty and --broken refresh the index,
+// which runs the post-index-change hook, as git status does.
+func GitRunsNoProgram(sub string, rest []Word) bool {
+	if sub == "describe" && (HasLong(rest, "dirty", "broken")) {
+		return false
+	}
+	return gitProgramFree[sub]
+}
 
 // gitNamesOnly are options after which git diff and git show print
 // names and counts, not content (unless a patch option comes too).
@@ -318,4 +359,43 @@ func GitPrintsContent(sub string, rest []word) bool {
 		return ShortFlags(rest, "")['v'] || HasLong(rest, "verbose")
 	}
 	return false
+}
+
+// gitTagListing are git tag's options that only choose or shape what a
+// listing shows; gitTagValued take a value (after "=" or the next word).
+var (
+	gitTagListing = []string{"-l", "--list", "--column", "--no-column", "-i", "--ignore-case", "--color", "--omit-empty"}
+	gitTagValued  = []string{"--contains", "--no-contains", "--points-at", "--merged", "--no-merged", "--sort", "--format", "--column", "--color"}
+)
+
+// gitTagList accepts git tag when it lists: no operand (a name creates
+// a tag), or patterns after -l; only listing options.
+func gitTagList(rest []word) string {
+	list, operands := false, 0
+	for i := 0; i < len(rest); i++ {
+		t := rest[i].Text
+		name, _, eq := strings.Cut(t, "=")
+		switch {
+		case !strings.HasPrefix(t, "-"):
+			operands++
+		case t == "-l" || t == "--list":
+			list = true
+		case slices.Contains(gitTagValued, name):
+			// --contains, --points-at, --merged and their --no- forms
+			// imply --list (git-tag(1))
+			list = list || name != "--sort" && name != "--format" && name != "--column" && name != "--color"
+			if !eq && name != "--column" && name != "--color" && i+1 < len(rest) {
+				i++ // the commit or key it takes
+			}
+		case t == "-n" || strings.HasPrefix(t, "-n") && digits(t[2:]):
+			list = true // -n implies --list too
+		case slices.Contains(gitTagListing, t):
+		default:
+			return "git tag " + t + " creates, deletes or verifies tags"
+		}
+	}
+	if operands > 0 && !list {
+		return "git tag NAME creates a tag"
+	}
+	return ""
 }

@@ -6,6 +6,9 @@ import "strings"
 // of the command base (cmdbase/unix_languages.go). Builtins that change
 // the shell's state (alias NAME=…, shopt -s, ulimit N, hash NAME) ask.
 var safeLanguages = map[string]safeCmd{
+	// a shell's -n reads the script and runs none of it (not even
+	// BASH_ENV): a syntax check, whose errors quote the script's lines
+	"bash": shellSyntaxCheck, "sh": shellSyntaxCheck, "dash": shellSyntaxCheck,
 	":": plain, "true": plain, "false": plain, "echo": plain, "pwd": plain, "sleep": plain,
 	"cd": plain, "pushd": plain, "popd": plain, "dirs": plain, "type": plain, "[[": plain,
 	"test":    {dynOK: true, check: testCheck},
@@ -128,3 +131,12 @@ func fcCheck(ws []word) string {
 	}
 	return ""
 }
+
+// shellSyntaxCheck is a shell given -n and at most one script file.
+var shellSyntaxCheck = safeCmd{args: &argSpec{flags: "n", reads: true, maxOps: 1,
+	extra: func(ws []word, _ string, _ []word) string {
+		if !ShortFlags(ws, "")['n'] {
+			return "a shell without -n runs the script"
+		}
+		return ""
+	}}}

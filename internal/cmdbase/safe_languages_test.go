@@ -8,6 +8,10 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var languagesExamples = []safeGroup{
+	{"a shell's syntax check",
+		[]string{"bash -n build.sh", "sh -n install.sh", "dash -n x.sh", "bash -n"},
+		[]string{"bash build.sh", "bash -n -x build.sh", "bash -n ~/.ssh/id_rsa", "bash -n a.sh b.sh", "sh -x install.sh", "dash -n $F"}},
+
 	{"shell builtins",
 		[]string{
 			":", "true", "false", "echo hello", "pwd", "sleep 1", "cd src", "pushd /tmp", "popd", "dirs -v", "type ls",

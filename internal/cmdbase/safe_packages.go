@@ -8,7 +8,19 @@ import "strings"
 // files.
 var safePackages = map[string]safeCmd{
 	"dpkg": {check: dpkgCheck},
-	"go":   {check: goCheck},
+	// npm ls lists the packages node_modules holds; root and prefix print
+	// paths (nb's commands run with npm's update notifier off, so nothing
+	// reaches the registry; npm keeps its own debug log in its cache)
+	"npm": {args: &argSpec{flags: "agl", verbs: []string{"ls", "list", "ll", "la", "root", "prefix", "run", "run-script"}, operands: opNames,
+		extra: func(_ []word, verb string, ops []word) string {
+			if (verb == "run" || verb == "run-script") && len(ops) > 0 {
+				return "npm run runs a script of the project"
+			}
+			return ""
+		},
+		longs: ltLongs("all", "depth=", "global", "json", "long", "parseable", "omit=", "include=", "link", "package-lock-only",
+			"unicode", "workspace=", "workspaces", "include-workspace-root", "prod", "production", "dev", "no-unicode")}},
+	"go": {check: goCheck},
 	// pip show, freeze and check read installed metadata; pip list
 	// checks PyPI for a newer pip unless told not to (and -o/-u query
 	// the index)

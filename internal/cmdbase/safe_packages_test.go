@@ -20,6 +20,11 @@ var packagesExamples = []safeGroup{
 		[]string{"yamllint ~/.kube/config", "yamllint --frob x", "yamllint $F", "hadolint ~/.docker/config.json",
 			"hadolint --frob Dockerfile"}},
 
+	{"npm's listings and dotnet's host",
+		[]string{"npm ls", "npm ls --depth 0", "npm list --all --json", "npm root -g", "npm prefix", "npm run", "npm -v", "dotnet --list-sdks", "dotnet --list-runtimes"},
+		[]string{"npm install", "npm ls --frob", "npm view x", "npm config list", "npm run build", "npm run-script test", "npm ls $X", "dotnet --info", "dotnet build",
+			"dotnet --list-sdks x"}},
+
 	{"go and dpkg",
 		[]string{
 			"go version", "go env GOPATH", "go env -json GOOS GOARCH", "go help", "go help modules", "go mod edit -json",
@@ -58,13 +63,13 @@ var packagesExamples = []safeGroup{
 			"rpm -qa --pipe sh", "rpm -D 'x y' -qa", "rpm -U x.rpm", "pip list", "pip3 list",
 			"pip list --outdated --disable-pip-version-check", "pip install x", "pip download x", "pip freeze -r req.txt",
 			"pip freeze -f https://x.example", "pip list -f x --disable-pip-version-check", "gem list --remote",
-			"gem install x", "snap install x", "snap refresh", "flatpak install x", "flatpak update", "npm ls",
+			"gem install x", "snap install x", "snap refresh", "flatpak install x", "flatpak update",
 			"go list -m all"}},
 	{"version and help",
 		[]string{
 			"go version"},
 		[]string{
-			"npm --version"}},
+			"npm --version x"}},
 }
 
 func TestSafePackages(t *testing.T) { checkSafeExamples(t, packagesExamples) }

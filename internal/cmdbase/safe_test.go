@@ -47,12 +47,14 @@ var versionExamples = []safeGroup{
 			"perl -v", "pg_dump --version", "php -v", "psql --version", "python2 --version", "python3 --version", "python -V",
 			"ruby -v", "screen -v", "shellcheck --version", "sqlite3 --version", "tmux -V", "vim --version", "zsh --version",
 			"cp --help", "ln --version", "install --help", "touch --version", "mkdir --help",
-			"chmod --help", "chown --version", "chgrp --help", "truncate --help", "tee --version"},
+			"chmod --help", "chown --version", "chgrp --help", "truncate --help", "tee --version",
+			// network tools print their version without reaching the network
+			"ssh -V", "openssl version"},
 		[]string{
 			"bash x.sh", "gcc x.c", "helm install x", "java -jar x.jar", "make install", "mysql -e 'drop table x'",
 			"nginx -s stop", "node x.js", "python3 -c 'import os'", "screen -S x", "tmux kill-server", "vim x",
 			"zsh -c 'rm x'", "cp --help a b", "cp -r --help a b", "ln --version a b", "tee --help x",
-			"chmod -R --help x", "mkdir --help x"}},
+			"chmod -R --help x", "mkdir --help x", "ssh -V host", "ssh host -V", "openssl s_client -connect x:443", "openssl version x"}},
 	{"version and help",
 		[]string{
 			"make --help", "node --help", "python3 --help", "vim --version", "emacs --version", "psql --version",

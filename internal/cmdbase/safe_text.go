@@ -12,6 +12,11 @@ import (
 // operands are read (the secret-path rules judge them); a pattern or
 // script comes first where the tool takes one.
 var safeText = map[string]safeCmd{
+	// shellcheck reads the scripts it is given (not the files they
+	// source: no -x, no source path, no rc file named)
+	"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true,
+		longs: ltLongs("check-sourced", "color?", "include=", "exclude=", "format=", "enable=", "list-optional", "norc",
+			"severity=", "shell=", "wiki-link-count=")}},
 	"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
 	"egrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
 	"fgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
@@ -309,7 +314,8 @@ func jqCheck(ws []word) string {
 		}
 	}
 	pos := Positionals(ws, "", "arg", "argjson", "slurpfile", "rawfile", "indent", "tab")
-	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "input_filename") || strings.Contains(pos[0].Text, "$__prog")) {
+	// (input_filename only names the file being read)
+	if len(pos) > 0 && (strings.Contains(pos[0].Text, "env") || strings.Contains(pos[0].Text, "ENV") || strings.Contains(pos[0].Text, "$__prog")) {
 		return "jq filter reads the environment"
 	}
 	return ""
@@ -356,6 +362,9 @@ func awkCheck(ws []word) string {
 			i++
 		case strings.HasPrefix(t, "-F") || strings.HasPrefix(t, "-v") && len(t) > 2:
 		case strings.HasPrefix(t, "--field-separator=") || strings.HasPrefix(t, "--assign="):
+		case t == "-M" || t == "--bignum" || t == "-b" || t == "--characters-as-bytes" || t == "-P" || t == "--posix" ||
+			t == "-c" || t == "--traditional" || t == "-r" || t == "--re-interval" || t == "-N" || t == "--use-lc-numeric":
+			// gawk's options of how it computes and matches
 		case t == "--":
 			if i+1 < len(ws) && prog == nil {
 				prog = &ws[i+1]
@@ -396,99 +405,119 @@ var sedLongs = []string{"expression", "file", "line-length", "in-place", "null-d
 // sedCheck reads sed's options as GNU getopt does (clusters such as -nse,
 // abbreviations such as --expr=) and accepts only read-only scripts.
 func sedCheck(ws []word) string {
-	var scripts []string
-	script := func(w word) string {
-		if !w.Static() {
-			return "sed script chosen at run time"
-		}
-		scripts = append(scripts, w.Text)
-		return ""
-	}
-	var operands []word
-	for i := 0; i < len(ws); i++ {
-		w := ws[i]
+	a := &sedArgs{ws: ws}
+	for ; a.i < len(ws); a.i++ {
+		w := ws[a.i]
 		t := w.Text
 		if !w.Static() {
 			if strings.HasPrefix(w.Raw, "-") || strings.HasPrefix(w.Raw, "$") || strings.HasPrefix(w.Raw, "\"$") {
 				return "sed option chosen at run time"
 			}
-			operands = append(operands, w)
+			a.operands = append(a.operands, w)
 			continue
 		}
+		why := ""
 		switch {
 		case t == "--":
-			operands = append(operands, ws[i+1:]...)
-			i = len(ws)
+			a.operands = append(a.operands, ws[a.i+1:]...)
+			a.i = len(ws)
 		case strings.HasPrefix(t, "--"):
-			name, val, eq := strings.Cut(t[2:], "=")
-			long := shellparse.ResolveLong(name, sedLongs)
-			switch long {
-			case "":
-				return "sed option " + t + " is not known"
-			case "in-place":
-				return "sed --in-place writes files"
-			case "file":
-				return "sed --file reads a script from a file"
-			case "expression", "line-length":
-				if !eq {
-					if i+1 >= len(ws) {
-						return "sed " + t + " without a value"
-					}
-					i++
-					val = ws[i].Text
-					if long == "expression" {
-						if r := script(ws[i]); r != "" {
-							return r
-						}
-						continue
-					}
-				}
-				if long == "expression" {
-					scripts = append(scripts, val)
-				}
-			}
+			why = a.long(t)
 		case len(t) > 1 && t[0] == '-':
-			for j := 1; j < len(t); j++ {
-				c := t[j]
-				switch c {
-				case 'i':
-					return "sed -i writes files"
-				case 'f':
-					return "sed -f reads a script from a file"
-				case 'e', 'l':
-					var v word
-					if j+1 < len(t) {
-						v = word{Text: t[j+1:], Raw: t[j+1:]}
-					} else if i+1 < len(ws) {
-						i++
-						v = ws[i]
-					} else {
-						return "sed -" + string(c) + " without a value"
-					}
-					if c == 'e' {
-						if r := script(v); r != "" {
-							return r
-						}
-					}
-					j = len(t)
-				case 'n', 'r', 'E', 's', 'u', 'z', 'b':
-				default:
-					return "sed option -" + string(c) + " is not known to be read-only"
-				}
-			}
+			why = a.shorts(t)
 		default:
-			operands = append(operands, w)
+			a.operands = append(a.operands, w)
+		}
+		if why != "" {
+			return why
 		}
 	}
-	if len(scripts) == 0 {
-		if len(operands) == 0 {
+	if len(a.scripts) == 0 {
+		if len(a.operands) == 0 {
 			return "sed without a script"
 		}
-		if r := script(operands[0]); r != "" {
+		if r := a.script(a.operands[0]); r != "" {
 			return r
 		}
 	}
-	return sedScriptWhy(scripts)
+	return sedScriptWhy(a.scripts)
+}
+
+// sedArgs is sedCheck's reading of sed's arguments: the word at i, the
+// scripts and operands found so far.
+type sedArgs struct {
+	ws       []word
+	i        int
+	scripts  []string
+	operands []word
+}
+
+// script takes w as a script.
+func (a *sedArgs) script(w word) string {
+	if !w.Static() {
+		return "sed script chosen at run time"
+	}
+	a.scripts = append(a.scripts, w.Text)
+	return ""
+}
+
+// long reads the long option t (--expression=…, --expr …).
+func (a *sedArgs) long(t string) string {
+	name, val, eq := strings.Cut(t[2:], "=")
+	long := shellparse.ResolveLong(name, sedLongs)
+	switch long {
+	case "":
+		return "sed option " + t + " is not known"
+	case "in-place":
+		return "sed --in-place writes files"
+	case "file":
+		return "sed --file reads a script from a file"
+	case "expression", "line-length":
+		if !eq {
+			if a.i+1 >= len(a.ws) {
+				return "sed " + t + " without a value"
+			}
+			a.i++
+			if long == "expression" {
+				return a.script(a.ws[a.i])
+			}
+		}
+		if long == "expression" {
+			a.scripts = append(a.scripts, val)
+		}
+	}
+	return ""
+}
+
+// shorts reads a cluster of short options (-ne 'p', -nse'p').
+func (a *sedArgs) shorts(t string) string {
+	for j := 1; j < len(t); j++ {
+		c := t[j]
+		switch c {
+		case 'i':
+			return "sed -i writes files"
+		case 'f':
+			return "sed -f reads a script from a file"
+		case 'e', 'l':
+			var v word
+			if j+1 < len(t) {
+				v = word{Text: t[j+1:], Raw: t[j+1:]}
+			} else if a.i+1 < len(a.ws) {
+				a.i++
+				v = a.ws[a.i]
+			} else {
+				return "sed -" + string(c) + " without a value"
+			}
+			if c == 'e' {
+				return a.script(v)
+			}
+			return ""
+		case 'n', 'r', 'E', 's', 'u', 'z', 'b':
+		default:
+			return "sed option -" + string(c) + " is not known to be read-only"
+		}
+	}
+	return ""
 }
 
 // sedScriptWhy says why sed scripts (the -e expressions of one command)

@@ -8,6 +8,10 @@ import (
 // commands in a command that must be allowed and, where it has a form that
 // is not read-only, in one that must ask.
 var textExamples = []safeGroup{
+	{"shellcheck",
+		[]string{"shellcheck build.sh", "shellcheck -f gcc -S warning a.sh b.sh", "shellcheck --shell=bash -e SC2086 x.sh"},
+		[]string{"shellcheck -x build.sh", "shellcheck --rcfile /tmp/r x.sh", "shellcheck ~/.ssh/id_rsa", "shellcheck -P /tmp x.sh"}},
+
 	{"viewers, listers and filters",
 		[]string{
 			"bat README.md", "bat -n --paging=never go.mod", "bat -P -l go main.go", "bat -r 10:20 main.go", "batcat go.mod",

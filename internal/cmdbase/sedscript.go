@@ -18,6 +18,10 @@ import "strings"
 // input.
 type sedEffects struct {
 	exec, write, read bool
+	// stdWrite: a w command writes /dev/stdout or /dev/stderr, which GNU
+	// sed opens as its own standard streams: no file is written (sed
+	// --sandbox still refuses it, as it refuses every w).
+	stdWrite bool
 	// bad is set when the script could not be followed; then nothing is
 	// known about it.
 	bad bool
@@ -26,7 +30,8 @@ type sedEffects struct {
 func (e sedEffects) harmless() bool { return !e.bad && !e.exec && !e.write && !e.read }
 
 func (e sedEffects) or(o sedEffects) sedEffects {
-	return sedEffects{exec: e.exec || o.exec, write: e.write || o.write, read: e.read || o.read, bad: e.bad || o.bad}
+	return sedEffects{exec: e.exec || o.exec, write: e.write || o.write, read: e.read || o.read, bad: e.bad || o.bad,
+		stdWrite: e.stdWrite || o.stdWrite}
 }
 
 // sedScan reads a whole script (the -e expressions of one sed command
@@ -97,83 +102,99 @@ func (p *sedParser) program() bool {
 			p.toEOL()
 			continue
 		}
-		hasAddr, ok := p.address(false)
-		if !ok {
+		hasAddr, ok := p.addresses()
+		if !ok || !p.command(hasAddr, &blocks) {
 			return false
 		}
-		if hasAddr {
-			p.skipBlanks()
-			if p.peek() == ',' {
-				p.i++
-				p.skipBlanks()
-				if a2, ok := p.address(true); !ok || !a2 {
-					return false
-				}
-			}
-		}
+	}
+}
+
+// addresses reads a command's addresses (one, a range, a negation):
+// whether there is one, and whether they read.
+func (p *sedParser) addresses() (hasAddr, ok bool) {
+	hasAddr, ok = p.address(false)
+	if !ok {
+		return false, false
+	}
+	if hasAddr {
 		p.skipBlanks()
-		if p.peek() == '!' {
+		if p.peek() == ',' {
 			p.i++
 			p.skipBlanks()
-			if p.peek() == '!' {
-				return false
+			if a2, ok := p.address(true); !ok || !a2 {
+				return false, false
 			}
 		}
-		cmd := p.next()
-		switch cmd {
-		case '{':
-			blocks++
-		case '}':
-			if blocks == 0 {
-				return false
-			}
-			blocks--
-			if !p.endCmd() {
-				return false
-			}
-		case 'e':
-			p.eff.exec = true
-			p.toEOL()
-		case 'a', 'i', 'c':
-			if !p.text() {
-				return false
-			}
-		case ':':
-			if hasAddr || p.label() == "" {
-				return false
-			}
-		case 'b', 't', 'T', 'v':
-			p.label()
-		case 'l', 'L', 'q', 'Q':
-			p.skipBlanks()
-			for c := p.peek(); c >= '0' && c <= '9'; c = p.peek() {
-				p.i++
-			}
-			if !p.endCmd() {
-				return false
-			}
-		case '=', 'd', 'D', 'F', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'z', 'x':
-			if !p.endCmd() {
-				return false
-			}
-		case 'r', 'R':
-			p.eff.read = true
-			p.toEOL()
-		case 'w', 'W':
-			p.eff.write = true
-			p.toEOL()
-		case 's':
-			if !p.subst() {
-				return false
-			}
-		case 'y':
-			d := p.next()
-			if !sedDelim(d) || !p.slash(d, false) || !p.slash(d, false) || !p.endCmd() {
-				return false
-			}
-		default:
+	}
+	p.skipBlanks()
+	if p.peek() == '!' {
+		p.i++
+		p.skipBlanks()
+		if p.peek() == '!' {
+			return false, false
+		}
+	}
+	return hasAddr, true
+}
+
+// command reads one command and its arguments; blocks counts the open
+// braces.
+func (p *sedParser) command(hasAddr bool, blocks *int) bool {
+	switch cmd := p.next(); cmd {
+	case '{':
+		*blocks++
+	case '}':
+		if *blocks == 0 {
 			return false
 		}
+		*blocks--
+		return p.endCmd()
+	case 'e':
+		p.eff.exec = true
+		p.toEOL()
+	case 'a', 'i', 'c':
+		return p.text()
+	case ':':
+		return !hasAddr && p.label() != ""
+	case 'b', 't', 'T', 'v':
+		p.label()
+	case 'l', 'L', 'q', 'Q':
+		p.skipBlanks()
+		for c := p.peek(); c >= '0' && c <= '9'; c = p.peek() {
+			p.i++
+		}
+		return p.endCmd()
+	case '=', 'd', 'D', 'F', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'z', 'x':
+		return p.endCmd()
+	case 'r', 'R':
+		p.eff.read = true
+		p.toEOL()
+	case 'w', 'W':
+		p.writeFile()
+	case 's':
+		return p.subst()
+	case 'y':
+		d := p.next()
+		return sedDelim(d) && p.slash(d, false) && p.slash(d, false) && p.endCmd()
+	default:
+		return false
+	}
+	return true
+}
+
+// writeFile reads the file name of a w command (the rest of the line,
+// leading blanks skipped): the standard streams are no file.
+func (p *sedParser) writeFile() {
+	for sedBlank(p.peek()) {
+		p.i++
+	}
+	from := p.i
+	p.toEOL()
+	switch p.s[from:p.i] {
+	case "/dev/stdout", "/dev/stderr":
+		p.eff.stdWrite = true
+	default:
+		p.eff.write = true
 	}
 }
 
@@ -376,8 +397,7 @@ func (p *sedParser) subst() bool {
 		case c == 'e':
 			p.eff.exec = true
 		case c == 'w':
-			p.eff.write = true
-			p.toEOL()
+			p.writeFile()
 			return true
 		case sedBlank(c) || c == 'g' || c == 'p' || c == 'i' || c == 'I' || c == 'm' || c == 'M' || c >= '0' && c <= '9':
 		default:

@@ -76,6 +76,38 @@ const (
 	// release of itself (go.mod's go and toolchain lines): even its
 	// read-only forms are safe only where the disk says they will not.
 	Toolchain
+	// Finds: it walks trees from its starting points and runs the
+	// commands of its -exec on each file it finds (find).
+	Finds
+	// FeedsArgs: its command gets the words it reads from its input as
+	// arguments (xargs).
+	FeedsArgs
+	// ListsNames: it prints the bare names of a directory's entries,
+	// one a line (ls).
+	ListsNames
+	// History: it shows what was typed into the shell, passwords
+	// included (history, fc).
+	History
+	// ShowsVars: it prints variables, which may hold secrets (env,
+	// set, declare -p, compgen -v); with VarNames only those it names.
+	ShowsVars
+	// SetsOptions: given options alone it sets the shell's options and
+	// prints nothing (set -e).
+	SetsOptions
+	// Bourne: a shell whose language is the bash nb parses (bash, sh,
+	// dash; not zsh's glob qualifiers nor fish).
+	Bourne
+	// Echoes: it prints its arguments (or, without operands, its input):
+	// with one redirection that writes, the display shows a write of
+	// that file (echo x > f, cat > f).
+	Echoes
+	// NameRefs: its -n makes a name refer to another variable (declare
+	// -n r=TOKEN: $r reads TOKEN).
+	NameRefs
+	// ReadsLine: it reads a line of input into variables (in a session,
+	// an earlier declare -i makes that arithmetic, which runs $(…) in
+	// the input).
+	ReadsLine
 )
 
 // Lang is the language a program reads as code.
@@ -126,6 +158,10 @@ type Prog struct {
 	// Values are the letters of its short options that take a value
 	// (cp -t DIR, install -m MODE).
 	Values string
+	// Ends are its options, before a subcommand and without a value,
+	// after which it reads no subcommand: it prints and exits (git
+	// --version, --exec-path).
+	Ends []string
 	// Outputs are its options whose value is a file it writes.
 	Outputs []Output
 	// Subs are the subcommands that are dangerous, or that run programs
@@ -133,6 +169,38 @@ type Prog struct {
 	Subs []ProgSub
 	// Forms are its dangerous forms (rm -r, crontab -r, init 0).
 	Forms []Form
+	// Dangers, when set, says why its arguments make a dangerous form
+	// that Forms and Subs cannot describe (git reset, git push --force,
+	// chmod 777), or "": a check function named beside its entry.
+	Dangers func(args []Word) string
+	// Writes, when set, says how its arguments make it write files
+	// (sed -i, tee FILE, tar -x, git format-patch -o) and the files it
+	// can name, or "": a check function named beside its entry.
+	Writes func(args []Word) (string, []Word)
+	// Targets, when set, says where its arguments make it write: the
+	// destination and the sources it copies there (cp, mv, install, ln,
+	// rsync), or every operand (tee, truncate).
+	Targets func(args []Word) Targets
+	// RunsConfigured, when set, says why its arguments make it run
+	// programs configured elsewhere (git --ext-diff, git -C on another
+	// repository), given whether the disk's facts will judge the
+	// repository it reads, or "".
+	RunsConfigured func(args []Word, facts bool) string
+	// ReadsFrom are its options whose value is a file it reads (xargs
+	// -a FILE).
+	ReadsFrom []Output
+	// VarNames: its operands are the names of the variables it prints
+	// (printenv NAME).
+	VarNames bool
+	// RuleGlobals are its global options an Always rule keeps with their
+	// values, so the rule matches only with them (git -C DIR, -c K=V).
+	RuleGlobals []string
+	// Module is its option naming a module it runs (python -m): an
+	// Always rule keeps it and the module's name.
+	Module string
+	// Shown says how the display shows a single command of it (cat x is
+	// "read: x", cp a b "copy: a → b").
+	Shown *Shown
 	// Version are options that, given alone, only print the version or
 	// help and exit before the program reads a project file, runs code
 	// or talks to the network.
@@ -269,6 +337,49 @@ func (p *Prog) ValueLetters() string {
 	return p.Values
 }
 
+// Global is one option read before a program's subcommand, as the
+// program reads it.
+type Global struct {
+	// Name is the option as written, without "=VALUE".
+	Name string
+	// Value is its value: the next word for an option the base lists in
+	// Globals, else the text after "=" (HasValue says there is one).
+	Value    Word
+	HasValue bool
+}
+
+// Subcommand reads args as p reads its command line: the global options
+// before the subcommand, each with its value, and the index of the
+// subcommand in args (len(args) when there is none). An option p lists
+// in Globals takes the next word as its value unless it is written
+// --opt=VALUE; any other word starting with "-" is an option alone. It is
+// the one reader of global options: the dangerous forms, the read-only
+// grammar, the Always rule and the disk facts all find the subcommand
+// here (git --namespace x reset --hard is git reset).
+func (p *Prog) Subcommand(args []Word) (globals []Global, at int) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].Text
+		if !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
+			if t == "--" {
+				return globals, min(i+1, len(args))
+			}
+			return globals, i
+		}
+		g := Global{Name: t}
+		if name, v, ok := strings.Cut(t, "="); ok && strings.HasPrefix(t, "--") {
+			g.Name, g.Value, g.HasValue = name, Word{Text: v, Raw: v, Dynamic: args[i].Dynamic, Glob: args[i].Glob}, true
+		} else if p.IsGlobal(t) && i+1 < len(args) {
+			i++
+			g.Value, g.HasValue = args[i], true
+		}
+		globals = append(globals, g)
+		if !g.HasValue && slices.Contains(p.Ends, g.Name) {
+			return globals, len(args)
+		}
+	}
+	return globals, len(args)
+}
+
 // IsGlobal reports whether opt is one of p's global options taking a
 // separate value.
 func (p *Prog) IsGlobal(opt string) bool {
@@ -333,6 +444,15 @@ func (p *Prog) Operands(args []string) []string {
 	return out
 }
 
+// ArgsDanger says why args make a dangerous form of p that its own
+// check (Prog.Dangers) knows, or "".
+func (p *Prog) ArgsDanger(args []Word) string {
+	if p == nil || p.Dangers == nil {
+		return ""
+	}
+	return p.Dangers(args)
+}
+
 // formed reports whether args are in one of s's dangerous forms; a
 // subcommand without forms is dangerous in any.
 func (s *ProgSub) formed(args []string) bool {
@@ -384,6 +504,24 @@ func (Programs) IsShell(name string) bool { return Unix(name).Has(Shell) }
 
 // IsNetworkTool reports a program that talks to the network by design.
 func (Programs) IsNetworkTool(name string) bool { return Unix(name).Has(Network) }
+
+// PrintsNumber reports a command whose output is one number: wc with
+// one count option reading its input, nproc, id -u or -g.
+func (Programs) PrintsNumber(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	args := words[1:]
+	switch words[0] {
+	case "wc":
+		return len(args) == 1 && slices.Contains([]string{"-l", "-c", "-w", "-m", "-L", "--lines", "--bytes", "--words", "--chars", "--max-line-length"}, args[0])
+	case "nproc":
+		return len(args) == 0 || len(args) == 1 && args[0] == "--all"
+	case "id":
+		return len(args) == 1 && (args[0] == "-u" || args[0] == "-g")
+	}
+	return false
+}
 
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
@@ -458,3 +596,88 @@ func UnixNames() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Shown is how the display shows a single command of a program: a
+// category and its operands, the options that take a value (Values,
+// Longs), and how many operands the form has (0: one or more).
+type Shown struct {
+	Cat    Category
+	Values string
+	Longs  []string
+	// Operands is the number of operands the form needs (read: 1, copy
+	// and move: 2); 0 for one or more.
+	Operands int
+	// PlainOpts are the only options the form allows ("" any): cp and mv
+	// are shown "A → B" only without options that change what is
+	// written or where (-t DIR, -r, -S SUFFIX).
+	PlainOpts []string
+}
+
+// Targets is where a copying or writing program's arguments make it
+// write (Prog.Targets).
+type Targets struct {
+	// Dests are the destinations: the last operand, or every operand of
+	// a program that writes all it names (tee, truncate).
+	Dests []Word
+	// Dirs are the directories named by -t (its files land there).
+	Dirs []Word
+	// Sources are the operands copied into a destination directory.
+	Sources []Word
+	// Whole: every operand is written (tee, truncate).
+	Whole bool
+	// NoTarget: -T (the destination is the file itself); Recursive: a
+	// tree is copied (-r, -a).
+	NoTarget, Recursive bool
+}
+
+// ArgsWrite says how p's arguments make it write files through its
+// options or operands (Prog.Writes), and the files it can name; "" for
+// none or a program the base does not know.
+func (p *Prog) ArgsWrite(args []Word) (string, []Word) {
+	if p == nil || p.Writes == nil {
+		return "", nil
+	}
+	return p.Writes(args)
+}
+
+// TargetsOf is where p's arguments make it write (Prog.Targets); ok is
+// false for a program that writes no operand.
+func (p *Prog) TargetsOf(args []Word) (t Targets, ok bool) {
+	if p == nil || p.Targets == nil {
+		return Targets{}, false
+	}
+	return p.Targets(args), true
+}
+
+// RunsElsewhere says why p's arguments make it run programs configured
+// elsewhere (Prog.RunsConfigured), or "".
+func (p *Prog) RunsElsewhere(args []Word, facts bool) string {
+	if p == nil || p.RunsConfigured == nil {
+		return ""
+	}
+	return p.RunsConfigured(args, facts)
+}
+
+// InputFiles are the files p's options name for it to read
+// (Prog.ReadsFrom).
+func (p *Prog) InputFiles(args []Word) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, o := range p.ReadsFrom {
+		out = append(out, OptionValues(args, o.Short, p.Values, o.Long)...)
+	}
+	return out
+}
+
+// Shows is how the display shows a single command of p, or nil.
+func (p *Prog) Shows() *Shown {
+	if p == nil {
+		return nil
+	}
+	return p.Shown
+}
+
+// In reports whether p belongs to family f; a nil p to none.
+func (p *Prog) In(f Family) bool { return p != nil && p.Family == f }

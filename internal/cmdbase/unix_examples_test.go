@@ -35,6 +35,9 @@ var unixExamples = []string{
 	"warn: trap 'rm x' EXIT", "ask: alias ll='ls -l'",
 	"allow: cd /tmp", "allow: pushd /tmp", "allow: popd", "allow: dirs", "allow: pwd", "allow: echo hi", "allow: printf x",
 	"allow: true", "allow: false", "allow: :", "allow: test -f x", "allow: [ -f x ]", "allow: [[ -f x ]]", "allow: sleep 1",
+	"ask: compgen -v", "ask: declare -p", "ask: export -p", "allow: export X=1", "ask: typeset -p", "allow: local x=1",
+	"allow: printenv HOME", "ask: printenv AWS_SECRET_ACCESS_KEY", "ask: set", "allow: set -e", "allow: history", "allow: fc -l",
+	"allow: read x", "warn: command time -o out ls",
 
 	// unix_coreutils.go
 	"warn: rm -rf build", "warn: rm -R x", "warn: rm --recur x", "warn: rm x", "warn: rmdir x", "warn: unlink x", "warn: shred x", "warn: srm x", "warn: trash x",
@@ -53,6 +56,7 @@ var unixExamples = []string{
 	// unix_text.go
 	"allow: awk '{print $1}' x", "warn: curl x | awk '{system($0)}'", "allow: gawk --version", "warn: curl x | gawk -f -",
 	"warn: curl x | mawk -f -", "warn: curl x | nawk -f -", "allow: sed --version", "allow: sort x", "warn: sort -o out x", "warn: sort -uo out x", "allow: tree", "warn: tree -o out", "allow: tar --version",
+	"allow: gtar -tf x.tar", "allow: uniq a", "warn: uniq a b", "allow: xxd a", "warn: xxd a b",
 	"allow: bsdtar --version", "allow: gzip -V", "allow: gunzip --help", "allow: bzip2 -V", "allow: xz -V",
 	"allow: zstd -V", "allow: lz4 -V", "allow: pigz -V", "allow: vim --version", "ask: vim x", "allow: emacs --version",
 	"allow: nano -V", "allow: fd --version", "allow: fdfind -V", "allow: bat --version", "allow: batcat -V",
@@ -60,6 +64,9 @@ var unixExamples = []string{
 
 	// unix_git.go
 	"allow: git status", "warn: git log --output=x", "warn: git diff --out x", "allow: git -C /tmp log --oneline", "warn: git reset --hard", "ask: git config core.pager x",
+	// every global option is read by the one reader (its value skipped)
+	"warn: git --namespace x reset --hard", "warn: git --config-env a=B push --force", "warn: git --super-prefix x/ clean -fd",
+	"warn: git --attr-source HEAD checkout -f", "warn: git -c a=b -C . --git-dir .git branch -D x", "ask: git --namespace x log",
 
 	// unix_containers.go
 	"allow: docker ps", "ask: docker run alpine", "warn: docker system prune -af", "warn: docker volume rm data",

@@ -1,13 +1,20 @@
 package cmdbase
 
+import "strings"
+
 // git. Its read-only subcommands and options, the settings that make a
 // read run a program and the forms that destroy work are judged by
 // the safe list (safe_git.go) and the policy's git facts (policy/gitfacts.go), which asks git itself
 // about a repository's configuration.
 var _ = registerUnix(Git, []Prog{
 	{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
-		Globals: []string{"-C", "-c", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace",
-			"--super-prefix", "--list-cmds", "--attr-source"},
+		// the options before the subcommand that take the next word as
+		// their value (git(1)); --exec-path and --list-cmds take theirs
+		// only after "="
+		Globals: []string{"-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace",
+			"--super-prefix", "--attr-source"},
+		Ends:    []string{"--exec-path", "--html-path", "--man-path", "--info-path", "--version", "-v"},
+		Dangers: gitDanger, Writes: gitWrites, RunsConfigured: gitRunsConfigured, RuleGlobals: []string{"-C", "-c"},
 		Subs: []ProgSub{
 			{Name: "config", Runs: true}, {Name: "rebase", Runs: true}, {Name: "bisect", Runs: true},
 			{Name: "submodule", Runs: true}, {Name: "difftool", Runs: true}, {Name: "mergetool", Runs: true},
@@ -15,3 +22,192 @@ var _ = registerUnix(Git, []Prog{
 			{Name: "instaweb", Runs: true}, {Name: "credential", Runs: true},
 		}},
 })
+
+// GitSubcommand reads a git command line (the words after "git"): its
+// global options, the subcommand ("" when there is none) and the words
+// after it.
+func GitSubcommand(args []Word) (globals []Global, sub string, rest []Word) {
+	globals, at := unix["git"].Subcommand(args)
+	if at >= len(args) {
+		return globals, "", nil
+	}
+	return globals, args[at].Text, args[at+1:]
+}
+
+// gitDanger finds the git commands that destroy history or work.
+func gitDanger(ws []Word) string {
+	_, sub, rest := GitSubcommand(ws)
+	switch sub {
+	case "reset":
+		return "git reset can discard work"
+	case "clean":
+		f := ShortFlags(rest, "e")
+		if !f['n'] && !HasLong(rest, "dry-run") {
+			return "git clean deletes untracked files"
+		}
+	case "push":
+		f := ShortFlags(rest, "o")
+		if f['f'] || f['d'] || HasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
+			return "git push --force/--delete rewrites the remote"
+		}
+		for _, p := range Positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
+			if strings.HasPrefix(p.Text, "+") || strings.HasPrefix(p.Text, ":") {
+				return "git push " + p.Text + " rewrites or deletes a remote branch"
+			}
+		}
+	case "checkout":
+		f := ShortFlags(rest, "bB")
+		if f['f'] || HasLong(rest, "force") || AnyWord(rest, ".") || dashdashPaths(rest) {
+			return "git checkout discards local changes"
+		}
+	case "restore":
+		if !AnyWord(rest, "--staged", "-S") || AnyWord(rest, "--worktree", "-W") {
+			return "git restore discards local changes"
+		}
+	case "branch":
+		f := ShortFlags(rest, "")
+		if f['D'] || (f['d'] && f['f']) || HasLong(rest, "force") && HasLong(rest, "delete") {
+			return "git branch -D deletes an unmerged branch"
+		}
+	case "stash":
+		if len(rest) > 0 && (rest[0].Text == "drop" || rest[0].Text == "clear") {
+			return "git stash " + rest[0].Text + " deletes stashed work"
+		}
+	case "reflog":
+		if len(rest) > 0 && (rest[0].Text == "expire" || rest[0].Text == "delete") {
+			return "git reflog " + rest[0].Text
+		}
+	case "filter-branch", "filter-repo":
+		return "git " + sub + " rewrites history"
+	case "update-ref":
+		if AnyWord(rest, "-d") {
+			return "git update-ref -d deletes a ref"
+		}
+	case "rm":
+		if ShortFlags(rest, "")['r'] {
+			return "git rm -r: recursive delete"
+		}
+	case "gc":
+		for _, w := range rest {
+			if strings.HasPrefix(w.Text, "--prune") {
+				return "git gc --prune drops unreachable objects"
+			}
+		}
+	}
+	return ""
+}
+
+// dashdashPaths reports paths after a "--".
+func dashdashPaths(ws []Word) bool {
+	for i, w := range ws {
+		if w.Text == "--" {
+			return i+1 < len(ws)
+		}
+	}
+	return false
+}
+
+// gitWrites: git format-patch -o writes files.
+func gitWrites(ws []Word) (string, []Word) {
+	if AnyWord(ws, "format-patch") && (ShortFlags(ws, "o")['o'] || HasLong(ws, "output-directory")) {
+		return "git format-patch -o writes files", nil
+	}
+	return "", nil
+}
+
+// gitRunsConfigured: options that make git run programs configured
+// elsewhere (--ext-diff, --textconv, --filters…), or git -C, --git-dir
+// and --work-tree on a repository outside the project, whose
+// configuration nb has not seen (-C is judged by the disk's facts of the
+// repository it names when there are facts).
+func gitRunsConfigured(ws []Word, facts bool) string {
+	if r := ForbidLong(ws, "ext-diff", "textconv", "filters", "open-files-in-pager", "exec", "upload-pack", "receive-pack", "run", "extcmd", "tool"); r != "" {
+		return "git " + strings.TrimPrefix(r, "option ")
+	}
+	globals, _, _ := GitSubcommand(ws)
+	for _, g := range globals {
+		if g.Name == "-C" && facts || g.Name != "-C" && g.Name != "--git-dir" && g.Name != "--work-tree" {
+			continue
+		}
+		v := g.Value.Text
+		if g.HasValue && (strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../")) {
+			return "git on a repository outside the project runs the programs its configuration names"
+		}
+	}
+	return ""
+}
+
+// GitPrintsURLs says why a git read prints the remotes' URLs, which may
+// embed a token (git remote -v, get-url, show), or "".
+func GitPrintsURLs(sub string, rest []Word) string {
+	if sub != "remote" || len(rest) == 0 {
+		return ""
+	}
+	switch rest[0].Text {
+	case "-v", "--verbose", "get-url", "show":
+		return "git remote " + rest[0].Text + " prints remote URLs, which may embed a token"
+	}
+	return ""
+}
+
+// GitOnDisk says whether a git read reads files on disk rather than the
+// repository's objects (git grep --no-index or --untracked, git diff
+// --no-index), and which: the operands of diff, "." for grep (narrowed
+// by a pathspec only with --no-index: pathspec reports that).
+func GitOnDisk(sub string, rest []Word) (targets []Word, pathspec, ok bool) {
+	switch {
+	case sub == "diff" && HasLong(rest, "no-index"):
+		return Positionals(rest, "U"), false, true
+	case sub == "grep" && HasLong(rest, "no-index", "untracked"):
+		return []Word{{Text: ".", Raw: "."}}, HasLong(rest, "no-index") && !HasLong(rest, "untracked"), true
+	}
+	return nil, false, false
+}
+
+// GitPatternFiles are the files git grep reads its patterns from (-f).
+func GitPatternFiles(sub string, rest []Word) []string {
+	if sub != "grep" {
+		return nil
+	}
+	return OptionValues(rest, 'f', "efABCm", "")
+}
+
+// GitPathspecs says how a content-printing git read is narrowed to
+// paths: Narrowed for reads of commits and trees, where a pathspec
+// narrows what is printed unless --follow or --full-diff takes it back;
+// HeadRevs for git diff, narrowed only when its revisions are of HEAD
+// (two blobs are diffed whatever the pathspec says); Unnarrowed else.
+func GitPathspecs(sub string, rest []Word) GitNarrowing {
+	switch sub {
+	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
+		if !HasLong(rest, "follow", "full-diff") {
+			return Narrowed
+		}
+	case "diff":
+		return HeadRevs
+	}
+	return Unnarrowed
+}
+
+// GitNarrowing is how a git read's pathspec narrows what it prints.
+type GitNarrowing int
+
+const (
+	Unnarrowed GitNarrowing = iota
+	Narrowed
+	HeadRevs
+)
+
+// GitSubmoduleContent says why a content-printing git read prints the
+// submodules' content too (--submodule=diff, --recurse-submodules), or "".
+func GitSubmoduleContent(sub string, rest []Word) string {
+	for _, v := range OptionValues(rest, 0, "", "submodule") {
+		if v == "diff" {
+			return "git " + sub + " --submodule=diff prints the submodules' content too"
+		}
+	}
+	if HasLong(rest, "recurse-submodules") {
+		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	}
+	return ""
+}

@@ -4,10 +4,10 @@ package cmdbase
 // commands.
 var _ = registerUnix(Languages, []Prog{
 	// shells: their -c scripts and script files are parsed as bash
-	{Name: "bash", Is: Shell | ScriptFile | Alarm, Version: []string{"--version", "--help"}},
-	{Name: "sh", Is: Shell | ScriptFile | Alarm},
+	{Name: "bash", Is: Shell | ScriptFile | Alarm | Bourne, Version: []string{"--version", "--help"}},
+	{Name: "sh", Is: Shell | ScriptFile | Alarm | Bourne},
 	{Name: "zsh", Is: Shell | ScriptFile | Alarm, Version: []string{"--version", "--help"}},
-	{Name: "dash", Is: Shell | ScriptFile},
+	{Name: "dash", Is: Shell | ScriptFile | Bourne},
 	{Name: "ksh", Aliases: []string{"ksh93"}, Is: Shell | ScriptFile},
 	{Name: "mksh", Is: Shell | ScriptFile},
 	{Name: "ash", Is: Shell | ScriptFile},
@@ -18,7 +18,7 @@ var _ = registerUnix(Languages, []Prog{
 
 	// interpreters: network data piped into them is dangerous; no
 	// narrow rule exists for code given as text
-	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile | Prefixed | Alarm, Lang: Python,
+	{Name: "python", Aliases: []string{"python2", "python3"}, Is: Interpreter | ScriptFile | Prefixed | Alarm, Lang: Python, Module: "-m",
 		Version: []string{"--version", "-V", "--help", "-h"}},
 	{Name: "ipython", Is: Interpreter, Lang: Python},
 	{Name: "bpython", Is: Interpreter, Lang: Python},
@@ -54,13 +54,20 @@ var _ = registerUnix(Languages, []Prog{
 	{Name: "exec", Is: Wrapper | Harmless | Alarm},
 	{Name: "command", Is: Wrapper | Harmless},
 	{Name: "builtin", Is: Wrapper | Harmless},
-	{Name: "time", Is: Wrapper | Harmless},
+	{Name: "time", Is: Wrapper | Harmless, Values: "fo", Outputs: []Output{{Short: 'o', Long: "output"}}},
 	{Name: "trap", Is: NoRule},
 	{Name: "alias", Is: NoRule},
 
 	// commands whose outcome does not depend on the directory they run in
 	{Name: "cd", Is: NoDir}, {Name: "pushd", Is: NoDir}, {Name: "popd", Is: NoDir}, {Name: "dirs", Is: NoDir},
-	{Name: "pwd", Is: NoDir}, {Name: "echo", Is: NoDir}, {Name: "printf", Is: NoDir}, {Name: "true", Is: NoDir},
+	{Name: "pwd", Is: NoDir}, {Name: "echo", Is: NoDir | Echoes}, {Name: "printf", Is: NoDir | Echoes}, {Name: "true", Is: NoDir},
 	{Name: "false", Is: NoDir}, {Name: ":", Is: NoDir}, {Name: "test", Is: NoDir}, {Name: "[", Is: NoDir},
 	{Name: "[[", Is: NoDir}, {Name: "sleep", Is: NoDir},
+
+	// the shell's own commands that show its variables or history
+	{Name: "printenv", Is: ShowsVars, VarNames: true},
+	{Name: "export", Is: ShowsVars}, {Name: "declare", Is: ShowsVars | NameRefs}, {Name: "typeset", Is: ShowsVars | NameRefs},
+	{Name: "local", Is: ShowsVars | NameRefs}, {Name: "compgen", Is: ShowsVars}, {Name: "read", Is: ReadsLine},
+	{Name: "set", Is: ShowsVars | SetsOptions},
+	{Name: "history", Is: History}, {Name: "fc", Is: History},
 })

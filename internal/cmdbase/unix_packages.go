@@ -5,6 +5,8 @@ import "regexp"
 // Package managers, build tools and cloud command lines.
 var _ = registerUnix(Packages, []Prog{
 	{Name: "npm", Is: Subcommands | RunScripts | Alarm, Globals: []string{"--prefix", "-w", "--workspace"},
+		// nb's commands run with npm's update notifier off
+		Version: []string{"--version", "-v"},
 		Subs: []ProgSub{{Name: "exec", Runs: true}, {Name: "x", Runs: true}, {Name: "config", Runs: true}, {Name: "set", Runs: true},
 			{Name: "unpublish", Danger: "removes a published package"}}},
 	{Name: "yarn", Is: Subcommands | RunScripts,
@@ -28,7 +30,10 @@ var _ = registerUnix(Packages, []Prog{
 	{Name: "snap", Is: Subcommands}, {Name: "flatpak", Is: Subcommands}, {Name: "nix", Is: Subcommands},
 	{Name: "conda", Is: Subcommands}, {Name: "poetry", Is: Subcommands}, {Name: "uv", Is: Subcommands},
 	{Name: "gem", Is: Subcommands}, {Name: "bundle", Is: Subcommands}, {Name: "composer", Is: Subcommands},
-	{Name: "mvn", Is: Subcommands}, {Name: "gradle", Is: Subcommands}, {Name: "dotnet", Is: Subcommands},
+	{Name: "mvn", Is: Subcommands}, {Name: "gradle", Is: Subcommands}, {Name: "dotnet", Is: Subcommands,
+		// the host lists what is installed before any SDK code runs
+		// (--info and --version run the SDK, whose first run writes)
+		Version: []string{"--list-sdks", "--list-runtimes"}},
 	{Name: "make", Version: []string{"--version", "-v", "--help", "-h"}},
 	{Name: "cmake", Version: []string{"--version", "--help"}},
 	{Name: "gcc", Version: []string{"--version", "--help"}}, {Name: "g++", Version: []string{"--version", "--help"}},

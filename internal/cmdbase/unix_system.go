@@ -83,7 +83,7 @@ var _ = registerUnix(System, []Prog{
 	{Name: "gdb", Is: NoRule, Lang: OtherLang}, {Name: "lldb", Lang: OtherLang},
 
 	// the network: SendsData marks programs that can send any data anywhere
-	{Name: "curl", Is: Network | SendsData | Alarm, Values: "odDcKHXTuAeEbrmwxyYzF", Outputs: []Output{{Short: 'o', Long: "output", Std: true},
+	{Name: "curl", Is: Network | SendsData | Alarm, Values: "odDcKHXTuAeEbrmwxyYzF", Writes: curlWrites, Outputs: []Output{{Short: 'o', Long: "output", Std: true},
 		{Short: 'D', Long: "dump-header", Std: true}, {Short: 'c', Long: "cookie-jar", Std: true}, {Long: "trace", Std: true},
 		{Long: "trace-ascii", Std: true}, {Long: "stderr", Std: true}, {Long: "etag-save", Std: true}, {Long: "hsts", Std: true},
 		{Long: "alt-svc", Std: true}}},
@@ -92,11 +92,11 @@ var _ = registerUnix(System, []Prog{
 	{Name: "netcat", Is: Network | SendsData, Forms: netcatExec},
 	{Name: "socat", Is: Network | SendsData, Forms: []Form{{Prefixes: []string{"exec:", "system:", "shell:"},
 		Why: "connects a program to the network (a remote shell)"}}}, {Name: "scp", Is: Network | SendsData | Alarm}, {Name: "sftp", Is: Network | SendsData},
-	{Name: "rsync", Is: Network | SendsData | Checked | Alarm, Values: "efTBM"}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
+	{Name: "rsync", Is: Network | SendsData | Checked | Alarm, Values: "efTBM", Targets: copyTargets("efTBM", false)}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
 	{Name: "telnet", Is: Network | SendsData}, {Name: "lftp", Is: Network | SendsData}, {Name: "http", Is: Network | SendsData},
 	{Name: "https", Is: Network | SendsData}, {Name: "xh", Is: Network | SendsData}, {Name: "aria2c", Is: Network | SendsData},
-	{Name: "openssl", Is: Network | SendsData},
-	{Name: "ssh", Is: Network | NoRule | RunsArgs | Relay | Alarm}, {Name: "mosh", Is: Network | RunsArgs | Relay},
+	{Name: "openssl", Is: Network | SendsData, Version: []string{"version"}},
+	{Name: "ssh", Is: Network | NoRule | RunsArgs | Relay | Alarm, Version: []string{"-V"}}, {Name: "mosh", Is: Network | RunsArgs | Relay},
 	{Name: "ping", Is: Network}, {Name: "dig", Is: Network}, {Name: "nslookup", Is: Network},
 	{Name: "host", Is: Network}, {Name: "fetch", Is: Network}, {Name: "traceroute", Is: Network},
 	{Name: "tracepath", Is: Network}, {Name: "mtr", Is: Network}, {Name: "whois", Is: Network},
@@ -113,3 +113,11 @@ var netcatExec = []Form{{Short: "ec", Long: []string{"exec", "sh-exec", "lua-exe
 // runlevels are init's and telinit's runlevels that stop the system or
 // leave multi-user mode.
 var runlevels = []Form{{Words: []string{"0", "6", "1", "s", "S"}, Why: "changes the runlevel"}}
+
+// curlWrites: curl -O saves what it fetches under the remote name.
+func curlWrites(ws []Word) (string, []Word) {
+	if ShortFlags(ws, "odDcKHXTuAeEbrmwxyYzF")['O'] || HasLong(ws, "remote-name", "remote-name-all") {
+		return "curl -O writes a file", nil
+	}
+	return "", nil
+}

@@ -14,20 +14,18 @@ var _ = register([]Spec{
 	{Name: "tree", In: Both, Does: Reads},
 	{Name: "help", Args: TextArgs, In: Both, Does: Reads},
 	{Name: "where", Args: TextArgs, In: Both, Does: Reads, Values: []string{"/r"}},
-	{Name: "certutil", In: Both, Does: Changes, Why: "certutil can download, decode and install",
+	{Name: "certutil", Saves: []string{"-urlcache", "/urlcache"}, In: Both, Does: Changes, Why: "certutil can download, decode and install",
 		Opts: []Opt{{Name: "-addstore", Does: Dangerous, Why: "adds a trusted certificate (certutil -addstore)"},
 			{Name: "-importpfx", Does: Changes}, {Name: "-setreg", Does: Changes}, {Name: "-installcert", Does: Changes}, {Name: "-dspublish", Does: Changes},
 			{Name: "-hashfile", Does: Reads}, {Name: "/hashfile", Does: Reads},
 			{Name: "-urlcache", Does: Sends, Why: "certutil -urlcache downloads files"}, {Name: "/urlcache", Does: Sends, Why: "certutil -urlcache downloads files"},
 			{Name: "-decode", Does: Writes}, {Name: "-encode", Does: Writes}, {Name: "-delstore", Does: Dangerous, Why: "deletes certificates"}}},
-	// attrib shows attributes; +X and -X set and clear them
+	// attrib shows attributes; +X and -X set and clear them, which
+	// changes the files (dangerous on a system location: attrib -h -s
+	// over C:\Windows shows and unlocks the system's files)
 	{Name: "attrib", In: Both, Does: Reads, Why: "changes file attributes",
-		Opts: []Opt{{Name: "-r", Does: Changes}, {Name: "-a", Does: Changes}, {Name: "-s", Does: Changes}, {Name: "-h", Does: Changes},
-			{Name: "-i", Does: Changes}, {Name: "-o", Does: Changes}, {Name: "-x", Does: Changes}, {Name: "-v", Does: Changes},
-			{Name: "-p", Does: Changes}, {Name: "-u", Does: Changes}, {Name: "-b", Does: Changes}},
-		Words: []Opt{{Name: "+r", Does: Changes}, {Name: "+a", Does: Changes}, {Name: "+s", Does: Changes}, {Name: "+h", Does: Changes},
-			{Name: "+i", Does: Changes}, {Name: "+o", Does: Changes}, {Name: "+x", Does: Changes}, {Name: "+v", Does: Changes},
-			{Name: "+p", Does: Changes}, {Name: "+u", Does: Changes}, {Name: "+b", Does: Changes}}},
+		Opts:  attribFlags('-'),
+		Words: attribFlags('+')},
 	// system information
 	{Name: "tasklist", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
 	{Name: "systeminfo", Args: TextArgs, In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}}},
@@ -74,10 +72,17 @@ var _ = register([]Spec{
 		{Name: "/add", Does: Changes}, {Name: "/generic", Does: Changes}, {Name: "/smartcard", Does: Changes},
 		{Name: "/delete", Does: Dangerous, Why: "deletes stored credentials"}}, Why: "stores credentials"},
 	{Name: "openfiles", In: Both, Does: Reads, Opts: []Opt{{Name: "/s", Does: Sends, Why: "asks another computer (/s)"}, {Name: "/disconnect", Does: Changes}, {Name: "/local", Does: Changes}}},
-	{Name: "schtasks", Args: TextArgs, In: Both, Does: Changes, Opts: []Opt{{Name: "/query", Does: Reads},
-		// the operations that change, so /query beside them lowers nothing
-		{Name: "/create", Does: Changes}, {Name: "/change", Does: Changes}, {Name: "/run", Does: Runs}, {Name: "/end", Does: Changes}, {Name: "/s", Does: Sends, Why: "asks another computer (/s)"},
-		{Name: "/delete", Does: Dangerous, Why: "deletes scheduled tasks (schtasks /delete)"}}, Why: "creates, changes or runs scheduled tasks"},
+	{Name: "schtasks", Args: TextArgs, In: Both, Does: Changes, Values: []string{"/rl", "/sc", "/ru", "/tn", "/tr", "/st", "/sd", "/mo", "/rp"},
+		Opts: []Opt{{Name: "/query", Does: Reads},
+			// a task started at sign-in or boot, or with the highest rights,
+			// is a program that starts itself with power
+			{Name: "/rl", Value: "highest", Does: Dangerous, Why: "makes a task run with the highest rights (schtasks /rl highest)"},
+			{Name: "/sc", Value: "onlogon", Does: Dangerous, Why: "makes a program start at every sign-in (schtasks /sc onlogon)"},
+			{Name: "/sc", Value: "onstart", Does: Dangerous, Why: "makes a program start at every boot (schtasks /sc onstart)"},
+			{Name: "/ru", Value: "system", Does: Dangerous, Why: "makes a task run as SYSTEM (schtasks /ru system)"},
+			// the operations that change, so /query beside them lowers nothing
+			{Name: "/create", Does: Changes}, {Name: "/change", Does: Changes}, {Name: "/run", Does: Runs}, {Name: "/end", Does: Changes}, {Name: "/s", Does: Sends, Why: "asks another computer (/s)"},
+			{Name: "/delete", Does: Dangerous, Why: "deletes scheduled tasks (schtasks /delete)"}}, Why: "creates, changes or runs scheduled tasks"},
 	{Name: "sc", Args: TextArgs, In: Both, Does: Unknown, NoArgs: Reads, Subs: []Sub{
 		{Name: "query", Does: Reads}, {Name: "queryex", Does: Reads}, {Name: "qc", Does: Reads}, {Name: "qdescription", Does: Reads},
 		{Name: "qfailure", Does: Reads}, {Name: "getdisplayname", Does: Reads}, {Name: "getkeyname", Does: Reads}, {Name: "enumdepend", Does: Reads},
@@ -106,6 +111,7 @@ var _ = register([]Spec{
 		{Name: "use", Does: Sends}, {Name: "start", Does: Changes}, {Name: "stop", Does: Changes},
 		{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 	{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
+		Mentions: []Opt{{Name: "action=allow", Does: Dangerous, Why: "opens the firewall to connections (netsh … action=allow)"}},
 		Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
 			{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"},
 			{Name: "disable", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disable)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
@@ -126,7 +132,13 @@ var _ = register([]Spec{
 	{Name: "expand", In: Both, Does: Writes},
 	{Name: "compact", In: Both, Does: Writes, NoArgs: Reads},
 	{Name: "clip", Args: TextArgs, In: Both, Does: Changes, Why: "replaces the clipboard"},
-	{Name: "setx", Args: TextArgs, In: Both, Does: Changes, Why: "sets a persistent environment variable"},
+	// winget lists what is installed; it installs and removes programs
+	{Name: "winget", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{{Name: "list", Does: Reads}, {Name: "ls", Does: Reads},
+		{Name: "search", Does: Sends}, {Name: "find", Does: Sends}, {Name: "show", Does: Sends}, {Name: "view", Does: Sends},
+		{Name: "install", Does: Runs, Why: "installs a program (winget install)"}, {Name: "upgrade", Does: Runs, Why: "upgrades programs (winget upgrade)"},
+		{Name: "uninstall", Does: Dangerous, Why: "removes a program (winget uninstall)"}, {Name: "import", Does: Runs}, {Name: "source", Does: Changes}}},
+	{Name: "setx", Args: TextArgs, In: Both, Does: Changes, Why: "sets a persistent environment variable",
+		Opts: []Opt{{Name: "/m", Does: Dangerous, Why: "sets a machine-wide environment variable (setx /m)"}}},
 	{Name: "icacls", In: Both, Does: Reads, Opts: []Opt{
 		{Name: "/grant", Does: Dangerous, Why: "grants permissions (icacls /grant)"}, {Name: "/deny", Does: Dangerous, Why: "changes permissions (icacls /deny)"},
 		{Name: "/setowner", Does: Dangerous, Why: "changes an owner (icacls /setowner)"}, {Name: "/reset", Does: Changes}, {Name: "/remove", Does: Changes},
@@ -138,7 +150,12 @@ var _ = register([]Spec{
 	// the system and its disks
 	{Name: "format", In: Both, Does: Dangerous, Why: "formats a disk"},
 	{Name: "diskpart", In: Both, Does: Dangerous, Why: "partitions disks (diskpart)"},
-	{Name: "bcdedit", In: Both, Does: Dangerous, Why: "changes the boot configuration (bcdedit)"},
+	// bcdedit /enum lists the boot entries; every other operation changes them
+	{Name: "bcdedit", In: Both, Does: Dangerous, Why: "changes the boot configuration (bcdedit)",
+		Opts: append([]Opt{{Name: "/enum", Does: Reads}, {Name: "/v", Does: Reads}}, bootChanges("/set", "/deletevalue", "/delete", "/create",
+			"/copy", "/import", "/export", "/default", "/bootsequence", "/displayorder", "/timeout", "/toolsdisplayorder", "/bootems", "/ems",
+			"/debug", "/bootdebug", "/dbgsettings", "/hypervisorsettings", "/emssettings", "/eventsettings", "/event", "/mirror", "/store",
+			"/createstore", "/sysstore")...)},
 	{Name: "bcdboot", In: Both, Does: Dangerous, Why: "rewrites boot files"},
 	{Name: "vssadmin", Args: TextArgs, In: Both, Does: Unknown, Subs: []Sub{{Name: "list", Does: Reads},
 		{Name: "delete", Does: Dangerous, Why: "deletes shadow copies (vssadmin delete)"}, {Name: "resize", Does: Dangerous, Why: "can delete shadow copies (vssadmin resize)"},
@@ -167,11 +184,33 @@ var _ = register([]Spec{
 	{Name: "taskkill", Args: TextArgs, In: Both, Does: Changes, Why: "ends processes"},
 	{Name: "mountvol", In: Both, Does: Changes, NoArgs: Reads, Opts: []Opt{{Name: "/d", Does: Dangerous}, {Name: "/p", Does: Dangerous}}},
 	// running code
-	{Name: "cmd", In: Both, Does: Runs, Why: "runs cmd.exe commands (judged on their own)"},
-	{Name: "powershell", Aliases: []string{"pwsh"}, In: Both, Does: Runs, Why: "runs PowerShell commands (judged on their own)"},
-	{Name: "wscript", Aliases: []string{"cscript", "bitsadmin", "wsl"}, In: Both, Does: Runs, Why: "runs code"},
+	{Name: "cmd", Shell: true, In: Both, Does: Runs, Wraps: JudgedInner, Why: "runs cmd.exe commands (judged on their own)"},
+	{Name: "powershell", Shell: true, Aliases: []string{"pwsh"}, In: Both, Does: Runs, Wraps: JudgedInner, Why: "runs PowerShell commands (judged on their own)"},
+	{Name: "wscript", Aliases: []string{"cscript"}, In: Both, Does: Runs, Why: "runs code"},
+	{Name: "bitsadmin", In: Both, Does: Sends, Saves: []string{""}, Why: "transfers files over the network (bitsadmin)"},
+	{Name: "wsl", In: Both, Does: Runs, Linux: true, Why: "runs a command in WSL"},
 	// given a URL or another computer's path they run code from the network
 	{Name: "mshta", Aliases: []string{"rundll32", "regsvr32", "msiexec"}, In: Both, Does: Runs, RunsURL: true, Why: "runs code"},
 	// network
 	{Name: "ping", Args: TextArgs, Aliases: []string{"tracert", "pathping", "nslookup", "ftp", "tftp", "telnet"}, In: Both, Does: Sends},
 })
+
+// attribFlags are attrib's attribute switches with the sign given: each
+// changes the attributes of the files named.
+func attribFlags(sign byte) []Opt {
+	var out []Opt
+	for _, c := range "rasiohxvpub" {
+		out = append(out, Opt{Name: string(sign) + string(c), Does: Writes, Why: "changes file attributes"})
+	}
+	return out
+}
+
+// bootChanges are bcdedit's operations that change the boot
+// configuration.
+func bootChanges(names ...string) []Opt {
+	out := make([]Opt, len(names))
+	for i, n := range names {
+		out[i] = Opt{Name: n, Does: Dangerous, Why: "changes the boot configuration (bcdedit " + n + ")"}
+	}
+	return out
+}

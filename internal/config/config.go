@@ -64,6 +64,11 @@ type Provider struct {
 	// the built-in catalog knows (nil: the catalog decides; unknown
 	// models get none).
 	SendReasoning *bool `json:"sendReasoning"`
+	// StrictRoles says the server's chat template takes only alternating
+	// user and assistant turns, with no tool or system role (Gemma 2's
+	// under llama.cpp or vLLM): tool calls and results are sent as text
+	// in those turns. Without it nb switches when a server rejects roles.
+	StrictRoles bool `json:"strictRoles"`
 }
 
 // Prices are US dollars per million tokens.
@@ -285,11 +290,15 @@ var DefaultDetectTools = []string{
 	"ffmpeg", "magick", "curl", "jq", "aws", "az", "gcloud",
 }
 
-// DefaultWarnPatterns is seed 000's warning list. The policy detects these
-// from the parsed command, not by substring.
+// DefaultWarnPatterns is seed 000's warning list, with the same for
+// cmd.exe and PowerShell in their own words (Remove-Item -Recurse is
+// PowerShell's rm -r, rd /s and del /s cmd.exe's). The policy detects
+// these from the parsed command, each in its shell's language, not by
+// substring.
 var DefaultWarnPatterns = []string{
 	"rm -rf", "rm -r", "sudo", "dd", "> /", ">> /", "chmod 777", "chmod -R",
 	"curl | sh", "wget | sh", "mkfs", "fdisk",
+	"Remove-Item -Recurse", "rd /s", "del /s", "Format-Volume", "format", "diskpart", "iwr | iex",
 }
 
 // Default returns the configuration used when no file sets a key.

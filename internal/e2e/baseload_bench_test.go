@@ -11,6 +11,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // initLine is a package's line of the runtime's initialisation trace
@@ -28,10 +29,7 @@ func BenchmarkBaseLoad(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		b.Skip("the go command is not on PATH")
-	}
+	goBin := testenv.Tool(b, "go")
 	out, err := exec.Command(goBin, "list", "-deps", "github.com/nb-cli/nb/internal/policy").Output()
 	if err != nil {
 		b.Fatalf("go list -deps: %v", err)

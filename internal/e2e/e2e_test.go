@@ -23,6 +23,7 @@ import (
 	"github.com/nb-cli/nb/internal/cli"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/llm/llmtest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -45,27 +46,45 @@ func TestScripts(t *testing.T) {
 			if err := os.MkdirAll(home+"/.config/nb", 0o755); err != nil {
 				return err
 			}
+			env.Values[scriptTKey{}] = env.T()
 			return llmtest.TestscriptSetup(env)
 		},
 		Cmds: commands(),
-		Condition: func(cond string) (bool, error) {
-			if cond != "npm" {
-				return false, fmt.Errorf("unknown condition %q", cond)
-			}
-			// scripts/test.sh installs the MCP test packages and sets NB_TEST_NPM.
-			_, err := os.Stat(os.Getenv("NB_TEST_NPM") + "/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-			return os.Getenv("NB_TEST_NPM") != "" && err == nil, nil
-		},
 	})
 }
 
+// scriptTKey holds a script's testscript.T (for need).
+type scriptTKey struct{}
+
+// cmdNeed: need NAME... ends the script through testenv when a program it
+// needs is not installed (a failure in CI, a skip elsewhere); the name
+// mcp-packages stands for the MCP test packages scripts/test.sh installs
+// (NB_TEST_NPM).
+func cmdNeed(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: need PROGRAM...")
+	}
+	t := ts.Value(scriptTKey{}).(testscript.T)
+	for _, name := range args {
+		if name != "mcp-packages" {
+			testenv.Tool(t, name)
+			continue
+		}
+		dir := os.Getenv("NB_TEST_NPM")
+		if _, err := os.Stat(dir + "/node_modules/@modelcontextprotocol/server-everything/dist/index.js"); dir == "" || err != nil {
+			testenv.Missing(t, "the MCP test packages are not installed (scripts/test.sh installs them)")
+		}
+	}
+}
+
 // commands are the script commands: fakellm (a scripted model server, see
-// package llmtest), ptyrun, outputschema and nbexit (output_test.go).
+// package llmtest), ptyrun, outputschema and nbexit (output_test.go), need.
 func commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	cmds := llmtest.TestscriptCommands()
 	cmds["ptyrun"] = cmdPTYRun
 	cmds["outputschema"] = cmdOutputSchema
 	cmds["nbexit"] = cmdNBExit
+	cmds["need"] = cmdNeed
 	return cmds
 }
 

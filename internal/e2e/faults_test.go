@@ -54,6 +54,16 @@ func nbCommandWith(t *testing.T, dir string, s *llmtest.Server, more string, arg
 	return cmd
 }
 
+// saveScale is how many messages make a history whose save takes long
+// enough to be interrupted: n, or a quarter of it when the race detector
+// slows the save down by more than that.
+func saveScale(n int) int {
+	if raceEnabled {
+		return n / 4
+	}
+	return n
+}
+
 // TestSignalDuringLargeSave: SIGTERM or SIGHUP arriving just after the
 // answer is printed, while a large history is being saved, neither loses
 // the exchange nor leaves temporary files; nb exits 130.
@@ -68,7 +78,7 @@ func TestSignalDuringLargeSave(t *testing.T) {
 			}
 			big := strings.Repeat("earlier words ", 150)
 			var msgs []llm.Message
-			for range 10000 {
+			for range saveScale(10000) {
 				msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: big}, llm.Message{Role: llm.RoleAssistant, Text: big})
 			}
 			if err := h.Save(msgs); err != nil {
@@ -134,7 +144,7 @@ func TestSIGKILLDuringSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msgs []llm.Message
-	for i := range 3000 {
+	for i := range saveScale(3000) {
 		out := fmt.Sprintf(`{"stdout":%q,"exitCode":0}`, strings.Repeat(fmt.Sprintf("src/pkg%d/file.go:12: TODO \"tidy\" <this>\n", i), 30))
 		msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("question %d", i)},
 			llm.Message{Role: llm.RoleAssistant, Text: out, Usage: &llm.Usage{InputTokens: 100 + i, OutputTokens: 7}, Model: "m"})
@@ -310,4 +320,74 @@ func pgrep(cmdline string) []string {
 		pids = append(pids, e.Name())
 	}
 	return pids
+}
+
+// TestConcurrentRunsKeepEveryExchange: runs started together in one
+// directory are none refused, and every exchange is kept exactly once:
+// in the directory's history (the run that got it first, and the later
+// ones that find it free) or in a conversation of its own beside it.
+func TestConcurrentRunsKeepEveryExchange(t *testing.T) {
+	proctest.Check(t)
+	dir := t.TempDir()
+	s := llmtest.NewOpenAI(t, llmtest.Turn{Standing: true, Text: "answered", Delay: 20 * time.Millisecond})
+	first := nbCommand(t, dir, s, "warm up")
+	var home string
+	for _, kv := range first.Env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	if out, err := first.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const n = 6
+	errs := make(chan error, n)
+	for i := range n {
+		cmd := nbCommand(t, dir, s, fmt.Sprintf("question %d", i))
+		cmd.Env = append(cmd.Env, "HOME="+home, "XDG_STATE_HOME="+home+"/.local/state", "XDG_CONFIG_HOME="+home+"/.config")
+		go func() {
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				err = fmt.Errorf("%v: %s", err, out)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	seen := map[string]int{}
+	count := func(msgs []llm.Message) {
+		for _, m := range msgs {
+			if m.Role == llm.RoleUser {
+				seen[strings.TrimSpace(strings.SplitN(m.Text, "\n", 2)[0])]++
+			}
+		}
+	}
+	h, err := store.OpenHistory(dir, t.TempDir(), time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _, err := h.Load()
+	h.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count(msgs)
+	arch := store.NewArchive(filepath.Join(home, ".local", "state", "nb"), dir, time.Now)
+	t.Logf("%d conversations kept apart", len(arch.List()))
+	for _, a := range arch.List() {
+		got, err := arch.Take(a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count(got)
+	}
+	for i := range n {
+		if q := fmt.Sprintf("question %d", i); seen[q] != 1 {
+			t.Errorf("%q kept %d times, want once (kept: %v)", q, seen[q], seen)
+		}
+	}
 }

@@ -70,7 +70,8 @@ func modulePath(t *testing.T) string {
 // TestGoReleaserConfig checks the release configuration against the
 // repository: the main package it builds, the variable its ldflags set, the
 // six targets, checksums, Windows zips and the GitHub repository named by
-// the module path; then goreleaser's own check, when goreleaser is there.
+// the module path; then loads it with goreleaser's own configuration
+// package, and runs goreleaser check where goreleaser is installed.
 func TestGoReleaserConfig(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot, ".goreleaser.yaml"))
 	if err != nil {
@@ -145,8 +146,24 @@ func TestGoReleaserConfig(t *testing.T) {
 		}
 	}
 
+	t.Run("goreleaser's own configuration package", func(t *testing.T) {
+		if out, err := goreleaserCheck(t, ".goreleaser.yaml"); err != nil {
+			t.Errorf("%v\n%s", err, out)
+		}
+		// The check can fail: a field goreleaser does not know.
+		bad := filepath.Join(t.TempDir(), "bad.yaml")
+		os.WriteFile(bad, []byte(strings.Replace(string(data), "    binary: nb\n", "    binary: nb\n    bianry: nb\n", 1)), 0o644)
+		if out, err := goreleaserCheck(t, bad); err == nil || !strings.Contains(string(out), "bianry") {
+			t.Errorf("a misspelled field passed the check: %v\n%s", err, out)
+		}
+	})
 	t.Run("goreleaser check", func(t *testing.T) {
-		bin := goreleaser(t)
+		// The release tool itself, where a developer has it; the test
+		// command does not build it (several minutes).
+		bin, err := exec.LookPath("goreleaser")
+		if err != nil {
+			t.Skip("goreleaser is not installed; its configuration package checked the file")
+		}
 		cmd := exec.Command(bin, "check", "--config", ".goreleaser.yaml")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -155,19 +172,22 @@ func TestGoReleaserConfig(t *testing.T) {
 	})
 }
 
-// goreleaser finds the goreleaser program on PATH or in GOPATH/bin (where
-// scripts/test.sh installs it).
-func goreleaser(t *testing.T) string {
-	if p, err := exec.LookPath("goreleaser"); err == nil {
-		return p
-	}
-	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-		p := filepath.Join(strings.TrimSpace(string(out)), "bin", "goreleaser")
-		if _, err := os.Stat(p); err == nil {
-			return p
+// goreleaserCheck loads file (relative to the repository) with
+// goreleaser's own configuration package, compiled from the small module
+// in testdata/goreleasercheck, which pins the release tool's version.
+func goreleaserCheck(t *testing.T, file string) ([]byte, error) {
+	t.Helper()
+	if !filepath.IsAbs(file) {
+		abs, err := filepath.Abs(filepath.Join(repoRoot, file))
+		if err != nil {
+			t.Fatal(err)
 		}
+		file = abs
 	}
-	return testenv.Tool(t, "goreleaser")
+	cmd := exec.Command(testenv.Tool(t, "go"), "run", ".", file)
+	cmd.Dir = filepath.Join("testdata", "goreleasercheck")
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOWORK=off")
+	return cmd.CombinedOutput()
 }
 
 func sorted(s []string) []string {

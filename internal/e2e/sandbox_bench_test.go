@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // BenchmarkToolRunTrue runs `nb tool run_cmd '{"command":"true"}'`, a
@@ -20,9 +22,7 @@ func BenchmarkToolRunTrue(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		b.Skip("bubblewrap is not installed")
-	}
+	testenv.Tool(b, "bwrap")
 	dir := b.TempDir()
 	home := filepath.Join(dir, "home")
 	off := filepath.Join(dir, "off.json")

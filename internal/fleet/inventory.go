@@ -320,9 +320,15 @@ const (
 
 // Listing is the inventory for the user (/hosts): the groups with their
 // sizes, then one line per host (name, user@hostname:port, ProxyJump,
-// groups, source), at most max hosts (0: all).
-func (inv *Inventory) Listing(hosts []*Host, max int) string {
+// groups, source), at most max hosts (0: all). The hosts a selection
+// picked are headed by their count and the selection.
+func (inv *Inventory) Listing(hosts []*Host, max int, selection string) string {
 	var b strings.Builder
+	if selection != "" {
+		// A selection's header counts what it picked.
+		fmt.Fprintf(&b, "%d of %d hosts: %s\n", len(hosts), len(inv.hosts), selection)
+		return b.String() + inv.rows(hosts, max)
+	}
 	fmt.Fprintf(&b, "%d hosts", len(inv.hosts))
 	if gs := inv.Groups(); len(gs) > 1 {
 		b.WriteString(" · groups:")
@@ -331,6 +337,12 @@ func (inv *Inventory) Listing(hosts []*Host, max int) string {
 		}
 	}
 	b.WriteString("\n")
+	return b.String() + inv.rows(hosts, max)
+}
+
+// rows lists hosts, one a line, the first max of them (0: all).
+func (inv *Inventory) rows(hosts []*Host, max int) string {
+	var b strings.Builder
 	nameW, addrW := 4, 7
 	for _, h := range hosts {
 		nameW, addrW = maxInt(nameW, len(h.Name)), maxInt(addrW, len(h.Addr()))

@@ -238,7 +238,7 @@ func TestListing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := inv.Listing(inv.Hosts(), 4) + "\n" + inv.Listing(inv.Hosts()[4:], 0)
+	got := inv.Listing(inv.Hosts(), 4, "") + "\n" + inv.Listing(inv.Hosts()[4:], 0, "")
 	for _, want := range []string{
 		"5 hosts · groups: @db (3)",
 		"bastion  ops@192.0.2.1:22  ssh config",
@@ -249,6 +249,15 @@ func TestListing(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("listing lacks %q:\n%s", want, got)
 		}
+	}
+	// A selection is counted under its own header.
+	sel, err := inv.Select("@db,!db-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = inv.Listing(sel, 0, "@db,!db-2")
+	if lines := strings.Split(got, "\n"); lines[0] != "2 of 5 hosts: @db,!db-2" || len(lines) != 3 {
+		t.Errorf("selection listing:\n%s", got)
 	}
 }
 

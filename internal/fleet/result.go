@@ -111,20 +111,40 @@ func (r *Result) JSON() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// Line is the one-line summary: "24 hosts: 21 ok, 1 failed, 2
-// unreachable · 2 distinct outputs".
+// Line is the one-line summary, what went wrong first so that a line cut
+// to the terminal's width keeps it: "24 hosts: 1 refused (host key), 2
+// unreachable, 21 ok · 2 distinct outputs".
 func (r *Result) Line() string {
+	return fmt.Sprintf("%d %s: %s", r.Summary.Total, plural(r.Summary.Total, "host", "hosts"), r.Counts())
+}
+
+// Counts is Line without the number of hosts (for a line that names it
+// already): "1 refused (host key), 2 unreachable, 21 ok · 2 distinct
+// outputs".
+func (r *Result) Counts() string {
 	s := r.Summary
+	refused := "refused"
+	if s.Refused > 0 {
+		keys := 0
+		for _, h := range r.Hosts {
+			if h.hostKey {
+				keys++
+			}
+		}
+		if keys == s.Refused {
+			refused = "refused (host key)"
+		}
+	}
 	parts := []string{}
 	for _, c := range []struct {
 		n    int
 		name string
-	}{{s.OK, "ok"}, {s.Failed, "failed"}, {s.Unreachable, "unreachable"}, {s.Refused, "refused"}, {s.TimedOut, "timed out"}, {s.Interrupted, "interrupted"}} {
+	}{{s.Refused, refused}, {s.Unreachable, "unreachable"}, {s.TimedOut, "timed out"}, {s.Failed, "failed"}, {s.Interrupted, "interrupted"}, {s.OK, "ok"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.name))
 		}
 	}
-	line := fmt.Sprintf("%d %s: %s", s.Total, plural(s.Total, "host", "hosts"), strings.Join(parts, ", "))
+	line := strings.Join(parts, ", ")
 	if len(r.Groups) > 0 {
 		line += fmt.Sprintf(" · %d distinct %s", len(r.Groups), plural(len(r.Groups), "output", "outputs"))
 	}

@@ -176,6 +176,8 @@ type HostResult struct {
 	// Ran says the command started on the host (its output counts).
 	Ran bool
 	sum [2][32]byte
+	// hostKey: refused because its host key is not trusted.
+	hostKey bool
 }
 
 // Run runs req on hosts in parallel, at most Concurrency at once. An
@@ -272,7 +274,7 @@ func (f *Fleet) runOne(ctx context.Context, h *Host, req Request, dir string, su
 	r.Stdout, r.sum[0] = out.close()
 	r.Stderr, r.sum[1] = errs.close()
 	if err != nil {
-		r.Status, r.Error = classify(ctx, err), err.Error()
+		r.Status, r.Error, r.hostKey = classify(ctx, err), hostError(err), errors.Is(err, ssh.ErrHostKey)
 		return r
 	}
 	if !accepted {
@@ -310,6 +312,20 @@ func appendLine(s, line string) string {
 		s += "\n"
 	}
 	return s + line
+}
+
+// hostError is the error of a host that did not run, its cause first: a
+// host key that is not trusted says so before the layers of the
+// connection that met it ("ssh: handshake failed: host key verification
+// failed: …"), so that a line cut to the terminal's width keeps it.
+func hostError(err error) string {
+	msg := err.Error()
+	if errors.Is(err, ssh.ErrHostKey) {
+		if _, cause, ok := strings.Cut(msg, ssh.ErrHostKey.Error()+": "); ok {
+			return cause
+		}
+	}
+	return msg
 }
 
 // classify names why a host did not run: its key or our credentials

@@ -19,6 +19,7 @@ import (
 	"github.com/nb-cli/nb/internal/fleet/fleettest"
 	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // testFleet is a fleet of real OpenSSH "hosts" on loopback: web-01 …
@@ -187,7 +188,7 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	for _, e := range res.Errors {
 		errs[e.Host] = e.Error
 	}
-	if len(errs) != 3 || !strings.Contains(errs["badkey"], "does not match known_hosts") || !strings.HasPrefix(errs["badkey"], "refused: ") ||
+	if len(errs) != 3 || !strings.HasPrefix(errs["badkey"], "refused: host key for ") || !strings.Contains(errs["badkey"], "does not match known_hosts") ||
 		!strings.HasPrefix(errs["down"], "unreachable: ") || !strings.HasPrefix(errs["hung"], "unreachable: ") {
 		t.Errorf("errors %q", errs)
 	}
@@ -200,7 +201,8 @@ true`, tf.ports["web-03"], tf.ports["web-05"], tf.ports["web-10"])
 	if !strings.Contains(string(idx), "web-05\tfailed\t3\t") || !strings.Contains(string(idx), "badkey\trefused\t-1\t") {
 		t.Errorf("hosts.tsv:\n%s", idx)
 	}
-	if l := res.Line(); l != "15 hosts: 10 ok, 1 failed, 2 unreachable, 1 refused, 1 timed out · 4 distinct outputs" {
+	// What went wrong comes first, with the host key named.
+	if l := res.Line(); l != "15 hosts: 1 refused (host key), 2 unreachable, 1 timed out, 1 failed, 10 ok · 4 distinct outputs" {
 		t.Errorf("line %q", l)
 	}
 
@@ -383,9 +385,7 @@ func TestFleetLargeOutput(t *testing.T) {
 // TestFleetAgent: keys come from ssh-agent; with IdentitiesOnly only the
 // agent key matching an IdentityFile is offered.
 func TestFleetAgent(t *testing.T) {
-	if _, err := exec.LookPath("ssh-agent"); err != nil {
-		t.Skip("ssh-agent not installed")
-	}
+	testenv.Tool(t, "ssh-agent")
 	ft := fleettest.Start(t, 3)
 	dir := t.TempDir()
 	sock := filepath.Join(dir, "agent.sock")

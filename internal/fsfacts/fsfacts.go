@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/regular"
@@ -38,7 +39,7 @@ var errBudget = errors.New("too many entries")
 var credentialLine = regexp.MustCompile(`(?i)://[^/\s@]*:[^/\s@]*@|https?://[^/\s@:]+@|extraheader|password|token`)
 
 // SecretFiles implements policy.Facts: files named like secrets
-// (policy.SecretName), symbolic links to such files, the configuration
+// (secrets.Name), symbolic links to such files, the configuration
 // files of git repositories in the tree that hold a credential, and, with
 // a trailing slash, links to directories outside the tree (what a reader
 // following links would reach there is not looked through).
@@ -107,7 +108,7 @@ func (d Disk) SecretEntry(p, rel, realTop string, e fs.DirEntry) (found []string
 	if e.IsDir() && name == ".git" {
 		return gitConfigSecrets(p, rel), true, OnElsewhere
 	}
-	if e.IsDir() && policy.SecretName(name) {
+	if e.IsDir() && secrets.Name(name) {
 		return []string{rel}, true, OnName
 	}
 	// a file's name says it holds secret values (token.go and
@@ -142,7 +143,7 @@ func (d Disk) SecretEntry(p, rel, realTop string, e fs.DirEntry) (found []string
 
 func hasSecretSegment(p string) bool {
 	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
-		if seg != "" && policy.SecretName(seg) {
+		if seg != "" && secrets.Name(seg) {
 			return true
 		}
 	}
@@ -209,4 +210,33 @@ var toolJSON = map[string]bool{
 	".prettierrc.json": true, "lerna.json": true, "nx.json": true, "project.json": true, "angular.json": true,
 	"renovate.json": true, "launch.json": true, "settings.json": true, "extensions.json": true, "tasks.json": true,
 	".babelrc.json": true, "tslint.json": true, "deno.json": true, "turbo.json": true, "vercel.json": true,
+}
+
+// Links implements policy.Facts: for a regular file (links followed)
+// with several hard links, the secret file of this machine it is another
+// name of (secrets.Links, by device and inode), or several alone; a file
+// it cannot look at counts as one with several.
+func (d Disk) Links(p string) (string, bool) {
+	fi, err := os.Stat(diskPath(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false
+	case err != nil:
+		return "", true
+	case !fi.Mode().IsRegular() || links(fi) < 2:
+		return "", false
+	}
+	return secretLinks(d.Home).Link(diskPath(p))
+}
+
+// linkIndexes are the indexes of secret files by identity, one a home,
+// built when a file with several links is first asked about.
+var linkIndexes sync.Map // home → *secrets.Links
+
+func secretLinks(home string) *secrets.Links {
+	if l, ok := linkIndexes.Load(home); ok {
+		return l.(*secrets.Links)
+	}
+	l, _ := linkIndexes.LoadOrStore(home, secrets.NewLinks(home))
+	return l.(*secrets.Links)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/secrets"
 )
@@ -123,24 +124,24 @@ func (d Disk) config(dir, gitDir string) ([]configEntry, error) {
 	return entries, nil
 }
 
-// repoRisks lists the settings of the repository's own configuration
-// (local and worktree scopes, with what they include) that make a read
-// unsafe. The user's own (system, global) and the command line's are the
-// user's choice and not judged.
-func repoRisks(entries []configEntry, allowWorktree func(string) bool) []string {
-	var found []string
+// ownSettings are the settings of the repository's own configuration
+// (local and worktree scopes, with what they include), for submodule sub
+// ("" the repository itself); inside says whether a path leads inside the
+// superproject's work tree. The user's own (system, global) and the
+// command line's are the user's choice and not reported.
+func ownSettings(entries []configEntry, sub string, inside func(string) bool) []policy.GitSetting {
+	var out []policy.GitSetting
 	for _, e := range entries {
 		if e.scope != "local" && e.scope != "worktree" {
 			continue
 		}
-		if e.key == "core.worktree" && allowWorktree != nil && allowWorktree(e.value) {
-			continue
+		s := policy.GitSetting{Key: e.key, Value: e.value, Submodule: sub}
+		if e.key == "core.worktree" && inside != nil {
+			s.Inside = inside(e.value)
 		}
-		if why := policy.GitConfigRisk(e.key, e.value); why != "" && !contains(found, e.key) {
-			found = append(found, e.key)
-		}
+		out = append(out, s)
 	}
-	return found
+	return out
 }
 
 func contains(list []string, s string) bool {
@@ -152,36 +153,74 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// GitPrograms implements policy.Facts by asking git: the settings git
-// itself reports for the repository a command in dir reaches (its
+// GitRepo implements policy.Facts by asking git: the settings git itself
+// reports for the repository a command in dir reaches (its
 // configuration, config.worktree, the common directory's — an embedded
 // bare repository reached through commondir included — and every file
-// they include), the same for each submodule git may recurse into, and a
-// post-index-change hook an index refresh would run.
-func (d Disk) GitPrograms(dir string) ([]string, bool) {
+// they include), the same for each submodule git may recurse into, a
+// post-index-change hook an index refresh would run, and git's own files
+// that are links.
+func (d Disk) GitRepo(dir string) (policy.GitRepo, bool) {
 	dir = diskPath(dir)
 	r, known := d.repoOf(dir)
 	if r == nil {
-		return nil, known
+		return policy.GitRepo{}, known
 	}
 	entries, err := d.config(dir, "")
 	if err != nil {
-		return nil, false
+		return policy.GitRepo{}, false
 	}
-	found := repoRisks(entries, nil)
+	repo := policy.GitRepo{Settings: ownSettings(entries, "", nil)}
 	if fi, err := os.Stat(filepath.Join(r.hooks, "post-index-change")); err == nil && fi.Mode()&0o111 != 0 {
-		found = append(found, "hook post-index-change")
+		repo.Hooks = append(repo.Hooks, "post-index-change")
 	}
-	subs, ok := d.submoduleRisks(r)
-	return append(found, subs...), ok
+	repo.Links = gitLinks(r)
+	subs, ok := d.submoduleSettings(r)
+	repo.Settings = append(repo.Settings, subs...)
+	return repo, ok
 }
 
-// submoduleRisks asks git about the repositories below a work tree that
-// git status and git diff recurse into: the git directories kept in the
-// common directory's modules/, and checked-out gitlinks holding their own
-// .git. A submodule's core.worktree must stay inside the superproject.
-func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
-	var found []string
+// gitLinks are git's own files (cmdbase.GitOwnFiles) in the git and
+// common directories that are symbolic links, or hard links of a file
+// with other names: what git reads there is another file.
+func gitLinks(r *repo) []string {
+	var out []string
+	for _, base := range []string{r.gitDir, r.commonDir} {
+		for _, name := range cmdbase.GitOwnFiles() {
+			p := filepath.Join(base, filepath.FromSlash(name))
+			filepath.WalkDir(p, func(q string, e fs.DirEntry, err error) error {
+				if err != nil {
+					return nil
+				}
+				if linked(q, e) {
+					rel, _ := filepath.Rel(base, q)
+					if rel = filepath.ToSlash(rel); !contains(out, rel) {
+						out = append(out, rel)
+					}
+				}
+				return nil
+			})
+		}
+	}
+	return out
+}
+
+// linked reports a symbolic link, or a regular file with more than one
+// name.
+func linked(p string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink != 0 {
+		return true
+	}
+	fi, err := e.Info()
+	return err == nil && fi.Mode().IsRegular() && links(fi) > 1
+}
+
+// submoduleSettings asks git about the repositories below a work tree
+// that git status and git diff recurse into: the git directories kept in
+// the common directory's modules/, and checked-out gitlinks holding their
+// own .git; a submodule's core.worktree is reported inside or not.
+func (d Disk) submoduleSettings(r *repo) ([]policy.GitSetting, bool) {
+	var found []policy.GitSetting
 	inside := func(base string) func(string) bool {
 		return func(v string) bool {
 			if r.top == "" {
@@ -195,9 +234,7 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 		}
 	}
 	add := func(entries []configEntry, base, name string) {
-		for _, k := range repoRisks(entries, inside(base)) {
-			found = append(found, name+": "+k)
-		}
+		found = append(found, ownSettings(entries, name, inside(base))...)
 	}
 	complete := true
 	n := 0
@@ -218,7 +255,7 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 			return filepath.SkipAll
 		}
 		rel, _ := filepath.Rel(r.commonDir, p)
-		add(entries, p, "submodule "+filepath.ToSlash(rel))
+		add(entries, p, filepath.ToSlash(rel))
 		return nil
 	})
 	if r.top == "" {
@@ -257,7 +294,7 @@ func (d Disk) submoduleRisks(r *repo) ([]string, bool) {
 		if err != nil {
 			return found, false
 		}
-		add(entries, base, "submodule "+path)
+		add(entries, base, path)
 	}
 	return found, complete
 }

@@ -5,16 +5,12 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-
-	"github.com/nb-cli/nb/internal/policy"
 )
-
-var _ policy.NameFacts = Disk{}
 
 // errOddName stops a walk at a name that would not stay itself.
 var errOddName = errors.New("a name that splits")
 
-// PlainNames implements policy.NameFacts: it walks dir as find does
+// PlainNames implements policy.Facts: it walks dir as find does
 // (links not followed) and stops at the first name that holds a blank, a
 // quote, a backslash, * ? [ or a control character, or begins with "-",
 // or when the tree is larger than MaxEntries.

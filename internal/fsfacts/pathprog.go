@@ -18,7 +18,7 @@ func init() {
 	}
 }
 
-// PathProgram implements policy.PathPrograms: why bash, looking up name
+// PathProgram implements policy.Facts: why bash, looking up name
 // in the PATH nb's commands run with, may run a file of dir's own tree,
 // or "". A relative PATH entry (an empty one, ".", "node_modules/.bin")
 // is searched from the directory the command runs in, so a repository

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // TestPathProgramAgainstBash: a relative PATH entry makes bash run a
@@ -16,10 +18,7 @@ func TestPathProgramAgainstBash(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("bash's PATH search")
 	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
+	bash := testenv.Tool(t, "bash")
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
 	for _, d := range []string{"repo/node_modules/.bin", "repo/bin", "sys"} {

@@ -10,7 +10,7 @@ import (
 // PATHEXT is not set.
 const pathExt = ".COM;.EXE;.BAT;.CMD;.VBS;.VBE;.JS;.JSE;.WSF;.WSH;.MSC"
 
-// LocalProgram implements policy.LocalPrograms: whether dir holds name, or
+// LocalProgram implements policy.Facts: whether dir holds name, or
 // name with an extension of PATHEXT, which cmd.exe would run before the
 // program of that name on PATH.
 func (d Disk) LocalProgram(dir, name string) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/policy"
@@ -117,7 +118,7 @@ func TestConfigSpellingsAsked(t *testing.T) {
 			}
 			os.Remove(canary)
 			facts := fsfacts.Disk{Home: home}
-			got, ok := facts.GitPrograms(repo)
+			got, ok := risky(facts, repo)
 			if !ok || !contains(got, sp.key) {
 				t.Errorf("facts report %q (complete %v), want %s", got, ok, sp.key)
 			}
@@ -187,7 +188,7 @@ echo ok`)
 			if !strings.HasSuffix(strings.TrimSpace(out), "ok") {
 				t.Fatalf("fixture: %s", out)
 			}
-			got, ok := fsfacts.Disk{Home: home}.GitPrograms(repo)
+			got, ok := risky(fsfacts.Disk{Home: home}, repo)
 			if !contains(got, c.key) && ok {
 				t.Errorf("facts report %q, want %s", got, c.key)
 			}
@@ -233,10 +234,32 @@ git init -q sub && cd sub && git config user.email a@b.c && git config user.name
 git init -q repo && cd repo && git config user.email a@b.c && git config user.name a
 git -c protocol.file.allow=always submodule add -q ../sub sub && git commit -qm sub`)
 	repo := filepath.Join(root, "repo")
-	if got, ok := (fsfacts.Disk{Home: home}).GitPrograms(repo); !ok || len(got) != 0 {
+	if got, ok := risky(fsfacts.Disk{Home: home}, repo); !ok || len(got) != 0 {
 		t.Errorf("plain repository with a submodule: %q %v", got, ok)
 	}
-	if got, ok := (fsfacts.Disk{}).GitPrograms(t.TempDir()); !ok || len(got) != 0 {
+	if got, ok := risky(fsfacts.Disk{}, t.TempDir()); !ok || len(got) != 0 {
 		t.Errorf("outside a repository: %q %v", got, ok)
 	}
+}
+
+// risky are the keys of the settings the disk reports for the repository
+// in dir that the base says make a read unsafe (a submodule's core.worktree
+// inside the superproject excepted), and the hooks.
+func risky(d fsfacts.Disk, dir string) ([]string, bool) {
+	r, ok := d.GitRepo(dir)
+	var out []string
+	for _, s := range r.Settings {
+		if cmdbase.GitConfigRisk(s.Key, s.Value) == "" || s.Key == "core.worktree" && s.Submodule != "" && s.Inside {
+			continue
+		}
+		if s.Submodule != "" {
+			out = append(out, "submodule "+s.Submodule+": "+s.Key)
+		} else {
+			out = append(out, s.Key)
+		}
+	}
+	for _, h := range r.Hooks {
+		out = append(out, "hook "+h)
+	}
+	return out, ok
 }

@@ -125,13 +125,14 @@ func (w *Launch) close() {
 // asks for reads in repositories configuring other programs. An empty
 // CDPATH keeps `cd name` in the directory the policy judged. A line length
 // outside 66–80 keeps man from saving formatted pages in /var/cache/man
-// when it runs as root, so an allowed `man ls` writes nothing.
+// when it runs as root, so an allowed `man ls` writes nothing. npm's update
+// notifier is off, so an allowed `npm ls` asks no registry.
 var NonInteractiveEnv = []string{
 	"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsmonitor", "GIT_CONFIG_VALUE_0=false", "GIT_OPTIONAL_LOCKS=0", "CDPATH=",
 	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "MANWIDTH=100", "LESS=-FRX", "LESSOPEN=", "LESSCLOSE=",
 	"GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
 	"GIT_EDITOR=true", "EDITOR=true", "VISUAL=true",
-	"DEBIAN_FRONTEND=noninteractive", "PIP_NO_INPUT=1",
+	"DEBIAN_FRONTEND=noninteractive", "PIP_NO_INPUT=1", "NPM_CONFIG_UPDATE_NOTIFIER=false",
 	"TERM=dumb", "NO_COLOR=1", "NB=1",
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/proctest"
+	"github.com/nb-cli/nb/internal/testenv"
 	"go.uber.org/goleak"
 )
 
@@ -300,7 +301,7 @@ func TestRunCwdSequences(t *testing.T) {
 func TestRunPosixShell(t *testing.T) {
 	hygiene(t)
 	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh")
+		testenv.Missing(t, "no /bin/sh")
 	}
 	l := newLocal(t, "/bin/sh")
 	base := t.TempDir()
@@ -417,9 +418,7 @@ until [ -e ready ]; do sleep 0.01; done; echo started`})
 
 // A repository's core.fsmonitor must not run when nb runs git status.
 func TestGitFsmonitorNeutralised(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testenv.Tool(t, "git")
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "pwned")
 	script := "git init -q . && git config core.fsmonitor 'touch " + marker + "; false' && git status >/dev/null 2>&1; true"

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // man saves formatted pages in /var/cache/man (when it may write there,
@@ -26,10 +28,7 @@ func TestManSavesNoCatPages(t *testing.T) {
 	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
 		t.Skip("man writes cat pages only where it may write /var/cache/man")
 	}
-	man, err := exec.LookPath("man")
-	if err != nil {
-		t.Skip("no man")
-	}
+	man := testenv.Tool(t, "man")
 	cat := "/var/cache/man/cat1/tsort.1.gz"
 	if _, err := os.Stat(filepath.Dir(cat)); err != nil {
 		t.Skip("no cat page directory")

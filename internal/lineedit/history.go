@@ -33,6 +33,14 @@ func (h *History) Add(msg string) {
 	}
 }
 
+// Truncate keeps the first n entries (an answer to a question asked
+// through the editor is not a message to recall).
+func (h *History) Truncate(n int) {
+	if n >= 0 && n < len(h.entries) {
+		h.entries = h.entries[:n]
+	}
+}
+
 // Entries returns the entries, oldest first.
 func (h *History) Entries() []string { return h.entries }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,6 +43,7 @@ const (
 	keyCancel  // Ctrl+G: ends a search; else opens the external editor
 	keyCtrlX   // Ctrl+X: the prefix of Ctrl+X Ctrl+E
 	keyBackTab // Shift+Tab
+	keyEscape  // Esc alone, no sequence after it
 )
 
 // key is one decoded input event.
@@ -55,6 +57,18 @@ const (
 	pasteStart = "\x1b[200~"
 	pasteEnd   = "\x1b[201~"
 )
+
+// escWait is how long an Esc waits for the rest of a key's escape
+// sequence: a terminal writes a key's sequence at once, so an Esc with
+// nothing after it for that long is the Esc key itself.
+const escWait = 50 * time.Millisecond
+
+// pasteQuiet is how long the input must stay quiet after a paste's end
+// marker for the paste to end there. A terminal sends a paste as one
+// burst, its end marker last: a marker followed at once by more input was
+// inside the pasted text (bracketed paste markers can be copied too), so
+// that input is pasted text as well, never keys.
+const pasteQuiet = 100 * time.Millisecond
 
 // keyReader decodes terminal input into keys. It reads only when it has
 // nothing buffered, so nothing is read ahead of what the caller asks for
@@ -71,6 +85,20 @@ type keyReader struct {
 	// lineMode: the input is no terminal in raw mode; a line feed is
 	// Enter.
 	lineMode bool
+	// wait reports whether input arrives within a duration (nil: none
+	// comes but what a read already returned).
+	wait func(time.Duration) bool
+}
+
+// arrives waits up to d for more input and reads it; it reports whether
+// any came.
+func (k *keyReader) arrives(d time.Duration) bool {
+	if k.err != nil || k.wait == nil || !k.wait(d) {
+		return false
+	}
+	n := len(k.buf)
+	k.fill()
+	return len(k.buf) > n
 }
 
 // typeahead marks the next n bytes to read as typed in line mode.
@@ -177,12 +205,9 @@ func controlKey(b byte) keyKind {
 // escape decodes an escape sequence: a bracketed paste, a CSI or SS3 key,
 // or Alt plus a key. Unknown sequences are consumed and ignored.
 func (k *keyReader) escape() (key, error) {
-	if len(k.buf) < 2 {
-		k.fill()
-	}
-	if len(k.buf) < 2 {
+	if len(k.buf) < 2 && !k.arrives(escWait) {
 		k.buf = k.buf[1:]
-		return key{kind: keyNone}, nil
+		return key{kind: keyEscape}, nil
 	}
 	switch k.buf[1] {
 	case '[':
@@ -344,25 +369,54 @@ func finalKey(final byte, params string) keyKind {
 	return keyNone
 }
 
-// paste reads a bracketed paste up to its end marker. Line breaks become
-// "\n" whatever the terminal sent.
+// paste reads a bracketed paste: up to an end marker after which the
+// input stays quiet for pasteQuiet (see there). What arrives in the same
+// burst after a marker, a carriage return or another marker included, is
+// pasted text, so a paste can never type a key. Markers are left out of
+// the text; line breaks become "\n" whatever the terminal sent.
 func (k *keyReader) paste() (key, error) {
+	var text []byte
+	ended := false
 	for {
 		if i := bytes.Index(k.buf, []byte(pasteEnd)); i >= 0 {
-			text := string(k.buf[:i])
+			text = append(text, k.buf[:i]...)
 			k.buf = k.buf[i+len(pasteEnd):]
-			return key{kind: keyPaste, text: normalizePaste(text)}, nil
+			ended = true
+			continue
+		}
+		// The text so far is the paste's, but for a marker a read may
+		// have cut short.
+		keep := partialSuffix(k.buf, pasteEnd)
+		text = append(text, k.buf[:len(k.buf)-keep]...)
+		k.buf = append(k.buf[:0], k.buf[len(k.buf)-keep:]...)
+		if ended {
+			if k.arrives(pasteQuiet) {
+				continue
+			}
+			break
 		}
 		if !k.fill() {
-			// The input ended inside the paste: keep what arrived.
-			text := string(k.buf)
-			k.buf = k.buf[:0]
-			return key{kind: keyPaste, text: normalizePaste(text)}, nil
+			break // the input ended inside the paste: keep what arrived
 		}
 	}
+	text = append(text, k.buf...)
+	k.buf = k.buf[:0]
+	return key{kind: keyPaste, text: normalizePaste(text)}, nil
 }
 
-func normalizePaste(s string) string {
-	s = string(bytes.ReplaceAll([]byte(s), []byte("\r\n"), []byte("\n")))
-	return string(bytes.ReplaceAll([]byte(s), []byte("\r"), []byte("\n")))
+// partialSuffix is the length of the longest end of b that begins marker
+// (a marker a read cut short).
+func partialSuffix(b []byte, marker string) int {
+	for n := min(len(b), len(marker)-1); n > 0; n-- {
+		if bytes.HasPrefix([]byte(marker), b[len(b)-n:]) {
+			return n
+		}
+	}
+	return 0
+}
+
+func normalizePaste(b []byte) string {
+	b = bytes.ReplaceAll(b, []byte(pasteStart), nil)
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	return string(bytes.ReplaceAll(b, []byte("\r"), []byte("\n")))
 }

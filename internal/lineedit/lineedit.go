@@ -13,14 +13,23 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
 )
 
-// ErrInterrupt is returned by ReadLine when the user pressed Ctrl+C.
+// ErrInterrupt is returned by ReadLine when the user pressed Ctrl+C on a
+// message: it is dropped.
 var ErrInterrupt = errors.New("interrupted")
+
+// ErrLeave is returned by ReadLine when the user pressed Ctrl+C twice in a
+// row at an empty prompt (the first press shows how to leave).
+var ErrLeave = errors.New("leave")
+
+// leaveHint is the note the first Ctrl+C at an empty prompt shows.
+const leaveHint = "press Ctrl+C again to leave (or Ctrl+D)"
 
 // Editor reads messages from a terminal.
 type Editor struct {
@@ -45,6 +54,10 @@ type Editor struct {
 	// Ctrl+E) with the terminal in its normal mode, and returns the text
 	// saved there (nil: the keys do nothing).
 	External func(text string) (string, error)
+	// Note returns a line shown, dimmed, under the message being edited
+	// ("" for none): what sending it will do, such as the files its
+	// mentions attach.
+	Note func(buf string) string
 	// BackTab is called on Shift+Tab (a mode switch) and returns the
 	// prompt to draw from then on ("" keeps it; nil: the key does
 	// nothing).
@@ -78,6 +91,15 @@ type Editor struct {
 	draft  []rune
 	// search is the incremental history search under way (Ctrl+R).
 	search *search
+	// leaving: the last key was Ctrl+C at an empty prompt; another
+	// leaves.
+	leaving bool
+	// pasted: the last key was a paste. A message is sent only by a key
+	// typed after it, never by the end of the input.
+	pasted bool
+	// noteRows is how many of the drawn rows are the note under the
+	// message.
+	noteRows int
 }
 
 // search is an incremental search back through the history.
@@ -90,11 +112,17 @@ type search struct {
 // New returns an editor reading keys from in (the terminal fd for raw mode,
 // or -1) and drawing on out; size reports the terminal's size.
 func New(in io.Reader, fd int, out io.Writer, size func() (int, int)) *Editor {
-	return &Editor{
+	e := &Editor{
 		in: in, out: out, fd: fd, size: size,
 		keys: keyReader{in: in, lineMode: fd < 0},
 		Dim:  func(s string) string { return s },
 	}
+	if fd >= 0 {
+		e.keys.wait = func(d time.Duration) bool { return readable(fd, d) }
+	} else if r, ok := in.(interface{ Ready(time.Duration) bool }); ok {
+		e.keys.wait = r.Ready
+	}
+	return e
 }
 
 // Feed gives keys read elsewhere (typed while nb was busy, with the
@@ -114,7 +142,7 @@ func (e *Editor) ReadLine(prompt string) (string, error) {
 	defer e.Restore()
 	e.dmu.Lock()
 	e.prompt, e.buf, e.cur, e.curRow, e.top = prompt, nil, 0, 0, 0
-	e.hist, e.draft, e.search, e.ctrlX = len(e.History.entries), nil, nil, false
+	e.hist, e.draft, e.search, e.ctrlX, e.leaving, e.pasted = len(e.History.entries), nil, nil, false, false, false
 	e.active = true
 	e.redraw()
 	e.dmu.Unlock()
@@ -147,7 +175,7 @@ func (e *Editor) Resize() {
 // is done, with its result. e.dmu is held.
 func (e *Editor) handle(k key, err error) (string, bool, error) {
 	if err != nil {
-		if len(e.buf) > 0 {
+		if len(e.buf) > 0 && !e.pasted {
 			return e.accept(string(e.buf)), true, nil
 		}
 		e.finish(false)
@@ -156,6 +184,8 @@ func (e *Editor) handle(k key, err error) (string, bool, error) {
 		}
 		return "", true, fmt.Errorf("read input: %w", err)
 	}
+	leaving := e.leaving
+	e.leaving, e.pasted = false, k.kind == keyPaste
 	if e.search != nil && e.searchKey(k) {
 		e.redraw()
 		return "", false, nil
@@ -179,8 +209,15 @@ func (e *Editor) handle(k key, err error) (string, bool, error) {
 		}
 		return e.accept(msg), true, nil
 	case keyInterrupt:
-		e.finish(false)
-		return "", true, ErrInterrupt
+		if len(e.buf) > 0 {
+			e.finish(false)
+			return "", true, ErrInterrupt
+		}
+		if leaving {
+			e.finish(false)
+			return "", true, ErrLeave
+		}
+		e.leaving = true
 	case keyTypedEOF:
 		if len(e.buf) == 0 {
 			e.finish(false)
@@ -556,19 +593,45 @@ func (e *Editor) finish(whole bool) {
 			b.WriteString(r.text)
 		}
 	} else {
-		if d := e.drawn - 1 - e.curRow; d > 0 {
+		// Below the message's last row, over the note: it goes.
+		if d := e.drawn - 1 - e.noteRows - e.curRow; d > 0 {
 			fmt.Fprintf(&b, "\x1b[%dB", d)
 		}
 	}
 	b.WriteString("\r\n")
-	e.curRow, e.drawn, e.widths, e.curCol = 0, 0, nil, 0
+	if e.noteRows > 0 && !whole {
+		b.WriteString("\x1b[J")
+	}
+	e.curRow, e.drawn, e.widths, e.curCol, e.noteRows = 0, 0, nil, 0, 0
 	e.write(b.String())
+}
+
+// note is the dimmed line under the message: how to leave after a first
+// Ctrl+C, else Note's.
+func (e *Editor) note() string {
+	switch {
+	case e.leaving:
+		return leaveHint
+	case e.Note != nil && e.search == nil && len(e.buf) > 0:
+		return e.Note(string(e.buf))
+	}
+	return ""
 }
 
 // redraw draws the message over the rows it took before.
 func (e *Editor) redraw() {
 	rows, curRow, curCol := layout(e.promptNow(), e.buf, e.cur, e.width(), e.Dim)
+	e.noteRows = 0
+	if n := e.note(); n != "" {
+		// One row, cut to the width (control characters drawn as ^X).
+		nr, _, _ := layout("", []rune(strings.ReplaceAll(n, "\n", " ")), 0, e.width(), func(s string) string { return s })
+		rows = append(rows, row{text: e.Dim(nr[0].text), width: nr[0].width})
+		e.noteRows = 1
+	}
 	vis, visCur, top := viewport(rows, curRow, e.height(), e.top, e.Dim)
+	if top+len(vis) < len(rows) {
+		e.noteRows = 0 // the window cut it
+	}
 	e.top = top
 	var b bytes.Buffer
 	b.WriteString("\x1b[?25l")

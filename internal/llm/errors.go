@@ -72,5 +72,8 @@ func Retryable(err error) bool {
 	if !errors.As(err, &e) {
 		return false
 	}
+	if e.Status == 501 || e.Status == 505 {
+		return false // not implemented: it never will be for this request
+	}
 	return e.Kind == ErrRateLimit || e.Kind == ErrServer || e.Kind == ErrNetwork || e.Kind == ErrTimeout
 }

@@ -22,7 +22,13 @@ const (
 // WithRetry wraps p so that retryable failures (rate limits, server errors,
 // network errors) are retried up to maxRetries times with exponential backoff
 // and jitter, honouring the server's Retry-After. An attempt is retried only
-// when it delivered no event to onEvent, so streamed text is never repeated.
+// when it delivered no event to onEvent (but for retry notes of its own), so
+// streamed text is never repeated. A failure that will come again for the
+// same request is not retried: a request the server rejects (4xx but 408
+// and 429, which Retryable leaves out), a method it does not implement
+// (501, 505), and an HTTP 500 whose message repeats that of the attempt
+// before it (a local server failing on something in the request, such as
+// llama.cpp on tool-call arguments it cannot parse).
 // Before each retry an EventRetry event is delivered, for example
 // "rate limited; retrying in 2s (attempt 2/5)". sleep waits for d or until
 // ctx is done; nil means a real timer. maxRetries <= 0 disables retries.
@@ -49,15 +55,23 @@ func (r *retrying) Stream(ctx context.Context, req *Request, onEvent func(Event)
 	if onEvent == nil {
 		onEvent = func(Event) {}
 	}
+	var last *Error
 	for attempt := 0; ; attempt++ {
 		delivered := false
 		resp, err := r.p.Stream(ctx, req, func(ev Event) {
-			delivered = true
+			if ev.Type != EventRetry {
+				delivered = true
+			}
 			onEvent(ev)
 		})
 		if err == nil || delivered || attempt >= r.max || !Retryable(err) || ctx.Err() != nil {
 			return resp, err
 		}
+		var e *Error
+		if errors.As(err, &e) && e.Status == 500 && last != nil && last.Status == 500 && last.Message == e.Message {
+			return resp, fmt.Errorf("%w (the same error twice: not retried again)", err)
+		}
+		last = e
 		d, ok := retryDelay(err, attempt)
 		if !ok {
 			var e *Error

@@ -75,7 +75,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 }
 
 func TestRetryBackoffGrowsWithJitter(t *testing.T) {
-	srv := &llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 500}
+	srv := &llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 503}
 	p := &scripted{outcomes: []outcome{{err: srv}, {err: srv}, {err: srv}, {err: srv}, {err: srv}}}
 	events, slept, err := run(t, p, 4)
 	if !errors.Is(err, srv) {
@@ -164,5 +164,47 @@ func TestErrorIsOneLine(t *testing.T) {
 	e := &llm.Error{Kind: llm.ErrRateLimit, Provider: "openai", Status: 429, Message: "slow down"}
 	if got, want := e.Error(), "openai: rate limited (HTTP 429): slow down"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestNoRetryOfWhatFailsAgain: an HTTP 500 repeating the message of the
+// attempt before it is not retried again, nor a 501; 500s that differ,
+// and overloaded servers (503), are.
+func TestNoRetryOfWhatFailsAgain(t *testing.T) {
+	parse := &llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 500, Message: "Failed to parse tool call arguments as JSON"}
+	p := &scripted{outcomes: []outcome{{err: parse}, {err: parse}, {}}}
+	_, slept, err := run(t, p, 4)
+	if !errors.Is(err, parse) || p.calls != 2 || len(slept) != 1 || !strings.Contains(err.Error(), "not retried again") {
+		t.Errorf("repeated 500: calls %d, slept %v, err %v", p.calls, slept, err)
+	}
+	other := &llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 500, Message: "worker 3 died"}
+	p = &scripted{outcomes: []outcome{{err: parse}, {err: other}, {}}}
+	if _, _, err := run(t, p, 4); err != nil || p.calls != 3 {
+		t.Errorf("differing 500s: calls %d, err %v", p.calls, err)
+	}
+	busy := &llm.Error{Kind: llm.ErrServer, Provider: "fake", Status: 503, Message: "overloaded"}
+	p = &scripted{outcomes: []outcome{{err: busy}, {err: busy}, {err: busy}, {}}}
+	if _, _, err := run(t, p, 4); err != nil || p.calls != 4 {
+		t.Errorf("503s: calls %d, err %v", p.calls, err)
+	}
+	for _, status := range []int{400, 404, 422, 501} {
+		kind := llm.ErrBadRequest
+		if status >= 500 {
+			kind = llm.ErrServer
+		}
+		p = &scripted{outcomes: []outcome{{err: &llm.Error{Kind: kind, Provider: "fake", Status: status}}, {}}}
+		if _, _, err := run(t, p, 4); err == nil || p.calls != 1 {
+			t.Errorf("HTTP %d: calls %d, err %v", status, p.calls, err)
+		}
+	}
+}
+
+// TestRetryNotesAreNotOutput: a provider's own retry note does not count
+// as delivered output: the attempt may still be retried.
+func TestRetryNotesAreNotOutput(t *testing.T) {
+	note := llm.Event{Type: llm.EventRetry, Text: "switched to alternating roles"}
+	p := &scripted{outcomes: []outcome{{events: []llm.Event{note}, err: rateLimit(1)}, {}}}
+	if _, _, err := run(t, p, 4); err != nil || p.calls != 2 {
+		t.Errorf("calls %d, err %v", p.calls, err)
 	}
 }

@@ -9,12 +9,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/nb-cli/nb/internal/gitcmd"
 )
 
 // maxFiles bounds the files listed for completion.
@@ -58,9 +59,9 @@ func Files(ctx context.Context, dir string) ([]string, error) {
 // gitFiles asks git for the files of the work tree at dir: tracked ones and
 // untracked ones its ignore rules do not exclude.
 func gitFiles(ctx context.Context, dir string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
+	// ls-files --others would run the repository's core.fsmonitor:
+	// gitcmd turns it off.
+	out, err := gitcmd.Command(ctx, dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate").Output()
 	if err != nil {
 		return nil, err
 	}

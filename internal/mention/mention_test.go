@@ -109,3 +109,39 @@ func TestFindAndWord(t *testing.T) {
 		t.Error("no @ at all")
 	}
 }
+
+// TestFilesRunNothingOfTheRepository: listing a repository's files for
+// completion runs nothing its configuration names: its core.fsmonitor
+// hook, which plain git ls-files --others runs (the control), stays idle.
+func TestFilesRunNothingOfTheRepository(t *testing.T) {
+	testenv.Tool(t, "git")
+	dir := t.TempDir()
+	canary := filepath.Join(t.TempDir(), "canary")
+	hook := filepath.Join(t.TempDir(), "hook.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+canary+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	write(t, dir, "a.txt")
+	git("add", "a.txt")
+	git("config", "core.fsmonitor", hook)
+	git("ls-files", "--others")
+	if _, err := os.Stat(canary); err != nil {
+		t.Fatal("control: git ls-files --others did not run the repository's fsmonitor hook")
+	}
+	os.Remove(canary)
+	files, err := Files(context.Background(), dir)
+	if err != nil || !reflect.DeepEqual(files, []string{"a.txt"}) {
+		t.Fatalf("files %q, %v", files, err)
+	}
+	if _, err := os.Stat(canary); err == nil {
+		t.Fatal("listing the files ran the repository's core.fsmonitor")
+	}
+}

@@ -160,7 +160,7 @@ func (e *Engine) Decide(a Action) *Decision {
 			Warn: true, DefaultAnswer: No, Full: a.Command, Subject: a.Command,
 			Reasons: []string{"the sandbox refused part of it; outside, nothing isolates it"},
 		}
-		return e.ask(d, nil, &assessment{}, nil)
+		return e.ask(d, nil)
 	case SessionInput:
 		return e.sessionInput(a)
 	case ReadSession:
@@ -188,7 +188,7 @@ func (e *Engine) Decide(a Action) *Decision {
 	}
 	d := &Decision{Decision: Ask, Safety: Unknown, Display: a.Kind.String(), DefaultAnswer: No,
 		Reasons: []string{"unknown action"}, Subject: a.Kind.String()}
-	return e.ask(d, nil, &assessment{}, nil)
+	return e.ask(d, nil)
 }
 
 // allowed is the decision for an action that only reads nb's own state
@@ -220,7 +220,7 @@ func (e *Engine) readPath(a Action) *Decision {
 		if d.Decision == Allow {
 			d.Decision, d.DecidedBy = Ask, BySensitive
 			d.Reasons = append(d.Reasons, "sensitive path")
-			d = e.ask(d, nil, &assessment{}, nil)
+			d = e.ask(d, nil)
 		}
 	}
 	d.WarnAt = markAt(d.Warn, len(verb))
@@ -264,7 +264,7 @@ func (e *Engine) writeFile(a Action) *Decision {
 		d.Decision, d.DecidedBy = Allow, ByEditMode
 		return d
 	}
-	d = e.ask(d, nil, &assessment{}, nil)
+	d = e.ask(d, nil)
 	if d.Decision == Deny {
 		d.Remedy = "approve the write in a client that supports elicitation, or set approval.trustClientApproval"
 	}

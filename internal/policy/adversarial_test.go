@@ -151,9 +151,9 @@ func TestAdversarialCorpus(t *testing.T) {
 // a hostile checkout may.
 type outsideRepoFacts struct{ NoFacts }
 
-func (outsideRepoFacts) GitPrograms(dir string) ([]string, bool) {
+func (outsideRepoFacts) GitRepo(dir string) (GitRepo, bool) {
 	if dir == testCC.Cwd || strings.HasPrefix(dir, testCC.Cwd+"/") {
-		return nil, true
+		return GitRepo{}, true
 	}
-	return []string{"core.pager"}, true
+	return GitRepo{Settings: []GitSetting{{Key: "core.pager", Value: "less"}}}, true
 }

@@ -2,12 +2,14 @@ package policy
 
 import (
 	"fmt"
-	"github.com/nb-cli/nb/internal/cmdbase"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/winshell"
 )
 
 // feature is a configured pattern from approval.dangerousCommands,
@@ -28,6 +30,13 @@ import (
 //     the command's short options (any clustering or order); each --long
 //     word requires that long option; other words must appear among the
 //     arguments; a trailing * is ignored.
+//
+// A cmd.exe or PowerShell command is matched in its own language: NAME
+// under any name the shell knows the command by, without case
+// (Remove-Item, ri, rm, del are one command); an option word as the shell
+// reads its options (-Recurse is -r or -rec in PowerShell, /S is /s or
+// /s:x in cmd.exe), so "Remove-Item -Recurse" and "rd /s" are the
+// Windows shells' "rm -r".
 type feature struct {
 	src     string
 	remove  string
@@ -41,6 +50,9 @@ type feature struct {
 	shorts  string
 	longs   []string
 	words   []string
+	// opts are the option words as written, lower-cased (for the
+	// Windows shells).
+	opts []string
 }
 
 var regexHint = regexp.MustCompile(`\\[sbdwSW]|^\^|\$$|\(|\.\*|\[\^`)
@@ -87,8 +99,12 @@ func parseFeature(src string) (*feature, error) {
 		case t == "*":
 		case strings.HasPrefix(t, "--"):
 			f.longs = append(f.longs, strings.TrimPrefix(t, "--"))
+			f.opts = append(f.opts, strings.ToLower(t))
 		case strings.HasPrefix(t, "-") && len(t) > 1:
 			f.shorts += t[1:]
+			f.opts = append(f.opts, strings.ToLower(t))
+		case strings.HasPrefix(t, "/") && len(t) == 2:
+			f.opts = append(f.opts, strings.ToLower(t))
 		default:
 			f.words = append(f.words, t)
 		}
@@ -197,6 +213,157 @@ func (f *feature) matchAnalysis(a *shellparse.Analysis, cc CommandContext) (stri
 	for _, l := range a.Leaves {
 		if f.matchLeaf(l) {
 			return l.RawText(), true
+		}
+	}
+	return "", false
+}
+
+// matchScript matches the feature against the command, each leaf in its
+// shell's language; it returns the matching command or target as
+// written.
+func (f *feature) matchScript(s *script, as *assessment) (string, bool) {
+	if s.Dialect == shellparse.Bash {
+		return f.matchAnalysis(s.Analysis, s.cc)
+	}
+	switch {
+	case f.redirOp != "":
+		return f.winRedirHit(s)
+	case f.pipeR != "":
+		return f.winPipeHit(s, as)
+	}
+	for _, l := range s.Leaves {
+		if f.matchWinLeaf(l, as.info.of(l)) {
+			return l.RawText(), true
+		}
+	}
+	return "", false
+}
+
+// spellings are the names a cmd.exe or PowerShell leaf goes by, without
+// directory and .exe: as written, its canonical name and its aliases.
+func spellings(l *shellparse.Leaf, info *leafInfo) []string {
+	n := 1
+	if info != nil && info.win != nil {
+		n += len(info.win.names)
+	}
+	out := make([]string, 0, n)
+	add := func(n string) {
+		if b := winshell.BaseName(n); b != "" && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	if len(l.Words) > 0 {
+		add(l.Words[0].Text)
+	}
+	if info != nil && info.win != nil {
+		for _, n := range info.win.names {
+			add(n)
+		}
+	}
+	return out
+}
+
+// spelledOf is spellings, made once for a leaf whose facts are known.
+func spelledOf(l *shellparse.Leaf, info *leafInfo) []string {
+	if info == nil || info.win == nil {
+		return spellings(l, info)
+	}
+	if info.win.spelled == nil {
+		info.win.spelled = spellings(l, info)
+	}
+	return info.win.spelled
+}
+
+// matchWinLeaf matches a word pattern or a regular expression against a
+// cmd.exe or PowerShell leaf under each of its names; a program that
+// behaves as on Unix is matched as bash's leaves are.
+func (f *feature) matchWinLeaf(l *shellparse.Leaf, info *leafInfo) bool {
+	if l.Name() == "" || info == nil || info.win == nil {
+		return false
+	}
+	w := info.win
+	portable := w.portable || w.linux != nil
+	for _, n := range spelledOf(l, info) {
+		switch {
+		case f.re != nil || portable:
+			if f.matchLeaf(named(w, n)) || w.linux != nil && f.matchLeaf(w.linux) {
+				return true
+			}
+		case f.nameIn(n):
+			if f.winArgs(named(w, n), l.Dialect) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameIn reports whether the pattern's NAME matches a Windows name
+// (lower case) without case.
+func (f *feature) nameIn(n string) bool {
+	if f.name == "" {
+		return false
+	}
+	if f.literal {
+		return strings.EqualFold(f.name, n)
+	}
+	ok, _ := path.Match(strings.ToLower(f.name), n)
+	return ok
+}
+
+// winArgs reports a leaf whose arguments hold every option and word of
+// the pattern, options as the shell reads them.
+func (f *feature) winArgs(v *shellparse.Leaf, d shellparse.Dialect) bool {
+	for _, o := range f.opts {
+		if !slices.ContainsFunc(v.Args(), func(a shellparse.Word) bool { return sameOption(o, a, d) }) {
+			return false
+		}
+	}
+	for _, w := range f.words {
+		lw := strings.ToLower(w)
+		if !slices.ContainsFunc(v.Args(), func(a shellparse.Word) bool {
+			ok, _ := path.Match(lw, a.Text)
+			return ok || a.Text == lw
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// winPipeHit matches "A | B" against the pipelines of a cmd.exe or
+// PowerShell script: a leaf named B (any spelling, any case) that reads
+// the output of a pipeline holding one named A.
+func (f *feature) winPipeHit(s *script, as *assessment) (string, bool) {
+	hasLeft := false
+	for _, l := range s.Leaves {
+		if slices.ContainsFunc(spelledOf(l, as.info.of(l)), func(n string) bool { return strings.EqualFold(n, f.pipeL) }) {
+			hasLeft = true
+		}
+	}
+	if !hasLeft {
+		return "", false
+	}
+	for _, l := range s.Leaves {
+		fed := l.StdinFromNetwork || !isNetworkTool(f.pipeL) && l.StdinFromPipe
+		if fed && slices.ContainsFunc(spelledOf(l, as.info.of(l)), func(n string) bool { return strings.EqualFold(n, f.pipeR) }) {
+			return l.RawText(), true
+		}
+	}
+	return "", false
+}
+
+// winRedirHit finds a redirection that writes (">", or appends for ">>")
+// to a file starting with the feature's prefix, compared as Windows
+// compares names; NUL and $null write no file.
+func (f *feature) winRedirHit(s *script) (string, bool) {
+	for _, r := range s.Redirs {
+		t := strings.ToLower(r.Target.Text)
+		if !r.Write || (f.redirOp == ">>") != r.Append || harmlessTarget(t) {
+			continue
+		}
+		if strings.HasPrefix(t, strings.ToLower(f.prefix)) {
+			return r.Op + " " + r.Target.Raw, true
 		}
 	}
 	return "", false

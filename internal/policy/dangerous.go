@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -13,75 +12,56 @@ import (
 // shell or an interpreter (the command base knows).
 func isInterpreter(base string) bool { return cmdbase.Unix(base).RunsCode() }
 
-// builtinDanger returns why the leaf is dangerous, or "".
-func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) string {
+// hazard is why a leaf is dangerous ("": it is not); fetched says what
+// runs is code from the network, which no rule may approve.
+type hazard struct {
+	why     string
+	fetched bool
+}
+
+// builtinDanger says why the leaf is dangerous whatever rule or grant
+// covers it.
+func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	base := l.Base()
-	if base == "" {
-		return ""
-	}
-	if e.removedDanger[base] {
-		return ""
+	if base == "" || e.removedDanger[base] {
+		return hazard{}
 	}
 	ws := l.Args()
 	p := cmdbase.Unix(base)
 	if p != nil && p.Danger != "" {
-		return base + ": " + p.Danger
+		return hazard{why: base + ": " + p.Danger}
 	}
 	var args []string // the words' texts, for the base's dangerous subcommands and forms
 	if p != nil && len(p.Subs)+len(p.Forms) > 0 {
 		args = cmdbase.Texts(ws)
 	}
 	if why := p.SubDanger(args); why != "" {
-		return why
+		return hazard{why: why}
 	}
 	if l.StdinFromNetwork && isInterpreter(base) {
-		return "network data piped into " + base
+		return hazard{why: "network data piped into " + base, fetched: true}
 	}
 	if isInterpreter(base) && fedByNetwork(l) {
-		return base + " runs code fetched from the network"
+		return hazard{why: base + " runs code fetched from the network", fetched: true}
 	}
 	if why := p.FormDanger(args); why != "" {
-		return why
+		return hazard{why: why}
 	}
-	switch base {
-	case "chmod":
-		if pos := cmdbase.Positionals(ws, ""); len(pos) > 0 && worldWritableMode(pos[0].Text) {
-			return "chmod " + pos[0].Text + ": world-writable or setuid permissions"
-		}
-		for _, w := range ws {
-			if strings.HasPrefix(w.Text, "-") && worldWritableMode(w.Text) {
-				return "chmod " + w.Text + ": world-writable permissions"
-			}
-		}
-	case "git":
-		return gitDanger(ws)
-	case "kill":
-		for _, w := range ws {
-			if w.Text == "-1" && len(cmdbase.Positionals(ws, "sn")) == 0 || w.Text == "1" {
-				return "kill: targets every process or init"
-			}
-		}
-		if cmdbase.AnyWord(ws, "--", "-9", "-KILL", "-s") {
-			for _, p := range cmdbase.Positionals(ws, "sn") {
-				if p.Text == "-1" || p.Text == "1" {
-					return "kill: targets every process or init"
-				}
-			}
-		}
-	case "truncate":
-		for _, p := range cmdbase.Positionals(ws, "sr") {
-			if systemTarget(cc, p.Text) {
-				return "truncate in a system path"
-			}
-		}
-	case "cp", "mv", "install", "ln", "tee", "rsync":
-		if t := copyTarget(base, ws, cc); t != "" {
-			return base + " into a system path or startup file: " + t
-		}
-		pos := cmdbase.Positionals(ws, cmdbase.Unix(base).ValueLetters(), "target-directory", "suffix", "mode", "owner", "group")
-		if base == "mv" && len(pos) > 0 && cmdbase.AnyWord(pos[len(pos)-1:], "/dev/null") {
-			return "mv to /dev/null destroys the file"
-		}
+	if why := p.ArgsDanger(ws); why != "" {
+		return hazard{why: why}
+	}
+	return hazard{why: e.argsDanger(base, ws, cc)}
+}
+
+// argsDanger says why a copying or writing command writes into a system
+// path or startup file (cp x /etc/passwd, tee ~/.bashrc), or "".
+func (e *Engine) argsDanger(base string, ws []word, cc CommandContext) string {
+	t, ok := cmdbase.Unix(base).TargetsOf(ws)
+	if !ok {
+		return ""
+	}
+	if dest := copyTarget(t, cc); dest != "" {
+		return base + " into a system path or startup file: " + dest
 	}
 	return ""
 }
@@ -110,127 +90,17 @@ func fedByNetwork(l *shellparse.Leaf) bool {
 	return false
 }
 
-func worldWritableMode(m string) bool {
-	m = strings.TrimPrefix(m, "-")
-	if m == "" {
-		return false
-	}
-	if n, err := strconv.ParseUint(m, 8, 32); err == nil {
-		return n&0o002 != 0 || n&0o4000 != 0 || n&0o2000 != 0
-	}
-	for _, clause := range strings.Split(m, ",") {
-		i := strings.IndexAny(clause, "+=")
-		if i < 0 {
-			continue
-		}
-		whoPart, perms := clause[:i], clause[i+1:]
-		if strings.ContainsAny(perms, "s") && !strings.Contains(clause, "-") {
-			return true
-		}
-		if (whoPart == "" || strings.ContainsAny(whoPart, "ao")) && strings.Contains(perms, "w") {
-			if whoPart == "" {
-				continue // umask applies
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// gitDanger finds history- or work-destroying git commands.
-func gitDanger(ws []word) string {
-	i := 0
-	for i < len(ws) && strings.HasPrefix(ws[i].Text, "-") {
-		if ws[i].Text == "-C" || ws[i].Text == "-c" || ws[i].Text == "--git-dir" || ws[i].Text == "--work-tree" {
-			i++
-		}
-		i++
-	}
-	if i >= len(ws) {
-		return ""
-	}
-	sub, rest := ws[i].Text, ws[i+1:]
-	switch sub {
-	case "reset":
-		return "git reset can discard work"
-	case "clean":
-		f := cmdbase.ShortFlags(rest, "e")
-		if !f['n'] && !cmdbase.HasLong(rest, "dry-run") {
-			return "git clean deletes untracked files"
-		}
-	case "push":
-		f := cmdbase.ShortFlags(rest, "o")
-		if f['f'] || f['d'] || cmdbase.HasLong(rest, "force", "force-with-lease", "force-if-includes", "mirror", "delete", "prune") {
-			return "git push --force/--delete rewrites the remote"
-		}
-		for _, p := range cmdbase.Positionals(rest, "o", "repo", "receive-pack", "exec", "push-option") {
-			if strings.HasPrefix(p.Text, "+") || strings.HasPrefix(p.Text, ":") {
-				return "git push " + p.Text + " rewrites or deletes a remote branch"
-			}
-		}
-	case "checkout":
-		f := cmdbase.ShortFlags(rest, "bB")
-		if f['f'] || cmdbase.HasLong(rest, "force") || cmdbase.AnyWord(rest, ".") || dashdashPaths(rest) {
-			return "git checkout discards local changes"
-		}
-	case "restore":
-		if !cmdbase.AnyWord(rest, "--staged", "-S") || cmdbase.AnyWord(rest, "--worktree", "-W") {
-			return "git restore discards local changes"
-		}
-	case "branch":
-		f := cmdbase.ShortFlags(rest, "")
-		if f['D'] || (f['d'] && f['f']) || cmdbase.HasLong(rest, "force") && cmdbase.HasLong(rest, "delete") {
-			return "git branch -D deletes an unmerged branch"
-		}
-	case "stash":
-		if len(rest) > 0 && (rest[0].Text == "drop" || rest[0].Text == "clear") {
-			return "git stash " + rest[0].Text + " deletes stashed work"
-		}
-	case "reflog":
-		if len(rest) > 0 && (rest[0].Text == "expire" || rest[0].Text == "delete") {
-			return "git reflog " + rest[0].Text
-		}
-	case "filter-branch", "filter-repo":
-		return "git " + sub + " rewrites history"
-	case "update-ref":
-		if cmdbase.AnyWord(rest, "-d") {
-			return "git update-ref -d deletes a ref"
-		}
-	case "rm":
-		f := cmdbase.ShortFlags(rest, "")
-		if f['r'] {
-			return "git rm -r: recursive delete"
-		}
-	case "gc":
-		for _, w := range rest {
-			if strings.HasPrefix(w.Text, "--prune") {
-				return "git gc --prune drops unreachable objects"
-			}
-		}
-	}
-	return ""
-}
-
-func dashdashPaths(ws []word) bool {
-	for i, w := range ws {
-		if w.Text == "--" {
-			return i+1 < len(ws)
-		}
-	}
-	return false
-}
-
 // hiddenDanger looks for a dangerous command run by a program nb does not
 // unwrap: taskset 1 rm -rf x, ssh host 'sudo reboot'. It only adds
 // warnings; such programs are never safe anyway.
-func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
+func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	if len(l.Inner) > 0 || l.Name() == "" {
-		return ""
+		return hazard{}
 	}
 	base := l.Base()
 	args := l.Args()
 	if spec, ok := cmdbase.Safe(base); ok && (spec.Check(args) == "") {
-		return ""
+		return hazard{}
 	}
 	sub := subcommandAt(cmdbase.Unix(base), args)
 	for i, w := range args {
@@ -243,25 +113,27 @@ func (e *Engine) hiddenDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 		if p := cmdbase.Unix(name); i+1 < len(args) && p != nil && (p.Danger != "" || p.Has(cmdbase.Checked) || len(p.Subs) > 0) {
 			pseudo := &shellparse.Leaf{Words: args[i:], StdinFromNetwork: l.StdinFromNetwork}
-			if d := e.builtinDanger(pseudo, cc); d != "" {
-				return d + " (run by " + base + ")"
+			if h := e.builtinDanger(pseudo, cc); h.why != "" {
+				h.why += " (run by " + base + ")"
+				return h
 			}
 		}
 		if cmdbase.Unix(base).Has(cmdbase.RunsArgs) && strings.ContainsAny(w.Text, " ;|&\n") {
 			a := analyse(w.Text, shellparse.Options{Home: cc.Home})
 			for _, in := range a.Leaves {
-				if d := e.builtinDanger(in, cc); d != "" {
-					return d + " (run by " + base + ")"
+				if h := e.builtinDanger(in, cc); h.why != "" {
+					h.why += " (run by " + base + ")"
+					return h
 				}
 			}
 			for _, r := range a.Redirs {
 				if r.Write && r.Target.Static() && systemTarget(cc, r.Target.Text) {
-					return "writes into a system path (run by " + base + ")"
+					return hazard{why: "writes into a system path (run by " + base + ")"}
 				}
 			}
 		}
 	}
-	return ""
+	return hazard{}
 }
 
 // subcommandAt is the index in args of the subcommand of a program that
@@ -270,14 +142,8 @@ func subcommandAt(p *cmdbase.Prog, args []word) int {
 	if !p.Has(cmdbase.Subcommands) {
 		return -1
 	}
-	for i := 0; i < len(args); i++ {
-		t := args[i].Text
-		if !strings.HasPrefix(t, "-") {
-			return i
-		}
-		if !strings.Contains(t, "=") && p.IsGlobal(t) {
-			i++
-		}
+	if _, at := p.Subcommand(args); at < len(args) {
+		return at
 	}
 	return -1
 }
@@ -337,15 +203,15 @@ func expandBraces(s string, depth int) []string {
 
 // braceDanger expands a leaf made only of plain words with brace
 // expansions ({rm,-rf,x}) and judges the result.
-func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
+func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 	if l.Name() != "" {
-		return "" // a brace in the command name makes it dynamic
+		return hazard{} // a brace in the command name makes it dynamic
 	}
 	var words []shellparse.Word
 	expanded := false
 	for _, w := range l.Words {
 		if strings.ContainsAny(w.Raw, "'\"$`\\*?[") || len(w.Subs) > 0 {
-			return ""
+			return hazard{}
 		}
 		if strings.Contains(w.Raw, "{") {
 			expanded = true
@@ -357,59 +223,49 @@ func (e *Engine) braceDanger(l *shellparse.Leaf, cc CommandContext) string {
 		}
 	}
 	if !expanded || len(words) == 0 {
-		return ""
+		return hazard{}
 	}
 	pseudo := &shellparse.Leaf{Words: words, StdinFromNetwork: l.StdinFromNetwork}
-	if d := e.builtinDanger(pseudo, cc); d != "" {
-		return d + " (after brace expansion)"
+	if h := e.builtinDanger(pseudo, cc); h.why != "" {
+		h.why += " (after brace expansion)"
+		return h
 	}
 	return e.hiddenDanger(pseudo, cc)
 }
 
-// copyTarget returns a path a copying tool (cp, mv, install, ln, tee,
-// rsync) writes that is a system path or startup file, or "". Targets are
-// the destination and a -t/--target-directory (in any spelling: -t/etc,
-// -vt /etc, --target-dir=/etc), and inside a destination directory the
-// source's base name (cp evil/.bashrc ~ writes ~/.bashrc); with -T or a
-// recursive copy into the home directory, its startup files.
-func copyTarget(base string, ws []word, cc CommandContext) string {
-	vs := cmdbase.Unix(base).ValueLetters()
-	pos := cmdbase.Positionals(ws, vs, "target-directory", "suffix", "mode", "owner", "group", "rsh", "filter", "temp-dir")
-	f := cmdbase.ShortFlags(ws, vs)
-	check := func(p string) bool {
-		return systemTarget(cc, p)
-	}
-	if base == "tee" {
-		for _, p := range pos {
+// copyTarget returns a path a copying or writing tool writes (as the
+// base reads its operands: Prog.Targets) that is a system path or startup
+// file, or "": the destination and each -t directory, and inside a
+// destination directory the source's base name (cp evil/.bashrc ~ writes
+// ~/.bashrc); with -T or a recursive copy into the home directory, its
+// startup files.
+func copyTarget(t cmdbase.Targets, cc CommandContext) string {
+	check := func(p string) bool { return systemTarget(cc, p) }
+	if t.Whole {
+		for _, p := range t.Dests {
 			if p.Static() && check(p.Text) {
 				return p.Text
 			}
 		}
 		return ""
 	}
-	dirs := cmdbase.OptionValues(ws, 't', vs, "target-directory")
-	sources := pos
-	if len(dirs) == 0 && len(pos) > 0 && (len(pos) > 1 || base == "ln") {
-		last := pos[len(pos)-1]
-		if len(pos) > 1 {
-			sources = pos[:len(pos)-1]
-		}
+	var dirs []string
+	for _, d := range t.Dirs {
+		dirs = append(dirs, d.Text)
+	}
+	if len(t.Dests) == 1 {
+		last := t.Dests[0]
 		if !last.Static() {
 			return ""
-		}
-		if len(pos) == 1 {
-			last = word{Text: "."}
 		}
 		dest := absPath(last.Text, cc.Cwd)
 		if check(dest) {
 			return last.Text
 		}
-		noTarget := f['T'] || cmdbase.HasLong(ws, "no-target-directory")
-		recursive := f['r'] || f['R'] || f['a'] || cmdbase.HasLong(ws, "recursive", "archive")
-		if (noTarget || recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
+		if (t.NoTarget || t.Recursive && strings.HasSuffix(last.Text, "/")) && cc.Home != "" && (dest == cc.Home || strings.HasPrefix(cc.Home, dest+"/")) {
 			return last.Text + " (the home directory and its startup files)"
 		}
-		if noTarget {
+		if t.NoTarget {
 			return ""
 		}
 		dirs = append(dirs, dest)
@@ -418,7 +274,7 @@ func copyTarget(base string, ws []word, cc CommandContext) string {
 		if check(d) {
 			return d
 		}
-		for _, s := range sources {
+		for _, s := range t.Sources {
 			if !s.Static() {
 				continue
 			}

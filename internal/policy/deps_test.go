@@ -4,16 +4,15 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // The analyser and the engine decide from text alone: they never run a
 // program, open a connection, talk to a model or touch nb's state. Their
 // dependencies (go list -deps) must stay free of what could.
 func TestDependencies(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
+	goBin := testenv.Tool(t, "go")
 	forbidden := []string{
 		"os/exec", "net", "net/", "plugin",
 		"github.com/nb-cli/nb/internal/llm", "github.com/nb-cli/nb/internal/store",

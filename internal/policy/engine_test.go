@@ -273,7 +273,8 @@ func TestNarrowRule(t *testing.T) {
 		"\"my tool\" x":                      "'my tool' x",
 		"systemctl -t service restart nginx": "systemctl -t service restart nginx",
 		"systemctl restart nginx":            "systemctl restart *",
-		"git --exec-path /tmp/evil log":      "git --exec-path /tmp/evil log",
+		"git --namespace x log":              "git --namespace x log",
+		"git --exec-path /tmp/evil log":      "", // git prints its exec path and exits
 		"git --list-cmds=main":               "",
 		"yarn":                               "",
 		"docker run --rm alpine echo hi":     "docker run --rm alpine echo hi",
@@ -323,7 +324,7 @@ func TestPatterns(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := newEngine(t, nil)
-		a := e.parse(c.cmd, testCC)
+		a := e.parse(c.cmd, testCC, false)
 		if len(a.Leaves) != 1 {
 			t.Fatalf("%q: %d leaves", c.cmd, len(a.Leaves))
 		}
@@ -594,6 +595,7 @@ func TestUnparsedDefaultNo(t *testing.T) {
 // fakeFacts reports secret files per directory and repositories with
 // programs.
 type fakeFacts struct {
+	NoFacts
 	secrets    map[string][]string
 	programs   map[string][]string
 	toolchains map[string]string // "prog dir" → why prog would fetch a release there
@@ -606,7 +608,14 @@ func (f fakeFacts) SecretFiles(dir string) ([]string, bool) {
 	return f.secrets[dir], true
 }
 
-func (f fakeFacts) GitPrograms(dir string) ([]string, bool) { return f.programs[dir], true }
+// GitRepo reports each of f.programs's keys as a setting naming a program.
+func (f fakeFacts) GitRepo(dir string) (GitRepo, bool) {
+	var r GitRepo
+	for _, k := range f.programs[dir] {
+		r.Settings = append(r.Settings, GitSetting{Key: k, Value: "x"})
+	}
+	return r, true
+}
 
 func (f fakeFacts) GitSecrets(dir string) ([]string, bool) { return nil, true }
 

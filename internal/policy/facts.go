@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"fmt"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/secrets"
 )
 
 // Facts answers questions about the filesystem a command runs on. The
@@ -20,15 +24,15 @@ type Facts interface {
 	// the tree could not be looked through entirely (too large,
 	// unreadable): then it may hold more.
 	SecretFiles(dir string) (files []string, complete bool)
-	// GitPrograms lists the settings of the git repository a command in
-	// dir reaches, and of its submodules, from the repositories' own
-	// configuration as git reports it (not the user's), that make a read
-	// such as git status, git diff or git log -p unsafe (GitConfigRisk: a
-	// program such as diff.external or merge.*.driver, a layout such as
-	// core.worktree or a partial clone), and a hook an index refresh
-	// runs. complete is false when they cannot be known. Outside a
-	// repository it returns nothing, complete.
-	GitPrograms(dir string) (settings []string, complete bool)
+	// GitRepo says what the disk holds of the git repository a command
+	// in dir reaches and of its submodules: the settings of their own
+	// configuration as git reports them (not the user's), the hooks an
+	// index refresh runs, and git's own files that are links (symbolic,
+	// or hard links to a file with other names). The policy judges them
+	// (cmdbase.GitConfigRisk, cmdbase.GitFileKey). complete is false when
+	// they cannot be known. Outside a repository it returns nothing,
+	// complete.
+	GitRepo(dir string) (repo GitRepo, complete bool)
 	// GitSecrets lists the files of the git repository containing dir
 	// whose names say they hold secret values (secrets.ValueFile) and
 	// whose content git can print: tracked in the index or committed in
@@ -59,6 +63,56 @@ type Facts interface {
 	// pattern itself). complete is false when they cannot be known
 	// exactly (too many, unreadable, a pattern not modelled).
 	Glob(dir, pattern string) (words []string, complete bool)
+	// PlainNames reports that no name below the absolute directory dir
+	// (recursively, links not followed) holds a blank, a quote, a
+	// backslash, * ? [ or a control character, or begins with "-":
+	// split as words (find | xargs, $(find …)) each stays itself; false
+	// when it cannot be told (too large, unreadable, missing).
+	PlainNames(dir string) bool
+	// PathProgram says why a command name, looked up in the PATH
+	// commands run with from the absolute directory dir, may be a file of
+	// dir's own tree rather than an installed program (PATH holds a
+	// relative entry such as "." or "node_modules/.bin" under which dir
+	// has the name), or "".
+	PathProgram(dir, name string) string
+	// LocalProgram reports whether dir holds a program (name, or name
+	// with a PATHEXT extension) that cmd.exe, which runs a program of
+	// the current directory before any on PATH, would run for a bare
+	// name instead of the system's.
+	LocalProgram(dir, name string) bool
+	// Links says what the regular file at the absolute path p is when
+	// it has several names (hard links): the secret file it is another
+	// name of, or several alone when its other names are not known (or
+	// whether it has them cannot be told). A file with one name, or
+	// what is not a regular file, has several false.
+	Links(p string) (secret string, several bool)
+}
+
+// GitRepo is what the disk holds of a git repository (Facts.GitRepo).
+type GitRepo struct {
+	// Settings are the repository's own configuration and its
+	// submodules' (local and worktree scopes, and the files they
+	// include), as git reports them.
+	Settings []GitSetting
+	// Hooks are the hooks a read that refreshes the index would run
+	// (post-index-change).
+	Hooks []string
+	// Links are git's own files (cmdbase.GitOwnFiles, relative to the
+	// git directory) that are symbolic links, or hard links of a file
+	// with other names: what git reads there is another file.
+	Links []string
+}
+
+// GitSetting is one setting as git reports it: the key lower-cased
+// except its subsection, the value.
+type GitSetting struct {
+	Key, Value string
+	// Submodule names the submodule whose configuration holds it (""
+	// for the repository's own).
+	Submodule string
+	// Inside says a path the setting gives (a submodule's core.worktree)
+	// leads inside the superproject's work tree.
+	Inside bool
 }
 
 // PathState is what Facts.Resolve knows about a path.
@@ -74,27 +128,29 @@ const (
 	PathExists
 )
 
-// PathPrograms is an optional part of Facts for bash: PathProgram says
-// why a command name, looked up in the PATH commands run with from the
-// absolute directory dir, may be a file of dir's own tree rather than an
-// installed program (PATH holds a relative entry such as "." or
-// "node_modules/.bin" under which dir has the name), or "".
-type PathPrograms interface {
-	PathProgram(dir, name string) string
-}
-
 // NoFacts is a Facts for a filesystem known to hold no secret files and
-// no repository configuring programs (tests, fixtures).
+// no repository configuring programs (tests, fixtures). Its names are
+// not known to be plain (a fixture's are not: the adversarial corpora
+// keep ls | xargs cat asked there).
 type NoFacts struct{}
+
+// PlainNames implements Facts: not known.
+func (NoFacts) PlainNames(string) bool { return false }
+
+// PathProgram implements Facts: no directory is on PATH.
+func (NoFacts) PathProgram(string, string) string { return "" }
+
+// Links implements Facts: every file has one name.
+func (NoFacts) Links(string) (string, bool) { return "", false }
 
 // SecretFiles implements Facts.
 func (NoFacts) SecretFiles(string) ([]string, bool) { return nil, true }
 
-// LocalProgram implements LocalPrograms: no directory holds programs.
+// LocalProgram implements Facts: no directory holds programs.
 func (NoFacts) LocalProgram(string, string) bool { return false }
 
-// GitPrograms implements Facts.
-func (NoFacts) GitPrograms(string) ([]string, bool) { return nil, true }
+// GitRepo implements Facts: no repository.
+func (NoFacts) GitRepo(string) (GitRepo, bool) { return GitRepo{}, true }
 
 // GitSecrets implements Facts.
 func (NoFacts) GitSecrets(string) ([]string, bool) { return nil, true }
@@ -111,20 +167,96 @@ func (NoFacts) Toolchain(string, string) string { return "" }
 // Resolve implements Facts: every path exists and is what it says.
 func (NoFacts) Resolve(p string) (string, PathState) { return path.Clean(p), PathExists }
 
+// UnknownFacts are the facts of a disk nb cannot look at (a fleet's
+// remote hosts): every path may lead anywhere, every tree may hold
+// secrets, every repository may configure programs, and a glob may
+// match anything. Local facts never stand for another machine's: what
+// a command there reads is judged as a read of unknown files.
+type UnknownFacts struct{}
+
+// SecretFiles implements Facts: not known.
+func (UnknownFacts) SecretFiles(string) ([]string, bool) { return nil, false }
+
+// GitRepo implements Facts: not known.
+func (UnknownFacts) GitRepo(string) (GitRepo, bool) { return GitRepo{}, false }
+
+// GitSecrets implements Facts: not known.
+func (UnknownFacts) GitSecrets(string) ([]string, bool) { return nil, false }
+
+// Resolve implements Facts: where a path leads cannot be told.
+func (UnknownFacts) Resolve(string) (string, PathState) { return "", PathUnknown }
+
+// Toolchain implements Facts: a program the base says a project may
+// switch is judged as in a directory nb has not looked at (remote), any
+// other as found on the host's own PATH.
+func (UnknownFacts) Toolchain(string, string) string { return "" }
+
+// SecretContent implements Facts: a file there may hold anything.
+func (UnknownFacts) SecretContent(string) bool { return true }
+
+// Glob implements Facts: what a pattern matches there is not known.
+func (UnknownFacts) Glob(string, string) ([]string, bool) { return nil, false }
+
+// PlainNames implements Facts: not known.
+func (UnknownFacts) PlainNames(string) bool { return false }
+
+// PathProgram implements Facts: a name is found through the host's own
+// PATH.
+func (UnknownFacts) PathProgram(string, string) string { return "" }
+
+// LocalProgram implements Facts: not cmd.exe's.
+func (UnknownFacts) LocalProgram(string, string) bool { return false }
+
+// Links implements Facts: not known.
+func (UnknownFacts) Links(string) (string, bool) { return "", true }
+
 // memoFacts remembers the answers of one decision's facts: a decision may
 // ask about the same directory for many leaves, and the remedy search
 // decides again.
 type memoFacts struct {
 	f       Facts
-	secrets map[string]memoList
-	progs   map[string]memoList
-	gitSec  map[string]memoList
-	paths   map[string]memoPath
-	globs   map[string]memoList
-	content map[string]bool
-	chains  map[string]string
-	paths1  map[string]string // PathProgram, by dir and name
-	plain   map[string]bool
+	home    string // for the notes' paths
+	secrets memo[memoList]
+	repos   memo[memoRepo]
+	gitSec  memo[memoList]
+	paths   memo[memoPath]
+	globs   memo[memoList]
+	content memo[bool]
+	chains  memo[string]
+	paths1  memo[string] // PathProgram, by dir and name
+	plain   memo[bool]
+	local   memo[bool] // LocalProgram, by dir and name
+	links   memo[memoLink]
+	// notes explain what the facts found (Links)
+	notes []string
+}
+
+type memoLink struct {
+	secret  string
+	several bool
+}
+
+// memo holds the answers of one kind of fact, by one or two strings,
+// made when first needed (most decisions ask little): a few in a list,
+// more in a map.
+type memo[V any] *memoTable[V]
+
+type memoTable[V any] struct {
+	n    int
+	few  [4]memoEntry[V]
+	many map[memoKey]V
+}
+
+type memoKey struct{ a, b string }
+
+type memoEntry[V any] struct {
+	key memoKey
+	v   V
+}
+
+type memoRepo struct {
+	repo     GitRepo
+	complete bool
 }
 
 type memoList struct {
@@ -137,54 +269,55 @@ type memoPath struct {
 	state  PathState
 }
 
-func memoize(f Facts) Facts {
+func memoize(f Facts, home string) Facts {
 	switch f.(type) {
-	case nil, *memoFacts, *memoLocal:
+	case nil, *memoFacts:
 		return f
 	}
-	if lp, ok := f.(LocalPrograms); ok {
-		return &memoLocal{memoFacts: memoFacts{f: f}, lp: lp}
-	}
-	return &memoFacts{f: f}
+	return &memoFacts{f: f, home: home}
 }
 
-// memoLocal is memoFacts for facts that also know a directory's own
-// programs (LocalPrograms).
-type memoLocal struct {
-	memoFacts
-	lp    LocalPrograms
-	local map[[2]string]bool // {dir, name}
-}
-
-func (m *memoLocal) LocalProgram(dir, name string) bool {
-	k := [2]string{dir, name}
-	if v, ok := m.local[k]; ok {
-		return v
-	}
-	v := m.lp.LocalProgram(dir, name)
-	if m.local == nil {
-		m.local = map[[2]string]bool{}
-	}
-	m.local[k] = v
-	return v
-}
-
-// remember returns the answer kept in *m for key, asking get the first
-// time (the map is made when first needed: most decisions ask little).
-func remember[V any](m *map[string]V, key string, get func() V) V {
-	if v, ok := (*m)[key]; ok {
-		return v
+// remember returns the answer kept in m for key, asking get the first
+// time.
+func remember[V any](m *memo[V], a, b string, get func() V) V {
+	t := (*memoTable[V])(*m)
+	key := memoKey{a, b}
+	switch {
+	case t == nil:
+	case t.many != nil:
+		if v, ok := t.many[key]; ok {
+			return v
+		}
+	default:
+		for i := 0; i < t.n; i++ {
+			if t.few[i].key == key {
+				return t.few[i].v
+			}
+		}
 	}
 	v := get()
-	if *m == nil {
-		*m = map[string]V{}
+	if t == nil {
+		t = &memoTable[V]{}
+		*m = t
 	}
-	(*m)[key] = v
+	switch {
+	case t.many != nil:
+		t.many[key] = v
+	case t.n < len(t.few):
+		t.few[t.n] = memoEntry[V]{key, v}
+		t.n++
+	default:
+		t.many = make(map[memoKey]V, 2*len(t.few))
+		for _, e := range t.few {
+			t.many[e.key] = e.v
+		}
+		t.many[key] = v
+	}
 	return v
 }
 
-func rememberList(m *map[string]memoList, key string, get func() ([]string, bool)) ([]string, bool) {
-	v := remember(m, key, func() memoList {
+func rememberList(m *memo[memoList], key string, get func() ([]string, bool)) ([]string, bool) {
+	v := remember(m, key, "", func() memoList {
 		l, c := get()
 		return memoList{l, c}
 	})
@@ -195,8 +328,12 @@ func (m *memoFacts) SecretFiles(dir string) ([]string, bool) {
 	return rememberList(&m.secrets, dir, func() ([]string, bool) { return m.f.SecretFiles(dir) })
 }
 
-func (m *memoFacts) GitPrograms(dir string) ([]string, bool) {
-	return rememberList(&m.progs, dir, func() ([]string, bool) { return m.f.GitPrograms(dir) })
+func (m *memoFacts) GitRepo(dir string) (GitRepo, bool) {
+	v := remember(&m.repos, dir, "", func() memoRepo {
+		r, c := m.f.GitRepo(dir)
+		return memoRepo{r, c}
+	})
+	return v.repo, v.complete
 }
 
 func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
@@ -204,28 +341,67 @@ func (m *memoFacts) GitSecrets(dir string) ([]string, bool) {
 }
 
 func (m *memoFacts) SecretContent(p string) bool {
-	return remember(&m.content, p, func() bool { return m.f.SecretContent(p) })
+	return remember(&m.content, p, "", func() bool { return m.f.SecretContent(p) })
 }
 
 func (m *memoFacts) Glob(dir, pattern string) ([]string, bool) {
-	return rememberList(&m.globs, dir+"\x00"+pattern, func() ([]string, bool) { return m.f.Glob(dir, pattern) })
+	v := remember(&m.globs, dir, pattern, func() memoList {
+		l, c := m.f.Glob(dir, pattern)
+		return memoList{l, c}
+	})
+	return v.list, v.complete
 }
 
-// PathProgram implements PathPrograms when the facts it remembers do.
 func (m *memoFacts) PathProgram(dir, name string) string {
-	pp, ok := m.f.(PathPrograms)
-	if !ok {
-		return ""
+	return remember(&m.paths1, dir, name, func() string { return m.f.PathProgram(dir, name) })
+}
+
+func (m *memoFacts) LocalProgram(dir, name string) bool {
+	return remember(&m.local, dir, name, func() bool { return m.f.LocalProgram(dir, name) })
+}
+
+// Links implements Facts, and keeps what it found for the decision's
+// reasons (linkNotes).
+func (m *memoFacts) Links(p string) (string, bool) {
+	v := remember(&m.links, p, "", func() memoLink {
+		secret, several := m.f.Links(p)
+		return memoLink{secret, several}
+	})
+	switch {
+	case v.secret != "":
+		m.note(fmt.Sprintf("%s is another name of %s, a secret file", p, secrets.Shown(v.secret, m.home)))
+	case v.several:
+		m.note(p + " has several hard links whose other names nb does not know")
 	}
-	return remember(&m.paths1, dir+"\x00"+name, func() string { return pp.PathProgram(dir, name) })
+	return v.secret, v.several
+}
+
+// note keeps a line for the decision's reasons, once.
+func (m *memoFacts) note(line string) {
+	if !slices.Contains(m.notes, line) {
+		m.notes = append(m.notes, line)
+	}
+}
+
+// linkNotes are the lines the facts of a decision found to explain it
+// (a hard link of a secret file), for a command that is not allowed.
+func linkNotes(f Facts) []string {
+	if m, ok := f.(*memoFacts); ok {
+		return m.notes
+	}
+	return nil
+}
+
+func (m *memoFacts) PlainNames(dir string) bool {
+	return remember(&m.plain, dir, "", func() bool { return m.f.PlainNames(dir) })
 }
 
 func (m *memoFacts) Toolchain(prog, dir string) string {
-	return remember(&m.chains, prog+"\x00"+dir, func() string { return m.f.Toolchain(prog, dir) })
+	return remember(&m.chains, prog, dir, func() string { return m.f.Toolchain(prog, dir) })
 }
 
 func (m *memoFacts) Resolve(p string) (string, PathState) {
-	v := remember(&m.paths, p, func() memoPath {
+	v := remember(&m.paths, p, "", func() memoPath {
 		t, s := m.f.Resolve(p)
 		return memoPath{t, s}
 	})
@@ -269,13 +445,14 @@ func realPath(cc CommandContext, p string) (target string, state PathState) {
 // links cannot be followed counts as secret.
 func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 	if e.sensitivePath(p, cc.Cwd, glob) || p != "" && homeSecret(absPath(p, cc.Cwd), cc.Home, glob) {
-		return true
+		// a secret by its name, unless it is documentation there
+		return glob || !e.docInSecrets(cc, p)
 	}
 	if glob || cc.Facts == nil || p == "" {
 		return false
 	}
 	t, st := realPath(cc, p)
-	if st == PathUnknown {
+	if st == PathUnknown { // where it leads cannot be told: a secret
 		return true
 	}
 	if t != "" && (e.sensitivePath(t, "", false) || homeSecret(t, cc.Home, false)) {
@@ -285,6 +462,11 @@ func (e *Engine) secretPath(cc CommandContext, p string, glob bool) bool {
 		target := t
 		if target == "" {
 			target = absPath(p, cc.Cwd)
+		}
+		// a file with other names may be a secret under another one: its
+		// own name proves nothing
+		if secret, several := cc.Facts.Links(target); secret != "" || several {
+			return true
 		}
 		return cc.Facts.SecretContent(target)
 	}
@@ -352,22 +534,6 @@ func hiddenPath(rel string) bool {
 		}
 	}
 	return false
-}
-
-// gitPrograms says why a git read in dir may run a program the
-// repository configures, or "".
-func gitPrograms(cc CommandContext, dir string) string {
-	if cc.Facts == nil {
-		return "the configuration of the repository in " + dir + " is not known"
-	}
-	settings, complete := cc.Facts.GitPrograms(path.Clean(dir))
-	if !complete {
-		return "the configuration of the repository in " + dir + " cannot be read"
-	}
-	if len(settings) > 0 {
-		return "the repository configures a program git would run (" + strings.Join(settings, ", ") + ")"
-	}
-	return ""
 }
 
 // systemTarget is systemPath for a path written in a command running in

@@ -16,7 +16,7 @@ const shownHosts = 20
 // hosts (@web): uptime"), and a warned command lists the hosts.
 func onHosts(d *Decision, a Action) {
 	n := len(a.Hosts)
-	where := fmt.Sprintf(" on %d %s", n, map[bool]string{true: "host", false: "hosts"}[n == 1])
+	where := fmt.Sprintf(" on %d host%s", n, map[bool]string{true: "", false: "s"}[n == 1])
 	if sel := sanitize(a.Selection, false); sel != "" {
 		where += " (" + sel + ")"
 	}

@@ -76,3 +76,26 @@ func TestFleetDecision(t *testing.T) {
 		t.Errorf("display carries an escape: %q", d.Display)
 	}
 }
+
+// A command run on a fleet reads the hosts' disks, which nb cannot look
+// at: its reads are judged as reads of unknown files (a file may lead
+// anywhere there), never by this machine's facts; what reads no file is
+// allowed as on one host.
+func TestFleetReadsUnknownFiles(t *testing.T) {
+	e := newEngine(t, nil)
+	cc := CommandContext{Cwd: "/home/u", Home: "/home/u", Isolation: IsolationRemote, Facts: UnknownFacts{}}
+	fleet := func(cmd string) *Decision {
+		return e.Decide(Action{Kind: RunCommand, Command: cmd, Where: cc, Hosts: []string{"web-01", "web-02"}})
+	}
+	for _, cmd := range []string{"cat notes.txt", "tail -n 50 /var/log/app.log", "grep -r ERROR /var/log", "head /etc/hostname",
+		"ls *.log", "git log -p", "go version", "find /srv -name '*.conf' | xargs cat"} {
+		if d := fleet(cmd); d.Decision == Allow {
+			t.Errorf("%q on a fleet: allowed by %s", cmd, d.DecidedBy)
+		}
+	}
+	for _, cmd := range []string{"uptime", "uname -a", "df -h", "free -m", "hostname", "nproc", "cd /tmp && uname -s"} {
+		if d := fleet(cmd); d.Decision != Allow {
+			t.Errorf("%q on a fleet: %s %q", cmd, d.Decision, d.Reasons)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package policy
 
 import (
-	"github.com/nb-cli/nb/internal/cmdbase"
+	"path"
 	"regexp"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/cmdbase"
 )
 
 // This file is nb's knowledge of git's disk facts: which output may carry
@@ -27,167 +29,110 @@ import (
 // commands that contact a remote, which are never safe.
 
 // gitSub finds git's subcommand after its global options and the
-// directories -C moves it to (resolved against cwd); ok is false when a
-// global option hides the repository (--git-dir, --work-tree, a dynamic
-// -C).
+// directory -C moves it to (resolved against cwd); ok is false when a
+// global option hides the repository (--git-dir, --work-tree, --bare, a
+// dynamic -C).
 func gitSub(ws []word, cwd string) (sub string, rest []word, dir string, ok bool) {
+	globals, sub, rest := cmdbase.GitSubcommand(ws)
 	dir = cwd
-	for i := 0; i < len(ws); i++ {
-		t := ws[i].Text
-		switch {
-		case t == "-C":
-			if i+1 >= len(ws) || !ws[i+1].Static() {
+	for _, g := range globals {
+		switch g.Name {
+		case "-C":
+			if !g.HasValue || !g.Value.Static() {
 				return "", nil, "", false
 			}
-			i++
-			dir = absPath(ws[i].Text, dir)
-		case t == "--git-dir" || t == "--work-tree" || strings.HasPrefix(t, "--git-dir=") || strings.HasPrefix(t, "--work-tree=") || t == "--bare":
+			dir = absPath(g.Value.Text, dir)
+		case "--git-dir", "--work-tree", "--bare":
 			return "", nil, "", false
-		case t == "-c" || t == "--config-env" || t == "--namespace" || t == "--super-prefix" || t == "--list-cmds":
-			i++
-		case strings.HasPrefix(t, "-"):
-		default:
-			return t, ws[i+1:], dir, true
 		}
 	}
-	return "", nil, dir, true
+	return sub, rest, dir, true
 }
 
 // gitCredentialOutput says why a git read may print a credential (a token
 // embedded in a remote URL), or "".
 func gitCredentialOutput(ws []word) string {
 	sub, rest, _, _ := gitSub(ws, "")
-	if sub != "remote" || len(rest) == 0 {
-		return ""
+	return cmdbase.GitPrintsURLs(sub, rest)
+}
+
+// gitRepoPrograms says why a git read in cc.Cwd may run a program the
+// repository configures, or read a file it names or links to; sure is
+// set when the facts say it does (then no rule may approve it).
+func (e *Engine) gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
+	sub, rest, dir, ok := gitSub(ws, cc.Cwd)
+	if !ok {
+		return "git with --git-dir or --work-tree reads a repository nb has not looked at", false
 	}
-	switch rest[0].Text {
-	case "-v", "--verbose", "get-url", "show":
-		return "git remote " + rest[0].Text + " prints remote URLs, which may embed a token"
+	if sub == "" {
+		return "", false
+	}
+	if cc.Facts == nil {
+		return "the configuration of the repository in " + dir + " is not known", false
+	}
+	repo, complete := cc.Facts.GitRepo(path.Clean(dir))
+	if !complete {
+		return "the configuration of the repository in " + dir + " cannot be read", false
+	}
+	// every read opens git's own files and may quote them
+	if len(repo.Links) > 0 {
+		return "git's own file " + repo.Links[0] + " is a link: git would read another file", true
+	}
+	if why := e.gitFileSettings(repo, cc); why != "" {
+		return why, true
+	}
+	if cmdbase.GitRunsNoProgram(sub, rest) {
+		return "", false
+	}
+	if why := gitPrograms(repo); why != "" {
+		return why, true
+	}
+	return "", false
+}
+
+// gitPrograms says why the repository's settings make a read run a
+// program (or fetch), or "".
+func gitPrograms(repo GitRepo) string {
+	var found []string
+	for _, s := range repo.Settings {
+		if s.Key == "core.worktree" && s.Submodule != "" && s.Inside {
+			continue // a submodule's work tree inside the superproject
+		}
+		if cmdbase.GitConfigRisk(s.Key, s.Value) == "" {
+			continue
+		}
+		k := s.Key
+		if s.Submodule != "" {
+			k = "submodule " + s.Submodule + ": " + k
+		}
+		if !contains(found, k) {
+			found = append(found, k)
+		}
+	}
+	for _, h := range repo.Hooks {
+		found = append(found, "hook "+h)
+	}
+	if len(found) > 0 {
+		return "the repository configures a program git would run (" + strings.Join(found, ", ") + ")"
 	}
 	return ""
 }
 
-// gitRepoPrograms says why a git read in cc.Cwd may run a program the
-// repository configures, or ""; sure is set when the facts say it does
-// (then no rule may approve it).
-func gitRepoPrograms(ws []word, cc CommandContext) (why string, sure bool) {
-	sub, _, dir, ok := gitSub(ws, cc.Cwd)
-	if !ok {
-		return "git with --git-dir or --work-tree reads a repository nb has not looked at", false
-	}
-	if sub == "" || cmdbase.GitRunsNoProgram(sub) {
-		return "", false
-	}
-	why = gitPrograms(cc, dir)
-	return why, why != "" && cc.Facts != nil && !strings.Contains(why, "cannot be read")
-}
-
-// GitConfigRisk says why a setting of a repository's own configuration
-// (as git reports it: section and variable names lower-cased, the
-// subsection as written) makes a git read unsafe, or "": it names a
-// program git may run (a diff driver, a pager, a filter, a lazy fetch's
-// transport…), or it gives the repository a layout nb cannot vouch for
-// (a work tree elsewhere, a partial clone that fetches missing objects
-// when a read needs them).
-func GitConfigRisk(key, value string) string {
-	section, name := key, ""
-	if i := strings.LastIndexByte(key, '.'); i >= 0 {
-		section, name = key[:i], key[i+1:]
-	}
-	top, sub, hasSub := strings.Cut(section, ".")
-	off := func() bool {
-		switch strings.ToLower(strings.TrimSpace(value)) {
-		case "false", "no", "off", "0", "":
-			return true
+// gitFileSettings says why a setting of the repository names a file a
+// read opens and may quote that is a secret (blame.ignoreRevsFile
+// pointing at ~/.ssh/id_rsa), or "".
+func (e *Engine) gitFileSettings(repo GitRepo, cc CommandContext) string {
+	for _, s := range repo.Settings {
+		if !cmdbase.GitFileKey(s.Key) {
+			continue
 		}
-		return false
-	}
-	boolish := func() bool {
-		switch strings.ToLower(strings.TrimSpace(value)) {
-		case "true", "false", "yes", "no", "on", "off", "1", "0", "":
-			return true
+		v := strings.TrimSpace(s.Value)
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && cc.Home != "" {
+			v = cc.Home + "/" + rest
 		}
-		return false
-	}
-	program := key + " names a program"
-	switch {
-	case top == "include" || top == "includeif":
-		return "" // git reports what the included files set
-	case section == "core":
-		switch name {
-		case "fsmonitor":
-			if !boolish() {
-				return program
-			}
-		case "pager", "editor", "sshcommand", "alternaterefscommand", "askpass", "gitproxy":
-			return program
-		case "worktree":
-			return "core.worktree puts the work tree elsewhere"
+		if v != "" && e.secretPath(cc, v, false) {
+			return "the repository's " + s.Key + " names " + s.Value + ", which git would read"
 		}
-	case top == "pager":
-		if !boolish() {
-			return program
-		}
-	case section == "diff" && name == "external":
-		return program
-	case top == "diff" && hasSub:
-		if name == "textconv" || name == "command" {
-			return program
-		}
-	case top == "merge" && hasSub && name == "driver":
-		return program
-	case top == "filter" && hasSub:
-		if name == "clean" || name == "smudge" || name == "process" {
-			return program
-		}
-	case top == "gpg":
-		if name == "program" || strings.HasSuffix(name, "command") {
-			return program
-		}
-	case section == "log" && name == "showsignature":
-		if !off() {
-			return "log.showsignature verifies signatures, which runs gpg"
-		}
-	case top == "credential" && name == "helper", section == "sequence" && name == "editor",
-		section == "interactive" && name == "difffilter", section == "uploadpack" && name == "packobjectshook",
-		section == "web" && name == "browser":
-		return program
-	case top == "remote" && hasSub:
-		switch name {
-		case "uploadpack", "receivepack", "proxy", "vcs":
-			return program
-		case "promisor":
-			if !off() {
-				return "the repository is a partial clone: a read may fetch missing objects"
-			}
-		case "partialclonefilter":
-			return "the repository is a partial clone: a read may fetch missing objects"
-		case "url", "pushurl":
-			if strings.Contains(value, "::") {
-				return key + " uses a transport that runs a program"
-			}
-		}
-	case top == "url" && hasSub:
-		if strings.Contains(sub, "::") || strings.Contains(value, "::") {
-			return key + " uses a transport that runs a program"
-		}
-	case top == "protocol":
-		if name == "allow" && strings.EqualFold(value, "always") {
-			return key + " allows transports that run programs"
-		}
-	case section == "extensions" && name == "partialclone":
-		return "the repository is a partial clone: a read may fetch missing objects"
-	case top == "submodule" && name == "update":
-		if strings.HasPrefix(strings.TrimSpace(value), "!") {
-			return program
-		}
-	case top == "browser" || top == "man" || top == "difftool" || top == "mergetool":
-		if name == "cmd" || name == "path" {
-			return program
-		}
-	}
-	if strings.HasSuffix(name, "command") || strings.HasSuffix(name, "cmd") {
-		return program
 	}
 	return ""
 }
@@ -210,63 +155,63 @@ func (e *Engine) gitShowsSecrets(ws []word, cc CommandContext) string {
 	}
 	dc := cc
 	dc.Cwd = dir
-	onDisk := sub == "grep" && cmdbase.HasLong(rest, "no-index", "untracked") || sub == "diff" && cmdbase.HasLong(rest, "no-index")
-	if onDisk {
-		targets := []word{{Text: ".", Raw: "."}}
-		if sub == "diff" {
-			targets = cmdbase.Positionals(rest, "U")
-		} else if cmdbase.HasLong(rest, "no-index") && !cmdbase.HasLong(rest, "untracked") {
-			// a pathspec narrows the search; none means the directory
-			if ps := gitPathspecs(rest, dc); len(ps) > 0 {
-				targets = ps
-			}
-		}
-		for _, t := range targets {
-			if !t.Static() || e.secretPath(dc, t.Text, false) || e.reachesSecret(dc, t.Text) {
-				return "git " + sub + " reads the files below " + t.Raw + ", which hold secrets"
-			}
-			if why := treeSecrets(dc, t.Text, true); why != "" {
-				return "git " + sub + " reads the files on disk: " + why
-			}
-		}
+	if why := e.gitOnDisk(sub, rest, dc); why != "" {
+		return why
 	}
-	if sub == "grep" {
-		for _, f := range cmdbase.OptionValues(rest, 'f', "efABCm", "") {
-			if e.secretPath(dc, f, false) {
-				return "git grep reads patterns from " + f
-			}
+	for _, f := range cmdbase.GitPatternFiles(sub, rest) {
+		if e.secretPath(dc, f, false) {
+			return "git " + sub + " reads patterns from " + f
 		}
 	}
 	if !cmdbase.GitPrintsContent(sub, rest) {
 		return ""
 	}
-	for _, v := range cmdbase.OptionValues(rest, 0, "", "submodule") {
-		if v == "diff" {
-			return "git " + sub + " --submodule=diff prints the submodules' content too"
+	if why := cmdbase.GitSubmoduleContent(sub, rest); why != "" {
+		return why
+	}
+	return e.gitTracked(sub, rest, dc)
+}
+
+// gitOnDisk says why a git read of the files on disk may read secrets.
+func (e *Engine) gitOnDisk(sub string, rest []word, dc CommandContext) string {
+	targets, narrowed, ok := cmdbase.GitOnDisk(sub, rest)
+	if !ok {
+		return ""
+	}
+	if narrowed {
+		// a pathspec narrows the search; none means the directory
+		if ps := gitPathspecs(rest, dc); len(ps) > 0 {
+			targets = ps
 		}
 	}
-	if cmdbase.HasLong(rest, "recurse-submodules") {
-		return "git " + sub + " --recurse-submodules reads the submodules' files too"
+	for _, t := range targets {
+		if !t.Static() || e.secretPath(dc, t.Text, false) || e.reachesSecret(dc, t.Text) {
+			return "git " + sub + " reads the files below " + t.Raw + ", which hold secrets"
+		}
+		if why := treeSecrets(dc, t.Text, true); why != "" {
+			return "git " + sub + " reads the files on disk: " + why
+		}
 	}
-	if cc.Facts == nil {
+	return ""
+}
+
+// gitTracked says why a content-printing read may print a secret-looking
+// file the repository tracks or once committed that its pathspecs do not
+// leave out, or "".
+func (e *Engine) gitTracked(sub string, rest []word, dc CommandContext) string {
+	dir := dc.Cwd
+	if dc.Facts == nil {
 		return "the files the repository in " + dir + " tracks are not known"
 	}
-	files, complete := cc.Facts.GitSecrets(dir)
+	files, complete := dc.Facts.GitSecrets(dir)
 	if !complete {
 		return "the files the repository in " + dir + " holds cannot be listed"
 	}
 	var specs []word
-	switch sub {
-	case "log", "whatchanged", "shortlog", "reflog", "diff-tree", "diff-files", "diff-index", "grep":
-		// revisions here are commits or trees: a pathspec narrows what
-		// is printed, unless --follow takes it back through renames or
-		// --full-diff prints every file of the commits it selects
-		if !cmdbase.HasLong(rest, "follow", "full-diff") {
-			specs = gitPathspecs(rest, dc)
-		}
-	case "diff":
-		// two blobs are diffed whatever the pathspec says: only plain
-		// revisions of HEAD keep it a diff of trees
+	switch cmdbase.GitPathspecs(sub, rest) {
+	case cmdbase.Narrowed:
+		specs = gitPathspecs(rest, dc)
+	case cmdbase.HeadRevs:
 		if gitHeadRevs(rest, dc) {
 			specs = gitPathspecs(rest, dc)
 		}

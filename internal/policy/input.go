@@ -222,7 +222,7 @@ func (e *Engine) askInstead(d *Decision, reasons ...string) *Decision {
 	d.Rule, d.OfferAlways = "", false
 	d.Reasons = append(d.Reasons, reasons...)
 	if d.Decision == Allow {
-		return e.ask(d, nil, &assessment{}, nil)
+		return e.ask(d, nil)
 	}
 	return d
 }
@@ -248,19 +248,19 @@ func (e *Engine) programInput(a Action, program, text, line, subject string) *De
 		} else {
 			d.Reasons = append(d.Reasons, "an answer to the program's question")
 		}
-		return e.ask(d, nil, &assessment{}, nil)
+		return e.ask(d, nil)
 	}
 	if lang != langNone {
 		if why := codeWarnings(lang, text); len(why) > 0 {
 			d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
 			d.WarnAt = markAt(true, len("input"))
 			d.Reasons = append(d.Reasons, why...)
-			return e.ask(d, nil, &assessment{}, nil)
+			return e.ask(d, nil)
 		}
 	} else if why := codeWarnings(langOther, text); len(why) > 0 {
 		d.Warn, d.Safety, d.DefaultAnswer = true, Dangerous, No
 		d.Reasons = append(d.Reasons, why...)
-		return e.ask(d, nil, &assessment{}, nil)
+		return e.ask(d, nil)
 	}
 	// Always saves exactly this input for this program: one line, short,
 	// printable, no session id.
@@ -279,7 +279,7 @@ func (e *Engine) programInput(a Action, program, text, line, subject string) *De
 	} else {
 		d.Reasons = append(d.Reasons, "input to "+program+" is not analysed")
 	}
-	return e.ask(d, nil, &assessment{}, nil)
+	return e.ask(d, nil)
 }
 
 // secretAnswer decides a secret typed at a password prompt: asked each
@@ -288,7 +288,7 @@ func (e *Engine) secretAnswer(a Action, program, line, subject string) *Decision
 	d := &Decision{Safety: Unknown, DefaultAnswer: Yes, Full: fmt.Sprintf("(%d characters, hidden)", len([]rune(line))), Subject: subject,
 		Display: fmt.Sprintf("answer → %s (%s) %q: %s", sanitize(a.Session, false), sanitize(program, false), sanitize(a.PromptText, false), strings.Repeat("•", min(len([]rune(line)), 12))),
 		Reasons: []string{"a secret typed at a password prompt"}, Secret: true}
-	return e.ask(d, nil, &assessment{}, nil)
+	return e.ask(d, nil)
 }
 
 // secretRead decides input typed while the foreground program reads a
@@ -314,7 +314,7 @@ func (e *Engine) secretRead(a Action, program, line, subject string) *Decision {
 	after.Reasons = append(d.Reasons, after.Reasons...)
 	after.Secret = true
 	if after.Decision == Allow {
-		after = e.ask(after, nil, &assessment{}, nil)
+		after = e.ask(after, nil)
 	}
 	return after
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
 )
 
@@ -15,33 +16,12 @@ import (
 // path. Such a reader is judged as find -print0 | xargs -0 is, by the
 // trees below the producer's starting points, only when the disk says
 // no name below them holds a blank, a quote, a backslash, a glob
-// character or a control character, or begins with "-" (NameFacts).
-
-// NameFacts is an optional part of Facts: whether the names below a
-// directory stay themselves when split as words.
-type NameFacts interface {
-	// PlainNames reports that no name below the absolute directory dir
-	// (recursively, links not followed) holds a blank, a quote, a
-	// backslash, * ? [ or a control character, or begins with "-";
-	// false when it cannot be told (too large, unreadable, missing).
-	PlainNames(dir string) bool
-}
-
-// (NoFacts does not answer it: a fixture's names are not known, and the
-// adversarial corpora keep ls | xargs cat asked there.)
-
-func (m *memoFacts) PlainNames(dir string) bool {
-	return remember(&m.plain, dir, func() bool {
-		n, ok := m.f.(NameFacts)
-		return ok && n.PlainNames(dir)
-	})
-}
+// character or a control character, or begins with "-" (Facts.PlainNames).
 
 // plainRoot reports that the names below root, a starting point of the
 // producer run in cc.Cwd, stay themselves when split.
 func plainRoot(root word, cc CommandContext) bool {
-	n, ok := cc.Facts.(NameFacts)
-	if !ok || !root.Static() || root.Text == "" || strings.HasPrefix(root.Text, "-") ||
+	if cc.Facts == nil || !root.Static() || root.Text == "" || strings.HasPrefix(root.Text, "-") ||
 		strings.ContainsAny(root.Text, " \t\n'\"\\*?[") {
 		return false
 	}
@@ -51,7 +31,7 @@ func plainRoot(root word, cc CommandContext) bool {
 	} else if t != "" {
 		dir = t
 	}
-	return n.PlainNames(dir)
+	return cc.Facts.PlainNames(dir)
 }
 
 // splitLister is the producer (find or ls) whose output xargs, without
@@ -59,19 +39,19 @@ func plainRoot(root word, cc CommandContext) bool {
 // print stays itself (plainFind, plainLs); nil otherwise.
 func splitLister(l *shellparse.Leaf, cc CommandContext) *shellparse.Leaf {
 	x := l.Wrapper
-	if x == nil || x.Base() != "xargs" || l.Via != "xargs" || !l.ArgsAppended || x.StdinFrom == nil || !plainXargs(x) {
+	if x == nil || !cmdbase.Unix(x.Base()).Has(cmdbase.FeedsArgs) || l.Via != shellparse.ViaXargs || !l.ArgsAppended || x.StdinFrom == nil || !plainXargs(x) {
 		return nil
 	}
 	p := x.StdinFrom
 	if len(p.Unknown) > 0 || len(p.Inner) > 0 || p.Wrapper != nil || !sameDir(p, x) {
 		return nil
 	}
-	switch p.Base() {
-	case "find":
+	switch prog := cmdbase.Unix(p.Base()); {
+	case prog.Has(cmdbase.Finds):
 		if plainFind(p, cc) {
 			return p
 		}
-	case "ls":
+	case prog.Has(cmdbase.ListsNames):
 		for _, w := range p.Args() {
 			if w.Static() && w.Text == "-1" {
 				continue
@@ -137,7 +117,7 @@ func substFinder(w word, cc CommandContext) *shellparse.Leaf {
 		return nil
 	}
 	f := w.Subs[0]
-	if f.Base() != "find" || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil || !plainFind(f, cc) {
+	if !cmdbase.Unix(f.Base()).Has(cmdbase.Finds) || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil || !plainFind(f, cc) {
 		return nil
 	}
 	return f
@@ -147,17 +127,11 @@ func substFinder(w word, cc CommandContext) *shellparse.Leaf {
 // -print (or by default), follows no link, runs and writes nothing, and
 // every starting point is plain (plainRoot).
 func plainFind(f *shellparse.Leaf, cc CommandContext) bool {
-	for _, w := range f.Args() {
-		if !w.Static() {
-			return false
-		}
-		switch w.Text {
-		case "-print0", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok",
-			"-okdir", "-files0-from", "-delete", "-L", "-H", "-follow":
-			return false
-		}
+	fc := cmdbase.ReadFind(f.Args())
+	if !fc.PrintsPlainNames() {
+		return false
 	}
-	for _, r := range findRoots(f) {
+	for _, r := range fc.Roots {
 		if !plainRoot(r, cc) {
 			return false
 		}

@@ -126,9 +126,9 @@ func (c *countingFacts) SecretFiles(dir string) ([]string, bool) {
 	return c.NoFacts.SecretFiles(dir)
 }
 
-func (c *countingFacts) GitPrograms(dir string) ([]string, bool) {
-	c.ask("GitPrograms", dir)
-	return c.NoFacts.GitPrograms(dir)
+func (c *countingFacts) GitRepo(dir string) (GitRepo, bool) {
+	c.ask("GitRepo", dir)
+	return c.NoFacts.GitRepo(dir)
 }
 
 func (c *countingFacts) GitSecrets(dir string) ([]string, bool) {
@@ -173,10 +173,10 @@ func TestFactsAskedOncePerDecision(t *testing.T) {
 		need     []string // questions that must have been asked
 	}{
 		{sysinfo.ShellBash, "grep -r x . && grep -rn y . && cat a b a && ls *.go; ls *.go && git status && git diff | cat", false,
-			[]string{"SecretFiles /home/u/proj", "GitPrograms /home/u/proj", "Glob /home/u/proj *.go"}},
+			[]string{"SecretFiles /home/u/proj", "GitRepo /home/u/proj", "Glob /home/u/proj *.go"}},
 		{sysinfo.ShellBash, "git log -p && git show && make x && make y", true, []string{"GitSecrets /home/u/proj"}},
 		{sysinfo.ShellCmd, "findstr /s x *.txt & findstr /s y *.txt & git status & git diff & make", true,
-			[]string{"LocalProgram /home/u/proj findstr", "GitPrograms /home/u/proj"}},
+			[]string{"LocalProgram /home/u/proj findstr", "GitRepo /home/u/proj"}},
 	} {
 		for range 2 {
 			f := &countingFacts{asked: map[string]int{}}

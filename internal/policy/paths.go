@@ -131,6 +131,9 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 				return true
 			}
 		}
+		if len(rest) >= 3 && (rest[1] == "fd" || rest[len(rest)-2] == "fd") {
+			return true // /proc/PID/fd/N is the file the process opened
+		}
 		if glob {
 			return true
 		}
@@ -227,4 +230,62 @@ func homeSecret(abs, home string, glob bool) bool {
 		return secrets.GlobReachesHome(strings.Split(rel, "/"))
 	}
 	return secrets.UnderHome(rel)
+}
+
+// procFDs reports a process's fd directory (/proc/self/fd, /proc/42/fd)
+// or a link in it: listing them shows descriptor numbers and the paths
+// they lead to, never content.
+func procFDs(abs string) bool {
+	rest, ok := strings.CutPrefix(abs, "/proc/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rest, "/")
+	return (len(parts) == 2 || len(parts) == 3) && parts[1] == "fd" && (parts[0] == "self" || parts[0] == "thread-self" || strings.Trim(parts[0], "0123456789") == "")
+}
+
+// documentation reports a file name that says it documents its
+// directory (README, README.md, NOTES.md): in a directory of secrets
+// (~/.ssh/config.d/README) it is not one of them, when the disk says its
+// content has no secret's shape and it is no link elsewhere.
+func documentation(name string) bool {
+	upper := strings.ToUpper(name)
+	return upper == "README" || strings.HasPrefix(upper, "README.") || strings.HasSuffix(upper, ".MD")
+}
+
+// docInSecrets reports p, named in a command running in cc.Cwd, as
+// documentation inside a directory of secrets that is itself no secret:
+// its name is no secret's, no configured sensitive path names it, and
+// the disk says it leads nowhere else and holds nothing with a secret's
+// shape.
+func (e *Engine) docInSecrets(cc CommandContext, p string) bool {
+	abs := absPath(p, cc.Cwd)
+	base := path.Base(abs)
+	if cc.Facts == nil || !documentation(base) || sensitiveSegment(base) || e.userSensitive(abs) {
+		return false
+	}
+	t, st := realPath(cc, p)
+	switch {
+	case st == PathMissing:
+		return true
+	case st != PathExists || t != "":
+		return false
+	}
+	if secret, several := cc.Facts.Links(abs); secret != "" || several {
+		return false
+	}
+	return !cc.Facts.SecretContent(abs)
+}
+
+// userSensitive reports a path approval.sensitivePaths names.
+func (e *Engine) userSensitive(abs string) bool {
+	for _, pat := range e.sensitive {
+		if ok, _ := path.Match(pat, abs); ok {
+			return true
+		}
+		if ok, _ := path.Match(pat, path.Base(abs)); ok || strings.HasSuffix(pat, "/") && strings.HasPrefix(abs+"/", pat) {
+			return true
+		}
+	}
+	return false
 }

@@ -154,8 +154,9 @@ func TestWinApproveAndHeadless(t *testing.T) {
 		cmd    string
 		remedy string
 	}{
-		{sysinfo.ShellCmd, "git push origin main", "re-run with --approve 'git push *'"},
-		{sysinfo.ShellCmd, "sc stop spooler", "re-run with --approve 'sc stop *'"},
+		// quoted for the shell nb is run from: cmd.exe takes double quotes
+		{sysinfo.ShellCmd, "git push origin main", `re-run with --approve "git push *"`},
+		{sysinfo.ShellCmd, "sc stop spooler", `re-run with --approve "sc stop *"`},
 		{sysinfo.ShellPowerShell, "Stop-Process -Name node", "re-run with --approve 'Stop-Process -Name node'"},
 		{sysinfo.ShellPowerShell, "Remove-Item x.txt", "re-run with --approve 'Remove-Item x.txt'"},
 		{sysinfo.ShellPowerShell, "gci | % { $_ }", remedyInteractive},
@@ -240,6 +241,8 @@ func TestWinSecretSpellings(t *testing.T) {
 		{sysinfo.ShellCmd, `type C:\Users\me\AWS~1\CREDEN~1`}, {sysinfo.ShellCmd, `type ENV~1`}, {sysinfo.ShellCmd, `more < ENV~2.LOC`},
 		{sysinfo.ShellPowerShell, `Get-Content ".env "`}, {sysinfo.ShellPowerShell, `Get-Content 'C:\Users\me\.ssh\id_ed25519::$DATA'`},
 		{sysinfo.ShellPowerShell, `gc ENV~1`},
+		// a secret location of the home directory whose names say nothing
+		{sysinfo.ShellCmd, `type %USERPROFILE%\.config\doctl\config.yaml`}, {sysinfo.ShellPowerShell, `gc ~\.config\doctl\config.yaml`},
 	} {
 		if d := decideCmd(e, c.cmd, winCC(c.sh)); d.Decision == Allow {
 			t.Errorf("%s %q: allowed", c.sh, c.cmd)
@@ -278,12 +281,16 @@ func TestWinTreeFacts(t *testing.T) {
 type winFacts []string
 
 func (f winFacts) SecretFiles(string) ([]string, bool) { return f, true }
-func (winFacts) GitPrograms(string) ([]string, bool)   { return nil, true }
+func (winFacts) GitRepo(string) (GitRepo, bool)        { return GitRepo{}, true }
 func (winFacts) GitSecrets(string) ([]string, bool)    { return nil, true }
 func (winFacts) Toolchain(string, string) string       { return "" }
 func (winFacts) Resolve(p string) (string, PathState)  { return NoFacts{}.Resolve(p) }
 func (winFacts) Glob(string, string) ([]string, bool)  { return nil, true }
 func (winFacts) SecretContent(string) bool             { return false }
+func (winFacts) PlainNames(string) bool                { return false }
+func (winFacts) PathProgram(string, string) string     { return "" }
+func (winFacts) LocalProgram(string, string) bool      { return false }
+func (winFacts) Links(string) (string, bool)           { return "", false }
 
 // Input typed into a PowerShell or cmd.exe session is judged in that
 // shell's language, whatever the host's shell.
@@ -298,11 +305,11 @@ func TestWinSessionInput(t *testing.T) {
 		{"powershell", "Get-ChildItem\r", Allow, false},
 		{"pwsh.exe", "Get-Process | Sort-Object CPU\r", Allow, false},
 		// rd is PowerShell's alias of Remove-Item: the rule denies it there too
-		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, false},
+		{"powershell", "Remove-Item C:\\x -Recurse\r", Deny, true},
 		{"powershell", "Clear-Disk 1\r", Ask, true},
 		{"powershell", "Format-Volume -DriveLetter D\r", Ask, true},
 		{"cmd", "dir /b\r", Allow, false},
-		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, false},
+		{"cmd.exe", "r^d /s /q C:\\x\r", Deny, true},
 		{"cmd", "cmd /c rd x\r", Deny, false},
 		{"cmd", "del /s *.tmp\r", Ask, true},
 	} {
@@ -504,13 +511,16 @@ func TestWinLocalProgramShadows(t *testing.T) {
 type localProgs map[string]bool
 
 func (localProgs) SecretFiles(string) ([]string, bool)  { return nil, true }
-func (localProgs) GitPrograms(string) ([]string, bool)  { return nil, true }
+func (localProgs) GitRepo(string) (GitRepo, bool)       { return GitRepo{}, true }
 func (localProgs) GitSecrets(string) ([]string, bool)   { return nil, true }
 func (localProgs) Toolchain(string, string) string      { return "" }
 func (localProgs) SecretContent(string) bool            { return false }
 func (localProgs) Resolve(p string) (string, PathState) { return p, PathExists }
 func (localProgs) Glob(string, string) ([]string, bool) { return nil, true }
 func (l localProgs) LocalProgram(dir, name string) bool { return l[name] }
+func (localProgs) PlainNames(string) bool               { return false }
+func (localProgs) PathProgram(string, string) string    { return "" }
+func (localProgs) Links(string) (string, bool)          { return "", false }
 
 // A command whose names are removed from the safe list more than once
 // (dir is Get-ChildItem's alias) gets the same reason on every engine:
@@ -566,6 +576,90 @@ func TestWinDriveLetterMoves(t *testing.T) {
 		d := e.Decide(Action{Kind: RunCommand, Command: "D:", Where: winCC(sh)})
 		if d.DirAfter.Known {
 			t.Errorf("%s D:: the directory after is known (%+v)", sh, d.DirAfter)
+		}
+	}
+}
+
+// A command is explained, warned about and given rules in its own
+// shell's language: PowerShell's Remove-Item -Recurse matches the warn
+// pattern written for it, reasons show paths as written (no doubled
+// backslashes), and Always rules and remedies are quoted as the shell
+// reads them and work once granted.
+func TestWinOwnLanguage(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh      sysinfo.ShellKind
+		cmd     string
+		pattern string
+	}{
+		{sysinfo.ShellPowerShell, `Remove-Item -Recurse -Force C:\Users\me\proj\build`, "Remove-Item -Recurse"},
+		{sysinfo.ShellPowerShell, `ri .\build -r -fo`, "Remove-Item -Recurse"},
+		{sysinfo.ShellCmd, `rd /s /q C:\Users\me\proj\build`, "rd /s"},
+		{sysinfo.ShellCmd, `RMDIR /S build`, "rd /s"},
+		{sysinfo.ShellCmd, `del /s /q *.tmp`, "del /s"},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		why := strings.Join(d.Reasons, "\n")
+		if !d.Warn || !strings.Contains(why, `matches warnPatterns "`+c.pattern+`"`) && !strings.Contains(why, "dangerous") {
+			t.Errorf("%s %q: warn=%v reasons %q, want the pattern %q", c.sh, c.cmd, d.Warn, d.Reasons, c.pattern)
+		}
+		if strings.Contains(why, `\\`) || strings.Contains(why, `"rm -rf"`) {
+			t.Errorf("%s %q: reasons %q are not in the shell's own words", c.sh, c.cmd, d.Reasons)
+		}
+	}
+	for _, c := range []struct {
+		sh         sysinfo.ShellKind
+		cmd, rule  string
+		sameAgain  string // another spelling the granted rule covers
+		notCovered string
+	}{
+		{sysinfo.ShellCmd, `taskkill /im "my app.exe"`, `taskkill /im "my app.exe"`, `TASKKILL /IM "my app.exe"`, `taskkill /im other.exe`},
+		{sysinfo.ShellPowerShell, `Stop-Process -Name 'my app'`, `Stop-Process -Name 'my app'`, `stop-process -name "my app"`, `Stop-Process -Name other`},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		if !d.OfferAlways || d.Rule != c.rule {
+			t.Errorf("%s %q: Always %v rule %q, want %q", c.sh, c.cmd, d.OfferAlways, d.Rule, c.rule)
+			continue
+		}
+		g := newEngine(t, nil)
+		if err := g.Grant(d, ScopeSession); err != nil {
+			t.Fatal(err)
+		}
+		for cmd, want := range map[string]Verdict{c.cmd: Allow, c.sameAgain: Allow, c.notCovered: Ask} {
+			if d := decideCmd(g, cmd, winCC(c.sh)); d.Decision != want {
+				t.Errorf("%s %q after granting %q: %s, want %s", c.sh, cmd, c.rule, d.Decision, want)
+			}
+		}
+	}
+	// a remedy is quoted for the shell: PowerShell doubles a quote
+	h := newEngine(t, func(o *Options) { o.Headless = true })
+	if d := decideCmd(h, `Stop-Process -Name "it's"`, winCC(sysinfo.ShellPowerShell)); d.Remedy != `re-run with --approve 'Stop-Process -Name ''it''''s'''` {
+		t.Errorf("PowerShell remedy %q", d.Remedy)
+	}
+	// an argument is no command: a method's arguments are values
+	d := decideCmd(e, `[Environment]::GetEnvironmentVariable('Path', 'Machine')`, winCC(sysinfo.ShellPowerShell))
+	for _, r := range d.Reasons {
+		if strings.Contains(strings.ToLower(r), "path is") || strings.Contains(r, "unknown command") {
+			t.Errorf("an argument called a command: %q", d.Reasons)
+		}
+	}
+}
+
+// What shows variables that may hold secrets is asked and never offers
+// Always; in either shell.
+func TestWinSecretReadersNoAlways(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []struct {
+		sh  sysinfo.ShellKind
+		cmd string
+	}{
+		{sysinfo.ShellCmd, "set AWS"}, {sysinfo.ShellCmd, "set"}, {sysinfo.ShellCmd, "set GITHUB_TOKEN"},
+		{sysinfo.ShellPowerShell, "Get-ChildItem Env:*KEY*"}, {sysinfo.ShellPowerShell, "gci env:AWS*"},
+		{sysinfo.ShellPowerShell, "dir Env:"}, {sysinfo.ShellPowerShell, "Get-Item Env:GITHUB_TOKEN"},
+	} {
+		d := decideCmd(e, c.cmd, winCC(c.sh))
+		if d.Decision == Allow || d.OfferAlways {
+			t.Errorf("%s %q: %s, Always %v (%q)", c.sh, c.cmd, d.Decision, d.OfferAlways, d.Rule)
 		}
 	}
 }

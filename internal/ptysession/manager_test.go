@@ -21,6 +21,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 const helperEnv = "NB_PTYSESSION_TEST_HELPER"
@@ -184,9 +185,7 @@ func TestPromptEndsReadBeforeSettle(t *testing.T) {
 }
 
 func TestPythonREPL(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not installed")
-	}
+	testenv.Tool(t, "python3")
 	m := newManager(t, fast)
 	ctx := testCtx(t)
 	out, err := m.Start(ctx, "python3", "")
@@ -263,9 +262,7 @@ func TestDevServerKeepsRunning(t *testing.T) {
 }
 
 func TestFullScreenProgramIsRendered(t *testing.T) {
-	if _, err := exec.LookPath("top"); err != nil {
-		t.Skip("top not installed (procps)")
-	}
+	testenv.Tool(t, "top")
 	m := newManager(t, fast)
 	ctx := testCtx(t)
 	out, err := m.Start(ctx, "top -d 0.3", "")
@@ -688,9 +685,7 @@ func TestNoSurvivorsWhenNbDies(t *testing.T) {
 }
 
 func TestAlternateScreenProgram(t *testing.T) {
-	if _, err := exec.LookPath("less"); err != nil {
-		t.Skip("less not installed")
-	}
+	testenv.Tool(t, "less")
 	m := newManager(t, fast)
 	ctx := testCtx(t)
 	file := filepath.Join(t.TempDir(), "long.txt")

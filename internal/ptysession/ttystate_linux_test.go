@@ -1,7 +1,6 @@
 package ptysession
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -60,9 +59,8 @@ func TestBlockedReadEndsTheWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := []string{"cat\n", "head -n 1\n"}
-	if _, err := exec.LookPath("python3"); err == nil {
-		cmds = append(cmds, "python3 -c 'input()'\n")
-	}
+	testenv.Tool(t, "python3")
+	cmds = append(cmds, "python3 -c 'input()'\n")
 	for _, cmd := range cmds {
 		began := time.Now()
 		got, err := m.Continue(ctx, out.ID, cmd)

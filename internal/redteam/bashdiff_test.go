@@ -16,6 +16,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // Commands that really run (with PATH still the shim directory) so the
@@ -57,18 +58,15 @@ type execRecord struct {
 
 func bwrapUsable(t *testing.T) string {
 	t.Helper()
-	bw, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Skip("bwrap not installed")
-	}
+	bw := testenv.Tool(t, "bwrap")
 	if _, err := os.Stat("/bin/bash"); err != nil {
-		t.Skip("no /bin/bash")
+		testenv.Missing(t, "no /bin/bash")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, bw, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
 		"--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "/bin/true").CombinedOutput(); err != nil {
-		t.Skipf("bwrap does not work here: %v %s", err, out)
+		testenv.Missing(t, fmt.Sprintf("bwrap does not work here: %v %s", err, out))
 	}
 	return bw
 }

@@ -69,3 +69,29 @@ func TestReadOnlyCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestRealWorldReadOnly measures the commands an assistant runs to look
+// around a real project, written as models write them
+// (testdata/realworld.txt, every one read-only in intent): at least 90%
+// allowed without asking.
+func TestRealWorldReadOnly(t *testing.T) {
+	e, err := policy.New(policy.OptionsFromConfig(config.Default()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := policy.CommandContext{Cwd: testCwd, Home: testHome, Facts: policy.NoFacts{}}
+	cmds := readLines(t, "realworld.txt")
+	allowed := 0
+	for _, cmd := range cmds {
+		if d := decide(e, cmd, cc); d.Decision == policy.Allow {
+			allowed++
+		} else {
+			t.Logf("asked: %s (%s)", cmd, strings.Join(d.Reasons, "; "))
+		}
+	}
+	rate := float64(allowed) / float64(len(cmds))
+	t.Logf("%d of %d real-world read-only commands allowed (%.1f %%)", allowed, len(cmds), 100*rate)
+	if rate < 0.90 {
+		t.Errorf("only %.1f %% of the real-world read-only commands allowed, want at least 90 %%", 100*rate)
+	}
+}

@@ -58,6 +58,10 @@ type Options struct {
 	// the function it returns, once the prompt is answered (the CLI
 	// pauses what reads keys typed during the turn).
 	Approving func() (done func())
+	// HoldText keeps the answer text (written raw, stdout being no
+	// terminal) until Flush: for a pipe whose reader prints on the
+	// terminal the questions are asked on (held.go).
+	HoldText bool
 }
 
 // Record is one finished (or refused) call kept for /last.
@@ -82,6 +86,8 @@ type Terminal struct {
 	md      *mdStream
 	rawText bool // the current answer is written raw; lastNL tracks it
 	lastNL  bool
+	// answer is the answer text kept until Flush (Options.HoldText).
+	answer  heldText
 	results []Record
 	closed  bool
 	// typeahead is what the user has typed during the turn, shown after
@@ -196,8 +202,25 @@ func (t *Terminal) Text(chunk string) {
 		return
 	}
 	t.rawText = true
-	fmt.Fprint(t.io.Out, chunk)
+	t.writeAnswer(chunk)
 	t.lastNL = strings.HasSuffix(chunk, "\n")
+}
+
+// writeAnswer writes raw answer text to stdout, or holds it (HoldText).
+func (t *Terminal) writeAnswer(s string) {
+	if t.opts.HoldText {
+		t.answer.WriteString(s)
+		return
+	}
+	fmt.Fprint(t.io.Out, s)
+}
+
+// Flush writes the answer text held back (Options.HoldText): the turn is
+// over, no question will be drawn until the next.
+func (t *Terminal) Flush() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.answer.flush(t.io.Out)
 }
 
 // EndText ends the current answer, finishing its last line.
@@ -213,7 +236,7 @@ func (t *Terminal) EndText() {
 		t.md = nil
 	}
 	if t.rawText && !t.lastNL {
-		fmt.Fprint(t.io.Out, "\n")
+		t.writeAnswer("\n")
 	}
 	t.rawText, t.lastNL = false, false
 }
@@ -459,6 +482,7 @@ func jsonFields(s string) ([]jsonField, bool) {
 func (t *Terminal) Close() error {
 	t.mu.Lock()
 	t.settle()
+	t.answer.flush(t.io.Out)
 	t.closed = true
 	if t.live != nil {
 		t.live.stopTicker()

@@ -39,9 +39,34 @@ type Options struct {
 	Programs Programs
 }
 
+// Dialect is the shell language a text is written in. Package
+// shellparse parses bash; package winshell parses cmd.exe and PowerShell
+// into the same model (Analysis, Leaf, Word, Redir), so one policy judges
+// them all.
+type Dialect uint8
+
+const (
+	Bash Dialect = iota
+	Cmd
+	PowerShell
+)
+
+// String names the dialect as its users do.
+func (d Dialect) String() string {
+	switch d {
+	case Cmd:
+		return "cmd.exe"
+	case PowerShell:
+		return "PowerShell"
+	}
+	return "bash"
+}
+
 // Analysis is the result of analysing one command text.
 type Analysis struct {
 	Source string
+	// Dialect is the language the text was parsed as; every leaf has it.
+	Dialect Dialect
 	// Err is the parse error, if any; then Leaves may be empty.
 	Err error
 	// Leaves are all simple commands, in source order of discovery. Inner
@@ -73,6 +98,10 @@ type Analysis struct {
 
 // Leaf is one simple command.
 type Leaf struct {
+	// Dialect is the language of the shell that runs it: bash, or, for a
+	// leaf package winshell made, cmd.exe or PowerShell (whose names
+	// and switches ignore case, and whose Dir paths are Windows paths).
+	Dialect Dialect
 	// Words are the command name and its arguments.
 	Words []Word
 	// Redirs are the redirections written on this command.
@@ -424,38 +453,12 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmts(ic.Then, ctx)
 		}
 	case *syntax.WhileClause:
-		if changesDir(c) {
-			a.dir.cur.Unknown = true
-		}
-		if backgroundIn(c) {
-			a.unknown(ctx, "a loop starts background jobs (without bound)")
-		}
+		a.loop(c, ctx)
 		a.stmts(c.Cond, ctx)
 		a.stmts(c.Do, ctx)
 	case *syntax.ForClause:
-		if changesDir(c) {
-			a.dir.cur.Unknown = true
-		}
-		if backgroundIn(c) {
-			a.unknown(ctx, "a loop starts background jobs (without bound)")
-		}
-		switch l := c.Loop.(type) {
-		case *syntax.WordIter:
-			if l.Name != nil {
-				a.noteAssign(l.Name.Value)
-			}
-			if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
-				a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
-			}
-			for _, w := range l.Items {
-				a.word(w, ctx)
-			}
-		case *syntax.CStyleLoop:
-			a.arith(l.Init, ctx)
-			a.arith(l.Cond, ctx)
-			a.arith(l.Post, ctx)
-		}
-		a.stmts(c.Do, ctx)
+		a.loop(c, ctx)
+		a.forLoop(c, ctx)
 	case *syntax.CaseClause:
 		a.word(c.Word, ctx)
 		for _, it := range c.Items {
@@ -465,16 +468,7 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 			a.stmts(it.Stmts, ctx)
 		}
 	case *syntax.FuncDecl:
-		names := c.Names
-		if c.Name != nil {
-			names = append([]*syntax.Lit{c.Name}, names...)
-		}
-		for _, n := range names {
-			a.funcs[n.Value] = c
-		}
-		restore := a.saveDir()
-		a.stmt(c.Body, ctx)
-		restore()
+		a.funcDecl(c, ctx)
 	case *syntax.ArithmCmd:
 		a.arith(c.X, ctx)
 	case *syntax.TestClause:
@@ -499,55 +493,109 @@ func (a *analyser) stmt(s *syntax.Stmt, ctx *walkCtx) {
 		}
 		a.stmt(c.Stmt, ctx)
 	case *syntax.CoprocClause:
-		if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
-			// coproc NAME >file: the parser takes the command for the
-			// coprocess's name and leaves a statement of redirections;
-			// bash runs NAME
-			c.Stmt.Cmd = &syntax.CallExpr{}
-		}
-		if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
-			// bash takes no NAME before a simple command: "coproc curl x"
-			// runs curl, and what the parser read as assignments after
-			// the name are its arguments ("coproc cat X=1" reads X=1)
-			words := []*syntax.Word{c.Name}
-			for _, as := range call.Assigns {
-				w := wordOfAssign(as)
-				if w == nil {
-					a.unknown(ctx, "coproc "+c.Name.Lit()+" is given an array assignment as an argument")
-					break
-				}
-				words = append(words, w)
-			}
-			call.Assigns = nil
-			call.Args = append(words, call.Args...)
-			c.Name = nil
-		} else if c.Name != nil {
-			w := a.word(c.Name, ctx)
-			a.noteAssign(w.Text)
-			// coproc NAME { …; } sets the array NAME and NAME_PID
-			if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
-				a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
-			}
-		}
-		if call := leftmostCall(c.Stmt); call != nil && lateAssigns(call) && len(call.Assigns) == 0 {
-			// the parser reads "coproc a=1 curl" as the command a=1; bash
-			// assigns a and runs curl
-			for len(call.Args) > 1 {
-				as := assignWord(call.Args[0])
-				if as == nil {
-					break
-				}
-				call.Assigns = append(call.Assigns, as)
-				call.Args = call.Args[1:]
-			}
-		}
-		restore := a.saveDir()
-		a.stmt(c.Stmt, ctx)
-		restore()
+		a.coproc(c, ctx)
 	default:
 		a.unknown(ctx, "unsupported command "+nodeName(s.Cmd))
 	}
 	a.res.Redirs = append(a.res.Redirs, redirs...)
+}
+
+// loop notes what a while or for loop does to later commands: a cd in
+// it leaves the directory unknown; background jobs in it are unbounded.
+func (a *analyser) loop(c syntax.Node, ctx *walkCtx) {
+	if changesDir(c) {
+		a.dir.cur.Unknown = true
+	}
+	if backgroundIn(c) {
+		a.unknown(ctx, "a loop starts background jobs (without bound)")
+	}
+}
+
+// forLoop reads a for loop: its variable, its words or arithmetic, its
+// body.
+func (a *analyser) forLoop(c *syntax.ForClause, ctx *walkCtx) {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		if l.Name != nil {
+			a.noteAssign(l.Name.Value)
+		}
+		if l.Name != nil && IsRiskyEnvName(l.Name.Value) {
+			a.unknown(ctx, "for "+l.Name.Value+" changes how later commands run")
+		}
+		for _, w := range l.Items {
+			a.word(w, ctx)
+		}
+	case *syntax.CStyleLoop:
+		a.arith(l.Init, ctx)
+		a.arith(l.Cond, ctx)
+		a.arith(l.Post, ctx)
+	}
+	a.stmts(c.Do, ctx)
+}
+
+// funcDecl records a function (called later by name) and reads its body
+// in a directory of its own.
+func (a *analyser) funcDecl(c *syntax.FuncDecl, ctx *walkCtx) {
+	names := c.Names
+	if c.Name != nil {
+		names = append([]*syntax.Lit{c.Name}, names...)
+	}
+	for _, n := range names {
+		a.funcs[n.Value] = c
+	}
+	restore := a.saveDir()
+	a.stmt(c.Body, ctx)
+	restore()
+}
+
+// coproc reads a coprocess as bash runs it, where the parser's reading
+// differs: the name, and assignments before the command.
+func (a *analyser) coproc(c *syntax.CoprocClause, ctx *walkCtx) {
+	if c.Name != nil && c.Stmt != nil && c.Stmt.Cmd == nil {
+		// coproc NAME >file: the parser takes the command for the
+		// coprocess's name and leaves a statement of redirections;
+		// bash runs NAME
+		c.Stmt.Cmd = &syntax.CallExpr{}
+	}
+	if call := leftmostCall(c.Stmt); call != nil && c.Name != nil {
+		// bash takes no NAME before a simple command: "coproc curl x"
+		// runs curl, and what the parser read as assignments after
+		// the name are its arguments ("coproc cat X=1" reads X=1)
+		words := []*syntax.Word{c.Name}
+		for _, as := range call.Assigns {
+			w := wordOfAssign(as)
+			if w == nil {
+				a.unknown(ctx, "coproc "+c.Name.Lit()+" is given an array assignment as an argument")
+				break
+			}
+			words = append(words, w)
+		}
+		call.Assigns = nil
+		call.Args = append(words, call.Args...)
+		c.Name = nil
+	} else if c.Name != nil {
+		w := a.word(c.Name, ctx)
+		a.noteAssign(w.Text)
+		// coproc NAME { …; } sets the array NAME and NAME_PID
+		if !w.Static() || IsRiskyEnvName(w.Text) || IsRiskyEnvName(w.Text+"_PID") {
+			a.unknown(ctx, "coproc "+w.Raw+" changes how later commands run")
+		}
+	}
+	if call := leftmostCall(c.Stmt); call != nil && lateAssigns(call) && len(call.Assigns) == 0 {
+		// the parser reads "coproc a=1 curl" as the command a=1; bash
+		// assigns a and runs curl
+		for len(call.Args) > 1 {
+			as := assignWord(call.Args[0])
+			if as == nil {
+				break
+			}
+			call.Assigns = append(call.Assigns, as)
+			call.Args = call.Args[1:]
+		}
+	}
+	restore := a.saveDir()
+	a.stmt(c.Stmt, ctx)
+	restore()
 }
 
 func (a *analyser) addLeaf(l *Leaf, redirs []*Redir) {
@@ -761,6 +809,19 @@ func (a *analyser) leaf(words []Word, env []string, redirs []*Redir, ctx *walkCt
 	}
 	if l.Base() == "set" && setsPhysical(l.Args()) {
 		a.physicalCd = true
+	}
+	if l.Base() == "set" {
+		if why := readingMode(l.Args(), "set"); why != "" {
+			l.Unknown = append(l.Unknown, why)
+		}
+	}
+	if a.opts.Interactive {
+		// an earlier input may have turned set -k on in this shell
+		for _, w := range l.Args() {
+			if name, _, ok := strings.Cut(w.Text, "="); ok && IsRiskyEnvName(name) && isName(name) {
+				l.Unknown = append(l.Unknown, w.Raw+" sets "+name+" for the command where set -k is on")
+			}
+		}
 	}
 	if l.Base() == "shopt" && !strings.Contains(l.Name(), "/") {
 		a.cdOptions(l)
@@ -1242,4 +1303,42 @@ func assignWord(w *syntax.Word) *syntax.Assign {
 	valuePos := syntax.NewPos(p.Offset()+skip, p.Line(), p.Col()+skip)
 	value := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{ValuePos: valuePos, ValueEnd: lit.ValueEnd, Value: rest}}, w.Parts[1:]...)}
 	return &syntax.Assign{Append: appendTo, Name: &syntax.Lit{Value: name}, Value: value}
+}
+
+// readingMode says why the options of set (or of a shell started with
+// them) make bash read later words otherwise than in its default mode,
+// or "": -k (keyword: a NAME=value word after the command name goes into
+// its environment), -H and history (history expansion: !! and !x:s/…/
+// bring back earlier text, a comment included, as code). Options known
+// only at run time may be any.
+func readingMode(args []Word, who string) string {
+	for i, w := range args {
+		t := w.Text
+		if !w.Static() {
+			return who + " with an option known only at run time may change how bash reads later words"
+		}
+		if t == "--" {
+			return ""
+		}
+		if len(t) > 1 && t[0] == '-' && t[1] != '-' {
+			if strings.ContainsRune(t[1:], 'k') {
+				return who + " -k makes a NAME=value word after a command name its environment"
+			}
+			if strings.ContainsRune(t[1:], 'H') {
+				return who + " -H turns on history expansion (!! brings back earlier text as code)"
+			}
+			if strings.HasSuffix(t, "o") && i+1 < len(args) {
+				switch args[i+1].Text {
+				case "keyword":
+					return who + " -o keyword makes a NAME=value word after a command name its environment"
+				case "histexpand", "history":
+					return who + " -o " + args[i+1].Text + " turns on history expansion (!! brings back earlier text as code)"
+				}
+				if !args[i+1].Static() {
+					return who + " -o with an option known only at run time may change how bash reads later words"
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // shimNames are fake commands installed as recording shims on PATH.
@@ -18,10 +20,7 @@ var shimNames = []string{"aaa", "bbb", "ccc", "ddd", "eee"}
 // PATH and checks that every shim bash actually executed is among the
 // leaves the analyser extracted.
 func TestAgainstBash(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not installed")
-	}
+	bash := testenv.Tool(t, "bash")
 	dir := t.TempDir()
 	shims := filepath.Join(dir, "bin")
 	if err := os.Mkdir(shims, 0o755); err != nil {

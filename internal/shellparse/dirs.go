@@ -197,17 +197,42 @@ func isDirChange(name string) bool {
 // chdir applies the effect of a cd, pushd or popd leaf to the shell's
 // directory.
 func (a *analyser) chdir(l *Leaf) {
-	args := l.Args()
-	unknown := func() { a.dir.cur.Unknown = true }
 	if a.dir.cdUnsure || slices.Contains(l.EnvAssigns, "CDPATH") {
 		// cdable_vars and CDPATH pick other directories
-		unknown()
+		a.dir.cur.Unknown = true
 		return
 	}
-	// options: cd -L -P -e -@, pushd/popd -n
+	rest, physical, options, ok := cdOptions(l, a.physicalCd)
+	if !ok {
+		a.dir.cur.Unknown = true // pushd -n, popd -n, ±N: the stack, not a directory
+		return
+	}
+	if l.Base() == "cd" && !options && !physical {
+		if dir, ok := a.sureTarget(rest); ok {
+			if a.cdSure == nil {
+				a.cdSure = map[*Leaf]string{}
+			}
+			a.cdSure[l] = dir
+		}
+	}
+	if a.stack(l.Base(), rest) {
+		return
+	}
+	target, ok := a.cdTarget(rest)
+	if !ok {
+		a.dir.cur.Unknown = true
+		return
+	}
+	a.moveTo(target, physical)
+}
+
+// cdOptions reads the options of cd (-L -P -e -@): the operands after
+// them, whether it follows links first (physical, starting from the
+// shell's default), whether there were any; false: pushd's or popd's
+// options, which work on the stack.
+func cdOptions(l *Leaf, physical bool) (rest []Word, phys, options, ok bool) {
+	args := l.Args()
 	i := 0
-	physical := a.physicalCd
-	options := false
 	for i < len(args) && args[i].Static() && len(args[i].Text) > 1 && args[i].Text[0] == '-' {
 		if args[i].Text == "--" {
 			i++
@@ -215,8 +240,7 @@ func (a *analyser) chdir(l *Leaf) {
 		}
 		options = true
 		if l.Base() != "cd" {
-			unknown() // pushd -n, popd -n, ±N: the stack, not a directory
-			return
+			return nil, false, false, false
 		}
 		for _, c := range args[i].Text[1:] {
 			switch c {
@@ -228,20 +252,17 @@ func (a *analyser) chdir(l *Leaf) {
 		}
 		i++
 	}
-	rest := args[i:]
-	if l.Base() == "cd" && !options && !physical {
-		if dir, ok := a.sureTarget(rest); ok {
-			if a.cdSure == nil {
-				a.cdSure = map[*Leaf]string{}
-			}
-			a.cdSure[l] = dir
-		}
-	}
-	switch l.Base() {
+	return args[i:], physical, options, true
+}
+
+// stack applies pushd's and popd's work on the directory stack; true:
+// nothing more is to be done (popd, or a directory left unknown).
+func (a *analyser) stack(base string, rest []Word) bool {
+	switch base {
 	case "popd":
 		if len(rest) > 0 || len(a.dir.stack) == 0 {
-			unknown() // pops what an earlier call pushed
-			return
+			a.dir.cur.Unknown = true // pops what an earlier call pushed
+			return true
 		}
 		top := a.dir.stack[len(a.dir.stack)-1]
 		a.dir.stack = a.dir.stack[:len(a.dir.stack)-1]
@@ -250,37 +271,43 @@ func (a *analyser) chdir(l *Leaf) {
 			a.dir.cur.add(p)
 		}
 		a.dir.cur.Unknown = a.dir.cur.Unknown || top.Unknown
-		return
+		return true
 	case "pushd":
 		if len(rest) == 0 {
-			unknown() // swaps with an entry of the stack
-			return
+			a.dir.cur.Unknown = true // swaps with an entry of the stack
+			return true
 		}
 		a.dir.stack = append(a.dir.stack, a.dir.cur.clone())
 	}
+	return false
+}
+
+// cdTarget is the directory cd is given (home without one); false: it
+// cannot be told.
+func (a *analyser) cdTarget(rest []Word) (string, bool) {
 	var target string
 	switch {
 	case len(rest) == 0:
-		if a.opts.Home == "" {
-			unknown()
-			return
-		}
 		target = a.opts.Home
-	case len(rest) > 1:
-		unknown()
-		return
-	case !rest[0].Static() || rest[0].Text == "" || rest[0].Text == "-":
-		unknown()
-		return
+	case len(rest) > 1 || !rest[0].Static() || rest[0].Text == "-":
+		return "", false
 	default:
 		target = rest[0].Text
+	}
+	if target == "" {
+		return "", false
 	}
 	if a.opts.Interactive && !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, ".") {
 		// an interactive shell's CDPATH (from its startup files) may
 		// pick another directory
-		unknown()
-		return
+		return "", false
 	}
+	return target, true
+}
+
+// moveTo makes target, from each directory the shell may be in, the
+// directory it may be in.
+func (a *analyser) moveTo(target string, physical bool) {
 	next := a.dir.cur.clone()
 	for _, base := range a.dir.cur.Paths {
 		if physical {

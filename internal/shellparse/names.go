@@ -9,6 +9,10 @@ import "strings"
 type Programs interface {
 	IsShell(name string) bool
 	IsNetworkTool(name string) bool
+	// PrintsNumber reports a command (its name and arguments) whose
+	// output is one number (wc -l reading its input): bash may evaluate
+	// its substitution as arithmetic.
+	PrintsNumber(words []string) bool
 }
 
 // noPrograms knows no program: no inner script is analysed and no input
@@ -16,8 +20,9 @@ type Programs interface {
 // analysis of what is seen.
 type noPrograms struct{}
 
-func (noPrograms) IsShell(string) bool       { return false }
-func (noPrograms) IsNetworkTool(string) bool { return false }
+func (noPrograms) IsShell(string) bool        { return false }
+func (noPrograms) IsNetworkTool(string) bool  { return false }
+func (noPrograms) PrintsNumber([]string) bool { return false }
 
 var riskyEnvExact = map[string]bool{
 	"PATH": true, "IFS": true, "ENV": true, "BASH_ENV": true, "PS4": true, "PROMPT_COMMAND": true,

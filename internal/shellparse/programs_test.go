@@ -22,4 +22,8 @@ func (testPrograms) IsNetworkTool(name string) bool {
 	return false
 }
 
+func (testPrograms) PrintsNumber(words []string) bool {
+	return len(words) == 2 && words[0] == "wc" && words[1] == "-l"
+}
+
 func init() { defaultPrograms = testPrograms{} }

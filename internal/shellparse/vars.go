@@ -50,40 +50,7 @@ func (a *analyser) builtinVars(l *Leaf, ctx *walkCtx) {
 		}
 		a.setsVar(l, w.Text, name, assigns, ctx)
 	}
-	// opts walks leading options; valueLetters take a value; it returns
-	// the option values by letter and the index of the first operand.
-	opts := func(valueLetters string) (map[byte][]Word, int) {
-		vals := map[byte][]Word{}
-		i := 0
-		for i < len(args) {
-			t := args[i].Text
-			if !args[i].Static() {
-				if strings.HasPrefix(args[i].Raw, "-") || strings.HasPrefix(args[i].Raw, "$") || strings.HasPrefix(args[i].Raw, "\"$") {
-					l.Unknown = append(l.Unknown, "dynamic option to "+name)
-				}
-				return vals, i
-			}
-			if t == "--" {
-				return vals, i + 1
-			}
-			if len(t) < 2 || t[0] != '-' {
-				return vals, i
-			}
-			i++
-			for j := 1; j < len(t); j++ {
-				if strings.IndexByte(valueLetters, t[j]) >= 0 {
-					if j+1 < len(t) {
-						vals[t[j]] = append(vals[t[j]], Word{Text: t[j+1:], Raw: t[j+1:]})
-					} else if i < len(args) {
-						vals[t[j]] = append(vals[t[j]], args[i])
-						i++
-					}
-					break
-				}
-			}
-		}
-		return vals, i
-	}
+	opts := func(valueLetters string) (map[byte][]Word, int) { return builtinOpts(l, name, args, valueLetters) }
 	switch name {
 	case "printf":
 		vals, _ := opts("v")
@@ -130,4 +97,40 @@ func (a *analyser) builtinVars(l *Leaf, ctx *walkCtx) {
 			check(w, true)
 		}
 	}
+}
+
+// builtinOpts walks the leading options of the builtin name; valueLetters
+// take a value; it returns the option values by letter and the index of
+// the first operand.
+func builtinOpts(l *Leaf, name string, args []Word, valueLetters string) (map[byte][]Word, int) {
+	vals := map[byte][]Word{}
+	i := 0
+	for i < len(args) {
+		t := args[i].Text
+		if !args[i].Static() {
+			if strings.HasPrefix(args[i].Raw, "-") || strings.HasPrefix(args[i].Raw, "$") || strings.HasPrefix(args[i].Raw, "\"$") {
+				l.Unknown = append(l.Unknown, "dynamic option to "+name)
+			}
+			return vals, i
+		}
+		if t == "--" {
+			return vals, i + 1
+		}
+		if len(t) < 2 || t[0] != '-' {
+			return vals, i
+		}
+		i++
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(valueLetters, t[j]) >= 0 {
+				if j+1 < len(t) {
+					vals[t[j]] = append(vals[t[j]], Word{Text: t[j+1:], Raw: t[j+1:]})
+				} else if i < len(args) {
+					vals[t[j]] = append(vals[t[j]], args[i])
+					i++
+				}
+				break
+			}
+		}
+	}
+	return vals, i
 }

@@ -31,6 +31,13 @@ type Word struct {
 	// or >(…): its value is a pipe (/dev/fd/N) to or from the commands in
 	// Subs, not a file.
 	Pipe bool
+	// Quoted is set (by package winshell) for a PowerShell or cmd.exe
+	// word that was quoted: PowerShell never reads one as a parameter.
+	Quoted bool
+	// Computed is set (by package winshell) for a PowerShell value
+	// computed at run time from literals and commands judged on their own
+	// ((Get-Date).AddDays(-1)): dynamic, but never code or a parameter.
+	Computed bool
 }
 
 // Static reports whether the word's Text is exactly what bash will pass.
@@ -43,54 +50,11 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			v := p.Value
-			if i == 0 && strings.HasPrefix(v, "~") {
-				name, rest, slash := strings.Cut(v[1:], "/")
-				switch {
-				case strings.ContainsAny(name, ":="):
-					// bash may end the user name at ":" (~:x is $HOME:x)
-					// or, in a word holding "=~", at "=" (~=~ is $HOME=~)
-					out.Dynamic = true
-				case !slash && i < len(w.Parts)-1:
-					// the tilde-prefix runs into quoted or expanded text
-					// (~$X, ~""): bash leaves the ~ as it is
-				case name == "" && a.opts.Home != "":
-					if slash {
-						v = a.opts.Home + "/" + rest
-					} else {
-						v = a.opts.Home
-					}
-				default:
-					out.Dynamic = true
-				}
-			}
-			if i == 0 && !strings.HasPrefix(v, "~") {
-				var dyn bool
-				v, dyn = tildeAfterAssign(v, a.opts.Home, i == len(w.Parts)-1)
-				if dyn {
-					out.Dynamic = true
-				}
-			}
-			if hasGlobChars(p.Value) {
-				out.Glob = true
-			}
 			unq.WriteString(p.Value)
-			sb.WriteString(unescapeLit(v))
+			sb.WriteString(a.lit(p, i, len(w.Parts), &out))
 		case *syntax.SglQuoted:
 			unq.WriteString("x")
-			if p.Dollar {
-				s, ok := decodeANSIC(p.Value)
-				if !ok {
-					out.Dynamic = true
-				}
-				// bash ends the decoded string at a NUL: $'a\x00b'c is "ac"
-				if i := strings.IndexByte(s, 0); i >= 0 {
-					s = s[:i]
-				}
-				sb.WriteString(s)
-			} else {
-				sb.WriteString(p.Value)
-			}
+			sb.WriteString(sglText(p, &out))
 		case *syntax.DblQuoted:
 			unq.WriteString("x")
 			for _, dp := range p.Parts {
@@ -130,6 +94,59 @@ func (a *analyser) word(w *syntax.Word, ctx *walkCtx) Word {
 		_, out.Pipe = w.Parts[0].(*syntax.ProcSubst)
 	}
 	return out
+}
+
+// lit is the text of the unquoted literal part i of a word of n parts,
+// its tildes expanded as bash does.
+func (a *analyser) lit(p *syntax.Lit, i, n int, out *Word) string {
+	v := p.Value
+	if i == 0 && strings.HasPrefix(v, "~") {
+		name, rest, slash := strings.Cut(v[1:], "/")
+		switch {
+		case strings.ContainsAny(name, ":="):
+			// bash may end the user name at ":" (~:x is $HOME:x)
+			// or, in a word holding "=~", at "=" (~=~ is $HOME=~)
+			out.Dynamic = true
+		case !slash && i < n-1:
+			// the tilde-prefix runs into quoted or expanded text
+			// (~$X, ~""): bash leaves the ~ as it is
+		case name == "" && a.opts.Home != "":
+			if slash {
+				v = a.opts.Home + "/" + rest
+			} else {
+				v = a.opts.Home
+			}
+		default:
+			out.Dynamic = true
+		}
+	}
+	if i == 0 && !strings.HasPrefix(v, "~") {
+		var dyn bool
+		v, dyn = tildeAfterAssign(v, a.opts.Home, i == n-1)
+		if dyn {
+			out.Dynamic = true
+		}
+	}
+	if hasGlobChars(p.Value) {
+		out.Glob = true
+	}
+	return unescapeLit(v)
+}
+
+// sglText is the text of a single-quoted part ('…' or $'…').
+func sglText(p *syntax.SglQuoted, out *Word) string {
+	if !p.Dollar {
+		return p.Value
+	}
+	s, ok := decodeANSIC(p.Value)
+	if !ok {
+		out.Dynamic = true
+	}
+	// bash ends the decoded string at a NUL: $'a\x00b'c is "ac"
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // knownParam returns the value of a variable given a literal value once
@@ -325,7 +342,9 @@ func (a *analyser) arith(x syntax.ArithmExpr, ctx *walkCtx) {
 		}
 		var w Word
 		a.wordPartsOnly(e, ctx, &w)
-		a.unknown(ctx, "arithmetic on a variable or expansion (its value is evaluated as code)")
+		if !a.numericSubst(e) {
+			a.unknown(ctx, "arithmetic on a variable or expansion (its value is evaluated as code)")
+		}
 	default:
 		a.unknown(ctx, "unsupported arithmetic "+nodeName(x))
 	}
@@ -487,67 +506,15 @@ func decodeANSIC(s string) (string, bool) {
 			continue
 		}
 		i++
+		if e, known := ansiEscapes[s[i]]; known {
+			b.WriteByte(e)
+			continue
+		}
 		switch s[i] {
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte(11)
-		case '\\', '\'', '"', '?':
-			b.WriteByte(s[i])
 		case 'x', 'u', 'U':
-			if s[i] == 'x' && i+1 < len(s) && s[i+1] == '{' {
-				// \x{HH…}: bash keeps the low byte of the value
-				j := i + 2
-				for j < len(s) && isHex(s[j]) {
-					j++
-				}
-				if j == i+2 || j >= len(s) || s[j] != '}' {
-					ok = false
-					b.WriteString(s[i-1 : min(j+1, len(s))])
-					i = min(j, len(s)-1)
-					continue
-				}
-				n, _ := strconv.ParseUint(s[max(i+2, j-2):j], 16, 8)
-				b.WriteByte(byte(n))
-				i = j
-				continue
-			}
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
-			j := i + 1
-			for j < len(s) && j-i-1 < max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(s[i])
-				continue
-			}
-			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if s[i] == 'x' {
-				b.WriteByte(byte(n))
-			} else if utf8.ValidRune(rune(n)) {
-				b.WriteRune(rune(n))
-				if n >= 0x80 {
-					// bash encodes it in the locale's character set, and
-					// leaves \uXXXX as written where it has none (LC_ALL=C)
-					ok = false
-				}
-			} else {
-				ok = false
-			}
-			i = j - 1
+			var good bool
+			i, good = decodeHex(s, i, &b)
+			ok = ok && good
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
 			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
@@ -565,6 +532,57 @@ func decodeANSIC(s string) (string, bool) {
 		}
 	}
 	return b.String(), ok
+}
+
+// ansiEscapes are the one-letter escapes of $'…' and the bytes they stand
+// for.
+var ansiEscapes = map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11,
+	'\\': '\\', '\'': '\'', '"': '"', '?': '?'}
+
+// decodeHex decodes the escape \xHH, \x{H…}, \uHHHH or \UHHHHHHHH whose
+// letter is s[i]; it returns the index of its last byte, and false where
+// bash's reading depends on more than the text (the locale) or is not
+// known.
+func decodeHex(s string, i int, b *strings.Builder) (int, bool) {
+	if s[i] == 'x' && i+1 < len(s) && s[i+1] == '{' {
+		// \x{HH…}: bash keeps the low byte of the value
+		j := i + 2
+		for j < len(s) && isHex(s[j]) {
+			j++
+		}
+		if j == i+2 || j >= len(s) || s[j] != '}' {
+			b.WriteString(s[i-1 : min(j+1, len(s))])
+			return min(j, len(s)-1), false
+		}
+		n, _ := strconv.ParseUint(s[max(i+2, j-2):j], 16, 8)
+		b.WriteByte(byte(n))
+		return j, true
+	}
+	most := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+	j := i + 1
+	for j < len(s) && j-i-1 < most && isHex(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		b.WriteByte('\\')
+		b.WriteByte(s[i])
+		return i, true
+	}
+	n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+	switch {
+	case s[i] == 'x':
+		b.WriteByte(byte(n))
+	case utf8.ValidRune(rune(n)):
+		b.WriteRune(rune(n))
+		if n >= 0x80 {
+			// bash encodes it in the locale's character set, and
+			// leaves \uXXXX as written where it has none (LC_ALL=C)
+			return j - 1, false
+		}
+	default:
+		return j - 1, false
+	}
+	return j - 1, true
 }
 
 func isHex(c byte) bool {
@@ -614,4 +632,48 @@ func isName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// numericSubst reports a word that is exactly one command substitution,
+// $(…) or "$(…)", of a command or pipeline whose last command prints one
+// number ($(wc -l < a.txt), $(ls | wc -l)): its value in arithmetic is
+// that number, never code.
+func (a *analyser) numericSubst(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe {
+			break
+		}
+		s = b.Y
+	}
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || s.Background || s.Negated {
+		return false
+	}
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrIn {
+			return false
+		}
+	}
+	words := make([]string, 0, len(call.Args))
+	for _, arg := range call.Args {
+		lit := arg.Lit()
+		if lit == "" {
+			return false
+		}
+		words = append(words, lit)
+	}
+	return a.opts.Programs != nil && a.opts.Programs.PrintsNumber(words)
 }

@@ -465,8 +465,14 @@ func joinWords(ws []Word) Word {
 	return Word{Text: strings.Join(texts, " "), Raw: strings.Join(raws, " "), Dynamic: dyn}
 }
 
+// ViaXargs is the Via of a leaf xargs runs with the words it reads.
+const ViaXargs = "xargs"
+
 // shell handles bash -c 'script' and friends.
 func (a *analyser) shell(l *Leaf, args []Word, ctx *walkCtx) {
+	if why := readingMode(args, l.Base()); why != "" {
+		l.Unknown = append(l.Unknown, why)
+	}
 	flagC := false
 	i := 0
 	for i < len(args) {
@@ -656,7 +662,7 @@ func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
 			}
 		}
 	}
-	a.inner(l, inner, "xargs", ctx, repl == "")
+	a.inner(l, inner, ViaXargs, ctx, repl == "")
 }
 
 func (a *analyser) findExec(l *Leaf, args []Word, ctx *walkCtx) {
@@ -735,85 +741,9 @@ func (a *analyser) envUnset(l *Leaf, w Word) {
 // env runs its command with assignments; -S (--split-string) splits a
 // string into the command and its arguments.
 func (a *analyser) env(l *Leaf, args []Word, ctx *walkCtx) {
-	var split []Word
-	i := 0
-scan:
-	for i < len(args) {
-		w := args[i]
-		if !w.Static() {
-			if w.Raw == "" || strings.ContainsAny(w.Raw[:1], "-$\"'`") {
-				l.Unknown = append(l.Unknown, "dynamic option to env")
-				return
-			}
-			break
-		}
-		t := w.Text
-		switch {
-		case t == "--":
-			i++
-			break scan
-		case t == "-":
-			l.EnvCleared = true
-			i++
-		case strings.HasPrefix(t, "--"):
-			name, val, hasEq := strings.Cut(t[2:], "=")
-			long := ResolveLong(name, envLongs)
-			if long == "" {
-				l.Unknown = append(l.Unknown, "unknown env option "+t)
-				return
-			}
-			i++
-			if long == "ignore-environment" {
-				l.EnvCleared = true
-			}
-			switch long {
-			case "unset", "chdir", "split-string", "argv0":
-				if !hasEq {
-					if i >= len(args) {
-						break
-					}
-					w = args[i]
-					i++
-				} else {
-					w = Word{Text: val, Raw: val}
-				}
-				if long == "split-string" {
-					split = append(split, w)
-				}
-				if long == "chdir" {
-					l.Unknown = append(l.Unknown, "env --chdir runs the command in another directory")
-				}
-				if long == "unset" {
-					a.envUnset(l, w)
-				}
-			}
-		case len(t) > 1 && t[0] == '-':
-			i++
-			for j := 1; j < len(t); j++ {
-				if t[j] == 'i' {
-					l.EnvCleared = true
-				}
-				if strings.IndexByte("uCSa", t[j]) >= 0 {
-					v := Word{Text: t[j+1:], Raw: t[j+1:]}
-					if j+1 >= len(t) && i < len(args) {
-						v = args[i]
-						i++
-					}
-					if t[j] == 'S' {
-						split = append(split, v)
-					}
-					if t[j] == 'C' {
-						l.Unknown = append(l.Unknown, "env -C runs the command in another directory")
-					}
-					if t[j] == 'u' {
-						a.envUnset(l, v)
-					}
-					break
-				}
-			}
-		default:
-			break scan
-		}
+	i, split, ok := a.envOptions(l, args)
+	if !ok {
+		return
 	}
 	for i < len(args) {
 		n, _, ok := strings.Cut(args[i].Text, "=")
@@ -839,4 +769,84 @@ scan:
 		return
 	}
 	a.inner(l, args[i:], "env", ctx, false)
+}
+
+// envShort are env's short options that take a value, by their long
+// names.
+var envShort = map[byte]string{'u': "unset", 'C': "chdir", 'S': "split-string", 'a': "argv0"}
+
+// envOptions reads env's options: where its assignments start, and the
+// strings -S splits; false: they cannot be read.
+func (a *analyser) envOptions(l *Leaf, args []Word) (i int, split []Word, ok bool) {
+	for i < len(args) {
+		w := args[i]
+		if !w.Static() {
+			if w.Raw == "" || strings.ContainsAny(w.Raw[:1], "-$\"'`") {
+				l.Unknown = append(l.Unknown, "dynamic option to env")
+				return 0, nil, false
+			}
+			return i, split, true
+		}
+		t := w.Text
+		switch {
+		case t == "--":
+			return i + 1, split, true
+		case t == "-":
+			l.EnvCleared = true
+			i++
+		case strings.HasPrefix(t, "--"):
+			name, val, hasEq := strings.Cut(t[2:], "=")
+			long := ResolveLong(name, envLongs)
+			if long == "" {
+				l.Unknown = append(l.Unknown, "unknown env option "+t)
+				return 0, nil, false
+			}
+			i++
+			if long == "ignore-environment" {
+				l.EnvCleared = true
+			}
+			switch long {
+			case "unset", "chdir", "split-string", "argv0":
+				if hasEq {
+					split = a.envValue(l, long, "--"+long, Word{Text: val, Raw: val}, split)
+				} else if i < len(args) {
+					split = a.envValue(l, long, "--"+long, args[i], split)
+					i++
+				}
+			}
+		case len(t) > 1 && t[0] == '-':
+			i++
+			for j := 1; j < len(t); j++ {
+				if t[j] == 'i' {
+					l.EnvCleared = true
+				}
+				if long, ok := envShort[t[j]]; ok {
+					v := Word{Text: t[j+1:], Raw: t[j+1:]}
+					if j+1 >= len(t) && i < len(args) {
+						v = args[i]
+						i++
+					}
+					split = a.envValue(l, long, "-"+string(t[j]), v, split)
+					break
+				}
+			}
+		default:
+			return i, split, true
+		}
+	}
+	return i, split, true
+}
+
+// envValue records the value w of env's option long (-u, -C, -S, -a),
+// written opt.
+func (a *analyser) envValue(l *Leaf, long, opt string, w Word, split []Word) []Word {
+	switch long {
+	case "split-string":
+		split = append(split, w)
+	case "chdir":
+		l.Unknown = append(l.Unknown, "env "+opt+" runs the command in another directory")
+	case "unset":
+		a.envUnset(l, w)
+	}
+	return split
 }

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +42,64 @@ type Archived struct {
 	Messages int
 	// Title is the start of the first user message.
 	Title string
+	// InUse says an nb still has the conversation open (a second nb in
+	// a directory keeps its own here): Holder names it ("pid N", "" when
+	// unknown).
+	InUse  bool
+	Holder string
+}
+
+// lockPath is the lock of archived conversation id, held while an nb has
+// it open (hidden: not a conversation itself).
+func (a *Archive) lockPath(id string) string { return filepath.Join(a.dir, "."+id+".lock") }
+
+// inUse reports whether an nb has conversation id open, and names it
+// ("pid N", or "" when unknown).
+func (a *Archive) inUse(id string) (bool, string) {
+	f, err := os.OpenFile(a.lockPath(id), os.O_RDWR, 0)
+	if err != nil {
+		return false, ""
+	}
+	defer f.Close()
+	if tryLock(f) == nil {
+		return false, "" // a lock its holder left behind
+	}
+	return true, strings.Trim(strings.TrimSpace(holder(a.lockPath(id))), "()")
+}
+
+// Open starts a conversation of its own for a second nb in a directory
+// whose conversation another nb holds: it lives in the archive, saved
+// there after every turn (an empty one is not kept), listed with the
+// others and reopened as they are, and locked while this nb runs so that
+// no other takes it.
+func (a *Archive) Open() (*History, error) {
+	if err := os.MkdirAll(a.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("conversation: %w", err)
+	}
+	base := a.now().UTC().Format("20060102T150405.000")
+	id := base
+	for n := 2; ; n++ {
+		f, err := os.OpenFile(a.lockPath(id), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			if err := tryLock(f); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("conversation lock: %w", err)
+			}
+			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+			if _, err := os.Lstat(a.path(id)); err == nil {
+				// Taken by a conversation kept meanwhile.
+				os.Remove(f.Name())
+				f.Close()
+				id = fmt.Sprintf("%s-%d", base, n)
+				continue
+			}
+			return &History{path: a.path(id), lock: f, now: a.now, apart: true}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || n > 1000 {
+			return nil, fmt.Errorf("conversation lock: %w", err)
+		}
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
 }
 
 // Keep stores msgs as a new archived conversation and returns its ID. An
@@ -90,7 +151,24 @@ func (a *Archive) ids() []string {
 func (a *Archive) prune() {
 	ids := a.ids()
 	for i := MaxArchived; i < len(ids); i++ {
-		os.Remove(a.path(ids[i]))
+		if used, _ := a.inUse(ids[i]); !used {
+			os.Remove(a.path(ids[i]))
+		}
+	}
+	// The locks nbs killed mid-run left (after a while: a lock is
+	// created an instant before it is taken).
+	entries, _ := os.ReadDir(a.dir)
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(strings.TrimPrefix(e.Name(), "."), ".lock")
+		if !ok || !strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && a.now().Sub(fi.ModTime()) > time.Minute {
+			if used, _ := a.inUse(id); used {
+				continue
+			}
+			os.Remove(a.lockPath(id))
+		}
 	}
 }
 
@@ -104,6 +182,7 @@ func (a *Archive) List() []Archived {
 			continue
 		}
 		item := Archived{ID: id, Saved: doc.Saved, Messages: len(doc.Messages)}
+		item.InUse, item.Holder = a.inUse(id)
 		for _, m := range doc.Messages {
 			if m.Role == llm.RoleUser && !m.Summary && strings.TrimSpace(m.Text) != "" {
 				item.Title = title(m.Text)
@@ -139,6 +218,9 @@ func (a *Archive) read(id string) (*historyDoc, error) {
 // Take reads the archived conversation id and removes it from the archive
 // (it becomes the current conversation again).
 func (a *Archive) Take(id string) ([]llm.Message, error) {
+	if used, who := a.inUse(id); used {
+		return nil, fmt.Errorf("reopen conversation: %s has it open", (&LockedError{Holder: who}).Who())
+	}
 	doc, err := a.read(id)
 	if err != nil {
 		return nil, fmt.Errorf("reopen conversation: %w", err)

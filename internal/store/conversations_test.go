@@ -1,6 +1,8 @@
 package store
 
 import (
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +42,61 @@ func TestArchiveKeepListTake(t *testing.T) {
 	}
 	if _, err := a.Take(id1); err == nil {
 		t.Errorf("took a conversation twice")
+	}
+}
+
+// TestArchiveOpenApart: a conversation of its own, for a second nb in a
+// directory, is saved in the archive after every turn, listed as open
+// while its nb runs, never taken by another meanwhile, and an ordinary
+// archived conversation once it ends; empty, it is not kept.
+func TestArchiveOpenApart(t *testing.T) {
+	state := t.TempDir()
+	a := NewArchive(state, "/projects/app", fixedNow)
+	h, err := a.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Apart() {
+		t.Fatal("not apart")
+	}
+	if msgs, _, err := h.Load(); err != nil || len(msgs) != 0 {
+		t.Fatalf("a new conversation holds %v, %v", msgs, err)
+	}
+	if len(a.List()) != 0 {
+		t.Fatal("an empty conversation is listed")
+	}
+	msgs := []llm.Message{{Role: llm.RoleUser, Text: "second window"}, {Role: llm.RoleAssistant, Text: "hi"}}
+	if err := h.Save(msgs); err != nil {
+		t.Fatal(err)
+	}
+	// Another nb of the same directory opens its own, distinct one.
+	h2, err := NewArchive(state, "/projects/app", fixedNow).Open()
+	if err != nil || h2.Path() == h.Path() {
+		t.Fatalf("third nb: %v, %v", h2.Path(), err)
+	}
+	h2.Close()
+	list := a.List()
+	if len(list) != 1 || list[0].Title != "second window" || !list[0].InUse || list[0].Holder != "pid "+strconv.Itoa(os.Getpid()) {
+		t.Fatalf("list while open = %+v", list)
+	}
+	if _, err := a.Take(list[0].ID); err == nil || !strings.Contains(err.Error(), "has it open") {
+		t.Fatalf("took a conversation another nb has open: %v", err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if list := a.List(); len(list) != 1 || list[0].InUse {
+		t.Fatalf("list after the nb ended = %+v", list)
+	}
+	if got, err := a.Take(list[0].ID); err != nil || len(got) != 2 {
+		t.Fatalf("take after the nb ended = %v, %v", got, err)
+	}
+	// Cleared to nothing, a conversation apart leaves nothing behind.
+	h3, _ := a.Open()
+	h3.Save(msgs)
+	h3.Save(nil)
+	h3.Close()
+	if entries, _ := os.ReadDir(a.dir); len(entries) != 0 || len(a.List()) != 0 {
+		t.Fatalf("left behind: %v", entries)
 	}
 }

@@ -57,10 +57,36 @@ type History struct {
 	// closeMu makes Close safe to call from a signal's shutdown while the
 	// normal exit closes too.
 	closeMu sync.Mutex
+	// apart: a conversation of its own in the archive (Archive.Open), for
+	// a second nb in a directory; its lock file goes when it closes.
+	apart bool
+	// excluded: the local git exclude was seen to once (ExcludeFromGit).
+	excluded bool
 }
 
 // ErrLocked is returned when another nb holds the history.
 var ErrLocked = errors.New("history is locked")
+
+// LockedError says which nb holds a history: errors.Is(err, ErrLocked).
+type LockedError struct {
+	// File is the history; Holder names the nb holding it ("pid N", or
+	// "" when unknown: another HOME or user).
+	File, Holder string
+}
+
+// Who is "another nb (pid N)", or "another nb".
+func (e *LockedError) Who() string {
+	if e.Holder == "" {
+		return "another nb"
+	}
+	return "another nb (" + e.Holder + ")"
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is using the conversation %s; wait for it to finish, or run with --no-history: %v", e.Who(), e.File, ErrLocked)
+}
+
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // OpenHistory locks the history of launchDir (see OpenHistoryFile).
 func OpenHistory(launchDir, stateDir string, now func() time.Time) (*History, error) {
@@ -88,7 +114,7 @@ func OpenHistoryFile(file, stateDir string, now func() time.Time) (*History, err
 	}
 	lockPath := filepath.Join(dir, lockName)
 	busy := func() error {
-		return fmt.Errorf("another nb%s is using the conversation %s; wait for it to finish, or run with --no-history: %w", holder(lockPath), file, ErrLocked)
+		return &LockedError{File: file, Holder: strings.Trim(strings.TrimSpace(holder(lockPath)), "()")}
 	}
 	var dl *os.File
 	if filepath.Base(real) == HistoryFile {
@@ -410,6 +436,13 @@ func (h *History) Save(msgs []llm.Message) error {
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
+	if h.apart && len(msgs) == 0 {
+		// An empty conversation is not kept in the archive.
+		if err := os.Remove(h.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the conversation was not saved: %w", err)
+		}
+		return nil
+	}
 	doc := historyDoc{Format: historyFormat, Version: HistoryVersion, Saved: h.now().UTC(), Messages: msgs, Extra: h.extra}
 	err := writeAtomic(realPath(h.path), 0o600, func(w io.Writer) error {
 		if err := writeHistory(w, doc); err != nil {
@@ -424,6 +457,12 @@ func (h *History) Save(msgs []llm.Message) error {
 	}
 	if err != nil {
 		return fmt.Errorf("the conversation was not saved: %w", err)
+	}
+	if !h.excluded && !h.apart && filepath.Base(h.path) == HistoryFile {
+		// Once the file is there: git status is not to show it. That
+		// only helps; a failure is no reason to lose the save.
+		h.excluded = true
+		_ = ExcludeFromGit(h.path)
 	}
 	return nil
 }
@@ -449,7 +488,15 @@ func (h *History) Close() error {
 	if h.lock == nil {
 		return nil
 	}
+	if h.apart {
+		// Nobody else locks this file: no holder is left to wait for.
+		os.Remove(h.lock.Name())
+	}
 	err := h.lock.Close()
 	h.lock = nil
 	return err
 }
+
+// Apart reports whether this is a conversation of its own, kept in the
+// archive because another nb held the directory's (see Archive.Open).
+func (h *History) Apart() bool { return h != nil && h.apart }

@@ -259,16 +259,23 @@ func (w *Workdir) SetCwd(dir string) {
 
 // Where is the context a command on h starting in dir is decided in: the
 // host's isolation, and the facts of this machine's disk when the command
-// sees it (a local or sandboxed host; a container or ssh host has files of
-// its own, which nb cannot read, so what needs a fact is asked).
+// sees it (a local or sandboxed host). A remote host's files are its
+// own, which nb cannot read: its reads are judged as reads of unknown
+// files (policy.UnknownFacts); a container's, with no facts, ask what
+// needs one.
 func Where(dir, home string, h host.Host) policy.CommandContext {
 	iso := h.Isolation()
 	cc := policy.CommandContext{Cwd: dir, Home: home, Isolation: policy.Isolation(iso)}
 	if k, ok := h.(interface{ ShellKind() sysinfo.ShellKind }); ok {
 		cc.Shell = k.ShellKind()
 	}
-	if iso == host.IsolationNone || iso == host.IsolationSandbox {
+	switch iso {
+	case host.IsolationNone, host.IsolationSandbox:
 		cc.Facts = fsfacts.Disk{Home: home}
+	case host.IsolationRemote:
+		// another machine's disk: what a command reads there is judged
+		// as an unknown file, never by this disk's facts
+		cc.Facts = policy.UnknownFacts{}
 	}
 	return cc
 }

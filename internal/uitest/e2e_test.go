@@ -81,6 +81,9 @@ type runOpts struct {
 	cols, rows int
 	env        []string
 	args       []string
+	// stdout, when set, receives nb's standard output instead of the
+	// terminal (a pipe: nb ... | cat).
+	stdout io.Writer
 }
 
 func setup(t *testing.T) (work string, env []string) {
@@ -123,6 +126,7 @@ func start(t *testing.T, srv *llmtest.Server, work string, env []string, o runOp
 	}
 	cmd := exec.Command(nbBin, o.args...)
 	cmd.Dir = work
+	cmd.Stdout = o.stdout // nil: the terminal
 	cmd.Env = append(append(env, "TERM=xterm-256color", "OPENAI_BASE_URL="+srv.URL()), o.env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(o.cols), Rows: uint16(o.rows)})
 	if err != nil {

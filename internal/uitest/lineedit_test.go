@@ -90,6 +90,7 @@ func TestNewlineKeysInTheInput(t *testing.T) {
 type tmuxRun struct {
 	t      *testing.T
 	socket string
+	status string // file the pane's shell writes nb's exit status to
 }
 
 func (m *tmuxRun) tmux(args ...string) string {

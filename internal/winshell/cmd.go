@@ -256,85 +256,39 @@ func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ct
 			n++
 		}
 	}
-	toks := make([]*ctok, 0, n)
-	var cur *ctok
-	quotes := false // cur holds a quote character
-	// the words' runes and kinds, one after the other; cur's start at
-	// start, and its text as written is rs[rawFrom:rawTo]
-	runes := make([]rune, 0, len(rs))
-	kinds := make([]rkind, 0, len(rs))
-	start, rawFrom, rawTo := 0, -1, 0
+	t := &ctokenizer{rs: rs, src: src, slab: slab, toks: make([]*ctok, 0, n),
+		runes: make([]rune, 0, len(rs)), kinds: make([]rkind, 0, len(rs)), rawFrom: -1}
 	inQ := false
-	depth := 0
-	// raw takes rs[i] (and the runes before it in the word) as written
-	raw := func(i int) {
-		if rawFrom < 0 {
-			rawFrom = i
-		}
-		rawTo = i + 1
-	}
-	add := func(r rune, k rkind, d bool) {
-		if cur == nil {
-			if len(*slab) == 0 {
-				*slab = make([]ctok, 32)
-			}
-			cur = &(*slab)[0]
-			*slab = (*slab)[1:]
-			start, quotes = len(runes), false
-		}
-		if k == kQuote {
-			quotes = true
-		}
-		runes = append(runes, r)
-		kinds = append(kinds, k)
-		if d {
-			cur.dyn = true
-		}
-	}
-	end := func() {
-		if cur != nil {
-			n := len(runes)
-			cur.r, cur.kind = runes[start:n:n], kinds[start:n:n]
-			if src != "" {
-				cur.raw = src[rawFrom:rawTo]
-				cur.plain = !quotes && rawTo-rawFrom == n-start
-			} else {
-				cur.raw = string(rs[rawFrom:rawTo])
-			}
-			toks = append(toks, cur)
-		}
-		cur, rawFrom = nil, -1
-	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		if inQ {
-			raw(i)
+			t.raw(i)
 			if r == '"' {
 				inQ = false
-				add(r, kQuote, dyn[i])
+				t.add(r, kQuote, dyn[i])
 			} else {
-				add(r, kQuoted, dyn[i])
+				t.add(r, kQuoted, dyn[i])
 			}
 			continue
 		}
 		switch {
 		case r == '"':
-			raw(i)
+			t.raw(i)
 			inQ = true
-			add(r, kQuote, dyn[i])
+			t.add(r, kQuote, dyn[i])
 		case r == '^':
 			if i+1 >= len(rs) {
 				s.unknown("a caret continuing the line")
 				continue
 			}
-			raw(i)
-			raw(i + 1)
-			add(rs[i+1], kQuoted, dyn[i+1])
+			t.raw(i)
+			t.raw(i + 1)
+			t.add(rs[i+1], kQuoted, dyn[i+1])
 			i++
 		case r == ' ' || r == '\t' || r == '\v' || r == '\f' || r == 0xa0:
-			end()
+			t.end()
 		case r == '&' || r == '|':
-			end()
+			t.end()
 			op := "&"
 			if r == '|' {
 				op = "|"
@@ -343,44 +297,24 @@ func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ct
 				op += op
 				i++
 			}
-			toks = append(toks, opTok[op])
-		case r == '(' && cur == nil, r == ')' && depth > 0:
+			t.toks = append(t.toks, opTok[op])
+		case r == '(' && t.cur == nil, r == ')' && t.depth > 0:
 			// ( opens a block only where a word starts; ) closes one only
 			// inside a block: elsewhere both are part of a word
-			end()
+			t.end()
 			op := "("
 			if r == '(' {
-				depth++
+				t.depth++
 			} else {
 				op = ")"
-				depth--
+				t.depth--
 			}
-			toks = append(toks, opTok[op])
+			t.toks = append(t.toks, opTok[op])
 		case r == '<' || r == '>':
-			fd := ""
-			if cur != nil && len(runes)-start == 1 && kinds[start] == kPlain && runes[start] >= '0' && runes[start] <= '9' {
-				fd = string(runes[start])
-				cur, rawFrom = nil, -1
-				runes, kinds = runes[:start], kinds[:start]
-			}
-			end()
-			op := fd + string(r)
-			if r == '>' && i+1 < len(rs) && rs[i+1] == '>' {
-				op += ">"
-				i++
-			}
-			rd := &Redir{Op: op, Write: r == '>', Read: r == '<'}
-			if i+2 < len(rs) && rs[i+1] == '&' && rs[i+2] >= '0' && rs[i+2] <= '9' {
-				rd.Op += "&" + string(rs[i+2])
-				rd.Write, rd.Read = false, false
-				i += 2
-				toks = append(toks, &ctok{op: "dup", raw: rd.Op, redir: rd})
-				continue
-			}
-			toks = append(toks, &ctok{op: "redir", raw: op, redir: rd})
+			i = t.redirect(i)
 		default:
-			raw(i)
-			add(r, kPlain, dyn[i])
+			t.raw(i)
+			t.add(r, kPlain, dyn[i])
 		}
 	}
 	if inQ {
@@ -388,8 +322,99 @@ func cmdTokens(rs []rune, dyn []bool, src string, slab *[]ctok, s *Script) []*ct
 		// words are not what a reader would expect.
 		s.unknown("an unclosed double quote")
 	}
-	end()
-	return toks
+	t.end()
+	return t.toks
+}
+
+// ctokenizer is cmdTokens' state: the tokens so far and the word being
+// read (cur).
+type ctokenizer struct {
+	rs   []rune
+	src  string
+	slab *[]ctok
+	toks []*ctok
+	cur  *ctok
+	// quotes: cur holds a quote character
+	quotes bool
+	// the words' runes and kinds, one after the other; cur's start at
+	// start, and its text as written is rs[rawFrom:rawTo]
+	runes                 []rune
+	kinds                 []rkind
+	start, rawFrom, rawTo int
+	depth                 int // open blocks
+}
+
+// raw takes rs[i] (and the runes before it in the word) as written.
+func (t *ctokenizer) raw(i int) {
+	if t.rawFrom < 0 {
+		t.rawFrom = i
+	}
+	t.rawTo = i + 1
+}
+
+// add appends a rune of kind k (d: it came from a run-time expansion) to
+// the word being read, starting one if there is none.
+func (t *ctokenizer) add(r rune, k rkind, d bool) {
+	if t.cur == nil {
+		if len(*t.slab) == 0 {
+			*t.slab = make([]ctok, 32)
+		}
+		t.cur = &(*t.slab)[0]
+		*t.slab = (*t.slab)[1:]
+		t.start, t.quotes = len(t.runes), false
+	}
+	if k == kQuote {
+		t.quotes = true
+	}
+	t.runes = append(t.runes, r)
+	t.kinds = append(t.kinds, k)
+	if d {
+		t.cur.dyn = true
+	}
+}
+
+// end ends the word being read.
+func (t *ctokenizer) end() {
+	if cur := t.cur; cur != nil {
+		n := len(t.runes)
+		cur.r, cur.kind = t.runes[t.start:n:n], t.kinds[t.start:n:n]
+		if t.src != "" {
+			cur.raw = t.src[t.rawFrom:t.rawTo]
+			cur.plain = !t.quotes && t.rawTo-t.rawFrom == n-t.start
+		} else {
+			cur.raw = string(t.rs[t.rawFrom:t.rawTo])
+		}
+		t.toks = append(t.toks, cur)
+	}
+	t.cur, t.rawFrom = nil, -1
+}
+
+// redirect reads the redirection at rs[i] (2>, >>, <, 2>&1), a single
+// digit word before it being its descriptor; it returns the index of
+// its last rune.
+func (t *ctokenizer) redirect(i int) int {
+	rs, r := t.rs, t.rs[i]
+	fd := ""
+	if t.cur != nil && len(t.runes)-t.start == 1 && t.kinds[t.start] == kPlain && t.runes[t.start] >= '0' && t.runes[t.start] <= '9' {
+		fd = string(t.runes[t.start])
+		t.cur, t.rawFrom = nil, -1
+		t.runes, t.kinds = t.runes[:t.start], t.kinds[:t.start]
+	}
+	t.end()
+	op := fd + string(r)
+	if r == '>' && i+1 < len(rs) && rs[i+1] == '>' {
+		op += ">"
+		i++
+	}
+	rd := &Redir{Op: op, Write: r == '>', Read: r == '<'}
+	if i+2 < len(rs) && rs[i+1] == '&' && rs[i+2] >= '0' && rs[i+2] <= '9' {
+		rd.Op += "&" + string(rs[i+2])
+		rd.Write, rd.Read = false, false
+		t.toks = append(t.toks, &ctok{op: "dup", raw: rd.Op, redir: rd})
+		return i + 2
+	}
+	t.toks = append(t.toks, &ctok{op: "redir", raw: op, redir: rd})
+	return i
 }
 
 func ascii(s string) bool {
@@ -411,6 +436,11 @@ var cmdBuiltins = map[string]bool{
 	"shift": true, "start": true, "time": true, "title": true, "type": true, "ver": true, "verify": true,
 	"vol": true, "dpath": true,
 }
+
+// rawArgs are the built-ins that read their arguments as written: "="
+// and "," are no separators for them (set A=B, assoc .txt=txtfile).
+var rawArgs = map[string]bool{"echo": true, "set": true, "if": true, "rem": true, "title": true, "prompt": true, "for": true,
+	"assoc": true, "ftype": true}
 
 // IsCmdBuiltin reports whether name (any case) is an internal command of
 // cmd.exe.
@@ -454,6 +484,10 @@ type cmdParser struct {
 	s    *Script
 	opts Options
 	slab []ctok // words not yet used (cmdTokens)
+	// loopVars are the variables of the for loops of the line being
+	// parsed: a word naming one later on the line is a value known only
+	// at run time.
+	loopVars []string
 }
 
 // line appends the commands of one line to out; via and depth describe
@@ -462,6 +496,9 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 	if depth > maxDepth {
 		p.s.unknown("commands nested too deeply")
 		return out
+	}
+	if depth == 0 {
+		p.loopVars = nil
 	}
 	trim := strings.TrimLeft(line, " \t@;,=")
 	if strings.HasPrefix(trim, ":") {
@@ -537,7 +574,60 @@ func (p *cmdParser) line(out []*Command, line string, n int, via string, depth i
 // out: the command itself and the ones it runs (cmd /c, if, for, call,
 // start).
 func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via string, n, depth int) []*Command {
-	// a leading @ (echo off for this command) and , ; = before the name
+	toks = dropLeading(toks)
+	if len(toks) == 0 {
+		return append(out, &Command{Redirs: redirs, Via: via, Line: n})
+	}
+	toks = splitName(toks)
+	name := strings.ToLower(toks[0].text())
+	if cmdBuiltins[name] && !rawArgs[name] {
+		toks = splitBuiltinArgs(toks)
+	}
+	words := make([]Word, 0, len(toks))
+	for i, t := range toks {
+		if i > 0 && cmdBuiltins[name] {
+			words = appendSwitches(words, t)
+			continue
+		}
+		words = append(words, t.word())
+	}
+	c := &Command{Words: words, Redirs: redirs, Via: via, Line: n}
+	p.loopValues(c)
+	out = append(out, c)
+	r := &runs{p: p, out: out, c: c, n: n, depth: depth}
+	switch ProgramName(name) {
+	case "cmd":
+		r.cmdC(toks)
+	case "schtasks", "wmic", "sc", "runas":
+		args := make([]string, 0, len(words)-1)
+		for _, w := range words[1:] {
+			args = append(args, w.Text)
+		}
+		if text, ok := LaterCommand(ProgramName(name), args); ok {
+			r.inner(text, "later")
+		}
+	case "powershell", "pwsh":
+		r.powershell(words)
+	case "if":
+		r.ifBody(toks)
+	case "for":
+		return p.forLoop(out, c, toks, n, depth)
+	case "else", "do":
+		// what follows a block: if (…) else CMD, for … (…) do CMD
+		p.s.unknown(name + " after a parenthesised block")
+		r.innerWords(toks[1:], map[string]string{"else": "if", "do": "for"}[name])
+	case "call":
+		p.s.unknown("call")
+		r.innerWords(toks[1:], "call")
+	case "start":
+		r.start(toks)
+	}
+	return r.out
+}
+
+// dropLeading drops a leading @ (echo off for this command) and , ; =
+// before the name.
+func dropLeading(toks []*ctok) []*ctok {
 	for len(toks) > 0 {
 		t := toks[0]
 		k := 0
@@ -554,191 +644,167 @@ func (p *cmdParser) command(out []*Command, toks []*ctok, redirs []Redir, via st
 		toks[0] = &ctok{r: t.r[k:], kind: t.kind[k:], dyn: t.dyn, raw: strings.TrimLeft(t.raw, "@,;=")}
 		break
 	}
-	if len(toks) == 0 {
-		return append(out, &Command{Redirs: redirs, Via: via, Line: n})
+	return toks
+}
+
+// splitBuiltinArgs splits a builtin's arguments at , ; and =, which
+// separate words for cmd.exe's own commands.
+func splitBuiltinArgs(toks []*ctok) []*ctok {
+	cut := false
+	for _, t := range toks[1:] {
+		cut = cut || t.hasSep(",;=")
 	}
-	toks = splitName(toks)
-	name := strings.ToLower(toks[0].text())
-	if cmdBuiltins[name] && name != "echo" && name != "set" && name != "if" && name != "rem" && name != "title" && name != "prompt" && name != "for" {
-		cut := false
-		for _, t := range toks[1:] {
-			cut = cut || t.hasSep(",;=")
-		}
-		if cut {
-			split := make([]*ctok, 1, len(toks))
-			split[0] = toks[0]
-			for _, t := range toks[1:] {
-				split = t.appendSplit(split, ",;=")
-			}
-			toks = split
+	if !cut {
+		return toks
+	}
+	split := make([]*ctok, 1, len(toks))
+	split[0] = toks[0]
+	for _, t := range toks[1:] {
+		split = t.appendSplit(split, ",;=")
+	}
+	return split
+}
+
+// runs collects the commands a command c (on line n) runs: cmd /c's
+// script, an if's body, start's program…
+type runs struct {
+	p        *cmdParser
+	out      []*Command
+	c        *Command
+	n, depth int
+}
+
+// inner parses text as a line c runs, by way of v.
+func (r *runs) inner(text, v string) {
+	from := len(r.out)
+	r.out = r.p.line(r.out, text, r.n, v, r.depth+1)
+	r.c.Inner = append(r.c.Inner, r.out[from:]...)
+}
+
+// innerWords parses the tokens ts as a line c runs.
+func (r *runs) innerWords(ts []*ctok, v string) {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, t.line())
+	}
+	r.inner(strings.Join(parts, " "), v)
+}
+
+// cmdC reads cmd /c's (or /k's) script.
+func (r *runs) cmdC(toks []*ctok) {
+	args := make([]string, 0, len(toks)-1)
+	for _, t := range toks[1:] {
+		args = append(args, t.line())
+	}
+	text, ok, delayed := CmdScript(args)
+	if delayed {
+		r.p.s.unknown("delayed expansion (cmd /v)")
+	}
+	if !ok {
+		return
+	}
+	if strings.HasPrefix(text, `"`) {
+		text = text[1:]
+		if j := strings.LastIndex(text, `"`); j >= 0 {
+			text = text[:j] + text[j+1:]
 		}
 	}
-	words := make([]Word, 0, len(toks))
-	for i, t := range toks {
-		if i > 0 && cmdBuiltins[name] {
-			words = appendSwitches(words, t)
-			continue
-		}
-		words = append(words, t.word())
+	r.inner(text, "cmd /c")
+}
+
+// powershell reads powershell -Command's script.
+func (r *runs) powershell(words []Word) {
+	script, ok := psCommandArg(words[1:])
+	if !ok {
+		return
 	}
-	c := &Command{Words: words, Redirs: redirs, Via: via, Line: n}
-	out = append(out, c)
-	inner := func(text, v string) {
-		from := len(out)
-		out = p.line(out, text, n, v, depth+1)
-		c.Inner = append(c.Inner, out[from:]...)
+	ps := ParsePowerShell(script, r.p.opts)
+	for _, u := range ps.Unknown {
+		r.p.s.unknown(u)
 	}
-	innerWords := func(ts []*ctok, v string) {
-		var parts []string
-		for _, t := range ts {
-			parts = append(parts, t.line())
+	for _, ic := range ps.Commands {
+		if ic.Via == "" {
+			ic.Via = "powershell -Command"
+			r.c.Inner = append(r.c.Inner, ic)
 		}
-		inner(strings.Join(parts, " "), v)
+		ic.Line = r.n
+		r.out = append(r.out, ic)
 	}
-	switch ProgramName(name) {
-	case "cmd":
-		args := make([]string, 0, len(toks)-1)
-		for _, t := range toks[1:] {
-			args = append(args, t.line())
-		}
-		text, ok, delayed := CmdScript(args)
-		if delayed {
-			p.s.unknown("delayed expansion (cmd /v)")
-		}
-		if ok {
-			if strings.HasPrefix(text, `"`) {
-				text = text[1:]
-				if j := strings.LastIndex(text, `"`); j >= 0 {
-					text = text[:j] + text[j+1:]
-				}
-			}
-			inner(text, "cmd /c")
-			return out
-		}
-	case "schtasks", "wmic", "sc", "runas":
-		args := make([]string, 0, len(words)-1)
-		for _, w := range words[1:] {
-			args = append(args, w.Text)
-		}
-		if text, ok := LaterCommand(ProgramName(name), args); ok {
-			inner(text, "later")
-		}
-	case "powershell", "pwsh":
-		if script, ok := psCommandArg(words[1:]); ok {
-			ps := ParsePowerShell(script, p.opts)
-			for _, u := range ps.Unknown {
-				p.s.unknown(u)
-			}
-			for _, ic := range ps.Commands {
-				if ic.Via == "" {
-					ic.Via = "powershell -Command"
-					c.Inner = append(c.Inner, ic)
-				}
-				ic.Line = n
-				out = append(out, ic)
-			}
-		}
-	case "if":
-		i := 1
-		for i < len(toks) {
-			w := strings.ToLower(toks[i].text())
-			if w == "/i" || w == "not" {
-				i++
-				continue
-			}
+}
+
+// ifBody reads the command an if runs (and an else's).
+func (r *runs) ifBody(toks []*ctok) {
+	i := ifCondEnd(toks)
+	if i >= len(toks) {
+		return
+	}
+	body := toks[i:]
+	for j, t := range body {
+		if strings.EqualFold(t.text(), "else") {
+			r.p.s.unknown("if … else")
+			r.innerWords(body[j+1:], "if")
+			body = body[:j]
 			break
 		}
-		if i >= len(toks) {
-			return out
-		}
+	}
+	r.innerWords(body, "if")
+}
+
+// ifCondEnd is the index of the first token after an if's condition.
+func ifCondEnd(toks []*ctok) int {
+	i := 1
+	for i < len(toks) {
 		w := strings.ToLower(toks[i].text())
-		switch {
-		case w == "exist" || w == "defined" || w == "errorlevel" || w == "cmdextversion":
-			i += 2
-		case i+1 < len(toks) && isCmpOp(toks[i+1].text()):
-			i += 3
-		default:
-			// A==B, A== B, A ==B, A == B
-			for j := i; j < len(toks); j++ {
-				t := toks[j].text()
-				if k := strings.Index(t, "=="); k >= 0 {
-					i = j + 1
-					if strings.HasSuffix(t, "==") {
-						i = j + 2
-					}
-					break
-				}
-			}
+		if w != "/i" && w != "not" {
+			break
 		}
-		if i < len(toks) {
-			body := toks[i:]
-			for j, t := range body {
-				if strings.EqualFold(t.text(), "else") {
-					p.s.unknown("if … else")
-					innerWords(body[j+1:], "if")
-					body = body[:j]
-					break
-				}
+		i++
+	}
+	if i >= len(toks) {
+		return i
+	}
+	w := strings.ToLower(toks[i].text())
+	switch {
+	case w == "exist" || w == "defined" || w == "errorlevel" || w == "cmdextversion":
+		return i + 2
+	case i+1 < len(toks) && isCmpOp(toks[i+1].text()):
+		return i + 3
+	}
+	// A==B, A== B, A ==B, A == B
+	for j := i; j < len(toks); j++ {
+		t := toks[j].text()
+		if strings.Contains(t, "==") {
+			if strings.HasSuffix(t, "==") {
+				return j + 2
 			}
-			innerWords(body, "if")
-		}
-	case "for":
-		p.s.unknown("a for loop")
-		// for /f … in ('COMMAND') (or `COMMAND` with usebackq) runs it
-		open := -1
-		for i, t := range toks {
-			switch {
-			case t.raw == "(" && open == -1:
-				open = i
-			case t.raw == ")" && open >= 0:
-				var parts []string
-				for _, t := range toks[open+1 : i] {
-					parts = append(parts, t.line())
-				}
-				set := strings.TrimSpace(strings.Join(parts, " "))
-				if len(set) >= 2 && (set[0] == '\'' || set[0] == '`') && set[len(set)-1] == set[0] {
-					inner(set[1:len(set)-1], "for")
-				}
-				open = -2 // only the first set
-			}
-		}
-		for i, t := range toks {
-			if strings.EqualFold(t.text(), "do") {
-				innerWords(toks[i+1:], "for")
-				break
-			}
-		}
-	case "else", "do":
-		// what follows a block: if (…) else CMD, for … (…) do CMD
-		p.s.unknown(name + " after a parenthesised block")
-		innerWords(toks[1:], map[string]string{"else": "if", "do": "for"}[name])
-	case "call":
-		p.s.unknown("call")
-		innerWords(toks[1:], "call")
-	case "start":
-		// the first quoted word, before or among the switches, is the
-		// window title
-		i, title := 1, false
-		for i < len(toks) {
-			if !title && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
-				title = true
-				i++
-				continue
-			}
-			if !strings.HasPrefix(toks[i].text(), "/") {
-				break
-			}
-			sw := strings.ToLower(toks[i].text())
-			i++
-			if sw == "/d" || sw == "/node" || sw == "/affinity" {
-				i++
-			}
-		}
-		if i < len(toks) {
-			innerWords(toks[i:], "start")
+			return j + 1
 		}
 	}
-	return out
+	return i
+}
+
+// start reads the program start runs: the first quoted word, before or
+// among the switches, is the window title.
+func (r *runs) start(toks []*ctok) {
+	i, title := 1, false
+	for i < len(toks) {
+		if !title && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
+			title = true
+			i++
+			continue
+		}
+		if !strings.HasPrefix(toks[i].text(), "/") {
+			break
+		}
+		sw := strings.ToLower(toks[i].text())
+		i++
+		if sw == "/d" || sw == "/node" || sw == "/affinity" {
+			i++
+		}
+	}
+	if i < len(toks) {
+		r.innerWords(toks[i:], "start")
+	}
 }
 
 // LaterCommand finds the command line a program is given to run later or

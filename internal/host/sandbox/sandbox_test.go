@@ -84,7 +84,7 @@ func mechanisms(t *testing.T) []string {
 		t.Logf("landlock variant skipped: %v", err)
 	}
 	if len(out) == 0 {
-		t.Skip("no sandbox mechanism works here (install bubblewrap)")
+		testenv.Missing(t, "no sandbox mechanism works here (install bubblewrap)")
 	}
 	return out
 }
@@ -285,7 +285,7 @@ func TestEscapes(t *testing.T) {
 			})
 			t.Run("unix socket", func(t *testing.T) {
 				if _, err := os.Stat("/usr/bin/curl"); err != nil {
-					t.Skip("needs /usr/bin/curl as a unix-socket client")
+					testenv.Missing(t, "needs /usr/bin/curl as a unix-socket client")
 				}
 				// Landlock leaves visible sockets reachable by path: nb's
 				// filter refuses unix sockets. bubblewrap hides them with
@@ -619,9 +619,7 @@ var (
 // the repository; afterwards the user's own git status (real git, outside)
 // must run nothing. Control runs of each way unsandboxed show it works.
 func TestGitEscapeThenRealGitStatus(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		testenv.Missing(t, "git is needed for the escape test")
-	}
+	testenv.Tool(t, "git")
 	status := func(w world) {
 		gitRun(t, w, w.ws, "status")
 		gitRun(t, w, filepath.Join(w.ws, "x"), "status")

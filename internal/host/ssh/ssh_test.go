@@ -22,6 +22,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
 	"github.com/nb-cli/nb/internal/host/ssh/sshtest"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 func run(t *testing.T, h host.Host, dir, script string) (string, string, *host.Exit) {
@@ -284,9 +285,7 @@ func BenchmarkRun(b *testing.B) {
 }
 
 func TestAgent(t *testing.T) {
-	if _, err := exec.LookPath("ssh-agent"); err != nil {
-		t.Skip("ssh-agent not installed")
-	}
+	testenv.Tool(t, "ssh-agent")
 	s := startSSHD(t)
 	s.trust(t)
 	sock := filepath.Join(t.TempDir(), "agent.sock")

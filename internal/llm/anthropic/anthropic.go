@@ -264,16 +264,9 @@ func convert(m llm.Message, thinking bool) (llm.Role, []sdk.ContentBlockParamUni
 }
 
 // toolInput is the tool_use input sent back to the API: it must be an
-// object, so arguments that are not a JSON object are wrapped.
+// object (llm.SendableArguments).
 func toolInput(args string) any {
-	var obj map[string]any
-	if args == "" {
-		return map[string]any{}
-	}
-	if json.Unmarshal([]byte(args), &obj) == nil && obj != nil {
-		return json.RawMessage(args)
-	}
-	return map[string]any{"invalid_arguments": args}
+	return json.RawMessage(llm.SendableArguments(args))
 }
 
 func inputSchema(raw json.RawMessage) (sdk.ToolInputSchemaParam, error) {

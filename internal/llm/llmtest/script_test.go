@@ -43,10 +43,12 @@ func ask(ts *testscript.TestScript, neg bool, args []string) {
 	spec, err := providers.Resolve(config.Default(), name, "", ts.Getenv)
 	ts.Check(err)
 	spec.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
-	p, err := providers.Build(spec)
-	ts.Check(err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	spec, err = providers.Discover(ctx, spec) // the server's only model
+	ts.Check(err)
+	p, err := providers.Build(spec)
+	ts.Check(err)
 	resp, err := p.Stream(ctx, &llm.Request{
 		System:   "You are nb.",
 		Messages: []llm.Message{{Role: llm.RoleUser, Text: strings.Join(args[1:], " ")}},

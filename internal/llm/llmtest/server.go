@@ -151,6 +151,10 @@ type Server struct {
 	window   int
 	cache    promptCache
 	usage    Usage
+	// local is the local server it plays (local.go); side the requests
+	// it answered besides chat completions.
+	local Local
+	side  []string
 }
 
 // wire is one wire format.
@@ -295,6 +299,9 @@ func (s *Server) problem(format string, args ...any) {
 }
 
 func (s *Server) serve(wf wire, w http.ResponseWriter, r *http.Request) {
+	if s.serveSide(w, r) {
+		return
+	}
 	body, err := readBody(r)
 	if err != nil {
 		s.problem("reading request: %v", err)
@@ -340,6 +347,16 @@ func (s *Server) serve(wf wire, w http.ResponseWriter, r *http.Request) {
 	window := s.window
 	s.requests = append(s.requests, *req)
 	s.mu.Unlock()
+	if reject := s.rejectLocal(req, body); reject != nil {
+		// Refused before the script is consulted: the turn stays.
+		if turn != nil && !turn.Standing {
+			s.mu.Lock()
+			s.next--
+			s.mu.Unlock()
+		}
+		wf.writeError(w, reject)
+		return
+	}
 	if over {
 		// The provider refuses before the script is consulted; the turn
 		// stays for the retry.

@@ -17,11 +17,17 @@ import (
 // Testscript support: a "fakellm" command that end-to-end scripts use to
 // start scripted model servers and point nb at them.
 //
-//	fakellm KIND SCRIPT.json [window=N]
-//	                           start a server (KIND: openai, azure, anthropic,
-//	                           gemini) playing the turns in SCRIPT.json and
-//	                           set the environment nb reads:
+//	fakellm KIND SCRIPT.json [window=N] [local=LOCAL.json]
+//	                           start a server (KIND: openai, local, azure,
+//	                           anthropic, gemini) playing the turns in
+//	                           SCRIPT.json and set the environment nb reads:
 //	                             openai:    OPENAI_BASE_URL, OPENAI_API_KEY
+//	                             local:     OPENAI_BASE_URL only (a local
+//	                                        server needs no key); with
+//	                                        local=LOCAL.json it plays the
+//	                                        local server LOCAL.json
+//	                                        describes (llmtest.Local: models,
+//	                                        nCtx, strictRoles, parseArguments)
 //	                             azure:     AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY,
 //	                                        AZURE_OPENAI_DEPLOYMENT (if unset)
 //	                             anthropic: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY
@@ -228,21 +234,26 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if neg {
 			ts.Fatalf("fakellm: unsupported: ! fakellm %s", args[0])
 		}
-		if len(args) < 2 || len(args) > 3 {
-			ts.Fatalf("usage: fakellm KIND SCRIPT.json [window=N]")
+		if len(args) < 2 || len(args) > 4 {
+			ts.Fatalf("usage: fakellm KIND SCRIPT.json [window=N] [local=LOCAL.json]")
 		}
 		window := 0
-		if len(args) == 3 {
-			v, ok := strings.CutPrefix(args[2], "window=")
+		var local Local
+		for _, opt := range args[2:] {
+			if v, ok := strings.CutPrefix(opt, "local="); ok {
+				ts.Check(json.Unmarshal([]byte(ts.ReadFile(v)), &local))
+				continue
+			}
+			v, ok := strings.CutPrefix(opt, "window=")
 			n, err := strconv.Atoi(v)
 			if !ok || err != nil || n <= 0 {
-				ts.Fatalf("fakellm: bad option %q (want window=TOKENS)", args[2])
+				ts.Fatalf("fakellm: bad option %q (want window=TOKENS or local=FILE)", opt)
 			}
 			window = n
 		}
 		kind := args[0]
 		wireKind := kind
-		if kind == "azure" {
+		if kind == "azure" || kind == "local" {
 			wireKind = "openai"
 		}
 		turns, err := LoadScript([]byte(ts.ReadFile(args[1])))
@@ -250,6 +261,7 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		s, err := Start(wireKind, turns, st.fail)
 		ts.Check(err)
 		s.SetWindow(window)
+		s.SetLocal(local)
 		st.mu.Lock()
 		st.servers = append(st.servers, s)
 		st.mu.Unlock()
@@ -258,6 +270,8 @@ func fakellmCmd(ts *testscript.TestScript, neg bool, args []string) {
 		case "openai":
 			ts.Setenv("OPENAI_BASE_URL", s.URL())
 			ts.Setenv("OPENAI_API_KEY", "sk-fakellm")
+		case "local":
+			ts.Setenv("OPENAI_BASE_URL", s.URL())
 		case "azure":
 			ts.Setenv("AZURE_OPENAI_ENDPOINT", s.Root())
 			ts.Setenv("AZURE_OPENAI_API_KEY", "fakellm")

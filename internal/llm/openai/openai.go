@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync/atomic"
 
 	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -48,6 +49,11 @@ type Config struct {
 	ThoughtSignatures bool
 	// HTTPClient replaces the default client.
 	HTTPClient *http.Client
+	// StrictRoles marks a server whose chat template accepts only
+	// alternating user and assistant turns (no tool or system role): tool
+	// calls and results are sent as text in those turns. nb also switches
+	// to it by itself when a server rejects the roles of a request.
+	StrictRoles bool
 }
 
 // Provider streams chat completions.
@@ -58,6 +64,13 @@ type Provider struct {
 	compatible bool
 	signatures bool
 	svc        oa.ChatCompletionService
+	// opts are the client's options (the models service uses them too);
+	// server reaches a compatible server's own endpoints (server.go).
+	opts   []option.RequestOption
+	server serverAccess
+	// fold is set when the server's chat template accepts only
+	// alternating user and assistant turns (roles.go).
+	fold atomic.Bool
 }
 
 // New builds a provider. It does no network I/O.
@@ -78,6 +91,8 @@ func New(cfg Config) *Provider {
 	}
 	p := NewWithOptions(name, cfg.Model, cfg.MaxTokens, cfg.Compatible, opts...)
 	p.signatures = cfg.ThoughtSignatures
+	p.server = serverAccess{base: cfg.BaseURL, key: cfg.APIKey, headers: cfg.Headers, client: cfg.HTTPClient}
+	p.fold.Store(cfg.StrictRoles)
 	return p
 }
 
@@ -86,12 +101,14 @@ func New(cfg Config) *Provider {
 // own retries are off: callers wrap the provider with llm.WithRetry.
 func NewWithOptions(name, model string, maxTokens int, compatible bool, opts ...option.RequestOption) *Provider {
 	base := []option.RequestOption{option.WithEnvironmentProduction(), option.WithMaxRetries(0)}
+	all := append(base, opts...)
 	return &Provider{
 		name:       name,
 		model:      model,
 		maxTokens:  maxTokens,
 		compatible: compatible,
-		svc:        oa.NewChatCompletionService(append(base, opts...)...),
+		svc:        oa.NewChatCompletionService(all...),
+		opts:       all,
 	}
 }
 
@@ -101,11 +118,28 @@ func (p *Provider) Name() string { return p.name }
 // Model implements llm.Provider.
 func (p *Provider) Model() string { return p.model }
 
-// Stream implements llm.Provider.
+// Stream implements llm.Provider. A server that rejects the roles of the
+// request (roles.go) gets it once more with tool calls and results as
+// text, and every later request of this provider too.
 func (p *Provider) Stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	if onEvent == nil {
 		onEvent = func(llm.Event) {}
 	}
+	delivered := false
+	resp, err := p.stream(ctx, req, func(ev llm.Event) {
+		delivered = true
+		onEvent(ev)
+	})
+	if err == nil || delivered || p.fold.Load() || !rolesRejected(err) || ctx.Err() != nil {
+		return resp, err
+	}
+	p.fold.Store(true)
+	onEvent(llm.Event{Type: llm.EventRetry, Err: err, Text: "the server's chat template takes only alternating user and assistant turns: tool calls and results now go in those turns as text (\"strictRoles\": true in the provider's config starts that way); sending again"})
+	return p.stream(ctx, req, onEvent)
+}
+
+// stream sends one request.
+func (p *Provider) stream(ctx context.Context, req *llm.Request, onEvent func(llm.Event)) (*llm.Response, error) {
 	b, err := p.newBody(req, true)
 	if err != nil {
 		return nil, &llm.Error{Kind: llm.ErrBadRequest, Provider: p.name, Message: err.Error(), Err: err}

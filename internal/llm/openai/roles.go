@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	oa "github.com/openai/openai-go/v3"
 
@@ -26,7 +28,16 @@ import (
 //   - the request's facts end the last message (the turn's own user
 //     message, or its last tool result): never a user message of their own;
 //   - for models without a system role, the system prompt starts the first
-//     user message.
+//     user message;
+//   - a tool call's arguments go as a JSON object (llm.SendableArguments):
+//     a call cut off in its arguments never makes the history invalid.
+//
+// Some templates (Gemma 2's) have no tool role either, and reject a
+// request that holds one ("roles must alternate"). For them (Provider.fold:
+// the provider's strictRoles setting, or set when a server rejected the
+// roles of a request) tool calls and results are sent as text: the calls
+// at the end of the assistant's turn, their results in the user turn that
+// follows, and the system prompt at the start of the first user turn.
 
 // noAnswer stands for the answer of a turn that ended after its tool
 // results, before the model replied (tool-call limit, Ctrl+C, an error).
@@ -67,9 +78,14 @@ func (p *Provider) sequence(req *llm.Request) (string, []llm.Message) {
 	if model == "" {
 		model = p.model
 	}
-	msgs := alternate(req.Messages)
+	fold := p.fold.Load()
+	msgs := req.Messages
+	if fold {
+		msgs = foldTools(msgs)
+	}
+	msgs = sendableCalls(alternate(msgs))
 	system := req.System
-	if system != "" && catalog.NoSystemRole(model) {
+	if system != "" && (fold || catalog.NoSystemRole(model)) {
 		if len(msgs) == 0 || msgs[0].Role != llm.RoleUser {
 			msgs = append([]llm.Message{{Role: llm.RoleUser}}, msgs...)
 		} else {
@@ -120,6 +136,77 @@ func alternate(msgs []llm.Message) []llm.Message {
 	return out
 }
 
+// sendableCalls returns msgs with every tool call's arguments a JSON
+// object; it copies only when it changes something.
+func sendableCalls(msgs []llm.Message) []llm.Message {
+	out := msgs
+	for i, m := range msgs {
+		for j, c := range m.ToolCalls {
+			args := llm.SendableArguments(c.Arguments)
+			if args == c.Arguments {
+				continue
+			}
+			if &out[0] == &msgs[0] {
+				out = append([]llm.Message(nil), msgs...)
+			}
+			if &out[i].ToolCalls[0] == &m.ToolCalls[0] {
+				out[i].ToolCalls = append([]llm.ToolCall(nil), m.ToolCalls...)
+			}
+			out[i].ToolCalls[j].Arguments = args
+		}
+	}
+	return out
+}
+
+// foldTools returns msgs with tool calls and results as text: for chat
+// templates with no tool role.
+func foldTools(msgs []llm.Message) []llm.Message {
+	out := make([]llm.Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch {
+		case m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0:
+			var b strings.Builder
+			b.WriteString(m.Text)
+			for _, c := range m.ToolCalls {
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				fmt.Fprintf(&b, "[nb: tool call %s (%s): %s]", c.Name, c.ID, llm.SendableArguments(c.Arguments))
+			}
+			m.Text, m.ToolCalls = b.String(), nil
+		case m.Role == llm.RoleTool:
+			status := "result"
+			if m.IsError {
+				status = "error"
+			}
+			text := m.Text
+			if text == "" {
+				text = noOutput
+			}
+			m = llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("[nb: %s of tool call %s (%s)]\n%s", status, m.ToolName, m.ToolCallID, text)}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// rolesRejected reports whether err is a server refusing the roles of a
+// request: a chat template that wants strictly alternating user and
+// assistant turns, or that has no tool or system role.
+func rolesRejected(err error) bool {
+	var e *llm.Error
+	if !errors.As(err, &e) || (e.Kind != llm.ErrBadRequest && e.Kind != llm.ErrServer) {
+		return false
+	}
+	msg := strings.ToLower(e.Message)
+	for _, phrase := range []string{"must alternate", "role not supported", "roles are supported", "unsupported role", "invalid role", "roles supported"} {
+		if strings.Contains(msg, phrase) {
+			return true
+		}
+	}
+	return false
+}
+
 // joinText joins two texts of one message with a blank line.
 func joinText(a, b string) string {
 	switch {
@@ -146,3 +233,11 @@ func alternates(msgs []llm.Message) bool {
 	}
 	return true
 }
+
+// StrictRoles reports whether tool calls and results are sent as text
+// (the server's chat template takes only alternating user and assistant
+// turns); SetStrictRoles turns that on, for a server known to need it.
+func (p *Provider) StrictRoles() bool { return p.fold.Load() }
+
+// SetStrictRoles: see StrictRoles.
+func (p *Provider) SetStrictRoles() { p.fold.Store(true) }

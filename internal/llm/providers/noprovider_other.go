@@ -3,7 +3,9 @@
 package providers
 
 const noProviderText = `no model provider configured. Set one of:
-  OPENAI_API_KEY=sk-...            (OpenAI; add OPENAI_BASE_URL=http://localhost:11434/v1 for a local server)
+  OPENAI_BASE_URL=http://localhost:11434/v1   (a local server: Ollama, llama.cpp, vLLM, LM Studio;
+                                               no key needed, nb asks it for its models)
+  OPENAI_API_KEY=sk-...            (OpenAI)
   ANTHROPIC_API_KEY=...
   GEMINI_API_KEY=...
   AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com

@@ -7,8 +7,9 @@
 // provider by name; else ErrNoProvider.
 //
 //	openai     OPENAI_API_KEY; OPENAI_BASE_URL makes it OpenAI-compatible
-//	           (a key is then optional); OPENAI_MODEL; OPENAI_ORG_ID and
-//	           OPENAI_PROJECT_ID become headers
+//	           (a key is then optional, and without OPENAI_MODEL the
+//	           server's only model is used: Discover); OPENAI_MODEL;
+//	           OPENAI_ORG_ID and OPENAI_PROJECT_ID become headers
 //	anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL
 //	gemini     GEMINI_API_KEY or GOOGLE_API_KEY, GEMINI_BASE_URL, GEMINI_MODEL;
 //	           spoken through Gemini's OpenAI-compatible endpoint
@@ -49,11 +50,12 @@ const GeminiBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai/"
 
 // Default models per provider type.
 var DefaultModels = map[string]string{
-	"openai":            "gpt-4.1",
-	"azure":             "gpt-4.1",
-	"anthropic":         "claude-sonnet-4-5",
-	"gemini":            "gemini-2.5-flash",
-	"openai-compatible": "llama3.2",
+	"openai":    "gpt-4.1",
+	"azure":     "gpt-4.1",
+	"anthropic": "claude-sonnet-4-5",
+	"gemini":    "gemini-2.5-flash",
+	// An OpenAI-compatible server's models are its own: Discover asks it.
+	"openai-compatible": "",
 }
 
 // ErrNoProvider says that nothing is configured; its text tells the user
@@ -93,7 +95,10 @@ type Spec struct {
 	Reasoning      string
 	ThinkingBudget int
 	SendReasoning  *bool
-	Source         string
+	// StrictRoles: the server's chat template takes only alternating
+	// user and assistant turns (config "strictRoles").
+	StrictRoles bool
+	Source      string
 	// HTTPClient, when set, is used for requests (tests).
 	HTTPClient *http.Client
 	// Sleep, when set, replaces the real wait between retries (tests).
@@ -185,7 +190,7 @@ func fromConfig(name string, p config.Provider, getenv func(string) string) (Spe
 		Headers: p.Headers, MaxTokens: p.MaxTokens, MaxRetries: p.MaxRetries, Source: "config",
 		Timeouts:      llm.Timeouts{Connect: secs(p.ConnectTimeout), FirstByte: secs(p.FirstByteTimeout), Idle: secs(p.IdleTimeout)},
 		ContextWindow: p.ContextWindow, Prices: p.Prices, Reasoning: p.Reasoning, ThinkingBudget: p.ThinkingBudget,
-		SendReasoning: p.SendReasoning,
+		SendReasoning: p.SendReasoning, StrictRoles: p.StrictRoles,
 	}
 	if s.Type == "" {
 		s.Type = "openai"
@@ -341,7 +346,7 @@ func availableNames(cfg *config.Config, getenv func(string) string) string {
 		names = append(names, e.Name)
 	}
 	if len(names) == 0 {
-		return "none (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or AZURE_OPENAI_API_KEY)"
+		return "none (set OPENAI_BASE_URL for a local server, or OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or AZURE_OPENAI_API_KEY)"
 	}
 	return strings.Join(names, ", ")
 }
@@ -365,6 +370,7 @@ func Build(s Spec) (llm.Provider, error) {
 		p = openai.New(openai.Config{
 			Name: s.Name, Model: s.Model, APIKey: s.APIKey, BaseURL: s.BaseURL, Headers: s.Headers,
 			MaxTokens: s.MaxTokens, Compatible: s.Type == "openai-compatible", HTTPClient: s.HTTPClient,
+			StrictRoles: s.StrictRoles,
 		})
 	case "azure":
 		if s.BaseURL == "" {
@@ -439,4 +445,69 @@ func Available(cfg *config.Config, getenv func(string) string) []Entry {
 			Active: activeErr == nil && active.Source == "env" && active.Name == s.Name})
 	}
 	return out
+}
+
+// Discover picks the model of an OpenAI-compatible server when s names
+// none: it asks the server for its models (GET /models) and takes the only
+// one; with several, or none, it says what to set. Other specs are
+// returned as they are.
+func Discover(ctx context.Context, s Spec) (Spec, error) {
+	if s.Model != "" || s.Type != "openai-compatible" {
+		return s, nil
+	}
+	p, err := Build(s)
+	if err != nil {
+		return s, err
+	}
+	lister, ok := llm.As[llm.ModelLister](p)
+	if !ok {
+		return s, fmt.Errorf("provider %q: no model set: %s", s.Name, chooseModel(s))
+	}
+	models, err := lister.Models(ctx)
+	if err != nil {
+		return s, fmt.Errorf("provider %q: no model set, and the server at %s did not list its models (%v): %s", s.Name, s.BaseURL, err, chooseModel(s))
+	}
+	switch len(models) {
+	case 1:
+		s.Model = models[0].ID
+		return s, nil
+	case 0:
+		return s, fmt.Errorf("provider %q: the server at %s lists no model: load one there, or %s", s.Name, s.BaseURL, chooseModel(s))
+	}
+	names := make([]string, 0, len(models))
+	for _, m := range models {
+		names = append(names, m.ID)
+	}
+	shown := names
+	if len(shown) > 12 {
+		shown = append(shown[:12:12], fmt.Sprintf("… %d more", len(names)-12))
+	}
+	return s, fmt.Errorf("provider %q: the server at %s offers %d models (%s): %s", s.Name, s.BaseURL, len(models), strings.Join(shown, ", "), chooseModel(s))
+}
+
+// chooseModel says how to name the model of s.
+func chooseModel(s Spec) string {
+	if s.Source == "env" {
+		return "choose one with -m NAME, or set OPENAI_MODEL=NAME"
+	}
+	return fmt.Sprintf("choose one with -m NAME, or set \"model\" in providers.%s of the config", s.Name)
+}
+
+// ModelHint is what to add to a provider's error when the server says the
+// model does not exist (HTTP 404): how to choose another.
+func ModelHint(s Spec) string {
+	hint := chooseModel(s)
+	if s.Type == "openai-compatible" {
+		hint += " (/model lists the server's models)"
+	}
+	switch {
+	case s.Source != "env" || s.Type == "openai-compatible" || s.Type == "openai":
+	case s.Type == "anthropic":
+		hint = strings.ReplaceAll(hint, "OPENAI_MODEL", "ANTHROPIC_MODEL")
+	case s.Type == "gemini":
+		hint = strings.ReplaceAll(hint, "OPENAI_MODEL", "GEMINI_MODEL")
+	case s.Type == "azure":
+		hint = strings.ReplaceAll(hint, "OPENAI_MODEL", "AZURE_OPENAI_DEPLOYMENT")
+	}
+	return hint
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 var (
@@ -28,12 +30,10 @@ var (
 func Dir(t testing.TB) string {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("NB_REQUIRE_INTEROP") != "" {
-				t.Fatalf("%s is required for the MCP interop tests", tool)
-			}
-			t.Skipf("skipping MCP interop test: %s not found (set NB_REQUIRE_INTEROP=1 to fail instead)", tool)
+		if _, err := exec.LookPath(tool); err != nil && os.Getenv("NB_REQUIRE_INTEROP") != "" {
+			t.Fatalf("%s is required for the MCP interop tests", tool)
 		}
+		testenv.Tool(t, tool)
 	}
 	once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

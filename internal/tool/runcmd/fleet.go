@@ -64,9 +64,11 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 	for i, h := range hosts {
 		names[i] = h.Name
 	}
+	// the hosts' disks are not this one's: what the command reads there
+	// is judged as a read of unknown files, never by local facts
 	d := t.opts.Policy.Decide(policy.Action{
 		Kind: policy.RunCommand, Command: p.Command,
-		Where:     policy.CommandContext{Cwd: decideIn, Home: home, Isolation: policy.IsolationRemote},
+		Where:     policy.CommandContext{Cwd: decideIn, Home: home, Isolation: policy.IsolationRemote, Facts: policy.UnknownFacts{}},
 		Hosts:     names,
 		Selection: sel,
 	})
@@ -109,7 +111,7 @@ func (t *RunCmd) reviewFleet(call *tool.Call, at tool.At, p *prepared) (*tool.In
 			Content:  res.JSON(),
 			ExitCode: &code,
 			Duration: res.Duration,
-			Note:     res.Line(),
+			Note:     res.Counts(), // the call's line names the hosts
 			Details:  res.Details(3),
 			Hosts:    outcomes,
 		}, nil

@@ -80,7 +80,7 @@ func TestRunCmdHosts(t *testing.T) {
 	if out.Summary.Total != 4 || out.Summary.OK != 4 || len(out.Groups) != 1 || out.Groups[0].Stdout != "Linux\n" || out.OutputDir == "" {
 		t.Errorf("result %s", res.Content)
 	}
-	if *res.ExitCode != 0 || res.Note != "4 hosts: 4 ok · 1 distinct output" || !strings.Contains(res.Details, "web-01, web-02, web-03, web-04 (exit 0)") {
+	if *res.ExitCode != 0 || res.Note != "4 ok · 1 distinct output" || !strings.Contains(res.Details, "web-01, web-02, web-03, web-04 (exit 0)") {
 		t.Errorf("exit %d note %q details %q", *res.ExitCode, res.Note, res.Details)
 	}
 	if len(res.Hosts) != 4 || res.Hosts[2].Host != "web-03" || res.Hosts[2].Status != "ok" || *res.Hosts[2].ExitCode != 0 {

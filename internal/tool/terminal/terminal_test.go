@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/ptysession"
+	"github.com/nb-cli/nb/internal/testenv"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
@@ -168,7 +168,7 @@ func TestShellSessionThroughTools(t *testing.T) {
 
 	// Input to a program started from the shell is not shell input.
 	_, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1","stdin":"python3 -q\n"}`)
-	if _, err := exec.LookPath("python3"); err == nil {
+	if testenv.Tool(t, "python3") != "" {
 		for i := 0; i < 50 && !strings.HasSuffix(r.Content, ">>> "); i++ {
 			_, r = call(t, tools["terminal_continue"], `{"sessionId":"term-1"}`)
 		}
@@ -242,9 +242,7 @@ func TestBadArguments(t *testing.T) {
 }
 
 func TestWithRealPolicy(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not installed")
-	}
+	testenv.Tool(t, "python3")
 	tools, _, m := setup(t)
 	eng, err := policy.New(policy.Options{Headless: false})
 	if err != nil {

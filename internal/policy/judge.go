@@ -13,147 +13,8 @@ import (
 	"github.com/nb-cli/nb/internal/visible"
 )
 
-type leafInfo struct {
-	safe            bool
-	why             string // why not safe
-	danger          string
-	sensitive       string
-	harmlessWrapper bool
-	// noRule: no rule may pre-approve the leaf (network data fed to an
-	// interpreter, a risky environment variable).
-	noRule string
-	// exactOnly: only a rule without a trailing * may pre-approve it (it
-	// reads a file chosen at run time, or writes files through options).
-	exactOnly bool
-	// optWrite says how the leaf writes files through its options or
-	// arguments (sed -i, sort -o, git --output, tee…).
-	optWrite string
-}
-
-type assessment struct {
-	safety  Safety
-	reasons []string
-	warn    bool
-	// category is the display class of a single simple command.
-	category Category
-	// warnPattern is set when the command matches the user's warnPatterns.
-	warnPattern bool
-	display     string
-	info        map[*shellparse.Leaf]*leafInfo
-	// needRule are the leaves a rule must cover (not safe, not harmless
-	// wrappers).
-	needRule       []*shellparse.Leaf
-	writes         bool
-	network        bool
-	redirSensitive bool
-	// secretEnv says why the command expands a variable that may hold a
-	// secret: no rule pre-approves it.
-	secretEnv   string
-	maybeDenied []string
-	// warnAt is Decision.WarnAt for display.
-	warnAt []int
-}
-
 // secretVar finds expansions of variables named like secrets.
 var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
-
-// tally is what the parts of a command add up to.
-type tally struct {
-	dangerous, unsafe, removes, optWrites, warnHit bool
-}
-
-// reason adds r to the reasons once.
-func (as *assessment) reason(r string) {
-	if !contains(as.reasons, r) {
-		as.reasons = append(as.reasons, r)
-	}
-}
-
-// assess judges an analysed command: each leaf, each redirection, the
-// configured patterns, then its safety, warning and display line.
-func (e *Engine) assess(a *shellparse.Analysis, cc CommandContext) *assessment {
-	as := &assessment{info: map[*shellparse.Leaf]*leafInfo{}}
-	if a.Err != nil {
-		return e.unparsed(a, as)
-	}
-	var t tally
-	for _, r := range a.Unknown {
-		as.reason("cannot analyse: " + r)
-		t.unsafe = true
-	}
-	for _, name := range a.Recursive {
-		as.reason("function " + name + " calls itself (fork bomb)")
-		t.dangerous = true
-	}
-	for _, l := range a.Leaves {
-		e.assessLeaf(l, cc, as, &t)
-	}
-	if why := secretExpansion(a); why != "" {
-		as.secretEnv, t.unsafe = why, true
-		as.reason("sensitive: " + why)
-	}
-	for _, r := range a.Redirs {
-		e.assessRedir(r, cc, as, &t)
-	}
-	if what := fetchThenRun(a, cc); what != "" {
-		t.dangerous = true
-		as.reason("dangerous: " + what)
-	}
-	e.assessPatterns(a, cc, as, &t)
-	e.conclude(a, as, t)
-	return as
-}
-
-// unparsed judges text that does not parse: unknown, and warned when it
-// holds a dangerous word (a guess can only make the answer more careful,
-// never allow).
-func (e *Engine) unparsed(a *shellparse.Analysis, as *assessment) *assessment {
-	as.safety = Unknown
-	as.reason("cannot parse the command: " + a.Err.Error())
-	if w := dangerToken(a.Source); w != "" {
-		as.warn = true
-		as.reason("the text contains " + w)
-	}
-	as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
-	return as
-}
-
-// assessLeaf judges one simple command and adds it to the tally.
-func (e *Engine) assessLeaf(l *shellparse.Leaf, cc CommandContext, as *assessment, t *tally) {
-	info := e.leafInfo(l, cc)
-	as.info[l] = info
-	if info.danger != "" {
-		t.dangerous = true
-		as.reason("dangerous: " + info.danger)
-	}
-	if info.sensitive != "" {
-		as.reason("sensitive: " + info.sensitive)
-	}
-	if info.optWrite != "" {
-		t.optWrites = true
-		if info.danger == "" {
-			as.reason("writes: " + info.optWrite)
-		}
-	}
-	if !info.safe {
-		t.unsafe = true
-		if info.why != "" && info.danger == "" && info.sensitive == "" {
-			as.reason(info.why)
-		}
-	}
-	if !info.harmlessWrapper && !(info.safe && e.opts.Approval.AutoApproveSafe) {
-		as.needRule = append(as.needRule, l)
-	}
-	if cmdbase.Unix(l.Base()).Has(cmdbase.Removes) {
-		t.removes = true
-	}
-	for _, p := range e.denyRules(cc.Home) {
-		if !p.denies(l) && p.Match(l, matchMaybe) {
-			as.maybeDenied = append(as.maybeDenied, p.Src)
-			as.reason(fmt.Sprintf("might match deny rule %q", p.Src))
-		}
-	}
-}
 
 // assessRedir judges one redirection: writes into system paths and
 // startup files are dangerous, network devices too; any other write, a
@@ -214,53 +75,6 @@ func (e *Engine) assessRedir(r *shellparse.Redir, cc CommandContext, as *assessm
 	}
 }
 
-// assessPatterns applies the user's dangerousCommands and warnPatterns.
-func (e *Engine) assessPatterns(a *shellparse.Analysis, cc CommandContext, as *assessment, t *tally) {
-	for _, f := range e.danger {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			t.dangerous = true
-			as.reason(fmt.Sprintf("dangerous: %q matches dangerousCommands %q", what, f.src))
-		}
-	}
-	for _, f := range e.warn {
-		if what, ok := f.matchAnalysis(a, cc); ok {
-			t.warnHit = true
-			if !t.dangerous {
-				as.reason(fmt.Sprintf("warning: %q matches warnPatterns %q", what, f.src))
-			}
-		}
-	}
-}
-
-// conclude sets the safety, the warning (dangerous, or writing, deleting
-// or moving files: seed 000) and the display line.
-func (e *Engine) conclude(a *shellparse.Analysis, as *assessment, t tally) {
-	switch {
-	case t.dangerous:
-		as.safety = Dangerous
-	case t.unsafe:
-		as.safety = Unknown
-	default:
-		as.safety = Safe
-	}
-	cat, subject := e.category(a)
-	as.category = Category(cat)
-	as.warnPattern = t.warnHit
-	as.warn = t.dangerous || t.warnHit || as.writes || t.optWrites || t.removes || cat == "write" || cat == "append" || cat == "delete" || cat == "move"
-	if cat != "" {
-		as.display, as.warnAt = cat+": "+sanitize(subject, false), markAt(as.warn, len(cat))
-	} else {
-		as.display, as.warnAt = e.displayRun(a.Source), markAt(as.warn, len("run"))
-	}
-}
-
-// dirFree reports a command whose outcome does not depend on the
-// directory it runs in (beyond its redirections, judged on their own).
-func dirFree(base string) bool { return cmdbase.Unix(base).Has(cmdbase.NoDir) }
-
-// harmless reports a wrapper that only runs its inner command.
-func harmless(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Harmless) }
-
 // leafInfo judges one simple command in every directory it may run in:
 // the worst judgement wins, and a directory known only at run time is
 // never safe.
@@ -278,7 +92,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 			worst = info
 			continue
 		}
-		exact, noRule, optWrite := worst.exactOnly || info.exactOnly, worst.noRule, worst.optWrite
+		exact, noRule, optWrite, warns := worst.exactOnly || info.exactOnly, worst.noRule, worst.optWrite, worst.warns || info.warns
 		if noRule == "" {
 			noRule = info.noRule
 		}
@@ -290,7 +104,7 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		case info.danger != "", worst.sensitive == "" && info.sensitive != "", worst.safe && !info.safe:
 			worst = info
 		}
-		worst.exactOnly, worst.noRule, worst.optWrite = exact, noRule, optWrite
+		worst.exactOnly, worst.noRule, worst.optWrite, worst.warns = exact, noRule, optWrite, warns
 	}
 	if l.Dir.Unknown && !dirFree(l.Base()) && worst.safe && !(l.Via == "find -execdir" && onlyFindFiles(l)) {
 		worst.safe = false
@@ -302,20 +116,21 @@ func (e *Engine) leafInfo(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 // leafInfoIn judges one simple command running in cc.Cwd.
 func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	info := &leafInfo{}
-	if d := e.builtinDanger(l, cc); d != "" {
-		info.danger = d
-	} else if d := e.hiddenDanger(l, cc); d != "" {
-		info.danger = d
-	} else if d := e.braceDanger(l, cc); d != "" {
-		info.danger = d
+	h := e.builtinDanger(l, cc)
+	if h.why == "" {
+		h = e.hiddenDanger(l, cc)
 	}
+	if h.why == "" {
+		h = e.braceDanger(l, cc)
+	}
+	info.danger = h.why
 	for _, f := range e.danger {
-		if f.matchLeaf(l) && info.danger == "" {
+		if info.danger == "" && f.matchLeaf(l) {
 			info.danger = fmt.Sprintf("matches dangerousCommands %q", f.src)
 		}
 	}
 	if w, targets := optionWrite(l); w != "" && !allHarmless(targets, cc.Cwd) {
-		info.optWrite = w
+		info.optWrite, info.warns = w, true
 		for _, t := range targets {
 			if info.danger == "" && t.Static() && systemTarget(cc, t.Text) {
 				info.danger = w + " into a system path or startup file: " + t.Text
@@ -323,12 +138,17 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 	}
 	if info.danger == "" && l.Name() == "" && l.StdinFromNetwork {
-		info.danger = "network data piped into a command chosen at run time"
+		h = hazard{why: "network data piped into a command chosen at run time", fetched: true}
+		info.danger = h.why
 	}
-	if strings.HasPrefix(info.danger, "network data piped") || strings.HasSuffix(info.danger, "fetched from the network") {
+	if h.fetched {
+		// what runs came from the network: no rule names it
 		info.noRule = info.danger
 	}
-	if cmdbase.Unix(l.Base()).Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
+	prog := cmdbase.Unix(l.Base())
+	info.warns = info.warns || prog.Has(cmdbase.Removes)
+	info.network = prog.Has(cmdbase.Network)
+	if prog.Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
 		info.noRule = l.Base() + " reads code from its standard input"
@@ -348,7 +168,7 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 		}
 		info.safe = false
 	}
-	if l.Base() == "find" && info.danger == "" {
+	if prog.Has(cmdbase.Finds) && info.danger == "" {
 		// -exec, -execdir, -ok, -okdir: running anything but a read-only
 		// command on every file found is dangerous
 		for _, in := range l.Inner {
@@ -396,7 +216,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 		return ok, why
 	}
 	base := l.Base()
-	if isNetworkTool(base) {
+	if isNetworkTool(base) && !cmdbase.VersionOnly(base, l.Args()) {
 		return false, base + " uses the network"
 	}
 	if e.configuredSafe(l) {
@@ -409,7 +229,7 @@ func (e *Engine) leafSafe(l *shellparse.Leaf, cc CommandContext, info *leafInfo)
 	if why := specAllows(l, spec, info); why != "" {
 		return false, why
 	}
-	if base == "git" {
+	if cmdbase.Unix(base).In(cmdbase.Git) {
 		if why := e.gitFacts(l.Args(), cc, info); why != "" {
 			return false, why
 		}
@@ -482,13 +302,13 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 	if e.removedSafe[base] {
 		return base + " is removed from the safe list"
 	}
-	if pp, ok := cc.Facts.(PathPrograms); ok && !strings.Contains(name, "/") && cc.Cwd != "" {
-		if why := pp.PathProgram(cc.Cwd, name); why != "" {
+	if cc.Facts != nil && !strings.Contains(name, "/") && cc.Cwd != "" {
+		if why := cc.Facts.PathProgram(cc.Cwd, name); why != "" {
 			info.noRule = why
 			return why
 		}
 	}
-	if !dirFree(base) && cc.Cwd != "" && e.secretPath(cc, cc.Cwd, false) {
+	if !dirFree(base) && cc.Cwd != "" && e.cwdSecret(cc) {
 		info.sensitive = base + " runs in " + cc.Cwd + ", which holds secrets"
 		return info.sensitive
 	}
@@ -503,11 +323,26 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 	return ""
 }
 
+// cwdSecret reports a directory of secrets to run in.
+func (e *Engine) cwdSecret(cc CommandContext) bool { return e.namesSecret(cc, cc.Cwd) }
+
+// namesSecret reports a word a command names without reading it (its
+// directory, cd's target, stat's operand) that is a secret: where it
+// leads on this disk, on another machine by its name alone (what a
+// command reads there is judged as an unknown file).
+func (e *Engine) namesSecret(cc CommandContext, p string) bool {
+	if cc.Isolation == IsolationRemote {
+		return e.sensitivePath(p, cc.Cwd, false) || p != "" && homeSecret(absPath(p, cc.Cwd), cc.Home, false)
+	}
+	return e.secretPath(cc, p, false)
+}
+
 // shellBuiltin is step 4 of leafSafe: the shell's own tests,
 // declarations, wrappers and printing commands; done is false for any
 // other command.
 func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (done, ok bool, why string) {
 	base := l.Base()
+	prog := cmdbase.Unix(base)
 	sensitive := func(why string) (bool, bool, string) {
 		info.sensitive = why
 		return true, false, why
@@ -516,9 +351,6 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 	case l.Test:
 		return true, true, ""
 	case l.Decl:
-		if base == "local" {
-			return true, true, ""
-		}
 		dump := true
 		for _, w := range l.Args() {
 			if !strings.HasPrefix(w.Text, "-") && !strings.HasPrefix(w.Text, "+") {
@@ -530,38 +362,33 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 		}
 		return true, true, ""
 	case harmless(base) && len(l.Inner) > 0 || transparentShell(l):
-		if base == "time" && (cmdbase.ShortFlags(l.Args(), "f")['o'] || cmdbase.HasLong(l.Args(), "output")) {
-			return true, false, "time -o writes a file"
-		}
-		if base == "xargs" {
-			for _, v := range cmdbase.OptionValues(l.Args(), 'a', "adEILnPs", "arg-file") {
-				if e.secretPath(cc, v, false) {
-					return sensitive("xargs reads " + v)
-				}
+		// a wrapper's own options may name a file it reads (xargs -a);
+		// one it writes (time -o) is an option write
+		for _, v := range prog.InputFiles(l.Args()) {
+			if e.secretPath(cc, v, false) {
+				return sensitive(base + " reads " + v)
 			}
 		}
 		info.harmlessWrapper = true
 		return true, true, ""
-	case base == "read" && cc.interactive:
+	case prog.Has(cmdbase.ReadsLine) && cc.interactive:
 		// an earlier declare -i in the session makes the assignment
 		// arithmetic, which runs $(…) in the input
-		return true, false, "read in an interactive shell may evaluate its input"
-	case (base == "history" || base == "fc") && cc.interactive:
+		return true, false, base + " in an interactive shell may evaluate its input"
+	case prog.Has(cmdbase.History) && cc.interactive:
 		// an interactive shell's history holds what the user typed,
 		// passwords included
-		return sensitive("history shows what was typed into the shell")
-	case base == "printenv" && len(l.Args()) > 0:
+		return sensitive(base + " shows what was typed into the shell")
+	case prog.Has(cmdbase.ShowsVars) && prog.VarNames && len(l.Args()) > 0:
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
 			if !w.Static() || !cmdbase.IsIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
-				return sensitive("printenv " + w.Raw + " may show a secret")
+				return sensitive(base + " " + w.Raw + " may show a secret")
 			}
 		}
 		return true, true, ""
-	}
-	switch base {
-	case "env", "printenv", "export", "set", "declare", "typeset", "compgen":
-		if base == "set" && len(l.Args()) > 0 && (strings.HasPrefix(l.Args()[0].Text, "-") || strings.HasPrefix(l.Args()[0].Text, "+")) {
+	case prog.Has(cmdbase.ShowsVars):
+		if args := l.Args(); prog.Has(cmdbase.SetsOptions) && len(args) > 0 && (strings.HasPrefix(args[0].Text, "-") || strings.HasPrefix(args[0].Text, "+")) {
 			return true, true, ""
 		}
 		return sensitive(base + " shows environment variables, which may hold secrets")
@@ -618,7 +445,7 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 		info.sensitive = why
 		return why
 	}
-	if why, sure := gitRepoPrograms(args, cc); why != "" {
+	if why, sure := e.gitRepoPrograms(args, cc); why != "" {
 		if sure {
 			info.noRule = why
 		}
@@ -638,7 +465,7 @@ func (e *Engine) gitFacts(args []word, cc CommandContext, info *leafInfo) string
 func toolchainFacts(l *shellparse.Leaf, cc CommandContext) string {
 	base := l.Base()
 	switched := cmdbase.Unix(base).Has(cmdbase.Toolchain)
-	if cc.Facts == nil || cc.CwdUnknown || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
+	if cc.Facts == nil || cc.CwdUnknown || cc.Isolation == IsolationRemote || !strings.HasPrefix(slashPath(cc.Cwd), "/") {
 		if switched {
 			return base + " may fetch and run the release the project asks for, in a directory nb has not looked at"
 		}
@@ -656,7 +483,10 @@ func toolchainFacts(l *shellparse.Leaf, cc CommandContext) string {
 func (e *Engine) namesNoSecret(l *shellparse.Leaf, cc CommandContext, info *leafInfo) (bool, string) {
 	base := l.Base()
 	for _, w := range l.Args() {
-		if w.Static() && e.secretPath(cc, w.Text, false) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
+		if w.Static() && metadataOnly(base) && procFDs(absPath(w.Text, cc.Cwd)) {
+			continue // ls /proc/self/fd: the numbers of open files and where they lead
+		}
+		if w.Static() && e.namesSecret(cc, w.Text) || w.Glob && e.sensitivePath(w.Text, cc.Cwd, true) && !metadataOnly(base) {
 			info.sensitive = base + " names " + w.Raw
 			return false, info.sensitive
 		}
@@ -792,7 +622,7 @@ func patternFirst(args []word, spec cmdbase.ReadOnly) bool {
 			return false
 		}
 	}
-	return !cmdbase.HasLong(args, "regexp", "file", "expression", "from-file")
+	return !cmdbase.HasLong(args, spec.PatternLongs()...)
 }
 
 // searchesSecrets says why a recursive search by base may read secrets,
@@ -878,7 +708,7 @@ func (e *Engine) expandGlobs(l *shellparse.Leaf, cc CommandContext) (*shellparse
 		if len(matches) == 0 {
 			// bash passes the pattern as it is; find without -exec takes
 			// it for a name pattern and only prints the names it matches
-			namesOnly := metadataOnly(l.Base()) || l.Base() == "find" && len(l.Inner) == 0
+			namesOnly := metadataOnly(l.Base()) || cmdbase.Unix(l.Base()).Has(cmdbase.Finds) && len(l.Inner) == 0
 			if !namesOnly && e.secretPath(cc, pat, true) {
 				return nil, l.Base() + " names " + w.Raw + ", which may match a secret file", true
 			}
@@ -962,108 +792,6 @@ func numericParam(w word) bool {
 	return numericParams[r]
 }
 
-// category classifies a single simple command per seed 000's table.
-func (e *Engine) category(a *shellparse.Analysis) (string, string) {
-	l := a.SingleCall
-	if l == nil || len(l.Unknown) > 0 || l.Name() == "" || len(l.Inner) > 0 {
-		return "", ""
-	}
-	for _, w := range l.Words {
-		if len(w.Subs) > 0 {
-			return "", ""
-		}
-	}
-	args := l.Args()
-	var writes []*shellparse.Redir
-	reads := 0
-	for _, r := range l.Redirs {
-		switch {
-		case r.Write && !harmlessDevices[r.Target.Text]:
-			writes = append(writes, r)
-		case r.Read:
-			reads++
-		}
-	}
-	raws := func(ws []word) string {
-		var s []string
-		for _, w := range ws {
-			s = append(s, shownWord(w))
-		}
-		return strings.Join(s, " ")
-	}
-	// copy and move are shown as "A → B" only without options that
-	// change what is written or where (-t DIR, -r, -S SUFFIX…).
-	plainOpts := func() bool {
-		for _, w := range args {
-			switch w.Text {
-			case "-v", "-i", "-n", "-f", "--verbose", "--interactive", "--no-clobber", "--force":
-			default:
-				if strings.HasPrefix(w.Text, "-") {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	base := l.Base()
-	if len(writes) == 1 && len(writes[0].Target.Subs) == 0 {
-		switch {
-		case base == "echo" || base == "printf" || (base == "cat" && len(cmdbase.Positionals(args, "")) == 0):
-			if writes[0].Append {
-				return "append", shownWord(writes[0].Target)
-			}
-			return "write", shownWord(writes[0].Target)
-		}
-		return "", ""
-	}
-	if len(writes) > 0 || reads > 0 {
-		return "", ""
-	}
-	switch base {
-	case "cat", "head", "tail":
-		pos := cmdbase.Positionals(args, "nc")
-		if len(pos) == 1 {
-			return "read", shownWord(pos[0])
-		}
-	case "cp":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return "copy", shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "mv":
-		pos := cmdbase.Positionals(args, "tS", "target-directory", "suffix")
-		if len(pos) == 2 && plainOpts() {
-			return "move", shownWord(pos[0]) + " → " + shownWord(pos[1])
-		}
-	case "rm":
-		if pos := cmdbase.Positionals(args, ""); len(pos) > 0 {
-			return "delete", raws(pos)
-		}
-	case "mkdir":
-		if pos := cmdbase.Positionals(args, "m", "mode"); len(pos) > 0 {
-			return "mkdir", raws(pos)
-		}
-	}
-	return "", ""
-}
-
-// displayRun is "run: COMMAND", or "run (N lines):" and every line.
-func (e *Engine) displayRun(src string) string {
-	text := strings.TrimRight(src, "\n")
-	head := "run"
-	lines := strings.Split(text, "\n")
-	if len(lines) <= 1 {
-		return head + ": " + sanitize(strings.TrimSpace(text), false)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%d lines):", head, len(lines))
-	for _, ln := range lines {
-		b.WriteString("\n  ")
-		b.WriteString(sanitize(ln, false))
-	}
-	return b.String()
-}
-
 // sanitize makes control characters, bidirectional overrides and
 // invisible characters visible, so the display cannot hide text (the one
 // escaping, package visible).
@@ -1132,8 +860,8 @@ func homeGuess(raw, home string) string {
 func fetchThenRun(a *shellparse.Analysis, cc CommandContext) string {
 	fetched := map[string]bool{}
 	for _, l := range a.Leaves {
-		switch l.Base() {
-		case "curl", "wget":
+		if isNetworkTool(l.Base()) {
+			// curl -o x URL, wget -O x URL
 			if _, targets := optionWrite(l); len(targets) > 0 {
 				for _, t := range targets {
 					if t.Static() {
@@ -1190,7 +918,7 @@ func dangerToken(src string) string {
 		return unicode.IsSpace(r) || strings.ContainsRune("'\"`;&|(){}$<>=!", r)
 	})
 	for _, w := range f {
-		if w == "-delete" || strings.HasPrefix(w, "--force") || strings.HasPrefix(w, "mkfs") {
+		if w == "-delete" || strings.HasPrefix(w, "--force") {
 			return w
 		}
 		base := w[strings.LastIndexByte(w, '/')+1:]
@@ -1203,7 +931,7 @@ func dangerToken(src string) string {
 
 // findExec reports a leaf run by find -exec or -execdir.
 func findExec(l *shellparse.Leaf) bool {
-	return l.Wrapper != nil && l.Wrapper.Base() == "find" && (l.Via == "find -exec" || l.Via == "find -execdir")
+	return l.Wrapper != nil && cmdbase.Unix(l.Wrapper.Base()).Has(cmdbase.Finds) && (l.Via == "find -exec" || l.Via == "find -execdir")
 }
 
 // findFile reports the {} word of a leaf run by find -exec: a file find
@@ -1225,27 +953,7 @@ func onlyFindFiles(l *shellparse.Leaf) bool {
 }
 
 // findRoots are the starting points of a find command (. when none).
-func findRoots(f *shellparse.Leaf) []word {
-	var roots []word
-	for _, w := range f.Args() {
-		if w.Text == "-files0-from" {
-			// the starting points are read from a file
-			return []word{{Text: "-files0-from", Raw: "-files0-from", Dynamic: true}}
-		}
-		t := w.Text
-		if w.Static() && (strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == ")") {
-			if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") || t == "-D" {
-				continue
-			}
-			break
-		}
-		roots = append(roots, w)
-	}
-	if len(roots) == 0 {
-		roots = []word{{Text: ".", Raw: "."}}
-	}
-	return roots
-}
+func findRoots(f *shellparse.Leaf) []word { return cmdbase.ReadFind(f.Args()).Roots }
 
 // findSelectsSecrets says which name test of find (-name PATTERN…) may
 // select secret files, or "": what a reader of the files it finds reads.
@@ -1275,11 +983,11 @@ func (e *Engine) findSelectsSecrets(f *shellparse.Leaf, cc CommandContext) strin
 // files are then judged as for find -exec, by the tree below each root.
 func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 	x := l.Wrapper
-	if x == nil || x.Base() != "xargs" || l.Via != "xargs" || x.StdinFrom == nil {
+	if x == nil || !cmdbase.Unix(x.Base()).Has(cmdbase.FeedsArgs) || l.Via != shellparse.ViaXargs || x.StdinFrom == nil {
 		return nil
 	}
 	f := x.StdinFrom
-	if f.Base() != "find" || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil {
+	if !cmdbase.Unix(f.Base()).Has(cmdbase.Finds) || len(f.Unknown) > 0 || len(f.Inner) > 0 || f.Wrapper != nil {
 		return nil
 	}
 	xa := x.Args()
@@ -1287,19 +995,7 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 		len(cmdbase.OptionValues(xa, 'd', "adEILnPs", "delimiter")) > 0 {
 		return nil
 	}
-	print0 := false
-	for _, w := range f.Args() {
-		if !w.Static() {
-			return nil
-		}
-		switch w.Text {
-		case "-print0":
-			print0 = true
-		case "-print", "-printf", "-ls", "-fprint", "-fprint0", "-fprintf", "-fls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
-			return nil
-		}
-	}
-	if !print0 {
+	if !cmdbase.ReadFind(f.Args()).PrintsNULNames() {
 		return nil
 	}
 	for _, r := range findRoots(f) {
@@ -1326,9 +1022,7 @@ var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session
 func transparentShell(l *shellparse.Leaf) bool {
 	// only shells whose language is the bash nb parses: zsh's glob
 	// qualifiers, fish's (…) run code bash would not
-	switch l.Base() {
-	case "bash", "sh", "dash":
-	default:
+	if !cmdbase.Unix(l.Base()).Has(cmdbase.Bourne) {
 		return false
 	}
 	if len(l.Inner) == 0 || len(l.Unknown) > 0 {
@@ -1397,8 +1091,7 @@ func secretExpansion(a *shellparse.Analysis) string {
 	}
 	for _, l := range a.Leaves {
 		// declare -n r=TOKEN makes $r read TOKEN
-		switch l.Base() {
-		case "declare", "local", "typeset":
+		if cmdbase.Unix(l.Base()).Has(cmdbase.NameRefs) {
 			if cmdbase.ShortFlags(l.Args(), "")['n'] {
 				for _, w := range l.Args() {
 					if _, v, ok := strings.Cut(w.Text, "="); ok && (!w.Static() || secrets.EnvMayHoldSecret(v)) {

@@ -1,0 +1,369 @@
+package policy
+
+import (
+	"github.com/nb-cli/nb/internal/cmdbase"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/nb-cli/nb/internal/secrets"
+)
+
+// The paths of cmd.exe and PowerShell commands as Windows opens them:
+// every spelling of a secret (C:\Users\Me\.ssh, %USERPROFILE%\.aws,
+// ~\.ssh, an 8.3 alias, a stream suffix), the system's locations, the
+// registry keys that hold credentials or start programs.
+
+// winAbs resolves a path word against the directory (both Windows
+// spellings) into the compared form.
+func winAbs(p, cwd, home string) string {
+	p = winPlainPath(p)
+	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
+		p = home + p[1:]
+	}
+	s := winCanon(p)
+	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) && len(p) > 2 && p[2] != '\\' && p[2] != '/' {
+		s = "/" + strings.ToLower(p[:1]) + "/" + winCanon(p[2:]) // C:x: relative to that drive
+	}
+	if !strings.HasPrefix(s, "/") && cwd != "" {
+		s = winCanon(cwd) + "/" + s
+	}
+	if strings.HasPrefix(s, "//") && len(s) > 2 && s[2] != '/' {
+		// \\server\share, \\.\device, \\?\…: the prefix stays as written
+		pre := "//"
+		if strings.HasPrefix(s, "//./") || strings.HasPrefix(s, "//?/") {
+			pre = s[:4]
+		}
+		return pre + strings.TrimPrefix(path.Clean("/"+s[len(pre):]), "/")
+	}
+	return path.Clean(s)
+}
+
+// winPlainPath is the file a Windows path names without a PowerShell
+// provider (FileSystem::) or a \\?\, \\.\ or \\localhost\c$\ prefix
+// before a drive (winCanon drops streams and trailing dots and spaces).
+func winPlainPath(p string) string {
+	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
+		p = p[i+2:] // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
+	}
+	for _, pre := range []string{`\\?\`, `\\.\`, `//?/`, `//./`} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && len(rest) >= 2 && isLetter(rest[0]) && rest[1] == ':' {
+			p = rest
+		}
+	}
+	if lp := strings.ToLower(p); strings.HasPrefix(lp, `\\localhost\`) || strings.HasPrefix(lp, `\\127.0.0.1\`) {
+		_, rest, _ := strings.Cut(p[2:], `\`)
+		if len(rest) >= 2 && isLetter(rest[0]) && rest[1] == '$' {
+			p = rest[:1] + ":" + rest[2:]
+		}
+	}
+	return p
+}
+
+// winSecret says whether a path word names a secret, in any Windows
+// spelling (C:\Users\Me\.ssh, %USERPROFILE%\.aws, ~\.ssh, .\.env).
+func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
+	if p == "" {
+		return false
+	}
+	abs := winAbs(p, cwd, home)
+	if e.sensitivePath(abs, "", glob) {
+		return true
+	}
+	for seg := range strings.SplitSeq(abs, "/") {
+		if secrets.AliasMayBe(seg) {
+			return true
+		}
+	}
+	for _, t := range winHomeSecrets(home) {
+		if abs == t || strings.HasPrefix(abs, t) && abs[len(t)] == '/' {
+			return true
+		}
+	}
+	absSlash := abs + "/"
+	for _, u := range winBelow {
+		if strings.Contains(absSlash, u) {
+			return true
+		}
+	}
+	return secrets.WindowsName(path.Base(abs))
+}
+
+// winBelow are the Windows credential locations of the secret-file list,
+// each with a final slash.
+var winBelow = func() []string {
+	below := secrets.WindowsBelow()
+	for i, u := range below {
+		below[i] = u + "/"
+	}
+	return below
+}()
+
+// winSecrets remembers winSecret's answers for the paths of one decision
+// (one home), which often names a path many times, and judges each path
+// where the disk (facts, when known) says it leads: a link or junction
+// followed, an 8.3 alias (APPLIC~1.YAM) read as its long name, content
+// with a key's shape.
+type winSecrets struct {
+	e     *Engine
+	home  string
+	facts Facts
+	seen  map[winSecretKey]bool
+}
+
+type winSecretKey struct {
+	cwd, p string
+	glob   bool
+}
+
+func newWinSecrets(e *Engine, cc CommandContext) *winSecrets {
+	return &winSecrets{e: e, home: cc.Home, facts: cc.Facts}
+}
+
+// secret says whether the path p, named in a command running in cc.Cwd,
+// is a secret.
+func (s *winSecrets) secret(p string, cc CommandContext, glob bool) bool {
+	k := winSecretKey{cc.Cwd, p, glob}
+	if v, ok := s.seen[k]; ok {
+		return v
+	}
+	v := s.e.winSecret(p, cc.Cwd, s.home, glob) || !glob && p != "" && s.onDisk(winAbs(p, cc.Cwd, s.home))
+	if s.seen == nil {
+		s.seen = map[winSecretKey]bool{}
+	}
+	s.seen[k] = v
+	return v
+}
+
+// onDisk says whether the absolute path abs (compared form) leads to a
+// secret as the disk resolves it: where it cannot be told, it does.
+func (s *winSecrets) onDisk(abs string) bool {
+	if s.facts == nil || !strings.HasPrefix(abs, "/") || strings.HasPrefix(abs, "//") {
+		return false // UNC and device paths are judged as such, never opened
+	}
+	t, st := s.facts.Resolve(abs)
+	switch st {
+	case PathUnknown:
+		return true
+	case PathMissing:
+		return false
+	}
+	if t = winCanon(t); t != abs && s.e.winSecret(t, "", s.home, false) {
+		return true
+	}
+	return s.facts.SecretContent(t)
+}
+
+var homeSecretsCache sync.Map // home → []string
+
+// winHomeSecrets are the secret-file list's locations below home, in the
+// compared form.
+func winHomeSecrets(home string) []string {
+	if home == "" {
+		return nil
+	}
+	if v, ok := homeSecretsCache.Load(home); ok {
+		return v.([]string)
+	}
+	h := winCanon(home)
+	out := make([]string, 0, len(homeTrees))
+	for _, hp := range homeTrees {
+		out = append(out, h+"/"+strings.ToLower(hp))
+	}
+	homeSecretsCache.Store(home, out)
+	return out
+}
+
+// winSystemPath says whether writing or deleting abs (compared form)
+// touches the system: a drive's root, Windows, Program Files, the users
+// directory, the profile itself and the files that run at start-up.
+func winSystemPath(abs, home string) bool {
+	if strings.HasPrefix(abs, "//./") || strings.HasPrefix(abs, "//?/") {
+		return true // a device: \\.\PhysicalDrive0, \\?\GLOBALROOT\…, a volume
+	}
+	if i := strings.LastIndexByte(abs, '/'); i > 0 && strings.ContainsAny(abs[i+1:], "*?") {
+		// C:\*, C:\Users\me\*.*: every file of a system location
+		if winSystemPath(abs[:i], home) {
+			return true
+		}
+	}
+	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	if len(parts) == 1 && len(parts[0]) == 1 {
+		return true // C:\
+	}
+	if len(parts) >= 2 && len(parts[0]) == 1 {
+		switch parts[1] {
+		case "windows", "program files", "program files (x86)", "programdata", "boot", "recovery", "system volume information", "$recycle.bin":
+			return true
+		case "users":
+			if len(parts) == 2 {
+				return true
+			}
+		}
+	}
+	h := winCanon(home)
+	if h != "" && (abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
+		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
+		strings.HasPrefix(abs, h+"/.ssh")) {
+		return true
+	}
+	return false
+}
+
+// shadowed says why a bare program name in cmd.exe may run a file of the
+// directory instead of the known program, or "".
+func shadowed(cc CommandContext, name string) string {
+	switch {
+	case cc.Facts == nil:
+		return "cmd.exe runs a " + name + " of the current directory first, and what is there is not known"
+	case cc.CwdUnknown:
+		return "the directory it runs in is not known"
+	case cc.Facts.LocalProgram(cc.Cwd, name):
+		return "the current directory holds its own " + name + ", which cmd.exe would run"
+	}
+	return ""
+}
+
+// winSystemBin are the directories Windows' own programs live in.
+var winSystemBin = map[string]bool{
+	"/c/windows/system32": true, "/c/windows": true, "/c/windows/syswow64": true,
+	"/c/windows/system32/wbem": true, "/c/windows/system32/windowspowershell/v1.0": true,
+}
+
+// secretKeys are the registry keys that hold password hashes and secrets
+// (the SAM and SECURITY hives, the SYSTEM hive's boot key, Winlogon's
+// DefaultPassword of automatic sign-in), in the compared form.
+var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
+	`hklm\software\microsoft\windows nt\currentversion\winlogon`,
+	// the user's lasting environment (setx writes it): tokens
+	`hkcu\environment`}
+
+// registryKey is a registry key in the compared form (hklm\…, lower
+// case, backslashes), or "" when key names none.
+func registryKey(key string) string {
+	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' && key[0]|0x20 != 'm' {
+		return "" // no root begins otherwise, in any case
+	}
+	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
+	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
+	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`,
+		`hkcu`, `hkey_current_user`, `hkcu:`, `registry::hkey_current_user`, `registry::hkcu`} {
+		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || strings.HasSuffix(root, ":")) {
+			hive := "hklm"
+			if strings.Contains(root, "cu") || strings.Contains(root, "current_user") {
+				hive = "hkcu"
+			}
+			return hive + `\` + strings.TrimPrefix(rest, `\`)
+		}
+	}
+	return ""
+}
+
+// credentialHive says a registry key holds password hashes or secrets, or,
+// read with its subkeys (tree) or listed with their values (lists), shows
+// one.
+func credentialHive(key string, tree, lists bool) bool {
+	k := strings.TrimSuffix(registryKey(key), `\`)
+	if k == "" {
+		return false
+	}
+	for _, s := range secretKeys {
+		switch {
+		case k == s || strings.HasPrefix(k, s+`\`):
+			return true
+		case tree && strings.HasPrefix(s, k+`\`):
+			return true
+		case lists && strings.HasPrefix(s, k+`\`) && !strings.Contains(s[len(k)+1:], `\`):
+			return true
+		}
+	}
+	return false
+}
+
+// autostartKeys are registry keys (below a hive) whose values start
+// programs: at sign-in, with every cmd.exe, or in place of another.
+var autostartKeys = []string{`\software\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows nt\currentversion\winlogon`,
+	`\software\microsoft\windows nt\currentversion\image file execution options`,
+	`\software\microsoft\command processor`,
+	`\software\wow6432node\microsoft\windows\currentversion\run`,
+	`\software\microsoft\windows\currentversion\policies\explorer\run`}
+
+// autostartKey is the autostart key a registry path names (any hive,
+// Run, RunOnce…), or "".
+func autostartKey(key string) string {
+	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
+	if !strings.HasPrefix(k, "hk") && !strings.HasPrefix(k, "registry::") {
+		return ""
+	}
+	for _, a := range autostartKeys {
+		if i := strings.Index(k, a); i >= 0 {
+			return key
+		}
+	}
+	return ""
+}
+
+// uncPath says a path names another machine's share or a device
+// (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
+// reads raw disks.
+func uncPath(p string) bool {
+	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\/`) || strings.HasPrefix(p, `/\`)
+}
+
+// harmlessTarget: redirections to these write nothing.
+func harmlessTarget(t string) bool {
+	switch strings.ToLower(t) {
+	case "nul", "$null", "con", "nul:", `\\.\nul`:
+		return true
+	}
+	return false
+}
+
+// winDrive is the PowerShell drive or provider a word names whose items
+// are not files (Env:, Variable::), or "" (cmdbase.PSDrive).
+func winDrive(w string) string { return cmdbase.PSDrive(w) }
+
+// winTree says why reading the tree at root may show a secret, or "".
+func (e *Engine) winTree(root string, cc CommandContext) string {
+	abs := winAbs(root, cc.Cwd, cc.Home)
+	if e.containsSensitive(abs, winCanon(cc.Home)) || winSystemPath(abs, cc.Home) {
+		return "reads the whole tree " + root + ", which holds secrets"
+	}
+	if cc.CwdUnknown && !strings.HasPrefix(winCanon(root), "/") {
+		return "the directory it runs in is not known"
+	}
+	native := root
+	if !(len(root) >= 2 && root[1] == ':') {
+		native = strings.TrimRight(cc.Cwd, `\/`) + `\` + root
+		if root == "." {
+			native = cc.Cwd
+		}
+	}
+	return treeSecrets(cc, native, true)
+}
+
+// treeRoots are the directories a recursive search of files reads: the
+// directory part of each file operand (findstr /s x src\*.go reads src),
+// the current directory for a bare name or pattern.
+func treeRoots(files []string) []string {
+	var roots []string
+	for _, f := range files {
+		r := "."
+		if i := strings.LastIndexAny(f, `\/`); i >= 0 {
+			r = f[:i+1]
+		} else if len(f) >= 2 && f[1] == ':' {
+			r = f[:2]
+		}
+		if strings.ContainsAny(r, "*?") {
+			r = f // a pattern in the directory part: judge it as written
+		}
+		if !contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
+}
