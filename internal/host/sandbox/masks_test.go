@@ -255,3 +255,23 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// resolveBelow is resolve below a resolved directory, and says whether
+// the path exists.
+func TestResolveBelow(t *testing.T) {
+	d := resolve(t.TempDir())
+	write(t, d+"/real/sub/f", "x", 0o644)
+	for _, l := range [][2]string{{"real", "link"}, {"missing", "dangling"}} {
+		if err := os.Symlink(filepath.Join(d, l[0]), filepath.Join(d, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{"real/sub/f", "real/sub/new", "link/sub/f", "link/new/x", "dangling", "dangling/x", "real/sub/f/below", "missing"} {
+		got, ok := resolveBelow(d, filepath.FromSlash(rel))
+		want := resolve(filepath.Join(d, rel))
+		_, wantOK := exists(want)
+		if got != want || ok != wantOK {
+			t.Errorf("resolveBelow(%s) = %s %v, want %s %v", rel, got, ok, want, wantOK)
+		}
+	}
+}

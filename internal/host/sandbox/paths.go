@@ -109,6 +109,27 @@ func linkFree(p string) bool {
 	return true
 }
 
+// resolveBelow is resolve(filepath.Join(dir, rel)) for a resolved dir
+// and a clean relative rel, and whether that path exists: one look at
+// each name of rel when no link is on the way.
+func resolveBelow(dir, rel string) (string, bool) {
+	p := filepath.Join(dir, rel)
+	cur := dir
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, name)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, false
+		}
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 || name == ".." {
+			r := resolve(p)
+			_, ok := exists(r)
+			return r, ok
+		}
+	}
+	return p, true
+}
+
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
 	if dir == "/" {

@@ -215,9 +215,9 @@ func homeSecrets(home string, top map[string]bool) (secret, found []string) {
 			secret = append(secret, filepath.Join(home, rel))
 			continue
 		}
-		p := resolve(filepath.Join(home, rel))
+		p, ok := resolveBelow(home, rel)
 		secret = append(secret, p)
-		if _, ok := exists(p); ok {
+		if ok {
 			found = append(found, p)
 		}
 	}
