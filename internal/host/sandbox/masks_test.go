@@ -12,16 +12,20 @@ import (
 // are never hidden as a whole: systemDirs).
 func layoutRoot(t *testing.T) string {
 	t.Helper()
-	base := "/var/tmp"
-	if _, err := os.Stat(base); err != nil {
-		base = ""
-	}
-	d, err := os.MkdirTemp(base, "nbt-layout-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(d) })
-	return resolve(d)
+	return resolve(newWorld(t).root)
+}
+
+// indexWorld is a layout root, with a home holding a key, whose walks'
+// records are trusted at once (racyWindow).
+func indexWorld(t *testing.T) (d, home, ws string) {
+	t.Helper()
+	old := racyWindow
+	racyWindow = 0
+	t.Cleanup(func() { racyWindow = old })
+	d = layoutRoot(t)
+	home, ws = filepath.Join(d, "home"), filepath.Join(d, "ws")
+	write(t, home+"/.ssh/id_ed25519", "KEY", 0o600)
+	return d, home, ws
 }
 
 func write(t *testing.T, p, content string, mode os.FileMode) {
@@ -113,12 +117,7 @@ func TestLayoutRootSystemTrees(t *testing.T) {
 // a new secret file, a file whose content makes it secret, a new name of
 // a secret file, in a directory recorded before.
 func TestLayoutIndex(t *testing.T) {
-	old := racyWindow
-	racyWindow = 0
-	t.Cleanup(func() { racyWindow = old })
-	d := layoutRoot(t)
-	home, ws := filepath.Join(d, "home"), filepath.Join(d, "ws")
-	write(t, home+"/.ssh/id_ed25519", "KEY", 0o600)
+	d, home, ws := indexWorld(t)
 	write(t, ws+"/src/code.go", "package x", 0o644)
 	write(t, ws+"/src/deep/more.go", "package y", 0o644)
 	write(t, ws+"/.git/config", "[core]\n", 0o644)
@@ -189,12 +188,7 @@ func TestLayoutIndex(t *testing.T) {
 // An existing file that becomes another name of a secret, its directory
 // unchanged (the secret replaced by a link to it), is masked.
 func TestLayoutIndexRelink(t *testing.T) {
-	old := racyWindow
-	racyWindow = 0
-	t.Cleanup(func() { racyWindow = old })
-	d := layoutRoot(t)
-	home, ws := filepath.Join(d, "home"), filepath.Join(d, "ws")
-	write(t, home+"/.ssh/id_ed25519", "KEY", 0o600)
+	d, home, ws := indexWorld(t)
 	write(t, ws+"/plain.txt", "x", 0o644)
 	index := filepath.Join(d, "sandbox-index")
 	sys := sysPlaces{passwd: filepath.Join(d, "none"), homes: filepath.Join(d, "none")}
