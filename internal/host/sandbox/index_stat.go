@@ -6,7 +6,6 @@ import "time"
 // times (nanoseconds), and whether its file system's times can be trusted.
 type fileStat struct {
 	dir                     bool
-	dev                     uint64
 	ino, size, mtime, ctime int64
 	cacheable               bool
 }

@@ -20,7 +20,7 @@ func statOf(p string) (fileStat, bool) {
 	}
 	mt, ct := statTimes(st)
 	dev := uint64(st.Dev) //nolint:unconvert // int32 on some systems
-	return fileStat{dir: fi.IsDir(), dev: dev, ino: int64(st.Ino), size: st.Size, mtime: mt, ctime: ct, cacheable: localFS(dev, p)}, true
+	return fileStat{dir: fi.IsDir(), ino: int64(st.Ino), size: st.Size, mtime: mt, ctime: ct, cacheable: localFS(dev, p)}, true
 }
 
 // localDevs remembers, per device, whether its file system keeps times
