@@ -206,7 +206,8 @@ func (r treeRules) judge(abs, rel string, e fs.DirEntry) judgement {
 }
 
 // systemRules find what no other user may read: directories not both
-// readable and searchable by others, files not readable by them.
+// readable and searchable by others, files not readable by them, but for
+// those of directories anyone may write.
 type systemRules struct{}
 
 func (systemRules) name() string { return "system" }
@@ -226,7 +227,10 @@ func (systemRules) judge(_, rel string, e fs.DirEntry) judgement {
 		if perm&0o005 != 0o005 {
 			return judgement{hits: []string{rel}}
 		}
-		return judgement{descend: true}
+		// Anyone creates and removes entries of a directory anyone may
+		// write (/var/tmp): a mask there would name a file that may be
+		// gone when the sandbox is built, which then fails.
+		return judgement{descend: perm&0o002 == 0}
 	}
 	if perm&0o004 == 0 {
 		return judgement{hits: []string{rel}}

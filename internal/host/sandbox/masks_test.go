@@ -97,6 +97,14 @@ func TestLayoutRootSystemTrees(t *testing.T) {
 	if err := os.Chmod(etc+"/locked", 0o700); err != nil {
 		t.Fatal(err)
 	}
+	// a temporary directory's entries come and go: no mask names them
+	write(t, etc+"/tmp/session/x", "x", 0o600)
+	if err := os.Chmod(etc+"/tmp", 0o1777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(etc+"/tmp/session", 0o700); err != nil {
+		t.Fatal(err)
+	}
 	ws := filepath.Join(d, "ws")
 	write(t, ws+"/code", "x", 0o600)
 	sys := sysPlaces{passwd: filepath.Join(d, "none"), homes: filepath.Join(d, "none"), trees: []string{etc, d}}
@@ -107,7 +115,7 @@ func TestLayoutRootSystemTrees(t *testing.T) {
 				t.Errorf("root %v: %s unreadable %v: %v", root, p, !root, l.Masked)
 			}
 		}
-		if unreadable(l, etc+"/app/public.conf") || unreadable(l, ws+"/code") {
+		if unreadable(l, etc+"/app/public.conf") || unreadable(l, ws+"/code") || unreadable(l, etc+"/tmp/session") {
 			t.Errorf("root %v: readable files masked: %v", root, l.Masked)
 		}
 	}
