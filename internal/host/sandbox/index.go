@@ -99,7 +99,13 @@ type contentRec struct {
 // treeIndex is what walks of one root under one set of rules found.
 type treeIndex struct {
 	Dirs map[string]*dirRec
+	// Used is when the tree was last walked (Unix seconds).
+	Used int64
 }
+
+// maxTrees bounds the trees an index keeps: the least recently walked go
+// first (a workspace nb no longer runs in).
+const maxTrees = 16
 
 // index holds every tree's records and the identities of the secret
 // files with several names seen last (Layout: a new one means a file
@@ -139,6 +145,15 @@ func loadIndex(file string) *index {
 func (ix *index) save(file string) {
 	if file == "" || !ix.changed {
 		return
+	}
+	for len(ix.Trees) > maxTrees {
+		oldest := ""
+		for k, t := range ix.Trees {
+			if oldest == "" || t.Used < ix.Trees[oldest].Used {
+				oldest = k
+			}
+		}
+		delete(ix.Trees, oldest)
 	}
 	var b bytes.Buffer
 	if gob.NewEncoder(&b).Encode(ix) != nil {
@@ -187,6 +202,9 @@ func (ix *index) walk(r walkRules, root string, skip []string) walkResult {
 	if tr == nil {
 		tr = &treeIndex{Dirs: map[string]*dirRec{}}
 		ix.Trees[key] = tr
+	}
+	if now := time.Now().Unix(); tr.Used != now {
+		tr.Used, ix.changed = now, true
 	}
 	res := walkResult{multi: map[string]inode{}, complete: true}
 	seen := map[string]bool{}

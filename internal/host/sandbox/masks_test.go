@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -275,5 +276,23 @@ func TestResolveBelow(t *testing.T) {
 		if got != want || ok != wantOK {
 			t.Errorf("resolveBelow(%s) = %s %v, want %s %v", rel, got, ok, want, wantOK)
 		}
+	}
+}
+
+// The index keeps the trees walked last, not every tree ever walked.
+func TestIndexBounded(t *testing.T) {
+	d := t.TempDir()
+	file := filepath.Join(d, "index")
+	ix := newIndex()
+	for i := range maxTrees + 4 {
+		root := filepath.Join(d, "ws", strconv.Itoa(i))
+		write(t, root+"/f", "x", 0o644)
+		ix.walk(homeRules{}, root, nil)
+		ix.Trees["home\x00"+root].Used = int64(i) // walked in this order
+	}
+	ix.save(file)
+	got := loadIndex(file)
+	if len(got.Trees) != maxTrees || got.Trees["home\x00"+filepath.Join(d, "ws", "0")] != nil || got.Trees["home\x00"+filepath.Join(d, "ws", strconv.Itoa(maxTrees+3))] == nil {
+		t.Errorf("kept %d trees: %v", len(got.Trees), got.Trees)
 	}
 }
