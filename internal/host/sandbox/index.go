@@ -203,7 +203,8 @@ func (ix *index) walk(r walkRules, root string, skip []string) walkResult {
 		tr = &treeIndex{Dirs: map[string]*dirRec{}}
 		ix.Trees[key] = tr
 	}
-	if now := time.Now().Unix(); tr.Used != now {
+	if now := time.Now().Unix(); now-tr.Used > 3600 {
+		// to the hour: an index that changed nothing else is not written
 		tr.Used, ix.changed = now, true
 	}
 	res := walkResult{multi: map[string]inode{}, complete: true}
