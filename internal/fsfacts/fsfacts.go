@@ -66,45 +66,14 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 		if n++; n > max {
 			return errBudget
 		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
 		if p == dir {
 			return nil
 		}
-		name := e.Name()
-		if e.IsDir() && name == ".git" {
-			found = append(found, gitConfigSecrets(p, rel)...)
+		rel, _ := filepath.Rel(dir, p)
+		f, skip, _ := d.SecretEntry(p, filepath.ToSlash(rel), realDir, e)
+		found = append(found, f...)
+		if skip {
 			return filepath.SkipDir
-		}
-		if e.IsDir() && secrets.Name(name) {
-			found = append(found, rel)
-			return filepath.SkipDir
-		}
-		// a file's name says it holds secret values (token.go and
-		// docs/secrets.md are code and text about them)
-		if !e.IsDir() && secrets.ValueFile(rel) {
-			found = append(found, rel)
-			return nil
-		}
-		if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") && !toolJSON[name] {
-			// a cloud key saved under any name (key.json)
-			if fi, err := e.Info(); err == nil && fi.Size() >= 512 && fi.Size() <= 16<<10 && d.SecretContent(p) {
-				found = append(found, rel)
-			}
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			t, err := os.Readlink(p)
-			r, err2 := filepath.EvalSymlinks(p)
-			if err2 == nil {
-				t += "/" + r
-			}
-			switch {
-			case err != nil || hasSecretSegment(t):
-				found = append(found, rel)
-			case err2 == nil && outside(r, realDir) && isDir(r):
-				// a reader following links leaves the tree here
-				found = append(found, rel+"/")
-			}
 		}
 		return nil
 	})
@@ -112,6 +81,64 @@ func (d Disk) SecretFiles(dir string) ([]string, bool) {
 		return found, false
 	}
 	return found, true
+}
+
+// Depends says what SecretEntry's judgement of an entry rests on besides
+// its name and type.
+type Depends int
+
+const (
+	// OnName: the name and the type alone.
+	OnName Depends = iota
+	// OnContent: what the file holds (judged again when it changes).
+	OnContent
+	// OnElsewhere: other places (where a link leads, a repository's
+	// configuration files).
+	OnElsewhere
+)
+
+// SecretEntry is SecretFiles' judgement of one entry of its walk: p, at
+// rel (slash-separated) below the tree whose resolved top is realTop.
+// found are what SecretFiles reports for it (rel, rel+"/" for a link to a
+// directory outside the tree, or the configuration files of a .git
+// directory that hold a credential), skip says a walk does not go below
+// it, and on what the judgement rests.
+func (d Disk) SecretEntry(p, rel, realTop string, e fs.DirEntry) (found []string, skip bool, on Depends) {
+	name := e.Name()
+	if e.IsDir() && name == ".git" {
+		return gitConfigSecrets(p, rel), true, OnElsewhere
+	}
+	if e.IsDir() && secrets.Name(name) {
+		return []string{rel}, true, OnName
+	}
+	// a file's name says it holds secret values (token.go and
+	// docs/secrets.md are code and text about them)
+	if !e.IsDir() && secrets.ValueFile(rel) {
+		return []string{rel}, false, OnName
+	}
+	if e.Type().IsRegular() && strings.HasSuffix(strings.ToLower(name), ".json") && !toolJSON[name] {
+		// a cloud key saved under any name (key.json)
+		if fi, err := e.Info(); err == nil && fi.Size() >= 512 && fi.Size() <= 16<<10 && d.SecretContent(p) {
+			return []string{rel}, false, OnContent
+		}
+		return nil, false, OnContent
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(p)
+		r, err2 := filepath.EvalSymlinks(p)
+		if err2 == nil {
+			t += "/" + r
+		}
+		switch {
+		case err != nil || hasSecretSegment(t):
+			return []string{rel}, false, OnElsewhere
+		case err2 == nil && outside(r, realTop) && isDir(r):
+			// a reader following links leaves the tree here
+			return []string{rel + "/"}, false, OnElsewhere
+		}
+		return nil, false, OnElsewhere
+	}
+	return nil, false, OnName
 }
 
 func hasSecretSegment(p string) bool {

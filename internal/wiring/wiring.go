@@ -396,9 +396,9 @@ func (a *App) configDir() string {
 // until a command needs the sandbox.
 func (a *App) newGuard() *sandbox.Guard {
 	rs := a.Config.Terminal.ReadOnlySandbox
-	checks := ""
+	checks, index := "", ""
 	if a.StateErr == nil {
-		checks = filepath.Join(a.State, "sandbox-checks")
+		checks, index = filepath.Join(a.State, "sandbox-checks"), filepath.Join(a.State, "sandbox-index")
 	}
 	var visible []string
 	for _, v := range rs.HomeVisible {
@@ -410,8 +410,8 @@ func (a *App) newGuard() *sandbox.Guard {
 		Hidden:      []string{a.configDir(), a.State, a.opts.Getenv("XDG_RUNTIME_DIR")},
 		HomeVisible: visible, EnvAllow: rs.Env,
 		Env: a.opts.Environ, EnvPolicy: EnvPolicy(a.Config),
-		CheckCache: checks,
-		Warn:       a.opts.Warn,
+		CheckCache: checks, Index: index,
+		Warn: a.opts.Warn,
 	})
 }
 

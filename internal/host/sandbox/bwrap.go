@@ -53,6 +53,15 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 		args = append(args, "--new-session")
 	}
 	args = append(args, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc")
+	// The kernel's settings: root's, even without a capability (a sysctl
+	// checks the writer's user id). kernel.core_pattern or kernel.modprobe
+	// would run a program outside the sandbox. bubblewrap's own cover of
+	// /proc/sys is skipped in a user namespace.
+	for _, p := range kernelSettings {
+		if _, ok := exists(p); ok {
+			args = append(args, "--ro-bind", p, p)
+		}
+	}
 
 	var ms []mount
 	var created []string
@@ -184,6 +193,10 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
 	return bwrapPlan{Args: args, Created: created}
 }
+
+// kernelSettings are the files of /proc through which root changes the
+// running kernel, bound read-only over the sandbox's own /proc.
+var kernelSettings = []string{"/proc/sys", "/proc/sysrq-trigger"}
 
 // coverSource is what covers an absent path: an empty directory or file.
 func coverSource(f bwrapFiles, dir bool) string {

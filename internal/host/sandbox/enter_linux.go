@@ -27,6 +27,9 @@ func enterLandlock(s helperSpec, argv []string) error {
 		}
 	}
 	if s.Mounts {
+		if err := isolateSystem(s.Network); err != nil {
+			return err
+		}
 		if err := protectMounts(s.ReadOnly); err != nil {
 			// Landlock alone still protects them, at the price of the
 			// workspace's top level.

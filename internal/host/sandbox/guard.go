@@ -25,7 +25,7 @@ type GuardOptions struct {
 	// Mechanism is auto (default), bwrap or landlock.
 	Mechanism string
 	// LaunchDir, Home, Hidden, HomeVisible, EnvAllow, Env, EnvPolicy,
-	// Self, Bwrap and CheckCache are as in Options.
+	// Self, Bwrap, CheckCache and Index are as in Options.
 	LaunchDir, Home string
 	Hidden          []string
 	HomeVisible     []string
@@ -34,6 +34,7 @@ type GuardOptions struct {
 	EnvPolicy       host.EnvPolicy
 	Self, Bwrap     string
 	CheckCache      string
+	Index           string
 	// Warn tells the user, once, that the sandbox failed when it was
 	// first needed (what runs then runs as decided, unsandboxed).
 	Warn func(msg string)
@@ -235,7 +236,7 @@ func (g *Guard) sandboxOf(h host.Host) *Host {
 		LaunchDir: g.o.LaunchDir, Home: g.o.Home, Hidden: g.o.Hidden,
 		HomeVisible: g.o.HomeVisible, EnvAllow: g.o.EnvAllow,
 		Shell: shell, Env: g.o.Env, EnvPolicy: g.o.EnvPolicy,
-		Self: g.o.Self, Bwrap: g.o.Bwrap, CheckCache: g.o.CheckCache, Outside: h,
+		Self: g.o.Self, Bwrap: g.o.Bwrap, CheckCache: g.o.CheckCache, Index: g.o.Index, Outside: h,
 	})
 	if err != nil {
 		g.failed = err

@@ -116,12 +116,34 @@ func grant(root string, rights, partial uint64, excl []string, out []rule) []rul
 	return out
 }
 
+// devFiles are the devices of /dev a command may read and write: the
+// rest of /dev (disks, loop devices, the console, the kernel's log,
+// another program's shared memory in /dev/shm) gets no right.
+var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+
 // landlockRules computes the grants for a layout: all of / readable except
-// the hidden paths, the writable trees writable except the protected
-// paths, /dev usable, and tmp writable.
+// the hidden paths, /dev (but for the names in it and devFiles) and, but
+// in the helper's own namespaces, /run, where the system keeps its
+// sockets and credentials and which the helper replaces with an empty
+// directory there; the writable trees writable except the protected
+// paths; the scratch directories, and tmp and /dev/shm where private,
+// writable.
 func landlockRules(s helperSpec) []rule {
 	var out []rule
-	out = grant("/", rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, s.Hidden, out)
+	excl := append([]string{"/dev"}, s.Hidden...)
+	if !s.Mounts {
+		excl = append(excl, "/run")
+	}
+	out = grant("/", rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, excl, out)
+	out = append(out, rule{"/dev", ll.AccessFSReadDir})
+	for _, p := range devFiles {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, rule{p, rightsDev &^ ll.AccessFSReadDir})
+		}
+	}
+	if s.Mounts {
+		out = append(out, rule{"/dev/shm", rightsWrite})
+	}
 	for _, v := range s.Visible {
 		out = grant(v, rightsRead, ll.AccessFSReadDir|ll.AccessFSExecute, s.Hidden, out)
 	}
@@ -142,7 +164,6 @@ func landlockRules(s helperSpec) []rule {
 		// right on /tmp would reach what is bound below it.)
 		out = append(out, rule{"/tmp", rightsWrite})
 	}
-	out = append(out, rule{"/dev", rightsDev})
 	if s.Terminal {
 		for _, p := range []string{"/dev/tty", "/dev/pts", "/dev/ptmx"} {
 			if fi, err := os.Stat(p); err == nil {

@@ -133,9 +133,17 @@ func dropCaps() error {
 func lockThread() { runtime.LockOSThread() }
 
 // privateTmp mounts an empty tmpfs on /tmp and binds keep, the paths of
-// the host's /tmp that stay visible, back into it, each through a
-// descriptor opened (and checked to name it) before the tmpfs covers it.
-func privateTmp(keep []string) error {
+// the host's /tmp that stay visible, back into it.
+func privateTmp(keep []string) error { return privateDir("/tmp", keep) }
+
+// privateDir mounts an empty tmpfs on dir and binds keep, the paths below
+// dir that stay visible, back into it, each through a descriptor opened
+// (and checked to name it) before the tmpfs covers it. A dir that does
+// not exist is left alone.
+func privateDir(dir string, keep []string) error {
+	if _, err := os.Lstat(dir); err != nil {
+		return nil
+	}
 	ps := slices.Clone(keep)
 	sort.SliceStable(ps, func(i, j int) bool { return depth(ps[i]) < depth(ps[j]) })
 	type held struct {
@@ -149,7 +157,7 @@ func privateTmp(keep []string) error {
 		}
 	}()
 	for _, p := range ps {
-		if p == "/tmp" || !within(p, "/tmp") {
+		if p == dir || !within(p, dir) {
 			continue
 		}
 		nested := false
@@ -168,7 +176,7 @@ func privateTmp(keep []string) error {
 		}
 		hs = append(hs, held{p, fd})
 	}
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
 		return err
 	}
 	for _, h := range hs {
@@ -179,6 +187,35 @@ func privateTmp(keep []string) error {
 		if err := unix.Mount(fdPath, h.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("bind %s: %w", h.path, err)
 		}
+	}
+	return nil
+}
+
+// isolateSystem gives the command what bubblewrap gives it: an empty /run
+// (the system's sockets and credentials; the resolver's directory stays
+// when the network is on) and /dev/shm (another program's shared memory),
+// and no device file outside /dev: every mount refuses them (nodev), as a
+// device node planted elsewhere (a disk's, in a chroot's /dev) would read
+// the disk below every protection.
+func isolateSystem(network bool) error {
+	var keep []string
+	if network {
+		keep = append(keep, "/run/systemd/resolve")
+	}
+	if err := privateDir("/run", keep); err != nil {
+		return fmt.Errorf("private /run: %w", err)
+	}
+	if err := privateDir("/dev/shm", nil); err != nil {
+		return fmt.Errorf("private /dev/shm: %w", err)
+	}
+	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NODEV}
+	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, &attr); err != nil {
+		return fmt.Errorf("no device files outside /dev: %w", err)
+	}
+	// /dev itself keeps its devices (Landlock grants only devFiles there).
+	for _, d := range []string{"/dev", "/dev/pts"} {
+		clr := unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_NODEV}
+		_ = unix.MountSetattr(-1, d, 0, &clr)
 	}
 	return nil
 }

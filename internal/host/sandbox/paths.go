@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -67,6 +70,9 @@ func resolve(p string) string {
 			p = a
 		}
 	}
+	if runtime.GOOS != "windows" && linkFree(p) {
+		return p
+	}
 	rest := ""
 	cur := p
 	for {
@@ -80,6 +86,48 @@ func resolve(p string) string {
 		rest = filepath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
+}
+
+// linkFree reports whether no name on the way to the absolute p is a
+// symbolic link, looking at each from the top down to the first that does
+// not exist: most paths' resolve, in one look at each name.
+func linkFree(p string) bool {
+	cur := filepath.VolumeName(p) + string(filepath.Separator)
+	for _, name := range strings.Split(p[len(cur):], string(filepath.Separator)) {
+		if name == "" {
+			continue
+		}
+		cur = filepath.Join(cur, name)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveBelow is resolve(filepath.Join(dir, rel)) for a resolved dir
+// and a clean relative rel, and whether that path exists: one look at
+// each name of rel when no link is on the way.
+func resolveBelow(dir, rel string) (string, bool) {
+	p := filepath.Join(dir, rel)
+	cur := dir
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, name)
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, false
+		}
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 || name == ".." {
+			r := resolve(p)
+			_, ok := exists(r)
+			return r, ok
+		}
+	}
+	return p, true
 }
 
 // within reports whether p is dir or below it.

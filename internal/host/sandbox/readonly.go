@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 )
 
 // The read-only profile is where nb runs what it allowed on its own
@@ -14,8 +13,9 @@ import (
 // private /tmp and nb's own helper directory; the network is off; the
 // command sees no host process; the dot-entries of the home directory,
 // where programs keep credentials, are hidden but for DefaultHomeVisible
-// (extended by the configuration) and the directories of PATH; the
-// secret-file list is masked where nb can enumerate it cheaply (masks.go);
+// (extended by the configuration) and the directories of PATH; other
+// users' homes are hidden; the secret-file list is masked where nb can
+// enumerate it (masks.go), and, run by root, what no other user may read;
 // the environment is built from an allow-list (DefaultEnvAllow).
 
 // DefaultHomeVisible are the dot-entries of the home directory, relative
@@ -51,110 +51,64 @@ type readOnlySpec struct {
 	pathDirs []string
 	// scratch are nb's private writable directories.
 	scratch []string
-	// root says nb runs as root: the system's secrets are readable to it.
+	// root says nb runs as root: what only root may read is masked.
 	root bool
+	// sys is where the system's users and trees are (sysPlaces; tests
+	// give their own).
+	sys sysPlaces
+	// indexFile keeps the walks' records between processes ("": none).
+	indexFile string
 
-	mu     sync.Mutex
-	cached homeView
+	mu sync.Mutex
+	ix *index
 }
 
-// rootSecrets are the system's secret files and directories, masked when
-// nb runs as root (other users cannot read them anyway): the password
-// hashes, the ssh host keys, TLS private keys and saved connections.
-var rootSecrets = []string{
-	"/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/security/opasswd",
-	"/etc/ssh/ssh_host_*_key", "/etc/ssl/private", "/etc/NetworkManager/system-connections",
-	"/etc/wpa_supplicant", "/etc/wireguard", "/etc/openvpn", "/etc/letsencrypt", "/etc/kubernetes",
-	"/etc/mysql/debian.cnf", "/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets",
-	"/var/lib/docker", "/var/lib/kubelet",
+// sysPlaces are the places of the system the layout reads.
+type sysPlaces struct {
+	// passwd is the user database, homes the directory of users' homes;
+	// rootHome is root's home.
+	passwd, homes, rootHome string
+	// trees are walked, run by root, for what no other user may read.
+	trees []string
+	// mountinfo lists the mounts the command inherits.
+	mountinfo string
 }
 
-// homeTTL is how long what the layout knows of the home directory and
-// the system (homeView) is kept: they change far less often than commands
-// run, and looking through them is most of a layout's cost.
-const homeTTL = 5 * time.Second
-
-// homeView is what the layout knows of the home directory and the
-// system, kept for homeTTL.
-type homeView struct {
-	at time.Time
-	// visible are homeVisible and the PATH directories below home.
-	visible []string
-	// secret are the secret-file list's locations below home, resolved,
-	// whether or not they exist; masked what masks there now (masks.go).
-	secret, masked []string
-	// inodes are the secret files with more than one name.
-	inodes map[inode]bool
-}
-
-// view returns the home view, looked at anew when older than homeTTL.
-func (s *readOnlySpec) view() homeView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.cached.at.IsZero() && time.Since(s.cached.at) < homeTTL {
-		return s.cached
-	}
-	var v homeView
-	if s.home != "" && s.home != "/" {
-		for _, p := range s.homeVisible {
-			if rel := filepath.Clean(filepath.FromSlash(p)); rel != "." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
-				v.visible = append(v.visible, filepath.Join(s.home, rel))
-			}
-		}
-		for _, p := range s.pathDirs {
-			if p != "" && filepath.IsAbs(p) && within(resolve(p), s.home) {
-				v.visible = append(v.visible, filepath.Clean(p))
-			}
-		}
-	}
-	v.secret = homeSecrets(s.home)
-	v.masked = stableMasks(s, v.secret)
-	v.inodes = linkedInodes(v.secret)
-	v.at = time.Now()
-	s.cached = v
-	return v
-}
-
-// dotEntries are home's dot-entries (and their targets when links), as
-// they are now: one a command was allowed to create a moment ago is
-// hidden too.
-func (s *readOnlySpec) dotEntries() []string {
-	if s.home == "" || s.home == "/" {
-		return nil
-	}
-	var out []string
-	ents, _ := os.ReadDir(s.home)
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		h := filepath.Join(s.home, e.Name())
-		out = append(out, h)
-		if e.Type()&os.ModeSymlink != 0 {
-			if r := resolve(h); r != h {
-				out = append(out, r) // a link hides its target too
-			}
-		}
-	}
-	return out
+// defaultSys are this machine's places.
+var defaultSys = sysPlaces{
+	passwd: "/etc/passwd", homes: "/home", rootHome: "/root",
+	trees:     []string{"/etc", "/var", "/srv", "/opt", "/boot", "/mnt", "/media", "/usr/local/etc"},
+	mountinfo: "/proc/self/mountinfo",
 }
 
 // layout is the read-only layout for a command run in dir.
 func (s *readOnlySpec) layout(dir string) Layout {
-	l := Layout{Scratch: slices.Clone(s.scratch)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ix == nil {
+		s.ix = loadIndex(s.indexFile)
+	}
 	dir = resolve(dir)
-	v := s.view()
-	hidden := append(s.dotEntries(), s.hidden...)
-	visible := slices.Clone(v.visible)
+	l := Layout{Scratch: slices.Clone(s.scratch)}
+	hv := s.homeView()
+	others := s.otherHomes(dir)
+	hidden := slices.Concat(hv.dots, s.hidden, others.whole, others.dots)
+	if s.root {
+		hidden = append(hidden, existing(rootHidden)...)
+	}
+	visible := slices.Concat(hv.visible, others.visible)
 	// The workspace and the command's directory stay readable below a
-	// hidden dot-entry (a project kept in ~/.dotfiles), unless they lie
-	// in a secret location or in nb's own directories.
+	// hidden entry (a project kept in ~/.dotfiles or another user's
+	// home), unless they lie in a secret location or in nb's own
+	// directories.
 	for _, d := range []string{s.launch, dir} {
-		if d != "" && !underAny(d, v.secret) && !underAny(d, s.hidden) {
+		if d != "" && !underAny(d, hv.secret) && !underAny(d, s.hidden) {
 			visible = append(visible, d)
 		}
 	}
-	masked := uniqSorted(append(slices.Clone(v.masked), treeMasks(s, dir, v)...))
+	masked := uniqSorted(slices.Concat(hv.masked, s.walkMasks(dir, hv, others)))
+	masked = outermost(uniqSorted(append(masked, bindViews(s.sys.mountinfo, hidden, visible, masked)...)))
+	s.ix.save(s.indexFile)
 	// What is visible below a masked path stays masked; a visible path
 	// matters only below a hidden one, and once.
 	var shown []string
@@ -191,24 +145,83 @@ func (s *readOnlySpec) layout(dir string) Layout {
 	return l
 }
 
-// homeSecrets are the secret-file list's locations below home, resolved,
-// whether or not they exist.
-func homeSecrets(home string) []string {
-	if home == "" {
-		return nil
+// homeView is what the layout knows of the home directory.
+type homeView struct {
+	// dots are home's dot-entries (and their targets when links).
+	dots []string
+	// visible are homeVisible and the PATH directories below home.
+	visible []string
+	// secret are the secret-file list's locations below home, resolved,
+	// whether or not they exist; masked those that exist.
+	secret, masked []string
+}
+
+// homeView looks at the home directory as it is now: a dot-entry a
+// command was allowed to create a moment ago is hidden too.
+func (s *readOnlySpec) homeView() homeView {
+	var v homeView
+	if s.home == "" {
+		return v
 	}
-	var out []string
+	ents, _ := os.ReadDir(s.home)
+	top := map[string]bool{}
+	for _, e := range ents {
+		top[e.Name()] = true
+		if s.home == "/" || !strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		h := filepath.Join(s.home, e.Name())
+		v.dots = append(v.dots, h)
+		if e.Type()&os.ModeSymlink != 0 {
+			if r := resolve(h); r != h {
+				v.dots = append(v.dots, r) // a link hides its target too
+			}
+		}
+	}
+	v.secret, v.masked = homeSecrets(s.home, top)
+	if s.home == "/" {
+		return v
+	}
+	for _, p := range s.homeVisible {
+		if rel := filepath.Clean(filepath.FromSlash(p)); rel != "." && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
+			v.visible = append(v.visible, filepath.Join(s.home, rel))
+		}
+	}
+	for _, p := range s.pathDirs {
+		if p != "" && filepath.IsAbs(p) && within(resolve(p), s.home) {
+			v.visible = append(v.visible, filepath.Clean(p))
+		}
+	}
+	return v
+}
+
+// homeSecrets are the secret-file list's locations below home, resolved,
+// whether or not they exist, and those that exist. top are the names in
+// home: a location whose first name is not there does not exist and has
+// no link on its way to resolve.
+func homeSecrets(home string, top map[string]bool) (secret, found []string) {
 	for _, h := range DefaultHidden {
+		rel := filepath.FromSlash(h)
+		first, _, _ := strings.Cut(h, "/")
 		if strings.ContainsAny(h, "*?[") {
-			m, _ := filepath.Glob(filepath.Join(home, filepath.FromSlash(h)))
+			m, _ := filepath.Glob(filepath.Join(home, rel))
 			for _, p := range m {
-				out = append(out, resolve(p))
+				p = resolve(p)
+				secret, found = append(secret, p), append(found, p)
 			}
 			continue
 		}
-		out = append(out, resolve(filepath.Join(home, filepath.FromSlash(h))))
+		if !top[first] {
+			secret = append(secret, filepath.Join(home, rel))
+			continue
+		}
+		p, ok := resolveBelow(home, rel)
+		secret = append(secret, p)
+		if ok {
+			found = append(found, p)
+		}
 	}
-	return out
+	return secret, found
 }
 
 // underAny reports whether p is one of ps or below one.
@@ -224,6 +237,28 @@ func underAny(p string, ps []string) bool {
 func exists2(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// outermost drops from the sorted ps the paths below another.
+func outermost(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if len(out) == 0 || !within(p, out[len(out)-1]) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// existing are the paths of ps that exist.
+func existing(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if _, ok := exists(p); ok {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // allowEnv keeps the variables of environ whose names match one of the
@@ -248,7 +283,10 @@ func allowEnv(environ, allow []string) []string {
 // newReadOnlySpec is the read-only profile of o, whose commands get
 // environ (for their PATH) and the scratch directories.
 func newReadOnlySpec(o Options, environ, scratch []string) *readOnlySpec {
-	s := &readOnlySpec{launch: resolve(o.LaunchDir), scratch: scratch, root: os.Getuid() == 0}
+	s := &readOnlySpec{launch: resolve(o.LaunchDir), scratch: scratch, root: os.Geteuid() == 0, sys: defaultSys, indexFile: o.Index}
+	if o.sys != nil {
+		s.sys = *o.sys
+	}
 	if o.Home != "" {
 		s.home = resolve(o.Home)
 	}

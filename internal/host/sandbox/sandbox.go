@@ -90,10 +90,17 @@ type Options struct {
 	// CheckCache is a file of nb's state directory remembering that the
 	// mechanism worked here (checkcache.go); "" checks at every New.
 	CheckCache string
+	// Index is a file of nb's state directory keeping what the read-only
+	// profile's walks found between processes (index.go); "" keeps it
+	// for the host's life only.
+	Index string
 
 	// noNamespaces makes the Landlock helper run without its user and
 	// mount namespaces, as where the system refuses them (tests).
 	noNamespaces bool
+	// sys replaces the system's places the read-only profile reads
+	// (tests).
+	sys *sysPlaces
 }
 
 // Host is a sandboxed host.Host.
@@ -141,6 +148,7 @@ func New(o Options) (*Host, error) {
 	if o.LaunchDir == "" {
 		return nil, errors.New("sandbox: no launch directory")
 	}
+	keepInheritedFiles()
 	h := &Host{name: o.Name, created: map[string]bool{}, qparent: o.Quarantine, outside: o.Outside}
 	if h.name == "" {
 		h.name = "sandbox"
