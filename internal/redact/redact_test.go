@@ -323,3 +323,31 @@ func TestJSONInJSON(t *testing.T) {
 		t.Errorf("decoded: %q, %v", back.Stdout, err)
 	}
 }
+
+// A long line dense with keywords (hostile output, a minified file) is
+// read by each rule a bounded number of times over, not once per keyword:
+// "secret=" repeated over 64 KB had the generic rule read 1.3 KB around
+// each of its 9,000 keywords (12 MB, half a minute), and every keyword
+// looked for the ends of the whole line.
+func TestLongKeywordLinesReadOnce(t *testing.T) {
+	d := New(Options{})
+	d.Warm()
+	if d.Err() != nil {
+		t.Fatal(d.Err())
+	}
+	for _, unit := range []string{"secret=", "key ", "ghp_", "api_key = ", "-----BEGIN "} {
+		text := strings.Repeat(unit, (64<<10)/len(unit))
+		read := map[*rule]int{}
+		d.rules.ran = func(r *rule, n int) { read[r] += n }
+		d.Redact(text, nil)
+		for r, n := range read {
+			if n > 4*len(text)+maxMultiline+maxJoined {
+				t.Errorf("%q over %d bytes: rule %s read %d bytes", unit, len(text), r.id, n)
+			}
+		}
+		if len(read) == 0 {
+			t.Errorf("%q: no rule ran", unit)
+		}
+	}
+	d.rules.ran = nil
+}

@@ -177,6 +177,8 @@ type ruleSet struct {
 	// triggers; own, for nb's own keywords, the shape they announce.
 	byKeyword [][]int
 	own       []ownShape
+	// ran, when set (tests), is told the bytes each run of a rule reads.
+	ran func(r *rule, n int)
 }
 
 // ownShape is a shape of nb's own (shapes.go) a keyword announces.
