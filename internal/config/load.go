@@ -81,8 +81,13 @@ func Decode(file string, data []byte, v any) error {
 	if len(bytes.TrimSpace(clean)) == 0 {
 		return nil
 	}
+	if !json.Valid(clean) {
+		return &Error{File: file, Problem: syntaxProblem(clean, json.Unmarshal(clean, new(any)))}
+	}
 	var raw any
-	if err := json.Unmarshal(clean, &raw); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	dec.UseNumber() // a number too large for a float is the key's error, below
+	if err := dec.Decode(&raw); err != nil {
 		return &Error{File: file, Problem: syntaxProblem(clean, err)}
 	}
 	if _, ok := raw.(map[string]any); !ok {
