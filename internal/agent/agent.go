@@ -147,7 +147,7 @@ func New(opts Options, messages []llm.Message) *Agent {
 		opts.Now = time.Now
 	}
 	a := &Agent{opts: opts, Messages: messages}
-	a.trust(messages)
+	a.reset()
 	return a
 }
 
@@ -196,6 +196,7 @@ func (a *Agent) Turn(ctx context.Context, user llm.Message) (changed bool, err e
 		}
 		if resp != nil && (resp.Message.Text != "" || len(resp.Message.ToolCalls) > 0) {
 			a.keep(&resp.Message)
+			a.written(&resp.Message)
 			a.Messages = append(a.Messages, resp.Message)
 		}
 		if err != nil {

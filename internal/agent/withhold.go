@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -13,13 +16,19 @@ import (
 
 // Secrets never reach the model unless the user says so. Every request
 // passes guard right before it is sent: the system prompt (project
-// instructions), the per-request facts and every message not written by
-// the model (the user's, attachments, tool results and errors, MCP
-// prompts) are screened by the detector, in the conversation itself, so
-// that the history kept on disk holds markers, not secrets. Texts already
-// screened are remembered by identity and not scanned again. A tool
-// result is screened as soon as its call ends, so that its line shows
-// what was withheld and the user can release it at once.
+// instructions), the per-request facts, the tools' descriptions and
+// schemas (an MCP server's) and every text of the conversation that the
+// model did not write in this session (the user's, attachments, tool
+// results and errors, MCP prompts, summaries, and all of a conversation
+// loaded from disk, the model's answers and calls included: a history
+// saved by an earlier version of nb was never screened) are screened by
+// the detector, in the conversation itself, so that the history kept on
+// disk holds markers, not secrets. Texts already screened, and the
+// model's own answers and calls of this session, are remembered by
+// identity and not scanned again. A tool result is screened as soon as
+// its call ends, so that its line shows what was withheld and the user
+// can release it at once. Pictures cannot be screened: the user is told
+// when one is sent.
 
 // Redactor withholds secrets from a text; *redact.Detector is the one
 // implementation.
@@ -52,6 +61,11 @@ type withholder struct {
 	// it became; facts and factsOut the same of the facts.
 	system, systemOut string
 	facts, factsOut   string
+	// tools and toolsOut are the last tool specs screened and what they
+	// became.
+	tools, toolsOut []llm.ToolSpec
+	// pictures holds the pictures the user was told about.
+	pictures map[*byte]bool
 }
 
 func (w *withholder) isReleased(v string) bool { return w.released[v] }
@@ -62,13 +76,23 @@ func (w *withholder) mark(s string) {
 	}
 }
 
-// trust marks the texts of msgs as screened: a conversation loaded from
-// the history was screened when its messages were added.
-func (a *Agent) trust(msgs []llm.Message) {
+// reset forgets what was screened and released: a conversation loaded
+// from disk is screened whole before it is sent.
+func (a *Agent) reset() {
 	a.w.released = map[string]bool{}
 	a.w.screened = map[textID]struct{}{}
-	for _, m := range msgs {
-		a.w.mark(m.Text)
+	a.w.pictures = map[*byte]bool{}
+}
+
+// written marks an answer the model wrote in this session: what it
+// holds came from screened texts, and is sent back as it is.
+func (a *Agent) written(m *llm.Message) {
+	a.w.mark(m.Text)
+	for _, c := range m.ToolCalls {
+		a.w.mark(c.Arguments)
+	}
+	for _, th := range m.Thinking {
+		a.w.mark(th.Text)
 	}
 }
 
@@ -136,36 +160,111 @@ func (a *Agent) guard(ctx context.Context, req *llm.Request) {
 		}
 		req.Facts = a.w.factsOut
 	}
+	req.Tools = a.screenTools(ctx, req.Tools)
 	a.screen(ctx, req.Messages)
 }
 
-// screen withholds secrets from the messages not written by the model,
-// in place, and forgets the texts no longer in the conversation.
+// screenTools withholds secrets from the tools' descriptions and schemas
+// (an MCP server's own words), once while they stay the same.
+func (a *Agent) screenTools(ctx context.Context, specs []llm.ToolSpec) []llm.ToolSpec {
+	if slices.EqualFunc(specs, a.w.tools, sameSpec) {
+		return a.w.toolsOut
+	}
+	out := slices.Clone(specs)
+	for i := range out {
+		from := "the description of the tool " + out[i].Name
+		out[i].Description = a.screenText(ctx, from, out[i].Description)
+		if len(out[i].Schema) > 0 {
+			out[i].Schema = json.RawMessage(a.screenText(ctx, from, string(out[i].Schema)))
+		}
+	}
+	a.w.tools, a.w.toolsOut = specs, out
+	return out
+}
+
+func sameSpec(x, y llm.ToolSpec) bool {
+	return x.Name == y.Name && x.Description == y.Description && bytes.Equal(x.Schema, y.Schema)
+}
+
+// screen withholds secrets from the texts of msgs that the model did not
+// write in this session, in place, and forgets the texts no longer in the
+// conversation.
 func (a *Agent) screen(ctx context.Context, msgs []llm.Message) {
 	if a.opts.Redact == nil {
 		return
 	}
 	for i := range msgs {
 		m := &msgs[i]
-		if m.Role == llm.RoleAssistant || m.Text == "" {
-			continue
-		}
-		if _, ok := a.w.screened[idOf(m.Text)]; ok {
-			continue
-		}
-		m.Text = a.screenText(ctx, fromOf(m), m.Text)
+		a.screenMessage(ctx, m)
+		a.tellPictures(m)
 	}
 	if len(a.w.screened) > 2*len(a.Messages)+64 {
 		// keep what the conversation still holds, and only what was
 		// screened: a text not screened yet stays so
 		kept := map[textID]struct{}{}
+		keep := func(s string) {
+			if _, ok := a.w.screened[idOf(s)]; ok {
+				kept[idOf(s)] = struct{}{}
+			}
+		}
 		for _, m := range a.Messages {
-			if _, ok := a.w.screened[idOf(m.Text)]; ok {
-				kept[idOf(m.Text)] = struct{}{}
+			keep(m.Text)
+			for _, c := range m.ToolCalls {
+				keep(c.Arguments)
+			}
+			for _, th := range m.Thinking {
+				keep(th.Text)
 			}
 		}
 		a.w.screened = kept
 	}
+}
+
+// screenMessage screens one message's texts not screened yet: its text,
+// and of an answer loaded from disk, its calls' arguments and its
+// reasoning (whose blocks are dropped when they hold a secret: their
+// signature would not match a changed text).
+func (a *Agent) screenMessage(ctx context.Context, m *llm.Message) {
+	if m.Text != "" && !a.w.seen(m.Text) {
+		m.Text = a.screenText(ctx, fromOf(m), m.Text)
+	}
+	for j, c := range m.ToolCalls {
+		if c.Arguments != "" && !a.w.seen(c.Arguments) {
+			m.ToolCalls[j].Arguments = a.screenText(ctx, "the arguments of an earlier call of "+c.Name, c.Arguments)
+		}
+	}
+	for _, th := range m.Thinking {
+		if th.Text == "" || a.w.seen(th.Text) {
+			continue
+		}
+		if out := a.screenText(ctx, "the model's earlier reasoning", th.Text); out != th.Text {
+			m.Thinking = nil
+			break
+		}
+	}
+}
+
+// tellPictures says, once a picture, that the pictures of a message go
+// as they are.
+func (a *Agent) tellPictures(m *llm.Message) {
+	n := 0
+	for _, im := range m.Images {
+		if p := unsafe.SliceData(im.Data); p != nil && !a.w.pictures[p] {
+			a.w.pictures[p] = true
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		a.opts.UI.Notice(NoticeInfo, "1 picture is sent as it is: nb cannot look for secrets in pictures")
+	case n > 1:
+		a.opts.UI.Notice(NoticeInfo, fmt.Sprintf("%d pictures are sent as they are: nb cannot look for secrets in pictures", n))
+	}
+}
+
+func (w *withholder) seen(s string) bool {
+	_, ok := w.screened[idOf(s)]
+	return ok
 }
 
 // screenText withholds the secrets of one text, says so, and lets the
@@ -215,6 +314,8 @@ func fromOf(m *llm.Message) string {
 		return "a tool result"
 	case m.Summary:
 		return "the summary of earlier turns"
+	case m.Role == llm.RoleAssistant:
+		return "an earlier answer of the model"
 	}
 	return "your message"
 }

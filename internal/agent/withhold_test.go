@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,13 +54,23 @@ func leak(id, mode string) llm.ToolCall {
 	return llm.ToolCall{ID: id, Name: "leak", Arguments: `{"mode":"` + mode + `"}`}
 }
 
-// sent is every text of the requests p received.
+// sent is every text of the requests p received: the system prompt,
+// the facts, the tools, and every message's text, calls and reasoning.
 func sent(p *scripted) string {
 	var b strings.Builder
 	for _, r := range p.reqs {
 		b.WriteString(r.System + "\n" + r.Facts + "\n")
+		for _, t := range r.Tools {
+			b.WriteString(t.Name + " " + t.Description + " " + string(t.Schema) + "\n")
+		}
 		for _, m := range r.Messages {
 			b.WriteString(m.Text + "\n")
+			for _, c := range m.ToolCalls {
+				b.WriteString(c.Arguments + "\n")
+			}
+			for _, th := range m.Thinking {
+				b.WriteString(th.Text + "\n")
+			}
 		}
 	}
 	return b.String()
@@ -211,5 +223,141 @@ func TestForgetsOnlyScreened(t *testing.T) {
 	}
 	if strings.Contains(sent(p), canarySecret) {
 		t.Fatalf("an unscreened text was taken for screened:\n%s", sent(p))
+	}
+}
+
+// TestLoadedConversationScreened: a conversation loaded from disk (saved
+// by a version of nb without the detector, or resumed) is screened whole
+// before its first request, the model's answers, calls and reasoning
+// included; reasoning that held a secret is dropped, not changed.
+func TestLoadedConversationScreened(t *testing.T) {
+	loaded := []llm.Message{
+		{Role: llm.RoleUser, Text: "read the notes"},
+		{Role: llm.RoleAssistant, Thinking: []llm.Thinking{{Text: "the token is " + canarySecret, Signature: "sig"}},
+			ToolCalls: []llm.ToolCall{{ID: "1", Name: "leak", Arguments: `{"mode":"result","note":"` + canarySecret + `"}`}}},
+		{Role: llm.RoleTool, ToolCallID: "1", ToolName: "leak", Text: `{"stdout":"TOKEN=` + canarySecret + `\n","exitCode":0}`},
+		{Role: llm.RoleAssistant, Text: "The token is " + canarySecret + "."},
+	}
+	for _, how := range []string{"started with", "resumed"} {
+		p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("ok")}}
+		ui := &recUI{}
+		msgs := slices.Clone(loaded)
+		msgs[1].ToolCalls = slices.Clone(loaded[1].ToolCalls)
+		var a *Agent
+		if how == "started with" {
+			a = New(Options{Provider: p, Tools: tool.NewRegistry(leakTool{}), UI: ui, Redact: canaryDetector()}, msgs)
+		} else {
+			a = New(Options{Provider: p, Tools: tool.NewRegistry(leakTool{}), UI: ui, Redact: canaryDetector()}, nil)
+			a.Messages = msgs
+		}
+		if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "go on"}); err != nil {
+			t.Fatal(err)
+		}
+		if all := sent(p); strings.Contains(all, canarySecret) {
+			t.Errorf("%s: the canary of a loaded conversation reached the model:\n%s", how, all)
+		}
+		if a.Messages[1].Thinking != nil || !json.Valid([]byte(a.Messages[1].ToolCalls[0].Arguments)) {
+			t.Errorf("%s: the answer kept %+v", how, a.Messages[1])
+		}
+		if !strings.Contains(strings.Join(ui.notices, "\n"), "from an earlier answer of the model") {
+			t.Errorf("%s: notices %q", how, ui.notices)
+		}
+	}
+}
+
+// TestLiveAnswersNotScreened: what the model writes in this session is
+// sent back as it is (a value the user released, repeated by the model,
+// is not withheld from its own answer, nor its reasoning dropped).
+func TestLiveAnswersNotScreened(t *testing.T) {
+	thought := []llm.Thinking{{Text: "the user released " + canarySecret, Signature: "sig"}}
+	answer := func(context.Context, func(llm.Event)) (*llm.Response, error) {
+		return &llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: "it says " + canarySecret, Thinking: thought}}, nil
+	}
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){answer, text("ok")}}
+	ui := &recUI{}
+	a := New(Options{Provider: p, UI: ui, Redact: canaryDetector()}, nil)
+	for _, msg := range []string{"hi", "and?"} {
+		if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: msg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if last := p.reqs[1].Messages; last[1].Text != "it says "+canarySecret || len(last[1].Thinking) != 1 || len(ui.notices) != 0 {
+		t.Errorf("the model's own answer was changed: %+v (notices %q)", last[1], ui.notices)
+	}
+}
+
+// specTool is a tool whose description and schema (an MCP server's own
+// words) hold the canary.
+type specTool struct{ leakTool }
+
+func (specTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: "remote_query", Description: "Queries the API with key " + canarySecret,
+		Schema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","default":"` + canarySecret + `"}}}`)}
+}
+
+// TestToolSpecsScreened: the tools' descriptions and schemas are
+// screened; the schema stays valid JSON; the same specs are screened
+// once.
+func TestToolSpecsScreened(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("a"), text("b")}}
+	ui := &recUI{}
+	a := New(Options{Provider: p, Tools: tool.NewRegistry(specTool{}), UI: ui, Redact: canaryDetector()}, nil)
+	for _, msg := range []string{"hi", "again"} {
+		if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: msg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if all := sent(p); strings.Contains(all, canarySecret) {
+		t.Fatalf("a tool's spec reached the model:\n%s", all)
+	}
+	if !json.Valid(p.reqs[1].Tools[0].Schema) {
+		t.Errorf("schema %s", p.reqs[1].Tools[0].Schema)
+	}
+	if n := strings.Count(strings.Join(ui.notices, "\n"), "from the description of the tool remote_query"); n != 2 {
+		t.Errorf("%d notices (description and schema, once): %q", n, ui.notices)
+	}
+}
+
+// TestPicturesTold: a picture cannot be screened; the user is told once
+// that it goes as it is.
+func TestPicturesTold(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("a"), text("b")}}
+	ui := &recUI{}
+	a := New(Options{Provider: p, UI: ui, Redact: canaryDetector()}, nil)
+	img := llm.Image{MediaType: "image/png", Data: []byte("\x89PNG fake"), Name: "shot.png"}
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "see", Images: []llm.Image{img, {MediaType: "image/png", Data: []byte("other")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "and?"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ui.notices, "\n"); strings.Count(got, "nb cannot look for secrets in pictures") != 1 || !strings.Contains(got, "2 pictures are sent as they are") {
+		t.Errorf("notices %q", ui.notices)
+	}
+}
+
+// TestSummaryScreened: compaction of a conversation loaded from disk
+// (nothing of it screened yet) before its first request sends the older
+// turns to the model for a summary: that request is screened, and so is
+// the summary kept in place of the turns.
+func TestSummaryScreened(t *testing.T) {
+	p := &scripted{replies: []func(context.Context, func(llm.Event)) (*llm.Response, error){text("summary: the key was " + canarySecret), text("ok")}}
+	var old []llm.Message
+	for i := range 40 {
+		old = append(old, llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("q%d %s", i, strings.Repeat("x", 1600))},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: fmt.Sprint(i), Name: "leak", Arguments: `{"mode":"result"}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: fmt.Sprint(i), ToolName: "leak", Text: "TOKEN=" + canarySecret},
+			llm.Message{Role: llm.RoleAssistant, Text: "it is " + canarySecret})
+	}
+	ui := &recUI{}
+	a := New(Options{Provider: p, Tools: tool.NewRegistry(leakTool{}), UI: ui, Model: Model{Window: 16000}, Redact: canaryDetector()}, old)
+	if _, err := a.Turn(context.Background(), llm.Message{Role: llm.RoleUser, Text: "next"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.reqs) != 2 || !strings.HasPrefix(p.reqs[0].System, "You compact") {
+		t.Fatalf("%d requests, want a summary request and the turn's", len(p.reqs))
+	}
+	if all := sent(p); strings.Contains(all, canarySecret) {
+		t.Errorf("the canary reached the model:\n%s", all)
 	}
 }

@@ -157,10 +157,10 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 		if err != nil {
 			return err
 		}
-		switch cur.Digest() {
-		case from(f).Digest():
+		switch {
+		case Same(cur, from(f)):
 			todo = append(todo, f)
-		case to(f).Digest():
+		case Same(cur, to(f)):
 			continue
 		default:
 			return &ConflictError{Path: f.Path, Want: want}

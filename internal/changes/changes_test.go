@@ -260,3 +260,39 @@ func TestJournalRefusedWhole(t *testing.T) {
 		}
 	}
 }
+
+// Same says what equal digests say, whether the states hold their bytes
+// or only their digest (a journal's after-states).
+func TestSameIsDigestEquality(t *testing.T) {
+	states := []State{
+		{}, {Type: Regular, Mode: 0o644}, {Type: Regular, Mode: 0o644, Data: []byte{}}, {Type: Regular, Mode: 0o644, Data: []byte("a")},
+		{Type: Regular, Mode: 0o755, Data: []byte("a")}, {Type: Regular, Mode: 0o644 | fs.ModeSetuid, Data: []byte("a")},
+		{Type: Regular, Mode: 0o644, Data: []byte("b")}, {Type: Symlink, Mode: 0o777, Data: []byte("a")},
+		{Type: Dir, Mode: 0o755}, {Type: Dir, Mode: 0o700}, {Type: Regular, Mode: 0o644 | fs.ModeType&fs.ModeNamedPipe, Data: []byte("a")},
+	}
+	for _, a := range states {
+		for _, b := range states {
+			want := a.Digest() == b.Digest()
+			if got := Same(a, b); got != want {
+				t.Errorf("Same(%+v, %+v) = %v, digests equal %v", a, b, got, want)
+			}
+			if got := Same(a.Sealed(), b); got != want {
+				t.Errorf("Same(sealed %+v, %+v) = %v, digests equal %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// A file read at the size it had is read whole however it changed since:
+// grown, shrunk or empty.
+func TestReadSized(t *testing.T) {
+	for _, c := range []struct {
+		data string
+		size int64
+	}{{"0123456789", 3}, {"0123456789", 10}, {"01", 10}, {"", 0}, {"abc", 0}} {
+		got, err := readSized(strings.NewReader(c.data), c.size)
+		if err != nil || string(got) != c.data {
+			t.Errorf("readSized(%q, %d) = %q, %v", c.data, c.size, got, err)
+		}
+	}
+}

@@ -30,6 +30,22 @@ type Overlay struct {
 	// cover protected paths that do not exist (a missing .git): not the
 	// command's changes.
 	MountPoints []string
+	// Skipped are the paths the command names outside the overlaid
+	// trees whose directory could not be overlaid, each with why
+	// ("PATH: WHY"): a write there is the sandbox's refusal.
+	Skipped []string
+}
+
+// Places are what a preview overlays beside the sandbox's writable
+// trees: the directories of the paths a command names (Choose).
+type Places struct {
+	// Named are the absolute paths the command names
+	// (policy.Decision.Paths).
+	Named []string
+	// Refuse says why the directory dir must not be overlaid (the
+	// policy's protected places: a secret, a system path), "" when it may
+	// be; nil refuses none.
+	Refuse func(dir string) string
 }
 
 // Close removes the overlay's directories.
@@ -101,14 +117,15 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 	if err != nil {
 		return err
 	}
-	if err := hiddenChange(uabs); err != nil {
+	mk := marksOf(uabs)
+	if err := mk.hidden(); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	before, err := r.low.Read(labs)
 	if err != nil {
 		return err
 	}
-	if whiteout(uabs, fi) {
+	if mk.isWhiteout(fi) {
 		return r.removed(labs, before)
 	}
 	after, err := r.up.Read(uabs)
@@ -124,7 +141,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		if before.Type != Dir || before.Mode != after.Mode {
 			r.add(labs, before, after)
 		}
-		hidden = hidden || opaque(uabs)
+		hidden = hidden || mk.isOpaque()
 		if before.Type == Dir && hidden {
 			if err := r.opaqueBelow(rel); err != nil {
 				return err
@@ -132,7 +149,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		}
 		return r.dir(rel, hidden)
 	}
-	if before.Digest() != after.Digest() {
+	if !Same(before, after) {
 		r.add(labs, before, after)
 	}
 	return nil

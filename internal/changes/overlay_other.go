@@ -4,9 +4,14 @@ package changes
 
 import "io/fs"
 
-// Overlays are Linux only: elsewhere nothing is a whiteout or opaque.
-func whiteout(string, fs.FileInfo) bool { return false }
+// marks are an upper entry's overlay attributes: overlays are Linux
+// only, elsewhere nothing is a whiteout or opaque.
+type marks struct{}
 
-func opaque(string) bool { return false }
+func marksOf(string) marks { return marks{} }
 
-func hiddenChange(string) error { return nil }
+func (marks) isWhiteout(fs.FileInfo) bool { return false }
+
+func (marks) isOpaque() bool { return false }
+
+func (marks) hidden() error { return nil }

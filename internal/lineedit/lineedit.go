@@ -708,6 +708,10 @@ func (e *Editor) height() int {
 
 func (e *Editor) write(s string) { _, _ = io.WriteString(e.out, s) }
 
+// beforeRaw, when set (by tests), runs just before the terminal is made
+// raw.
+var beforeRaw func()
+
 // enterRaw puts the terminal in raw mode with bracketed paste on and asks
 // it to report modified keys (Shift+Enter) as xterm's modifyOtherKeys
 // does. Bytes already queued were typed in line mode (typeahead) when
@@ -716,12 +720,20 @@ func (e *Editor) enterRaw(typeahead bool) error {
 	if e.fd < 0 {
 		return nil
 	}
-	if typeahead {
-		e.keys.typeahead(queued(e.fd))
+	if beforeRaw != nil {
+		beforeRaw()
 	}
 	st, err := term.MakeRaw(e.fd)
 	if err != nil {
 		return fmt.Errorf("terminal raw mode: %w", err)
+	}
+	// Counted once the terminal is raw: every byte queued now was typed
+	// before (in line mode, Enter turned into a line feed, and a line not
+	// yet ended counts too, which line mode's count leaves out), and what
+	// comes after arrives raw. Counted before, the keys typed in between
+	// would read a line feed as Ctrl+J.
+	if typeahead {
+		e.keys.typeahead(queued(e.fd))
 	}
 	e.mu.Lock()
 	e.rawState = st

@@ -134,7 +134,8 @@ func (s *Server) Close() error {
 const WithheldMeta = "nb/withheld"
 
 // withheld wraps a handler so that every text it returns, whatever the
-// path (a result, a refusal, an error), passes the detector; the result's
+// path (a result, a refusal, an error, the question an approval puts to
+// the user, structured content), passes the detector; the result's
 // _meta says what was withheld. The client never gets the secrets: it
 // cannot ask nb's user to release them.
 func (s *Server) withheld(h mcp.ToolHandler) mcp.ToolHandler {
@@ -143,15 +144,35 @@ func (s *Server) withheld(h mcp.ToolHandler) mcp.ToolHandler {
 	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res, err := h(ctx, req)
+		var counts []redact.Count
+		screen := func(text string) string {
+			r := s.opts.Redact(text)
+			counts = redact.Merge(counts, r.Counts())
+			return r.Text
+		}
+		if err != nil {
+			if text := screen(err.Error()); text != err.Error() {
+				err = errors.New(text)
+			}
+		}
 		if res == nil {
 			return res, err
 		}
-		var counts []redact.Count
 		for _, c := range res.Content {
 			if tc, ok := c.(*mcp.TextContent); ok {
-				r := s.opts.Redact(tc.Text)
-				tc.Text = r.Text
-				counts = redact.Merge(counts, r.Counts())
+				tc.Text = screen(tc.Text)
+			}
+		}
+		for _, in := range res.InputRequests {
+			if e, ok := in.(*mcp.ElicitParams); ok {
+				e.Message = screen(e.Message)
+			}
+		}
+		if res.StructuredContent != nil {
+			if b, jerr := json.Marshal(res.StructuredContent); jerr == nil {
+				if text := screen(string(b)); text != string(b) {
+					res.StructuredContent = json.RawMessage(text)
+				}
 			}
 		}
 		if len(counts) > 0 {

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nb-cli/nb/internal/redact"
+	"github.com/nb-cli/nb/internal/tool/files"
+	"github.com/nb-cli/nb/internal/tool/tooltest"
 )
 
 // Canaries of the withholding tests: the value of a secret variable of
@@ -74,4 +80,53 @@ func TestBinaryWithholdsSecrets(t *testing.T) {
 			t.Errorf("%s %v: no %s in _meta: %v", c.name, c.args, WithheldMeta, res.Meta)
 		}
 	}
+}
+
+// TestWithheldEveryPath: a tool's text result, the question an approval
+// puts to the client's user (write_file shows the content to write), a
+// result's structured content and an error a handler returns pass the
+// detector too (in process: what the binary's test cannot mutate).
+func TestWithheldEveryPath(t *testing.T) {
+	det := redact.New(redact.Options{Values: func() []redact.Value { return []redact.Value{{Kind: "$DEPLOY_TOKEN", Value: envCanary}} }})
+	h := newHarness(t, false)
+	srv, err := New(Options{Tools: files.New(files.Options{Roots: mustRoots(t, h.root), Policy: tooltest.Engine(t, nil)}), Cwd: h.wd.Cwd,
+		Redact: func(text string) redact.Result { return det.Redact(text, nil) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv = srv
+	notes := filepath.Join(h.root, "notes.txt")
+	if err := os.WriteFile(notes, []byte("token "+envCanary+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var asked string
+	cs := h.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = r.Params.Message
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": false}}, nil
+	}}, "")
+	if got, _ := callText(t, cs, "read_file", map[string]any{"path": notes}); strings.Contains(got, envCanary) || !strings.Contains(got, "[withheld: $DEPLOY_TOKEN]") {
+		t.Errorf("a file read: %q", got)
+	}
+	callText(t, cs, "write_file", map[string]any{"path": "notes.txt", "content": "token " + envCanary + "\n"})
+	if strings.Contains(asked, envCanary) || !strings.Contains(asked, "[withheld: $DEPLOY_TOKEN]") {
+		t.Errorf("the approval question: %q", asked)
+	}
+
+	handler := srv.withheld(func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"token": envCanary}, Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}},
+			errors.New("failed with " + envCanary)
+	})
+	res, err := handler(context.Background(), &mcp.CallToolRequest{})
+	b, _ := json.Marshal(res.StructuredContent)
+	if err == nil || strings.Contains(err.Error(), envCanary) || strings.Contains(string(b), envCanary) || res.Meta[WithheldMeta] == nil {
+		t.Errorf("error %v, structured content %s, meta %v", err, b, res.Meta)
+	}
+}
+
+func mustRoots(t *testing.T, dir string) *files.Roots {
+	roots, err := files.NewRoots(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roots
 }

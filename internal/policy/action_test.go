@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -276,6 +277,29 @@ func TestOnlyWrites(t *testing.T) {
 	} {
 		if d := decideCmd(e, cmd, testCC); d.OnlyWrites != want {
 			t.Errorf("%q: OnlyWrites %v, want %v (%q)", cmd, d.OnlyWrites, want, d.Reasons)
+		}
+	}
+}
+
+// A command that only writes files names the places it may write, for
+// the preview to overlay: its writing commands' operands and its
+// redirections, as the directories they run in make them.
+func TestOnlyWritesPaths(t *testing.T) {
+	e := newEngine(t, nil)
+	for cmd, want := range map[string][]string{
+		"sed -i s/a/b/ ~/notes/todo.txt":     {"/home/u/notes/todo.txt", "/home/u/proj/s/a/b"},
+		"cp x /srv/data/":                    {"/home/u/proj/x", "/srv/data"},
+		"cd /var/x && echo hi > ../y.txt":    {"/home/u/y.txt", "/var/y.txt"},
+		"cat /etc/hosts > out.txt":           {"/home/u/proj/out.txt"},
+		"cp --target-directory=/opt/d a":     {"/home/u/proj/a", "/opt/d"},
+		"rm /data/logs/*.log":                {"/data/logs"},
+		"cd /data && rm *.log":               {"/data", "/home/u/proj"},
+		"rm $(cat list)":                     nil,
+		"ls":                                 nil, // not OnlyWrites
+		"mv a b && mv ~/inbox/c ~/archive/c": {"/home/u/archive/c", "/home/u/inbox/c", "/home/u/proj/a", "/home/u/proj/b"},
+	} {
+		if d := decideCmd(e, cmd, testCC); !slices.Equal(d.Paths, want) {
+			t.Errorf("%q: Paths %q, want %q", cmd, d.Paths, want)
 		}
 	}
 }

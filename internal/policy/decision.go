@@ -69,6 +69,10 @@ type Decision struct {
 	// they name (cp, mv, rm, sed, tee…). Such a command may be previewed
 	// in a copy-on-write view (SPEC §16). Bash commands only.
 	OnlyWrites bool `json:"-"`
+	// Paths are, for a command that OnlyWrites, the absolute paths its
+	// writing commands' words and its redirections name: where it may
+	// write, which a preview overlays.
+	Paths []string `json:"-"`
 	// Protected is set on a file write whose path needs the user whatever
 	// the approval mode: a secret, a system path or startup file, an
 	// entry programs run later.

@@ -50,6 +50,9 @@ func (e *Engine) verdict(s *script, as *assessment, r *ruling) *Decision {
 		// what the command may do, whatever the verdict
 		OnlyWrites: s.Dialect == shellparse.Bash && onlyWrites(s.Analysis, as),
 	}
+	if d.OnlyWrites {
+		d.Paths = namedPaths(s.Analysis, as)
+	}
 	if d.Reasons == nil {
 		d.Reasons = []string{}
 	}

@@ -66,3 +66,46 @@ func encodeString(s string) []byte {
 	_ = enc.Encode(s)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
+
+// A JSON document held in a string of another (a configuration a log
+// line prints as JSON, a tool's result quoted in a message) has its
+// quotes escaped, once or more (\" or \\\"), and the rules written for
+// "name": "value" do not see them; when the text is not a JSON document
+// itself, its strings cannot be decoded either. Terminal escape
+// sequences (colours) between a token's characters break its shape
+// alike. The rules also run on the text with the backslashes before
+// quotes, and the escape sequences, left out.
+
+// findUnescaped adds what the rules find in text with the backslashes
+// before quotes and the terminal escape sequences left out.
+func (rs *ruleSet) findUnescaped(text string, spans []span) []span {
+	quotes := strings.Contains(text, `\"`) || strings.Contains(text, `\'`)
+	ansi := strings.IndexByte(text, 0x1b) >= 0
+	if !quotes && !ansi {
+		return spans
+	}
+	view := make([]byte, 0, len(text))
+	at := make([]int32, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			j := i
+			for j < len(text) && text[j] == '\\' {
+				j++
+			}
+			if j < len(text) && (text[j] == '"' || text[j] == '\'') {
+				i = j - 1
+				continue
+			}
+		case 0x1b:
+			i += ansiLen(text[i:]) - 1
+			continue
+		}
+		view = append(view, text[i])
+		at = append(at, int32(i))
+	}
+	for _, s := range rs.find(string(view), nil) {
+		spans = append(spans, span{start: int(at[s.start]), end: int(at[s.end-1]) + 1, kind: s.kind})
+	}
+	return spans
+}

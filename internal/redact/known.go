@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -102,7 +103,10 @@ func (vs valueSet) find(text string, spans []span) []span {
 }
 
 // fingerprints are the hashes of the values of secret files' token lines,
-// with the label of the file each came from.
+// in lower case and reversed too, with the label of the file each came
+// from: a token of a text equal to one is withheld. Values long and
+// varied enough are searched for in all their spellings as well
+// (knownset.go); fingerprints catch the short and plain ones as words.
 type fingerprints struct {
 	labels map[uint64]string
 }
@@ -112,12 +116,17 @@ const (
 	maxFileBytes  = 1 << 20
 	maxTotalBytes = 16 << 20
 	minToken      = 6
+	// minAssigned is the least length of a value that ends an
+	// assignment (password = abcd).
+	minAssigned = 4
 )
 
 // fingerprintFiles reads the files and keeps the fingerprints of their
-// token lines' values.
-func fingerprintFiles(files []File) *fingerprints {
+// token lines' values, adding the values that can be searched for to
+// known.
+func fingerprintFiles(files []File, known *knownSet) *fingerprints {
 	fp := &fingerprints{labels: map[uint64]string{}}
+	seen := map[string]bool{}
 	total := 0
 	for _, f := range files {
 		if total >= maxTotalBytes {
@@ -129,14 +138,28 @@ func fingerprintFiles(files []File) *fingerprints {
 		}
 		total += len(data)
 		for _, line := range strings.Split(data, "\n") {
-			for _, tok := range lineSecrets(line) {
-				if _, ok := fp.labels[hashBytes(tok)]; !ok {
-					fp.labels[hashBytes(tok)] = f.Label
+			for _, v := range lineSecrets(line) {
+				if seen[v] {
+					continue
+				}
+				seen[v] = true
+				fp.add(v, f.Label)
+				if secretLooking(v) {
+					known.add(v, f.Label)
 				}
 			}
 		}
 	}
 	return fp
+}
+
+// add keeps the fingerprints of v: lower-cased, and reversed.
+func (fp *fingerprints) add(v, label string) {
+	for _, s := range []string{v, string(reversed([]byte(v)))} {
+		if h := hashLower(s); fp.labels[h] == "" {
+			fp.labels[h] = label
+		}
+	}
 }
 
 func readHead(p string, limit int64) (string, error) {
@@ -189,7 +212,76 @@ func lineSecrets(line string) []string {
 	if f := strings.Split(line, ":"); len(f) == 5 && len(f[4]) >= minToken && !strings.ContainsAny(line, " \t=") {
 		out = append(out, f[4])
 	}
+	return append(out, assignedValues(line)...)
+}
+
+// assignedValues returns the values assigned to labels on a line (NAME =
+// VALUE, "name": "value", name: value), whole, whatever separators they
+// hold (a base64 secret's / and +, a password's @ or :): of at least
+// minToken bytes and not a plain word, or, when the value ends the
+// assignment and the line, of at least minAssigned bytes.
+func assignedValues(line string) []string {
+	var out []string
+	eachToken(line, func(start, end int) {
+		if !isLabel(line[start:end]) {
+			return
+		}
+		i := end
+		for i < len(line) && (line[i] == '"' || line[i] == '\'') {
+			i++ // the name's closing quote
+		}
+		i = skipBlanks(line, i)
+		if i >= len(line) || line[i] != '=' && line[i] != ':' {
+			return
+		}
+		i = skipBlanks(line, i+1)
+		quote := byte(0)
+		if i < len(line) && (line[i] == '"' || line[i] == '\'') {
+			quote = line[i]
+			i++
+		}
+		j := i
+		if quote != 0 {
+			k := strings.IndexByte(line[i:], quote)
+			if k < 0 {
+				return
+			}
+			j = i + k
+		} else {
+			for j < len(line) && !blank(line[j]) {
+				j++
+			}
+		}
+		v, rest := line[i:j], line[j:]
+		if quote != 0 {
+			rest = rest[1:]
+		}
+		ends := strings.Trim(rest, " \t\r,;)]}") == ""
+		if keptValue(v, ends) {
+			out = append(out, v)
+		}
+	})
 	return out
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// notSecrets are values of settings named like secrets that are not
+// secrets (always-auth = true).
+var notSecrets = []string{"true", "false", "yes", "no", "on", "off", "null", "nil", "none", "auto", "default", "empty", "required", "optional", "prompt"}
+
+// keptValue reports whether an assigned value is worth a fingerprint.
+func keptValue(v string, ends bool) bool {
+	if len(v) < minAssigned || placeholder(v, nil) || slices.Contains(notSecrets, strings.ToLower(v)) ||
+		strings.Trim(v, "0123456789") == "" && len(v) < minValue {
+		return false
+	}
+	return ends || len(v) >= minToken && !plainWord(v)
 }
 
 // plainWord reports a value that reads as a word (lower-case letters,
@@ -255,14 +347,18 @@ func randomLooking(t string) bool {
 
 // tokenSep reports the bytes that end a token: blanks, quotes, brackets
 // and the separators of assignments, URLs and lists.
-func tokenSep(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '`', '=', ':', ',', ';', '<', '>', '(', ')', '[', ']', '{', '}',
-		'|', '@', '/', '?', '&', '#', '\\':
-		return true
+func tokenSep(c byte) bool { return sepTable[c] }
+
+var sepTable = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r\"'`=:,;<>()[]{}|@/?&#\\") {
+		t[c] = true
 	}
-	return c < ' ' || c == 0x7f
-}
+	for c := range ' ' {
+		t[c] = true
+	}
+	t[0x7f] = true
+	return t
+}()
 
 // tokens splits text into tokens at tokenSep bytes; the two bytes of an
 // escape such as \n of a JSON string end a token too.
@@ -309,7 +405,7 @@ func (fp *fingerprints) find(text string, spans []span) []span {
 	}
 	eachToken(text, func(start, end int) {
 		for end-start >= minToken {
-			if label, ok := fp.labels[hashBytes(text[start:end])]; ok {
+			if label, ok := fp.labels[hashLower(text[start:end])]; ok {
 				spans = append(spans, span{start: start, end: end, kind: label})
 				return
 			}
@@ -322,11 +418,12 @@ func (fp *fingerprints) find(text string, spans []span) []span {
 	return spans
 }
 
-// hashBytes is hash without an allocation: FNV-1a, 64 bits.
-func hashBytes(s string) uint64 {
+// hashLower is the hash of s in lower case (ASCII), without an
+// allocation: FNV-1a, 64 bits.
+func hashLower(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
+		h ^= uint64(lowerTable[s[i]])
 		h *= 1099511628211
 	}
 	return h

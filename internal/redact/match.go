@@ -45,6 +45,10 @@ func (rs *ruleSet) find(text string, spans []span) []span {
 			if r.assigns && !assignedNear(r, text, h.pos+len(rs.index.keywords[h.keyword])) {
 				continue
 			}
+			if re, _ := r.compiled(); re != nil && r.at != nil && !rs.unanchored {
+				spans = rs.runAt(r, text, h.pos, spans)
+				continue
+			}
 			w := ruleWindow(text, h.pos, r.lines)
 			if p, ok := pending[ri]; ok {
 				if w.start < p.end && (w.start == p.start || w.end-p.start <= joinLimit(r)) {
@@ -142,29 +146,37 @@ func (rs *ruleSet) run(r *rule, text string, w window, spans []span) []span {
 		return spans
 	}
 	for _, m := range re.FindAllStringSubmatchIndex(part, -1) {
-		start, end := m[0], m[1]
-		// a match never takes the line break after it
-		for end > start && part[end-1] == '\n' {
-			end--
-		}
-		ss, se := secretGroup(m, r.secretGroup, start, end)
-		secret := part[ss:se]
-		if secret == "" || r.entropy != 0 && entropy(secret) <= r.entropy {
-			continue
-		}
-		match := part[start:end]
-		line := lineText(part, start, end)
-		if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
-			continue
-		}
-		s := span{start: w.start + ss, end: w.start + se, kind: r.id}
-		if se == len(part) {
-			// cut by the window: the rest of its token goes with it
-			s.end = tokenEndAt(text, s.end)
-		}
-		spans = append(spans, s)
+		spans = rs.judge(r, text, w, m, spans)
 	}
 	return spans
+}
+
+// judge adds the secret of one match m of rule r in the window w of text
+// (its offsets from the window's start), unless it is too plain or an
+// allow-list lets it through.
+func (rs *ruleSet) judge(r *rule, text string, w window, m []int, spans []span) []span {
+	part := text[w.start:w.end]
+	start, end := m[0], m[1]
+	// a match never takes the line break after it
+	for end > start && part[end-1] == '\n' {
+		end--
+	}
+	ss, se := secretGroup(m, r.secretGroup, start, end)
+	secret := part[ss:se]
+	if secret == "" || r.entropy != 0 && entropy(secret) <= r.entropy {
+		return spans
+	}
+	match := part[start:end]
+	line := lineText(part, start, end)
+	if allowed(rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
+		return spans
+	}
+	s := span{start: w.start + ss, end: w.start + se, kind: r.id}
+	if se == len(part) {
+		// cut by the window: the rest of its token goes with it
+		s.end = tokenEndAt(text, s.end)
+	}
+	return append(spans, s)
 }
 
 // secretGroup is the part of a match that is the secret: the rule's

@@ -1,13 +1,17 @@
 // Package redact withholds secrets from text bound for a language model:
 // every tool result, attachment, instruction file and error nb sends, and
 // every result `nb mcp serve` returns, passes one Detector. It knows the
-// values of the secret environment variables nb keeps from commands, the
-// fingerprints of the token lines of the secret files on this machine,
-// and the shapes of keys and tokens from gitleaks' maintained rule set
-// (private keys, cloud keys, forge, chat and payment tokens, JWTs), plus
-// credentials in URLs and .netrc lines. A secret found is replaced by a
-// marker naming its kind ("[withheld: github-pat]"); the caller decides
-// whether the user may release it.
+// values of the secret environment variables nb keeps from commands and
+// the values of the token lines of the secret files on this machine, and
+// finds them in every spelling a command can give them in one cheap step
+// (base64, hex dumps, escapes and codes, reversed, rotated, any case,
+// split by separators or interleaved), in part as well as whole; and the shapes of keys and tokens from
+// gitleaks' maintained rule set (private keys, cloud keys, forge, chat
+// and payment tokens, JWTs), plus credentials in URLs and .netrc lines,
+// also in base64 and hex blobs, decoded, and where a cut left half of
+// one. A secret found is replaced by a marker naming its kind
+// ("[withheld: github-pat]"); the caller decides whether the user may
+// release it.
 package redact
 
 import (
@@ -76,6 +80,23 @@ func rank(kind string) int {
 	return 2
 }
 
+// mergeKind names a span found as kind and as other: the better name of
+// one secret found by several rules, or, when both name where a secret
+// came from (two known secrets run together), both, so that releasing
+// the span releases nothing the user was not told of.
+func mergeKind(kind, other string) string {
+	switch rk, ro := rank(kind), rank(other); {
+	case rk == 3 && ro == 3:
+		if slices.Contains(strings.Split(kind, ", "), other) {
+			return kind
+		}
+		return kind + ", " + other
+	case ro > rk:
+		return other
+	}
+	return kind
+}
+
 // Merge adds the counts of more to counts, keeping the order of first
 // appearance.
 func Merge(counts, more []Count) []Count {
@@ -126,6 +147,7 @@ type Detector struct {
 	err    error
 	prints *fingerprints
 	values valueSet
+	known  *knownSet
 }
 
 // New returns a detector; it reads nothing until it first scans.
@@ -140,14 +162,24 @@ func (d *Detector) load() {
 			d.rules = &ruleSet{}
 			d.rules.addOwn(nil)
 		}
+		d.known = &knownSet{}
 		if d.opts.Values != nil {
-			d.values = usableValues(d.opts.Values())
+			// a value is searched for as it is only when it has no
+			// spelling long enough to search for in the text's skeleton
+			var exact []Value
+			for _, v := range d.opts.Values() {
+				if secretLooking(v.Value) && !d.known.add(v.Value, v.Kind) {
+					exact = append(exact, v)
+				}
+			}
+			d.values = usableValues(exact)
 		}
 		var files []File
 		if d.opts.Files != nil {
 			files = d.opts.Files()
 		}
-		d.prints = fingerprintFiles(files)
+		d.prints = fingerprintFiles(files, d.known)
+		d.known.build()
 	})
 }
 
@@ -185,10 +217,23 @@ func (d *Detector) Redact(text string, released func(value string) bool) Result 
 
 // redactText withholds the secrets of a text as it is.
 func (d *Detector) redactText(text string, released func(value string) bool) Result {
+	return d.redactDepth(text, 0, new(int), released)
+}
+
+// redactDepth withholds the secrets of a text, depth levels of encoding
+// below a text nb was given; inflated counts the bytes decompressed for
+// that text so far.
+func (d *Detector) redactDepth(text string, depth int, inflated *int, released func(value string) bool) Result {
+	v := &views{text: text}
+	defer v.release()
 	var spans []span
 	spans = d.values.find(text, spans)
+	spans = d.known.find(v, spans)
 	spans = d.prints.find(text, spans)
 	spans = d.rules.find(text, spans)
+	spans = d.rules.findUnescaped(text, spans)
+	spans = d.rules.findCut(text, spans)
+	spans = d.findEncoded(v, depth, inflated, released, spans)
 	if len(spans) == 0 {
 		return Result{Text: text}
 	}
@@ -202,16 +247,16 @@ func apply(text string, spans []span, released func(string) bool) Result {
 		spans[i].start, spans[i].end = escapeSafe(text, spans[i].start, spans[i].end)
 	}
 	slices.SortFunc(spans, func(a, b span) int {
-		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
+		// the kind last, so that the name a merged span gets does not
+		// depend on the order its findings came in
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end), strings.Compare(a.kind, b.kind))
 	})
 	var merged []span
 	for _, s := range spans {
 		if n := len(merged); n > 0 && s.start < merged[n-1].end {
 			m := &merged[n-1]
 			m.end = max(m.end, s.end)
-			if rank(s.kind) > rank(m.kind) {
-				m.kind = s.kind
-			}
+			m.kind = mergeKind(m.kind, s.kind)
 			continue
 		}
 		merged = append(merged, s)

@@ -69,6 +69,10 @@ type rule struct {
 	re     *regexp.Regexp
 	pre    precheck
 	hasPre bool
+	// at is the rule's expression without its leading run of name
+	// characters ([\w.-]{0,50}?), anchored at the keyword (anchor.go);
+	// nil when it has no such run.
+	at *anchoredRule
 }
 
 // compiled returns the rule's expression and precheck, compiled on first
@@ -77,6 +81,7 @@ func (r *rule) compiled() (*regexp.Regexp, *precheck) {
 	r.once.Do(func() {
 		r.re = compile(r.source)
 		r.pre, r.hasPre = newPrecheck(r.source, r.secretGroup, r.entropy)
+		r.at = newAnchored(r.source, r.keywords)
 	})
 	if !r.hasPre {
 		return r.re, nil
@@ -177,6 +182,9 @@ type ruleSet struct {
 	// triggers; own, for nb's own keywords, the shape they announce.
 	byKeyword [][]int
 	own       []ownShape
+	// unanchored runs every rule on windows, as gitleaks' expressions
+	// are written (the differential test's reference).
+	unanchored bool
 	// ran, when set (tests), is told the bytes each run of a rule reads.
 	ran func(r *rule, n int)
 }

@@ -367,7 +367,7 @@ func (a *App) previewer() runcmd.Previewer {
 	var once sync.Once
 	var sb *sandbox.Host
 	var berr error
-	return func(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
+	return func(ctx context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error) {
 		once.Do(func() {
 			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox", Mechanism: sandbox.MechanismBwrap}, a.hostEnv())
 			if err != nil {
@@ -380,7 +380,7 @@ func (a *App) previewer() runcmd.Previewer {
 		if berr != nil {
 			return nil, nil, berr
 		}
-		return sb.Preview(ctx, c)
+		return sb.Preview(ctx, c, places)
 	}
 }
 

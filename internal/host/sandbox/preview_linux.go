@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,12 +18,14 @@ import (
 
 // Preview runs c as Run does, inside the same sandbox (network off unless
 // allowed, secrets hidden, its own process namespace), but with every
-// writable tree and /tmp a copy-on-write overlay: what c writes lands in
-// the returned Overlay and nowhere else. nb re-executes itself to mount
+// writable tree, the directories of places that may be overlaid
+// (changes.Places.Choose: writable in the view, as the workspace is) and
+// /tmp a copy-on-write overlay: what c writes lands in the returned
+// Overlay and nowhere else. nb re-executes itself to mount
 // the overlays in its own user and mount namespaces (overlayfs, as an
 // unprivileged user may), then runs bubblewrap there, which binds them
 // where it binds the trees. The caller closes the overlay.
-func (h *Host) Preview(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
+func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error) {
 	if err := h.previewable(); err != nil {
 		return nil, nil, err
 	}
@@ -35,7 +38,18 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*changes.Overlay, 
 		o.Close()
 		return nil, nil, err
 	}
-	l := h.layout.Current()
+	l := h.layout
+	extra, skipped := places.Choose(append(slices.Clone(l.Writable), l.Scratch...), l.unreadable())
+	o.Skipped = skipped
+	if len(extra) > 0 {
+		l.Writable = uniqSorted(append(slices.Clone(l.Writable), extra...))
+		l.ReadOnly = slices.Clone(l.ReadOnly)
+		for _, d := range extra {
+			l.ReadOnly = append(l.ReadOnly, filepath.Join(d, ".git"))
+		}
+		l.ReadOnly = uniqSorted(l.ReadOnly)
+	}
+	l = l.Current()
 	var mounts []overlayMount
 	for i, w := range l.Writable {
 		if _, ok := exists(w); !ok {
@@ -93,6 +107,14 @@ func (h *Host) Preview(ctx context.Context, c *host.Command) (*changes.Overlay, 
 	ex, err := run.Run(ctx, &cc)
 	if err != nil {
 		return fail(err)
+	}
+	if ex.Code == 126 && !d.started("nb: preview") {
+		// the helper failed (an overlay the kernel refused on a place's
+		// file system): the command never ran
+		d.mu.Lock()
+		head := string(d.head)
+		d.mu.Unlock()
+		return fail(fmt.Errorf("%w: %s", changes.ErrNoPreview, strings.TrimPrefix(firstLine(head, errors.New("exit 126")), "nb: ")))
 	}
 	if lines := d.seen(); ex.Code != 0 && len(lines) > 0 {
 		if why := explain(l, lines, c.Dir, false); why != "" {

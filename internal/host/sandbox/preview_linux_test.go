@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -169,7 +170,7 @@ func TestPreviewAppliedEqualsDirectRun(t *testing.T) {
 		before := snapshotTree(t, ws)
 
 		var stderr bytes.Buffer
-		ov, ex, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &stderr, Stderr: &stderr, Timeout: time.Minute})
+		ov, ex, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &stderr, Stderr: &stderr, Timeout: time.Minute}, changes.Places{})
 		mustDo(t, err)
 		if ex.Code != 0 || ex.Sandboxed {
 			t.Fatalf("preview exit %d sandboxed=%v\n%s\n%s", ex.Code, ex.Sandboxed, stderr.String(), script)
@@ -196,7 +197,7 @@ func TestPreviewConflict(t *testing.T) {
 	ws := t.TempDir()
 	seedTree(t, ws)
 	h := previewHost(t, ws)
-	ov, _, err := h.Preview(context.Background(), &host.Command{Script: "sed -i s/alpha/ALPHA/ a.txt && rm b.txt", Dir: ws, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Timeout: time.Minute})
+	ov, _, err := h.Preview(context.Background(), &host.Command{Script: "sed -i s/alpha/ALPHA/ a.txt && rm b.txt", Dir: ws, Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Timeout: time.Minute}, changes.Places{})
 	mustDo(t, err)
 	defer ov.Close()
 	set, err := changes.FromOverlay(ov.Uppers[h.layout.Writable[0]], ws)
@@ -231,7 +232,7 @@ func TestPreviewContained(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	script := fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d; kill -0 %d && echo SAW-HOST-PROCESS; ls /proc/%d >/dev/null 2>&1 && echo SAW-PROC; echo done > out.txt", port, os.Getpid(), os.Getpid())
 	var out bytes.Buffer
-	ov, _, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &out, Stderr: &out, Timeout: time.Minute})
+	ov, _, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &out, Stderr: &out, Timeout: time.Minute}, changes.Places{})
 	mustDo(t, err)
 	defer ov.Close()
 	select {
@@ -282,6 +283,10 @@ func BenchmarkPreview(b *testing.B) {
 			c.seed(ws)
 			h := previewHost(b, ws)
 			var directTotal, previewTotal time.Duration
+			// where the preview's time goes: the run in the view (the
+			// overlay helper, bubblewrap, the command and its copy-up),
+			// reading the changes, applying them, removing the overlay
+			var phase [4]time.Duration
 			for b.Loop() {
 				start := time.Now()
 				cmd := exec.Command("bash", "-c", c.script)
@@ -290,23 +295,147 @@ func BenchmarkPreview(b *testing.B) {
 				directTotal += time.Since(start)
 
 				start = time.Now()
-				ov, ex, err := h.Preview(context.Background(), &host.Command{Script: c.script, Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute})
+				ov, ex, err := h.Preview(context.Background(), &host.Command{Script: c.script, Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
 				mustDo(b, err)
 				if ex.Code != 0 {
 					b.Fatalf("preview exit %d", ex.Code)
 				}
+				t1 := time.Now()
 				set, err := changes.FromOverlay(ov.Uppers[h.layout.Writable[0]], ws)
 				mustDo(b, err)
+				t2 := time.Now()
 				fsys, err := changes.Open(ws)
 				mustDo(b, err)
 				mustDo(b, changes.Apply(fsys, set))
 				fsys.Close()
+				t3 := time.Now()
 				ov.Close()
-				previewTotal += time.Since(start)
+				end := time.Now()
+				previewTotal += end.Sub(start)
+				for i, d := range []time.Duration{t1.Sub(start), t2.Sub(t1), t3.Sub(t2), end.Sub(t3)} {
+					phase[i] += d
+				}
 			}
 			b.ReportMetric(float64(directTotal.Milliseconds())/float64(b.N), "direct-ms")
 			b.ReportMetric(float64(previewTotal.Milliseconds())/float64(b.N), "preview-ms")
 			b.ReportMetric(float64(previewTotal)/float64(directTotal), "x-direct")
+			for i, unit := range []string{"run-ms", "read-ms", "apply-ms", "close-ms"} {
+				b.ReportMetric(float64(phase[i].Milliseconds())/float64(b.N), unit)
+			}
 		})
+	}
+}
+
+// A command that writes outside the workspace, in a place it names, is
+// previewed with that place overlaid too: applied, the preview gives
+// both trees the direct run gives, over generated file operations in
+// each; nothing reaches either before.
+func TestPreviewOtherPlaceEqualsDirectRun(t *testing.T) {
+	testenv.Tool(t, "bash")
+	root := t.TempDir()
+	ws, notes := filepath.Join(root, "ws"), filepath.Join(root, "notes")
+	mustDo(t, os.Mkdir(ws, 0o755))
+	h := previewHost(t, ws)
+	r := rand.New(rand.NewPCG(11, 5))
+	for round := 0; round < 6; round++ {
+		direct := filepath.Join(root, fmt.Sprintf("direct%d", round))
+		for _, d := range []string{ws, notes, filepath.Join(direct, "ws"), filepath.Join(direct, "notes")} {
+			mustDo(t, os.RemoveAll(d))
+			mustDo(t, os.MkdirAll(d, 0o755))
+			seedTree(t, d)
+		}
+		script := "(cd ../notes && " + strings.TrimSuffix(opScript(r, 12), "exit 0\n") + ")\n" + opScript(r, 8)
+		argv := []string{"bash", "-c", script}
+		if os.Geteuid() == 0 {
+			argv = append([]string{testenv.Tool(t, "setpriv"), "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all"}, argv...)
+		}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = filepath.Join(direct, "ws")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("direct run: %v\n%s", err, out)
+		}
+		beforeWS, beforeNotes := snapshotTree(t, ws), snapshotTree(t, notes)
+
+		var out bytes.Buffer
+		places := changes.Places{Named: []string{filepath.Join(notes, "a.txt")}}
+		ov, ex, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &out, Stderr: &out, Timeout: time.Minute}, places)
+		mustDo(t, err)
+		if ex.Code != 0 || ex.Sandboxed || len(ov.Skipped) > 0 {
+			t.Fatalf("preview exit %d sandboxed=%v skipped %q\n%s\n%s", ex.Code, ex.Sandboxed, ov.Skipped, out.String(), script)
+		}
+		if d := append(diffTrees(snapshotTree(t, ws), beforeWS), diffTrees(snapshotTree(t, notes), beforeNotes)...); len(d) > 0 {
+			t.Fatalf("the preview changed the disk: %v", d)
+		}
+		for _, tree := range []string{ws, notes} {
+			upper, ok := ov.Uppers[tree]
+			if !ok {
+				t.Fatalf("%s was not overlaid: %v", tree, ov.Uppers)
+			}
+			set, err := changes.FromOverlay(upper, tree)
+			mustDo(t, err)
+			fsys, err := changes.Open(tree)
+			mustDo(t, err)
+			mustDo(t, changes.Apply(fsys, set))
+			fsys.Close()
+			if d := diffTrees(snapshotTree(t, tree), snapshotTree(t, filepath.Join(direct, filepath.Base(tree)))); len(d) > 0 {
+				t.Fatalf("round %d: %s: the applied preview differs from the direct run:\n%s\nscript:\n%s", round, tree, strings.Join(d, "\n"), script)
+			}
+		}
+		ov.Close()
+	}
+}
+
+// A place the command names that may not be overlaid — refused by the
+// policy, hidden as a secret place, holding the workspace — stays as the
+// sandbox makes it, and the preview says why: a write there fails,
+// nothing reaches the disk.
+func TestPreviewRefusedPlace(t *testing.T) {
+	testenv.Tool(t, "bash")
+	root := t.TempDir()
+	ws, other := filepath.Join(root, "ws"), filepath.Join(root, "other")
+	mustDo(t, os.Mkdir(ws, 0o755))
+	mustDo(t, os.Mkdir(other, 0o755))
+	h := previewHost(t, ws)
+	secret := filepath.Join(h.layout.Hidden[0], "x")
+	// a link to a secret place: the directory it leads to is hidden
+	mustDo(t, os.MkdirAll(h.layout.Hidden[0], 0o700))
+	mustDo(t, os.Symlink(h.layout.Hidden[0], filepath.Join(root, "to-secret")))
+	places := changes.Places{
+		Named:  []string{filepath.Join(other, "f.txt"), secret, filepath.Join(root, "new.txt"), filepath.Join(root, "to-secret", "y")},
+		Refuse: func(dir string) string { return map[string]string{other: "a system path"}[dir] },
+	}
+	ov, ex, err := h.Preview(context.Background(), &host.Command{Script: "echo x > ../other/f.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, places)
+	mustDo(t, err)
+	defer ov.Close()
+	if ex.Code == 0 {
+		t.Errorf("a write into a refused place: exit %d", ex.Code)
+	}
+	want := []string{filepath.Join(other, "f.txt") + ": a system path", secret + ": it is hidden", filepath.Join(root, "new.txt") + ": " + root + " holds the workspace",
+		filepath.Join(root, "to-secret", "y") + ": " + h.layout.Hidden[0] + " is hidden"}
+	if len(ov.Skipped) != len(want) {
+		t.Fatalf("skipped %q, want %q", ov.Skipped, want)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(ov.Skipped[i], w) {
+			t.Errorf("skipped %q, want %q", ov.Skipped[i], w)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(other, "f.txt")); err == nil {
+		t.Error("the preview wrote into the refused place")
+	}
+}
+
+// When the overlay helper fails (the kernel refuses an overlay on a
+// place's file system) the command never ran: there is no preview, and
+// the error says why, never a result with its exit status.
+func TestPreviewHelperFailure(t *testing.T) {
+	ws := t.TempDir()
+	h := previewHost(t, ws)
+	fake := filepath.Join(t.TempDir(), "nb")
+	mustDo(t, os.WriteFile(fake, []byte("#!/bin/sh\necho 'nb: preview: mount an overlay on /x: invalid argument' >&2\nexit 126\n"), 0o755))
+	h.self = fake
+	ov, _, err := h.Preview(context.Background(), &host.Command{Script: "echo x > out.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
+	if ov != nil || !errors.Is(err, changes.ErrNoPreview) || !strings.Contains(err.Error(), "mount an overlay on /x: invalid argument") {
+		t.Fatalf("a failed helper: overlay %v, error %v", ov, err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Preview is Linux only.
-func (h *Host) Preview(context.Context, *host.Command) (*changes.Overlay, *host.Exit, error) {
+func (h *Host) Preview(context.Context, *host.Command, changes.Places) (*changes.Overlay, *host.Exit, error) {
 	h.probeOnce.Do(func() { h.probeErr = fmt.Errorf("%w on %s", changes.ErrNoPreview, runtime.GOOS) })
 	return nil, nil, h.probeErr
 }

@@ -122,27 +122,45 @@ func Benchmark1GiBBaseline(b *testing.B) {
 }
 
 // Benchmark1GiBWithheld is Benchmark1GiB with the result passing the
-// secret detector, as everything the model receives does (target: within
+// secret detector, knowing a machine's secrets, as everything the model
+// receives does (target: within
 // 1.5 × the time of Benchmark1GiBBaseline). The detector scans what the
 // model gets (the head and tail), not the gigabyte: the saved full output
 // passes it when the model reads it, through a tool.
 func Benchmark1GiBWithheld(b *testing.B) {
 	e := setup(b, nil)
-	d := redact.New(redact.Options{})
+	d := redact.New(redact.Options{Values: benchSecrets})
 	d.Warm()
 	args, _ := json.Marshal(map[string]any{"command": gibCommand, "timeoutSeconds": 600})
 	c, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	b.SetBytes(1 << 30)
 	b.ResetTimer()
+	var scan time.Duration
 	for b.Loop() {
 		res, err := e.do(c, e.run, &tool.Call{Args: args})
 		if err != nil || res.IsError {
 			b.Fatal(err, res)
 		}
+		start := time.Now()
 		if r := d.Redact(res.Content, nil); r.Text != res.Content {
 			b.Fatalf("withheld: %v", r.Counts())
 		}
+		scan += time.Since(start)
+	}
+	// the detector's own share of the pass, which the machine's load
+	// does not hide the way it hides the ratio of two whole passes
+	b.ReportMetric(float64(scan.Microseconds())/1e3/float64(b.N), "detector-ms/op")
+}
+
+// benchSecrets are what a machine's environment gives the detector to
+// know (made up): every spelling of them is searched for.
+func benchSecrets() []redact.Value {
+	return []redact.Value{
+		{Kind: "$GITHUB_TOKEN", Value: "ghp_R7kX2mQ9vL4tW8nB3cY6zH1jF5dS0aP2eK7u"},
+		{Kind: "$OPENAI_API_KEY", Value: "sk-proj-Vt3Qm8Zx1Lw6Kp9Rb2Nc5Hd7Fj4Gs0Ya3UeW8qT2mX6vB9n"},
+		{Kind: "$AWS_SECRET_ACCESS_KEY", Value: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ2mL8vT4n"},
+		{Kind: "$DATABASE_URL", Value: "postgres://app:Xq7Lm2Vb9Tz4Wk1R@db.internal:5432/app"},
 	}
 }
 

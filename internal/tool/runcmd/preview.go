@@ -13,14 +13,15 @@ import (
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/policy"
-	"github.com/nb-cli/nb/internal/runlater"
 	"github.com/nb-cli/nb/internal/sandwich"
 	"github.com/nb-cli/nb/internal/tool"
 )
 
 // Previewer runs a command in a copy-on-write view (sandbox.Host.Preview):
 // what it writes lands in the overlay, never on disk.
-type Previewer func(ctx context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error)
+// Besides the workspace it overlays the directories of the places the
+// command names where it may (places).
+type Previewer func(ctx context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error)
 
 // previewed is a command's preview: the changes it made in the view and
 // what it printed, or why there is none.
@@ -42,7 +43,7 @@ func (t *RunCmd) previewable(d *policy.Decision, p *prepared) bool {
 }
 
 // preview runs p in the copy-on-write view and reads what it changed.
-func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
+func (t *RunCmd) preview(ctx context.Context, d *policy.Decision, p *prepared) previewed {
 	limits := sandwich.Limits{
 		ThresholdBytes: t.opts.Config.OutputThresholdBytes,
 		ThresholdLines: t.opts.Config.OutputThresholdLines,
@@ -52,7 +53,8 @@ func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
 	}
 	out := sandwich.New(sandwich.Options{Limits: limits, BinaryHint: t.shellKind().Hints().Binary})
 	errc := sandwich.New(sandwich.Options{Limits: limits, BinaryHint: t.shellKind().Hints().Binary})
-	ov, ex, err := t.opts.Preview(ctx, &host.Command{Script: p.Command, Dir: p.dir, Stdout: out, Stderr: errc, Timeout: p.timeout})
+	places := changes.Places{Named: d.Paths, Refuse: func(dir string) string { return t.protected(dir, p) }}
+	ov, ex, err := t.opts.Preview(ctx, &host.Command{Script: p.Command, Dir: p.dir, Stdout: out, Stderr: errc, Timeout: p.timeout}, places)
 	outRes, _ := out.Close()
 	errRes, _ := errc.Close()
 	if err != nil {
@@ -63,6 +65,11 @@ func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
 	switch {
 	case ex.TimedOut || ex.Interrupted:
 		pv.why = "it did not finish in the preview"
+		return pv
+	case (ex.Sandboxed || ex.Code != 0) && len(ov.Skipped) > 0:
+		// what it writes there fails in the view (read-only, or absent
+		// from its private /tmp)
+		pv.why = "it failed in the preview, and it names places the preview cannot make writable (" + strings.Join(ov.Skipped, "; ") + ")"
 		return pv
 	case ex.Sandboxed:
 		pv.why = "in the preview the sandbox refused part of it (a write outside the workspace, the network, a hidden file)"
@@ -90,6 +97,23 @@ func (t *RunCmd) preview(ctx context.Context, p *prepared) previewed {
 	return pv
 }
 
+// protected says why the policy keeps path from a write without the
+// user whatever the approval mode (a secret, a system path or startup
+// file, an entry programs run later, a deny rule), "" when it does not.
+func (t *RunCmd) protected(path string, p *prepared) string {
+	d := t.opts.Policy.Decide(policy.Action{Kind: policy.WriteFile, Path: path, Shown: path, Where: tool.Where(p.dir, t.home(), p.host)})
+	if !d.Protected && d.DecidedBy != policy.ByDenyRule {
+		return ""
+	}
+	var why []string
+	for _, r := range d.Reasons {
+		if r != "writes a file" {
+			why = append(why, r)
+		}
+	}
+	return strings.Join(why, ", ")
+}
+
 // firstFile is the first entry below dir that is not a directory (the
 // mount points the sandbox makes are), relative to it; "" when none.
 func firstFile(dir string) string {
@@ -114,15 +138,15 @@ func firstFile(dir string) string {
 // reason said among the decision's.
 func (t *RunCmd) withPreview(ctx context.Context, inv *tool.Invocation, p *prepared, cwd string) {
 	d := inv.Decision
-	pv := t.preview(ctx, p)
+	pv := t.preview(ctx, d, p)
 	if pv.set == nil {
 		d.Reasons = append(d.Reasons, "no preview: "+pv.why)
 		return
 	}
 	d.Reasons = append(d.Reasons, fmt.Sprintf("previewed in a copy-on-write view (exit %d): approving applies the changes shown without running it again", pv.ex.Code))
 	for _, f := range pv.set.Files {
-		if e := runlater.Entry(f.Path); e != "" {
-			d.Reasons = append(d.Reasons, "it changes "+e+", which programs run later")
+		if why := t.protected(f.Path, p); why != "" {
+			d.Reasons = append(d.Reasons, "it changes "+changes.Shown(f.Path, p.dir)+": "+why)
 			break
 		}
 	}

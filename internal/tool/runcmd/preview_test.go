@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,11 +27,14 @@ type fakeView struct {
 	write    map[string]string // upper entries to create
 	tmpWrite bool
 	exit     host.Exit
+	skipped  []string
 	ran      int
+	places   changes.Places
 }
 
-func (f *fakeView) preview(_ context.Context, c *host.Command) (*changes.Overlay, *host.Exit, error) {
+func (f *fakeView) preview(_ context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error) {
 	f.ran++
+	f.places = places
 	up, tmp := f.t.TempDir(), f.t.TempDir()
 	for name, content := range f.write {
 		p := filepath.Join(up, name)
@@ -46,7 +50,7 @@ func (f *fakeView) preview(_ context.Context, c *host.Command) (*changes.Overlay
 	}
 	c.Stdout.Write([]byte("previewed output\n"))
 	ex := f.exit
-	return &changes.Overlay{Uppers: map[string]string{f.ws: up}, Tmp: tmp}, &ex, nil
+	return &changes.Overlay{Uppers: map[string]string{f.ws: up}, Tmp: tmp, Skipped: f.skipped}, &ex, nil
 }
 
 func previewKit(t *testing.T, v *fakeView, approve ...string) (tool.Tool, string) {
@@ -127,6 +131,8 @@ func TestNoPreviewSaysWhy(t *testing.T) {
 		why  string
 	}{
 		{&fakeView{exit: host.Exit{Code: 1, Sandboxed: true}}, "no preview: in the preview the sandbox refused part of it"},
+		{&fakeView{exit: host.Exit{Code: 1, Sandboxed: true}, skipped: []string{"/etc/x: a system path"}}, "no preview: it failed in the preview, and it names places the preview cannot make writable (/etc/x: a system path)"},
+		{&fakeView{exit: host.Exit{Code: 2}, skipped: []string{"/srv/x: a system path"}}, "no preview: it failed in the preview, and it names places the preview cannot make writable (/srv/x: a system path)"},
 		{&fakeView{tmpWrite: true}, "no preview: it writes outside the workspace (/tmp/scratch)"},
 		{&fakeView{exit: host.Exit{TimedOut: true, Duration: time.Second}}, "no preview: it did not finish in the preview"},
 	} {
@@ -143,5 +149,45 @@ func TestNoPreviewSaysWhy(t *testing.T) {
 		if inv := reviewCmd(t, run, ws, cmd); inv.Preview != nil {
 			t.Errorf("%q: a preview for a command that is %s", cmd, inv.Decision.Decision)
 		}
+	}
+}
+
+// The preview is told the places the command names, and the policy's
+// protected places are refused as places to overlay: a secret, a system
+// path. A previewed change to a protected file says so in the question.
+func TestPreviewPlaces(t *testing.T) {
+	home, _ := filepath.EvalSymlinks(t.TempDir())
+	v := &fakeView{write: map[string]string{".envrc": "export X=1\n"}}
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	v.t, v.ws = t, ws
+	local := &host.Local{}
+	t.Cleanup(func() { local.Close() })
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	run, _ := New(Options{Hosts: host.NewActive(local), Workdir: tool.NewWorkdir(ws),
+		Policy: tooltest.Engine(t, nil), Config: config.Default().TerminalIntegration, Getenv: getenv, Preview: v.preview})
+	inv := reviewCmd(t, run, ws, "sed -i s/a/b/ ~/notes/todo.txt")
+	if inv.Preview == nil {
+		t.Fatalf("no preview: %q", inv.Decision.Reasons)
+	}
+	inv.Preview(context.Background())
+	want := filepath.Join(home, "notes", "todo.txt")
+	if !slices.Contains(v.places.Named, want) {
+		t.Errorf("places named %q, want %s among them", v.places.Named, want)
+	}
+	for dir, refused := range map[string]bool{
+		filepath.Join(home, "notes"): false, ws: false,
+		filepath.Join(home, ".ssh"): true, "/etc": true, "/usr/lib": true, filepath.Join(ws, ".git"): true,
+	} {
+		if why := v.places.Refuse(dir); (why != "") != refused {
+			t.Errorf("Refuse(%s) = %q, want refused %v", dir, why, refused)
+		}
+	}
+	if r := strings.Join(inv.Decision.Reasons, "; "); !strings.Contains(r, "it changes .envrc: ") {
+		t.Errorf("a protected file changed in the preview is not said: %q", r)
 	}
 }

@@ -257,11 +257,7 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 		return t.reviewFleet(call, at, p)
 	}
 	p.host = t.opts.Hosts.Get()
-	home := t.opts.Getenv("HOME")
-	if home == "" {
-		home = t.opts.Getenv("USERPROFILE") // Windows
-	}
-	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, home, p.host)})
+	d := t.opts.Policy.Decide(policy.Action{Kind: policy.RunCommand, Command: p.Command, Where: tool.Where(p.dir, t.home(), p.host)})
 	p.snapshot = d.Safety != policy.Safe
 	p.host = tool.Confine(t.opts.Confine, d, p.host)
 	// The session moves only when the command ends elsewhere than it
@@ -282,6 +278,14 @@ func (t *RunCmd) Review(ctx context.Context, call *tool.Call, at tool.At) (*tool
 		inv.Preview = func(ctx context.Context) { t.withPreview(ctx, inv, p, at.Cwd) }
 	}
 	return inv, nil
+}
+
+// home is the home directory the policy reads ~ with.
+func (t *RunCmd) home() string {
+	if home := t.opts.Getenv("HOME"); home != "" {
+		return home
+	}
+	return t.opts.Getenv("USERPROFILE") // Windows
 }
 
 // result is the JSON the model receives.
