@@ -44,3 +44,19 @@ func TestRelease(t *testing.T) {
 		t.Errorf("no terminal: %v, %v", got, err)
 	}
 }
+
+// A terminal that goes away at the release question (its input ends,
+// before any key or after ?) keeps the secrets withheld and says so.
+func TestReleaseTerminalGone(t *testing.T) {
+	for _, keys := range []string{"", "?", "\x1b["} {
+		p, scr := prompter(keys, 80)
+		got, err := p.Release(ctxT(t), "x", withheld)
+		if got || err == nil {
+			t.Errorf("input %q then its end: released %v, %v", keys, got, err)
+		}
+		if !strings.Contains(scr.Raw(), "withheld") {
+			t.Errorf("input %q: the outcome is not shown: %q", keys, scr.Raw())
+		}
+		scr.Close()
+	}
+}

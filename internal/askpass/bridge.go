@@ -2,6 +2,7 @@ package askpass
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,9 +88,19 @@ func (s *Sudo) handle(c net.Conn) {
 	if g, err := br.ReadString('\n'); err != nil || g != "G\n" {
 		return
 	}
-	// The user may take their time.
+	// The user may take their time; the question is withdrawn when the
+	// helper goes (its sudo was killed: the helper dies with it).
 	_ = c.SetDeadline(time.Time{})
-	pw, err := s.answer(r, req.Prompt, sudoPid)
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	s.conns.Add(1)
+	go func() {
+		defer s.conns.Done()
+		var b [1]byte
+		_, _ = br.Read(b[:]) // the helper says nothing more: this ends when it closes
+		cancel()
+	}()
+	pw, err := s.answer(ctx, r, req.Prompt, sudoPid)
 	if err != nil {
 		refuse(c, reason(err))
 		return

@@ -27,6 +27,10 @@ func MaybeHelper(args []string) (handled bool, exitCode int) {
 	if len(args) > 2 {
 		prompt = args[2]
 	}
+	if err := dieWithParent(); err != nil {
+		fmt.Fprintln(os.Stderr, "nb: "+err.Error())
+		return true, 1
+	}
 	v, set := os.LookupEnv("SUDO_COMMAND")
 	var sudoCommand *string
 	if set {

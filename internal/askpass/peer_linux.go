@@ -163,6 +163,20 @@ func noExec(dir string) bool {
 	return st.Flags&unix.ST_NOEXEC != 0
 }
 
+// dieWithParent makes the kernel end the helper when its parent, sudo,
+// ends: a sudo killed while its question waits for the user must not
+// leave the helper waiting, holding the question open at nb's prompt.
+func dieWithParent() error {
+	parent := os.Getppid()
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return err
+	}
+	if os.Getppid() != parent {
+		return errors.New("sudo ended")
+	}
+	return nil
+}
+
 // untraceable stops other processes of this user from reading this one's
 // memory or attaching a debugger (the helper, before it gets a password).
 func untraceable() error {

@@ -22,3 +22,5 @@ func noExec(string) bool { return false }
 func sweep(string) {}
 
 func untraceable() error { return errUnsupported }
+
+func dieWithParent() error { return errUnsupported }

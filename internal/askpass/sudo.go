@@ -263,7 +263,7 @@ func lookupEnv(env []string, key string) string {
 // answer finds the password for a request of sudo process sudoPid in r:
 // the remembered one, unless sudo refused it a moment ago, else the
 // user's. The caller zeroes it.
-func (s *Sudo) answer(r *run, prompt string, sudoPid int) ([]byte, error) {
+func (s *Sudo) answer(ctx context.Context, r *run, prompt string, sudoPid int) ([]byte, error) {
 	r.mu.Lock()
 	retry := r.lastSudo == sudoPid
 	if retry && r.fromMemory {
@@ -280,12 +280,14 @@ func (s *Sudo) answer(r *run, prompt string, sudoPid int) ([]byte, error) {
 			return pw, nil
 		}
 	}
-	ans, err := s.ask(r.ctx, Question{Command: r.command, Prompt: prompt, Retry: retry})
+	ans, err := s.ask(ctx, Question{Command: r.command, Prompt: prompt, Retry: retry})
 	if err != nil {
 		r.mu.Lock()
 		switch {
 		case errors.Is(err, ErrNoTerminal):
 			r.out.NoTerminal = true
+		case ctx.Err() != nil && !errors.Is(err, ErrInterrupted):
+			// withdrawn (sudo or the command ended), not the user's doing
 		default:
 			r.out.Cancelled = true
 		}

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/nb-cli/nb/internal/askpass/sudotest"
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/proctest"
 )
 
 // These tests meet a real sudo. Each runs twice: as root it builds a sudo
@@ -276,5 +280,53 @@ func TestRealSuSaysWhy(t *testing.T) {
 	}
 	if r.took > 20*time.Second {
 		t.Errorf("took %v: it must fail at once", r.took)
+	}
+}
+
+// waiting is an Asker that waits, as a person who has not typed yet,
+// until its question is withdrawn; it then leaves a file saying so.
+type waiting struct {
+	asked chan struct{}
+	mark  string
+}
+
+func (w *waiting) AskPassword(ctx context.Context, q Question) (Answer, error) {
+	close(w.asked)
+	<-ctx.Done()
+	_ = os.WriteFile(w.mark, nil, 0o600)
+	return Answer{}, ErrCancelled
+}
+
+// A sudo killed while its question waits for the user withdraws it: the
+// prompt does not stay open, for a sudo that is gone, until the command
+// ends, and nb's helper does not outlive it.
+func TestRealSudoKilledMidPrompt(t *testing.T) {
+	if !inWorld(t, sudotest.Options{}) {
+		return
+	}
+	proctest.Check(t)
+	home := os.Getenv("HOME")
+	pidFile, mark := filepath.Join(home, "sudo.pid"), filepath.Join(home, "withdrawn")
+	a := &waiting{asked: make(chan struct{}), mark: mark}
+	go func() {
+		<-a.asked
+		b, err := os.ReadFile(pidFile)
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 {
+			t.Errorf("no sudo pid: %v", err)
+			return
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Errorf("kill sudo: %v", err)
+		}
+	}()
+	// The command goes on after its sudo is gone, until the question is
+	// withdrawn (or its timeout).
+	r := runSudo(t, newSudo(t, a), "sudo true & echo $! > sudo.pid; wait; until [ -e withdrawn ]; do sleep 0.1; done; echo went on")
+	if r.code != 0 || r.stdout != "went on\n" {
+		t.Fatalf("the question stayed open after its sudo was killed: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+	}
+	if r.out.Cancelled {
+		t.Errorf("the run says the user cancelled the prompt: %+v", r.out)
 	}
 }

@@ -148,19 +148,28 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 	if back {
 		from, to = to, from
 	}
+	// A path that already holds what it is to hold is left alone: a run
+	// cut short (nb killed during /undo) is finished by the next one,
+	// not refused as a change someone made.
+	var todo []File
 	for _, f := range s.Files {
 		cur, err := fsys.Read(f.Path)
 		if err != nil {
 			return err
 		}
-		if !Same(cur, from(f)) {
+		switch {
+		case Same(cur, from(f)):
+			todo = append(todo, f)
+		case Same(cur, to(f)):
+			continue
+		default:
 			return &ConflictError{Path: f.Path, Want: want}
 		}
 		if to(f).Exists() && to(f).Type != Dir && to(f).Data == nil && to(f).Size > 0 {
 			return fmt.Errorf("%s: the content to write is not kept", f.Path)
 		}
 	}
-	order := ordered(s.Files, to)
+	order := ordered(todo, to)
 	// Many files are synced once, together, rather than one by one.
 	fsys.lazy = canSyncFS && len(order) > lazyFiles
 	defer func() { fsys.lazy = false }()

@@ -217,6 +217,50 @@ func TestJournalRefusesUnkept(t *testing.T) {
 	}
 }
 
+// An undo cut short (nb killed after it put back some files and before it
+// noted the entry undone) is finished by the next /undo, not refused as a
+// change someone made.
+func TestUndoFinishesAnInterruptedOne(t *testing.T) {
+	dir, fsys := world(t)
+	orig := tree(t, dir)
+	j, err := OpenJournal(t.TempDir(), nil)
+	must(t, err)
+	a, x := filepath.Join(dir, "a.txt"), filepath.Join(dir, "d", "x")
+	set := changeOf(t, fsys, map[string]State{a: {Type: Regular, Mode: 0o644, Data: []byte("one\n")}, x: {}})
+	must(t, Apply(fsys, set))
+	if _, err := j.Record("run_cmd", "run: make", set); err != nil {
+		t.Fatal(err)
+	}
+	must(t, os.WriteFile(x, []byte{0, 1, 2}, 0o600)) // the half /undo did
+	must(t, os.Chmod(x, 0o600))
+	if _, err := j.Undo(fsys); err != nil {
+		t.Fatalf("undo after an interrupted one: %v", err)
+	}
+	sameTree(t, tree(t, dir), orig)
+}
+
+// A journal nb cannot trust is not used, and not overwritten: one a newer
+// nb wrote, one whose digests are not digests (they name files in the
+// blobs directory: "../../x" would lead out of it).
+func TestJournalRefusedWhole(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"format":"nb-changes","version":2,"entries":[]}`: "written by a newer nb (version 2",
+		`{"format":"nb-changes","version":1,"entries":[{"n":1,"set":{"files":[{"path":"/x","before":{"type":"file","sum":"../../../etc/passwd","size":3},"after":{"type":"file","sum":"absent"}}]}}]}`: "not a journal nb can read",
+		`{"format":"nb-changes","version":1,"entries":[`: "not a journal nb can read",
+	} {
+		state := t.TempDir()
+		p := filepath.Join(state, "journal.json")
+		must(t, os.WriteFile(p, []byte(doc), 0o600))
+		_, err := OpenJournal(state, nil)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: %v, want an error naming the file and saying %q", doc, err, want)
+		}
+		if got, _ := os.ReadFile(p); string(got) != doc {
+			t.Errorf("the journal was changed: %s", got)
+		}
+	}
+}
+
 // Same says what equal digests say, whether the states hold their bytes
 // or only their digest (a journal's after-states).
 func TestSameIsDigestEquality(t *testing.T) {

@@ -72,12 +72,43 @@ func OpenJournal(dir string, now func() time.Time) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("changes journal: %w", err)
 	}
+	name := filepath.Join(dir, "journal.json")
 	var doc journalDoc
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Format != journalFormat {
-		return nil, fmt.Errorf("changes journal %s: not a journal nb can read", filepath.Join(dir, "journal.json"))
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Format != journalFormat || !validEntries(doc.Entries) {
+		return nil, fmt.Errorf("changes journal %s: not a journal nb can read", name)
+	}
+	if doc.Version > journalVersion {
+		return nil, fmt.Errorf("changes journal %s: written by a newer nb (version %d; this one reads %d)", name, doc.Version, journalVersion)
 	}
 	j.entries = doc.Entries
 	return j, nil
+}
+
+// journalVersion is the version of the journal's format this nb writes.
+const journalVersion = 1
+
+// validEntries reports whether every digest entries name a kept content
+// by is one nb could have written: a journal's digests become names in
+// its blobs directory.
+func validEntries(entries []Entry) bool {
+	for _, e := range entries {
+		for _, f := range e.Set.Files {
+			for _, sum := range []string{f.Before.Sum, f.After.Sum} {
+				if sum != "" && sum != "absent" && !isDigest(sum) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func isDigest(s string) bool {
+	if len(s) != sha256.Size*2 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
 }
 
 // JournalDir is where the journal of the conversation kept in the history
@@ -158,7 +189,7 @@ func (j *Journal) save() error {
 		j.prune()
 		return nil
 	}
-	data, err := json.MarshalIndent(journalDoc{Format: journalFormat, Version: 1, Entries: j.entries}, "", " ")
+	data, err := json.MarshalIndent(journalDoc{Format: journalFormat, Version: journalVersion, Entries: j.entries}, "", " ")
 	if err != nil {
 		return err
 	}

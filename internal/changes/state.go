@@ -249,7 +249,11 @@ func (f *FS) Write(p string, s State) error {
 	case Symlink:
 		return f.replace(rel, func(tmp string) error { return f.root.Symlink(string(s.Data), tmp) })
 	case Regular:
-		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s, !f.lazy) })
+		prev, err := f.root.Lstat(rel)
+		if err != nil || !prev.Mode().IsRegular() {
+			prev = nil
+		}
+		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s, prev, !f.lazy) })
 	}
 	return fmt.Errorf("%s: unknown type %q", p, s.Type)
 }
@@ -280,7 +284,9 @@ func (f *FS) replace(rel string, make func(tmp string) error) error {
 	}
 }
 
-func writeTemp(root *os.Root, tmp string, s State, sync bool) error {
+// writeTemp writes s into the new file tmp, with the owner and group of
+// prev, the file it replaces (nil: none).
+func writeTemp(root *os.Root, tmp string, s State, prev fs.FileInfo, sync bool) error {
 	h, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -292,6 +298,9 @@ func writeTemp(root *os.Root, tmp string, s State, sync bool) error {
 	}
 	if _, err := h.Write(s.Data); err != nil {
 		return fail(err)
+	}
+	if prev != nil {
+		keepOwner(h, prev) // before the mode: a change of owner clears setuid
 	}
 	if err := h.Chmod(s.Mode); err != nil {
 		return fail(err)

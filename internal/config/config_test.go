@@ -73,6 +73,20 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`{"terminal": {"readOnlySandbox": {"mechanism": "docker"}}}`, `terminal.readOnlySandbox.mechanism: must be auto, bwrap or landlock`},
 		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["/etc"]}}}`, `terminal.readOnlySandbox.homeVisible: "/etc" must be a path inside the home directory`},
 		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["../x"]}}}`, `terminal.readOnlySandbox.homeVisible: "../x" must be a path inside`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["."]}}}`, `terminal.readOnlySandbox.homeVisible: "." must be a path inside`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["~"]}}}`, `terminal.readOnlySandbox.homeVisible: "~" must be a path inside`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": [".m2/../.."]}}}`, `terminal.readOnlySandbox.homeVisible: ".m2/../.." must be a path inside`},
+		{`{"terminal": {"readOnlySandbox": {"homeVisible": ".m2"}}}`, `terminal.readOnlySandbox.homeVisible: must be a list of strings, not string`},
+		{`{"terminal": {"readOnlySandbox": {"approved": 1}}}`, `terminal.readOnlySandbox.approved: must be true or false, not number`},
+		{`{"terminal": {"readOnlySandbox": "on"}}`, `terminal.readOnlySandbox: must be an object, not string`},
+		{`{"changes": {"edits": "auto"}}`, `changes.edits: must be "ask" or "workspace" (got "auto")`},
+		{`{"changes": {"edits": true}}`, `changes.edits: must be a string, not bool`},
+		{`{"changes": {"previw": true}}`, `changes.previw: unknown key (did you mean "preview"?)`},
+		{`{"maxToolCalls": 1.5}`, `maxToolCalls: must be a whole number (got 1.5)`},
+		{`{"maxToolCalls": 1e400}`, `maxToolCalls: must be a whole number (got 1e400)`},
+		{`{"conversation": {"compactAt": 1e400}}`, `conversation.compactAt: must be a number`},
+		{`{"maxToolCalls": 3} {"x": 1}`, `invalid JSON`},
+		{"\xff\xfe{\x00}\x00", `is UTF-16 or UTF-32 text; save it as UTF-8`},
 		{`{"terminal": {"readOnlySandbox": {"env": ["A-B"]}}}`, `terminal.readOnlySandbox.env: "A-B" is not a variable pattern`},
 		{`{"terminal": {"readOnlySandbox": {"enabeld": false}}}`, `terminal.readOnlySandbox.enabeld: unknown key (did you mean "enabled"?)`},
 	}
@@ -86,6 +100,14 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s:\n got %v\nwant file %s and %q", c.content, err, path, c.want)
 		}
+	}
+}
+
+// A file an editor saved with a UTF-8 byte order mark is read as without.
+func TestByteOrderMark(t *testing.T) {
+	cfg, err := Load(write(t, "\xef\xbb\xbf{\"maxToolCalls\": 7}"), true)
+	if err != nil || cfg.MaxToolCalls != 7 {
+		t.Fatalf("config with a byte order mark: %v", err)
 	}
 }
 

@@ -73,12 +73,21 @@ func Load(path string, required bool) (*Config, error) {
 
 // Decode parses JSON-with-comments data into v, rejecting unknown keys.
 func Decode(file string, data []byte, v any) error {
+	data, err := utf8Text(data)
+	if err != nil {
+		return &Error{File: file, Problem: err.Error()}
+	}
 	clean := StripComments(data)
 	if len(bytes.TrimSpace(clean)) == 0 {
 		return nil
 	}
+	if !json.Valid(clean) {
+		return &Error{File: file, Problem: syntaxProblem(clean, json.Unmarshal(clean, new(any)))}
+	}
 	var raw any
-	if err := json.Unmarshal(clean, &raw); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	dec.UseNumber() // a number too large for a float is the key's error, below
+	if err := dec.Decode(&raw); err != nil {
 		return &Error{File: file, Problem: syntaxProblem(clean, err)}
 	}
 	if _, ok := raw.(map[string]any); !ok {
@@ -90,11 +99,35 @@ func Decode(file string, data []byte, v any) error {
 	if err := json.Unmarshal(clean, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &Error{File: file, Key: te.Field, Problem: fmt.Sprintf("must be %s, not %s", typeName(te.Type), te.Value)}
+			return &Error{File: file, Key: te.Field, Problem: typeProblem(te)}
 		}
 		return &Error{File: file, Problem: err.Error()}
 	}
 	return nil
+}
+
+// utf8Text returns data without a UTF-8 byte order mark (editors on
+// Windows write one); a file in UTF-16 or UTF-32 gets an error saying so.
+func utf8Text(data []byte) ([]byte, error) {
+	if rest, ok := bytes.CutPrefix(data, []byte("\xef\xbb\xbf")); ok {
+		return rest, nil
+	}
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) || bytes.HasPrefix(data, []byte("\x00\x00\xfe\xff")) {
+		return nil, errors.New("is UTF-16 or UTF-32 text; save it as UTF-8")
+	}
+	return data, nil
+}
+
+// typeProblem says what a value of the wrong type should have been.
+func typeProblem(te *json.UnmarshalTypeError) string {
+	got, isNumber := strings.CutPrefix(te.Value, "number ")
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int64:
+		if isNumber {
+			return fmt.Sprintf("must be a whole number (got %s)", got)
+		}
+	}
+	return fmt.Sprintf("must be %s, not %s", typeName(te.Type), te.Value)
 }
 
 func unwrapPathErr(err error) string {

@@ -150,8 +150,8 @@ func (c *Config) Validate() error {
 		return bad("terminal.readOnlySandbox.mechanism", "must be auto, bwrap or landlock (got %q)", rs.Mechanism)
 	}
 	for _, p := range rs.HomeVisible {
-		rel := strings.TrimPrefix(p, "~/")
-		if rel == "" || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") || strings.HasSuffix(rel, "/..") {
+		rel := filepath.ToSlash(filepath.Clean(strings.TrimPrefix(p, "~/")))
+		if p == "" || rel == "." || rel == "~" || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") || filepath.IsAbs(p) {
 			return bad("terminal.readOnlySandbox.homeVisible", "%q must be a path inside the home directory, relative to it (\".config/helix\")", p)
 		}
 	}

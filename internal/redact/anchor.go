@@ -83,8 +83,10 @@ func (rs *ruleSet) runAt(r *rule, text string, pos int, spans []span) []span {
 	if a.boundary && pos > 0 && wordByte(text[pos-1]) {
 		return spans
 	}
-	line := lineAround(text, pos)
-	end := min(line.end, pos+afterKeyword)
+	// the line only as far as the match may reach: each keyword of a long
+	// line reading it whole made the line's keywords cost its length each
+	line := lineWithin(text, pos, pos-a.most, pos+afterKeyword)
+	end := line.end
 	if r.lines > 0 {
 		end = ruleWindow(text, pos, r.lines).end
 	}

@@ -22,8 +22,8 @@ type window struct{ start, end int }
 const (
 	beforeKeyword = 256
 	afterKeyword  = 1024
-	// maxJoined bounds the overlapping windows of a rule matching across
-	// lines run at once.
+	// maxJoined bounds the overlapping windows of a rule run at once
+	// (joinLimit).
 	maxJoined = 4096
 )
 
@@ -33,8 +33,7 @@ const (
 func (rs *ruleSet) find(text string, spans []span) []span {
 	// per rule, the window not yet run: a rule of one line runs once on
 	// each line holding its keywords (a short text, which Go runs with its
-	// faster engine); the overlapping windows of a rule matching across
-	// lines are joined up to maxJoined bytes
+	// faster engine); overlapping windows are joined up to joinLimit
 	pending := map[int]window{}
 	var at [urlShape + 1][]int
 	rs.index.find(text, func(h hit) {
@@ -52,7 +51,7 @@ func (rs *ruleSet) find(text string, spans []span) []span {
 			}
 			w := ruleWindow(text, h.pos, r.lines)
 			if p, ok := pending[ri]; ok {
-				if w.start < p.end && (w.start == p.start || r.lines > 0 && w.end-p.start <= maxJoined) {
+				if w.start < p.end && (w.start == p.start || w.end-p.start <= joinLimit(r)) {
 					pending[ri] = window{p.start, max(p.end, w.end)}
 					continue
 				}
@@ -67,6 +66,17 @@ func (rs *ruleSet) find(text string, spans []span) []span {
 	spans = findNetrc(text, at[netrcShape], rs, spans)
 	spans = findPrivateKeyParts(text, at[keyEdgeShape], spans)
 	return findURLCredentials(text, at[urlShape], rs, spans)
+}
+
+// joinLimit bounds the overlapping windows of rule r run at once: the
+// keywords of a long line (or of a long stretch of lines, for a rule
+// matching across lines, whose one window may be maxMultiline long) are
+// looked for in few runs, not once each over nearly the same text.
+func joinLimit(r *rule) int {
+	if r.lines > 0 {
+		return maxMultiline + maxJoined
+	}
+	return maxJoined
 }
 
 // assignedNear reports whether a value the rule could take for a secret
@@ -101,10 +111,10 @@ const afterOperator = 192
 // within the bounds, or for a rule matching across lines, its line and
 // the lines after it the rule may reach.
 func ruleWindow(text string, pos int, lines int) window {
-	w := lineAround(text, pos)
 	if lines == 0 {
-		return window{max(w.start, pos-beforeKeyword), min(w.end, pos+afterKeyword)}
+		return lineWithin(text, pos, pos-beforeKeyword, pos+afterKeyword)
 	}
+	w := lineWithin(text, pos, pos-beforeKeyword, pos+maxMultiline)
 	limit := min(len(text), w.start+maxMultiline)
 	end := w.end
 	for range lines {
@@ -127,6 +137,9 @@ func (rs *ruleSet) run(r *rule, text string, w window, spans []span) []span {
 		return spans
 	}
 	part := text[w.start:w.end]
+	if rs.ran != nil {
+		rs.ran(r, len(part))
+	}
 	if pre != nil && (!pre.may(part) || !pre.holds(part)) || !re.MatchString(part) {
 		// (a match without its groups costs Go's engine less: most
 		// windows hold none)
@@ -226,8 +239,16 @@ func entropy(s string) float64 {
 // and at the escapes \n and \r of text quoted as a JSON string (a tool
 // result is a JSON document whose output is one string).
 func lineAround(text string, i int) window {
+	return lineWithin(text, i, 0, len(text))
+}
+
+// lineWithin is the part of the line holding position i that lies within
+// [lo, hi): each keyword of a long line looks at its own stretch of it
+// only, not at the whole line again.
+func lineWithin(text string, i, lo, hi int) window {
+	lo, hi = max(lo, 0), min(hi, len(text))
 	start := i
-	for start > 0 {
+	for start > lo {
 		c := text[start-1]
 		if c == '\n' || c == '\r' {
 			break
@@ -238,7 +259,7 @@ func lineAround(text string, i int) window {
 		start--
 	}
 	end := i
-	for end < len(text) {
+	for end < hi {
 		c := text[end]
 		if c == '\n' || c == '\r' {
 			break

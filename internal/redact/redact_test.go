@@ -316,6 +316,36 @@ func TestJSONInJSON(t *testing.T) {
 	}
 }
 
+// A long line dense with keywords (hostile output, a minified file) is
+// read by each rule a bounded number of times over, not once per keyword:
+// "secret=" repeated over 64 KB had the generic rule read 1.3 KB around
+// each of its 9,000 keywords (12 MB, half a minute), and every keyword
+// looked for the ends of the whole line.
+func TestLongKeywordLinesReadOnce(t *testing.T) {
+	d := New(Options{})
+	d.Warm()
+	if d.Err() != nil {
+		t.Fatal(d.Err())
+	}
+	ran := 0
+	for _, unit := range []string{"secret=", "key ", "ghp_", "api_key = ", "-----BEGIN "} {
+		text := strings.Repeat(unit, (64<<10)/len(unit))
+		read := map[*rule]int{}
+		d.rules.ran = func(r *rule, n int) { read[r] += n }
+		d.Redact(text, nil)
+		for r, n := range read {
+			if n > 4*len(text)+maxMultiline+maxJoined {
+				t.Errorf("%q over %d bytes: rule %s read %d bytes", unit, len(text), r.id, n)
+			}
+		}
+		ran += len(read)
+	}
+	d.rules.ran = nil
+	if ran == 0 {
+		t.Error("no rule ran on windows")
+	}
+}
+
 // TestEscapedJSONInText: a JSON document quoted inside text that is not
 // JSON itself (a log line), its quotes escaped once or twice, is read by
 // the catch-all rule as if unescaped.

@@ -185,6 +185,8 @@ type ruleSet struct {
 	// unanchored runs every rule on windows, as gitleaks' expressions
 	// are written (the differential test's reference).
 	unanchored bool
+	// ran, when set (tests), is told the bytes each run of a rule reads.
+	ran func(r *rule, n int)
 }
 
 // ownShape is a shape of nb's own (shapes.go) a keyword announces.

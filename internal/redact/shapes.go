@@ -176,7 +176,9 @@ func tokenEnd(c byte) bool {
 // are the rule set's.
 func findPrivateKeyParts(text string, at []int, spans []span) []span {
 	for _, i := range at {
-		line := lineAround(text, i)
+		// a key's armour line is short: a long line is looked at only
+		// around the keyword (each keyword of it would read it whole)
+		line := lineWithin(text, i, i-armourLine, i+armourLine)
 		if !strings.Contains(strings.ToLower(text[line.start:line.end]), "private key") {
 			continue
 		}
@@ -188,6 +190,10 @@ func findPrivateKeyParts(text string, at []int, spans []span) []span {
 	}
 	return spans
 }
+
+// armourLine bounds the part of a BEGIN or END line read around its
+// keyword.
+const armourLine = 256
 
 // base64After is the end of the run of base64 lines (and key headers such
 // as Proc-Type) after position i, the end of a line.

@@ -5,8 +5,10 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -174,9 +176,37 @@ func DecodeArgs(raw json.RawMessage, v any) error {
 		raw = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// named as the model named it, not as Go's decoder does
+			// ("cannot unmarshal number into Go struct field editArgs.path")
+			if te.Field == "" {
+				return fmt.Errorf("invalid arguments JSON: the arguments must be an object, not %s", te.Value)
+			}
+			return fmt.Errorf("invalid arguments JSON: %s must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
+		}
 		return fmt.Errorf("invalid arguments JSON: %w", err)
 	}
 	return nil
+}
+
+// jsonKind names the JSON value a Go type is decoded from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
 }
 
 // Registry holds the tools offered to the model, by name.

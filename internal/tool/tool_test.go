@@ -66,3 +66,29 @@ func TestDescriptions(t *testing.T) {
 	}()
 	d("missing")
 }
+
+// An argument of the wrong type is named as the model named it, with the
+// type it must have, not as Go's decoder names its own fields.
+func TestDecodeArgsWrongType(t *testing.T) {
+	var v struct {
+		Path       string  `json:"path"`
+		OldText    *string `json:"oldText"`
+		ReplaceAll bool    `json:"replaceAll"`
+		Timeout    int     `json:"timeout"`
+		Lines      []int   `json:"lines"`
+	}
+	for raw, want := range map[string]string{
+		`{"path": 5}`:           "path must be a string, not number",
+		`{"oldText": ["a"]}`:    "oldText must be a string, not array",
+		`{"replaceAll": "yes"}`: "replaceAll must be true or false, not string",
+		`{"timeout": 1.5}`:      "timeout must be a whole number, not number 1.5",
+		`{"lines": {"a": 1}}`:   "lines must be a list, not object",
+		`[1, 2]`:                "the arguments must be an object, not array",
+		`"run ls"`:              "the arguments must be an object, not string",
+	} {
+		err := DecodeArgs(json.RawMessage(raw), &v)
+		if err == nil || err.Error() != "invalid arguments JSON: "+want {
+			t.Errorf("%s: %v, want %q", raw, err, want)
+		}
+	}
+}

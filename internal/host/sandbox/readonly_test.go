@@ -233,3 +233,24 @@ func TestReadOnlyConformance(t *testing.T) {
 		})
 	}
 }
+
+// A command the timeout ends inside the read-only sandbox leaves nothing
+// behind: not its background children, one in a session of its own, one
+// that ignores SIGTERM, nor one writing a flood of output.
+func TestReadOnlyTimeoutLeavesNothing(t *testing.T) {
+	proctest.Check(t)
+	for _, mech := range withPlain(mechanisms(t)) {
+		t.Run(mech, func(t *testing.T) {
+			w := roWorld(t)
+			h := newROHost(t, w, mech, append(os.Environ(), "HOME="+w.home))
+			var out strings.Builder
+			ex, err := h.Run(context.Background(), &host.Command{
+				Script: "sleep 300 & setsid sleep 301 & (trap '' TERM; sleep 302) & yes | head -c 5000000; sleep 303",
+				Dir:    w.ws, Timeout: 2 * time.Second, Stdout: &out,
+			})
+			if err != nil || !ex.TimedOut || ex.Code == 0 || out.Len() != 5000000 {
+				t.Fatalf("%v: exit %+v, %d bytes of output", err, ex, out.Len())
+			}
+		})
+	}
+}

@@ -104,6 +104,24 @@ func TestEscapesRefused(t *testing.T) {
 	}
 }
 
+// A path that cannot be resolved is refused with an error naming it, as
+// the model gave it.
+func TestUnresolvablePathNamed(t *testing.T) {
+	e := setup(t)
+	must(t, os.Symlink("loop", filepath.Join(e.root, "loop")))
+	for path, why := range map[string]string{
+		"hello.txt/x": "not a directory",
+		"loop/x":      "too many links",
+	} {
+		for _, name := range []string{"write_file", "read_file", "edit_file"} {
+			_, _, err := e.call(t, name, map[string]any{"path": path, "content": "x", "oldText": "a", "newText": "b"})
+			if err == nil || !strings.HasPrefix(err.Error(), path+":") || !strings.Contains(err.Error(), why) {
+				t.Errorf("%s %s: %v, want an error naming the path and saying %q", name, path, err, why)
+			}
+		}
+	}
+}
+
 func TestSymlinkInsideAllowed(t *testing.T) {
 	e := setup(t)
 	d, res, err := e.call(t, "read_file", map[string]any{"path": "inside-link"})

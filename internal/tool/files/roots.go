@@ -131,7 +131,7 @@ func (r *Roots) Resolve(path, cwd string) (string, error) {
 	p = filepath.Clean(p)
 	real, err := evalExisting(p)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", path, unwrap(err))
 	}
 	if !r.contains(real) {
 		return "", fmt.Errorf("%s: %w (%s)", path, ErrOutside, strings.Join(r.dirs, ", "))
