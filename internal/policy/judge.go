@@ -148,18 +148,13 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	prog := cmdbase.Unix(l.Base())
 	info.warns = info.warns || prog.Has(cmdbase.Removes)
 	info.network = prog.Has(cmdbase.Network)
-	if prog.Has(cmdbase.SendsData) {
-		// a secret named anywhere in its words may be what it sends (curl
-		// -d @FILE, -T FILE, -F k=@FILE, scp FILE host:): only an exact
-		// rule approves that
-		info.sensitive = e.sendsSecret(l, cc)
-	}
 	if prog.Has(cmdbase.ScriptFile) && len(l.Inner) == 0 && readsCode(l) {
 		// python3 manage.py shell < x: what runs is the input, which no
 		// rule names
 		info.noRule = l.Base() + " reads code from its standard input"
 	}
 	info.safe, info.why = e.leafSafe(l, cc, info)
+	e.namedSecret(l, cc, prog, info)
 	if r := optionRuns(l, cc.Facts != nil); r != "" {
 		info.exactOnly = true
 		if info.safe || info.why == "" {
@@ -190,10 +185,26 @@ func (e *Engine) leafInfoIn(l *shellparse.Leaf, cc CommandContext) *leafInfo {
 	return info
 }
 
-// sendsSecret says which secret file a program that sends data names
-// among its words — whole, after an option's "=", or after the "@" that
-// makes curl read a file — or "".
-func (e *Engine) sendsSecret(l *shellparse.Leaf, cc CommandContext) string {
+// namedSecret marks a command that is not provably safe and names a
+// secret file among its words as a secret read, whatever the program: it
+// may be what it sends (curl -d @FILE, -T FILE, scp FILE host:), copies
+// (cp ~/.ssh/id_rsa /tmp/x) or reads (python3 x.py ~/.aws/credentials).
+// Only an exact rule approves it, and Always is not offered.
+func (e *Engine) namedSecret(l *shellparse.Leaf, cc CommandContext, prog *cmdbase.Prog, info *leafInfo) {
+	if info.safe || info.sensitive != "" {
+		return
+	}
+	if p := e.secretWord(l, cc); p != "" && prog.Has(cmdbase.SendsData) {
+		info.sensitive = l.Base() + " may send " + p
+	} else if p != "" {
+		info.sensitive = l.Base() + " names the secret " + p
+	}
+}
+
+// secretWord says which secret file a command names among its words —
+// whole, after an option's "=", or after the "@" or "<" that makes a
+// program such as curl read a file — or "".
+func (e *Engine) secretWord(l *shellparse.Leaf, cc CommandContext) string {
 	for _, w := range l.Args() {
 		if !w.Static() {
 			continue
@@ -204,8 +215,12 @@ func (e *Engine) sendsSecret(l *shellparse.Leaf, cc CommandContext) string {
 		}
 		cands = append(cands, strings.TrimLeft(w.Text, "@<"), w.Text)
 		for _, p := range cands {
-			if p != "" && !strings.HasPrefix(p, "-") && e.secretPath(cc, p, w.Glob) {
-				return l.Base() + " may send " + p
+			if p == "" || strings.HasPrefix(p, "-") {
+				continue
+			}
+			// a remote host's words are judged by their names alone
+			if w.Glob && e.secretPath(cc, p, true) || !w.Glob && e.namesSecret(cc, p) {
+				return p
 			}
 		}
 	}

@@ -31,3 +31,29 @@ func TestSendersOfSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedSecretsNeedExactRules: whatever the program, a command that is
+// not provably safe and names a secret file among its words is a secret
+// read: a rule with a * does not approve it (cp ~/.ssh/id_rsa /tmp/x
+// copies the key where anything may read it), while the same rules
+// approve what names no secret.
+func TestNamedSecretsNeedExactRules(t *testing.T) {
+	e := newEngine(t, func(o *Options) {
+		o.Approval.Allow = []string{"cp *", "python3 *", "install *", "openssl *"}
+	})
+	cc := CommandContext{Cwd: "/home/u/proj", Home: "/home/u"}
+	for _, cmd := range []string{
+		"cp ~/.ssh/id_rsa /tmp/x", "cp -t /tmp ~/.aws/credentials", "python3 x.py ~/.aws/credentials",
+		"install -m 644 /home/u/.netrc /tmp/n", "openssl enc -in .env -out /tmp/e", "openssl enc -in=.env",
+	} {
+		d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: cc})
+		if d.Decision == Allow || d.OfferAlways || !strings.Contains(strings.Join(d.Reasons, "; "), "sensitive") {
+			t.Errorf("%q: %s by %s, Always %v, %q; want asked as a secret read", cmd, d.Decision, d.DecidedBy, d.OfferAlways, d.Reasons)
+		}
+	}
+	for _, cmd := range []string{"cp a.txt /tmp/x", "python3 x.py data.json", "install -m 644 a.txt /tmp/n"} {
+		if d := e.Decide(Action{Kind: RunCommand, Command: cmd, Where: cc}); d.Decision != Allow {
+			t.Errorf("%q: %s %q, want the rule to allow it", cmd, d.Decision, d.Reasons)
+		}
+	}
+}
