@@ -40,7 +40,7 @@ func TestWinPolicyCheckForCmdExe(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 			t.Fatalf("%v: %s", err, out.String())
 		}
-		if d.Decision != want || want == "ask" && !strings.Contains(strings.Join(d.Reasons, " "), "unknown command: pwd") {
+		if d.Decision != want || want == "ask" && !strings.Contains(strings.Join(d.Reasons, " "), "pwd is not in the command base") {
 			t.Errorf("%s for cmd.exe: %+v, want %s", cmd, d, want)
 		}
 	}

@@ -201,13 +201,22 @@ func winSystemPath(abs, home string) bool {
 			}
 		}
 	}
-	h := winCanon(home)
-	if h != "" && (abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
-		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
-		strings.HasPrefix(abs, h+"/.ssh")) {
+	if h := winCanon(home); h != "" && inProfile(abs, h) {
 		return true
 	}
-	return false
+	// any user's profile, as for nb's own: another account's start-up
+	// folder runs at that account's sign-in
+	return len(parts) >= 3 && len(parts[0]) == 1 && parts[1] == "users" &&
+		inProfile(abs, "/"+parts[0]+"/users/"+parts[2])
+}
+
+// inProfile says whether abs is the profile directory h itself or one of
+// its places that run or admit code at sign-in: the start menu (its
+// Startup folder), PowerShell's profiles and .ssh.
+func inProfile(abs, h string) bool {
+	return abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
+		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
+		strings.HasPrefix(abs, h+"/.ssh")
 }
 
 // shadowed says why a bare program name in cmd.exe may run a file of the
