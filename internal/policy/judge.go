@@ -200,7 +200,7 @@ func (e *Engine) namedSecret(l *shellparse.Leaf, cc CommandContext, prog *cmdbas
 	if p := e.secretWord(l, cc); p != "" && prog.Has(cmdbase.SendsData) {
 		info.sensitive = l.Base() + " may send " + p
 	} else if p != "" {
-		info.sensitive = l.Base() + " names the secret " + p
+		info.sensitive = l.Base() + " names " + p + ", which may be a secret file"
 	}
 }
 
