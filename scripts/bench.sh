@@ -13,7 +13,7 @@ go test -run '^$' -count "$count" -timeout 30m -bench 'RedactREADME|RedactSandwi
 go test -run '^$' -count 1 -timeout 30m -bench 'Redact1GiB' -benchtime 1x ./internal/redact >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
-go test -run '^$' -count "$count" -timeout 30m -bench 'Version|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'Version|HelperStart|StartToPrompt|BaseLoad' -benchtime 20x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'ToolRunTrue' -benchtime 40x ./internal/e2e >>"$out" || true
 go test -run '^$' -count "$count" -timeout 30m -bench 'LargeHistoryTurn' -benchtime 5x ./internal/e2e >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'SaveToolHistory' -benchtime 10x ./internal/store >>"$out"
@@ -60,6 +60,7 @@ function best(key, v, lower) {
 /^BenchmarkCapture\/one-line/ { best("cap1", metric("MB/s"), 0) }
 /^BenchmarkCapture\/short-lines/ { best("cap2", metric("MB/s"), 0) }
 /^BenchmarkVersion/ { best("version", metric("ns/op") / 1e6, 1) }
+/^BenchmarkHelperStart/ { best("helper", metric("ns/op") / 1e6, 1) }
 /^BenchmarkStartToPrompt/ { best("prompt", metric("ns/op") / 1e6, 1) }
 /^BenchmarkLargeHistoryTurn\/chat/ { best("histms", metric("ms-to-request"), 1); best("histrss", metric("peak-rss-MiB"), 1) }
 /^BenchmarkLargeHistoryTurn\/tools/ { best("toolms", metric("ms-to-request"), 1); best("toolrss", metric("peak-rss-MiB"), 1); best("toolcpu", metric("cpu-ms-to-request"), 1) }
@@ -129,6 +130,7 @@ END {
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""
 	printf "%-44s %11.2f ms %14s\n", "nb --version (whole process)", B["version"], "< 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "re-executed helper start (preview overlay)", B["helper"], ""
 	printf "%-44s %11.2f ms %14s\n", "start-up to the first prompt", B["prompt"], "< 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "10,000-message history: start to request", B["histms"], "< 50 ms"
 	printf "%-44s %10.2f MiB %14s\n", "10,000-message history: peak RSS", B["histrss"], "< 64 MiB"

@@ -28,6 +28,7 @@ package cmdbase
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/winshell"
 )
@@ -293,7 +294,23 @@ var (
 // computers.
 var remoteParams = []string{"-ComputerName", "-Cn", "-CimSession", "-Session", "-PSSession"}
 
-func register(specs []Spec) bool {
+// winLists are the base's lists as each file registers its own
+// (register); winTables fills builtins and programs from them on first
+// use, so a run that judges no Windows command never builds them.
+var winLists []func() []Spec
+
+func register(list func() []Spec) bool {
+	winLists = append(winLists, list)
+	return true
+}
+
+var winTables = sync.OnceFunc(func() {
+	for _, list := range winLists {
+		addSpecs(list())
+	}
+})
+
+func addSpecs(specs []Spec) {
 	for i := range specs {
 		s := &specs[i]
 		if s.Remote {
@@ -322,7 +339,6 @@ func register(specs []Spec) bool {
 			}
 		}
 	}
-	return true
 }
 
 // Lookup finds the entry for a command name in a shell, comparing names
@@ -339,6 +355,7 @@ func Lookup(sh Shells, name string) *Spec {
 			n, _, _ = strings.Cut(n, ".") // $PSVersionTable.PSVersion
 		}
 	}
+	winTables()
 	if s := builtins[sh][n]; s != nil {
 		return s
 	}
@@ -759,6 +776,7 @@ func assigns(args []Arg) bool {
 // WindowsNames returns every command name (canonical, aliases; lower
 // case) of cmd.exe's and PowerShell's base, sorted.
 func WindowsNames() []string {
+	winTables()
 	seen := map[string]bool{}
 	for _, m := range []map[string]*Spec{builtins[Cmd], builtins[PowerShell], programs} {
 		for n := range m {

@@ -103,6 +103,7 @@ func TestBaseComplete(t *testing.T) {
 		"Resolve": true, "Format": true, "ConvertTo": true, "ConvertFrom": true, "Group": true, "Join": true, "Split": true,
 		"Out": true, "Where": true, "Write": true, "Import": true, "Convert": true, "Set": true, "Push": true, "Pop": true,
 		"New": true, "Start": true, "Clear": true, "Wait": true}
+	winTables()
 	seen := map[*Spec]bool{}
 	all := []*Spec{}
 	for _, m := range []map[string]*Spec{builtins[Cmd], builtins[PowerShell], programs} {

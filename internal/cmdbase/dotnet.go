@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // DotNetCall is a .NET method PowerShell can call as [Type]::Method(…):
 // outside the plain subset, but what it does is known.
@@ -19,7 +22,8 @@ type DotNetCall struct {
 	Why                  string
 }
 
-var dotnet = func() map[string]DotNetCall {
+// dotnet is built on first use (DotNet).
+var dotnet = sync.OnceValue(func() map[string]DotNetCall {
 	m := map[string]DotNetCall{}
 	add := func(typ string, does Effect, why string, methods ...string) {
 		for _, meth := range methods {
@@ -44,14 +48,14 @@ var dotnet = func() map[string]DotNetCall {
 	c.DangerArg, c.DangerWhy = "machine", "sets a machine-wide environment variable"
 	m["environment::setenvironmentvariable"] = c
 	return m
-}()
+})
 
 // DotNet finds a .NET method by its type (with or without "System.", any
 // case) and name.
 func DotNet(typ, method string) (DotNetCall, bool) {
 	t := strings.ToLower(strings.TrimSpace(typ))
 	t = strings.TrimPrefix(t, "system.")
-	c, ok := dotnet[t+"::"+strings.ToLower(method)]
+	c, ok := dotnet()[t+"::"+strings.ToLower(method)]
 	return c, ok
 }
 

@@ -4,6 +4,7 @@ package cmdbase
 
 // SafeNames are the names on the safe list.
 func SafeNames() []string {
+	safeTables()
 	var out []string
 	for n := range builtinSafe {
 		out = append(out, n)
@@ -14,6 +15,7 @@ func SafeNames() []string {
 // SafeChecked are the names of the family tables' entries that have a
 // check or a manual grammar: a form that is not read-only.
 func SafeChecked() []string {
+	safeTables()
 	var out []string
 	for _, fam := range safeFamilies {
 		for n, s := range fam {
@@ -28,6 +30,7 @@ func SafeChecked() []string {
 // SafeGrammarLetters maps the entries with a manual grammar to their
 // short option letters.
 func SafeGrammarLetters() map[string]string {
+	safeTables()
 	out := map[string]string{}
 	for n, s := range builtinSafe {
 		if s.args != nil {
@@ -40,6 +43,7 @@ func SafeGrammarLetters() map[string]string {
 // SafeFamilyMismatches lists the names whose safe-list family is not
 // their family in the program base.
 func SafeFamilyMismatches() []string {
+	safeTables()
 	var out []string
 	for f, fam := range safeFamilies {
 		for n := range fam {
@@ -75,6 +79,8 @@ func EntryExamples() []EntryExample {
 			}
 		}
 	}
+	unixTables()
+	winTables()
 	seen := map[*Prog]bool{}
 	for _, p := range unix {
 		if !seen[p] {

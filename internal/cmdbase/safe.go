@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The safe list: the read-only argument grammar of each command, one
@@ -56,24 +57,35 @@ type safeCmd struct {
 	args *argSpec
 }
 
-// safeFamilies are the family tables, by family, as each family's file
-// registers its own (registerSafe).
-var safeFamilies = map[Family]map[string]safeCmd{}
+// safeLists are the family tables' builders, by family, as each family's
+// file registers its own (registerSafe).
+var safeLists = map[Family]func() map[string]safeCmd{}
 
 // registerSafe adds a family's read-only table to the safe list.
-func registerSafe(f Family, table map[string]safeCmd) bool {
-	if safeFamilies[f] != nil {
+func registerSafe(f Family, table func() map[string]safeCmd) bool {
+	if safeLists[f] != nil {
 		panic("cmdbase: family " + string(f) + " has two read-only tables")
 	}
-	safeFamilies[f] = table
+	safeLists[f] = table
 	return true
 }
 
-// builtinSafe is every family's table in one map, version queries added;
-// built once the base's programs are registered.
-var builtinSafe map[string]safeCmd
+// safeFamilies are the family tables, by family, and builtinSafe is
+// every family's table in one map, version queries added; both are built
+// on first use (safeTables), so a run that judges no command never
+// builds them.
+var (
+	safeFamilies map[Family]map[string]safeCmd
+	builtinSafe  map[string]safeCmd
+)
 
-func init() { builtinSafe = buildSafe(safeFamilies) }
+var safeTables = sync.OnceFunc(func() {
+	safeFamilies = make(map[Family]map[string]safeCmd, len(safeLists))
+	for f, table := range safeLists {
+		safeFamilies[f] = table()
+	}
+	builtinSafe = buildSafe(safeFamilies)
+})
 
 // ReadOnly is one command's read-only grammar, as the safe list holds it.
 type ReadOnly = safeCmd
@@ -81,6 +93,7 @@ type ReadOnly = safeCmd
 // Safe returns the read-only grammar of the command named name (its base
 // name), and whether the safe list has one.
 func Safe(name string) (ReadOnly, bool) {
+	safeTables()
 	s, ok := builtinSafe[name]
 	return s, ok
 }

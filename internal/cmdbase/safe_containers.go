@@ -12,20 +12,23 @@ import (
 // (docker -H, kubectl --server/--token/--kubeconfig) are never safe.
 var _ = registerSafe(Containers, safeContainers)
 
-var safeContainers = map[string]safeCmd{
-	// machinectl lists machines and images (shell, login and start act)
-	"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,
-		longs: ltLongs("all", "no-pager", "no-legend", "full", "output=")}},
+// safeContainers is built on first use (safeTables).
+var safeContainers = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		// machinectl lists machines and images (shell, login and start act)
+		"machinectl": {args: &argSpec{flags: "a", verbs: []string{"", "list", "list-images"}, operands: opNone,
+			longs: ltLongs("all", "no-pager", "no-legend", "full", "output=")}},
 
-	"docker": {check: dockerRead},
-	// helm's listings of the user's own cluster (as kubectl's reads;
-	// get values and get manifest may print secrets)
-	"helm": {args: &argSpec{flags: "Aaq", values: "nmo", verbs: []string{"list", "ls", "version", "history", "hist", "status"}, operands: opNames,
-		longs: ltLongs("all-namespaces", "all", "namespace=", "kube-context=", "output=", "max=", "short", "date", "reverse",
-			"deployed", "failed", "pending", "superseded", "uninstalled", "uninstalling", "filter=", "selector=", "time-format=",
-			"no-headers", "revision=", "show-desc", "show-resources", "template=")}},
-	"podman":  {check: dockerRead},
-	"kubectl": {check: kubectlRead},
+		"docker": {check: dockerRead},
+		// helm's listings of the user's own cluster (as kubectl's reads;
+		// get values and get manifest may print secrets)
+		"helm": {args: &argSpec{flags: "Aaq", values: "nmo", verbs: []string{"list", "ls", "version", "history", "hist", "status"}, operands: opNames,
+			longs: ltLongs("all-namespaces", "all", "namespace=", "kube-context=", "output=", "max=", "short", "date", "reverse",
+				"deployed", "failed", "pending", "superseded", "uninstalled", "uninstalling", "filter=", "selector=", "time-format=",
+				"no-headers", "revision=", "show-desc", "show-resources", "template=")}},
+		"podman":  {check: dockerRead},
+		"kubectl": {check: kubectlRead},
+	}
 }
 
 // dockerRead accepts the verbs of docker and podman that only read.

@@ -13,8 +13,11 @@ import (
 // or a tracked secret is a fact of the disk, judged by the policy (policy/gitfacts.go).
 var _ = registerSafe(Git, safeGit)
 
-var safeGit = map[string]safeCmd{
-	"git": {check: gitReadOnly},
+// safeGit is built on first use (safeTables).
+var safeGit = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		"git": {check: gitReadOnly},
+	}
 }
 
 var gitReadSubs = map[string]bool{

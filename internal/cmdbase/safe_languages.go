@@ -7,38 +7,41 @@ import "strings"
 // the shell's state (alias NAME=…, shopt -s, ulimit N, hash NAME) ask.
 var _ = registerSafe(Languages, safeLanguages)
 
-var safeLanguages = map[string]safeCmd{
-	// a shell's -n reads the script and runs none of it (not even
-	// BASH_ENV): a syntax check, whose errors quote the script's lines
-	"bash": shellSyntaxCheck, "sh": shellSyntaxCheck, "dash": shellSyntaxCheck,
-	":": plain, "true": plain, "false": plain, "echo": plain, "pwd": plain, "sleep": plain,
-	"cd": plain, "pushd": plain, "popd": plain, "dirs": plain, "type": plain, "[[": plain,
-	"test":    {dynOK: true, check: testCheck},
-	"[":       {dynOK: true, check: testCheck},
-	"printf":  {dynOK: true, check: printfCheck},
-	"command": {check: commandCheck},
-	// bc computes; its file operands are programs read
-	"bc": {reads: true, dynOK: true},
-	// shell builtins that print state
-	"jobs":    {check: func(ws []word) string { return ForbidShort("x", "", ws) }},
-	"alias":   {check: aliasCheck},
-	"shopt":   {check: shoptCheck},
-	"history": {check: historyCheck},
-	// fc -l lists the history (fc without -l re-runs it: the analyser
-	// marks that unknown); only the listing flags are known
-	"fc": {check: fcCheck},
-	// read VAR… reads a line of standard input (the names are checked by
-	// the analyser)
-	"read":   {check: func(ws []word) string { return ForbidShort("e", "adinNptu", ws) }},
-	"ulimit": {check: ulimitCheck},
-	"umask":  {check: umaskCheck},
-	// bash's hash: without arguments, -l or -t NAME it prints the table
-	// of remembered commands (hash NAME and -p PATH change it)
-	"hash": {args: &argSpec{flags: "lt", operands: opNames,
-		extra: hashExtra}},
-	// bash's help prints the documentation of builtins
-	"help":   {args: &argSpec{flags: "dms", operands: opNames, pure: true}},
-	"getopt": {args: &argSpec{flags: "aqQTuhV", values: "olns", pure: true, longs: ltLongs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")}},
+// safeLanguages is built on first use (safeTables).
+var safeLanguages = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		// a shell's -n reads the script and runs none of it (not even
+		// BASH_ENV): a syntax check, whose errors quote the script's lines
+		"bash": shellSyntaxCheck, "sh": shellSyntaxCheck, "dash": shellSyntaxCheck,
+		":": plain, "true": plain, "false": plain, "echo": plain, "pwd": plain, "sleep": plain,
+		"cd": plain, "pushd": plain, "popd": plain, "dirs": plain, "type": plain, "[[": plain,
+		"test":    {dynOK: true, check: testCheck},
+		"[":       {dynOK: true, check: testCheck},
+		"printf":  {dynOK: true, check: printfCheck},
+		"command": {check: commandCheck},
+		// bc computes; its file operands are programs read
+		"bc": {reads: true, dynOK: true},
+		// shell builtins that print state
+		"jobs":    {check: func(ws []word) string { return ForbidShort("x", "", ws) }},
+		"alias":   {check: aliasCheck},
+		"shopt":   {check: shoptCheck},
+		"history": {check: historyCheck},
+		// fc -l lists the history (fc without -l re-runs it: the analyser
+		// marks that unknown); only the listing flags are known
+		"fc": {check: fcCheck},
+		// read VAR… reads a line of standard input (the names are checked by
+		// the analyser)
+		"read":   {check: func(ws []word) string { return ForbidShort("e", "adinNptu", ws) }},
+		"ulimit": {check: ulimitCheck},
+		"umask":  {check: umaskCheck},
+		// bash's hash: without arguments, -l or -t NAME it prints the table
+		// of remembered commands (hash NAME and -p PATH change it)
+		"hash": {args: &argSpec{flags: "lt", operands: opNames,
+			extra: hashExtra}},
+		// bash's help prints the documentation of builtins
+		"help":   {args: &argSpec{flags: "dms", operands: opNames, pure: true}},
+		"getopt": {args: &argSpec{flags: "aqQTuhV", values: "olns", pure: true, longs: ltLongs("alternative", "longoptions=", "name=", "options=", "quiet", "quiet-output", "shell=", "test", "unquoted")}},
+	}
 }
 
 func ulimitCheck(ws []word) string {

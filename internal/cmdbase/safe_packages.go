@@ -8,83 +8,86 @@ import "strings"
 // files.
 var _ = registerSafe(Packages, safePackages)
 
-var safePackages = map[string]safeCmd{
-	"dpkg": {check: dpkgCheck},
-	// npm ls lists the packages node_modules holds; root and prefix print
-	// paths (nb's commands run with npm's update notifier off, so nothing
-	// reaches the registry; npm keeps its own debug log in its cache)
-	"npm": {args: &argSpec{flags: "agl", verbs: []string{"ls", "list", "ll", "la", "root", "prefix", "run", "run-script"}, operands: opNames,
-		extra: func(_ []word, verb string, ops []word) string {
-			if (verb == "run" || verb == "run-script") && len(ops) > 0 {
-				return "npm run runs a script of the project"
-			}
-			return ""
-		},
-		longs: ltLongs("all", "depth=", "global", "json", "long", "parseable", "omit=", "include=", "link", "package-lock-only",
-			"unicode", "workspace=", "workspaces", "include-workspace-root", "prod", "production", "dev", "no-unicode")}},
-	"go": {check: goCheck},
-	// pip show, freeze and check read installed metadata; pip list
-	// checks PyPI for a newer pip unless told not to (and -o/-u query
-	// the index)
-	"pip":  {args: &pipArgs},
-	"pip3": {args: &pipArgs},
-	// package query tools
-	"dpkg-query": {args: &argSpec{flags: "lWLsSph?", values: "f",
-		longs: ltLongs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
-			"control-path", "control-list", "control-show", "load-avail")}},
-	"apt-cache": {args: &argSpec{flags: "qifanh", verbs: []string{"policy", "show", "showpkg", "showsrc", "depends", "rdepends",
-		"search", "pkgnames", "madison", "stats", "dump", "dumpavail", "unmet", "dotty", "xvcg"}, operands: opNames,
-		longs: ltLongs("quiet", "important", "full", "all-versions", "no-all-versions", "names-only", "all-names",
-			"recurse", "installed", "no-generate", "no-pre-depends", "no-depends", "no-recommends", "no-suggests",
-			"no-conflicts", "no-breaks", "no-replaces", "no-enhances", "implicit", "no-implicit")}},
-	"apt": {args: &argSpec{flags: "aq", verbs: []string{"list", "show", "search", "policy", "depends", "rdepends", "showsrc"}, operands: opNames,
-		longs: ltLongs("installed", "upgradable", "upgradeable", "all-versions", "manual-installed", "full", "names-only", "quiet")}},
-	// rpm queries: an option cluster with q, no scripts (-V runs
-	// %verifyscript), no macro evaluation (-E, -D, --eval), no --pipe
-	"rpm": {args: &argSpec{flags: "qaflipcdsRvgL", operands: opFiles,
-		extra: rpmExtra,
-		longs: ltLongs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
-			"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
-			"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")}},
-	"apt-mark": {args: &argSpec{flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: ltLongs("quiet")}},
-	"gem": {args: &argSpec{flags: "ladi", verbs: []string{"", "list"}, operands: opNames,
-		longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")}},
-	"snap":    {args: &argSpec{verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")}},
-	"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
-	// pacman's queries of the local database (-Q; -S, -R, -U, -D, -F and
-	// -y change packages or reach the network)
-	"pacman": {check: pacmanCheck},
-	// linters that only report: yamllint (directories searched
-	// recursively for YAML files), hadolint (Dockerfiles)
-	"yamllint": {args: &argSpec{flags: "sv", values: "cdf", reads: true, recursive: true,
-		longs: ltLongs("config-file=", "config-data=", "format=", "strict", "no-warnings", "list-files")}},
-	"hadolint": {args: &argSpec{flags: "vV", values: "cft", reads: true,
-		longs: ltLongs("config=", "format=", "failure-threshold=", "ignore=", "no-color", "no-fail", "strict-labels",
-			"trusted-registry=", "verbose", "error=", "warning=", "info=", "style=", "require-label=",
-			"disable-ignore-pragma", "file-path-in-report=")}},
-	// binutils: show the headers, symbols and code of binary files (nm
-	// --plugin loads code, so nm's arguments must be static)
-	"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
-		longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
-			"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
-			"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
-			"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
-			"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")}},
-	"objdump": {args: &argSpec{atFiles: true, flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
-		longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
-			"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
-			"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
-			"section=", "disassembler-options=", "endian=", "EB", "EL", "file-start-context", "include=", "line-numbers",
-			"file-offsets", "demangle?", "wide", "disassembler-color=", "disassemble-zeroes", "start-address=", "stop-address=",
-			"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
-			"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
-			"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")}},
-	"nm": {args: &argSpec{atFiles: true, flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
-		longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
-			"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
-			"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
-			"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
-	"size": {args: &argSpec{atFiles: true, flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+// safePackages is built on first use (safeTables).
+var safePackages = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		"dpkg": {check: dpkgCheck},
+		// npm ls lists the packages node_modules holds; root and prefix print
+		// paths (nb's commands run with npm's update notifier off, so nothing
+		// reaches the registry; npm keeps its own debug log in its cache)
+		"npm": {args: &argSpec{flags: "agl", verbs: []string{"ls", "list", "ll", "la", "root", "prefix", "run", "run-script"}, operands: opNames,
+			extra: func(_ []word, verb string, ops []word) string {
+				if (verb == "run" || verb == "run-script") && len(ops) > 0 {
+					return "npm run runs a script of the project"
+				}
+				return ""
+			},
+			longs: ltLongs("all", "depth=", "global", "json", "long", "parseable", "omit=", "include=", "link", "package-lock-only",
+				"unicode", "workspace=", "workspaces", "include-workspace-root", "prod", "production", "dev", "no-unicode")}},
+		"go": {check: goCheck},
+		// pip show, freeze and check read installed metadata; pip list
+		// checks PyPI for a newer pip unless told not to (and -o/-u query
+		// the index)
+		"pip":  {args: &pipArgs},
+		"pip3": {args: &pipArgs},
+		// package query tools
+		"dpkg-query": {args: &argSpec{flags: "lWLsSph?", values: "f",
+			longs: ltLongs("list", "show", "listfiles", "status", "search", "print-avail", "showformat=", "no-pager",
+				"control-path", "control-list", "control-show", "load-avail")}},
+		"apt-cache": {args: &argSpec{flags: "qifanh", verbs: []string{"policy", "show", "showpkg", "showsrc", "depends", "rdepends",
+			"search", "pkgnames", "madison", "stats", "dump", "dumpavail", "unmet", "dotty", "xvcg"}, operands: opNames,
+			longs: ltLongs("quiet", "important", "full", "all-versions", "no-all-versions", "names-only", "all-names",
+				"recurse", "installed", "no-generate", "no-pre-depends", "no-depends", "no-recommends", "no-suggests",
+				"no-conflicts", "no-breaks", "no-replaces", "no-enhances", "implicit", "no-implicit")}},
+		"apt": {args: &argSpec{flags: "aq", verbs: []string{"list", "show", "search", "policy", "depends", "rdepends", "showsrc"}, operands: opNames,
+			longs: ltLongs("installed", "upgradable", "upgradeable", "all-versions", "manual-installed", "full", "names-only", "quiet")}},
+		// rpm queries: an option cluster with q, no scripts (-V runs
+		// %verifyscript), no macro evaluation (-E, -D, --eval), no --pipe
+		"rpm": {args: &argSpec{flags: "qaflipcdsRvgL", operands: opFiles,
+			extra: rpmExtra,
+			longs: ltLongs("query", "all", "file", "list", "info", "configfiles", "docfiles", "state", "requires",
+				"provides", "conflicts", "obsoletes", "changelog", "scripts", "triggers", "whatprovides", "whatrequires",
+				"whatrecommends", "whatsuggests", "qf=", "queryformat=", "last", "dump", "package", "licensefiles", "filesbypkg", "nosignature", "nodigest")}},
+		"apt-mark": {args: &argSpec{flags: "q", verbs: []string{"showauto", "showmanual", "showhold", "showinstall", "showremove", "showpurge"}, operands: opNames, longs: ltLongs("quiet")}},
+		"gem": {args: &argSpec{flags: "ladi", verbs: []string{"", "list"}, operands: opNames,
+			longs: ltLongs("local", "details", "no-details", "installed", "versions", "no-versions", "all", "exact", "prerelease", "quiet", "verbose")}},
+		"snap":    {args: &argSpec{verbs: []string{"", "list", "version", "services", "changes", "connections"}, operands: opNames, longs: ltLongs("all", "color=", "unicode=")}},
+		"flatpak": {args: &argSpec{flags: "ad", verbs: []string{"", "list", "info", "history"}, operands: opNames, longs: ltLongs("user", "system", "app", "runtime", "all", "columns=", "show-details", "show-ref", "show-commit", "show-size", "show-metadata", "show-permissions", "show-location", "show-extensions")}},
+		// pacman's queries of the local database (-Q; -S, -R, -U, -D, -F and
+		// -y change packages or reach the network)
+		"pacman": {check: pacmanCheck},
+		// linters that only report: yamllint (directories searched
+		// recursively for YAML files), hadolint (Dockerfiles)
+		"yamllint": {args: &argSpec{flags: "sv", values: "cdf", reads: true, recursive: true,
+			longs: ltLongs("config-file=", "config-data=", "format=", "strict", "no-warnings", "list-files")}},
+		"hadolint": {args: &argSpec{flags: "vV", values: "cft", reads: true,
+			longs: ltLongs("config=", "format=", "failure-threshold=", "ignore=", "no-color", "no-fail", "strict-labels",
+				"trusted-registry=", "verbose", "error=", "warning=", "info=", "style=", "require-label=",
+				"disable-ignore-pragma", "file-path-in-report=")}},
+		// binutils: show the headers, symbols and code of binary files (nm
+		// --plugin loads code, so nm's arguments must be static)
+		"readelf": {args: &argSpec{atFiles: true, flags: "ahlSgtesCnrudVAcDLzPIWTHv", values: "xpRU", attached: "w", reads: true, pure: true,
+			longs: ltLongs("all", "file-header", "program-headers", "segments", "section-headers", "sections", "section-groups",
+				"section-details", "headers", "syms", "symbols", "dyn-syms", "lto-syms", "demangle?", "notes", "relocs",
+				"unwind", "dynamic", "version-info", "arch-specific", "archive-index", "use-dynamic", "hex-dump=", "string-dump=",
+				"relocated-dump=", "decompress", "debug-dump?", "dwarf-depth=", "dwarf-start=", "histogram", "wide", "silent-truncation",
+				"process-links", "sym-base=", "ctf=", "ctf-symbols=", "ctf-strings=", "ctf-parent=", "unicode=", "got-contents")}},
+		"objdump": {args: &argSpec{atFiles: true, flags: "afpPhxdDSsgeGLtTrRviHlFCwz", values: "bmjMIU", attached: "W", reads: true, pure: true,
+			longs: ltLongs("archive-headers", "file-headers", "private-headers", "private=", "headers", "section-headers",
+				"all-headers", "disassemble?", "disassemble-all", "source", "source-comment?", "full-contents", "debugging",
+				"debugging-tags", "stabs", "syms", "dynamic-syms", "reloc", "dynamic-reloc", "dwarf?", "target=", "architecture=",
+				"section=", "disassembler-options=", "endian=", "EB", "EL", "file-start-context", "include=", "line-numbers",
+				"file-offsets", "demangle?", "wide", "disassembler-color=", "disassemble-zeroes", "start-address=", "stop-address=",
+				"prefix-addresses", "show-raw-insn", "no-show-raw-insn", "insn-width=", "adjust-vma=", "dwarf-depth=",
+				"dwarf-start=", "dwarf-check", "ctf?", "sym-base=", "visualize-jumps?", "no-addresses", "prefix=",
+				"prefix-strip=", "special-syms", "decompress", "process-links", "unicode=", "info")}},
+		"nm": {args: &argSpec{atFiles: true, flags: "aABCDegjlnoPprSsuUWXhV", values: "ft", reads: true,
+			longs: ltLongs("debug-syms", "print-file-name", "demangle?", "no-demangle", "dynamic", "extern-only", "format=",
+				"line-numbers", "numeric-sort", "no-sort", "portability", "reverse-sort", "print-size", "print-armap",
+				"size-sort", "special-syms", "synthetic", "radix=", "target=", "undefined-only", "defined-only", "with-symbol-versions",
+				"without-symbol-versions", "quiet", "unicode=", "ifunc-chars=")}},
+		"size": {args: &argSpec{atFiles: true, flags: "ABGdoxtV", reads: true, pure: true, longs: ltLongs("format=", "radix=", "totals", "common", "target=")}},
+	}
 }
 
 func rpmExtra(ws []word, _ string, _ []word) string {

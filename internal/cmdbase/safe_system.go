@@ -11,258 +11,261 @@ import (
 // verbs that change settings, reach another host or never end ask.
 var _ = registerSafe(System, safeSystem)
 
-var safeSystem = map[string]safeCmd{
-	"uptime": plain, "free": plain, "locale": plain, "w": plain, "lastlog": plain,
-	"who": {check: whoCheck}, "last": {check: lastCheck},
-	"pgrep": plain, "pidof": plain, "pstree": plain, "vmstat": plain, "iostat": plain, "mpstat": plain,
-	"lsblk": plain, "lscpu": plain, "lsmod": plain, "lspci": plain, "lsusb": plain, "lshw": plain, "findmnt": plain,
-	"lsns": plain, "lsipc": plain, "lslocks": plain, "ipcs": plain, "lsb_release": plain,
-	"netstat": {check: netstatCheck}, "lsof": {check: lsofCheck},
-	"ps":         {dynOK: false, check: psCheck},
-	"top":        {check: topCheck},
-	"hostname":   {check: hostnameCheck},
-	"mount":      {check: mountCheck},
-	"getent":     {check: getentCheck},
-	"dmesg":      {check: dmesgCheck},
-	"stty":       {check: sttyCheck},
-	"tput":       {check: tputCheck},
-	"systemctl":  {check: systemctlCheck},
-	"journalctl": {check: journalctlCheck},
-	// settings tools print without arguments; with them they change things
-	"hostnamectl": {check: settingsCtl("hostnamectl")},
-	"timedatectl": {check: settingsCtl("timedatectl")},
-	"localectl":   {check: settingsCtl("localectl")},
-	"loginctl":    {check: settingsCtl("loginctl")},
-	"ip":          {check: ipCheck},
-	"ss":          {check: ssCheck},
-	// documentation lookups; pages are names, never paths (man -l, a
-	// path, -P, -H, -M, -C, -u, -X, -Z, -p are not allowed)
-	"man": {args: &argSpec{flags: "afkKwWiI7V?", values: "sSLeERP", operands: opNames, extra: manPager,
-		longs: ltLongs("pager=", "all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
-			"location-cat", "sections=", "locale=", "extension=", "encoding=", "recode=", "ignore-case", "match-case",
-			"regex", "wildcard", "names-only", "no-subpages", "ascii", "no-hyphenation", "nh", "no-justification",
-			"nj", "warnings?", "usage")}},
-	"whatis": {args: &argSpec{flags: "dvrwlV?", values: "sL", operands: opNames,
-		longs: ltLongs("debug", "verbose", "regex", "wildcard", "long", "sections=", "section=", "locale=", "usage")}},
-	"apropos": {args: &argSpec{flags: "dvrewalV?", values: "sL", operands: opNames,
-		longs: ltLongs("debug", "verbose", "exact", "regex", "wildcard", "and", "long", "sections=", "section=", "locale=", "usage")}},
-	// info without --output, --dribble, --init-file, --file or -d
-	// (info also looks for the name in the current directory: the
-	// secret path rules judge it as a file)
-	"info": {args: &argSpec{flags: "awOh", values: "kn", operands: opNames, reads: true,
-		longs: ltLongs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")}},
-	"manpath": {args: &argSpec{flags: "cdgqV?", operands: opNone, longs: ltLongs("catpath", "debug", "global", "quiet", "usage")}},
-	"lsmem": {args: &argSpec{flags: "JPabnrV", values: "oS", operands: opNone,
-		longs: ltLongs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")}},
-	"lsirq": {args: &argSpec{flags: "JPnV", values: "os", operands: opNone, longs: ltLongs("json", "pairs", "noheadings", "output=", "sort=")}},
-	// (not pmap or pwdx: they show /proc/PID/maps and cwd, which the
-	// secret path rules keep for a human)
-	// sysstat's pidstat; -e runs a program
-	"pidstat": {args: &argSpec{flags: "dHhIlRrsUuvwt", values: "pCGT", operands: opNumbers, maxOps: 2, longs: ltLongs("human", "dec=")}},
-	// sysctl prints variables; NAME=VALUE, -w, -p/-f (load) and --system write
-	"sysctl": {args: &argSpec{flags: "aAXbeNnqV", values: "r", operands: opNames,
-		longs: ltLongs("all", "binary", "ignore", "names", "values", "quiet", "pattern=", "deprecated")}},
-	"ischroot":   {args: &argSpec{flags: "ftV", operands: opNone, longs: ltLongs("default-false", "default-true")}},
-	"mountpoint": {args: &argSpec{flags: "qdxV", maxOps: 1, longs: ltLongs("quiet", "nofollow", "fs-devno", "devno")}},
-	"isosize":    {args: &argSpec{flags: "x", values: "d", reads: true, longs: ltLongs("sectors", "divisor=")}},
-	"filefrag":   {args: &argSpec{flags: "BeksvxXV", attached: "b"}},
-	"dumpe2fs":   {args: &argSpec{flags: "bfghixV", values: "o", maxOps: 1}},
-	"zdump":      {args: &argSpec{flags: "ivV", values: "ct", longs: ltLongs()}},
-	"prtstat":    {args: &argSpec{flags: "rV", operands: opNumbers, longs: ltLongs("raw")}},
-	// slabtop once; utmpdump without -o FILE, -r or -f (endless)
-	"slabtop": {args: &argSpec{flags: "oV", values: "s", operands: opNone, longs: ltLongs("once", "sort="),
-		extra: slabtopExtra}},
-	"utmpdump": {args: &argSpec{flags: "V", maxOps: 1, reads: true, longs: ltLongs()}},
-	// fuser lists the processes using files (-k kills, -i asks)
-	"fuser": {args: &argSpec{flags: "aImsuvwV46", values: "n", longs: ltLongs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")}},
-	// mesg without y or n prints the state
-	"mesg": {args: &argSpec{flags: "v", operands: opNone, longs: ltLongs("verbose")}},
-	// ldconfig -p prints the cache; without it ldconfig rebuilds it
-	"ldconfig": {args: &argSpec{flags: "p", operands: opNone, longs: []string{"print-cache"},
-		extra: ldconfigExtra}},
-	// run-parts --test and --list print what would run
-	"run-parts": {args: &argSpec{flags: "", maxOps: 1, longs: ltLongs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
-		extra: runPartsExtra}},
-	// scheduling queries: with -p and one process they print; with a
-	// value they set it, and without -p they run a command
-	"chrt": {args: &argSpec{flags: "pamvV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "max", "verbose"),
-		extra: chrtExtra}},
-	"taskset": {args: &argSpec{flags: "pacV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "cpu-list"),
-		extra: tasksetExtra}},
-	"choom": {args: &argSpec{values: "p", operands: opNone, longs: ltLongs("pid="),
-		extra: choomExtra}},
-	// prlimit prints limits; a resource option with a value sets it and
-	// operands are a command to run
-	"prlimit": {args: &argSpec{flags: "cdefilmnqrstuvxy", values: "po", operands: opNone,
-		longs: ltLongs("pid=", "output=", "noheadings", "raw", "verbose", "core", "data", "fsize", "locks", "memlock",
-			"msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack", "as", "cpu")}},
-	// swapon --show / -s print the swap areas; anything else enables swap
-	"swapon": {args: &argSpec{flags: "s", operands: opNone, longs: ltLongs("show?", "summary", "noheadings", "raw", "bytes"),
-		extra: swaponExtra}},
-	// systemd query family (-H/-M reach another host or machine;
-	// systemd-analyze verify makes temporary directories, dump shows units'
-	// Environment= settings)
-	"systemd-analyze": {args: &argSpec{flags: "lq", verbs: []string{"", "time", "blame", "critical-chain", "plot", "dot", "unit-paths",
-		"exit-status", "capability", "condition", "syscall-filter", "filesystems", "calendar", "timestamp", "timespan",
-		"security", "cat-config", "unit-files", "log-level", "log-target", "service-watchdogs",
-		"architectures", "has-tpm2", "pcrs", "image-policy"},
-		longs: ltLongs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
-			"to-pattern=", "json=", "quiet", "no-legend", "threshold=", "iterations=", "base-time=", "full", "offline=", "scale-svg=", "man?"),
-		extra: systemdAnalyzeExtra}},
-	"systemd-detect-virt": {args: &argSpec{flags: "cvrqh", operands: opNone,
-		longs: ltLongs("container", "vm", "chroot", "private-users", "cvm", "quiet", "list", "list-cvm")}},
-	"systemd-path":  {args: &argSpec{operands: opNames, longs: ltLongs("suffix=", "no-pager")}},
-	"systemd-id128": {args: &argSpec{flags: "puh", verbs: []string{"new", "machine-id", "boot-id", "invocation-id", "show", "var-partition-uuid"}, operands: opNames, longs: ltLongs("pretty", "uuid", "app-specific=", "value", "json=", "no-pager", "no-legend")}},
-	"systemd-cgls":  {args: &argSpec{flags: "alkuxch", operands: opNames, longs: ltLongs("all", "full", "kernel", "unit", "user-unit", "xattr", "cgroup-id", "no-pager")}},
-	// busctl: list and status only (introspect and tree call services,
-	// which may start them; call, set-property, monitor and capture act)
-	"busctl": {args: &argSpec{flags: "lj", verbs: []string{"", "list", "status"}, operands: opNames, maxOps: 1,
-		longs: ltLongs("user", "system", "no-pager", "no-legend", "full", "acquired", "activatable", "unique",
-			"show-machine", "augment-creds=", "json=")}},
-	"networkctl":  {args: &argSpec{flags: "sanl", verbs: []string{"", "list", "status", "lldp"}, operands: opNames, longs: ltLongs("stats", "all", "full", "lines=", "no-pager", "no-legend", "json=")}},
-	"resolvectl":  {args: &argSpec{verbs: []string{"", "status", "statistics"}, operands: opNames, longs: ltLongs("no-pager", "json=")}},
-	"coredumpctl": {args: &argSpec{flags: "rq", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("no-pager", "no-legend", "reverse", "quiet", "since=", "until=", "json=")}},
-	// systemd-cgtop is interactive and endless without --batch and -n
-	"systemd-cgtop": {args: &argSpec{flags: "bcmiPkpr", values: "dn", operands: opNone, longs: ltLongs("batch", "iterations=", "delay=", "order=", "cpu?", "depth=", "recursive="),
-		extra: systemdCgtopExtra}},
-	// kernel modules, firmware tables, network interfaces
-	"modinfo": {args: &argSpec{flags: "adlnp0Vh", values: "Fkb",
-		longs: ltLongs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")}},
-	// dmidecode without --dump-bin FILE (writes) or -d/--from-dump (other sources)
-	"dmidecode": {args: &argSpec{flags: "quhV", values: "stH", operands: opNone,
-		longs: ltLongs("quiet", "string=", "type=", "handle=", "dump", "oem-string=", "no-sysfs", "no-quirks")}},
-	// ethtool's query options (the capital letters and -s set things)
-	"ethtool": {args: &argSpec{flags: "ikacgSTPlmIh", operands: opNames, maxOps: 1,
-		longs: ltLongs("driver", "show-features", "show-offload", "show-pause", "show-coalesce", "show-ring", "statistics",
-			"show-time-stamping", "show-permaddr", "show-channels", "module-info", "dump-module-eeprom", "include-statistics",
-			"json", "show-eee", "show-fec", "show-priv-flags", "show-rxfh", "show-rxfh-indir", "debug=")}},
-	// firewall and traffic-control listings (iptables and nft are always
-	// warned, dangerous.go); iptables-save -f writes and -M runs a program
-	"iptables-save":  {args: &argSpec{flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")}},
-	"ip6tables-save": {args: &argSpec{flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")}},
-	// tc and bridge (iproute2): OBJECT [show|list|ls …]
-	"tc": {args: &argSpec{flags: "sdrpigjV", values: "n", verbs: []string{"qdisc", "class", "filter", "chain"}, operands: opNames,
-		longs: []string{"stats", "details", "raw", "pretty", "iec", "graph", "json", "netns=", "version"}, extra: showVerb}},
-	"bridge": {args: &argSpec{flags: "sdjpcV", values: "n", verbs: []string{"link", "fdb", "mdb", "vlan", "vni"}, operands: opNames,
-		longs: []string{"stats", "details", "json", "pretty", "compressvlans", "netns=", "version"}, extra: showVerb}},
-	// rfkill list (block, unblock and toggle change radios; event never ends)
-	"rfkill": {args: &argSpec{flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("noheadings", "json", "raw", "output=", "output-all")}},
-	// ssh-keygen -l (fingerprint) and -F (find a host in known_hosts);
-	// key files are judged by the secret path rules
-	"ssh-keygen": {args: &argSpec{flags: "lvq", values: "fEF", operands: opNone,
-		extra: sshKeygenExtra}},
-	// atq lists queued jobs
-	"atq": {args: &argSpec{flags: "V", values: "q", operands: opNone}},
-	// security and hardware status
-	"getenforce": {args: &argSpec{operands: opNone}},
-	"sestatus":   {args: &argSpec{flags: "vb", operands: opNone}},
-	"aa-status": {args: &argSpec{flags: "v", operands: opNone,
-		longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")}},
-	"apparmor_status": {args: &argSpec{flags: "v", operands: opNone,
-		longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")}},
-	// sensors without -s (runs the configuration's set statements) or -c
-	"sensors": {args: &argSpec{flags: "fAujv", operands: opNames, longs: ltLongs("fahrenheit", "no-adapter", "bus-list", "json")}},
-	// upower without --monitor (never ends)
-	"upower": {args: &argSpec{flags: "edwv", values: "i", operands: opNone, longs: ltLongs("enumerate", "dump", "show-info=", "wakeups")}},
-	"acpi":   {args: &argSpec{flags: "bitacVsfkph", operands: opNone, longs: ltLongs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")}},
-	// numactl --hardware and --show print; anything else runs a command
-	"numactl": {args: &argSpec{flags: "Hs", operands: opNone, longs: ltLongs("hardware", "show"),
-		extra: numactlExtra}},
-	// NetworkManager's client: status and listings; -s shows secrets,
-	// -a asks for passwords, connectivity check reaches the network
-	"nmcli": {args: &argSpec{flags: "tpo", values: "mcfeg", operands: opNames,
-		longs: ltLongs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
-		extra: nmcliRead}},
-	// ufw status, show and app list/info
-	// sysstat's sar: reports from the daily files or samples; -o FILE
-	// writes the samples to a file, an interval without a count never
-	// ends
-	// more of the systemd query family: escaping is a string transform;
-	// inhibitor locks, boot loader status, homes and portable
-	// images are listed (their other verbs act)
-	"systemd-escape": {args: &argSpec{flags: "up", pure: true,
-		longs: ltLongs("suffix=", "template=", "path", "unescape", "mangle", "instance")}},
-	"systemd-inhibit": {args: &argSpec{operands: opNone, longs: ltLongs("list", "no-pager", "no-legend", "json="),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !HasLong(ws, "list") {
-				return "systemd-inhibit without --list runs a command"
-			}
-			return ""
-		}}},
-	"bootctl": {args: &argSpec{flags: "p", verbs: []string{"", "status", "list", "is-installed"}, operands: opNone,
-		longs: ltLongs("esp-path=", "boot-path=", "no-pager", "json=", "print-esp-path", "print-boot-path", "no-variables")}},
-	"homectl":     {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
-	"portablectl": {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
-	// the alternatives system's queries (--set, --install, --config and
-	// --remove change it)
-	"update-alternatives": {args: &argSpec{operands: opNames, maxOps: 1,
-		longs: ltLongs("list", "display", "query", "get-selections", "quiet", "verbose"),
-		extra: func(ws []word, _ string, ops []word) string {
-			if !HasLong(ws, "list", "display", "query", "get-selections") {
-				return "update-alternatives without a query option is not known to be read-only"
-			}
-			return ""
-		}}},
-	// localedef --list-archive (anything else compiles a locale)
-	"localedef": {args: &argSpec{operands: opNone, longs: ltLongs("list-archive", "usage"),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !HasLong(ws, "list-archive", "help", "version", "usage") {
-				return "localedef compiles a locale"
-			}
-			return ""
-		}}},
-	"sar": {check: sarCheck}, "sar.sysstat": {check: sarCheck},
-	// users and logins: bad logins, the account list (lslogins reads the
-	// shadow file for its status columns, never the hashes), failures,
-	// password ageing, the read-only checks of the account files
-	"lastb": plain,
-	"lslogins": {args: &argSpec{flags: "acefGLnprsuZz", values: "glo", operands: opNames, maxOps: 1,
-		longs: ltLongs("acc-expiration", "colon-separate", "export", "failed", "supp-groups", "groups=", "last", "logins=",
-			"newline", "noheadings", "notruncate", "output=", "output-all", "pwd", "raw", "system-accs", "time-format=",
-			"user-accs", "context", "print0", "json")}},
-	"faillog": {args: &argSpec{flags: "a", values: "ut", operands: opNone, longs: ltLongs("all", "user=", "time=")}},
-	"chage": {args: &argSpec{flags: "li", operands: opNames, maxOps: 1, longs: ltLongs("list", "iso8601"),
-		extra: func(ws []word, _ string, _ []word) string {
-			if !ShortFlags(ws, "")['l'] && !HasLong(ws, "list") {
-				return "chage without -l changes password ageing"
-			}
-			return ""
-		}}},
-	"pwck":  {args: &argSpec{flags: "rqs", operands: opNone, longs: ltLongs("read-only", "quiet", "sort"), extra: readOnlyCheck}},
-	"grpck": {args: &argSpec{flags: "rs", operands: opNone, longs: ltLongs("read-only", "sort"), extra: readOnlyCheck}},
-	// the NIS domain name (dnsdomainname asks the resolver)
-	"domainname":    {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
-	"nisdomainname": {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
-	"ypdomainname":  {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
-	// net-tools: interfaces, and the routing and neighbour tables with
-	// -n only (without it every address is looked up in the DNS)
-	"ifconfig": {args: &argSpec{flags: "asv", operands: opNames, maxOps: 1}},
-	"route": {args: &argSpec{flags: "CFvnNe46", values: "A", operands: opNone, longs: ltLongs("extend", "verbose", "numeric"),
-		extra: numericOnly("route")}},
-	"arp": {args: &argSpec{flags: "anve", values: "iH", operands: opNone, longs: ltLongs("all", "numeric", "verbose", "device=", "hw-type="),
-		extra: numericOnly("arp")}},
-	// loop devices: listing and status (attaching, detaching and -f
-	// change them)
-	"losetup": {args: &argSpec{flags: "alnJ", values: "jO", maxOps: 1,
-		longs: ltLongs("all", "list", "noheadings", "json", "raw", "output=", "output-all", "associated=", "nooverlap")}},
-	"zramctl": {args: &argSpec{flags: "bnr", values: "o", operands: opNone, longs: ltLongs("bytes", "noheadings", "raw", "output=", "output-all")}},
-	// block device queries: --report and the --get… ioctls only
-	"blockdev": {args: &argSpec{flags: "qv", maxOps: 8, longs: []string{"report", "getsz", "getro", "getdiscardzeroes",
-		"getss", "getpbsz", "getiomin", "getioopt", "getalignoff", "getmaxsect", "getbsz", "getsize64", "getsize", "getra",
-		"getfra", "getdiscardzeroes", "getzonesz", "version", "help"}}},
-	// iproute2's other object tools: OBJECT show|list only (monitor never
-	// ends)
-	"devlink": {args: &argSpec{flags: "VnjpvsiN", verbs: []string{"dev", "port", "sb", "dpipe", "resource", "region", "health", "trap", "lc"},
-		operands: opNames, longs: []string{"Version", "no-nice-names", "json", "pretty", "verbose", "statistics", "iec"}, extra: showVerb}},
-	"rdma": {args: &argSpec{flags: "VdjpN", verbs: []string{"dev", "link", "resource", "statistic", "system"},
-		operands: opNames, longs: []string{"version", "details", "json", "pretty"}, extra: showVerb}},
-	// NVIDIA's management tool: its queries (-f writes a log, -l loops,
-	// and the setting options change the GPU)
-	"nvidia-smi": {args: &argSpec{flags: "qLx", values: "id", operands: opNone,
-		longs: ltLongs("query", "list-gpus", "xml-format", "id=", "display=", "query-gpu=", "query-compute-apps=",
-			"query-accounted-apps=", "query-retired-pages=", "query-remapped-rows=", "query-supported-clocks=", "format=")}},
-	"ufw": {args: &argSpec{verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
-		extra: ufwExtra}},
+// safeSystem is built on first use (safeTables).
+var safeSystem = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		"uptime": plain, "free": plain, "locale": plain, "w": plain, "lastlog": plain,
+		"who": {check: whoCheck}, "last": {check: lastCheck},
+		"pgrep": plain, "pidof": plain, "pstree": plain, "vmstat": plain, "iostat": plain, "mpstat": plain,
+		"lsblk": plain, "lscpu": plain, "lsmod": plain, "lspci": plain, "lsusb": plain, "lshw": plain, "findmnt": plain,
+		"lsns": plain, "lsipc": plain, "lslocks": plain, "ipcs": plain, "lsb_release": plain,
+		"netstat": {check: netstatCheck}, "lsof": {check: lsofCheck},
+		"ps":         {dynOK: false, check: psCheck},
+		"top":        {check: topCheck},
+		"hostname":   {check: hostnameCheck},
+		"mount":      {check: mountCheck},
+		"getent":     {check: getentCheck},
+		"dmesg":      {check: dmesgCheck},
+		"stty":       {check: sttyCheck},
+		"tput":       {check: tputCheck},
+		"systemctl":  {check: systemctlCheck},
+		"journalctl": {check: journalctlCheck},
+		// settings tools print without arguments; with them they change things
+		"hostnamectl": {check: settingsCtl("hostnamectl")},
+		"timedatectl": {check: settingsCtl("timedatectl")},
+		"localectl":   {check: settingsCtl("localectl")},
+		"loginctl":    {check: settingsCtl("loginctl")},
+		"ip":          {check: ipCheck},
+		"ss":          {check: ssCheck},
+		// documentation lookups; pages are names, never paths (man -l, a
+		// path, -P, -H, -M, -C, -u, -X, -Z, -p are not allowed)
+		"man": {args: &argSpec{flags: "afkKwWiI7V?", values: "sSLeERP", operands: opNames, extra: manPager,
+			longs: ltLongs("pager=", "all", "whatis", "apropos", "global-apropos", "where", "path", "location", "where-cat",
+				"location-cat", "sections=", "locale=", "extension=", "encoding=", "recode=", "ignore-case", "match-case",
+				"regex", "wildcard", "names-only", "no-subpages", "ascii", "no-hyphenation", "nh", "no-justification",
+				"nj", "warnings?", "usage")}},
+		"whatis": {args: &argSpec{flags: "dvrwlV?", values: "sL", operands: opNames,
+			longs: ltLongs("debug", "verbose", "regex", "wildcard", "long", "sections=", "section=", "locale=", "usage")}},
+		"apropos": {args: &argSpec{flags: "dvrewalV?", values: "sL", operands: opNames,
+			longs: ltLongs("debug", "verbose", "exact", "regex", "wildcard", "and", "long", "sections=", "section=", "locale=", "usage")}},
+		// info without --output, --dribble, --init-file, --file or -d
+		// (info also looks for the name in the current directory: the
+		// secret path rules judge it as a file)
+		"info": {args: &argSpec{flags: "awOh", values: "kn", operands: opNames, reads: true,
+			longs: ltLongs("all", "apropos=", "node=", "index-search=", "where", "location", "show-options", "usage", "subnodes", "vi-keys")}},
+		"manpath": {args: &argSpec{flags: "cdgqV?", operands: opNone, longs: ltLongs("catpath", "debug", "global", "quiet", "usage")}},
+		"lsmem": {args: &argSpec{flags: "JPabnrV", values: "oS", operands: opNone,
+			longs: ltLongs("json", "pairs", "all", "bytes", "noheadings", "output=", "output-all", "raw", "split=", "summary?")}},
+		"lsirq": {args: &argSpec{flags: "JPnV", values: "os", operands: opNone, longs: ltLongs("json", "pairs", "noheadings", "output=", "sort=")}},
+		// (not pmap or pwdx: they show /proc/PID/maps and cwd, which the
+		// secret path rules keep for a human)
+		// sysstat's pidstat; -e runs a program
+		"pidstat": {args: &argSpec{flags: "dHhIlRrsUuvwt", values: "pCGT", operands: opNumbers, maxOps: 2, longs: ltLongs("human", "dec=")}},
+		// sysctl prints variables; NAME=VALUE, -w, -p/-f (load) and --system write
+		"sysctl": {args: &argSpec{flags: "aAXbeNnqV", values: "r", operands: opNames,
+			longs: ltLongs("all", "binary", "ignore", "names", "values", "quiet", "pattern=", "deprecated")}},
+		"ischroot":   {args: &argSpec{flags: "ftV", operands: opNone, longs: ltLongs("default-false", "default-true")}},
+		"mountpoint": {args: &argSpec{flags: "qdxV", maxOps: 1, longs: ltLongs("quiet", "nofollow", "fs-devno", "devno")}},
+		"isosize":    {args: &argSpec{flags: "x", values: "d", reads: true, longs: ltLongs("sectors", "divisor=")}},
+		"filefrag":   {args: &argSpec{flags: "BeksvxXV", attached: "b"}},
+		"dumpe2fs":   {args: &argSpec{flags: "bfghixV", values: "o", maxOps: 1}},
+		"zdump":      {args: &argSpec{flags: "ivV", values: "ct", longs: ltLongs()}},
+		"prtstat":    {args: &argSpec{flags: "rV", operands: opNumbers, longs: ltLongs("raw")}},
+		// slabtop once; utmpdump without -o FILE, -r or -f (endless)
+		"slabtop": {args: &argSpec{flags: "oV", values: "s", operands: opNone, longs: ltLongs("once", "sort="),
+			extra: slabtopExtra}},
+		"utmpdump": {args: &argSpec{flags: "V", maxOps: 1, reads: true, longs: ltLongs()}},
+		// fuser lists the processes using files (-k kills, -i asks)
+		"fuser": {args: &argSpec{flags: "aImsuvwV46", values: "n", longs: ltLongs("all", "inode", "mount", "silent", "user", "verbose", "namespace=", "ipv4", "ipv6")}},
+		// mesg without y or n prints the state
+		"mesg": {args: &argSpec{flags: "v", operands: opNone, longs: ltLongs("verbose")}},
+		// ldconfig -p prints the cache; without it ldconfig rebuilds it
+		"ldconfig": {args: &argSpec{flags: "p", operands: opNone, longs: []string{"print-cache"},
+			extra: ldconfigExtra}},
+		// run-parts --test and --list print what would run
+		"run-parts": {args: &argSpec{flags: "", maxOps: 1, longs: ltLongs("test", "list", "reverse", "regex=", "lsbsysinit", "verbose", "report", "exit-on-error"),
+			extra: runPartsExtra}},
+		// scheduling queries: with -p and one process they print; with a
+		// value they set it, and without -p they run a command
+		"chrt": {args: &argSpec{flags: "pamvV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "max", "verbose"),
+			extra: chrtExtra}},
+		"taskset": {args: &argSpec{flags: "pacV", operands: opNumbers, maxOps: 1, longs: ltLongs("pid", "all-tasks", "cpu-list"),
+			extra: tasksetExtra}},
+		"choom": {args: &argSpec{values: "p", operands: opNone, longs: ltLongs("pid="),
+			extra: choomExtra}},
+		// prlimit prints limits; a resource option with a value sets it and
+		// operands are a command to run
+		"prlimit": {args: &argSpec{flags: "cdefilmnqrstuvxy", values: "po", operands: opNone,
+			longs: ltLongs("pid=", "output=", "noheadings", "raw", "verbose", "core", "data", "fsize", "locks", "memlock",
+				"msgqueue", "nice", "nofile", "nproc", "rss", "rtprio", "rttime", "sigpending", "stack", "as", "cpu")}},
+		// swapon --show / -s print the swap areas; anything else enables swap
+		"swapon": {args: &argSpec{flags: "s", operands: opNone, longs: ltLongs("show?", "summary", "noheadings", "raw", "bytes"),
+			extra: swaponExtra}},
+		// systemd query family (-H/-M reach another host or machine;
+		// systemd-analyze verify makes temporary directories, dump shows units'
+		// Environment= settings)
+		"systemd-analyze": {args: &argSpec{flags: "lq", verbs: []string{"", "time", "blame", "critical-chain", "plot", "dot", "unit-paths",
+			"exit-status", "capability", "condition", "syscall-filter", "filesystems", "calendar", "timestamp", "timespan",
+			"security", "cat-config", "unit-files", "log-level", "log-target", "service-watchdogs",
+			"architectures", "has-tpm2", "pcrs", "image-policy"},
+			longs: ltLongs("system", "user", "global", "no-pager", "order", "require", "fuzz=", "from-pattern=",
+				"to-pattern=", "json=", "quiet", "no-legend", "threshold=", "iterations=", "base-time=", "full", "offline=", "scale-svg=", "man?"),
+			extra: systemdAnalyzeExtra}},
+		"systemd-detect-virt": {args: &argSpec{flags: "cvrqh", operands: opNone,
+			longs: ltLongs("container", "vm", "chroot", "private-users", "cvm", "quiet", "list", "list-cvm")}},
+		"systemd-path":  {args: &argSpec{operands: opNames, longs: ltLongs("suffix=", "no-pager")}},
+		"systemd-id128": {args: &argSpec{flags: "puh", verbs: []string{"new", "machine-id", "boot-id", "invocation-id", "show", "var-partition-uuid"}, operands: opNames, longs: ltLongs("pretty", "uuid", "app-specific=", "value", "json=", "no-pager", "no-legend")}},
+		"systemd-cgls":  {args: &argSpec{flags: "alkuxch", operands: opNames, longs: ltLongs("all", "full", "kernel", "unit", "user-unit", "xattr", "cgroup-id", "no-pager")}},
+		// busctl: list and status only (introspect and tree call services,
+		// which may start them; call, set-property, monitor and capture act)
+		"busctl": {args: &argSpec{flags: "lj", verbs: []string{"", "list", "status"}, operands: opNames, maxOps: 1,
+			longs: ltLongs("user", "system", "no-pager", "no-legend", "full", "acquired", "activatable", "unique",
+				"show-machine", "augment-creds=", "json=")}},
+		"networkctl":  {args: &argSpec{flags: "sanl", verbs: []string{"", "list", "status", "lldp"}, operands: opNames, longs: ltLongs("stats", "all", "full", "lines=", "no-pager", "no-legend", "json=")}},
+		"resolvectl":  {args: &argSpec{verbs: []string{"", "status", "statistics"}, operands: opNames, longs: ltLongs("no-pager", "json=")}},
+		"coredumpctl": {args: &argSpec{flags: "rq", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("no-pager", "no-legend", "reverse", "quiet", "since=", "until=", "json=")}},
+		// systemd-cgtop is interactive and endless without --batch and -n
+		"systemd-cgtop": {args: &argSpec{flags: "bcmiPkpr", values: "dn", operands: opNone, longs: ltLongs("batch", "iterations=", "delay=", "order=", "cpu?", "depth=", "recursive="),
+			extra: systemdCgtopExtra}},
+		// kernel modules, firmware tables, network interfaces
+		"modinfo": {args: &argSpec{flags: "adlnp0Vh", values: "Fkb",
+			longs: ltLongs("author", "description", "license", "filename", "parameters", "null", "field=", "set-version=", "basedir=")}},
+		// dmidecode without --dump-bin FILE (writes) or -d/--from-dump (other sources)
+		"dmidecode": {args: &argSpec{flags: "quhV", values: "stH", operands: opNone,
+			longs: ltLongs("quiet", "string=", "type=", "handle=", "dump", "oem-string=", "no-sysfs", "no-quirks")}},
+		// ethtool's query options (the capital letters and -s set things)
+		"ethtool": {args: &argSpec{flags: "ikacgSTPlmIh", operands: opNames, maxOps: 1,
+			longs: ltLongs("driver", "show-features", "show-offload", "show-pause", "show-coalesce", "show-ring", "statistics",
+				"show-time-stamping", "show-permaddr", "show-channels", "module-info", "dump-module-eeprom", "include-statistics",
+				"json", "show-eee", "show-fec", "show-priv-flags", "show-rxfh", "show-rxfh-indir", "debug=")}},
+		// firewall and traffic-control listings (iptables and nft are always
+		// warned, dangerous.go); iptables-save -f writes and -M runs a program
+		"iptables-save":  {args: &argSpec{flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")}},
+		"ip6tables-save": {args: &argSpec{flags: "c", values: "t", operands: opNone, longs: ltLongs("counters", "table=")}},
+		// tc and bridge (iproute2): OBJECT [show|list|ls …]
+		"tc": {args: &argSpec{flags: "sdrpigjV", values: "n", verbs: []string{"qdisc", "class", "filter", "chain"}, operands: opNames,
+			longs: []string{"stats", "details", "raw", "pretty", "iec", "graph", "json", "netns=", "version"}, extra: showVerb}},
+		"bridge": {args: &argSpec{flags: "sdjpcV", values: "n", verbs: []string{"link", "fdb", "mdb", "vlan", "vni"}, operands: opNames,
+			longs: []string{"stats", "details", "json", "pretty", "compressvlans", "netns=", "version"}, extra: showVerb}},
+		// rfkill list (block, unblock and toggle change radios; event never ends)
+		"rfkill": {args: &argSpec{flags: "nJr", values: "o", verbs: []string{"", "list"}, operands: opNames, longs: ltLongs("noheadings", "json", "raw", "output=", "output-all")}},
+		// ssh-keygen -l (fingerprint) and -F (find a host in known_hosts);
+		// key files are judged by the secret path rules
+		"ssh-keygen": {args: &argSpec{flags: "lvq", values: "fEF", operands: opNone,
+			extra: sshKeygenExtra}},
+		// atq lists queued jobs
+		"atq": {args: &argSpec{flags: "V", values: "q", operands: opNone}},
+		// security and hardware status
+		"getenforce": {args: &argSpec{operands: opNone}},
+		"sestatus":   {args: &argSpec{flags: "vb", operands: opNone}},
+		"aa-status": {args: &argSpec{flags: "v", operands: opNone,
+			longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")}},
+		"apparmor_status": {args: &argSpec{flags: "v", operands: opNone,
+			longs: ltLongs("enabled", "profiled", "enforced", "complaining", "verbose", "json", "pretty-json")}},
+		// sensors without -s (runs the configuration's set statements) or -c
+		"sensors": {args: &argSpec{flags: "fAujv", operands: opNames, longs: ltLongs("fahrenheit", "no-adapter", "bus-list", "json")}},
+		// upower without --monitor (never ends)
+		"upower": {args: &argSpec{flags: "edwv", values: "i", operands: opNone, longs: ltLongs("enumerate", "dump", "show-info=", "wakeups")}},
+		"acpi":   {args: &argSpec{flags: "bitacVsfkph", operands: opNone, longs: ltLongs("battery", "thermal", "cooling", "ac-adapter", "everything", "show-empty", "fahrenheit", "kelvin", "proc", "details")}},
+		// numactl --hardware and --show print; anything else runs a command
+		"numactl": {args: &argSpec{flags: "Hs", operands: opNone, longs: ltLongs("hardware", "show"),
+			extra: numactlExtra}},
+		// NetworkManager's client: status and listings; -s shows secrets,
+		// -a asks for passwords, connectivity check reaches the network
+		"nmcli": {args: &argSpec{flags: "tpo", values: "mcfeg", operands: opNames,
+			longs: ltLongs("terse", "pretty", "overview", "mode=", "colors=", "fields=", "escape=", "get-values=", "active", "order="),
+			extra: nmcliRead}},
+		// ufw status, show and app list/info
+		// sysstat's sar: reports from the daily files or samples; -o FILE
+		// writes the samples to a file, an interval without a count never
+		// ends
+		// more of the systemd query family: escaping is a string transform;
+		// inhibitor locks, boot loader status, homes and portable
+		// images are listed (their other verbs act)
+		"systemd-escape": {args: &argSpec{flags: "up", pure: true,
+			longs: ltLongs("suffix=", "template=", "path", "unescape", "mangle", "instance")}},
+		"systemd-inhibit": {args: &argSpec{operands: opNone, longs: ltLongs("list", "no-pager", "no-legend", "json="),
+			extra: func(ws []word, _ string, _ []word) string {
+				if !HasLong(ws, "list") {
+					return "systemd-inhibit without --list runs a command"
+				}
+				return ""
+			}}},
+		"bootctl": {args: &argSpec{flags: "p", verbs: []string{"", "status", "list", "is-installed"}, operands: opNone,
+			longs: ltLongs("esp-path=", "boot-path=", "no-pager", "json=", "print-esp-path", "print-boot-path", "no-variables")}},
+		"homectl":     {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
+		"portablectl": {args: &argSpec{verbs: []string{"list"}, operands: opNone, longs: ltLongs("no-pager", "no-legend")}},
+		// the alternatives system's queries (--set, --install, --config and
+		// --remove change it)
+		"update-alternatives": {args: &argSpec{operands: opNames, maxOps: 1,
+			longs: ltLongs("list", "display", "query", "get-selections", "quiet", "verbose"),
+			extra: func(ws []word, _ string, ops []word) string {
+				if !HasLong(ws, "list", "display", "query", "get-selections") {
+					return "update-alternatives without a query option is not known to be read-only"
+				}
+				return ""
+			}}},
+		// localedef --list-archive (anything else compiles a locale)
+		"localedef": {args: &argSpec{operands: opNone, longs: ltLongs("list-archive", "usage"),
+			extra: func(ws []word, _ string, _ []word) string {
+				if !HasLong(ws, "list-archive", "help", "version", "usage") {
+					return "localedef compiles a locale"
+				}
+				return ""
+			}}},
+		"sar": {check: sarCheck}, "sar.sysstat": {check: sarCheck},
+		// users and logins: bad logins, the account list (lslogins reads the
+		// shadow file for its status columns, never the hashes), failures,
+		// password ageing, the read-only checks of the account files
+		"lastb": plain,
+		"lslogins": {args: &argSpec{flags: "acefGLnprsuZz", values: "glo", operands: opNames, maxOps: 1,
+			longs: ltLongs("acc-expiration", "colon-separate", "export", "failed", "supp-groups", "groups=", "last", "logins=",
+				"newline", "noheadings", "notruncate", "output=", "output-all", "pwd", "raw", "system-accs", "time-format=",
+				"user-accs", "context", "print0", "json")}},
+		"faillog": {args: &argSpec{flags: "a", values: "ut", operands: opNone, longs: ltLongs("all", "user=", "time=")}},
+		"chage": {args: &argSpec{flags: "li", operands: opNames, maxOps: 1, longs: ltLongs("list", "iso8601"),
+			extra: func(ws []word, _ string, _ []word) string {
+				if !ShortFlags(ws, "")['l'] && !HasLong(ws, "list") {
+					return "chage without -l changes password ageing"
+				}
+				return ""
+			}}},
+		"pwck":  {args: &argSpec{flags: "rqs", operands: opNone, longs: ltLongs("read-only", "quiet", "sort"), extra: readOnlyCheck}},
+		"grpck": {args: &argSpec{flags: "rs", operands: opNone, longs: ltLongs("read-only", "sort"), extra: readOnlyCheck}},
+		// the NIS domain name (dnsdomainname asks the resolver)
+		"domainname":    {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+		"nisdomainname": {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+		"ypdomainname":  {args: &argSpec{flags: "V", operands: opNone, longs: ltLongs()}},
+		// net-tools: interfaces, and the routing and neighbour tables with
+		// -n only (without it every address is looked up in the DNS)
+		"ifconfig": {args: &argSpec{flags: "asv", operands: opNames, maxOps: 1}},
+		"route": {args: &argSpec{flags: "CFvnNe46", values: "A", operands: opNone, longs: ltLongs("extend", "verbose", "numeric"),
+			extra: numericOnly("route")}},
+		"arp": {args: &argSpec{flags: "anve", values: "iH", operands: opNone, longs: ltLongs("all", "numeric", "verbose", "device=", "hw-type="),
+			extra: numericOnly("arp")}},
+		// loop devices: listing and status (attaching, detaching and -f
+		// change them)
+		"losetup": {args: &argSpec{flags: "alnJ", values: "jO", maxOps: 1,
+			longs: ltLongs("all", "list", "noheadings", "json", "raw", "output=", "output-all", "associated=", "nooverlap")}},
+		"zramctl": {args: &argSpec{flags: "bnr", values: "o", operands: opNone, longs: ltLongs("bytes", "noheadings", "raw", "output=", "output-all")}},
+		// block device queries: --report and the --get… ioctls only
+		"blockdev": {args: &argSpec{flags: "qv", maxOps: 8, longs: []string{"report", "getsz", "getro", "getdiscardzeroes",
+			"getss", "getpbsz", "getiomin", "getioopt", "getalignoff", "getmaxsect", "getbsz", "getsize64", "getsize", "getra",
+			"getfra", "getdiscardzeroes", "getzonesz", "version", "help"}}},
+		// iproute2's other object tools: OBJECT show|list only (monitor never
+		// ends)
+		"devlink": {args: &argSpec{flags: "VnjpvsiN", verbs: []string{"dev", "port", "sb", "dpipe", "resource", "region", "health", "trap", "lc"},
+			operands: opNames, longs: []string{"Version", "no-nice-names", "json", "pretty", "verbose", "statistics", "iec"}, extra: showVerb}},
+		"rdma": {args: &argSpec{flags: "VdjpN", verbs: []string{"dev", "link", "resource", "statistic", "system"},
+			operands: opNames, longs: []string{"version", "details", "json", "pretty"}, extra: showVerb}},
+		// NVIDIA's management tool: its queries (-f writes a log, -l loops,
+		// and the setting options change the GPU)
+		"nvidia-smi": {args: &argSpec{flags: "qLx", values: "id", operands: opNone,
+			longs: ltLongs("query", "list-gpus", "xml-format", "id=", "display=", "query-gpu=", "query-compute-apps=",
+				"query-accounted-apps=", "query-retired-pages=", "query-remapped-rows=", "query-supported-clocks=", "format=")}},
+		"ufw": {args: &argSpec{verbs: []string{"status", "show", "app"}, operands: opNames, longs: ltLongs(),
+			extra: ufwExtra}},
+	}
 }
 
 func dmesgCheck(ws []word) string {

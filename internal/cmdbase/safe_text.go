@@ -13,190 +13,193 @@ import (
 // script comes first where the tool takes one.
 var _ = registerSafe(Text, safeText)
 
-var safeText = map[string]safeCmd{
-	// shellcheck reads the scripts it is given (not the files they
-	// source: no -x, no source path, no rc file named)
-	"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true,
-		longs: ltLongs("check-sourced", "color?", "include=", "exclude=", "format=", "enable=", "list-optional", "norc",
-			"severity=", "shell=", "wiki-link-count=")}},
-	"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
-	"egrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
-	"fgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
-	// grep's spec for compressed files, without recursion
-	"zgrep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
-	"zegrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
-	"zfgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
-	"xzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
-	"bzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
-	"rg": {reads: true, pattern: true, patternFlags: "ef", valueShort: "efmABCgtTjMrE",
-		recursive: func([]word) bool { return true }, check: rgCheck},
-	"sed":  {reads: true, pattern: true, patternFlags: "ef", valueShort: "efl", check: sedCheck},
-	"awk":  {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
-	"gawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
-	"mawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
-	"nawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
-	"jq":   {reads: true, pattern: true, patternFlags: "f", valueShort: "f", check: jqCheck},
-	"sort": {reads: true, valueShort: "kStTo", check: sortCheck},
-	"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
-	"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
-	"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
-	"od": reader, "hexdump": reader, "bzcat": reader,
-	// zcat is gzip -dc: -r reads every file below a directory (with -f,
-	// printing those that are not compressed)
-	"zcat":    {reads: true, dynOK: true, valueShort: "S", endless: true, recursive: compressorRecursive},
-	"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
-	// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
-	"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
-	"diff":  {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
-	"xxd":   {reads: true, valueShort: "cglosn"},
-	// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
-	"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
-	"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
-	// compressors: listing, testing or writing to standard output only
-	"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
-	"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
-	// zstdcat is zstd -dcf: it takes every option of zstd, -o FILE too
-	"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites, recursive: compressorRecursive},
-	"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
-	"zipinfo": {reads: true},
-	// tar: listing only (t), no programs, no remote archive
-	"tar":    {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
-	"bsdtar": {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
-	"gtar":   {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
-	// text formatters and comparers (GNU coreutils): read files, print
-	"pr": {args: &argSpec{flags: "acdfFJmrtTv", digits: true, values: "hlwWoDN", attached: "einsS", plus: true, reads: true, pure: true,
-		longs: ltLongs("columns=", "across", "show-control-chars", "double-space", "date-format=", "expand-tabs?",
-			"form-feed", "header=", "output-tabs?", "join-lines", "length=", "merge", "number-lines?",
-			"first-line-number=", "indent=", "no-file-warnings", "separator?", "sep-string?", "omit-header",
-			"omit-pagination", "show-nonprinting", "width=", "page-width=")}},
-	"tsort": {args: &argSpec{reads: true, pure: true, longs: ltLongs()}},
-	// shuf without -o FILE or --random-source FILE
-	"shuf": {args: &argSpec{flags: "erz", values: "in", reads: true,
-		longs: ltLongs("echo", "input-range=", "head-count=", "repeat", "zero-terminated")}},
-	// iconv without -o FILE
-	"iconv": {args: &argSpec{flags: "cls", values: "ft", reads: true,
-		longs: ltLongs("from-code=", "to-code=", "list", "silent", "verbose", "usage")}},
-	"basenc": {args: &argSpec{flags: "di", values: "w", reads: true, pure: true,
-		longs: ltLongs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
-			"z85", "decode", "ignore-garbage", "wrap=")}},
-	// util-linux filters: standard input to standard output
-	"col":   {args: &argSpec{flags: "bfhpxV", values: "l", operands: opNone, pure: true, longs: ltLongs("no-backspaces", "fine", "tabs", "pass", "spaces", "lines=")}},
-	"colrm": {args: &argSpec{operands: opNumbers, maxOps: 2, longs: ltLongs()}},
-	// more comparers: no --diff-program (runs a program), no sdiff -o
-	// (interactive merge into a file)
-	"diff3": {args: &argSpec{flags: "AeExX3imaT", values: "L", reads: true, maxOps: 3,
-		longs: ltLongs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
-			"label=", "strip-trailing-cr")}},
-	"sdiff": {args: &argSpec{flags: "abBdEHilstWZ", values: "wI", reads: true, maxOps: 2,
-		longs: ltLongs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
-			"ignore-trailing-space", "speed-large-files", "ignore-case", "ignore-matching-lines=", "left-column",
-			"suppress-common-lines", "expand-tabs", "ignore-all-space", "width=", "strip-trailing-cr", "tabsize=")}},
-	"hd": {args: &argSpec{flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: ltLongs("length=", "skip=", "format=")}},
-	// file name database (updatedb, which writes it, is another program)
-	"locate":  {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
-	"plocate": {args: &argSpec{flags: "AbceiN0wV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")}},
-	"mlocate": {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
-	// fd lists file names like find (not -x/-X, which run a program for
-	// each, nor -l, which runs ls)
-	// the silver searcher: a recursive grep (no --pager, which runs a
-	// program, no -z, which decompresses, no -f, which follows links out
-	// of the tree searched)
-	"ag": {args: &argSpec{flags: "acDFHilLnoQrsStuUvVw0", values: "ABCGgmpW", pattern: true, patternFlags: "g",
-		recursive: true, reads: true, longs: ltLongs(append([]string{"ackmate", "affinity", "noaffinity", "all-types",
-			"after?", "before?", "context?", "break", "nobreak", "count", "color", "nocolor", "color-line-number=",
-			"color-match=", "color-path=", "column", "debug", "depth=", "filename", "nofilename", "fixed-strings",
-			"group", "nogroup", "file-search-regex=", "heading", "noheading", "hidden", "ignore=", "ignore-dir=",
-			"ignore-case", "files-with-matches", "files-without-matches", "list-file-types", "max-count=", "mmap",
-			"nommap", "multiline", "nomultiline", "norecurse", "numbers", "nonumbers", "only-matching", "one-device",
-			"path-to-ignore=", "nopager", "parallel", "print-long-lines", "passthrough", "passthru", "literal", "recurse",
-			"case-sensitive", "smart-case", "search-binary", "silent", "stats", "stats-only", "all-text", "unrestricted",
-			"skip-vcs-ignores", "invert-match", "vimgrep", "word-regexp", "workers=", "width=", "null", "print0",
-			"print-all-files", "nofollow"}, agFileTypes...)...)}},
-	// yq (the Go yq and the jq wrapper of the same name): a filter like
-	// jq's, then the files it reads; every operand is judged as a file
-	// (the Go yq takes a lone operand for a file). No -i (writes the
-	// files), no -s (the Go yq's --split-exp writes a file per result),
-	// no expression from a file, no operators that read files or the
-	// environment (yqExtra).
-	"yq": {args: &argSpec{flags: "yYrcejnMCPNS0av", values: "wopI", reads: true, verbs: nil,
-		longs: ltLongs("yaml-output", "yml-output", "yaml-roundtrip", "yml-roundtrip", "width=", "indentless-lists",
-			"indentless", "output-format=", "input-format=", "prettyPrint", "no-colors", "colors", "null-input",
-			"exit-status", "unwrapScalar", "no-doc", "nul-output", "indent=", "raw-output", "compact-output", "sort-keys",
-			"tojson", "verbose", "ascii-output", "yaml-output-grammar-version=", "yml-out-ver=", "xml-attribute-prefix=",
-			"xml-content-name=", "csv-separator=", "tsv-auto-parse", "csv-auto-parse", "header-preprocess"),
-		extra: yqExtra}},
-	// line counters: counts, languages and file names, never content.
-	// cloc: no report, SQL or list files written, no --vcs, --git or
-	// --diff (run git or a command), no --extract-with or --config, no
-	// --print-filter-stages (prints the code); archives given as
-	// operands are extracted into a scratch directory: asked
-	"cloc": {args: &argSpec{flags: "v", attached: "v",
-		longs: ltLongs("autoconf", "by-file", "by-file-by-lang", "docstring-as-code", "follow-links", "force-lang=",
-			"ignore-whitespace", "ignore-case", "ignore-case-ext", "lang-no-ext=", "max-file-size=", "no-autogen?",
-			"no-recurse", "read-binary-files", "skip-leading=", "skip-uniqueness", "stat", "timeout=", "processes=",
-			"unix", "windows", "exclude-content=", "exclude-dir=", "exclude-ext=", "exclude-lang=", "fullpath",
-			"include-ext=", "include-lang=", "match-d=", "not-match-d=", "match-f=", "not-match-f=", "skip-archive=",
-			"explain=", "show-ext?", "show-lang?", "show-os", "verbose?", "by-percent=", "csv", "csv-delimiter=",
-			"hide-rate", "json", "md", "progress-rate=", "quiet", "summary-cutoff=", "sum-one", "xml", "yaml",
-			"unicode", "include-content="),
-		extra: clocExtra}},
-	// tokei: no --input (reads a previous run's results from a file)
-	"tokei": {args: &argSpec{flags: "fhlVvC", values: "ceostn",
-		longs: ltLongs("columns=", "exclude=", "files", "hidden", "languages", "no-ignore", "no-ignore-dot",
-			"no-ignore-parent", "no-ignore-vcs", "output=", "sort=", "rsort=", "type=", "verbose", "compact",
-			"num-format=", "streaming=")}},
-	// bat prints files with highlighting: no pager (--pager, --paging
-	// other than never), no cache subcommand (writes the syntax cache)
-	"bat": {args: &argSpec{flags: "ApPnSfuLdh", values: "lHmr", reads: true,
-		longs: ltLongs("show-all", "nonprintable-notation=", "plain", "language=", "highlight-line=", "file-name=", "diff",
-			"diff-context=", "tabs=", "wrap=", "chop-long-lines", "terminal-width=", "number", "color=", "italic-text=",
-			"decorations=", "force-colorization", "paging=", "map-syntax=", "ignored-suffix=", "theme=", "theme-dark=",
-			"theme-light=", "list-themes", "list-languages", "style=", "line-range=", "unbuffered", "no-config",
-			"no-custom-assets", "squeeze-blank", "squeeze-limit=", "strip-ansi=", "binary=", "config-file", "config-dir",
-			"cache-dir", "acknowledgements", "no-lessopen"),
-		extra: batExtra}},
-	// ls's successors: names and metadata only (eza --git reads the
-	// repository's status in process)
-	"eza": {args: &argSpec{flags: "1lGxRTFahdDfrXuUmMSigHnbBZ@o", values: "LsIwt", pure: true,
-		longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify?", "colour?", "color?",
-			"colour-scale?", "color-scale?", "colour-scale-mode=", "color-scale-mode=", "icons?", "no-quotes", "hyperlink",
-			"absolute?", "follow-symlinks", "width=", "all", "almost-all", "list-dirs", "only-dirs", "only-files", "show-symlinks",
-			"no-symlinks", "level=", "reverse", "sort=", "group-directories-first", "group-directories-last", "ignore-glob=",
-			"git-ignore", "binary", "bytes", "group", "smart-group", "header", "links", "modified", "changed", "accessed",
-			"created", "time=", "time-style=", "total-size", "no-permissions", "octal-permissions", "no-filesize", "no-user",
-			"no-time", "git", "no-git", "git-repos", "git-repos-no-status", "extended", "context", "inode", "blocksize",
-			"numeric", "mounts", "dereference")}},
-	"exa": {args: &argSpec{flags: "1lGxRTFahdruUmSigHnbB@", values: "LsIt", pure: true,
-		longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify", "colour=", "color=",
-			"colour-scale", "color-scale", "icons", "all", "list-dirs", "level=", "reverse", "sort=", "group-directories-first",
-			"only-dirs", "ignore-glob=", "git-ignore", "binary", "bytes", "group", "header", "links", "modified", "changed",
-			"accessed", "created", "time=", "time-style=", "no-permissions", "octal-permissions", "no-filesize", "no-user",
-			"no-time", "no-icons", "git", "extended", "inode", "blocks", "numeric")}},
-	"lsd": {args: &argSpec{flags: "aA1lRdFhiLrStXvUNZ", values: "I", pure: true,
-		longs: ltLongs("all", "almost-all", "oneline", "long", "recursive", "human-readable", "tree", "depth=",
-			"directory-only", "classify", "inode", "dereference", "reverse", "sizesort", "timesort", "extensionsort",
-			"versionsort", "gitsort", "no-sort", "sort=", "group-dirs=", "group-directories-first", "blocks=", "date=",
-			"size=", "permission=", "color=", "icon=", "icon-theme=", "ignore-glob=", "ignore-config", "total-size",
-			"no-symlink", "hyperlink=", "header", "git", "literal", "truncate-owner-after=", "truncate-owner-marker=",
-			"context", "display-indicators", "tree")}},
-	// util-linux and bsdextrautils filters: files (or standard input) to
-	// standard output
-	"ul":     {args: &argSpec{flags: "iV", values: "t", reads: true, pure: true, longs: ltLongs("indicated", "terminal=")}},
-	"colcrt": {args: &argSpec{flags: "2V", reads: true, pure: true, longs: ltLongs("no-underlining", "half-lines")}},
-	// ptx: permuted index (not -G, whose second operand is an output
-	// file)
-	"ptx": {args: &argSpec{flags: "ACfrORT", values: "bFgiMSwW", reads: true,
-		longs: ltLongs("auto-reference", "references", "ignore-case", "format=", "right-side-refs", "sentence-regexp=",
-			"word-regexp=", "break-file=", "ignore-file=", "only-file=", "gap-size=", "width=", "flag-truncation=", "macro-name=",
-			"copyright")}},
-	// poppler's pdfinfo: the document's information, never written
-	"pdfinfo": {args: &argSpec{flags: "v", values: "fl", reads: true}},
-	"fd": {args: &argSpec{flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
-		longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
-			"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
-			"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
-			"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
-			"ignore-file=", "path-separator=", "search-path=", "strip-cwd-prefix?", "one-file-system", "prune", "and=", "format=")}},
+// safeText is built on first use (safeTables).
+var safeText = func() map[string]safeCmd {
+	return map[string]safeCmd{
+		// shellcheck reads the scripts it is given (not the files they
+		// source: no -x, no source path, no rc file named)
+		"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true,
+			longs: ltLongs("check-sourced", "color?", "include=", "exclude=", "format=", "enable=", "list-optional", "norc",
+				"severity=", "shell=", "wiki-link-count=")}},
+		"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+		"egrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+		"fgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
+		// grep's spec for compressed files, without recursion
+		"zgrep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+		"zegrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+		"zfgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+		"xzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+		"bzgrep": {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", check: zgrepCheck},
+		"rg": {reads: true, pattern: true, patternFlags: "ef", valueShort: "efmABCgtTjMrE",
+			recursive: func([]word) bool { return true }, check: rgCheck},
+		"sed":  {reads: true, pattern: true, patternFlags: "ef", valueShort: "efl", check: sedCheck},
+		"awk":  {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+		"gawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+		"mawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+		"nawk": {reads: true, pattern: true, valueShort: "Fv", check: awkCheck},
+		"jq":   {reads: true, pattern: true, patternFlags: "f", valueShort: "f", check: jqCheck},
+		"sort": {reads: true, valueShort: "kStTo", check: sortCheck},
+		"uniq": {reads: true, valueShort: "fsw", check: uniqCheck},
+		"cut":  reader, "column": reader, "fold": reader, "expand": reader, "unexpand": reader, "paste": reader,
+		"join": reader, "comm": reader, "cmp": reader, "tr": reader, "rev": reader, "fmt": reader, "look": reader,
+		"od": reader, "hexdump": reader, "bzcat": reader,
+		// zcat is gzip -dc: -r reads every file below a directory (with -f,
+		// printing those that are not compressed)
+		"zcat":    {reads: true, dynOK: true, valueShort: "S", endless: true, recursive: compressorRecursive},
+		"strings": {reads: true, valueShort: reader.valueShort, endless: true, atFiles: true},
+		// xzcat --files=LIST decompresses (with -f, prints) the files LIST names
+		"xzcat": {reads: true, dynOK: true, valueShort: reader.valueShort, endless: true, check: xzcatCheck},
+		"diff":  {reads: true, dynOK: true, valueShort: "CUDFILSWXx", recursive: diffRecursive},
+		"xxd":   {reads: true, valueShort: "cglosn"},
+		// macOS base64 writes FILE with -o FILE / --output; -i FILE is its input
+		"base64": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
+		"base32": {reads: true, dynOK: true, valueShort: "wio", endless: true, check: base64Check},
+		// compressors: listing, testing or writing to standard output only
+		"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor,
+		"unxz": compressor, "zstd": compressor, "unzstd": compressor, "lz4": compressor, "pigz": compressor,
+		// zstdcat is zstd -dcf: it takes every option of zstd, -o FILE too
+		"zstdcat": {reads: true, dynOK: true, valueShort: "bSTFMLo", check: compressorWrites, recursive: compressorRecursive},
+		"unzip":   {reads: true, valueShort: "dxP", check: unzipCheck},
+		"zipinfo": {reads: true},
+		// tar: listing only (t), no programs, no remote archive
+		"tar":    {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+		"bsdtar": {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+		"gtar":   {reads: true, valueShort: "fCbFgHIKLNTVX", check: tarCheck},
+		// text formatters and comparers (GNU coreutils): read files, print
+		"pr": {args: &argSpec{flags: "acdfFJmrtTv", digits: true, values: "hlwWoDN", attached: "einsS", plus: true, reads: true, pure: true,
+			longs: ltLongs("columns=", "across", "show-control-chars", "double-space", "date-format=", "expand-tabs?",
+				"form-feed", "header=", "output-tabs?", "join-lines", "length=", "merge", "number-lines?",
+				"first-line-number=", "indent=", "no-file-warnings", "separator?", "sep-string?", "omit-header",
+				"omit-pagination", "show-nonprinting", "width=", "page-width=")}},
+		"tsort": {args: &argSpec{reads: true, pure: true, longs: ltLongs()}},
+		// shuf without -o FILE or --random-source FILE
+		"shuf": {args: &argSpec{flags: "erz", values: "in", reads: true,
+			longs: ltLongs("echo", "input-range=", "head-count=", "repeat", "zero-terminated")}},
+		// iconv without -o FILE
+		"iconv": {args: &argSpec{flags: "cls", values: "ft", reads: true,
+			longs: ltLongs("from-code=", "to-code=", "list", "silent", "verbose", "usage")}},
+		"basenc": {args: &argSpec{flags: "di", values: "w", reads: true, pure: true,
+			longs: ltLongs("base64", "base64url", "base58", "base32", "base32hex", "base16", "base2msbf", "base2lsbf",
+				"z85", "decode", "ignore-garbage", "wrap=")}},
+		// util-linux filters: standard input to standard output
+		"col":   {args: &argSpec{flags: "bfhpxV", values: "l", operands: opNone, pure: true, longs: ltLongs("no-backspaces", "fine", "tabs", "pass", "spaces", "lines=")}},
+		"colrm": {args: &argSpec{operands: opNumbers, maxOps: 2, longs: ltLongs()}},
+		// more comparers: no --diff-program (runs a program), no sdiff -o
+		// (interactive merge into a file)
+		"diff3": {args: &argSpec{flags: "AeExX3imaT", values: "L", reads: true, maxOps: 3,
+			longs: ltLongs("show-all", "ed", "show-overlap", "overlap-only", "easy-only", "merge", "text", "initial-tab",
+				"label=", "strip-trailing-cr")}},
+		"sdiff": {args: &argSpec{flags: "abBdEHilstWZ", values: "wI", reads: true, maxOps: 2,
+			longs: ltLongs("text", "ignore-blank-lines", "ignore-space-change", "minimal", "ignore-tab-expansion",
+				"ignore-trailing-space", "speed-large-files", "ignore-case", "ignore-matching-lines=", "left-column",
+				"suppress-common-lines", "expand-tabs", "ignore-all-space", "width=", "strip-trailing-cr", "tabsize=")}},
+		"hd": {args: &argSpec{flags: "bcCdovx", values: "neLs", reads: true, pure: true, longs: ltLongs("length=", "skip=", "format=")}},
+		// file name database (updatedb, which writes it, is another program)
+		"locate":  {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "literal", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
+		"plocate": {args: &argSpec{flags: "AbceiN0wV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "ignore-case", "literal", "null", "wholename", "database=", "limit=", "regexp=", "regex")}},
+		"mlocate": {args: &argSpec{flags: "AbceLiN0SqwPHV", values: "dlnr", pure: true, longs: ltLongs("all", "basename", "count", "existing", "follow", "ignore-case", "null", "statistics", "quiet", "wholename", "nofollow", "database=", "limit=", "regexp=", "regex")}},
+		// fd lists file names like find (not -x/-X, which run a program for
+		// each, nor -l, which runs ls)
+		// the silver searcher: a recursive grep (no --pager, which runs a
+		// program, no -z, which decompresses, no -f, which follows links out
+		// of the tree searched)
+		"ag": {args: &argSpec{flags: "acDFHilLnoQrsStuUvVw0", values: "ABCGgmpW", pattern: true, patternFlags: "g",
+			recursive: true, reads: true, longs: ltLongs(append([]string{"ackmate", "affinity", "noaffinity", "all-types",
+				"after?", "before?", "context?", "break", "nobreak", "count", "color", "nocolor", "color-line-number=",
+				"color-match=", "color-path=", "column", "debug", "depth=", "filename", "nofilename", "fixed-strings",
+				"group", "nogroup", "file-search-regex=", "heading", "noheading", "hidden", "ignore=", "ignore-dir=",
+				"ignore-case", "files-with-matches", "files-without-matches", "list-file-types", "max-count=", "mmap",
+				"nommap", "multiline", "nomultiline", "norecurse", "numbers", "nonumbers", "only-matching", "one-device",
+				"path-to-ignore=", "nopager", "parallel", "print-long-lines", "passthrough", "passthru", "literal", "recurse",
+				"case-sensitive", "smart-case", "search-binary", "silent", "stats", "stats-only", "all-text", "unrestricted",
+				"skip-vcs-ignores", "invert-match", "vimgrep", "word-regexp", "workers=", "width=", "null", "print0",
+				"print-all-files", "nofollow"}, agFileTypes...)...)}},
+		// yq (the Go yq and the jq wrapper of the same name): a filter like
+		// jq's, then the files it reads; every operand is judged as a file
+		// (the Go yq takes a lone operand for a file). No -i (writes the
+		// files), no -s (the Go yq's --split-exp writes a file per result),
+		// no expression from a file, no operators that read files or the
+		// environment (yqExtra).
+		"yq": {args: &argSpec{flags: "yYrcejnMCPNS0av", values: "wopI", reads: true, verbs: nil,
+			longs: ltLongs("yaml-output", "yml-output", "yaml-roundtrip", "yml-roundtrip", "width=", "indentless-lists",
+				"indentless", "output-format=", "input-format=", "prettyPrint", "no-colors", "colors", "null-input",
+				"exit-status", "unwrapScalar", "no-doc", "nul-output", "indent=", "raw-output", "compact-output", "sort-keys",
+				"tojson", "verbose", "ascii-output", "yaml-output-grammar-version=", "yml-out-ver=", "xml-attribute-prefix=",
+				"xml-content-name=", "csv-separator=", "tsv-auto-parse", "csv-auto-parse", "header-preprocess"),
+			extra: yqExtra}},
+		// line counters: counts, languages and file names, never content.
+		// cloc: no report, SQL or list files written, no --vcs, --git or
+		// --diff (run git or a command), no --extract-with or --config, no
+		// --print-filter-stages (prints the code); archives given as
+		// operands are extracted into a scratch directory: asked
+		"cloc": {args: &argSpec{flags: "v", attached: "v",
+			longs: ltLongs("autoconf", "by-file", "by-file-by-lang", "docstring-as-code", "follow-links", "force-lang=",
+				"ignore-whitespace", "ignore-case", "ignore-case-ext", "lang-no-ext=", "max-file-size=", "no-autogen?",
+				"no-recurse", "read-binary-files", "skip-leading=", "skip-uniqueness", "stat", "timeout=", "processes=",
+				"unix", "windows", "exclude-content=", "exclude-dir=", "exclude-ext=", "exclude-lang=", "fullpath",
+				"include-ext=", "include-lang=", "match-d=", "not-match-d=", "match-f=", "not-match-f=", "skip-archive=",
+				"explain=", "show-ext?", "show-lang?", "show-os", "verbose?", "by-percent=", "csv", "csv-delimiter=",
+				"hide-rate", "json", "md", "progress-rate=", "quiet", "summary-cutoff=", "sum-one", "xml", "yaml",
+				"unicode", "include-content="),
+			extra: clocExtra}},
+		// tokei: no --input (reads a previous run's results from a file)
+		"tokei": {args: &argSpec{flags: "fhlVvC", values: "ceostn",
+			longs: ltLongs("columns=", "exclude=", "files", "hidden", "languages", "no-ignore", "no-ignore-dot",
+				"no-ignore-parent", "no-ignore-vcs", "output=", "sort=", "rsort=", "type=", "verbose", "compact",
+				"num-format=", "streaming=")}},
+		// bat prints files with highlighting: no pager (--pager, --paging
+		// other than never), no cache subcommand (writes the syntax cache)
+		"bat": {args: &argSpec{flags: "ApPnSfuLdh", values: "lHmr", reads: true,
+			longs: ltLongs("show-all", "nonprintable-notation=", "plain", "language=", "highlight-line=", "file-name=", "diff",
+				"diff-context=", "tabs=", "wrap=", "chop-long-lines", "terminal-width=", "number", "color=", "italic-text=",
+				"decorations=", "force-colorization", "paging=", "map-syntax=", "ignored-suffix=", "theme=", "theme-dark=",
+				"theme-light=", "list-themes", "list-languages", "style=", "line-range=", "unbuffered", "no-config",
+				"no-custom-assets", "squeeze-blank", "squeeze-limit=", "strip-ansi=", "binary=", "config-file", "config-dir",
+				"cache-dir", "acknowledgements", "no-lessopen"),
+			extra: batExtra}},
+		// ls's successors: names and metadata only (eza --git reads the
+		// repository's status in process)
+		"eza": {args: &argSpec{flags: "1lGxRTFahdDfrXuUmMSigHnbBZ@o", values: "LsIwt", pure: true,
+			longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify?", "colour?", "color?",
+				"colour-scale?", "color-scale?", "colour-scale-mode=", "color-scale-mode=", "icons?", "no-quotes", "hyperlink",
+				"absolute?", "follow-symlinks", "width=", "all", "almost-all", "list-dirs", "only-dirs", "only-files", "show-symlinks",
+				"no-symlinks", "level=", "reverse", "sort=", "group-directories-first", "group-directories-last", "ignore-glob=",
+				"git-ignore", "binary", "bytes", "group", "smart-group", "header", "links", "modified", "changed", "accessed",
+				"created", "time=", "time-style=", "total-size", "no-permissions", "octal-permissions", "no-filesize", "no-user",
+				"no-time", "git", "no-git", "git-repos", "git-repos-no-status", "extended", "context", "inode", "blocksize",
+				"numeric", "mounts", "dereference")}},
+		"exa": {args: &argSpec{flags: "1lGxRTFahdruUmSigHnbB@", values: "LsIt", pure: true,
+			longs: ltLongs("oneline", "long", "grid", "across", "recurse", "tree", "classify", "colour=", "color=",
+				"colour-scale", "color-scale", "icons", "all", "list-dirs", "level=", "reverse", "sort=", "group-directories-first",
+				"only-dirs", "ignore-glob=", "git-ignore", "binary", "bytes", "group", "header", "links", "modified", "changed",
+				"accessed", "created", "time=", "time-style=", "no-permissions", "octal-permissions", "no-filesize", "no-user",
+				"no-time", "no-icons", "git", "extended", "inode", "blocks", "numeric")}},
+		"lsd": {args: &argSpec{flags: "aA1lRdFhiLrStXvUNZ", values: "I", pure: true,
+			longs: ltLongs("all", "almost-all", "oneline", "long", "recursive", "human-readable", "tree", "depth=",
+				"directory-only", "classify", "inode", "dereference", "reverse", "sizesort", "timesort", "extensionsort",
+				"versionsort", "gitsort", "no-sort", "sort=", "group-dirs=", "group-directories-first", "blocks=", "date=",
+				"size=", "permission=", "color=", "icon=", "icon-theme=", "ignore-glob=", "ignore-config", "total-size",
+				"no-symlink", "hyperlink=", "header", "git", "literal", "truncate-owner-after=", "truncate-owner-marker=",
+				"context", "display-indicators", "tree")}},
+		// util-linux and bsdextrautils filters: files (or standard input) to
+		// standard output
+		"ul":     {args: &argSpec{flags: "iV", values: "t", reads: true, pure: true, longs: ltLongs("indicated", "terminal=")}},
+		"colcrt": {args: &argSpec{flags: "2V", reads: true, pure: true, longs: ltLongs("no-underlining", "half-lines")}},
+		// ptx: permuted index (not -G, whose second operand is an output
+		// file)
+		"ptx": {args: &argSpec{flags: "ACfrORT", values: "bFgiMSwW", reads: true,
+			longs: ltLongs("auto-reference", "references", "ignore-case", "format=", "right-side-refs", "sentence-regexp=",
+				"word-regexp=", "break-file=", "ignore-file=", "only-file=", "gap-size=", "width=", "flag-truncation=", "macro-name=",
+				"copyright")}},
+		// poppler's pdfinfo: the document's information, never written
+		"pdfinfo": {args: &argSpec{flags: "v", values: "fl", reads: true}},
+		"fd": {args: &argSpec{flags: "HIusiFgaLp01qhV", values: "dteESjco", operands: opFiles,
+			longs: ltLongs("hidden", "no-hidden", "no-ignore", "no-ignore-vcs", "no-ignore-parent", "unrestricted", "case-sensitive",
+				"ignore-case", "glob", "regex", "fixed-strings", "absolute-path", "relative-path", "follow", "full-path", "print0",
+				"max-depth=", "min-depth=", "exact-depth=", "type=", "extension=", "exclude=", "size=", "changed-within=",
+				"changed-before=", "newer=", "older=", "owner=", "threads=", "max-results=", "quiet", "show-errors", "color=",
+				"ignore-file=", "path-separator=", "search-path=", "strip-cwd-prefix?", "one-file-system", "prune", "and=", "format=")}},
+	}
 }
 
 func sortCheck(ws []word) string {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Programs as a POSIX shell runs them (bash on Linux and macOS, Git Bash,
@@ -532,7 +533,23 @@ func (Programs) PrintsNumber(words []string) bool {
 // unix is the base: program name → entry.
 var unix = map[string]*Prog{}
 
-func registerUnix(f Family, family []Prog) bool {
+// unixLists are the families' lists as each family's file registers its
+// own (registerUnix); unixTables fills unix and prefixed from them, in
+// the order registered, on first use.
+var unixLists []func()
+
+func registerUnix(f Family, list func() []Prog) bool {
+	unixLists = append(unixLists, func() { addProgs(f, list()) })
+	return true
+}
+
+var unixTables = sync.OnceFunc(func() {
+	for _, add := range unixLists {
+		add()
+	}
+})
+
+func addProgs(f Family, family []Prog) {
 	for i := range family {
 		p := &family[i]
 		p.Family = f
@@ -546,7 +563,6 @@ func registerUnix(f Family, family []Prog) bool {
 			prefixed = append(prefixed, p)
 		}
 	}
-	return true
 }
 
 // prefixed are the Prefixed programs.
@@ -558,6 +574,7 @@ var prefixed []*Prog
 // name before its first dot
 // (mkfs.ext4). It returns nil for a program the base does not know.
 func Unix(name string) *Prog {
+	unixTables()
 	if p := unix[name]; p != nil {
 		return p
 	}
@@ -595,6 +612,7 @@ func unversioned(name string) string {
 // UnixNames returns every name the base knows, aliases included, in
 // order.
 func UnixNames() []string {
+	unixTables()
 	out := make([]string, 0, len(unix))
 	for n := range unix {
 		out = append(out, n)

@@ -6,42 +6,44 @@ import "strings"
 // read run a program and the forms that destroy work are judged by
 // the safe list (safe_git.go) and the policy's git facts (policy/gitfacts.go), which asks git itself
 // about a repository's configuration.
-var _ = registerUnix(Git, []Prog{
-	{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
-		// the options before the subcommand that take the next word as
-		// their value (git(1)); --exec-path and --list-cmds take theirs
-		// only after "="
-		Globals: []string{"-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace",
-			"--super-prefix", "--attr-source"},
-		Ends:    []string{"--exec-path", "--html-path", "--man-path", "--info-path", "--version", "-v"},
-		Dangers: gitDanger, Writes: gitWrites, RunsConfigured: gitRunsConfigured, RuleGlobals: []string{"-C", "-c"},
-		Subs: []ProgSub{
-			{Name: "config", Runs: true}, {Name: "rebase", Runs: true}, {Name: "bisect", Runs: true},
-			{Name: "submodule", Runs: true}, {Name: "difftool", Runs: true}, {Name: "mergetool", Runs: true},
-			{Name: "filter-branch", Runs: true}, {Name: "filter-repo", Runs: true}, {Name: "daemon", Runs: true},
-			{Name: "instaweb", Runs: true}, {Name: "credential", Runs: true},
-		},
-		Examples: Examples{
-			Allow: []string{"git status", "git log --oneline -5", "git diff --stat", "git show --stat HEAD", "git branch -a",
-				"git tag -l", "git remote", "git config user.name", "git clean -n", "git stash list", "git blame go.mod",
-				"git rev-parse HEAD", "git -C src ls-files", "git -C /tmp log --oneline", "git --no-pager log -1"},
-			Ask: []string{"git commit -m x", "git push", "git fetch", "git -c core.pager=sh log", "git --exec-path=/tmp log",
-				"git tag v1", "git remote add o x", "git config --list", "git config user.name x", "git config remote.origin.url",
-				"git clean -n -f --no-dry-run", "git stash", "git diff --ext-diff", "git log --format=%G?", "git grep -O x",
-				"git hash-object -w go.mod", "git var -l", "git config core.pager x", "git --namespace x log"},
-			Warn: []string{"git reset --hard", "git branch -D x", "git clean -fd", "git reflog expire --all",
-				"git log --output=x", "git diff --out x",
-				// every global option is read by the one reader (its value skipped)
-				"git --namespace x reset --hard", "git --config-env a=B push --force", "git --super-prefix x/ clean -fd",
-				"git --attr-source HEAD checkout -f", "git -c a=b -C . --git-dir .git branch -D x"},
-		}},
+var _ = registerUnix(Git, func() []Prog {
+	return []Prog{
+		{Name: "git", Is: Subcommands | Checked, Outputs: []Output{{Long: "output"}},
+			// the options before the subcommand that take the next word as
+			// their value (git(1)); --exec-path and --list-cmds take theirs
+			// only after "="
+			Globals: []string{"-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace",
+				"--super-prefix", "--attr-source"},
+			Ends:    []string{"--exec-path", "--html-path", "--man-path", "--info-path", "--version", "-v"},
+			Dangers: gitDanger, Writes: gitWrites, RunsConfigured: gitRunsConfigured, RuleGlobals: []string{"-C", "-c"},
+			Subs: []ProgSub{
+				{Name: "config", Runs: true}, {Name: "rebase", Runs: true}, {Name: "bisect", Runs: true},
+				{Name: "submodule", Runs: true}, {Name: "difftool", Runs: true}, {Name: "mergetool", Runs: true},
+				{Name: "filter-branch", Runs: true}, {Name: "filter-repo", Runs: true}, {Name: "daemon", Runs: true},
+				{Name: "instaweb", Runs: true}, {Name: "credential", Runs: true},
+			},
+			Examples: Examples{
+				Allow: []string{"git status", "git log --oneline -5", "git diff --stat", "git show --stat HEAD", "git branch -a",
+					"git tag -l", "git remote", "git config user.name", "git clean -n", "git stash list", "git blame go.mod",
+					"git rev-parse HEAD", "git -C src ls-files", "git -C /tmp log --oneline", "git --no-pager log -1"},
+				Ask: []string{"git commit -m x", "git push", "git fetch", "git -c core.pager=sh log", "git --exec-path=/tmp log",
+					"git tag v1", "git remote add o x", "git config --list", "git config user.name x", "git config remote.origin.url",
+					"git clean -n -f --no-dry-run", "git stash", "git diff --ext-diff", "git log --format=%G?", "git grep -O x",
+					"git hash-object -w go.mod", "git var -l", "git config core.pager x", "git --namespace x log"},
+				Warn: []string{"git reset --hard", "git branch -D x", "git clean -fd", "git reflog expire --all",
+					"git log --output=x", "git diff --out x",
+					// every global option is read by the one reader (its value skipped)
+					"git --namespace x reset --hard", "git --config-env a=B push --force", "git --super-prefix x/ clean -fd",
+					"git --attr-source HEAD checkout -f", "git -c a=b -C . --git-dir .git branch -D x"},
+			}},
+	}
 })
 
 // GitSubcommand reads a git command line (the words after "git"): its
 // global options, the subcommand ("" when there is none) and the words
 // after it.
 func GitSubcommand(args []Word) (globals []Global, sub string, rest []Word) {
-	globals, at := unix["git"].Subcommand(args)
+	globals, at := Unix("git").Subcommand(args)
 	if at >= len(args) {
 		return globals, "", nil
 	}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,24 @@ func BenchmarkVersion(b *testing.B) {
 	for b.Loop() {
 		if err := exec.Command(exe, "--version").Run(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHelperStart measures the start of a helper nb re-executes
+// itself as (here the preview's overlay helper, given no command, which
+// it refuses after package initialisation): what every sandboxed preview
+// pays before its work, so package initialisation must stay small.
+func BenchmarkHelperStart(b *testing.B) {
+	exe, err := exec.LookPath("nb")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		out, err := exec.Command(exe, "__preview-overlay").CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || !strings.Contains(string(out), "preview helper: usage") {
+			b.Fatalf("nb __preview-overlay: %v\n%s", err, out)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -55,7 +56,7 @@ type feature struct {
 	opts []string
 }
 
-var regexHint = regexp.MustCompile(`\\[sbdwSW]|^\^|\$$|\(|\.\*|\[\^`)
+var regexHint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\\[sbdwSW]|^\^|\$$|\(|\.\*|\[\^`) })
 
 func parseFeature(src string) (*feature, error) {
 	s := strings.TrimSpace(src)
@@ -66,7 +67,7 @@ func parseFeature(src string) (*feature, error) {
 	case strings.HasPrefix(s, "!"):
 		f.remove = strings.TrimSpace(s[1:])
 		return f, nil
-	case regexHint.MatchString(s):
+	case regexHint().MatchString(s):
 		re, err := regexp.Compile(s)
 		if err != nil {
 			return nil, fmt.Errorf("pattern %q: %w", src, err)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 )
@@ -260,7 +261,9 @@ func gitPathspecs(rest []word, cc CommandContext) []word {
 
 // headRev matches revisions that name commits of the current branch
 // (HEAD, HEAD~2, @^, ORIG_HEAD) and ranges of them.
-var headRev = regexp.MustCompile(`^((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?(\.\.\.?((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?)?$`)
+var headRev = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?(\.\.\.?((HEAD|@|ORIG_HEAD)([~^][0-9]*)*)?)?$`)
+})
 
 // gitHeadRevs reports a git diff whose operands before "--" are existing
 // paths or revisions of HEAD.
@@ -281,7 +284,7 @@ func gitHeadRevs(rest []word, cc CommandContext) bool {
 		if _, st := cc.Facts.Resolve(joinRaw(cc.Cwd, w.Text)); st == PathExists {
 			continue
 		}
-		if !headRev.MatchString(w.Text) {
+		if !headRev().MatchString(w.Text) {
 			return false
 		}
 	}

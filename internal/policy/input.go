@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Session input is decided by what will execute it:
@@ -60,43 +61,47 @@ func pat(expr, reason string) codePattern {
 
 // Patterns that make REPL input warned, by language. They look for the
 // ways code runs commands, deletes or writes files, or changes a database.
-var codePatterns = map[codeLang][]codePattern{
-	langPython: {
-		pat(`\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawn\w*|fork\w*)\b`, "runs a command"),
-		pat(`\bsubprocess\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*getoutput\b`, "runs a command"),
-		pat(`\bos\s*\.\s*(remove|unlink|rmdir|removedirs|rename|renames|replace|truncate|chmod|chown|kill|killpg|setuid)\b`, "changes or deletes files or processes"),
-		pat(`\bshutil\s*\.\s*(rmtree|move|copy\w*|chown|make_archive|unpack_archive)\b`, "changes or deletes files"),
-		pat(`\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace|touch|mkdir|symlink_to|hardlink_to)\s*\(`, "changes or deletes files"),
-		pat(`\bopen\s*\([^)]*['"][^'"]*[wax+][^'"]*['"]`, "writes a file"),
-		pat(`\b(eval|exec|compile|__import__)\s*\(|\bimportlib\b|\bctypes\b`, "runs code built at run time"),
-		pat(`\b(socket|urllib|requests|httpx|http\s*\.\s*client|ftplib|smtplib|paramiko)\b`, "uses the network"),
-	},
-	langJS: {
-		pat(`\bchild_process\b|\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(`, "runs a command"),
-		pat(`\b(rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|chmod|chmodSync|truncate|truncateSync|createWriteStream|copyFile|copyFileSync|cp|cpSync)\s*\(`, "changes or deletes files"),
-		pat(`\bprocess\s*\.\s*(kill|exit|binding|dlopen)\b`, "ends or changes processes"),
-		pat(`\b(eval|Function)\s*\(|\bnew\s+Function\b|\bvm\s*\.\s*run\w*|\bimport\s*\(|\brequire\s*\(`, "loads or runs code built at run time"),
-		pat(`\bDeno\s*\.\s*(run|Command|remove|writeFile|writeTextFile|rename|chmod|kill)\b|\bBun\s*\.\s*(spawn|spawnSync|write|\$)`, "runs a command or writes files"),
-		pat(`\b(fetch|XMLHttpRequest|WebSocket)\b|\b(http|https|net|dgram|tls)\s*\.\s*(request|get|connect|createConnection)\b`, "uses the network"),
-	},
-	langRuby: {
-		pat("\\b(system|exec|spawn|syscall|fork)\\b|`|%x|\\bIO\\s*\\.\\s*popen\\b|\\bOpen3\\b|\\bPTY\\s*\\.\\s*spawn\\b|\\bKernel\\s*\\.", "runs a command"),
-		pat(`\bFileUtils\s*\.\s*\w+|\bFile\s*\.\s*(delete|unlink|write|rename|chmod|chown|truncate|symlink)\b|\bDir\s*\.\s*(delete|rmdir|unlink|mkdir)\b|\bFile\s*\.\s*open\s*\([^)]*['"][wa+]`, "changes or deletes files"),
-		pat(`\b(eval|instance_eval|class_eval|send|public_send|require|load)\b`, "loads or runs code built at run time"),
-		pat(`\b(Net\s*::\s*HTTP|Socket|TCPSocket|URI\s*\.\s*open|open-uri)\b`, "uses the network"),
-	},
-	langSQL: {
-		pat(`(?i)\b(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename|vacuum|reindex|cluster|attach|detach|load|import|shutdown|kill|flushall|flushdb|del|set|config)\b`, "changes the database"),
-		pat(`(?i)\bcopy\b|\binto\s+(outfile|dumpfile)\b|\bpg_(read|write|ls)_\w*|\blo_(import|export)\b|\bload_file\s*\(`, "reads or writes files"),
-		pat(`(?m)^\s*\\(!|o|w|copy|i|ir|include|g|gexec|setenv|cd)\b|(?mi)^\s*(system|source)\b|(?m)^\s*\.(shell|system|output|once|save|backup|restore|import|load|read|cd)\b`, "runs a command or touches files"),
-	},
-}
+var codePatterns = sync.OnceValue(func() map[codeLang][]codePattern {
+	return map[codeLang][]codePattern{
+		langPython: {
+			pat(`\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawn\w*|fork\w*)\b`, "runs a command"),
+			pat(`\bsubprocess\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*getoutput\b`, "runs a command"),
+			pat(`\bos\s*\.\s*(remove|unlink|rmdir|removedirs|rename|renames|replace|truncate|chmod|chown|kill|killpg|setuid)\b`, "changes or deletes files or processes"),
+			pat(`\bshutil\s*\.\s*(rmtree|move|copy\w*|chown|make_archive|unpack_archive)\b`, "changes or deletes files"),
+			pat(`\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace|touch|mkdir|symlink_to|hardlink_to)\s*\(`, "changes or deletes files"),
+			pat(`\bopen\s*\([^)]*['"][^'"]*[wax+][^'"]*['"]`, "writes a file"),
+			pat(`\b(eval|exec|compile|__import__)\s*\(|\bimportlib\b|\bctypes\b`, "runs code built at run time"),
+			pat(`\b(socket|urllib|requests|httpx|http\s*\.\s*client|ftplib|smtplib|paramiko)\b`, "uses the network"),
+		},
+		langJS: {
+			pat(`\bchild_process\b|\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)\s*\(`, "runs a command"),
+			pat(`\b(rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|chmod|chmodSync|truncate|truncateSync|createWriteStream|copyFile|copyFileSync|cp|cpSync)\s*\(`, "changes or deletes files"),
+			pat(`\bprocess\s*\.\s*(kill|exit|binding|dlopen)\b`, "ends or changes processes"),
+			pat(`\b(eval|Function)\s*\(|\bnew\s+Function\b|\bvm\s*\.\s*run\w*|\bimport\s*\(|\brequire\s*\(`, "loads or runs code built at run time"),
+			pat(`\bDeno\s*\.\s*(run|Command|remove|writeFile|writeTextFile|rename|chmod|kill)\b|\bBun\s*\.\s*(spawn|spawnSync|write|\$)`, "runs a command or writes files"),
+			pat(`\b(fetch|XMLHttpRequest|WebSocket)\b|\b(http|https|net|dgram|tls)\s*\.\s*(request|get|connect|createConnection)\b`, "uses the network"),
+		},
+		langRuby: {
+			pat("\\b(system|exec|spawn|syscall|fork)\\b|`|%x|\\bIO\\s*\\.\\s*popen\\b|\\bOpen3\\b|\\bPTY\\s*\\.\\s*spawn\\b|\\bKernel\\s*\\.", "runs a command"),
+			pat(`\bFileUtils\s*\.\s*\w+|\bFile\s*\.\s*(delete|unlink|write|rename|chmod|chown|truncate|symlink)\b|\bDir\s*\.\s*(delete|rmdir|unlink|mkdir)\b|\bFile\s*\.\s*open\s*\([^)]*['"][wa+]`, "changes or deletes files"),
+			pat(`\b(eval|instance_eval|class_eval|send|public_send|require|load)\b`, "loads or runs code built at run time"),
+			pat(`\b(Net\s*::\s*HTTP|Socket|TCPSocket|URI\s*\.\s*open|open-uri)\b`, "uses the network"),
+		},
+		langSQL: {
+			pat(`(?i)\b(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename|vacuum|reindex|cluster|attach|detach|load|import|shutdown|kill|flushall|flushdb|del|set|config)\b`, "changes the database"),
+			pat(`(?i)\bcopy\b|\binto\s+(outfile|dumpfile)\b|\bpg_(read|write|ls)_\w*|\blo_(import|export)\b|\bload_file\s*\(`, "reads or writes files"),
+			pat(`(?m)^\s*\\(!|o|w|copy|i|ir|include|g|gexec|setenv|cd)\b|(?mi)^\s*(system|source)\b|(?m)^\s*\.(shell|system|output|once|save|backup|restore|import|load|read|cd)\b`, "runs a command or touches files"),
+		},
+	}
+})
 
 // genericCode patterns warn in the input of every REPL.
-var genericCode = []codePattern{
-	pat(`\brm\s+-[A-Za-z]*[rRf]|\brm\s+-{2}(recursive|force)\b|\bmkfs\b|\bdd\s+if=|\bchmod\s+-R\b|\bsudo\b|:\(\)\s*\{`, "contains a destructive shell command"),
-	pat(`\b(system|system2|shell_exec|passthru|proc_open|popen|execute|qx)\s*\(|\bos\s*\.\s*(execute|remove|rename)\b|\bio\s*\.\s*popen\b|\bunlink\s*\(|\bfile\s*\.\s*remove\b|\bRun\s*\(`, "runs a command or deletes files"),
-}
+var genericCode = sync.OnceValue(func() []codePattern {
+	return []codePattern{
+		pat(`\brm\s+-[A-Za-z]*[rRf]|\brm\s+-{2}(recursive|force)\b|\bmkfs\b|\bdd\s+if=|\bchmod\s+-R\b|\bsudo\b|:\(\)\s*\{`, "contains a destructive shell command"),
+		pat(`\b(system|system2|shell_exec|passthru|proc_open|popen|execute|qx)\s*\(|\bos\s*\.\s*(execute|remove|rename)\b|\bio\s*\.\s*popen\b|\bunlink\s*\(|\bfile\s*\.\s*remove\b|\bRun\s*\(`, "runs a command or deletes files"),
+	}
+})
 
 // codeWarnings returns why code in lang is warned, or nil.
 func codeWarnings(lang codeLang, code string) []string {
@@ -111,9 +116,9 @@ func codeWarnings(lang codeLang, code string) []string {
 			}
 		}
 	}
-	add(codePatterns[lang])
+	add(codePatterns()[lang])
 	if len(reasons) == 0 {
-		add(genericCode)
+		add(genericCode())
 	}
 	return reasons
 }

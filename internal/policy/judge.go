@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -14,7 +15,9 @@ import (
 )
 
 // secretVar finds expansions of variables named like secrets.
-var secretVar = regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
+var secretVar = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{?[A-Za-z0-9_]*(?i:key|token|secret|pass|cred|auth|session|cookie|private|signature)[A-Za-z0-9_]*`)
+})
 
 // assessRedir judges one redirection: writes into system paths and
 // startup files are dangerous, network devices too; any other write, a
@@ -357,7 +360,7 @@ func (e *Engine) placed(l *shellparse.Leaf, cc CommandContext, info *leafInfo) s
 	}
 	for _, w := range l.Words {
 		if w.Dynamic {
-			if m := secretVar.FindString(w.Raw); m != "" {
+			if m := secretVar().FindString(w.Raw); m != "" {
 				info.sensitive = "expands " + m + ", which may hold a secret"
 				return info.sensitive
 			}
@@ -425,7 +428,7 @@ func (e *Engine) shellBuiltin(l *shellparse.Leaf, cc CommandContext, info *leafI
 	case prog.Has(cmdbase.ShowsVars) && prog.VarNames && len(l.Args()) > 0:
 		// printenv NAME…: names that do not look like secrets
 		for _, w := range l.Args() {
-			if !w.Static() || !cmdbase.IsIdent(w.Text) || secretName.MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
+			if !w.Static() || !cmdbase.IsIdent(w.Text) || secretName().MatchString(w.Text) || secrets.EnvMayHoldSecret(w.Text) {
 				return sensitive(base + " " + w.Raw + " may show a secret")
 			}
 		}
@@ -1055,7 +1058,9 @@ func findPrint0(l *shellparse.Leaf) *shellparse.Leaf {
 func metadataOnly(base string) bool { return cmdbase.Unix(base).Has(cmdbase.Metadata) }
 
 // secretName matches variable names that may hold a secret.
-var secretName = regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)key|token|secret|pass|cred|auth|session|cookie|private|signature|url|dsn|conn`)
+})
 
 // transparentShell reports sh -c 'SCRIPT' (bash, zsh…) with a static
 // script nb analysed completely and only options that do not change what

@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/secrets"
 )
@@ -24,7 +25,7 @@ func absPath(p, cwd string) string {
 
 // homeTrees are the secret locations below a home directory that a
 // recursive read must not reach.
-var homeTrees = secrets.HomeTrees()
+var homeTrees = sync.OnceValue(secrets.HomeTrees)
 
 // systemTrees and secretBelow are the secret-file list's absolute
 // locations and the fragments below which every file is a secret.
@@ -55,7 +56,7 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 		}
 	}
 	if home != "" {
-		for _, p := range homeTrees {
+		for _, p := range homeTrees() {
 			if under(home + "/" + p) {
 				return true
 			}
@@ -74,7 +75,7 @@ func (e *Engine) containsSensitive(dir, home string) bool {
 
 // samples are names a glob is tested against: if a glob could match one,
 // it could read a secret (the secret-file list, and /proc's mem).
-var samples = append(secrets.Samples(), "mem")
+var samples = sync.OnceValue(func() []string { return append(secrets.Samples(), "mem") })
 
 // SecretName reports whether a file or directory name (one path segment)
 // names a secret: .env files, private keys, credential files and
@@ -104,7 +105,7 @@ func (e *Engine) sensitivePath(p, cwd string, glob bool) bool {
 				continue
 			}
 			if glob && strings.ContainsAny(seg, "*?[") {
-				for _, s := range samples {
+				for _, s := range samples() {
 					if ok, _ := path.Match(seg, s); ok {
 						return true
 					}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -411,7 +412,7 @@ func (p *Pattern) denies(l *shellparse.Leaf) bool {
 	return true
 }
 
-var ruleWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+var ruleWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`) })
 
 // scriptRule is the Always rule of an interpreter running a script file
 // (ok false when the leaf is not one): interpreter, script (or -m
@@ -430,7 +431,7 @@ func scriptRule(l *shellparse.Leaf) (string, bool) {
 	switch {
 	case len(args) == 0:
 		return "", true
-	case args[0].Static() && args[0].Text != "" && args[0].Text == cmdbase.Unix(base).Module && len(args) > 1 && args[1].Static() && ruleWord.MatchString(args[1].Text):
+	case args[0].Static() && args[0].Text != "" && args[0].Text == cmdbase.Unix(base).Module && len(args) > 1 && args[1].Static() && ruleWord().MatchString(args[1].Text):
 		parts = append(parts, args[0].Text, args[1].Text)
 		i = 2
 	case args[0].Static() && !strings.HasPrefix(args[0].Text, "-") && args[0].Text != "" && !strings.ContainsAny(args[0].Text, "*?[\n\"'$` "):
@@ -439,7 +440,7 @@ func scriptRule(l *shellparse.Leaf) (string, bool) {
 	default:
 		return "", true
 	}
-	if i < len(args) && args[i].Static() && ruleWord.MatchString(args[i].Text) && !strings.Contains(args[i].Text, ".") {
+	if i < len(args) && args[i].Static() && ruleWord().MatchString(args[i].Text) && !strings.Contains(args[i].Text, ".") {
 		parts = append(parts, args[i].Text)
 	}
 	return strings.Join(append(parts, "*"), " "), true

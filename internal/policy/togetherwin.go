@@ -3,6 +3,7 @@ package policy
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
 	"github.com/nb-cli/nb/internal/shellparse"
@@ -237,7 +238,9 @@ func textProducer(w *winInfo) bool {
 
 // dotNetCall finds [Type]::Method( calls, their first string argument and
 // whether a second argument is $true.
-var dotNetCall = regexp.MustCompile(`(?i)\[\s*([a-z][a-z0-9_.]*)\s*\]\s*::\s*([a-z_][a-z0-9_]*)\s*\(\s*(?:['"‘’“”]([^'"‘’“”]*)['"‘’“”])?(\s*,\s*\$true)?`)
+var dotNetCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\[\s*([a-z][a-z0-9_.]*)\s*\]\s*::\s*([a-z_][a-z0-9_]*)\s*\(\s*(?:['"‘’“”]([^'"‘’“”]*)['"‘’“”])?(\s*,\s*\$true)?`)
+})
 
 // winDotNet judges the .NET methods a PowerShell script calls
 // ([IO.File]::Delete('x'), outside the plain subset) by the base: they
@@ -246,7 +249,7 @@ func winDotNet(s *script, as *assessment) {
 	if len(s.Leaves) == 0 {
 		return
 	}
-	for _, m := range dotNetCall.FindAllStringSubmatch(s.Source, -1) {
+	for _, m := range dotNetCall().FindAllStringSubmatch(s.Source, -1) {
 		call, ok := cmdbase.DotNet(m[1], m[2])
 		if !ok {
 			continue
@@ -305,8 +308,8 @@ func callArgs(src, call string) string {
 // concat joins PowerShell's string pieces added together ('Remove-' +
 // 'Item'); nameOf finds the words of a script.
 var (
-	concat = regexp.MustCompile(`['"‘’“”]\s*\+\s*['"‘’“”]`)
-	nameOf = regexp.MustCompile(`[A-Za-z0-9_.\\-]+`)
+	concat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`['"‘’“”]\s*\+\s*['"‘’“”]`) })
+	nameOf = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.\\-]+`) })
 )
 
 // builtDanger says why a script outside the plain subset may run a
@@ -317,14 +320,14 @@ var (
 // expansion (!a!!b! after set a=for, set b=mat). A guess that can only
 // make the answer more careful: it warns, it never allows.
 func builtDanger(s *script) string {
-	text := winshell.ExpandDelayed(concat.ReplaceAllString(s.Source, ""))
+	text := winshell.ExpandDelayed(concat().ReplaceAllString(s.Source, ""))
 	run := map[string]bool{}
 	for _, l := range s.Leaves {
 		if n := l.Name(); n != "" {
 			run[strings.ToLower(n)] = true
 		}
 	}
-	for _, w := range nameOf.FindAllString(text, -1) {
+	for _, w := range nameOf().FindAllString(text, -1) {
 		lw := strings.ToLower(w)
 		if run[lw] || !cmdbase.MayDestroy(w) {
 			continue

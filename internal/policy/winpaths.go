@@ -81,7 +81,7 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		}
 	}
 	absSlash := abs + "/"
-	for _, u := range winBelow {
+	for _, u := range winBelow() {
 		if strings.Contains(absSlash, u) {
 			return true
 		}
@@ -91,13 +91,13 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 
 // winBelow are the Windows credential locations of the secret-file list,
 // each with a final slash.
-var winBelow = func() []string {
+var winBelow = sync.OnceValue(func() []string {
 	below := secrets.WindowsBelow()
 	for i, u := range below {
 		below[i] = u + "/"
 	}
 	return below
-}()
+})
 
 // winSecrets remembers winSecret's answers for the paths of one decision
 // (one home), which often names a path many times, and judges each path
@@ -166,8 +166,8 @@ func winHomeSecrets(home string) []string {
 		return v.([]string)
 	}
 	h := winCanon(home)
-	out := make([]string, 0, len(homeTrees))
-	for _, hp := range homeTrees {
+	out := make([]string, 0, len(homeTrees()))
+	for _, hp := range homeTrees() {
 		out = append(out, h+"/"+strings.ToLower(hp))
 	}
 	homeSecretsCache.Store(home, out)

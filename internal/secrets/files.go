@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The secret-file list as data. A name on it marks a secret wherever it
@@ -58,13 +59,13 @@ func Names() []string { return append([]string(nil), names...) }
 // nameSet holds the names lower-cased: a file system that ignores case
 // (macOS, Windows, ext4 casefold directories) opens ~/.ssh as ~/.SSH, so
 // a name is a secret in every case.
-var nameSet = func() map[string]bool {
+var nameSet = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range names {
 		m[strings.ToLower(n)] = true
 	}
 	return m
-}()
+})
 
 // Name reports whether one path segment names a secret: a name on the
 // list, a .env file, a private key or keystore by its extension, or a
@@ -89,7 +90,7 @@ func Name(seg string) bool {
 // nameOnList reports whether a lower-case name is on the list, its long
 // tail included.
 func nameOnList(lower string) bool {
-	if nameSet[lower] || tailName(lower) {
+	if nameSet()[lower] || tailName(lower) {
 		return true
 	}
 	if lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env") {
@@ -179,24 +180,28 @@ func ContentShape(head []byte) bool {
 	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
 		return true // gh hosts.yml, .npmrc, docker config.json under any name
 	}
-	return tokenShape.MatchString(s) || secretAssignment.MatchString(s)
+	return tokenShape().MatchString(s) || secretAssignment().MatchString(s)
 }
 
 // secretAssignment matches a variable named like a secret assigned a
 // literal value in a shell startup file, an env file under another name
 // or a settings module (export GITHUB_TOKEN=ghp_…, SECRET_KEY = '…').
-var secretAssignment = regexp.MustCompile(`(?m)^[ \t]*(export[ \t]+)?[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Za-z0-9_]*[ \t]*=[ \t]*['"]?[^\s'"$({]{8,}`)
+var secretAssignment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(export[ \t]+)?[A-Za-z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Za-z0-9_]*[ \t]*=[ \t]*['"]?[^\s'"$({]{8,}`)
+})
 
 // tokenShape matches access tokens whose form is unmistakable: GitHub
 // (ghp_, gho_, github_pat_), Slack, AWS access key ids, OpenAI and
 // Anthropic project keys, GitLab personal tokens, and the prefixed keys of
 // the services listed in it.
-var tokenShape = regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20}` +
-	// age secret keys, Hugging Face, npm, PyPI, Stripe, Databricks,
-	// DigitalOcean, Google API keys, Vault, Groq, Replicate, Slack apps
-	`|AGE-SECRET-KEY-1[0-9A-Z]{50,}|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}` +
-	`|[sr]k_(live|test)_[A-Za-z0-9]{20,}|dapi[0-9a-f]{32}|dop_v1_[0-9a-f]{64}|AIza[0-9A-Za-z_-]{35}|hvs\.[A-Za-z0-9_-]{24,}` +
-	`|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|xapp-[0-9]-[A-Za-z0-9-]{20,})\b`)
+var tokenShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{20,}|AKIA[0-9A-Z]{16}|sk-(proj|ant-api03)-[A-Za-z0-9_-]{20,}|glpat-[A-Za-z0-9_-]{20}` +
+		// age secret keys, Hugging Face, npm, PyPI, Stripe, Databricks,
+		// DigitalOcean, Google API keys, Vault, Groq, Replicate, Slack apps
+		`|AGE-SECRET-KEY-1[0-9A-Z]{50,}|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}` +
+		`|[sr]k_(live|test)_[A-Za-z0-9]{20,}|dapi[0-9a-f]{32}|dop_v1_[0-9a-f]{64}|AIza[0-9A-Za-z_-]{35}|hvs\.[A-Za-z0-9_-]{24,}` +
+		`|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|xapp-[0-9]-[A-Za-z0-9-]{20,})\b`)
+})
 
 // codeExtensions are source and documentation files: a name such as
 // token.go or secrets.md is about secrets, not one.
@@ -215,7 +220,7 @@ var codeExtensions = []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx"
 func ValueFile(p string) bool {
 	segs := strings.Split(p, "/")
 	for _, s := range segs[:len(segs)-1] {
-		if nameSet[strings.ToLower(s)] {
+		if nameSet()[strings.ToLower(s)] {
 			return true
 		}
 	}
@@ -224,7 +229,7 @@ func ValueFile(p string) bool {
 		return false
 	}
 	lower := strings.ToLower(base)
-	if nameSet[lower] || strings.HasPrefix(lower, ".env") || strings.HasSuffix(lower, ".env") {
+	if nameSet()[lower] || strings.HasPrefix(lower, ".env") || strings.HasSuffix(lower, ".env") {
 		return true
 	}
 	for _, e := range codeExtensions {

@@ -151,7 +151,7 @@ func Path(abs, home string) bool {
 		return true
 	}
 	for _, seg := range segs[:len(segs)-1] {
-		if nameSet[strings.ToLower(seg)] {
+		if nameSet()[strings.ToLower(seg)] {
 			return true
 		}
 	}

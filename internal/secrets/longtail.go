@@ -3,6 +3,7 @@ package secrets
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // The long tail of credential files, as data. Most entries are
@@ -86,13 +87,13 @@ var homeGlobs = []string{
 
 // homeGlobSegs are homeGlobs lower-cased and split at their slashes,
 // once.
-var homeGlobSegs = func() [][]string {
+var homeGlobSegs = sync.OnceValue(func() [][]string {
 	out := make([][]string, len(homeGlobs))
 	for i, g := range homeGlobs {
 		out[i] = strings.Split(strings.ToLower(g), "/")
 	}
 	return out
-}()
+})
 
 // HomeGlobs returns the secret locations below a home directory that are
 // patterns ("*" within a name, "**" for directories), relative to it,
@@ -134,7 +135,7 @@ func backupOf(lower string) []string {
 // tailName reports whether a lower-case name is on the long tail: a
 // name, an extension or a name pattern.
 func tailName(lower string) bool {
-	if tailNameSet[lower] {
+	if tailNameSet()[lower] {
 		return true
 	}
 	for _, e := range tailExtensions {
@@ -150,13 +151,13 @@ func tailName(lower string) bool {
 	return false
 }
 
-var tailNameSet = func() map[string]bool {
+var tailNameSet = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range tailNames {
 		m[strings.ToLower(n)] = true
 	}
 	return m
-}()
+})
 
 // tailSamples are names globs are tested against for the long tail.
 func tailSamples() []string {
@@ -206,7 +207,7 @@ func matchSegs(pat, name []string, either bool) bool {
 // or is below a match of a home glob.
 func underHomeGlob(rel string, either bool) bool {
 	segs := strings.Split(rel, "/")
-	for _, gs := range homeGlobSegs {
+	for _, gs := range homeGlobSegs() {
 		for n := len(segs); n > 0; n-- {
 			if matchSegs(gs, segs[:n], either) {
 				return true
