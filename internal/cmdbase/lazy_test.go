@@ -1,31 +1,19 @@
 package cmdbase
 
 import (
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
-)
 
-// lazyChild names the environment variable under which the test binary,
-// run again, is the fresh process whose first use of the tables is
-// under test.
-const lazyChild = "NB_CMDBASE_LAZY_CHILD"
+	"github.com/nb-cli/nb/internal/testenv"
+)
 
 // TestTablesLazyAndRaceFree runs the test binary again, so that package
 // initialisation is all that ran before the test: there the tables must
 // not be built yet, and many goroutines using them at once for the first
 // time must all see them whole. Under -race a data race fails the child.
 func TestTablesLazyAndRaceFree(t *testing.T) {
-	if os.Getenv(lazyChild) == "1" {
+	if testenv.FreshProcess(t) {
 		lazyChildRun(t)
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTablesLazyAndRaceFree$", "-test.count=1")
-	cmd.Env = append(os.Environ(), lazyChild+"=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("fresh process: %v\n%s", err, out)
 	}
 }
 

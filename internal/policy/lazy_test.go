@@ -2,15 +2,11 @@ package policy
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"sync"
 	"testing"
-)
 
-// lazyChild names the environment variable under which the test binary,
-// run again, is the fresh process whose first decisions are under test.
-const lazyChild = "NB_POLICY_LAZY_CHILD"
+	"github.com/nb-cli/nb/internal/testenv"
+)
 
 // TestFirstDecisionsRaceFree runs the test binary again, so that nothing
 // but package initialisation ran before: there the tables built on first
@@ -18,15 +14,8 @@ const lazyChild = "NB_POLICY_LAZY_CHILD"
 // used by many decisions at once, which must be what the same decisions
 // are once everything is built. Under -race a data race fails the child.
 func TestFirstDecisionsRaceFree(t *testing.T) {
-	if os.Getenv(lazyChild) == "1" {
+	if testenv.FreshProcess(t) {
 		firstDecisions(t)
-		return
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstDecisionsRaceFree$", "-test.count=1")
-	cmd.Env = append(os.Environ(), lazyChild+"=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("fresh process: %v\n%s", err, out)
 	}
 }
 

@@ -1,11 +1,13 @@
 // Package testenv decides what a test does when a tool it needs is not on
 // the machine: with CI=true it fails, so a missing install step cannot pass
-// unnoticed; on a developer's machine it is skipped, saying why.
+// unnoticed; on a developer's machine it is skipped, saying why. It also
+// runs a test again in a fresh process (FreshProcess).
 package testenv
 
 import (
 	"os"
 	"os/exec"
+	"testing"
 )
 
 // T is what Missing needs of a test: a testing.TB, or a testscript's T
@@ -48,4 +50,27 @@ func Unavailable(t T, why string) {
 		h.Helper()
 	}
 	t.Skip(why + " (not available in CI either)")
+}
+
+// freshVar names the environment variable under which a test binary,
+// run again by FreshProcess, is the fresh process of the test it names.
+const freshVar = "NB_TEST_FRESH_PROCESS"
+
+// FreshProcess runs the test t again in a new process of its test binary,
+// where nothing but package initialisation ran before it, and fails t if
+// that run fails. It returns true in that new process, where the test's
+// body is to run, and false in the first one:
+//
+//	if !testenv.FreshProcess(t) { return }
+func FreshProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(freshVar) == t.Name() {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), freshVar+"="+t.Name())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fresh process: %v\n%s", err, out)
+	}
+	return false
 }
