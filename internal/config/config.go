@@ -191,7 +191,7 @@ type ReadOnlySandbox struct {
 	// Approved also runs there what the user allowed: commands approved
 	// when asked, Always and session grants, --approve and allow rules.
 	Approved bool `json:"approved"`
-	// Mechanism is auto, bwrap or landlock (Linux; macOS has Seatbelt).
+	// Mechanism is auto, namespaces, bwrap or landlock (Linux; macOS has Seatbelt).
 	Mechanism string `json:"mechanism"`
 	// HomeVisible are more dot-entries of the home directory left
 	// readable, relative to it (".config/helix", ".m2/repository").
@@ -215,7 +215,7 @@ type TerminalEnv struct {
 type HostSpec struct {
 	// Type is local, sandbox, container or ssh.
 	Type string `json:"type"`
-	// Sandbox: mechanism auto, bwrap or landlock; network; extra paths.
+	// Sandbox: mechanism auto, namespaces, bwrap or landlock; network; extra paths.
 	Mechanism     string   `json:"mechanism"`
 	AllowNetwork  bool     `json:"allowNetwork"`
 	WritablePaths []string `json:"writablePaths"`

@@ -70,7 +70,7 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`{"terminal": {"env": {"exclude": ["[AB]*"]}}}`, `terminal.env.exclude: "[AB]*" is not a variable pattern`},
 		{`{"terminal": {"env": {"pas": []}}}`, `terminal.env.pas: unknown key`},
 		{`{"approval": {"autoApproveSafe": "yes"}}`, `approval.autoApproveSafe: must be true or false, not string`},
-		{`{"terminal": {"readOnlySandbox": {"mechanism": "docker"}}}`, `terminal.readOnlySandbox.mechanism: must be auto, bwrap or landlock`},
+		{`{"terminal": {"readOnlySandbox": {"mechanism": "docker"}}}`, `terminal.readOnlySandbox.mechanism: must be auto, namespaces, bwrap or landlock`},
 		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["/etc"]}}}`, `terminal.readOnlySandbox.homeVisible: "/etc" must be a path inside the home directory`},
 		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["../x"]}}}`, `terminal.readOnlySandbox.homeVisible: "../x" must be a path inside`},
 		{`{"terminal": {"readOnlySandbox": {"homeVisible": ["."]}}}`, `terminal.readOnlySandbox.homeVisible: "." must be a path inside`},

@@ -116,8 +116,8 @@ func (c *Config) Validate() error {
 		if h.Type == "container" && h.Container == "" && h.Image == "" {
 			return bad(key, "a container provider needs \"container\" (docker exec) or \"image\" (docker run)")
 		}
-		if h.Mechanism != "" && !slices.Contains([]string{"auto", "bwrap", "landlock"}, h.Mechanism) {
-			return bad(key+".mechanism", "must be auto, bwrap or landlock (got %q)", h.Mechanism)
+		if h.Mechanism != "" && !slices.Contains([]string{"auto", "namespaces", "bwrap", "landlock"}, h.Mechanism) {
+			return bad(key+".mechanism", "must be auto, namespaces, bwrap or landlock (got %q)", h.Mechanism)
 		}
 		if h.Port < 0 || h.Port > 65535 {
 			return bad(key+".port", "must be a TCP port (got %d)", h.Port)
@@ -146,8 +146,8 @@ func (c *Config) Validate() error {
 		}
 	}
 	rs := c.Terminal.ReadOnlySandbox
-	if rs.Mechanism != "" && !slices.Contains([]string{"auto", "bwrap", "landlock"}, rs.Mechanism) {
-		return bad("terminal.readOnlySandbox.mechanism", "must be auto, bwrap or landlock (got %q)", rs.Mechanism)
+	if rs.Mechanism != "" && !slices.Contains([]string{"auto", "namespaces", "bwrap", "landlock"}, rs.Mechanism) {
+		return bad("terminal.readOnlySandbox.mechanism", "must be auto, namespaces, bwrap or landlock (got %q)", rs.Mechanism)
 	}
 	for _, p := range rs.HomeVisible {
 		rel := filepath.ToSlash(filepath.Clean(strings.TrimPrefix(p, "~/")))

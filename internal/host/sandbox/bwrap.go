@@ -7,13 +7,26 @@ import (
 	"strconv"
 )
 
-// mount is one bubblewrap filesystem operation.
+// mount is one filesystem operation of a layout's plan, named as
+// bubblewrap's options name it; the namespace helper (ns_linux.go)
+// performs the same list itself.
 type mount struct {
-	op   string // --bind, --ro-bind, --tmpfs
-	src  string // for binds
-	dest string
-	// perms is the mode of a --tmpfs ("" for bubblewrap's default).
-	perms string
+	Op   string `json:"o"` // --bind, --ro-bind, --tmpfs
+	Src  string `json:"s,omitempty"`
+	Dest string `json:"d"`
+	// Perms is the mode of a --tmpfs ("" for 0755).
+	Perms string `json:"p,omitempty"`
+}
+
+// mountPlan is what a layout mounts over the read-only system, in order.
+type mountPlan struct {
+	Mounts []mount
+	// Sealed are tmpfs covers made read-only once what stays visible
+	// below them is bound in.
+	Sealed []string
+	// Created are mount points made on the host because a protected path
+	// does not exist yet (as in bwrapPlan).
+	Created []string
 }
 
 // bwrapPlan is the bubblewrap invocation for a layout.
@@ -63,28 +76,59 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 		}
 	}
 
+	p := planMounts(l, f, ours)
+	for _, m := range p.Mounts {
+		switch {
+		case m.Op == "--tmpfs" && m.Perms != "":
+			args = append(args, "--perms", m.Perms, m.Op, m.Dest)
+		case m.Op == "--tmpfs":
+			args = append(args, m.Op, m.Dest)
+		default:
+			args = append(args, m.Op, m.Src, m.Dest)
+		}
+	}
+	for _, h := range p.Sealed {
+		args = append(args, "--remount-ro", h)
+	}
+	// Run by root, bubblewrap would leave the command root's
+	// capabilities, enough to unmount the protections above and to read
+	// files of any mode.
+	args = append(args, "--cap-drop", "ALL")
+	if f.seccomp > 0 {
+		args = append(args, "--seccomp", strconv.Itoa(f.seccomp))
+	}
+	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
+	return bwrapPlan{Args: args, Created: p.Created}
+}
+
+// planMounts is the list of mounts that builds layout l's view over the
+// read-only system: a private /tmp and /run, the writable trees, what
+// stays visible, covers over what is hidden and over what is protected
+// but absent, and masks last. ours reports mount points created by
+// earlier runs.
+func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 	var ms []mount
 	var created []string
-	ms = append(ms, mount{op: "--tmpfs", dest: "/tmp"})
+	ms = append(ms, mount{Op: "--tmpfs", Dest: "/tmp"})
 	// /run holds the sockets of the docker engine, the system and session
 	// buses and agents: reachable, they are ways out of the sandbox.
-	ms = append(ms, mount{op: "--tmpfs", dest: "/run"})
+	ms = append(ms, mount{Op: "--tmpfs", Dest: "/run"})
 	if l.Network {
 		if _, ok := exists("/run/systemd/resolve"); ok {
-			ms = append(ms, mount{op: "--ro-bind", src: "/run/systemd/resolve", dest: "/run/systemd/resolve"})
+			ms = append(ms, mount{Op: "--ro-bind", Src: "/run/systemd/resolve", Dest: "/run/systemd/resolve"})
 		}
 	}
 	for _, w := range l.Writable {
 		if _, ok := exists(w); ok {
-			ms = append(ms, mount{op: "--bind", src: w, dest: w})
+			ms = append(ms, mount{Op: "--bind", Src: w, Dest: w})
 		}
 	}
 	for _, w := range l.Scratch {
-		ms = append(ms, mount{op: "--bind", src: w, dest: w})
+		ms = append(ms, mount{Op: "--bind", Src: w, Dest: w})
 	}
 	for _, k := range l.Keep {
 		if _, ok := exists(k); ok {
-			ms = append(ms, mount{op: "--ro-bind", src: k, dest: k})
+			ms = append(ms, mount{Op: "--ro-bind", Src: k, Dest: k})
 		}
 	}
 	var sealed []string // tmpfs covers made read-only once filled
@@ -96,13 +140,13 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 			if !masked && underAny2(l.Visible, h) {
 				perms = "0111" // traversable to what stays visible, not listable
 			}
-			ms = append(ms, mount{op: "--tmpfs", dest: h, perms: perms})
+			ms = append(ms, mount{Op: "--tmpfs", Dest: h, Perms: perms})
 			sealed = append(sealed, h)
 		case ok:
-			ms = append(ms, mount{op: "--ro-bind", src: f.deniedFile, dest: h})
+			ms = append(ms, mount{Op: "--ro-bind", Src: f.deniedFile, Dest: h})
 		case l.insideWritable(h) && parentExists(h):
 			// Could be created from inside: cover it.
-			ms = append(ms, mount{op: "--ro-bind", src: f.emptyDir, dest: h})
+			ms = append(ms, mount{Op: "--ro-bind", Src: f.emptyDir, Dest: h})
 			created = append(created, h)
 		}
 	}
@@ -111,7 +155,7 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 	}
 	for _, v := range l.Visible {
 		if _, ok := exists(v); ok {
-			ms = append(ms, mount{op: "--ro-bind", src: v, dest: v})
+			ms = append(ms, mount{Op: "--ro-bind", Src: v, Dest: v})
 		}
 	}
 	for _, w := range l.Writable {
@@ -126,40 +170,40 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 		switch {
 		case !ok:
 			// No repository yet: one must not be planted with hooks.
-			ms = append(ms, mount{op: "--ro-bind", src: f.emptyDir, dest: git})
+			ms = append(ms, mount{Op: "--ro-bind", Src: f.emptyDir, Dest: git})
 			created = append(created, git)
 		case !fi.IsDir():
-			ms = append(ms, mount{op: "--ro-bind", src: git, dest: git})
+			ms = append(ms, mount{Op: "--ro-bind", Src: git, Dest: git})
 		default:
 			// All of the repository: what it holds runs outside later
 			// (hooks, config, commondir, info/attributes, alternates,
 			// modules/*/config). A mount point cannot be renamed away.
-			ms = append(ms, mount{op: "--ro-bind", src: git, dest: git})
+			ms = append(ms, mount{Op: "--ro-bind", Src: git, Dest: git})
 		}
 	}
 	for _, p := range l.ReadOnly {
 		isDir, absent := l.Absent[p]
 		dup := false
 		for _, m := range ms {
-			dup = dup || m.dest == p
+			dup = dup || m.Dest == p
 		}
 		_, ok := exists(p)
 		switch {
 		case dup:
 		case ok && ours != nil && ours(p) && emptyEntry(p) && absent:
 			// an earlier run's cover, still empty: cover it again
-			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+			ms = append(ms, mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
 		case ok:
-			ms = append(ms, mount{op: "--ro-bind", src: p, dest: p})
+			ms = append(ms, mount{Op: "--ro-bind", Src: p, Dest: p})
 		case absent:
 			// Could be created from inside: cover it.
-			ms = append(ms, mount{op: "--ro-bind", src: coverSource(f, isDir), dest: p})
+			ms = append(ms, mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
 			created = append(created, p)
 		}
 	}
 	// Shallower mounts first, so deeper ones stack on top of them; at
 	// the same depth the order above holds.
-	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].dest) < depth(ms[j].dest) })
+	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].Dest) < depth(ms[j].Dest) })
 	// Masks come last: nothing bound above reopens them.
 	var masks []mount
 	for _, m := range l.Masked {
@@ -168,30 +212,9 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 		masks = append(masks, ms[n:]...)
 		ms = ms[:n]
 	}
-	sort.SliceStable(masks, func(i, j int) bool { return depth(masks[i].dest) < depth(masks[j].dest) })
+	sort.SliceStable(masks, func(i, j int) bool { return depth(masks[i].Dest) < depth(masks[j].Dest) })
 	ms = append(ms, masks...)
-	for _, m := range ms {
-		switch {
-		case m.op == "--tmpfs" && m.perms != "":
-			args = append(args, "--perms", m.perms, m.op, m.dest)
-		case m.op == "--tmpfs":
-			args = append(args, m.op, m.dest)
-		default:
-			args = append(args, m.op, m.src, m.dest)
-		}
-	}
-	for _, h := range sealed {
-		args = append(args, "--remount-ro", h)
-	}
-	// Run by root, bubblewrap would leave the command root's
-	// capabilities, enough to unmount the protections above and to read
-	// files of any mode.
-	args = append(args, "--cap-drop", "ALL")
-	if f.seccomp > 0 {
-		args = append(args, "--seccomp", strconv.Itoa(f.seccomp))
-	}
-	args = append(args, "--setenv", "TMPDIR", "/tmp", "--unsetenv", "SSH_AUTH_SOCK", "--unsetenv", "DBUS_SESSION_BUS_ADDRESS")
-	return bwrapPlan{Args: args, Created: created}
+	return mountPlan{Mounts: ms, Sealed: sealed, Created: created}
 }
 
 // kernelSettings are the files of /proc through which root changes the

@@ -253,5 +253,5 @@ func (l Layout) writableAt(p string) bool {
 func (d *denialWriter) started(prefix string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return !bytes.HasPrefix(d.head, []byte(prefix))
+	return bytes.HasPrefix(d.head, []byte(prefix))
 }

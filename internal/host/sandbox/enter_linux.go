@@ -9,6 +9,9 @@ import (
 )
 
 func enterLandlock(s helperSpec, argv []string) error {
+	if s.NS != nil {
+		return enterNamespaces(s, argv)
+	}
 	lockThread()
 	if !s.Terminal {
 		detachTTY()
@@ -40,7 +43,7 @@ func enterLandlock(s helperSpec, argv []string) error {
 	if err := applyLandlock(s); err != nil {
 		return err
 	}
-	if err := applySocketFilter(s.Network); err != nil {
+	if err := applySocketFilter(s.Network, len(s.Writable) == 0); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	if err := dropCaps(); err != nil {

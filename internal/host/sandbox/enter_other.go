@@ -14,6 +14,10 @@ func enterLandlock(s helperSpec, argv []string) error { return errUnsupported }
 
 func nsProcAttr(*syscall.SysProcAttr) {}
 
+func nsViewProcAttr(bool) func(*syscall.SysProcAttr) { return nsProcAttr }
+
+func userNamespaces() error { return errUnsupported }
+
 func landlockCheck(network bool) error { return errUnsupported }
 
 // landlockABI is 0: Landlock is Linux's.

@@ -87,6 +87,13 @@ func probe(mech, bwrap string) (string, error) {
 		return "", fmt.Errorf("no sandbox on %s", runtime.GOOS)
 	}
 	var reasons []string
+	if mech == MechanismAuto || mech == MechanismNamespaces {
+		if err := userNamespaces(); err == nil {
+			return MechanismNamespaces, nil
+		} else {
+			reasons = append(reasons, err.Error())
+		}
+	}
 	if mech == MechanismAuto || mech == MechanismBwrap {
 		if bwrap == "" {
 			bwrap = "bwrap"

@@ -38,9 +38,20 @@ type helperSpec struct {
 	// Terminal allows terminal ioctls (PTY sessions); otherwise nb's
 	// controlling terminal is detached first.
 	Terminal bool `json:"t,omitempty"`
+	// NS makes the helper the namespace mechanism's (ns_linux.go): it
+	// builds the view by mounting NS's plan itself and starts the
+	// command, with no Landlock and no second stage.
+	NS *nsSpec `json:"ns,omitempty"`
 	// Inner marks the helper's second stage, started by the first (the
 	// supervisor) to restrict itself and execute the command.
 	Inner bool `json:"i,omitempty"`
+}
+
+// nsSpec is the namespace mechanism's view: the plan's mounts over the
+// read-only system, and the tmpfs covers to seal.
+type nsSpec struct {
+	Mounts []mount  `json:"m,omitempty"`
+	Sealed []string `json:"x,omitempty"`
 }
 
 // MaybeHelper runs the Landlock helper when args (nb's arguments without

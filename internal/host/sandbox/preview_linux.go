@@ -108,7 +108,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 	if err != nil {
 		return fail(err)
 	}
-	if ex.Code == 126 && !d.started("nb: preview") {
+	if ex.Code == 126 && d.started("nb: preview") {
 		// the helper failed (an overlay the kernel refused on a place's
 		// file system): the command never ran
 		d.mu.Lock()

@@ -108,6 +108,27 @@ func TestReadOnlyProfile(t *testing.T) {
 					t.Error(".env removed")
 				}
 			})
+			t.Run("no metadata changed", func(t *testing.T) {
+				// Landlock does not govern a file's mode, owner, times
+				// or extended attributes: the filter refuses them there.
+				code := filepath.Join(w.ws, "src", "code.txt")
+				docs := filepath.Join(w.home, "Documents")
+				before := map[string]os.FileInfo{}
+				for _, p := range []string{code, docs} {
+					fi, err := os.Stat(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					before[p] = fi
+				}
+				sh(t, h, w.ws, "chmod 0777 "+code+"; chmod 0700 "+docs+"; touch -d 2001-01-01 "+code+"; chown 0:0 "+code)
+				for p, b := range before {
+					a, err := os.Stat(p)
+					if err != nil || a.Mode() != b.Mode() || !a.ModTime().Equal(b.ModTime()) {
+						t.Errorf("%s changed from the sandbox: %v %v → %v %v (%v)", p, b.Mode(), b.ModTime(), a.Mode(), a.ModTime(), err)
+					}
+				}
+			})
 			t.Run("secrets", func(t *testing.T) {
 				paths := []string{".bashrc", ".unknownapp/state", ".config/gh/hosts.yml", "Documents/aws-credentials", "Documents/deploy/id_ed25519", ".local/share/app/secret-data", ".ssh/id_x", ".config/nb/config.json"}
 				script := "cd " + w.home + "; cat " + strings.Join(paths, " ") + "; cat " + w.ws + "/.env " + w.ws + "/config/service-account.json; ls -la " + w.home + "/.unknownapp " + w.home + "/.ssh; grep -r SECRET " + w.home + " " + w.ws + "; env"

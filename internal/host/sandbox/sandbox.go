@@ -39,6 +39,9 @@ const (
 	MechanismAuto     = "auto"
 	MechanismBwrap    = "bwrap"
 	MechanismLandlock = "landlock"
+	// MechanismNamespaces is nb's own: the helper builds the view in new
+	// namespaces itself (ns_linux.go), without bubblewrap's process.
+	MechanismNamespaces = "namespaces"
 )
 
 // ErrUnavailable is returned when no sandboxing mechanism works here.
@@ -171,6 +174,16 @@ func New(o Options) (*Host, error) {
 	default:
 		return nil, fmt.Errorf("%w (not available on %s)", ErrUnavailable, runtime.GOOS)
 	}
+	if h.mech == "" && runtime.GOOS == "linux" && (mech == MechanismAuto || mech == MechanismNamespaces) {
+		err := h.checkView(o)
+		if err == nil {
+			h.mech = MechanismNamespaces
+		} else if mech == MechanismNamespaces {
+			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
+		} else {
+			reasons = append(reasons, err.Error())
+		}
+	}
 	if h.mech == "" && (mech == MechanismAuto || mech == MechanismBwrap) {
 		p, err := findBwrap(o.Bwrap, checkCache{o.CheckCache})
 		if err == nil {
@@ -204,7 +217,7 @@ func New(o Options) (*Host, error) {
 		}
 	}
 	h.cache = checkCache{o.CheckCache}
-	if h.mech == MechanismBwrap || h.mech == MechanismLandlock {
+	if h.mech == MechanismBwrap || h.mech == MechanismLandlock || h.mech == MechanismNamespaces {
 		if f, err := seccompFile(false); err != nil {
 			h.filterErr = err
 		} else {
@@ -213,7 +226,7 @@ func New(o Options) (*Host, error) {
 	}
 	if h.mech == "" {
 		if mech != MechanismAuto {
-			return nil, fmt.Errorf("sandbox: unknown mechanism %q (auto, bwrap or landlock)", mech)
+			return nil, fmt.Errorf("sandbox: unknown mechanism %q (auto, namespaces, bwrap or landlock)", mech)
 		}
 		return nil, fmt.Errorf("%w (%s)", ErrUnavailable, strings.Join(reasons, "; "))
 	}
@@ -228,7 +241,7 @@ func New(o Options) (*Host, error) {
 	}
 	runDir := resolve(filepath.Join(base, "run"))
 	scratch := []string{runDir}
-	if h.mech != MechanismBwrap {
+	if !h.mountsTmp() {
 		// Landlock and Seatbelt cannot mount a private /tmp: a private
 		// TMPDIR instead.
 		scratch = append(scratch, resolve(filepath.Join(base, "tmp")))
@@ -250,16 +263,49 @@ func New(o Options) (*Host, error) {
 	// Agents and buses are ways out of the sandbox.
 	env = dropEnv(env, "SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS")
 	tmp := "/tmp"
-	if h.mech != MechanismBwrap {
+	if !h.mountsTmp() {
 		tmp = filepath.Join(base, "tmp")
 	}
 	env = setEnv(env, "TMPDIR", tmp)
 	h.run = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, false) }}
 	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, true) }}
-	if h.ns {
+	switch {
+	case h.mech == MechanismNamespaces:
+		h.run.ProcAttr = nsViewProcAttr(h.layout.Network)
+		h.pty.ProcAttr = h.run.ProcAttr
+	case h.ns:
 		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
 	}
 	return h, nil
+}
+
+// mountsTmp says whether the mechanism gives the command a private /tmp
+// of its own (bubblewrap, namespaces), rather than a private TMPDIR.
+func (h *Host) mountsTmp() bool {
+	return h.mech == MechanismBwrap || h.mech == MechanismNamespaces
+}
+
+// checkView checks that nb builds the namespace mechanism's view here
+// (user namespaces allowed, mount_setattr known to the kernel, its own
+// /proc mountable), or takes a success from the cache.
+func (h *Host) checkView(o Options) error {
+	self := o.Self
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	cache, key := checkCache{o.CheckCache}, programKey(self)
+	if _, ok := cache.get(MechanismNamespaces, key); !ok {
+		network := o.AllowNetwork && !o.ReadOnly
+		if _, err := checkHelper(self, nsViewProcAttr(network), helperSpec{NS: &nsSpec{}, Network: network}); err != nil {
+			return fmt.Errorf("nb's own namespaces: %w", err)
+		}
+		cache.put(MechanismNamespaces, key, "works")
+	}
+	h.self = self
+	return nil
 }
 
 // checkLandlock checks that nb enters the Landlock sandbox and whether it
@@ -437,6 +483,20 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		out = append(out, "--")
 		w.Argv = append(out, w.Argv...)
 		return nil
+	case MechanismNamespaces:
+		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		h.mu.Lock()
+		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
+		for _, c := range plan.Created {
+			h.created[c] = true
+		}
+		h.mu.Unlock()
+		argv, err := helperArgv(h.self, helperSpec{NS: &nsSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal}, w.Argv)
+		if err != nil {
+			return err
+		}
+		w.Argv = argv
+		return nil
 	case MechanismLandlock:
 		if h.ns {
 			h.coverAbsent(l)
@@ -592,7 +652,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
-	if h.mech == MechanismLandlock {
+	if h.mech == MechanismLandlock || h.mech == MechanismNamespaces {
 		// The helper's supervisor ends every process of the command
 		// after the grace a SIGTERM gives; nb's own SIGKILL comes later,
 		// so that it cannot end the supervisor first.
@@ -615,7 +675,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		return ex, err
 	}
 	ex.Notes = append(ex.Notes, notes...)
-	if (h.mech == MechanismBwrap && ex.Code == 1 && !d.started("bwrap: ")) || (h.mech == MechanismLandlock && ex.Code == 126 && !d.started("nb: sandbox: ")) {
+	if (h.mech == MechanismBwrap && ex.Code == 1 && d.started("bwrap: ")) || ((h.mech == MechanismLandlock || h.mech == MechanismNamespaces) && ex.Code == 126 && d.started("nb: sandbox: ")) {
 		// the mechanism failed to start: check it again next time
 		h.cache.put(h.mech, "", "")
 	}
@@ -624,7 +684,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		if dir == "" {
 			dir, _ = os.Getwd()
 		}
-		if why := explain(h.layoutFor(dir), lines, dir, h.mech != MechanismBwrap); why != "" {
+		if why := explain(h.layoutFor(dir), lines, dir, !h.mountsTmp()); why != "" {
 			ex.Sandboxed, ex.SandboxReason = true, why
 		}
 	}

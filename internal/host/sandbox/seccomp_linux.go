@@ -67,6 +67,15 @@ var denied = []struct {
 	{unix.SYS_MOUNT_SETATTR, unix.EPERM}, {unix.SYS_OPEN_BY_HANDLE_AT, unix.EPERM},
 }
 
+// metadataCalls change a file's mode, owner, times or extended attributes.
+// (legacyMetadataCalls are the older ones some architectures keep).
+var metadataCalls = append([]uintptr{
+	unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2,
+	unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_UTIMENSAT,
+	unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
+	unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
+}, legacyMetadataCalls...)
+
 // deniedIoctls are terminal requests that type into a terminal or drive
 // the console: TIOCSTI pushes input into the terminal (the one a session
 // shares with nb's user), TIOCLINUX pastes the console's selection.
@@ -130,7 +139,11 @@ func (a *bpfAsm) assemble() []unix.SockFilter {
 // stays allowed. A clone asking for a new user namespace and the ioctls
 // of deniedIoctls are refused (EPERM). System calls of another
 // architecture are refused outright.
-func commandFilter(arch uint32, network bool) []unix.SockFilter {
+//
+// frozen also refuses (EROFS) what changes a file's metadata, which
+// Landlock does not govern: its mode, owner, times and extended
+// attributes, for a profile in which nothing is writable.
+func commandFilter(arch uint32, network, frozen bool) []unix.SockFilter {
 	const (
 		ldW  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -148,6 +161,11 @@ func commandFilter(arch uint32, network bool) []unix.SockFilter {
 	a.jump(jeq, uint32(unix.SYS_CLONE), "clone", "")
 	for _, d := range denied {
 		a.jump(jeq, uint32(d.nr), errnoLabel(d.errno), "")
+	}
+	if frozen {
+		for _, nr := range metadataCalls {
+			a.jump(jeq, uint32(nr), errnoLabel(unix.EROFS), "")
+		}
 	}
 	a.ret("allow", unix.SECCOMP_RET_ALLOW)
 
@@ -179,6 +197,9 @@ func commandFilter(arch uint32, network bool) []unix.SockFilter {
 	a.ret("unreachable", unix.SECCOMP_RET_ERRNO|uint32(unix.ENETUNREACH))
 	a.ret(errnoLabel(unix.ENOSYS), unix.SECCOMP_RET_ERRNO|uint32(unix.ENOSYS))
 	a.ret(errnoLabel(unix.EPERM), unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
+	if frozen {
+		a.ret(errnoLabel(unix.EROFS), unix.SECCOMP_RET_ERRNO|uint32(unix.EROFS))
+	}
 	return a.assemble()
 }
 
@@ -190,7 +211,7 @@ var filterBytes = sync.OnceValue(func() [2][]byte {
 		return out
 	}
 	for i, network := range []bool{false, true} {
-		prog := commandFilter(arch, network)
+		prog := commandFilter(arch, network, false)
 		b := make([]byte, 0, 8*len(prog))
 		for _, f := range prog {
 			b = binary.NativeEndian.AppendUint16(b, f.Code)
@@ -232,12 +253,12 @@ func seccompFile(network bool) (*os.File, error) {
 var errNoFilter = errors.New("no seccomp filter for " + runtime.GOARCH + ": unix sockets, io_uring and the session's keyrings stay reachable")
 
 // applySocketFilter installs commandFilter on every thread of the process.
-func applySocketFilter(network bool) error {
+func applySocketFilter(network, frozen bool) error {
 	arch := auditArch()
 	if arch == 0 {
 		return errNoFilter
 	}
-	prog := commandFilter(arch, network)
+	prog := commandFilter(arch, network, frozen)
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err

@@ -44,15 +44,21 @@ func supervise(s helperSpec, argv []string) error {
 	if err != nil {
 		return err
 	}
-	// The signals nb sends the process group reach the command directly;
-	// the supervisor only outlives them.
+	return runSupervised(exec.Command(args[0], args[1:]...))
+}
+
+// runSupervised starts cmd with the helper's standard streams and
+// environment (less the grace it reads), waits for it, ends every
+// process left and exits with cmd's status. The signals nb sends the
+// process group reach the command directly; the supervisor only outlives
+// them. It returns only when cmd could not start.
+func runSupervised(cmd *exec.Cmd) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	grace := superviseGrace
 	if ms, err := strconv.Atoi(os.Getenv(superviseGraceEnv)); err == nil && ms >= 0 {
 		grace = time.Duration(ms) * time.Millisecond
 	}
-	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = dropEnv(os.Environ(), superviseGraceEnv)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
