@@ -3,10 +3,12 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"reflect"
 	"sort"
@@ -170,24 +172,65 @@ func Errorf(format string, args ...any) *Result {
 }
 
 // DecodeArgs unmarshals model-provided arguments strictly, with an error
-// message written for the model.
+// message written for the model: an argument the tool does not take is
+// refused and named with the ones it takes (a misspelt "contents" must
+// not write an empty file), as the tools' schemas say
+// (additionalProperties: false).
 func DecodeArgs(raw json.RawMessage, v any) error {
 	if len(raw) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// named as the model named it, not as Go's decoder does
-			// ("cannot unmarshal number into Go struct field editArgs.path")
-			if te.Field == "" {
-				return fmt.Errorf("invalid arguments JSON: the arguments must be an object, not %s", te.Value)
-			}
-			return fmt.Errorf("invalid arguments JSON: %s must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
-		}
-		return fmt.Errorf("invalid arguments JSON: %w", err)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one value")
 	}
-	return nil
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errors.New("unexpected text after the arguments object")
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		// named as the model named it, not as Go's decoder does
+		// ("cannot unmarshal number into Go struct field editArgs.path")
+		if te.Field == "" {
+			return fmt.Errorf("invalid arguments JSON: the arguments must be an object, not %s", te.Value)
+		}
+		return fmt.Errorf("invalid arguments JSON: %s must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("invalid arguments: unknown argument %s (the arguments are %s)", name, strings.Join(argNames(v), ", "))
+	}
+	return fmt.Errorf("invalid arguments JSON: %w", err)
+}
+
+// argNames are the JSON names of the fields of the struct v points to.
+func argNames(v any) []string {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == "-" || !f.IsExported():
+		case name == "":
+			out = append(out, f.Name)
+		default:
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // jsonKind names the JSON value a Go type is decoded from.

@@ -44,6 +44,24 @@ func TestDecodeArgs(t *testing.T) {
 	if err := DecodeArgs(json.RawMessage(`{"command": "ls"`), &v); err == nil || !strings.Contains(err.Error(), "invalid arguments JSON") {
 		t.Errorf("malformed arguments: %v", err)
 	}
+	if err := DecodeArgs(json.RawMessage(`{"command": "ls"} {"command": "rm -rf x"}`), &v); err == nil || !strings.Contains(err.Error(), "invalid arguments JSON") {
+		t.Errorf("two objects: %v", err)
+	}
+}
+
+// An argument the tool does not take is refused, with the ones it takes:
+// a misspelt content must not write an empty file.
+func TestDecodeArgsUnknown(t *testing.T) {
+	var v struct {
+		Path    string `json:"path"`
+		Content string `json:"content"`
+		skip    string
+	}
+	err := DecodeArgs(json.RawMessage(`{"path": "a.txt", "contents": "hello"}`), &v)
+	if err == nil || err.Error() != `invalid arguments: unknown argument "contents" (the arguments are path, content)` {
+		t.Errorf("unknown argument: %v", err)
+	}
+	_ = v.skip
 }
 
 func TestWorkdir(t *testing.T) {

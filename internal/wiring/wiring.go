@@ -69,6 +69,10 @@ type Options struct {
 	// Warn reports, in one line, a problem that does not stop nb (no state
 	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
+	// PrepareSandbox starts building the read-only sandbox at once, in
+	// the background, for a run that will likely need it (a chat, nb tool
+	// run_cmd, the MCP server).
+	PrepareSandbox bool
 	// QuietSandbox leaves out the start-up line saying no sandbox works
 	// here (nb policy check, which runs nothing).
 	QuietSandbox bool
@@ -196,6 +200,9 @@ func Build(o Options) (*App, error) {
 	ti := o.Config.TerminalIntegration
 	if !ti.Enabled {
 		return a, nil
+	}
+	if o.PrepareSandbox {
+		a.Guard.Prepare(h)
 	}
 	var outputs *store.Outputs
 	if a.StateErr == nil {

@@ -277,3 +277,44 @@ func TestMissingSandboxToldAtStart(t *testing.T) {
 		t.Errorf("told when switched off: %q", warned)
 	}
 }
+
+// Every argument a tool's schema offers is one the tool takes: the tools
+// refuse arguments they do not know, so a schema naming one they do not
+// decode would have a well-formed call refused.
+func TestSchemasMatchArguments(t *testing.T) {
+	home, proj := t.TempDir(), t.TempDir()
+	getenv := func(k string) string { return map[string]string{"HOME": home}[k] }
+	a, err := Build(Options{LaunchDir: proj, Getenv: getenv, Roots: []string{proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	sample := map[string]any{"string": "x", "integer": 1, "number": 1, "boolean": false, "array": []any{}, "object": map[string]any{}}
+	for _, s := range a.Tools.Specs() {
+		var schema struct {
+			Properties map[string]struct {
+				Type any `json:"type"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(s.Schema, &schema); err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		if len(schema.Properties) == 0 {
+			continue
+		}
+		args := map[string]any{}
+		for name, p := range schema.Properties {
+			typ, _ := p.Type.(string)
+			if l, ok := p.Type.([]any); ok && len(l) > 0 {
+				typ, _ = l[0].(string)
+			}
+			args[name] = sample[typ]
+		}
+		raw, _ := json.Marshal(args)
+		tl, _ := a.Tools.Get(s.Name)
+		_, err := tl.Review(context.Background(), &tool.Call{ID: "c", Name: s.Name, Args: raw}, tool.At{Cwd: proj})
+		if err != nil && strings.Contains(err.Error(), "unknown argument") {
+			t.Errorf("%s: its schema offers what it refuses: %v", s.Name, err)
+		}
+	}
+}

@@ -2,13 +2,22 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
 )
 
 // HelperArg is the hidden first argument with which nb re-executes itself
 // to enter a Landlock sandbox: nb __sandbox-exec SPEC -- argv...
 const HelperArg = "__sandbox-exec"
+
+// specFromFD, followed by a descriptor's number, stands for the spec in
+// the helper's argv: it is read from that descriptor.
+const specFromFD = "fd:"
 
 // superviseGraceEnv passes the helper's supervisor the grace (in
 // milliseconds) a SIGTERM leaves the command; it is removed from the
@@ -59,6 +68,7 @@ type nsSpec struct {
 // executes the command, so it returns only on failure. handled is false for
 // every other command line. Call it first thing in main.
 func MaybeHelper(args []string) (handled bool, exitCode int) {
+	helperWired.Store(true)
 	if len(args) > 0 && args[0] == overlayArg {
 		return true, overlayHelper(args)
 	}
@@ -69,8 +79,24 @@ func MaybeHelper(args []string) (handled bool, exitCode int) {
 		fmt.Fprintln(os.Stderr, "nb: sandbox helper: usage: nb "+HelperArg+" SPEC -- COMMAND...")
 		return true, 126
 	}
+	spec := []byte(args[1])
+	if fd, ok := strings.CutPrefix(args[1], specFromFD); ok {
+		// the spec comes through a descriptor, written once it is made
+		n, err := strconv.Atoi(fd)
+		if err != nil || n < 3 {
+			fmt.Fprintf(os.Stderr, "nb: sandbox helper: bad descriptor %q\n", fd)
+			return true, 126
+		}
+		f := os.NewFile(uintptr(n), "spec")
+		spec, err = io.ReadAll(f)
+		f.Close()
+		if err != nil || len(spec) == 0 {
+			fmt.Fprintf(os.Stderr, "nb: sandbox helper: no view was given (%v)\n", err)
+			return true, 126
+		}
+	}
 	var s helperSpec
-	if err := json.Unmarshal([]byte(args[1]), &s); err != nil {
+	if err := json.Unmarshal(spec, &s); err != nil {
 		fmt.Fprintf(os.Stderr, "nb: sandbox helper: bad spec: %v\n", err)
 		return true, 126
 	}
@@ -79,6 +105,23 @@ func MaybeHelper(args []string) (handled bool, exitCode int) {
 		return true, 126
 	}
 	return true, 0
+}
+
+// helperWired says that this program called MaybeHelper: its binary,
+// executed again with HelperArg, is the helper. Another one (a test
+// binary of another package) would run itself again instead.
+var helperWired atomic.Bool
+
+// helperProgram is the program to execute as the helper: self when
+// given, else this program's binary when it is wired.
+func helperProgram(self string) (string, error) {
+	switch {
+	case self != "":
+		return self, nil
+	case !helperWired.Load():
+		return "", errors.New("this program does not run nb's sandbox helper")
+	}
+	return os.Executable()
 }
 
 // helperArgv is the argv that runs argv inside the Landlock sandbox.

@@ -15,6 +15,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -199,11 +200,8 @@ func New(o Options) (*Host, error) {
 		err := landlockCheck(o.AllowNetwork)
 		if err == nil {
 			h.mech = MechanismLandlock
-			h.self = o.Self
-			if h.self == "" {
-				if h.self, err = os.Executable(); err != nil {
-					return nil, fmt.Errorf("sandbox: %w", err)
-				}
+			if h.self, err = helperProgram(o.Self); err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
 			}
 		} else if mech == MechanismLandlock {
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
@@ -289,12 +287,9 @@ func (h *Host) mountsTmp() bool {
 // (user namespaces allowed, mount_setattr known to the kernel, its own
 // /proc mountable), or takes a success from the cache.
 func (h *Host) checkView(o Options) error {
-	self := o.Self
-	if self == "" {
-		var err error
-		if self, err = os.Executable(); err != nil {
-			return err
-		}
+	self, err := helperProgram(o.Self)
+	if err != nil {
+		return err
 	}
 	cache, key := checkCache{o.CheckCache}, programKey(self)
 	if _, ok := cache.get(MechanismNamespaces, key); !ok {
@@ -463,6 +458,9 @@ func setEnv(env []string, k, v string) []string {
 
 // wrap prefixes the launch with the sandbox of its directory's layout.
 func (h *Host) wrap(w *host.Launch, terminal bool) error {
+	if h.mech == MechanismNamespaces {
+		return h.wrapNamespaces(w, terminal)
+	}
 	l := h.layoutFor(w.Dir)
 	switch h.mech {
 	case MechanismBwrap:
@@ -483,20 +481,6 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		out = append(out, "--")
 		w.Argv = append(out, w.Argv...)
 		return nil
-	case MechanismNamespaces:
-		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
-		h.mu.Lock()
-		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
-		for _, c := range plan.Created {
-			h.created[c] = true
-		}
-		h.mu.Unlock()
-		argv, err := helperArgv(h.self, helperSpec{NS: &nsSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal}, w.Argv)
-		if err != nil {
-			return err
-		}
-		w.Argv = argv
-		return nil
 	case MechanismLandlock:
 		if h.ns {
 			h.coverAbsent(l)
@@ -512,6 +496,38 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		return nil
 	}
 	return errors.New("sandbox: no mechanism")
+}
+
+// wrapNamespaces starts the namespace helper at once and gives it its
+// view through a pipe (its descriptor 3) when the layout is made: the
+// layout of the command's directory is made while the helper starts.
+func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	fd := 3 + len(w.Files)
+	w.Files = append(w.Files, r)
+	argv := make([]string, 0, len(w.Argv)+4)
+	w.Argv = append(append(argv, h.self, HelperArg, specFromFD+strconv.Itoa(fd), "--"), w.Argv...)
+	dir := w.Dir
+	go func() {
+		defer wr.Close()
+		l := h.layoutFor(dir)
+		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		h.mu.Lock()
+		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
+		for _, c := range plan.Created {
+			h.created[c] = true
+		}
+		h.mu.Unlock()
+		b, err := json.Marshal(helperSpec{NS: &nsSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
+		if err == nil {
+			// a helper that failed to start has closed its end: EPIPE
+			_, _ = wr.Write(b)
+		}
+	}()
+	return nil
 }
 
 // layoutFor is the layout of a command run in dir.

@@ -113,8 +113,12 @@ func TestUnresolvablePathNamed(t *testing.T) {
 		"hello.txt/x": "not a directory",
 		"loop/x":      "too many links",
 	} {
-		for _, name := range []string{"write_file", "read_file", "edit_file"} {
-			_, _, err := e.call(t, name, map[string]any{"path": path, "content": "x", "oldText": "a", "newText": "b"})
+		for name, args := range map[string]map[string]any{
+			"write_file": {"path": path, "content": "x"},
+			"read_file":  {"path": path},
+			"edit_file":  {"path": path, "oldText": "a", "newText": "b"},
+		} {
+			_, _, err := e.call(t, name, args)
 			if err == nil || !strings.HasPrefix(err.Error(), path+":") || !strings.Contains(err.Error(), why) {
 				t.Errorf("%s %s: %v, want an error naming the path and saying %q", name, path, err, why)
 			}
