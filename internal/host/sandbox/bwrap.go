@@ -214,8 +214,19 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 	}
 	sort.SliceStable(masks, func(i, j int) bool { return depth(masks[i].Dest) < depth(masks[j].Dest) })
 	ms = append(ms, masks...)
+	// The kernel's key lists name the keys of the session nb shares
+	// (their descriptions; the filter refuses keyctl itself).
+	for _, k := range kernelKeyLists {
+		if _, ok := exists(k); ok {
+			ms = append(ms, mount{Op: "--ro-bind", Src: f.deniedFile, Dest: k})
+		}
+	}
 	return mountPlan{Mounts: ms, Sealed: sealed, Created: created}
 }
+
+// kernelKeyLists are the files of /proc listing the keys the session's
+// keyrings hold.
+var kernelKeyLists = []string{"/proc/keys", "/proc/key-users"}
 
 // kernelSettings are the files of /proc through which root changes the
 // running kernel, bound read-only over the sandbox's own /proc.
