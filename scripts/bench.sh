@@ -90,16 +90,15 @@ function best(key, v, lower) {
 /^BenchmarkRun\/readonly-landlock/ { best("rolandlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkReadOnlyLayout/ { best("rolayout", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/bwrap/ { best("bwrap", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/namespaces/ { best("nsrun", metric("ns/op") / 1e6, 1) }
+/^BenchmarkRun\/readonly-namespaces/ { best("ronsrun", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/landlock/ { best("landlock", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-bare/ { best("sshbare", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRun\/ssh-[0-9]/ { best("ssh", metric("ns/op") / 1e6, 1) }
-/^BenchmarkPreview\/sed-10MB/ {
-	best("pvsed", metric("x-direct"), 1); best("pvsedms", metric("preview-ms"), 1); best("pvseddir", metric("direct-ms"), 1)
-	best("pvsedrun", metric("run-ms"), 1); best("pvsedread", metric("read-ms"), 1); best("pvsedapply", metric("apply-ms"), 1)
-}
-/^BenchmarkPreview\/1000-files/ {
-	best("pv1000", metric("x-direct"), 1); best("pv1000ms", metric("preview-ms"), 1); best("pv1000dir", metric("direct-ms"), 1)
-	best("pv1000run", metric("run-ms"), 1); best("pv1000read", metric("read-ms"), 1); best("pv1000apply", metric("apply-ms"), 1)
+/^BenchmarkPreview\/(disk|tmpfs)\/(sed-10MB|1000-files)/ {
+	split($1, pv, "/"); k = pv[2] (pv[3] ~ /^sed/ ? "sed" : "1000")
+	best("pv" k, metric("x-direct"), 1); best("pv" k "ms", metric("preview-ms"), 1); best("pv" k "dir", metric("direct-ms"), 1)
+	best("pv" k "run", metric("run-ms"), 1); best("pv" k "read", metric("read-ms"), 1); best("pv" k "apply", metric("apply-ms"), 1)
 }
 /^BenchmarkSnapshot\/first/ { best("snapfirst", metric("ns/op") / 1e6, 1) }
 /^BenchmarkSnapshot\/cached/ { best("snapnext", metric("ns/op") / 1e6, 1) }
@@ -159,8 +158,10 @@ END {
 	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
+	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (nb namespaces)", B["nsrun"], "local + 15 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (bubblewrap)", B["bwrap"], "local + 15 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (Landlock)", B["landlock"], "local + 15 ms"
+	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (nb namespaces)", B["ronsrun"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (bubblewrap)", B["robwrap"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: read-only sandbox (Landlock)", B["rolandlock"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "read-only layout, 5,000-file workspace", B["rolayout"], ""
@@ -172,18 +173,21 @@ END {
 	printf "%-44s %11.0f ms %14s\n", "fleet: uptime on 50 loopback hosts", B["fleet1"], "< 2000 ms"
 	printf "%-44s %11.0f ms %14s\n", "fleet: the same, connections reused", B["fleet2"], "first / 3"
 	printf "%-44s %10.2f MiB %14s\n", "fleet: peak RSS", B["fleetrss"], "< 64 MiB"
-	printf "%-44s %12.2f x %14s\n", "preview of sed -i on 10 MB / direct run", B["pvsed"], "< 2 x"
-	printf "%-44s %11.0f ms %14s\n", "  previewed and applied / run directly", B["pvsedms"], ""
-	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pvseddir"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: the run in the view", B["pvsedrun"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: reading the changes", B["pvsedread"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: applying them", B["pvsedapply"], ""
-	printf "%-44s %12.2f x %14s\n", "preview of a command on 1,000 files / direct", B["pv1000"], "< 2 x"
-	printf "%-44s %11.0f ms %14s\n", "  previewed and applied", B["pv1000ms"], ""
-	printf "%-44s %11.0f ms %14s\n", "  run directly", B["pv1000dir"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: the run in the view", B["pv1000run"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: reading the changes", B["pv1000read"], ""
-	printf "%-44s %11.0f ms %14s\n", "  preview: applying them", B["pv1000apply"], ""
+	for (fi = 1; fi <= 2; fi++) {
+		fs = fi == 1 ? "disk" : "tmpfs"
+		for (ci = 1; ci <= 2; ci++) {
+			c = ci == 1 ? "sed" : "1000"
+			k = fs c
+			if (!(("pv" k) in B)) continue
+			what = c == "sed" ? "sed -i on 10 MB" : "a command on 1,000 files"
+			printf "%-44s %12.2f x %14s\n", "preview, " fs ": " what " / direct", B["pv" k], "< 2 x"
+			printf "%-44s %11.0f ms %14s\n", "  previewed and applied", B["pv" k "ms"], ""
+			printf "%-44s %11.0f ms %14s\n", "  run directly", B["pv" k "dir"], ""
+			printf "%-44s %11.0f ms %14s\n", "  preview: the run in the view", B["pv" k "run"], ""
+			printf "%-44s %11.0f ms %14s\n", "  preview: reading the changes", B["pv" k "read"], ""
+			printf "%-44s %11.0f ms %14s\n", "  preview: applying them", B["pv" k "apply"], ""
+		}
+	}
 	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000-file repository, first", B["snapfirst"], ""
 	printf "%-44s %11.0f ms %14s\n", "undo snapshot, 10,000 files, stat cache warm", B["snapnext"], ""
 	printf "%-44s %11.0f ms %14s\n", "diff of two 10 MB texts (50 lines changed)", B["diff10"], ""
