@@ -264,6 +264,9 @@ func (ks *knownSet) spans(text string, rd reading, at func(int) int, spans []spa
 	for _, r := range ks.scan(rd, nil) {
 		f := &ks.forms[r.form]
 		s := span{start: at(rd.pos(r.start)), end: at(rd.pos(r.end-1)) + 1, kind: ks.kinds[f.value]}
+		for s.end < len(text) && text[s.end]&0xc0 == 0x80 {
+			s.end++ // the rest of a character of several bytes
+		}
 		if !r.whole || f.kind != formPlain || strings.IndexByte(text[s.start:s.end], '\n') >= 0 {
 			// a part, or a spelling: the word around it goes too (the
 			// rest of a base64 line, a dump's group)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // canary returns a made-up secret: prefix, then n characters drawn from
@@ -184,6 +185,16 @@ func TestKnownValues(t *testing.T) {
 		if !strings.Contains(res.Text, Marker("$MY_TOKEN")) {
 			t.Errorf("no $MY_TOKEN marker: %q", res.Text)
 		}
+	}
+	// in fullwidth letters and digits, as a command can print it
+	wide := strings.Map(func(r rune) rune {
+		if r >= '!' && r <= '~' {
+			return r - '!' + '！'
+		}
+		return r
+	}, secret)
+	if res := d.Redact("token: "+wide+" end", nil); strings.Contains(res.Text, wide[3:len(wide)-3]) || !utf8.ValidString(res.Text) || !strings.Contains(res.Text, Marker("$MY_TOKEN")) {
+		t.Errorf("a value in fullwidth letters was kept: %q", res.Text)
 	}
 	if res := d.Redact(string(doc), nil); strings.Contains(res.Text, `pa\"ss\\word`) {
 		t.Errorf("a value holding quotes was kept inside JSON: %q", res.Text)

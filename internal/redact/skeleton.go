@@ -85,13 +85,14 @@ func (s *skeleton) at(k int) int {
 			b, skip, drop = skelByte(s.text, j, int(c.end), zero)
 		}
 		n -= drop
+		from := j // where a byte read from several begins
 		j += skip
 		zero = b == '0' && prefixZero(s.text, j, int(c.start))
 		if b == 0 {
 			continue
 		}
 		if n == k && !(zero && dropsZero(s.text, j+1, int(c.end))) {
-			return j
+			return from
 		}
 		n++
 	}
@@ -104,7 +105,7 @@ func (s *skeleton) at(k int) int {
 var skelTable = func() (t [256]byte) {
 	for c := 0; c < 256; c++ {
 		switch {
-		case c == '\\' || c == 'x' || c == 'X' || c == 0x1b:
+		case c == '\\' || c == 'x' || c == 'X' || c == 0x1b || c == fullwidthLead:
 			t[c] = escapeByte
 		case c >= 'A' && c <= 'Z':
 			t[c] = byte(c) + 'a' - 'A'
@@ -167,6 +168,11 @@ func dropsZero(text string, i, end int) bool {
 // sequences are dropped.
 func skelByte(text string, i, end int, zero bool) (c byte, skip, drop int) {
 	switch text[i] {
+	case fullwidthLead:
+		if c := fullwidth(text, i, end); c != 0 {
+			return c, 2, 0
+		}
+		return 0, 0, 0
 	case 0x1b:
 		return 0, ansiLen(text[i:end]) - 1, 0
 	case '\\':
@@ -186,6 +192,29 @@ func skelByte(text string, i, end int, zero bool) (c byte, skip, drop int) {
 		}
 		return 'x', 0, 0
 	}
+}
+
+// fullwidthLead is the first byte of the UTF-8 of the fullwidth forms of
+// ASCII's letters and digits (U+FF10 to U+FF5A).
+const fullwidthLead = 0xef
+
+// fullwidth is the letter (in lower case) or digit whose fullwidth form
+// text[i:] begins with, 0 for none: a secret printed in them is the same
+// secret.
+func fullwidth(text string, i, end int) byte {
+	if i+2 >= end {
+		return 0
+	}
+	b1, b2 := text[i+1], text[i+2]
+	switch {
+	case b1 == 0xbc && b2 >= 0x90 && b2 <= 0x99: // U+FF10..FF19
+		return '0' + b2 - 0x90
+	case b1 == 0xbc && b2 >= 0xa1 && b2 <= 0xba: // U+FF21..FF3A
+		return 'a' + b2 - 0xa1
+	case b1 == 0xbd && b2 >= 0x81 && b2 <= 0x9a: // U+FF41..FF5A
+		return 'a' + b2 - 0x81
+	}
+	return 0
 }
 
 // ansiLen is the length of the terminal escape sequence s begins with
