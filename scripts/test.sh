@@ -115,16 +115,20 @@ fi
 # The decision room (the policy, the command base, the parsers and the
 # adversarial corpus) is pure, single-goroutine code whose tests are CPU
 # bound: the race detector makes them five times slower and has nothing to
-# find there but in the engine's concurrency test, which runs with it. Every
-# other package runs with it. The two runs go side by side.
+# find there but in the engine's concurrency test, which runs with it. The
+# sandbox's tests are bound by the processes and namespaces they start for
+# each mechanism (four times slower with it, past the time allowed): its
+# goroutines meet in the guard, whose tests run with it. Every other
+# package runs with it. The two runs go side by side.
 phase "go test (race where goroutines meet)"
-pure=(./internal/policy ./internal/redteam ./internal/cmdbase ./internal/shellparse ./internal/winshell)
+pure=(./internal/policy ./internal/redteam ./internal/cmdbase ./internal/shellparse ./internal/winshell ./internal/host/sandbox)
 mapfile -t raced < <(go list ./... | grep -v -x -F -f <(printf 'github.com/nb-cli/nb/%s\n' "${pure[@]#./}"))
 go test -count=1 -timeout 15m "$@" "${pure[@]}" >"$work/pure.out" 2>&1 &
 pure_pid=$!
 race_ok=0
 go test -race -count=1 -timeout 15m "$@" "${raced[@]}" || race_ok=$?
 go test -race -count=1 -run '^TestConcurrentUse$' ./internal/policy || race_ok=$?
+go test -race -count=1 -run '^TestGuard' ./internal/host/sandbox || race_ok=$?
 pure_ok=0
 wait "$pure_pid" || pure_ok=$?
 cat "$work/pure.out"
