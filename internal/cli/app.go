@@ -146,7 +146,7 @@ func newApp(io *iostreams.IO, opts *Options, headless bool, kind appKind) (*app,
 		AskPassword:    a,
 		Warn:           func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
 		QuietSandbox:   opts.quietSandbox,
-		PrepareSandbox: opts.prepareSandbox || kind == forChat,
+		PrepareSandbox: kind == forChat,
 		Now:            io.Now,
 		Changes:        kind == forChat,
 	})

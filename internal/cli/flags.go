@@ -47,9 +47,6 @@ type Options struct {
 	// quietSandbox leaves out the start-up line about a missing sandbox
 	// (nb policy check runs nothing).
 	quietSandbox bool
-	// prepareSandbox starts building the read-only sandbox at once (see
-	// wiring.Options.PrepareSandbox).
-	prepareSandbox bool
 }
 
 // OutputFormat is the value of --output-format.

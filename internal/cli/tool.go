@@ -57,8 +57,6 @@ func runTool(args []string, io *iostreams.IO, global *Options) error {
 	}
 	// The user typed the call: it is decided as if a terminal could ask,
 	// and runs whatever the decision.
-	// A command is about to run: the sandbox is built while nb starts.
-	opts.prepareSandbox = args[0] == "run_cmd" || args[0] == "terminal_start"
 	a, err := newApp(io, opts, false, forTool)
 	if err != nil {
 		return err

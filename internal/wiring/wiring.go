@@ -70,8 +70,9 @@ type Options struct {
 	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
 	// PrepareSandbox starts building the read-only sandbox at once, in
-	// the background, for a run that will likely need it (a chat, nb tool
-	// run_cmd, the MCP server).
+	// the background, for a run that will likely need it and leaves time
+	// before (a chat, the MCP server; not nb tool, whose command follows
+	// at once and would only compete for the same cores).
 	PrepareSandbox bool
 	// QuietSandbox leaves out the start-up line saying no sandbox works
 	// here (nb policy check, which runs nothing).
