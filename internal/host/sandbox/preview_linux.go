@@ -83,7 +83,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 		return fail(err)
 	}
 	wrap := func(w *host.Launch) error {
-		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		files := h.covers()
 		if f, err := seccompFile(l.Network); err == nil {
 			// the overlay helper executes bubblewrap: the descriptor
 			// reaches it

@@ -464,7 +464,7 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 	l := h.layoutFor(w.Dir)
 	switch h.mech {
 	case MechanismBwrap:
-		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		files := h.covers()
 		if f, err := seccompFile(l.Network); err == nil {
 			files.seccomp = 3 + len(w.Files)
 			w.Files = append(w.Files, f)
@@ -498,6 +498,12 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 	return errors.New("sandbox: no mechanism")
 }
 
+// covers are the host's files a plan covers paths with (prepareBase
+// made them).
+func (h *Host) covers() bwrapFiles {
+	return bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+}
+
 // wrapNamespaces starts the namespace helper at once and gives it its
 // view through a pipe (its descriptor 3) when the layout is made: the
 // layout of the command's directory is made while the helper starts.
@@ -514,7 +520,7 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	go func() {
 		defer wr.Close()
 		l := h.layoutFor(dir)
-		files := bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
+		files := h.covers()
 		h.mu.Lock()
 		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
 		for _, c := range plan.Created {
