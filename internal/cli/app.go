@@ -136,19 +136,18 @@ func newApp(io *iostreams.IO, opts *Options, headless bool, kind appKind) (*app,
 		return nil, err
 	}
 	w, err := wiring.Build(wiring.Options{
-		Config:         cfg,
-		LaunchDir:      launch,
-		Getenv:         io.Getenv,
-		Environ:        os.Environ(),
-		Approve:        opts.Approve,
-		Headless:       headless,
-		AskHostKey:     a.askHostKey,
-		AskPassword:    a,
-		Warn:           func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
-		QuietSandbox:   opts.quietSandbox,
-		PrepareSandbox: kind == forChat,
-		Now:            io.Now,
-		Changes:        kind == forChat,
+		Config:       cfg,
+		LaunchDir:    launch,
+		Getenv:       io.Getenv,
+		Environ:      os.Environ(),
+		Approve:      opts.Approve,
+		Headless:     headless,
+		AskHostKey:   a.askHostKey,
+		AskPassword:  a,
+		Warn:         func(msg string) { fmt.Fprintln(io.Err, "nb: "+msg) },
+		QuietSandbox: opts.quietSandbox,
+		Now:          io.Now,
+		Changes:      kind == forChat,
 	})
 	if err != nil {
 		return nil, err

@@ -69,9 +69,6 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		Roots:     roots,
 		Warn:      func(msg string) { o.Logger.Warn(msg) },
 		Now:       o.Now,
-		// a client connects to run commands: the sandbox is built
-		// while it does
-		PrepareSandbox: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)

@@ -69,11 +69,6 @@ type Options struct {
 	// Warn reports, in one line, a problem that does not stop nb (no state
 	// directory, an audit log that cannot be opened, no sandbox here).
 	Warn func(msg string)
-	// PrepareSandbox starts building the read-only sandbox at once, in
-	// the background, for a run that will likely need it and leaves time
-	// before (a chat, the MCP server; not nb tool, whose command follows
-	// at once and would only compete for the same cores).
-	PrepareSandbox bool
 	// QuietSandbox leaves out the start-up line saying no sandbox works
 	// here (nb policy check, which runs nothing).
 	QuietSandbox bool
@@ -201,9 +196,6 @@ func Build(o Options) (*App, error) {
 	ti := o.Config.TerminalIntegration
 	if !ti.Enabled {
 		return a, nil
-	}
-	if o.PrepareSandbox {
-		a.Guard.Prepare(h)
 	}
 	var outputs *store.Outputs
 	if a.StateErr == nil {

@@ -51,9 +51,6 @@ type Guard struct {
 	mech        string
 	unavailable error
 
-	// prep is the sandbox Prepare builds in the background.
-	prep sync.WaitGroup
-
 	mu      sync.Mutex
 	built   map[host.Host]*Host
 	failed  error // the first failure to build a sandbox
@@ -261,30 +258,11 @@ func (g *Guard) sandboxOf(h host.Host) *Host {
 	return s
 }
 
-// Prepare builds, in the background, the read-only sandbox over h that
-// the first command allowed on nb's own judgement will need, and makes
-// the launch directory's layout once, so that the walks' records are read
-// and the directories looked at: that command's own layout, made when it
-// runs, then costs less. It does nothing where Confine would not sandbox.
-func (g *Guard) Prepare(h host.Host) {
-	if g == nil || g.o.Off || g.unavailable != nil || h == nil || h.Isolation() != host.IsolationNone {
-		return
-	}
-	g.prep.Add(1)
-	go func() {
-		defer g.prep.Done()
-		if s := g.sandboxOf(h); s != nil && s.ro != nil {
-			s.ro.layout(resolve(g.o.LaunchDir))
-		}
-	}()
-}
-
 // Close closes the sandboxes the guard built (not the hosts under them).
 func (g *Guard) Close() error {
 	if g == nil {
 		return nil
 	}
-	g.prep.Wait()
 	g.mu.Lock()
 	g.closing = true
 	built := g.built

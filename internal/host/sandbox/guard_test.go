@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -124,46 +123,5 @@ func TestGuardFailureToldOnce(t *testing.T) {
 	}
 	if got := none.Confine(d, local); got != local {
 		t.Error("bound to a missing sandbox")
-	}
-}
-
-// Prepare builds the sandbox over the host in the background; commands
-// that run meanwhile wait for it and share it, and Close waits for it.
-// Where the guard would not sandbox, it builds nothing.
-func TestGuardPrepare(t *testing.T) {
-	proctest.Check(t)
-	mechanisms(t)
-	w := newWorld(t)
-	local := &host.Local{}
-	defer local.Close()
-	g := NewGuard(GuardOptions{LaunchDir: w.ws, Home: w.home})
-	g.Prepare(local)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ex, err := g.Confine(&policy.Decision{Decision: policy.Allow, DecidedBy: policy.BySafeList}, local).Run(ctx, &host.Command{Script: "cat main.txt", Dir: w.ws})
-			if err != nil || ex.Code != 0 {
-				t.Errorf("a command while the sandbox is prepared: %+v %v", ex, err)
-			}
-		}()
-	}
-	wg.Wait()
-	g.mu.Lock()
-	n := len(g.built)
-	g.mu.Unlock()
-	if n != 1 {
-		t.Errorf("%d sandboxes built for one host", n)
-	}
-	g.Close()
-
-	off := NewGuard(GuardOptions{LaunchDir: w.ws, Home: w.home, Off: true})
-	off.Prepare(local)
-	off.Close()
-	if len(off.built) != 0 {
-		t.Error("a guard that is off prepared a sandbox")
 	}
 }
