@@ -86,9 +86,6 @@ func enterNamespaces(s helperSpec, argv []string) error {
 	if err := dropCaps(); err != nil {
 		return err
 	}
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return errors.New("cannot supervise the command's processes: " + err.Error())
-	}
 	return runSupervised(exec.Command(argv[0], argv[1:]...))
 }
 

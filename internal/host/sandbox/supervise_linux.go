@@ -32,9 +32,6 @@ const superviseGrace = time.Second
 // the host's check after it (quarantine) cannot be raced. It returns only
 // when the second stage could not start.
 func supervise(s helperSpec, argv []string) error {
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return errors.New("cannot supervise the command's processes: " + err.Error())
-	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -47,12 +44,16 @@ func supervise(s helperSpec, argv []string) error {
 	return runSupervised(exec.Command(args[0], args[1:]...))
 }
 
-// runSupervised starts cmd with the helper's standard streams and
+// runSupervised becomes the child subreaper of everything cmd starts,
+// starts cmd with the helper's standard streams and
 // environment (less the grace it reads), waits for it, ends every
 // process left and exits with cmd's status. The signals nb sends the
 // process group reach the command directly; the supervisor only outlives
 // them. It returns only when cmd could not start.
 func runSupervised(cmd *exec.Cmd) error {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return errors.New("cannot supervise the command's processes: " + err.Error())
+	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	grace := superviseGrace
