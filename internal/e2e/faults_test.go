@@ -301,6 +301,70 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 
 // pgrep lists the pids of live processes whose command line ends in
 // cmdline.
+// TestSIGKILLSandboxedLeavesNoDescendants: a command nb allowed on its own
+// judgement runs in the sandbox's process namespace, whose first process
+// dies with nb: nb killed with SIGKILL leaves nothing of it behind, and
+// this holds without the guard, which such a run does not start.
+func TestSIGKILLSandboxedLeavesNoDescendants(t *testing.T) {
+	proctest.Check(t)
+	n := os.Getpid()%1000 + 8000
+	secs := func(i int) string { return strconv.Itoa(n*10 + i) }
+	runCmd := `{"command": "setsid sleep ` + secs(1) + ` >/dev/null 2>&1 & sleep ` + secs(2) + `"}`
+	s := llmtest.NewOpenAI(t,
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "run_cmd", Arguments: runCmd}}},
+	)
+	cmd := nbCommandWith(t, t.TempDir(), s, "", "start things")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	for i := 1; i <= 2; i++ {
+		for deadline := time.Now().Add(20 * time.Second); len(pgrep("sleep "+secs(i))) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if len(pgrep("sleep "+secs(i))) == 0 {
+			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s", secs(i), out.String())
+		}
+	}
+	// It runs in the sandbox (its own process namespace) and no guard
+	// was started: what ends it below is the namespace alone.
+	for _, pid := range pgrep("sleep " + secs(2)) {
+		self, err1 := os.Readlink("/proc/self/ns/pid")
+		its, err2 := os.Readlink("/proc/" + pid + "/ns/pid")
+		if err1 != nil || err2 != nil || self == its {
+			t.Fatalf("the command runs in nb's process namespace (%s, %v, %v): not sandboxed", its, err1, err2)
+		}
+	}
+	stateDir := ""
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			stateDir = filepath.Join(v, "nb")
+		}
+	}
+	if recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*")); len(recs) != 0 {
+		t.Errorf("a guard was started for a contained command: records %v", recs)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		left = append(pgrep("sleep "+secs(1)), pgrep("sleep "+secs(2))...)
+		if len(left) == 0 {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("left running after SIGKILL of nb: %v", left)
+	}
+}
+
 func pgrep(cmdline string) []string {
 	var pids []string
 	entries, _ := os.ReadDir("/proc")

@@ -89,6 +89,11 @@ type Launch struct {
 	// Files are given to the process as descriptors 3, 4, and so on;
 	// Local closes them once it has started (or failed to).
 	Files []*os.File
+	// Contained says that the wrap runs the program in a process
+	// namespace of its own whose first process dies with nb, and with it
+	// everything in the namespace: nothing the command starts outlives
+	// nb, so a run needs no guard (EnableGuard) for it.
+	Contained bool
 }
 
 // wrap applies l.Wrap to argv started in dir.

@@ -163,7 +163,6 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 	env = append(env, NonInteractiveEnv...)
 	env = append(env, "PWD="+dir, "NB_CWD_FILE="+cwdFile, RunIDEnv+"="+runID)
 	env = append(env, dirsEnv(c.Dirs)...)
-	startGuard()
 	inv := shellInvocation(shell, c.Script, rt, env)
 	argv, env := inv.argv, append(inv.env, c.Env...)
 	args0 := filepath.Base(shell)
@@ -172,6 +171,11 @@ func (l *Local) Run(ctx context.Context, c *Command) (*Exit, error) {
 		return nil, fmt.Errorf("run: %w", err)
 	}
 	defer launch.close()
+	if !launch.Contained {
+		// The guard's start competes with the command's for the
+		// processors: a contained command is spared it.
+		startGuard()
+	}
 	if l.Wrap != nil {
 		argv = launch.Argv
 		args0 = argv[0]

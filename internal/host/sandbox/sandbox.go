@@ -480,6 +480,9 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		out = append(out, plan.Args...)
 		out = append(out, "--")
 		w.Argv = append(out, w.Argv...)
+		// --unshare-all and --die-with-parent: its own process
+		// namespace, whose first process dies with nb
+		w.Contained = true
 		return nil
 	case MechanismLandlock:
 		if h.ns {
@@ -516,6 +519,9 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	w.Files = append(w.Files, r)
 	argv := make([]string, 0, len(w.Argv)+4)
 	w.Argv = append(append(argv, h.self, HelperArg, specFromFD+strconv.Itoa(fd), "--"), w.Argv...)
+	// The helper is the first process of its process namespace
+	// (nsViewProcAttr) and gets nb's death signal.
+	w.Contained = true
 	dir := w.Dir
 	go func() {
 		defer wr.Close()
