@@ -6,7 +6,6 @@ package cli
 import (
 	"github.com/nb-cli/nb/internal/askpass"
 	"github.com/nb-cli/nb/internal/host"
-	"github.com/nb-cli/nb/internal/host/sandbox"
 	"github.com/nb-cli/nb/internal/iostreams"
 )
 
@@ -15,11 +14,8 @@ var Version = "0.1.0-dev"
 
 // Main runs nb with args (without the program name) and returns the exit code.
 func Main(args []string, io *iostreams.IO) int {
-	// The Landlock sandbox re-executes nb as a helper that restricts itself
-	// and then runs the command; nothing else may happen before it.
-	if handled, code := sandbox.MaybeHelper(args); handled {
-		return code
-	}
+	// The sandbox's helper (nb executed again by package sandbox) never
+	// gets here: package enter runs it while the program initialises.
 	// sudo runs nb as its askpass program (package askpass).
 	if handled, code := askpass.MaybeHelper(args); handled {
 		return code

@@ -1,26 +1,16 @@
 package sandbox
 
 import (
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 )
 
-// mount is one filesystem operation of a layout's plan, named as
-// bubblewrap's options name it; the namespace helper (ns_linux.go)
-// performs the same list itself.
-type mount struct {
-	Op   string `json:"o"` // --bind, --ro-bind, --tmpfs
-	Src  string `json:"s,omitempty"`
-	Dest string `json:"d"`
-	// Perms is the mode of a --tmpfs ("" for 0755).
-	Perms string `json:"p,omitempty"`
-}
-
 // mountPlan is what a layout mounts over the read-only system, in order.
 type mountPlan struct {
-	Mounts []mount
+	Mounts []enter.Mount
 	// Sealed are tmpfs covers made read-only once what stays visible
 	// below them is bound in.
 	Sealed []string
@@ -70,7 +60,7 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 	// checks the writer's user id). kernel.core_pattern or kernel.modprobe
 	// would run a program outside the sandbox. bubblewrap's own cover of
 	// /proc/sys is skipped in a user namespace.
-	for _, p := range kernelSettings {
+	for _, p := range enter.KernelSettings {
 		if _, ok := exists(p); ok {
 			args = append(args, "--ro-bind", p, p)
 		}
@@ -107,28 +97,28 @@ func bwrapArgs(l Layout, f bwrapFiles, newSession bool, ours func(string) bool) 
 // but absent, and masks last. ours reports mount points created by
 // earlier runs.
 func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
-	var ms []mount
+	var ms []enter.Mount
 	var created []string
-	ms = append(ms, mount{Op: "--tmpfs", Dest: "/tmp"})
+	ms = append(ms, enter.Mount{Op: "--tmpfs", Dest: "/tmp"})
 	// /run holds the sockets of the docker engine, the system and session
 	// buses and agents: reachable, they are ways out of the sandbox.
-	ms = append(ms, mount{Op: "--tmpfs", Dest: "/run"})
+	ms = append(ms, enter.Mount{Op: "--tmpfs", Dest: "/run"})
 	if l.Network {
 		if _, ok := exists("/run/systemd/resolve"); ok {
-			ms = append(ms, mount{Op: "--ro-bind", Src: "/run/systemd/resolve", Dest: "/run/systemd/resolve"})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: "/run/systemd/resolve", Dest: "/run/systemd/resolve"})
 		}
 	}
 	for _, w := range l.Writable {
 		if _, ok := exists(w); ok {
-			ms = append(ms, mount{Op: "--bind", Src: w, Dest: w})
+			ms = append(ms, enter.Mount{Op: "--bind", Src: w, Dest: w})
 		}
 	}
 	for _, w := range l.Scratch {
-		ms = append(ms, mount{Op: "--bind", Src: w, Dest: w})
+		ms = append(ms, enter.Mount{Op: "--bind", Src: w, Dest: w})
 	}
 	for _, k := range l.Keep {
 		if _, ok := exists(k); ok {
-			ms = append(ms, mount{Op: "--ro-bind", Src: k, Dest: k})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: k, Dest: k})
 		}
 	}
 	var sealed []string // tmpfs covers made read-only once filled
@@ -140,13 +130,13 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 			if !masked && underAny2(l.Visible, h) {
 				perms = "0111" // traversable to what stays visible, not listable
 			}
-			ms = append(ms, mount{Op: "--tmpfs", Dest: h, Perms: perms})
+			ms = append(ms, enter.Mount{Op: "--tmpfs", Dest: h, Perms: perms})
 			sealed = append(sealed, h)
 		case ok:
-			ms = append(ms, mount{Op: "--ro-bind", Src: f.deniedFile, Dest: h})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: f.deniedFile, Dest: h})
 		case l.insideWritable(h) && parentExists(h):
 			// Could be created from inside: cover it.
-			ms = append(ms, mount{Op: "--ro-bind", Src: f.emptyDir, Dest: h})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: f.emptyDir, Dest: h})
 			created = append(created, h)
 		}
 	}
@@ -155,7 +145,7 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 	}
 	for _, v := range l.Visible {
 		if _, ok := exists(v); ok {
-			ms = append(ms, mount{Op: "--ro-bind", Src: v, Dest: v})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: v, Dest: v})
 		}
 	}
 	for _, w := range l.Writable {
@@ -170,15 +160,15 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 		switch {
 		case !ok:
 			// No repository yet: one must not be planted with hooks.
-			ms = append(ms, mount{Op: "--ro-bind", Src: f.emptyDir, Dest: git})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: f.emptyDir, Dest: git})
 			created = append(created, git)
 		case !fi.IsDir():
-			ms = append(ms, mount{Op: "--ro-bind", Src: git, Dest: git})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: git, Dest: git})
 		default:
 			// All of the repository: what it holds runs outside later
 			// (hooks, config, commondir, info/attributes, alternates,
 			// modules/*/config). A mount point cannot be renamed away.
-			ms = append(ms, mount{Op: "--ro-bind", Src: git, Dest: git})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: git, Dest: git})
 		}
 	}
 	for _, p := range l.ReadOnly {
@@ -192,12 +182,12 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 		case dup:
 		case ok && ours != nil && ours(p) && emptyEntry(p) && absent:
 			// an earlier run's cover, still empty: cover it again
-			ms = append(ms, mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
 		case ok:
-			ms = append(ms, mount{Op: "--ro-bind", Src: p, Dest: p})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: p, Dest: p})
 		case absent:
 			// Could be created from inside: cover it.
-			ms = append(ms, mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: coverSource(f, isDir), Dest: p})
 			created = append(created, p)
 		}
 	}
@@ -205,7 +195,7 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 	// the same depth the order above holds.
 	sort.SliceStable(ms, func(i, j int) bool { return depth(ms[i].Dest) < depth(ms[j].Dest) })
 	// Masks come last: nothing bound above reopens them.
-	var masks []mount
+	var masks []enter.Mount
 	for _, m := range l.Masked {
 		n := len(ms)
 		cover(m, true)
@@ -218,7 +208,7 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 	// (their descriptions; the filter refuses keyctl itself).
 	for _, k := range kernelKeyLists {
 		if _, ok := exists(k); ok {
-			ms = append(ms, mount{Op: "--ro-bind", Src: f.deniedFile, Dest: k})
+			ms = append(ms, enter.Mount{Op: "--ro-bind", Src: f.deniedFile, Dest: k})
 		}
 	}
 	return mountPlan{Mounts: ms, Sealed: sealed, Created: created}
@@ -227,10 +217,6 @@ func planMounts(l Layout, f bwrapFiles, ours func(string) bool) mountPlan {
 // kernelKeyLists are the files of /proc listing the keys the session's
 // keyrings hold.
 var kernelKeyLists = []string{"/proc/keys", "/proc/key-users"}
-
-// kernelSettings are the files of /proc through which root changes the
-// running kernel, bound read-only over the sandbox's own /proc.
-var kernelSettings = []string{"/proc/sys", "/proc/sysrq-trigger"}
 
 // coverSource is what covers an absent path: an empty directory or file.
 func coverSource(f bwrapFiles, dir bool) string {

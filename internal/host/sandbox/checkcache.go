@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"fmt"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ func programKey(prog string) string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%s|%d|%d|%s|%d", prog, fi.Size(), fi.ModTime().UnixNano(), kernelRelease(), os.Getuid())
+	return fmt.Sprintf("%s|%d|%d|%s|%d", prog, fi.Size(), fi.ModTime().UnixNano(), enter.KernelRelease(), os.Getuid())
 }
 
 // get returns the answer kept for kind and key.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"os/exec"
 	"runtime"
@@ -88,7 +89,7 @@ func probe(mech, bwrap string) (string, error) {
 	}
 	var reasons []string
 	if mech == MechanismAuto || mech == MechanismNamespaces {
-		if err := userNamespaces(); err == nil {
+		if err := enter.UserNamespaces(); err == nil {
 			return MechanismNamespaces, nil
 		} else {
 			reasons = append(reasons, err.Error())
@@ -104,7 +105,7 @@ func probe(mech, bwrap string) (string, error) {
 		reasons = append(reasons, "bubblewrap is not installed")
 	}
 	if mech == MechanismAuto || mech == MechanismLandlock {
-		if err := landlockCheck(false); err == nil {
+		if err := enter.LandlockCheck(false); err == nil {
 			return MechanismLandlock, nil
 		} else {
 			reasons = append(reasons, err.Error())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 		l.ReadOnly = uniqSorted(l.ReadOnly)
 	}
 	l = l.Current()
-	var mounts []overlayMount
+	var mounts []enter.OverlayMount
 	for i, w := range l.Writable {
 		if _, ok := exists(w); !ok {
 			continue
@@ -84,7 +85,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 	}
 	wrap := func(w *host.Launch) error {
 		files := h.covers()
-		if f, err := seccompFile(l.Network); err == nil {
+		if f, err := enter.SeccompFile(l.Network); err == nil {
 			// the overlay helper executes bubblewrap: the descriptor
 			// reaches it
 			files.seccomp = 3 + len(w.Files)
@@ -95,12 +96,12 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 		h.mu.Unlock()
 		o.MountPoints = plan.Created
 		args := replaceArgs(plan.Args, []string{"--tmpfs", "/tmp"}, []string{"--bind", tmp.Target, "/tmp"})
-		out := []string{h.self, overlayArg, string(spec), "--", h.bwrap}
+		out := []string{h.self, enter.OverlayArg, string(spec), "--", h.bwrap}
 		out = append(out, args...)
 		w.Argv = append(append(out, "--"), w.Argv...)
 		return nil
 	}
-	run := &host.Local{Shell: h.run.Shell, Env: h.run.Env, EnvPolicy: h.run.EnvPolicy, RuntimeDir: h.run.RuntimeDir, Wrap: wrap, ProcAttr: nsProcAttr}
+	run := &host.Local{Shell: h.run.Shell, Env: h.run.Env, EnvPolicy: h.run.EnvPolicy, RuntimeDir: h.run.RuntimeDir, Wrap: wrap, ProcAttr: enter.ProcAttr}
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
@@ -126,8 +127,8 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 
 // newOverlay makes the upper and work directories of an overlay of lower
 // seen at target.
-func newOverlay(base, name, lower, target string) (overlayMount, error) {
-	m := overlayMount{Lower: lower, Upper: filepath.Join(base, "up-"+name), Work: filepath.Join(base, "work-"+name), Target: target}
+func newOverlay(base, name, lower, target string) (enter.OverlayMount, error) {
+	m := enter.OverlayMount{Lower: lower, Upper: filepath.Join(base, "up-"+name), Work: filepath.Join(base, "work-"+name), Target: target}
 	for _, d := range []string{m.Upper, m.Work} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return m, err
@@ -176,11 +177,11 @@ func (h *Host) previewable() error {
 			h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 			return
 		}
-		spec, _ := json.Marshal([]overlayMount{m})
-		cmd := exec.Command(h.self, overlayArg, string(spec), "--", h.bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
+		spec, _ := json.Marshal([]enter.OverlayMount{m})
+		cmd := exec.Command(h.self, enter.OverlayArg, string(spec), "--", h.bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
 			"--bind", m.Target, m.Target, "--", "/bin/sh", "-c", "echo x > "+filepath.Join(m.Target, "probe"))
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
-		nsProcAttr(cmd.SysProcAttr)
+		enter.ProcAttr(cmd.SysProcAttr)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			h.probeErr = fmt.Errorf("%w: an overlay cannot be mounted here: %s", changes.ErrNoPreview, strings.TrimSpace(firstLine(string(out), err)))

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"io"
 	"os"
 	"path/filepath"
@@ -147,7 +148,7 @@ func TestNoStragglerAfterSweep(t *testing.T) {
 			w := newWorld(t)
 			h := newHost(t, w, mech, false)
 			script := `(setsid sh -c 'sleep 1; echo x > .envrc; echo x > sub/.envrc' </dev/null >/dev/null 2>&1 &) ; (sh -c 'sleep 1; echo x > .mise.toml' </dev/null >/dev/null 2>&1 &); true`
-			if mech != MechanismBwrap && landlockABI() >= 6 {
+			if mech != MechanismBwrap && enter.LandlockABI() >= 6 {
 				// Landlock's signal scope keeps the command from ending
 				// nb's supervisor (older kernels cannot refuse it).
 				script = "kill -KILL $PPID; " + script

@@ -1,9 +1,10 @@
 // Package sandbox runs commands on this machine inside a sandbox: the
 // system read-only, the workspace writable (its .git and the files that
 // run later outside, RunLater, excepted), a private temporary directory,
-// secrets hidden and the network off unless allowed. It uses bubblewrap
-// when installed and working, else Landlock through a re-execution of nb
-// (MaybeHelper) that first binds the protected paths read-only in its own
+// secrets hidden and the network off unless allowed. It builds the view
+// itself, in namespaces of its own, through a re-execution of nb (package
+// enter, the helper), else uses bubblewrap when installed and working,
+// else Landlock through the same helper, which first binds the protected paths read-only in its own
 // user and mount namespaces where the system allows them, and which
 // supervises the command so that none of its processes outlives it.
 // Entries that run later outside which a command creates are moved to a
@@ -18,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"maps"
 	"os"
 	"os/exec"
@@ -197,7 +199,7 @@ func New(o Options) (*Host, error) {
 		}
 	}
 	if h.mech == "" && (mech == MechanismAuto || mech == MechanismLandlock) {
-		err := landlockCheck(o.AllowNetwork)
+		err := enter.LandlockCheck(o.AllowNetwork)
 		if err == nil {
 			h.mech = MechanismLandlock
 			if h.self, err = helperProgram(o.Self); err != nil {
@@ -216,7 +218,7 @@ func New(o Options) (*Host, error) {
 	}
 	h.cache = checkCache{o.CheckCache}
 	if h.mech == MechanismBwrap || h.mech == MechanismLandlock || h.mech == MechanismNamespaces {
-		if f, err := seccompFile(false); err != nil {
+		if f, err := enter.SeccompFile(false); err != nil {
 			h.filterErr = err
 		} else {
 			f.Close()
@@ -269,10 +271,10 @@ func New(o Options) (*Host, error) {
 	h.pty = &host.Local{Shell: o.Shell, Env: env, EnvPolicy: o.EnvPolicy, RuntimeDir: runDir, Wrap: func(w *host.Launch) error { return h.wrap(w, true) }}
 	switch {
 	case h.mech == MechanismNamespaces:
-		h.run.ProcAttr = nsViewProcAttr(h.layout.Network)
+		h.run.ProcAttr = enter.ViewProcAttr(h.layout.Network)
 		h.pty.ProcAttr = h.run.ProcAttr
 	case h.ns:
-		h.run.ProcAttr, h.pty.ProcAttr = nsProcAttr, nsProcAttr
+		h.run.ProcAttr, h.pty.ProcAttr = enter.ProcAttr, enter.ProcAttr
 	}
 	return h, nil
 }
@@ -294,7 +296,7 @@ func (h *Host) checkView(o Options) error {
 	cache, key := checkCache{o.CheckCache}, programKey(self)
 	if _, ok := cache.get(MechanismNamespaces, key); !ok {
 		network := o.AllowNetwork && !o.ReadOnly
-		if _, err := checkHelper(self, nsViewProcAttr(network), helperSpec{NS: &nsSpec{}, Network: network}); err != nil {
+		if _, err := checkHelper(self, enter.ViewProcAttr(network), enter.Spec{NS: &enter.NSSpec{}, Network: network}); err != nil {
 			return fmt.Errorf("nb's own namespaces: %w", err)
 		}
 		cache.put(MechanismNamespaces, key, "works")
@@ -318,7 +320,7 @@ func (h *Host) checkLandlock(o Options) error {
 		}
 		return nil
 	}
-	if _, err := checkHelper(h.self, nil, helperSpec{Writable: []string{}}); err != nil {
+	if _, err := checkHelper(h.self, nil, enter.Spec{Writable: []string{}}); err != nil {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	if !o.noNamespaces {
@@ -335,11 +337,11 @@ func (h *Host) checkLandlock(o Options) error {
 
 // checkHelper runs the Landlock helper once with spec on a command
 // exiting 42, started with attr's process attributes when set: any other
-// status means self does not enter the sandbox (MaybeHelper is not wired
-// into its main) and nothing may run through it. It returns what the
+// status means self does not enter the sandbox (it does not link package
+// enter) and nothing may run through it. It returns what the
 // helper printed.
-func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) (string, error) {
-	argv, err := helperArgv(self, spec, []string{"/bin/sh", "-c", "exit 42"})
+func checkHelper(self string, attr func(*syscall.SysProcAttr), spec enter.Spec) (string, error) {
+	argv, err := enter.Argv(self, spec, []string{"/bin/sh", "-c", "exit 42"})
 	if err != nil {
 		return "", err
 	}
@@ -355,7 +357,7 @@ func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) 
 	if errors.As(err, &ee) && ee.ExitCode() == 42 {
 		return out.String(), nil
 	}
-	return out.String(), fmt.Errorf("the landlock helper (%s %s) does not work: %w %s", self, HelperArg, err, firstLine(out.String(), errors.New("")))
+	return out.String(), fmt.Errorf("the landlock helper (%s %s) does not work: %w %s", self, enter.Arg, err, firstLine(out.String(), errors.New("")))
 }
 
 // checkNamespaces reports why the Landlock helper cannot run in its own
@@ -364,7 +366,7 @@ func checkHelper(self string, attr func(*syscall.SysProcAttr), spec helperSpec) 
 // (kernel.unprivileged_userns_clone=0, user.max_user_namespaces=0) or
 // restricted (AppArmor's kernel.apparmor_restrict_unprivileged_userns).
 func checkNamespaces(self, dir string) error {
-	out, err := checkHelper(self, nsProcAttr, helperSpec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}, PIDs: true, PrivateTmp: true, Keep: []string{dir}})
+	out, err := checkHelper(self, enter.ProcAttr, enter.Spec{Writable: []string{}, Mounts: true, ReadOnly: []string{dir}, PIDs: true, PrivateTmp: true, Keep: []string{dir}})
 	if err == nil && strings.TrimSpace(out) != "" {
 		err = errors.New(firstLine(out, nil))
 	}
@@ -465,7 +467,7 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 	switch h.mech {
 	case MechanismBwrap:
 		files := h.covers()
-		if f, err := seccompFile(l.Network); err == nil {
+		if f, err := enter.SeccompFile(l.Network); err == nil {
 			files.seccomp = 3 + len(w.Files)
 			w.Files = append(w.Files, f)
 		}
@@ -488,7 +490,7 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		if h.ns {
 			h.coverAbsent(l)
 		}
-		argv, err := helperArgv(h.self, h.helperSpec(l, terminal), w.Argv)
+		argv, err := enter.Argv(h.self, h.helperSpec(l, terminal), w.Argv)
 		if err != nil {
 			return err
 		}
@@ -518,9 +520,9 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	fd := 3 + len(w.Files)
 	w.Files = append(w.Files, r)
 	argv := make([]string, 0, len(w.Argv)+4)
-	w.Argv = append(append(argv, h.self, HelperArg, specFromFD+strconv.Itoa(fd), "--"), w.Argv...)
+	w.Argv = append(append(argv, h.self, enter.Arg, enter.SpecFromFD+strconv.Itoa(fd), "--"), w.Argv...)
 	// The helper is the first process of its process namespace
-	// (nsViewProcAttr) and gets nb's death signal.
+	// (enter.ViewProcAttr) and gets nb's death signal.
 	w.Contained = true
 	dir := w.Dir
 	go func() {
@@ -533,7 +535,7 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 			h.created[c] = true
 		}
 		h.mu.Unlock()
-		b, err := json.Marshal(helperSpec{NS: &nsSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
+		b, err := json.Marshal(enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
 		if err == nil {
 			// a helper that failed to start has closed its end: EPIPE
 			_, _ = wr.Write(b)
@@ -555,8 +557,8 @@ func (h *Host) layoutFor(dir string) Layout {
 // l.Keep and the scratch directories, and its own process namespace;
 // without them, in the read-only profile, /tmp is unreadable but for
 // l.Keep.
-func (h *Host) helperSpec(l Layout, terminal bool) helperSpec {
-	s := helperSpec{
+func (h *Host) helperSpec(l Layout, terminal bool) enter.Spec {
+	s := enter.Spec{
 		Writable: l.Writable,
 		Hidden:   l.unreadable(),
 		ReadOnly: l.ReadOnly,
@@ -685,7 +687,7 @@ func (h *Host) Run(ctx context.Context, c *host.Command) (*host.Exit, error) {
 		// after the grace a SIGTERM gives; nb's own SIGKILL comes later,
 		// so that it cannot end the supervisor first.
 		g := c.Grace()
-		cc.Env = append(slices.Clone(c.Env), superviseGraceEnv+"="+strconv.FormatInt(g.Milliseconds(), 10))
+		cc.Env = append(slices.Clone(c.Env), enter.GraceEnv+"="+strconv.FormatInt(g.Milliseconds(), 10))
 		cc.KillGrace = g + time.Second
 	}
 	before := h.snapshot()

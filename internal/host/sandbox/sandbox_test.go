@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"io"
 	"net"
 	"os"
@@ -24,9 +25,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if handled, code := MaybeHelper(os.Args[1:]); handled {
-		os.Exit(code)
-	}
 	if handled, code := probeMain(os.Args[1:]); handled {
 		os.Exit(code)
 	}
@@ -83,7 +81,7 @@ func mechanisms(t *testing.T) []string {
 	} else {
 		t.Logf("bubblewrap variant skipped: %v", err)
 	}
-	if err := landlockCheck(false); err == nil {
+	if err := enter.LandlockCheck(false); err == nil {
 		out = append(out, MechanismLandlock)
 	} else {
 		t.Logf("landlock variant skipped: %v", err)
@@ -416,7 +414,7 @@ func TestUnavailable(t *testing.T) {
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "apt install bubblewrap") {
 		t.Fatalf("missing bubblewrap: %v", err)
 	}
-	if landlockCheck(false) == nil {
+	if enter.LandlockCheck(false) == nil {
 		// A binary that does not enter the sandbox must not be trusted.
 		_, err = New(Options{Mechanism: MechanismLandlock, Self: "/bin/true", LaunchDir: t.TempDir()})
 		if !errors.Is(err, ErrUnavailable) {
@@ -802,7 +800,7 @@ func TestLayoutHidesSecretList(t *testing.T) {
 // sandbox still protects .git with Landlock alone, the top of the
 // workspace takes no new entries, and the description says why.
 func TestLandlockWithoutUserNamespaces(t *testing.T) {
-	if landlockCheck(false) != nil {
+	if enter.LandlockCheck(false) != nil {
 		t.Skip("landlock is not usable here")
 	}
 	if os.Getenv("NB_TEST_NO_USERNS") == "" {
@@ -847,7 +845,7 @@ func TestLandlockWithoutUserNamespaces(t *testing.T) {
 // Landlock alone for that command: the top of the workspace takes no new
 // entries, and stderr says so.
 func TestLandlockMountFailureFallsBack(t *testing.T) {
-	if landlockCheck(false) != nil {
+	if enter.LandlockCheck(false) != nil {
 		t.Skip("landlock is not usable here")
 	}
 	w := newWorld(t)
@@ -862,15 +860,15 @@ func TestLandlockMountFailureFallsBack(t *testing.T) {
 	if err := os.Symlink("real", filepath.Join(w.ws, "lnk")); err != nil {
 		t.Fatal(err)
 	}
-	spec := helperSpec{Writable: []string{w.ws}, ReadOnly: []string{filepath.Join(w.ws, ".git"), filepath.Join(w.ws, "lnk", ".envrc")}, Mounts: true}
-	argv, err := helperArgv(os.Args[0], spec, []string{"/bin/sh", "-c", "echo x > top.txt"})
+	spec := enter.Spec{Writable: []string{w.ws}, ReadOnly: []string{filepath.Join(w.ws, ".git"), filepath.Join(w.ws, "lnk", ".envrc")}, Mounts: true}
+	argv, err := enter.Argv(os.Args[0], spec, []string{"/bin/sh", "-c", "echo x > top.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = w.ws
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	nsProcAttr(cmd.SysProcAttr)
+	enter.ProcAttr(cmd.SysProcAttr)
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Errorf("created at the top although a protection could not be mounted: %s", out)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"fmt"
@@ -18,13 +18,13 @@ import (
 // mount in its own namespaces.
 const capSysAdmin = 21
 
-// nsProcAttr starts the Landlock helper in a new user namespace (the
+// ProcAttr starts the Landlock helper in a new user namespace (the
 // user's own uid and gid mapped to themselves), a new mount namespace and
 // a new process namespace (the helper's supervisor is its first process:
 // when it ends, so does every process of the sandbox),
 // keeping CAP_SYS_ADMIN across its exec so that it can bind the protected
 // paths read-only. The helper drops it before executing the command.
-func nsProcAttr(a *syscall.SysProcAttr) {
+func ProcAttr(a *syscall.SysProcAttr) {
 	a.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}

@@ -1,11 +1,11 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import "golang.org/x/sys/unix"
 
-// kernelRelease is the running kernel's release (uname -r).
-func kernelRelease() string {
+// KernelRelease is the running kernel's release (uname -r).
+func KernelRelease() string {
 	var u unix.Utsname
 	if unix.Uname(&u) != nil {
 		return ""

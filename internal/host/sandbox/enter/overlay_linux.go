@@ -1,4 +1,4 @@
-package sandbox
+package enter
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // bubblewrap, which needs the namespace's capabilities to build its own
 // nested sandbox and drops every one before the command runs (they count
 // only inside these namespaces anyway).
-func enterOverlays(ms []overlayMount, argv []string) error {
+func enterOverlays(ms []OverlayMount, argv []string) error {
 	lockThread()
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)

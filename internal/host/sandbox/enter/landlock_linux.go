@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"errors"
@@ -26,8 +26,8 @@ const (
 	rightsDev = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSReadDir | ll.AccessFSTruncate
 )
 
-// landlockABI returns the kernel's Landlock ABI version (0 when absent).
-func landlockABI() int {
+// LandlockABI returns the kernel's Landlock ABI version (0 when absent).
+func LandlockABI() int {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		return 0
@@ -35,9 +35,9 @@ func landlockABI() int {
 	return v
 }
 
-// landlockCheck reports why Landlock cannot enforce the spec, or nil.
-func landlockCheck(network bool) error {
-	abi := landlockABI()
+// LandlockCheck reports why Landlock cannot enforce the spec, or nil.
+func LandlockCheck(network bool) error {
+	abi := LandlockABI()
 	switch {
 	case abi < 1:
 		return errors.New("landlock is not enabled in this kernel")
@@ -128,7 +128,7 @@ var devFiles = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/
 // directory there; the writable trees writable except the protected
 // paths; the scratch directories, and tmp and /dev/shm where private,
 // writable.
-func landlockRules(s helperSpec) []rule {
+func landlockRules(s Spec) []rule {
 	var out []rule
 	excl := append([]string{"/dev"}, s.Hidden...)
 	if !s.Mounts {
@@ -179,11 +179,11 @@ func landlockRules(s helperSpec) []rule {
 }
 
 // applyLandlock restricts this process (and what it executes) to s.
-func applyLandlock(s helperSpec) error {
-	if err := landlockCheck(s.Network); err != nil {
+func applyLandlock(s Spec) error {
+	if err := LandlockCheck(s.Network); err != nil {
 		return err
 	}
-	abi := landlockABI()
+	abi := LandlockABI()
 	cfg := configFor(abi, s.Network)
 	handled := uint64(cfg.HandledAccessFS)
 	var rules []landlock.Rule

@@ -1,6 +1,6 @@
 //go:build linux && !amd64
 
-package sandbox
+package enter
 
 // legacyMetadataCalls: the other architectures have only the *at calls.
 var legacyMetadataCalls []uintptr

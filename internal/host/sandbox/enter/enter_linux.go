@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"slices"
 )
 
-func enterLandlock(s helperSpec, argv []string) error {
+func enterLandlock(s Spec, argv []string) error {
 	if s.NS != nil {
 		return enterNamespaces(s, argv)
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"encoding/binary"
@@ -223,17 +223,17 @@ var filterBytes = sync.OnceValue(func() [2][]byte {
 	return out
 })
 
-// seccompFile returns a pipe from which bubblewrap reads the command's
+// SeccompFile returns a pipe from which bubblewrap reads the command's
 // filter (its --seccomp option), or nil and why there is none for this
 // architecture.
-func seccompFile(network bool) (*os.File, error) {
+func SeccompFile(network bool) (*os.File, error) {
 	bs := filterBytes()
 	b := bs[0]
 	if network {
 		b = bs[1]
 	}
 	if b == nil {
-		return nil, errNoFilter
+		return nil, ErrNoFilter
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -249,14 +249,14 @@ func seccompFile(network bool) (*os.File, error) {
 	return r, nil
 }
 
-// errNoFilter says the filter does not exist for this build.
-var errNoFilter = errors.New("no seccomp filter for " + runtime.GOARCH + ": unix sockets, io_uring and the session's keyrings stay reachable")
+// ErrNoFilter says the filter does not exist for this build.
+var ErrNoFilter = errors.New("no seccomp filter for " + runtime.GOARCH + ": unix sockets, io_uring and the session's keyrings stay reachable")
 
 // applySocketFilter installs commandFilter on every thread of the process.
 func applySocketFilter(network, frozen bool) error {
 	arch := auditArch()
 	if arch == 0 {
-		return errNoFilter
+		return ErrNoFilter
 	}
 	prog := commandFilter(arch, network, frozen)
 	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}

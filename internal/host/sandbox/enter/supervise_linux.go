@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,7 +20,7 @@ import (
 // superviseGrace is how long the supervisor lets the command end after a
 // SIGTERM (nb's timeout or interrupt, a terminal closed) before ending
 // every process of the sandbox itself, unless nb passed the command's
-// grace (superviseGraceEnv): shorter than nb's own before its SIGKILL,
+// grace (GraceEnv): shorter than nb's own before its SIGKILL,
 // which would end the supervisor too.
 const superviseGrace = time.Second
 
@@ -31,13 +32,13 @@ const superviseGrace = time.Second
 // the command's status: nothing of the sandbox outlives the command, so
 // the host's check after it (quarantine) cannot be raced. It returns only
 // when the second stage could not start.
-func supervise(s helperSpec, argv []string) error {
+func supervise(s Spec, argv []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
 	s.Inner = true
-	args, err := helperArgv(self, s, argv)
+	args, err := Argv(self, s, argv)
 	if err != nil {
 		return err
 	}
@@ -57,10 +58,10 @@ func runSupervised(cmd *exec.Cmd) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	grace := superviseGrace
-	if ms, err := strconv.Atoi(os.Getenv(superviseGraceEnv)); err == nil && ms >= 0 {
+	if ms, err := strconv.Atoi(os.Getenv(GraceEnv)); err == nil && ms >= 0 {
 		grace = time.Duration(ms) * time.Millisecond
 	}
-	cmd.Env = dropEnv(os.Environ(), superviseGraceEnv)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(e string) bool { return strings.HasPrefix(e, GraceEnv+"=") })
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return err

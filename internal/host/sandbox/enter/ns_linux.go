@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package enter
 
 import (
 	"errors"
@@ -27,11 +27,11 @@ import (
 // the loopback interface of its own network namespace.
 const capNetAdmin = 12
 
-// nsViewProcAttr starts the namespace helper: nsProcAttr's namespaces,
+// ViewProcAttr starts the namespace helper: ProcAttr's namespaces,
 // and new network (unless network), IPC, UTS and cgroup ones.
-func nsViewProcAttr(network bool) func(*syscall.SysProcAttr) {
+func ViewProcAttr(network bool) func(*syscall.SysProcAttr) {
 	return func(a *syscall.SysProcAttr) {
-		nsProcAttr(a)
+		ProcAttr(a)
 		a.Cloneflags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS | syscall.CLONE_NEWCGROUP
 		if !network {
 			a.Cloneflags |= syscall.CLONE_NEWNET
@@ -40,9 +40,9 @@ func nsViewProcAttr(network bool) func(*syscall.SysProcAttr) {
 	}
 }
 
-// userNamespaces says why nb cannot create user namespaces here, as the
+// UserNamespaces says why nb cannot create user namespaces here, as the
 // kernel's settings tell without starting anything, or nil.
-func userNamespaces() error {
+func UserNamespaces() error {
 	if b, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(b)) == "0" {
 		return errors.New("user namespaces are disabled (user.max_user_namespaces is 0)")
 	}
@@ -56,7 +56,7 @@ func userNamespaces() error {
 // capability, installs the command's system call filter and starts argv
 // from it, so that the command inherits all three, and supervises it.
 // It returns only on failure, before the command started.
-func enterNamespaces(s helperSpec, argv []string) error {
+func enterNamespaces(s Spec, argv []string) error {
 	lockThread()
 	if err := buildView(s.NS); err != nil {
 		return err
@@ -80,7 +80,7 @@ func enterNamespaces(s helperSpec, argv []string) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("not dumpable: %w", err)
 	}
-	if err := applySocketFilter(s.Network, false); err != nil && !errors.Is(err, errNoFilter) {
+	if err := applySocketFilter(s.Network, false); err != nil && !errors.Is(err, ErrNoFilter) {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	if err := dropCaps(); err != nil {
@@ -94,7 +94,7 @@ func enterNamespaces(s helperSpec, argv []string) error {
 // and /proc (the kernel's settings read-only), then performs the plan
 // and seals its covers. Sources are opened before anything is mounted,
 // since a cover may hide them.
-func buildView(ns *nsSpec) error {
+func buildView(ns *NSSpec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
@@ -130,7 +130,7 @@ func buildView(ns *nsSpec) error {
 			return err
 		}
 	}
-	for _, k := range kernelSettings {
+	for _, k := range KernelSettings {
 		if err := open(k); err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func buildView(ns *nsSpec) error {
 	if err := mountProc(); err != nil {
 		return fmt.Errorf("own /proc: %w", err)
 	}
-	for _, k := range kernelSettings {
+	for _, k := range KernelSettings {
 		if err := bindAt(src, k, k, true); err != nil {
 			return err
 		}

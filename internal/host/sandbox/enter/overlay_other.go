@@ -1,9 +1,9 @@
 //go:build !linux
 
-package sandbox
+package enter
 
 import "errors"
 
-func enterOverlays([]overlayMount, []string) error {
+func enterOverlays([]OverlayMount, []string) error {
 	return errors.New("overlays are Linux only")
 }

@@ -1,4 +1,4 @@
-package sandbox
+package enter
 
 import (
 	"encoding/json"
@@ -6,15 +6,15 @@ import (
 	"os"
 )
 
-// overlayArg is the hidden first argument with which nb re-executes
+// OverlayArg is the hidden first argument with which nb re-executes
 // itself to mount a preview's overlays in its own user and mount
 // namespaces before it executes the sandbox: nb __preview-overlay SPEC --
 // argv...
-const overlayArg = "__preview-overlay"
+const OverlayArg = "__preview-overlay"
 
-// overlayMount is one copy-on-write view: Lower seen at Target, its
+// OverlayMount is one copy-on-write view: Lower seen at Target, its
 // writes landing in Upper (Work is overlayfs's own directory).
-type overlayMount struct {
+type OverlayMount struct {
 	Lower  string `json:"l"`
 	Upper  string `json:"u"`
 	Work   string `json:"w"`
@@ -25,10 +25,10 @@ type overlayMount struct {
 // its arguments; it returns only on failure.
 func overlayHelper(args []string) int {
 	if len(args) < 4 || args[2] != "--" {
-		fmt.Fprintln(os.Stderr, "nb: preview helper: usage: nb "+overlayArg+" SPEC -- COMMAND...")
+		fmt.Fprintln(os.Stderr, "nb: preview helper: usage: nb "+OverlayArg+" SPEC -- COMMAND...")
 		return 126
 	}
-	var ms []overlayMount
+	var ms []OverlayMount
 	if err := json.Unmarshal([]byte(args[1]), &ms); err != nil {
 		fmt.Fprintf(os.Stderr, "nb: preview helper: bad spec: %v\n", err)
 		return 126

@@ -1,4 +1,4 @@
-package sandbox
+package enter
 
 import "golang.org/x/sys/unix"
 
