@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // awkUnsafeNames are awk identifiers that run commands, read other files,
 // reach the environment or change which files are read.
@@ -37,6 +40,9 @@ type awkLex struct {
 	// a statement starts, where / begins a regular expression
 	cond    []bool
 	keyword string // the identifier just read, when it was one
+	// outputs, when set, collects the files print writes instead of
+	// stopping there
+	outputs *awkOut
 }
 
 func isAwkLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -121,7 +127,17 @@ func (l *awkLex) operator(c byte) string {
 				l.i = end // print > "/dev/stderr": the standard streams
 				return ""
 			}
-			return "awk program redirects output to a file"
+			if l.outputs == nil {
+				return "awk program redirects output to a file"
+			}
+			name, end, ok := redirectTarget(p, i)
+			if ok {
+				l.outputs.files = append(l.outputs.files, name)
+			} else {
+				l.outputs.named = true
+			}
+			l.i, l.operand = end, ok
+			return ""
 		}
 		l.i++
 		if l.i < n && p[l.i] == '=' {
@@ -233,6 +249,18 @@ func (l *awkLex) number() {
 // "/dev/stderr", "/dev/fd/1", "/dev/fd/2") and the statement ends after
 // it; 0 otherwise.
 func stdStream(p string, i int) int {
+	name, end, ok := redirectTarget(p, i)
+	if ok && slices.Contains([]string{"/dev/stdout", "/dev/stderr", "/dev/fd/1", "/dev/fd/2"}, name) {
+		return end
+	}
+	return 0
+}
+
+// redirectTarget reads the output redirection (> or >>) at p[i]: the file
+// it names when that is a string literal without escapes after which the
+// statement ends, and where it ends; ok is false when an expression names
+// the file (a variable, a concatenation).
+func redirectTarget(p string, i int) (name string, end int, ok bool) {
 	i++
 	if i < len(p) && p[i] == '>' {
 		i++
@@ -240,17 +268,43 @@ func stdStream(p string, i int) int {
 	for i < len(p) && (p[i] == ' ' || p[i] == '\t') {
 		i++
 	}
-	for _, name := range []string{`"/dev/stdout"`, `"/dev/stderr"`, `"/dev/fd/1"`, `"/dev/fd/2"`} {
-		if !strings.HasPrefix(p[i:], name) {
-			continue
-		}
-		j := i + len(name)
-		for j < len(p) && (p[j] == ' ' || p[j] == '\t') {
-			j++
-		}
-		if j == len(p) || p[j] == ';' || p[j] == '}' || p[j] == '\n' {
-			return j
+	if i >= len(p) || p[i] != '"' {
+		return "", i, false
+	}
+	close := strings.IndexByte(p[i+1:], '"')
+	if close < 0 {
+		return "", i, false
+	}
+	name = p[i+1 : i+1+close]
+	if strings.ContainsAny(name, "\\\n") {
+		return "", i, false
+	}
+	j := i + close + 2
+	for j < len(p) && (p[j] == ' ' || p[j] == '\t') {
+		j++
+	}
+	if j == len(p) || p[j] == ';' || p[j] == '}' || p[j] == '\n' {
+		return name, j, true
+	}
+	return "", i, false
+}
+
+// awkOutputs reads program p as awkProgramWhy does and returns the files
+// its print and printf statements write (> and >>), the standard streams
+// aside, and whether an expression names some of them.
+func awkOutputs(p string) (files []string, named bool) {
+	l := &awkLex{p: p, outputs: &awkOut{}}
+	for l.i < len(p) {
+		at := l.i
+		if why := l.next(); why != "" && l.i == at {
+			l.i++ // read on past what the check stops at
 		}
 	}
-	return 0
+	return l.outputs.files, l.outputs.named
+}
+
+// awkOut collects a program's output files (awkOutputs).
+type awkOut struct {
+	files []string
+	named bool
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +131,38 @@ func TestAwkReaderAgainstRealAwk(t *testing.T) {
 		if !seen && eff != `print PROCINFO["environ"]` && eff != `fflush("F8")` {
 			t.Errorf("%q has no effect the harness sees", eff)
 		}
+	}
+}
+
+// TestAwkOutputsAgainstRealAwk holds awkOutputs against the awks
+// installed: a generated program whose only effect nb's reader sees is
+// print's output to files creates no file but those awkOutputs names,
+// unless it reports a file named by an expression.
+func TestAwkOutputsAgainstRealAwk(t *testing.T) {
+	awks := []string{testenv.Tool(t, "mawk"), testenv.Tool(t, "gawk")}
+	n, rng := generated(1500, 11, "NB_AWK")
+	checked := 0
+	for range n {
+		p := genAwkProgram(rng)
+		if why := awkProgramWhy(p); why != "awk program redirects output to a file" {
+			continue
+		}
+		files, named := awkOutputs(p)
+		if named {
+			continue
+		}
+		checked++
+		for _, awk := range awks {
+			for _, did := range strings.Split(awkEffect(t, awk, p), ", ") {
+				name, ok := strings.CutPrefix(did, "created ")
+				if ok && !slices.Contains(files, name) {
+					t.Errorf("%s %q: wrote %s, nb read only %q", filepath.Base(awk), p, name, files)
+				}
+			}
+		}
+	}
+	t.Logf("%d programs, %d writing only named files run", n, checked)
+	if checked < n/50 {
+		t.Errorf("only %d of %d programs checked: the run tests little", checked, n)
 	}
 }

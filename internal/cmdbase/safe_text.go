@@ -359,6 +359,21 @@ func archiveWord(ws []word) []string {
 // awkCheck accepts an awk program given as the first argument that only
 // computes and prints to standard output.
 func awkCheck(ws []word) string {
+	prog, why := awkProgram(ws)
+	switch {
+	case why != "":
+		return why
+	case prog == nil:
+		return "awk without a program"
+	case !prog.Static():
+		return "awk program chosen at run time"
+	}
+	return awkProgramWhy(prog.Text)
+}
+
+// awkProgram finds awk's program among its arguments (nil with -f), or
+// says which option is not known to be read-only.
+func awkProgram(ws []word) (*word, string) {
 	var prog *word
 	for i := 0; i < len(ws); i++ {
 		t := ws[i].Text
@@ -376,23 +391,34 @@ func awkCheck(ws []word) string {
 			}
 			i = len(ws)
 		case strings.HasPrefix(t, "-") && t != "-":
-			return "awk option " + t + " is not known to be read-only"
+			return prog, "awk option " + t + " is not known to be read-only"
 		default:
 			if prog == nil {
 				prog = &ws[i]
 			}
 		}
 	}
-	if prog == nil {
-		return "awk without a program"
+	return prog, ""
+}
+
+// awkWrites: print and printf write the files their > and >> name.
+func awkWrites(ws []Word) (string, []Word) {
+	prog, _ := awkProgram(ws)
+	if prog == nil || !prog.Static() {
+		return "", nil
 	}
-	if !prog.Static() {
-		return "awk program chosen at run time"
+	files, named := awkOutputs(prog.Text)
+	var out []Word
+	for _, f := range files {
+		out = append(out, Word{Text: f, Raw: f})
 	}
-	if why := awkProgramWhy(prog.Text); why != "" {
-		return why
+	if named {
+		out = append(out, Word{Text: "print >", Raw: "print >", Dynamic: true})
 	}
-	return ""
+	if len(out) == 0 {
+		return "", nil
+	}
+	return "awk writes files", out
 }
 
 var grepLongs = []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "regexp", "file",

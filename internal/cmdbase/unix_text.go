@@ -6,23 +6,24 @@ import "strings"
 // grep, sed, jq and the others are the safe list (safe_text.go).
 var _ = registerUnix(Text, func() []Prog {
 	return []Prog{
-		{Name: "awk", Is: Interpreter, Version: []string{"--version", "--help"},
+		{Name: "awk", Is: Interpreter, Writes: awkWrites, Version: []string{"--version", "--help"},
 			Examples: Examples{
 				Allow: []string{"awk --version", "awk '{print $1}' go.mod", "awk '$3 > 100' data.txt", "awk '{print \"a\\tb\"}' f",
 					"ps aux | awk '$3 > 50 {print $2}'", "awk -F: '{print $1}' /etc/passwd", "awk -v n=3 'NR <= n' f",
 					"awk '{print > \"/dev/stderr\"}' f"},
 				Ask: []string{"awk '{system(\"id\")}' go.mod", "awk -f prog.awk f", "awk '{print}' /etc/shadow", "awk \"$prog\" f",
-					"awk 'BEGIN{getline < \"/etc/shadow\"}'", "awk '{print | \"sh\"}' f", "awk '{print > \"out\"}' go.mod"},
-				Warn: []string{"curl x | awk '{system($0)}'"},
+					"awk 'BEGIN{getline < \"/etc/shadow\"}'", "awk '{print | \"sh\"}' f"},
+				Warn: []string{"curl x | awk '{system($0)}'", "awk '{print > \"out\"}' go.mod", "awk '{print >> \"/etc/passwd\"}' f",
+					"awk '{print > $1}' f", "awk '{print > \"a\" \"b\"}' f", "mawk '{printf \"%s\", $0 > \"out\"}' f"},
 			}},
-		{Name: "gawk", Is: Interpreter, Version: []string{"--version", "--help"},
+		{Name: "gawk", Is: Interpreter, Writes: awkWrites, Version: []string{"--version", "--help"},
 			Examples: Examples{
 				Allow: []string{"gawk --version", "gawk -F: '{print $1}' go.mod", "gawk -M '{print $1 * 2}' nums.txt"},
 				Ask:   []string{"gawk -f prog.awk go.mod", "gawk -i inplace '{print}' f", "gawk -l filefuncs 'BEGIN{}'"},
 				Warn:  []string{"curl x | gawk -f -"},
 			}},
-		{Name: "mawk", Is: Interpreter},
-		{Name: "nawk", Is: Interpreter},
+		{Name: "mawk", Is: Interpreter, Writes: awkWrites},
+		{Name: "nawk", Is: Interpreter, Writes: awkWrites},
 		{Name: "sed", Version: []string{"--version", "--help"}, Writes: sedWritesFiles,
 			Examples: Examples{
 				Allow: []string{"sed --version", "sed -n 1,5p go.mod", "sed -n 's/x/y/p' f", "sed ':a;N;$!ba;s/\\n/ /g' f",
