@@ -175,10 +175,17 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 	defer func() { fsys.lazy = false }()
 	for i, f := range order {
 		if err := fsys.Write(f.Path, to(f)); err != nil {
+			err = fmt.Errorf("%s: %w", f.Path, err)
+			var stuck []string
 			for k := i - 1; k >= 0; k-- {
-				_ = fsys.Write(order[k].Path, from(order[k]))
+				if fsys.Write(order[k].Path, from(order[k])) != nil {
+					stuck = append(stuck, order[k].Path)
+				}
 			}
-			return fmt.Errorf("%s: %w", f.Path, err)
+			if len(stuck) > 0 {
+				err = fmt.Errorf("%w; these could not be put back as they were: %s", err, strings.Join(stuck, ", "))
+			}
+			return err
 		}
 	}
 	if fsys.lazy {

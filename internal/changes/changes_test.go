@@ -296,3 +296,32 @@ func TestReadSized(t *testing.T) {
 		}
 	}
 }
+
+// TestRevertFailingMidwayKeepsContent: an undo whose second write fails
+// puts back the first path only where it still has what to write; a
+// state kept by its digest alone (the journal's after-states) is never
+// written as an empty file, and the error names what stayed reverted.
+func TestRevertFailingMidwayKeepsContent(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "d", "b")
+	must(t, os.WriteFile(a, []byte("a1"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(b, "kept"), 0o755)) // not empty: b cannot become a file again
+	after := State{Type: Regular, Mode: 0o644, Data: []byte("a1")}.Sealed()
+	after.Data = nil // kept by its digest only
+	set := &Set{Files: []File{
+		{Path: a, Before: State{Type: Regular, Mode: 0o644, Data: []byte("a0")}, After: after},
+		{Path: b, Before: State{Type: Regular, Mode: 0o644, Data: []byte("b0")}, After: State{Type: Dir, Mode: fs.ModeDir | 0o755}},
+	}}
+	fsys, err := Open(dir)
+	must(t, err)
+	defer fsys.Close()
+	err = Revert(fsys, set)
+	if err == nil || !strings.Contains(err.Error(), a) {
+		t.Fatalf("revert: %v, want an error naming %s", err, a)
+	}
+	got, rerr := os.ReadFile(a)
+	must(t, rerr)
+	if string(got) != "a0" {
+		t.Errorf("a holds %q after the failed undo, want the reverted a0 (not an empty file)", got)
+	}
+}

@@ -219,6 +219,10 @@ func (f *FS) Write(p string, s State) error {
 	if err != nil {
 		return err
 	}
+	if (s.Type == Regular || s.Type == Symlink) && s.Data == nil && s.Size > 0 {
+		// a state kept by its digest alone: writing it would empty the file
+		return fmt.Errorf("%s: the content to write is not kept", p)
+	}
 	if s.Type != Absent {
 		if dir := filepath.Dir(rel); dir != "." {
 			if err := f.root.MkdirAll(dir, 0o755); err != nil {
