@@ -257,7 +257,7 @@ func (f *FS) Write(p string, s State) error {
 		if err != nil || !prev.Mode().IsRegular() {
 			prev = nil
 		}
-		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s, prev, !f.lazy) })
+		return f.replace(rel, func(tmp string) error { return writeTemp(f.root, tmp, s, rel, prev, !f.lazy) })
 	}
 	return fmt.Errorf("%s: unknown type %q", p, s.Type)
 }
@@ -288,9 +288,10 @@ func (f *FS) replace(rel string, make func(tmp string) error) error {
 	}
 }
 
-// writeTemp writes s into the new file tmp, with the owner and group of
-// prev, the file it replaces (nil: none).
-func writeTemp(root *os.Root, tmp string, s State, prev fs.FileInfo, sync bool) error {
+// writeTemp writes s into the new file tmp, with the owner, group and
+// extended attributes (access lists among them) of the file rel it
+// replaces, which prev describes (nil: none).
+func writeTemp(root *os.Root, tmp string, s State, rel string, prev fs.FileInfo, sync bool) error {
 	h, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -305,6 +306,7 @@ func writeTemp(root *os.Root, tmp string, s State, prev fs.FileInfo, sync bool) 
 	}
 	if prev != nil {
 		keepOwner(h, prev) // before the mode: a change of owner clears setuid
+		keepAttrs(root, rel, h) // before the mode, which an access list's mask follows
 	}
 	if err := h.Chmod(s.Mode); err != nil {
 		return fail(err)
