@@ -137,6 +137,7 @@ func TestLayoutIndex(t *testing.T) {
 	layout := func() (Layout, int) {
 		s := layoutSpec(t, ws, home, index, sys, false) // a new process
 		l := s.layout(ws)
+		s.keepIndex()
 		return l, s.ix.scans
 	}
 	if _, n := layout(); n == 0 {
@@ -201,7 +202,9 @@ func TestLayoutIndexRelink(t *testing.T) {
 	write(t, ws+"/plain.txt", "x", 0o644)
 	index := filepath.Join(d, "sandbox-index")
 	sys := sysPlaces{passwd: filepath.Join(d, "none"), homes: filepath.Join(d, "none")}
-	layoutSpec(t, ws, home, index, sys, false).layout(ws)
+	s := layoutSpec(t, ws, home, index, sys, false)
+	s.layout(ws)
+	s.keepIndex()
 	if err := os.Remove(home + "/.ssh/id_ed25519"); err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,17 @@ var defaultSys = sysPlaces{
 	mountinfo: "/proc/self/mountinfo",
 }
 
-// layout is the read-only layout for a command run in dir.
+// keepIndex writes the walks' records when they changed.
+func (s *readOnlySpec) keepIndex() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ix != nil {
+		s.ix.save(s.indexFile)
+	}
+}
+
+// layout is the read-only layout for a command run in dir; keepIndex
+// keeps what its walks found.
 func (s *readOnlySpec) layout(dir string) Layout {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,7 +118,6 @@ func (s *readOnlySpec) layout(dir string) Layout {
 	}
 	masked := uniqSorted(slices.Concat(hv.masked, s.walkMasks(dir, hv, others)))
 	masked = outermost(uniqSorted(append(masked, bindViews(s.sys.mountinfo, hidden, visible, masked)...)))
-	s.ix.save(s.indexFile)
 	// What is visible below a masked path stays masked; a visible path
 	// matters only below a hidden one, and once.
 	var shown []string

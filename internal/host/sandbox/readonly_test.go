@@ -281,3 +281,29 @@ func TestReadOnlyTimeoutLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOnlyIndexKept: what a command's layout walked is kept for the
+// next process (written once the view was handed over), by every
+// mechanism, and a host closed at once still keeps it.
+func TestReadOnlyIndexKept(t *testing.T) {
+	for _, mech := range mechanisms(t) {
+		t.Run(mech, func(t *testing.T) {
+			w := roWorld(t)
+			index := filepath.Join(t.TempDir(), "sandbox-index")
+			h, err := New(Options{Mechanism: mech, LaunchDir: w.ws, Home: w.home, ReadOnly: true, Index: index, Env: os.Environ()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, code := sh(t, h, w.ws, "true"); code != 0 {
+				t.Fatalf("true: exit %d", code)
+			}
+			if err := h.Close(); err != nil {
+				t.Fatal(err)
+			}
+			ix := loadIndex(index)
+			if len(ix.Trees) == 0 {
+				t.Fatalf("no walk kept in %s", index)
+			}
+		})
+	}
+}

@@ -135,10 +135,13 @@ type Host struct {
 	// cache remembers that the mechanism works (Options.CheckCache).
 	cache checkCache
 
-	mu      sync.Mutex
-	created map[string]bool
-	qparent string // Options.Quarantine
-	qdir    string // this host's quarantine, created on first use
+	// handingOver are the views being handed to namespace helpers
+	// (wrapNamespaces); Close waits for them.
+	handingOver sync.WaitGroup
+	mu          sync.Mutex
+	created     map[string]bool
+	qparent     string // Options.Quarantine
+	qdir        string // this host's quarantine, created on first use
 	// pending are messages of sweeps after terminal sessions, told with
 	// the next command's result.
 	pending []string
@@ -464,6 +467,7 @@ func (h *Host) wrap(w *host.Launch, terminal bool) error {
 		return h.wrapNamespaces(w, terminal)
 	}
 	l := h.layoutFor(w.Dir)
+	defer h.keepIndex()
 	switch h.mech {
 	case MechanismBwrap:
 		files := h.covers()
@@ -525,7 +529,10 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	// (enter.ViewProcAttr) and gets nb's death signal.
 	w.Contained = true
 	dir := w.Dir
+	h.handingOver.Add(1)
 	go func() {
+		defer h.handingOver.Done()
+		defer h.keepIndex() // after the view is handed over: off the command's way
 		defer wr.Close()
 		l := h.layoutFor(dir)
 		files := h.covers()
@@ -550,6 +557,14 @@ func (h *Host) layoutFor(dir string) Layout {
 		return h.ro.layout(dir)
 	}
 	return h.layout.Current()
+}
+
+// keepIndex writes what the read-only layouts' walks found for the next
+// process (index.go), when it changed.
+func (h *Host) keepIndex() {
+	if h.ro != nil {
+		h.ro.keepIndex()
+	}
 }
 
 // helperSpec is what the Landlock helper enforces for layout l. With its
@@ -763,6 +778,8 @@ func (h *Host) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error
 // Close implements host.Host: it removes the mount points bubblewrap had
 // to create for protected paths, when still empty, and the private files.
 func (h *Host) Close() error {
+	h.handingOver.Wait()
+	h.keepIndex()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	// deeper first: a cover may lie in another
