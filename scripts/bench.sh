@@ -9,7 +9,7 @@ trap 'rm -f "$out"' EXIT
 
 go test -run '^$' -count "$count" -timeout 30m -bench 'RunCmdOverhead' -benchtime 300x ./internal/tool/runcmd >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench '1GiB' -benchtime 1x ./internal/tool/runcmd >>"$out"
-go test -run '^$' -count "$count" -timeout 30m -bench 'RedactREADME|RedactSandwich|Load' -benchtime 20x ./internal/redact >>"$out"
+go test -run '^$' -count "$count" -timeout 30m -bench 'RedactREADME|RedactSandwich|Load|StartKnown' -benchtime 20x ./internal/redact >>"$out"
 go test -run '^$' -count 1 -timeout 30m -bench 'Redact1GiB' -benchtime 1x ./internal/redact >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Detect' -benchtime 2000x ./internal/sysinfo >>"$out"
 go test -run '^$' -count "$count" -timeout 30m -bench 'Capture' ./internal/sandwich >>"$out"
@@ -53,6 +53,7 @@ function best(key, v, lower) {
 /^BenchmarkRedactREADME-/ { best("redme", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRedactREADMEKnown-/ { best("redmek", metric("ns/op") / 1e6, 1) }
 /^BenchmarkLoad/ { best("redload", metric("ns/op") / 1e6, 1) }
+/^BenchmarkStartKnown/ { best("redstart", metric("ns/op") / 1e6, 1) }
 /^BenchmarkRedact1GiB-/ { best("redgib", metric("ns/op") / 1e9, 1) }
 /^BenchmarkRedact1GiBKnown-/ { best("redgibk", metric("ns/op") / 1e9, 1) }
 /^Benchmark1GiB-/ { best("gib", metric("MB/s"), 0); best("rss", metric("peak-rss-growth-MiB"), 1) }
@@ -125,6 +126,7 @@ END {
 	printf "%-44s %12.1f s %14s\n", "secret detector: 1 GiB of output", B["redgib"], ""
 	printf "%-44s %12.1f s %14s\n", "  the same, knowing the secrets of a home", B["redgibk"], ""
 	printf "%-44s %11.2f ms %14s\n", "secret detector: rule set read (first scan)", B["redload"], ""
+	printf "%-44s %11.2f ms %14s\n", "  start with a home's secrets known", B["redstart"], ""
 	printf "%-44s %11.3f ms %14s\n", "capability detection, default tool list", B["detect"], "< 2 ms"
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, one long line", B["cap1"], ""
 	printf "%-44s %9.0f MB/s %14s\n", "sandwich capture alone, short lines", B["cap2"], ""

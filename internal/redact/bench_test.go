@@ -66,6 +66,16 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkStartKnown: the detector's start with a machine's secrets
+// known (the rule set, the secret variables, the token lines of a home's
+// secret files in all their spellings, indexed), done when it first scans.
+func BenchmarkStartKnown(b *testing.B) {
+	files := aHome(b)
+	for b.Loop() {
+		New(Options{Values: anEnvironment, Files: func() []File { return files }}).Warm()
+	}
+}
+
 // mixedText is n bytes of what commands print: build and test log lines
 // (nine tenths) and prose with commands and configuration (the rest,
 // this repository's README), in lines.

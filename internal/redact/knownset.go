@@ -99,15 +99,7 @@ func (ks *knownSet) addForms(v, kind string, whole bool) bool {
 
 // build sorts the index and sets its filter; nothing is added after.
 func (ks *knownSet) build() {
-	slices.SortFunc(ks.anchors, func(a, b anchor) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return 0
-	})
+	sortAnchors(ks.anchors)
 	// 32 bits or more a piece, two of them set in one word: a byte of
 	// text passes the filter by chance about once in 300
 	words := 64
@@ -305,4 +297,37 @@ func entropyOf(rd reading, start, end int) float64 {
 		}
 	}
 	return e
+}
+
+// sortAnchors sorts pieces by key, keeping the order of equal keys: a
+// radix sort, byte by byte from the lowest, skipping the bytes every key
+// shares. A machine's secrets make some hundred thousand pieces, and a
+// comparison sort of them was a third of the detector's start.
+func sortAnchors(a []anchor) {
+	if len(a) < 2 {
+		return
+	}
+	src, dst := a, make([]anchor, len(a))
+	for shift := 0; shift < 64; shift += 8 {
+		var at [256]int
+		for _, x := range src {
+			at[byte(x.key>>shift)]++
+		}
+		if at[byte(src[0].key>>shift)] == len(src) {
+			continue
+		}
+		pos := 0
+		for i, n := range at {
+			at[i], pos = pos, pos+n
+		}
+		for _, x := range src {
+			b := byte(x.key >> shift)
+			dst[at[b]] = x
+			at[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
 }

@@ -58,7 +58,7 @@ type rule struct {
 	allow       []*allowlist
 	// lines is how many lines after its keyword's a rule matching across
 	// lines (a private key block, a curl command continued) may reach; 0
-	// for a rule of one line.
+	// for a rule of one line. Set with the expression (compiled).
 	lines int
 	// assigns is set for the rules of a value assigned to a name holding
 	// the keyword (KEY = "…", token: …): their match needs an assignment
@@ -79,6 +79,7 @@ type rule struct {
 // use.
 func (r *rule) compiled() (*regexp.Regexp, *precheck) {
 	r.once.Do(func() {
+		r.lines = spanLines(r.source)
 		r.re = compile(r.source)
 		r.pre, r.hasPre = newPrecheck(r.source, r.secretGroup, r.entropy)
 		r.at = newAnchored(r.source, r.keywords)
@@ -242,7 +243,7 @@ func loadRules() (*ruleSet, error) {
 		if e.Regex == "" || e.Path != "" || e.SkipReport {
 			continue
 		}
-		r := &rule{id: e.ID, source: e.Regex, secretGroup: e.SecretGroup, entropy: e.Entropy, lines: spanLines(e.Regex),
+		r := &rule{id: e.ID, source: e.Regex, secretGroup: e.SecretGroup, entropy: e.Entropy,
 			assigns: strings.Contains(e.Regex, assignment)}
 		if e.AllowList != nil {
 			e.Allowlists = append(e.Allowlists, *e.AllowList)
