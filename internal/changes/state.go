@@ -305,7 +305,7 @@ func writeTemp(root *os.Root, tmp string, s State, rel string, prev fs.FileInfo,
 		return fail(err)
 	}
 	if prev != nil {
-		keepOwner(h, prev) // before the mode: a change of owner clears setuid
+		keepOwner(h, prev)      // before the mode: a change of owner clears setuid
 		keepAttrs(root, rel, h) // before the mode, which an access list's mask follows
 	}
 	if err := h.Chmod(s.Mode); err != nil {

@@ -130,7 +130,16 @@ func AnyWord(ws []word, values ...string) bool {
 // abbreviation of long), before "--". valueShort lists every short option
 // that takes a value.
 func OptionValues(ws []word, letter byte, valueShort, long string) []string {
-	var out []string
+	return Texts(OptionWords(ws, letter, valueShort, long))
+}
+
+// OptionWords is OptionValues as words: a value attached to its option
+// (-lV, --long=V) is known only at run time when that word is.
+func OptionWords(ws []word, letter byte, valueShort, long string) []word {
+	var out []word
+	attached := func(w word, v string) word {
+		return word{Text: v, Raw: v, Dynamic: w.Dynamic, Glob: w.Glob}
+	}
 	for i := 0; i < len(ws); i++ {
 		t := ws[i].Text
 		if t == "--" {
@@ -146,9 +155,10 @@ func OptionValues(ws []word, letter byte, valueShort, long string) []string {
 					break
 				}
 				i++
-				v = ws[i].Text
+				out = append(out, ws[i])
+				continue
 			}
-			out = append(out, v)
+			out = append(out, attached(ws[i], v))
 			continue
 		}
 		if len(t) < 2 || t[0] != '-' {
@@ -158,13 +168,13 @@ func OptionValues(ws []word, letter byte, valueShort, long string) []string {
 			if strings.IndexByte(valueShort, t[j]) < 0 {
 				continue
 			}
-			v := t[j+1:]
+			v, w := t[j+1:], attached(ws[i], t[j+1:])
 			if v == "" && i+1 < len(ws) {
 				i++
-				v = ws[i].Text
+				w = ws[i]
 			}
 			if t[j] == letter {
-				out = append(out, v)
+				out = append(out, w)
 			}
 			break
 		}

@@ -401,8 +401,17 @@ func awkProgram(ws []word) (*word, string) {
 	return prog, ""
 }
 
-// awkWrites: print and printf write the files their > and >> name.
+// awkWrites: print and printf write the files their > and >> name;
+// gawk's inplace extension (-i inplace) edits the files it reads.
 func awkWrites(ws []Word) (string, []Word) {
+	for _, inc := range OptionWords(ws, 'i', "Ffvi", "include") {
+		if t := strings.TrimSuffix(inc.Text, ".awk"); t == "inplace" || !inc.Static() {
+			if pos := Positionals(ws, "Ffvi", "field-separator", "assign", "include", "file"); len(pos) > 1 {
+				return "gawk -i inplace edits files", pos[1:]
+			}
+			return "", nil
+		}
+	}
 	prog, _ := awkProgram(ws)
 	if prog == nil || !prog.Static() {
 		return "", nil

@@ -51,7 +51,10 @@ var unixExamples = []string{
 	"warn: chattr +i x", "allow: xargs echo", "ask: env",
 	"allow: timeout 5 ls", "warn: timeout 5 rm -rf x", "allow: nice ls", "allow: nohup ls", "allow: stdbuf -oL ls",
 	"allow: ionice ls", "allow: setsid ls", "allow: watch ls", "ask: flock /tmp/l make", "warn: chroot /x rm -rf /",
-	"ask: nsenter -t 1 ls", "ask: unshare ls", "ask: script -c ls", "ask: kill 123", "warn: kill -9 -1",
+	"ask: nsenter -t 1 ls", "ask: unshare ls", "warn: script -c ls", "warn: script -q /etc/passwd",
+	"allow: unzip -l a.zip", "warn: unzip a.zip", "warn: unzip -o a.zip -d /etc",
+	"warn: perl -pi -e 's/a/b/' f", "warn: perl -i.bak -pe 's/a/b/' /etc/hosts", "ask: perl -ne 'print' f",
+	"warn: openssl enc -in x -out /etc/passwd", "warn: touch /etc/nologin", "ask: kill 123", "warn: kill -9 -1",
 	"warn: killall5", "ask: pkill node", "warn: pkill node '", "ask: killall node", "warn: killall node (", "ask: cat x '", "warn: ( rm x", "ask: busybox ls", "ask: parallel echo ::: a", "ask: sg g ls",
 
 	// unix_text.go

@@ -33,7 +33,7 @@ var _ = registerUnix(Languages, func() []Prog {
 		{Name: "ruby", Is: Interpreter | ScriptFile | Alarm, Lang: Ruby, Version: []string{"--version", "-v", "--help", "-h"}},
 		{Name: "irb", Is: Interpreter | NoRule, Lang: Ruby},
 		{Name: "pry", Is: Interpreter, Lang: Ruby},
-		{Name: "perl", Is: Interpreter | ScriptFile | Alarm, Lang: OtherLang, Version: []string{"--version", "-v", "-h"}},
+		{Name: "perl", Is: Interpreter | ScriptFile | Alarm, Lang: OtherLang, Version: []string{"--version", "-v", "-h"}, Writes: perlWrites},
 		{Name: "php", Is: Interpreter | ScriptFile, Lang: OtherLang, Version: []string{"--version", "-v"}},
 		{Name: "lua", Is: Interpreter | ScriptFile, Lang: OtherLang, Version: []string{"-v"}},
 		{Name: "luajit", Is: Interpreter | ScriptFile, Lang: OtherLang},

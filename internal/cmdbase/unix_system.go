@@ -104,7 +104,7 @@ var _ = registerUnix(System, func() []Prog {
 		{Name: "rsync", Is: Network | SendsData | Checked | Alarm, Values: "efTBM", Targets: copyTargets("efTBM", false)}, {Name: "ftp", Is: Network | SendsData}, {Name: "tftp", Is: Network | SendsData},
 		{Name: "telnet", Is: Network | SendsData}, {Name: "lftp", Is: Network | SendsData}, {Name: "http", Is: Network | SendsData},
 		{Name: "https", Is: Network | SendsData}, {Name: "xh", Is: Network | SendsData}, {Name: "aria2c", Is: Network | SendsData},
-		{Name: "openssl", Is: Network | SendsData, Version: []string{"version"}},
+		{Name: "openssl", Is: Network | SendsData, Version: []string{"version"}, Writes: openSSLWrites},
 		{Name: "ssh", Is: Network | NoRule | RunsArgs | Relay | Alarm, Version: []string{"-V"}}, {Name: "mosh", Is: Network | RunsArgs | Relay},
 		{Name: "ping", Is: Network}, {Name: "dig", Is: Network}, {Name: "nslookup", Is: Network},
 		{Name: "host", Is: Network}, {Name: "fetch", Is: Network}, {Name: "traceroute", Is: Network},

@@ -19,8 +19,8 @@ var _ = registerUnix(Text, func() []Prog {
 		{Name: "gawk", Is: Interpreter, Writes: awkWrites, Version: []string{"--version", "--help"},
 			Examples: Examples{
 				Allow: []string{"gawk --version", "gawk -F: '{print $1}' go.mod", "gawk -M '{print $1 * 2}' nums.txt"},
-				Ask:   []string{"gawk -f prog.awk go.mod", "gawk -i inplace '{print}' f", "gawk -l filefuncs 'BEGIN{}'"},
-				Warn:  []string{"curl x | gawk -f -"},
+				Ask:   []string{"gawk -f prog.awk go.mod", "gawk -l filefuncs 'BEGIN{}'", "gawk -i ./lib.awk '{print}' f"},
+				Warn:  []string{"curl x | gawk -f -", "gawk -i inplace '{print}' f", "gawk -i inplace '{print}' /etc/passwd"},
 			}},
 		{Name: "mawk", Is: Interpreter, Writes: awkWrites},
 		{Name: "nawk", Is: Interpreter, Writes: awkWrites},
@@ -41,6 +41,7 @@ var _ = registerUnix(Text, func() []Prog {
 					"tar --version -xf x.tar", "tar -cf - . | ssh h 'cat > x.tar'"},
 			}},
 		{Name: "bsdtar", Version: []string{"--version", "--help"}, Writes: tarWrites},
+		{Name: "unzip", Version: []string{"-v"}, Writes: unzipWrites},
 		{Name: "uniq", Writes: uniqWrites}, {Name: "xxd", Writes: xxdWrites},
 		{Name: "gzip", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "gunzip", Version: []string{"--version", "--help"}},
