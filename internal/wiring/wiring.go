@@ -357,8 +357,8 @@ func (a *App) hostEnv() hosts.Env {
 }
 
 // previewer runs run_cmd's previews (changes.preview, Linux): in a
-// bubblewrap sandbox of its own, built on first use, whose writable trees
-// are copy-on-write overlays. A sandbox that cannot be built makes every
+// sandbox of its own (nb's namespaces, else bubblewrap), built on first
+// use, whose writable trees are copy-on-write overlays. A sandbox that cannot be built makes every
 // preview fail with the reason, and the command is asked as usual.
 func (a *App) previewer() runcmd.Previewer {
 	if !a.opts.Changes || !a.Config.Changes.Preview {
@@ -369,7 +369,7 @@ func (a *App) previewer() runcmd.Previewer {
 	var berr error
 	return func(ctx context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error) {
 		once.Do(func() {
-			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox", Mechanism: sandbox.MechanismBwrap}, a.hostEnv())
+			h, err := hosts.New("preview", config.HostSpec{Type: "sandbox"}, a.hostEnv())
 			if err != nil {
 				berr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 				return

@@ -1,11 +1,12 @@
 package sandbox
 
 import (
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 )
 
 // mountPlan is what a layout mounts over the read-only system, in order.

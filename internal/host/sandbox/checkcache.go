@@ -3,10 +3,11 @@ package sandbox
 import (
 	"bufio"
 	"fmt"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 )
 
 // checkCache remembers, in a file of nb's state directory, that a

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"os/exec"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"github.com/nb-cli/nb/internal/policy"
 	"github.com/nb-cli/nb/internal/sysinfo"
 )

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/changes"
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 )
 
 // Preview runs c as Run does, inside the same sandbox (network off unless
@@ -24,8 +24,9 @@ import (
 // /tmp a copy-on-write overlay: what c writes lands in the returned
 // Overlay and nowhere else. nb re-executes itself to mount
 // the overlays in its own user and mount namespaces (overlayfs, as an
-// unprivileged user may), then runs bubblewrap there, which binds them
-// where it binds the trees. The caller closes the overlay.
+// unprivileged user may), then builds the view over them there (the
+// namespace mechanism) or runs bubblewrap there, which binds them where
+// it binds the trees. The caller closes the overlay.
 func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Places) (*changes.Overlay, *host.Exit, error) {
 	if err := h.previewable(); err != nil {
 		return nil, nil, err
@@ -101,7 +102,25 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 		w.Argv = append(append(out, "--"), w.Argv...)
 		return nil
 	}
-	run := &host.Local{Shell: h.run.Shell, Env: h.run.Env, EnvPolicy: h.run.EnvPolicy, RuntimeDir: h.run.RuntimeDir, Wrap: wrap, ProcAttr: enter.ProcAttr}
+	procAttr := enter.ProcAttr
+	if h.mech == MechanismNamespaces {
+		// nb's own view, built by the helper over the overlays it mounts
+		wrap = func(w *host.Launch) error {
+			h.mu.Lock()
+			plan := planMounts(l, h.covers(), func(p string) bool { return h.created[p] })
+			h.mu.Unlock()
+			o.MountPoints = plan.Created
+			for i, m := range plan.Mounts {
+				if m.Op == "--tmpfs" && m.Dest == "/tmp" {
+					plan.Mounts[i] = enter.Mount{Op: "--bind", Src: tmp.Target, Dest: "/tmp"}
+				}
+			}
+			spec := enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Overlays: mounts}
+			return h.launchNamespaces(w, func() enter.Spec { return spec })
+		}
+		procAttr = enter.ViewProcAttr(l.Network)
+	}
+	run := &host.Local{Shell: h.run.Shell, Env: h.run.Env, EnvPolicy: h.run.EnvPolicy, RuntimeDir: h.run.RuntimeDir, Wrap: wrap, ProcAttr: procAttr}
 	d := &denialWriter{w: c.Stderr}
 	cc := *c
 	cc.Stderr = d
@@ -109,7 +128,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 	if err != nil {
 		return fail(err)
 	}
-	if ex.Code == 126 && d.started("nb: preview") {
+	if ex.Code == 126 && (d.started("nb: preview") || d.started("nb: sandbox")) {
 		// the helper failed (an overlay the kernel refused on a place's
 		// file system): the command never ran
 		d.mu.Lock()
@@ -148,11 +167,11 @@ func replaceArgs(args, old, repl []string) []string {
 }
 
 // previewable checks once that nb can mount an overlay in its own
-// namespaces here and run bubblewrap on it.
+// namespaces here and build its view (or run bubblewrap) on it.
 func (h *Host) previewable() error {
 	h.probeOnce.Do(func() {
-		if h.mech != MechanismBwrap {
-			h.probeErr = fmt.Errorf("%w: the sandbox here is Landlock (install bubblewrap)", changes.ErrNoPreview)
+		if h.mech != MechanismBwrap && h.mech != MechanismNamespaces {
+			h.probeErr = fmt.Errorf("%w: the sandbox here is Landlock (user namespaces are needed)", changes.ErrNoPreview)
 			return
 		}
 		if h.self == "" {
@@ -177,11 +196,23 @@ func (h *Host) previewable() error {
 			h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
 			return
 		}
+		probe := []string{"/bin/sh", "-c", "echo x > " + filepath.Join(m.Target, "probe")}
 		spec, _ := json.Marshal([]enter.OverlayMount{m})
-		cmd := exec.Command(h.self, enter.OverlayArg, string(spec), "--", h.bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
-			"--bind", m.Target, m.Target, "--", "/bin/sh", "-c", "echo x > "+filepath.Join(m.Target, "probe"))
+		cmd := exec.Command(h.self, append([]string{enter.OverlayArg, string(spec), "--", h.bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
+			"--bind", m.Target, m.Target, "--"}, probe...)...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 		enter.ProcAttr(cmd.SysProcAttr)
+		if h.mech == MechanismNamespaces {
+			argv, err := enter.Argv(h.self, enter.Spec{NS: &enter.NSSpec{Mounts: []enter.Mount{{Op: "--bind", Src: m.Target, Dest: m.Target}}},
+				Overlays: []enter.OverlayMount{m}}, probe)
+			if err != nil {
+				h.probeErr = fmt.Errorf("%w: %v", changes.ErrNoPreview, err)
+				return
+			}
+			cmd = exec.Command(argv[0], argv[1:]...)
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+			enter.ViewProcAttr(false)(cmd.SysProcAttr)
+		}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			h.probeErr = fmt.Errorf("%w: an overlay cannot be mounted here: %s", changes.ErrNoPreview, strings.TrimSpace(firstLine(string(out), err)))

@@ -126,8 +126,18 @@ func diffTrees(got, want map[string]changes.State) []string {
 }
 
 func previewHost(t testing.TB, ws string) *Host {
-	testenv.Tool(t, "bwrap")
-	h, err := New(Options{Mechanism: MechanismBwrap, LaunchDir: ws, Home: t.TempDir(), Shell: "bash", Env: os.Environ()})
+	return previewHostWith(t, ws, MechanismNamespaces)
+}
+
+// previewMechanisms are the mechanisms a preview runs on: nb's own view
+// (what auto picks) and bubblewrap's.
+var previewMechanisms = []string{MechanismNamespaces, MechanismBwrap}
+
+func previewHostWith(t testing.TB, ws, mech string) *Host {
+	if mech == MechanismBwrap {
+		testenv.Tool(t, "bwrap")
+	}
+	h, err := New(Options{Mechanism: mech, LaunchDir: ws, Home: t.TempDir(), Shell: "bash", Env: os.Environ()})
 	mustDo(t, err)
 	t.Cleanup(func() { h.Close() })
 	if err := h.previewable(); err != nil {
@@ -141,54 +151,58 @@ func previewHost(t testing.TB, ws string) *Host {
 // sequences of file operations; and nothing reaches the disk before the
 // changes are applied.
 func TestPreviewAppliedEqualsDirectRun(t *testing.T) {
-	testenv.Tool(t, "bash")
-	root := t.TempDir()
-	ws := filepath.Join(root, "ws")
-	mustDo(t, os.Mkdir(ws, 0o755))
-	h := previewHost(t, ws)
-	r := rand.New(rand.NewPCG(7, 31))
-	for round := 0; round < 16; round++ {
-		direct := filepath.Join(root, fmt.Sprintf("direct%d", round))
-		mustDo(t, os.Mkdir(direct, 0o755))
-		for _, d := range []string{ws, direct} {
-			mustDo(t, os.RemoveAll(d))
-			mustDo(t, os.Mkdir(d, 0o755))
-			seedTree(t, d)
-		}
-		script := opScript(r, 16)
-		// The preview runs without capabilities: so does the direct run
-		// (as root it would otherwise override permissions).
-		argv := []string{"bash", "-c", script}
-		if os.Geteuid() == 0 {
-			argv = append([]string{testenv.Tool(t, "setpriv"), "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all"}, argv...)
-		}
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = direct
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("direct run: %v\n%s", err, out)
-		}
-		want := snapshotTree(t, direct)
-		before := snapshotTree(t, ws)
+	for _, mech := range previewMechanisms {
+		t.Run(mech, func(t *testing.T) {
+			testenv.Tool(t, "bash")
+			root := t.TempDir()
+			ws := filepath.Join(root, "ws")
+			mustDo(t, os.Mkdir(ws, 0o755))
+			h := previewHostWith(t, ws, mech)
+			r := rand.New(rand.NewPCG(7, 31))
+			for round := 0; round < 16; round++ {
+				direct := filepath.Join(root, fmt.Sprintf("direct%d", round))
+				mustDo(t, os.Mkdir(direct, 0o755))
+				for _, d := range []string{ws, direct} {
+					mustDo(t, os.RemoveAll(d))
+					mustDo(t, os.Mkdir(d, 0o755))
+					seedTree(t, d)
+				}
+				script := opScript(r, 16)
+				// The preview runs without capabilities: so does the direct run
+				// (as root it would otherwise override permissions).
+				argv := []string{"bash", "-c", script}
+				if os.Geteuid() == 0 {
+					argv = append([]string{testenv.Tool(t, "setpriv"), "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all"}, argv...)
+				}
+				cmd := exec.Command(argv[0], argv[1:]...)
+				cmd.Dir = direct
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("direct run: %v\n%s", err, out)
+				}
+				want := snapshotTree(t, direct)
+				before := snapshotTree(t, ws)
 
-		var stderr bytes.Buffer
-		ov, ex, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &stderr, Stderr: &stderr, Timeout: time.Minute}, changes.Places{})
-		mustDo(t, err)
-		if ex.Code != 0 || ex.Sandboxed {
-			t.Fatalf("preview exit %d sandboxed=%v\n%s\n%s", ex.Code, ex.Sandboxed, stderr.String(), script)
-		}
-		if d := diffTrees(snapshotTree(t, ws), before); len(d) > 0 {
-			t.Fatalf("the preview changed the disk: %v", d)
-		}
-		set, err := changes.FromOverlay(ov.Uppers[h.layout.Writable[0]], ws)
-		ov.Close()
-		mustDo(t, err)
-		fsys, err := changes.Open(ws)
-		mustDo(t, err)
-		mustDo(t, changes.Apply(fsys, set))
-		fsys.Close()
-		if d := diffTrees(snapshotTree(t, ws), want); len(d) > 0 {
-			t.Fatalf("round %d: the applied preview differs from the direct run:\n%s\nscript:\n%s", round, strings.Join(d, "\n"), script)
-		}
+				var stderr bytes.Buffer
+				ov, ex, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &stderr, Stderr: &stderr, Timeout: time.Minute}, changes.Places{})
+				mustDo(t, err)
+				if ex.Code != 0 || ex.Sandboxed {
+					t.Fatalf("preview exit %d sandboxed=%v\n%s\n%s", ex.Code, ex.Sandboxed, stderr.String(), script)
+				}
+				if d := diffTrees(snapshotTree(t, ws), before); len(d) > 0 {
+					t.Fatalf("the preview changed the disk: %v", d)
+				}
+				set, err := changes.FromOverlay(ov.Uppers[h.layout.Writable[0]], ws)
+				ov.Close()
+				mustDo(t, err)
+				fsys, err := changes.Open(ws)
+				mustDo(t, err)
+				mustDo(t, changes.Apply(fsys, set))
+				fsys.Close()
+				if d := diffTrees(snapshotTree(t, ws), want); len(d) > 0 {
+					t.Fatalf("round %d: the applied preview differs from the direct run:\n%s\nscript:\n%s", round, strings.Join(d, "\n"), script)
+				}
+			}
+		})
 	}
 }
 
@@ -218,37 +232,41 @@ func TestPreviewConflict(t *testing.T) {
 // A command previewed cannot reach the network nor see nb's processes:
 // the preview is the sandbox's, its writes an overlay.
 func TestPreviewContained(t *testing.T) {
-	ws := t.TempDir()
-	h := previewHost(t, ws)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	mustDo(t, err)
-	defer ln.Close()
-	reached := make(chan struct{}, 1)
-	go func() {
-		if c, err := ln.Accept(); err == nil {
-			reached <- struct{}{}
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
-	script := fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d; kill -0 %d && echo SAW-HOST-PROCESS; ls /proc/%d >/dev/null 2>&1 && echo SAW-PROC; echo done > out.txt", port, os.Getpid(), os.Getpid())
-	var out bytes.Buffer
-	ov, _, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &out, Stderr: &out, Timeout: time.Minute}, changes.Places{})
-	mustDo(t, err)
-	defer ov.Close()
-	select {
-	case <-reached:
-		t.Error("the preview reached a listener on the host")
-	case <-time.After(200 * time.Millisecond):
-	}
-	if strings.Contains(out.String(), "SAW-") {
-		t.Errorf("the preview saw a host process: %s", out.String())
-	}
-	if _, err := os.Stat(filepath.Join(ws, "out.txt")); err == nil {
-		t.Error("the preview wrote to the disk")
-	}
-	if _, err := os.Stat(filepath.Join(ov.Uppers[h.layout.Writable[0]], "out.txt")); err != nil {
-		t.Errorf("the write is not in the overlay: %v", err)
+	for _, mech := range previewMechanisms {
+		t.Run(mech, func(t *testing.T) {
+			ws := t.TempDir()
+			h := previewHostWith(t, ws, mech)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			mustDo(t, err)
+			defer ln.Close()
+			reached := make(chan struct{}, 1)
+			go func() {
+				if c, err := ln.Accept(); err == nil {
+					reached <- struct{}{}
+					c.Close()
+				}
+			}()
+			port := ln.Addr().(*net.TCPAddr).Port
+			script := fmt.Sprintf("echo hi > /dev/tcp/127.0.0.1/%d; kill -0 %d && echo SAW-HOST-PROCESS; ls /proc/%d >/dev/null 2>&1 && echo SAW-PROC; echo done > out.txt", port, os.Getpid(), os.Getpid())
+			var out bytes.Buffer
+			ov, _, err := h.Preview(context.Background(), &host.Command{Script: script, Dir: ws, Stdout: &out, Stderr: &out, Timeout: time.Minute}, changes.Places{})
+			mustDo(t, err)
+			defer ov.Close()
+			select {
+			case <-reached:
+				t.Error("the preview reached a listener on the host")
+			case <-time.After(200 * time.Millisecond):
+			}
+			if strings.Contains(out.String(), "SAW-") {
+				t.Errorf("the preview saw a host process: %s", out.String())
+			}
+			if _, err := os.Stat(filepath.Join(ws, "out.txt")); err == nil {
+				t.Error("the preview wrote to the disk")
+			}
+			if _, err := os.Stat(filepath.Join(ov.Uppers[h.layout.Writable[0]], "out.txt")); err != nil {
+				t.Errorf("the write is not in the overlay: %v", err)
+			}
+		})
 	}
 }
 
@@ -446,13 +464,15 @@ func TestPreviewRefusedPlace(t *testing.T) {
 // place's file system) the command never ran: there is no preview, and
 // the error says why, never a result with its exit status.
 func TestPreviewHelperFailure(t *testing.T) {
-	ws := t.TempDir()
-	h := previewHost(t, ws)
-	fake := filepath.Join(t.TempDir(), "nb")
-	mustDo(t, os.WriteFile(fake, []byte("#!/bin/sh\necho 'nb: preview: mount an overlay on /x: invalid argument' >&2\nexit 126\n"), 0o755))
-	h.self = fake
-	ov, _, err := h.Preview(context.Background(), &host.Command{Script: "echo x > out.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
-	if ov != nil || !errors.Is(err, changes.ErrNoPreview) || !strings.Contains(err.Error(), "mount an overlay on /x: invalid argument") {
-		t.Fatalf("a failed helper: overlay %v, error %v", ov, err)
+	for _, helper := range []string{"preview", "sandbox"} { // the overlay helper's, nb's view's
+		ws := t.TempDir()
+		h := previewHost(t, ws)
+		fake := filepath.Join(t.TempDir(), "nb")
+		mustDo(t, os.WriteFile(fake, []byte("#!/bin/sh\necho 'nb: "+helper+": mount an overlay on /x: invalid argument' >&2\nexit 126\n"), 0o755))
+		h.self = fake
+		ov, _, err := h.Preview(context.Background(), &host.Command{Script: "echo x > out.txt", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
+		if ov != nil || !errors.Is(err, changes.ErrNoPreview) || !strings.Contains(err.Error(), "mount an overlay on /x: invalid argument") {
+			t.Fatalf("a failed %s helper: overlay %v, error %v", helper, ov, err)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"github.com/nb-cli/nb/internal/testenv"
 )
 

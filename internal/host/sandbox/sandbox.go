@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"maps"
 	"os"
 	"os/exec"
@@ -34,6 +33,7 @@ import (
 	"time"
 
 	"github.com/nb-cli/nb/internal/host"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"github.com/nb-cli/nb/internal/sysinfo"
 )
 
@@ -514,9 +514,27 @@ func (h *Host) covers() bwrapFiles {
 }
 
 // wrapNamespaces starts the namespace helper at once and gives it its
-// view through a pipe (its descriptor 3) when the layout is made: the
-// layout of the command's directory is made while the helper starts.
+// view when the layout is made: the layout of the command's directory is
+// made while the helper starts.
 func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
+	dir := w.Dir
+	return h.launchNamespaces(w, func() enter.Spec {
+		l := h.layoutFor(dir)
+		files := h.covers()
+		h.mu.Lock()
+		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
+		for _, c := range plan.Created {
+			h.created[c] = true
+		}
+		h.mu.Unlock()
+		return enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal}
+	})
+}
+
+// launchNamespaces makes w start the namespace helper, which reads its
+// view from a pipe (a descriptor above 2, so that its argv names no
+// hidden path): view is made and written meanwhile, in the background.
+func (h *Host) launchNamespaces(w *host.Launch, view func() enter.Spec) error {
 	r, wr, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
@@ -528,21 +546,12 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	// The helper is the first process of its process namespace
 	// (enter.ViewProcAttr) and gets nb's death signal.
 	w.Contained = true
-	dir := w.Dir
 	h.handingOver.Add(1)
 	go func() {
 		defer h.handingOver.Done()
 		defer h.keepIndex() // after the view is handed over: off the command's way
 		defer wr.Close()
-		l := h.layoutFor(dir)
-		files := h.covers()
-		h.mu.Lock()
-		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
-		for _, c := range plan.Created {
-			h.created[c] = true
-		}
-		h.mu.Unlock()
-		b, err := json.Marshal(enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
+		b, err := json.Marshal(view())
 		if err == nil {
 			// a helper that failed to start has closed its end: EPIPE
 			_, _ = wr.Write(b)

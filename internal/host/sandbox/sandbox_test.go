@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"io"
 	"net"
 	"os"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/nb-cli/nb/internal/host"
 	"github.com/nb-cli/nb/internal/host/hosttest"
+	"github.com/nb-cli/nb/internal/host/sandbox/enter"
 	"github.com/nb-cli/nb/internal/testenv"
 )
 

@@ -58,7 +58,7 @@ func UserNamespaces() error {
 // It returns only on failure, before the command started.
 func enterNamespaces(s Spec, argv []string) error {
 	lockThread()
-	if err := buildView(s.NS); err != nil {
+	if err := buildView(s.NS, s.Overlays); err != nil {
 		return err
 	}
 	// The working directory was entered before the view was built: enter
@@ -94,9 +94,13 @@ func enterNamespaces(s Spec, argv []string) error {
 // and /proc (the kernel's settings read-only), then performs the plan
 // and seals its covers. Sources are opened before anything is mounted,
 // since a cover may hide them.
-func buildView(ns *NSSpec) error {
+func buildView(ns *NSSpec, overlays []OverlayMount) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
+	}
+	// the plan's sources below an overlay are the overlay's
+	if err := mountOverlays(overlays); err != nil {
+		return err
 	}
 	src := map[string]int{}
 	defer func() {

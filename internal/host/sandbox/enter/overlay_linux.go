@@ -17,11 +17,19 @@ func enterOverlays(ms []OverlayMount, argv []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
+	if err := mountOverlays(ms); err != nil {
+		return err
+	}
+	return execve(argv)
+}
+
+// mountOverlays mounts each overlay in this mount namespace.
+func mountOverlays(ms []OverlayMount) error {
 	for _, m := range ms {
 		opts := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s,userxattr", m.Lower, m.Upper, m.Work)
 		if err := unix.Mount("overlay", m.Target, "overlay", 0, opts); err != nil {
 			return fmt.Errorf("mount an overlay on %s: %w", m.Target, err)
 		}
 	}
-	return execve(argv)
+	return nil
 }

@@ -60,6 +60,9 @@ type Spec struct {
 	// builds the view by mounting NS's plan itself and starts the
 	// command, with no Landlock and no second stage.
 	NS *NSSpec `json:"ns,omitempty"`
+	// Overlays are mounted before NS's view is built (a preview: the
+	// view's writable trees are copy-on-write overlays).
+	Overlays []OverlayMount `json:"ov,omitempty"`
 	// Inner marks the helper's second stage, started by the first (the
 	// supervisor) to restrict itself and execute the command.
 	Inner bool `json:"i,omitempty"`
