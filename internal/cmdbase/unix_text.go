@@ -42,6 +42,8 @@ var _ = registerUnix(Text, func() []Prog {
 			}},
 		{Name: "bsdtar", Version: []string{"--version", "--help"}, Writes: tarWrites},
 		{Name: "unzip", Version: []string{"-v"}, Writes: unzipWrites},
+		{Name: "yq", Writes: yqWrites, Examples: Examples{Allow: []string{"yq '.a' f.yaml"},
+			Warn: []string{"yq -i '.a = 1' f.yaml", "yq --inplace '.a = 1' /etc/x.yaml", "yq -i -o json '.a = 1' f.yaml", "yq e -i '.a = 1' /etc/x.yaml"}}},
 		{Name: "uniq", Writes: uniqWrites}, {Name: "xxd", Writes: xxdWrites},
 		{Name: "gzip", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "gunzip", Version: []string{"--version", "--help"}},

@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Programs whose arguments name files they write, beside what they are
 // known for: each says how (Prog.Writes), so that the write is shown
@@ -127,4 +130,20 @@ func versionOnly(ws []Word) bool {
 		}
 	}
 	return len(ws) > 0
+}
+
+// yqWrites: yq -i (--inplace) writes back the files it reads.
+func yqWrites(ws []Word) (string, []Word) {
+	if !ShortFlags(ws, "wopI")['i'] && !HasLong(ws, "inplace") {
+		return "", nil
+	}
+	pos := Positionals(ws, "wopI", "width", "output-format", "input-format", "indent", "yaml-output-grammar-version",
+		"yml-out-ver", "xml-attribute-prefix", "xml-content-name", "csv-separator", "expression", "front-matter")
+	if len(pos) > 0 && slices.Contains([]string{"e", "eval", "ea", "eval-all"}, pos[0].Text) {
+		pos = pos[1:] // the command, then the expression
+	}
+	if len(pos) < 2 {
+		return "", nil
+	}
+	return "yq -i edits files", pos[1:]
 }

@@ -4,9 +4,10 @@
 // secrets hidden and the network off unless allowed. It builds the view
 // itself, in namespaces of its own, through a re-execution of nb (package
 // enter, the helper), else uses bubblewrap when installed and working,
-// else Landlock through the same helper, which first binds the protected paths read-only in its own
-// user and mount namespaces where the system allows them, and which
-// supervises the command so that none of its processes outlives it.
+// else Landlock through the same helper, which first binds the protected
+// paths read-only in its own user and mount namespaces where the system
+// allows them, and which supervises the command so that none of its
+// processes outlives it.
 // Entries that run later outside which a command creates are moved to a
 // quarantine after it (quarantine.go). When neither
 // works it refuses to start: there is no silent fallback to running
@@ -136,7 +137,7 @@ type Host struct {
 	cache checkCache
 
 	// handingOver are the views being handed to namespace helpers
-	// (wrapNamespaces); Close waits for them.
+	// (launchNamespaces); Close waits for them.
 	handingOver sync.WaitGroup
 	mu          sync.Mutex
 	created     map[string]bool

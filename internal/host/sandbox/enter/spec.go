@@ -21,7 +21,8 @@ import (
 )
 
 // Arg is the hidden first argument with which nb re-executes itself
-// to enter a Landlock sandbox: nb __sandbox-exec SPEC -- argv...
+// to enter the sandbox (its own namespaces' view, or Landlock): nb
+// __sandbox-exec SPEC -- argv...
 const Arg = "__sandbox-exec"
 
 // SpecFromFD, followed by a descriptor's number, stands for the spec in
@@ -147,17 +148,4 @@ func Argv(self string, s Spec, argv []string) ([]string, error) {
 	out := make([]string, 0, len(argv)+4)
 	out = append(out, self, Arg, string(b), "--")
 	return append(out, argv...), nil
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	return dir == "/" || p == dir || strings.HasPrefix(p, dir+"/")
-}
-
-// depth counts path components.
-func depth(p string) int {
-	if p == "/" {
-		return 0
-	}
-	return strings.Count(p, "/")
 }
