@@ -20,9 +20,6 @@ func Main(args []string, io *iostreams.IO) int {
 	if handled, code := askpass.MaybeHelper(args); handled {
 		return code
 	}
-	if len(args) > 0 && args[0] == host.GuardArg {
-		return host.GuardMain(args[1:])
-	}
 	host.EnableGuard()
 	return finish(io, run(args, io))
 }

@@ -1,11 +1,14 @@
 package host
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/nb-cli/nb/internal/host/guard"
+)
 
 // GuardArg is the hidden first argument that makes nb's binary run as the
-// guard (see EnableGuard); cli.Main hands it to GuardMain before anything
-// else.
-const GuardArg = "__nb-guard"
+// guard (see EnableGuard); package guard runs it before main.
+const GuardArg = guard.Arg
 
 var guardEnabled atomic.Bool
 

@@ -1,16 +1,13 @@
 package host
 
 import (
-	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 )
 
 var (
@@ -62,27 +59,6 @@ func guardCmd(args []string, r *os.File) *exec.Cmd {
 		// group does not reach it.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
-}
-
-// GuardMain runs the guard: args are the marker prefix and, optionally,
-// nb's record file. It ignores the signals that end nb, waits until its
-// standard input (nb's pipe) closes, then kills every process carrying the
-// marker, a few times over to catch processes forked meanwhile, and removes
-// the record.
-func GuardMain(args []string) int {
-	if len(args) < 1 || len(args) > 2 || len(args[0]) < len(RunIDEnv)+3 {
-		return 2
-	}
-	if len(args) == 2 {
-		defer os.Remove(args[1])
-	}
-	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	for range 5 {
-		killMarkedPrefix(args[0])
-		time.Sleep(20 * time.Millisecond)
-	}
-	return 0
 }
 
 var (

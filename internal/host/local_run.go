@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/nb-cli/nb/internal/host/guard"
 )
 
 // Timing of Local.Run around the shell's exit.
@@ -29,7 +31,7 @@ var (
 
 // RunIDEnv names the variable marking every process of one Run (value
 // "NBPID.INSTANCE.SEQ"); it finds processes that left the process group.
-const RunIDEnv = "NB_RUN_ID"
+const RunIDEnv = guard.RunIDEnv
 
 // bashPrologue is sourced through BASH_ENV before the user's script. It
 // keeps the cwd file name in a shell (not exported) variable, restores the

@@ -3,9 +3,10 @@ package host
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/nb-cli/nb/internal/host/guard"
 )
 
 // setDeathSignal makes the kernel send sig to the child when nb dies.
@@ -35,27 +36,7 @@ func groupHasLiveMember(pgid int) bool {
 }
 
 // killMarked kills every process whose environment holds mark ("K=V").
-func killMarked(mark string) { killEnv(mark + "\x00") }
+func killMarked(mark string) { guard.KillEnv(mark + "\x00") }
 
 // killMarkedPrefix kills every process with a variable starting with prefix.
-func killMarkedPrefix(prefix string) { killEnv(prefix) }
-
-func killEnv(mark string) {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	m := []byte(mark)
-	inner := append([]byte{0}, m...)
-	self := os.Getpid()
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(filepath.Base(d))
-		if err != nil || pid == self {
-			continue
-		}
-		env, err := os.ReadFile(d + "/environ")
-		if err != nil {
-			continue
-		}
-		if bytes.HasPrefix(env, m) || bytes.Contains(env, inner) {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-}
+func killMarkedPrefix(prefix string) { guard.KillEnv(prefix) }

@@ -27,9 +27,6 @@ import (
 const helperEnv = "NB_PTYSESSION_TEST_HELPER"
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == host.GuardArg {
-		os.Exit(host.GuardMain(os.Args[2:]))
-	}
 	if os.Getenv(helperEnv) != "" {
 		os.Exit(helperMain())
 	}
