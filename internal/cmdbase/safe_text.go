@@ -564,10 +564,7 @@ func (a *sedArgs) shorts(t string) string {
 // are not read-only, or "". sed joins its expressions with newlines; each
 // is also read on its own, and whatever either reading finds counts.
 func sedScriptWhy(scripts []string) string {
-	eff := sedScan(strings.Join(scripts, "\n"))
-	for _, s := range scripts {
-		eff = eff.or(sedScan(s))
-	}
+	eff := sedScriptsEffects(scripts)
 	switch {
 	case eff.write:
 		return "sed script may write files (w, W or s///w)"
@@ -581,15 +578,39 @@ func sedScriptWhy(scripts []string) string {
 	return ""
 }
 
-// SedWrites reports whether sed's arguments edit files in place or run a
-// script that writes files.
+// sedScriptsEffects are the effects of sed's scripts, read joined (as sed
+// reads several -e) and each alone.
+func sedScriptsEffects(scripts []string) sedEffects {
+	eff := sedScan(strings.Join(scripts, "\n"))
+	for _, s := range scripts {
+		eff = eff.or(sedScan(s))
+	}
+	return eff
+}
+
+// SedWrites reports whether sed's arguments edit files in place or give a
+// script that writes files or runs commands (a script known only at run
+// time may). The scripts are read whatever else the arguments hold (an
+// option nb does not know does not hide a w command).
 func SedWrites(ws []word) bool {
-	f := ShortFlags(ws, "efl")
-	if f['i'] || HasLong(ws, "in-place") {
+	if ShortFlags(ws, "efl")['i'] || HasLong(ws, "in-place") {
 		return true
 	}
-	r := sedCheck(ws)
-	return strings.HasPrefix(r, "sed script may write") || strings.HasPrefix(r, "sed script runs")
+	scripts := OptionWords(ws, 'e', "efl", "expression")
+	if len(scripts) == 0 && len(OptionWords(ws, 'f', "efl", "file")) == 0 {
+		if pos := Positionals(ws, "efl", "expression", "file", "line-length"); len(pos) > 0 {
+			scripts = pos[:1]
+		}
+	}
+	var texts []string
+	for _, s := range scripts {
+		if !s.Static() {
+			return true
+		}
+		texts = append(texts, s.Text)
+	}
+	eff := sedScriptsEffects(texts)
+	return eff.write || eff.exec
 }
 
 // agFileTypes are ag's file type options (ag --list-file-types).
