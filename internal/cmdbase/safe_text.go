@@ -596,6 +596,13 @@ func SedWrites(ws []word) bool {
 	if ShortFlags(ws, "efl")['i'] || HasLong(ws, "in-place") {
 		return true
 	}
+	eff, runTime := sedArgEffects(ws)
+	return runTime || eff.write || eff.exec
+}
+
+// sedArgEffects are the effects of the scripts sed's arguments give, or
+// runTime when one is known only at run time.
+func sedArgEffects(ws []word) (eff sedEffects, runTime bool) {
 	scripts := OptionWords(ws, 'e', "efl", "expression")
 	if len(scripts) == 0 && len(OptionWords(ws, 'f', "efl", "file")) == 0 {
 		if pos := Positionals(ws, "efl", "expression", "file", "line-length"); len(pos) > 0 {
@@ -605,12 +612,11 @@ func SedWrites(ws []word) bool {
 	var texts []string
 	for _, s := range scripts {
 		if !s.Static() {
-			return true
+			return sedEffects{}, true
 		}
 		texts = append(texts, s.Text)
 	}
-	eff := sedScriptsEffects(texts)
-	return eff.write || eff.exec
+	return sedScriptsEffects(texts), false
 }
 
 // agFileTypes are ag's file type options (ag --list-file-types).

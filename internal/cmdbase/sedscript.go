@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file reads sed scripts the way GNU sed compiles them, to learn
 // which of sed's commands that run programs, write files or read files
@@ -25,13 +28,15 @@ type sedEffects struct {
 	// bad is set when the script could not be followed; then nothing is
 	// known about it.
 	bad bool
+	// files are the files its w commands name.
+	files []string
 }
 
 func (e sedEffects) harmless() bool { return !e.bad && !e.exec && !e.write && !e.read }
 
 func (e sedEffects) or(o sedEffects) sedEffects {
 	return sedEffects{exec: e.exec || o.exec, write: e.write || o.write, read: e.read || o.read, bad: e.bad || o.bad,
-		stdWrite: e.stdWrite || o.stdWrite}
+		stdWrite: e.stdWrite || o.stdWrite, files: append(slices.Clip(e.files), o.files...)}
 }
 
 // sedScan reads a whole script (the -e expressions of one sed command
@@ -195,6 +200,7 @@ func (p *sedParser) writeFile() {
 		p.eff.stdWrite = true
 	default:
 		p.eff.write = true
+		p.eff.files = append(p.eff.files, p.s[from:p.i])
 	}
 }
 

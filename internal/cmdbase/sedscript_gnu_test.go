@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,4 +126,47 @@ func generated(n int, seed int64, prefix string) (int, *rand.Rand) {
 		seed = v
 	}
 	return n, rand.New(rand.NewSource(seed))
+}
+
+// TestSedWriteFilesAgreeWithSed holds the files a script's w commands
+// name against GNU sed running it: every file sed creates is one the
+// reader names. Scripts that run commands or read files, or that the
+// reader cannot follow, are not run.
+func TestSedWriteFilesAgreeWithSed(t *testing.T) {
+	sed := requireGNUSed(t)
+	n, rng := generated(1500, 23, "NB_SED_FILES")
+	checked := 0
+	for range n {
+		s := genSedScript(rng)
+		eff := sedScan(s)
+		if eff.bad || eff.exec || eff.read {
+			continue
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(dir+"/in", []byte("a\nb\nx\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(sed, "-n", "-e", s, "in")
+		cmd.Dir = dir
+		if cmd.Run() != nil {
+			continue // sed did not take it
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if e.Name() == "in" {
+				continue
+			}
+			checked++
+			if !slices.Contains(eff.files, e.Name()) {
+				t.Errorf("%q: sed wrote %s, the reader names %q", s, e.Name(), eff.files)
+			}
+		}
+	}
+	t.Logf("%d scripts, %d files sed wrote checked", n, checked)
+	if checked < n/50 {
+		t.Errorf("only %d files checked: the run tests little", checked)
+	}
 }

@@ -30,7 +30,7 @@ var _ = registerUnix(Text, func() []Prog {
 					"sed -n 's/x/y/w /dev/stdout' f", "sed -E 's/(a|b)+/c/g' f", "timeout 5 sed -n 's/a/b/p' f"},
 				Ask: []string{"sed -n 1p .env", "sed -n ':x r /home/u/.aws/credentials' f"},
 				Warn: []string{"sed -i s/a/b/ go.mod", "sed 's/a/b/w out' go.mod", "sed -n ':x w /home/u/.bashrc_x' f", "sed --in-place=.bak s/a/b/ f",
-					"sed -n ':x e' f", "sed 's/a/id/e' f", "sed --version -i s/a/b/ f", "sed -f prog.sed -e 'w out' go.mod",
+					"sed -n ':x e' f", "sed 's/a/id/e' f", "sed --version -i s/a/b/ f", "sed -f prog.sed -e 'w out' go.mod", "sed -n 'w /etc/cron.d/job' f",
 					"sed \"$script\" go.mod"},
 			}},
 		{Name: "sort", Values: "kStTo", Outputs: []Output{{Short: 'o', Long: "output"}}},
@@ -71,6 +71,11 @@ func sedWritesFiles(ws []Word) (string, []Word) {
 	pos := Positionals(ws, "efl", "expression", "file", "line-length")
 	if len(OptionValues(ws, 'e', "efl", "expression")) == 0 && len(OptionValues(ws, 'f', "efl", "file")) == 0 && len(pos) > 0 {
 		pos = pos[1:]
+	}
+	// and the files its w commands write
+	eff, _ := sedArgEffects(ws)
+	for _, f := range eff.files {
+		pos = append(pos, Word{Text: f, Raw: f})
 	}
 	return "sed edits files", pos
 }
