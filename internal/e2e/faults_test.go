@@ -262,33 +262,18 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s\nrequest: %s", secs(i), out.String(), s.Requests()[1].Raw)
 		}
 	}
-	stateDir := ""
-	for _, kv := range cmd.Env {
-		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
-			stateDir = filepath.Join(v, "nb")
-		}
-	}
-	if recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*")); len(recs) != 1 {
+	stateDir := nbStateDir(cmd)
+	if recs := procRecords(stateDir); len(recs) != 1 {
 		t.Errorf("records of the running nb: %v, want one", recs)
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	var left []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		left = nil
-		for i := 1; i <= 4; i++ {
-			left = append(left, pgrep("sleep "+secs(i))...)
-		}
-		if len(left) == 0 {
-			break
-		}
-	}
-	if len(left) > 0 {
+	if left := waitGone("sleep "+secs(1), "sleep "+secs(2), "sleep "+secs(3), "sleep "+secs(4)); len(left) > 0 {
 		t.Errorf("left running after SIGKILL of nb: %v", left)
 	}
 	// The guard removed nb's record once it had cleaned up.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*"))
+		recs := procRecords(stateDir)
 		if len(recs) == 0 {
 			break
 		}
@@ -299,8 +284,6 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 	}
 }
 
-// pgrep lists the pids of live processes whose command line ends in
-// cmdline.
 // TestSIGKILLSandboxedLeavesNoDescendants: a command nb allowed on its own
 // judgement runs in the sandbox's process namespace, whose first process
 // dies with nb: nb killed with SIGKILL leaves nothing of it behind, and
@@ -342,29 +325,50 @@ func TestSIGKILLSandboxedLeavesNoDescendants(t *testing.T) {
 			t.Fatalf("the command runs in nb's process namespace (%s, %v, %v): not sandboxed", its, err1, err2)
 		}
 	}
-	stateDir := ""
-	for _, kv := range cmd.Env {
-		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
-			stateDir = filepath.Join(v, "nb")
-		}
-	}
-	if recs, _ := filepath.Glob(filepath.Join(stateDir, "procs", "*")); len(recs) != 0 {
+	if recs := procRecords(nbStateDir(cmd)); len(recs) != 0 {
 		t.Errorf("a guard was started for a contained command: records %v", recs)
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	var left []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		left = append(pgrep("sleep "+secs(1)), pgrep("sleep "+secs(2))...)
-		if len(left) == 0 {
-			break
-		}
-	}
-	if len(left) > 0 {
+	if left := waitGone("sleep "+secs(1), "sleep "+secs(2)); len(left) > 0 {
 		t.Errorf("left running after SIGKILL of nb: %v", left)
 	}
 }
 
+// nbStateDir is nb's state directory in cmd's environment.
+func nbStateDir(cmd *exec.Cmd) string {
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			return filepath.Join(v, "nb")
+		}
+	}
+	return ""
+}
+
+// procRecords are the records of running nbs in state (the guard's).
+func procRecords(state string) []string {
+	recs, _ := filepath.Glob(filepath.Join(state, "procs", "*"))
+	return recs
+}
+
+// waitGone waits up to 5 s for no process to run any of cmdlines and
+// returns those still running.
+func waitGone(cmdlines ...string) []string {
+	var left []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		left = nil
+		for _, c := range cmdlines {
+			left = append(left, pgrep(c)...)
+		}
+		if len(left) == 0 {
+			break
+		}
+	}
+	return left
+}
+
+// pgrep lists the pids of live processes whose command line ends in
+// cmdline.
 func pgrep(cmdline string) []string {
 	var pids []string
 	entries, _ := os.ReadDir("/proc")

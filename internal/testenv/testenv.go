@@ -1,7 +1,8 @@
 // Package testenv decides what a test does when a tool it needs is not on
 // the machine: with CI=true it fails, so a missing install step cannot pass
 // unnoticed; on a developer's machine it is skipped, saying why. It also
-// runs a test again in a fresh process (FreshProcess).
+// runs a test again in a fresh process (FreshProcess) and checks what a
+// package imports (ImportsOnly).
 package testenv
 
 import (
