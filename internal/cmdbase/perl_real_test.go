@@ -20,7 +20,7 @@ import (
 // perlWrites names.
 func TestPerlWritesAgainstRealPerl(t *testing.T) {
 	perl := testenv.Tool(t, "perl")
-	opts := [][]string{{"-i"}, {"-i.bak"}, {"-pi"}, {"-pi.orig"}, {"-p"}, {"-n"}, {"-l"}, {"-w"}, {"-0777"}, {"-Mstrict"}, {"-pie"}}
+	opts := [][]string{{"-i"}, {"-i.bak"}, {"-pi"}, {"-pi.orig"}, {"-p"}, {"-n"}, {"-l"}, {"-w"}, {"-0777"}, {"-Mstrict"}, {"-pie"}, {"-lpi"}, {"-0pi"}, {"-l015pi"}, {"-0777pi.bak"}, {"-nli"}}
 	progs := [][]string{{"-e", "s/a/b/"}, {"-pe", "s/a/b/"}, {"-ne", "s/a/b/; print"}, {"-E", "s/a/b/"}, {"-pe", "s/a/b/", "-i"}}
 	files := [][]string{{"f"}, {"g"}, {"--", "f"}, {"f", "g"}}
 	n, rng := generated(400, 5, "NB_PERL")

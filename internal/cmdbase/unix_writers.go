@@ -12,10 +12,10 @@ import (
 // splitWrites: split writes files named after its second operand, the
 // prefix (x in the current directory without one).
 func splitWrites(ws []Word) (string, []Word) {
-	pos := Positionals(ws, "abClnt", "suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter")
-	if len(pos) == 0 && versionOnly(ws) {
+	if versionOnly(ws) {
 		return "", nil
 	}
+	pos := Positionals(ws, "abClnt", "suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter")
 	if len(pos) > 1 {
 		return "split writes files named " + pos[1].Raw + "…", pos[1:2]
 	}
@@ -59,7 +59,15 @@ func perlWrites(ws []Word) (string, []Word) {
 					}
 					break
 				}
-				if strings.IndexByte("IMmxlC0", c) >= 0 {
+				if c == 'l' || c == '0' {
+					// an optional number (-l015, -0777, -0x1F): the
+					// options after it are read on (-lpi)
+					for j+1 < len(t) && strings.IndexByte("0123456789abcdefABCDEFx", t[j+1]) >= 0 && !(c == 'l' && t[j+1] > '7') {
+						j++
+					}
+					continue
+				}
+				if strings.IndexByte("IMmxC", c) >= 0 {
 					break // the rest is this option's value
 				}
 			}
@@ -75,12 +83,26 @@ func perlWrites(ws []Word) (string, []Word) {
 	return "perl -i edits files", files
 }
 
-// openSSLWrites: openssl's -out and -keyout name the files it writes.
+// openSSLWrites: openssl's -out and -keyout name the files it writes,
+// spelt as OpenSSL reads its options: one or two dashes, the value after
+// = or in the next word.
 func openSSLWrites(ws []Word) (string, []Word) {
 	var out []Word
-	for i := 0; i+1 < len(ws); i++ {
-		if t := ws[i].Text; t == "-out" || t == "-keyout" {
-			out = append(out, ws[i+1])
+	for i := 0; i < len(ws); i++ {
+		t := ws[i].Text
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		name, val, eq := strings.Cut(strings.TrimPrefix(t[1:], "-"), "=")
+		if name != "out" && name != "keyout" {
+			continue
+		}
+		switch {
+		case eq:
+			out = append(out, Word{Text: val, Raw: val, Dynamic: ws[i].Dynamic, Glob: ws[i].Glob})
+		case i+1 < len(ws):
+			i++
+			out = append(out, ws[i])
 		}
 	}
 	if len(out) == 0 {

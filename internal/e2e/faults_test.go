@@ -234,18 +234,7 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 	// (what the user allowed); in the read-only sandbox (the safe list's
 	// setsid and sleep) none outlives its command.
 	cmd := nbCommandWith(t, t.TempDir(), s, `"terminal": {"readOnlySandbox": {"enabled": false}}`, "start things")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// A failure below must not leave nb (and what it started) running.
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
+	out := startKilledAtCleanup(t, cmd)
 	for deadline := time.Now().Add(20 * time.Second); len(s.Requests()) < 2; {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
@@ -255,10 +244,7 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	for i := 1; i <= 4; i++ {
-		for deadline := time.Now().Add(5 * time.Second); len(pgrep("sleep "+secs(i))) == 0 && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if len(pgrep("sleep "+secs(i))) == 0 {
+		if !waitRunning("sleep "+secs(i), 5*time.Second) {
 			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s\nrequest: %s", secs(i), out.String(), s.Requests()[1].Raw)
 		}
 	}
@@ -297,22 +283,9 @@ func TestSIGKILLSandboxedLeavesNoDescendants(t *testing.T) {
 		llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "run_cmd", Arguments: runCmd}}},
 	)
 	cmd := nbCommandWith(t, t.TempDir(), s, "", "start things")
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
+	out := startKilledAtCleanup(t, cmd)
 	for i := 1; i <= 2; i++ {
-		for deadline := time.Now().Add(20 * time.Second); len(pgrep("sleep "+secs(i))) == 0 && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if len(pgrep("sleep "+secs(i))) == 0 {
+		if !waitRunning("sleep "+secs(i), 20*time.Second) {
 			t.Fatalf("sleep %s is not running before the kill; nb printed:\n%s", secs(i), out.String())
 		}
 	}
@@ -333,6 +306,34 @@ func TestSIGKILLSandboxedLeavesNoDescendants(t *testing.T) {
 	if left := waitGone("sleep "+secs(1), "sleep "+secs(2)); len(left) > 0 {
 		t.Errorf("left running after SIGKILL of nb: %v", left)
 	}
+}
+
+// startKilledAtCleanup starts nb's cmd with its output collected: a
+// failure of the test must not leave nb (and what it started) running.
+func startKilledAtCleanup(t *testing.T, cmd *exec.Cmd) *strings.Builder {
+	t.Helper()
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	return &out
+}
+
+// waitRunning waits up to d for a process running cmdline.
+func waitRunning(cmdline string, d time.Duration) bool {
+	for deadline := time.Now().Add(d); len(pgrep(cmdline)) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }
 
 // nbStateDir is nb's state directory in cmd's environment.
