@@ -519,7 +519,7 @@ func (h *Host) covers() bwrapFiles {
 // made while the helper starts.
 func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 	dir := w.Dir
-	return h.launchNamespaces(w, func() enter.Spec {
+	return h.launchNamespaces(w, false, func() enter.Spec {
 		l := h.layoutFor(dir)
 		files := h.covers()
 		h.mu.Lock()
@@ -534,11 +534,22 @@ func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
 
 // launchNamespaces makes w start the namespace helper, which reads its
 // view from a pipe (a descriptor above 2, so that its argv names no
-// hidden path): view is made and written meanwhile, in the background.
-func (h *Host) launchNamespaces(w *host.Launch, view func() enter.Spec) error {
+// hidden path). A view that is ready is made now, and the pipe takes what
+// it holds before the helper starts; else view is made and written
+// meanwhile, in the background.
+func (h *Host) launchNamespaces(w *host.Launch, ready bool, view func() enter.Spec) error {
 	r, wr, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
+	}
+	var spec []byte
+	if ready {
+		if spec, err = json.Marshal(view()); err != nil {
+			r.Close()
+			wr.Close()
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		spec = spec[writeNow(wr, spec):]
 	}
 	fd := 3 + len(w.Files)
 	w.Files = append(w.Files, r)
@@ -552,11 +563,13 @@ func (h *Host) launchNamespaces(w *host.Launch, view func() enter.Spec) error {
 		defer h.handingOver.Done()
 		defer h.keepIndex() // after the view is handed over: off the command's way
 		defer wr.Close()
-		b, err := json.Marshal(view())
-		if err == nil {
-			// a helper that failed to start has closed its end: EPIPE
-			_, _ = wr.Write(b)
+		if !ready {
+			if spec, err = json.Marshal(view()); err != nil {
+				return
+			}
 		}
+		// a helper that failed to start has closed its end: EPIPE
+		_, _ = wr.Write(spec)
 	}()
 	return nil
 }
