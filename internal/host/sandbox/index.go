@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
-	"encoding/gob"
 	"io/fs"
 	"os"
 	"path"
@@ -31,7 +29,7 @@ import (
 var racyWindow = 2 * time.Second
 
 // indexVersion changes when the records' meaning does.
-const indexVersion = 1
+const indexVersion = 2
 
 // walkRules are what one kind of walk looks for.
 type walkRules interface {
@@ -133,8 +131,8 @@ func loadIndex(file string) *index {
 	if err != nil {
 		return newIndex()
 	}
-	ix := newIndex()
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(ix) != nil || ix.Version != indexVersion || ix.Trees == nil {
+	ix, err := decodeIndex(b)
+	if err != nil {
 		return newIndex()
 	}
 	return ix
@@ -155,10 +153,7 @@ func (ix *index) save(file string) {
 		}
 		delete(ix.Trees, oldest)
 	}
-	var b bytes.Buffer
-	if gob.NewEncoder(&b).Encode(ix) != nil {
-		return
-	}
+	b := encodeIndex(ix)
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
 		return
 	}
@@ -166,7 +161,7 @@ func (ix *index) save(file string) {
 	if err != nil {
 		return
 	}
-	_, err = tmp.Write(b.Bytes())
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
