@@ -123,8 +123,7 @@ fi
 # find there but in the engine's concurrency test, which runs with it. The
 # sandbox's tests are bound by the processes and namespaces they start for
 # each mechanism (four times slower with it, past the time allowed): its
-# goroutines meet in the guard and in the layout's walks, which the
-# guard's tests run, with it. Every other
+# goroutines meet in the guard, whose tests run with it. Every other
 # package runs with it. The two runs go side by side.
 phase "go test (race where goroutines meet)"
 pure=(./internal/policy ./internal/redteam ./internal/cmdbase ./internal/shellparse ./internal/winshell ./internal/host/sandbox)

@@ -186,48 +186,23 @@ type walkResult struct {
 	multi map[string]inode
 	// complete says the budget did not run out.
 	complete bool
-	// changed says the walk changed its tree's records; scans counts the
-	// directories it read.
-	changed bool
-	scans   int
 }
 
 // walk walks root breadth first under r, reusing the records of
 // directories that did not change, and returns what it found. skip are
 // subtrees not walked (they are looked at otherwise).
 func (ix *index) walk(r walkRules, root string, skip []string) walkResult {
-	res := ix.tree(r, root).walk(r, root, skip)
-	ix.note(res)
-	return res
-}
-
-// tree is the records of root's walks under r, made empty when there
-// are none.
-func (ix *index) tree(r walkRules, root string) *treeIndex {
 	key := r.name() + "\x00" + root
 	tr := ix.Trees[key]
 	if tr == nil {
 		tr = &treeIndex{Dirs: map[string]*dirRec{}}
 		ix.Trees[key] = tr
 	}
-	return tr
-}
-
-// note counts what a walk of one of ix's trees changed and read.
-func (ix *index) note(res walkResult) {
-	ix.changed = ix.changed || res.changed
-	ix.scans += res.scans
-}
-
-// walk walks root breadth first under r, reusing tr's records of
-// directories that did not change; it touches tr alone, so that walks of
-// different trees run at once.
-func (tr *treeIndex) walk(r walkRules, root string, skip []string) walkResult {
-	res := walkResult{multi: map[string]inode{}, complete: true}
 	if now := time.Now().Unix(); now-tr.Used > 3600 {
 		// to the hour: an index that changed nothing else is not written
-		tr.Used, res.changed = now, true
+		tr.Used, ix.changed = now, true
 	}
+	res := walkResult{multi: map[string]inode{}, complete: true}
 	seen := map[string]bool{}
 	queue := []string{"."}
 	n, max := 0, r.budget()
@@ -247,11 +222,11 @@ func (tr *treeIndex) walk(r walkRules, root string, skip []string) walkResult {
 		rec := tr.Dirs[rel]
 		if rec == nil || !rec.fresh(st) || (max > 0 && n+rec.N > max) {
 			rec = scanDir(r, root, rel, st, now, max-n, max > 0)
-			res.scans++
+			ix.scans++
 			tr.Dirs[rel] = rec
-			res.changed = true
-		} else if recheck(r, root, rel, rec, now) {
-			res.changed = true
+			ix.changed = true
+		} else if ix.recheck(r, root, rel, rec, now) {
+			ix.changed = true
 		}
 		n += rec.N
 		for _, h := range rec.Hits {
@@ -285,7 +260,7 @@ func (tr *treeIndex) walk(r walkRules, root string, skip []string) walkResult {
 		for rel := range tr.Dirs {
 			if !seen[rel] {
 				delete(tr.Dirs, rel)
-				res.changed = true
+				ix.changed = true
 			}
 		}
 	}
@@ -300,7 +275,7 @@ func (rec *dirRec) fresh(st fileStat) bool {
 // recheck judges again the entries of an unchanged directory whose
 // judgement rests on their content and whose stat changed; it reports
 // whether a record changed.
-func recheck(r walkRules, root, rel string, rec *dirRec, now time.Time) bool {
+func (ix *index) recheck(r walkRules, root, rel string, rec *dirRec, now time.Time) bool {
 	changed := false
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	for i := range rec.Content {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/nb-cli/nb/internal/fsfacts"
 	"github.com/nb-cli/nb/internal/secrets"
@@ -73,18 +72,17 @@ var rootHidden = []string{
 
 // walkMasks are the masks found by walking (the home's trees, the
 // workspace and the command's directory, the system's trees) and the
-// other names of every secret file, those of other homes' secrets
-// (others) included.
-func (s *readOnlySpec) walkMasks(dir string, hv homeView, others func() homes) []string {
+// other names of every secret file.
+func (s *readOnlySpec) walkMasks(dir string, hv homeView, others homes) []string {
 	fresh := len(s.ix.Trees) == 0
 	out, multi := s.walks(dir, hv)
-	ids := secretIDs(hv.masked, out, others().secrets, s.dotFiles(hv))
+	ids := secretIDs(hv.masked, out, others.secrets, s.dotFiles(hv))
 	if !fresh && !s.ix.knows(ids) {
 		// A file may have become another name of a secret without its
 		// directory changing: look at every file again.
 		s.ix.forget()
 		out, multi = s.walks(dir, hv)
-		ids = secretIDs(hv.masked, out, others().secrets, s.dotFiles(hv))
+		ids = secretIDs(hv.masked, out, others.secrets, s.dotFiles(hv))
 	}
 	s.ix.remember(ids)
 	for p, id := range multi {
@@ -95,26 +93,33 @@ func (s *readOnlySpec) walkMasks(dir string, hv homeView, others func() homes) [
 	return out
 }
 
-// walks runs the walks, each tree's at once, and returns what they
-// masked and the files with several names they saw.
+// walks runs the walks and returns what they masked and the files with
+// several names they saw.
 func (s *readOnlySpec) walks(dir string, hv homeView) ([]string, map[string]inode) {
+	var out []string
+	multi := map[string]inode{}
 	// keep are what no mask may cover: the workspace, dir and home lie
 	// below them.
 	keep := []string{s.launch, dir}
 	if s.home != "" && s.home != "/" {
 		keep = append(keep, s.home)
 	}
-	// A walk's hits are resolved, but the system's: a mask there never
-	// covers what is kept.
-	type job struct {
-		r       walkRules
-		root    string
-		skip    []string
-		resolve bool
+	add := func(r walkResult, resolveHits bool) {
+		for _, h := range r.hits {
+			if !resolveHits {
+				if !ancestorOfAny(h, keep) {
+					out = append(out, h)
+				}
+			} else if _, ok := exists(h); ok {
+				out = append(out, resolve(h))
+			}
+		}
+		for p, id := range r.multi {
+			multi[p] = id
+		}
 	}
-	var jobs []job
 	if s.home != "" && s.home != "/" {
-		jobs = append(jobs, job{r: homeRules{}, root: s.home, resolve: true})
+		add(s.ix.walk(homeRules{}, s.home, nil), true)
 	}
 	var roots []string
 	if s.launch != "" && s.launch != "/" && (s.home == "" || !within(s.home, s.launch)) {
@@ -124,9 +129,8 @@ func (s *readOnlySpec) walks(dir string, hv homeView) ([]string, map[string]inod
 		roots = append(roots, dir)
 	}
 	for _, r := range roots {
-		jobs = append(jobs, job{r: treeRules{disk: fsfacts.Disk{Home: s.home, MaxEntries: maskEntries}, top: r}, root: r, resolve: true})
+		add(s.ix.walk(treeRules{disk: fsfacts.Disk{Home: s.home, MaxEntries: maskEntries}, top: r}, r, nil), true)
 	}
-	var out []string
 	if s.root {
 		for _, p := range rootSecrets {
 			m, _ := filepath.Glob(p)
@@ -136,40 +140,8 @@ func (s *readOnlySpec) walks(dir string, hv homeView) ([]string, map[string]inod
 		}
 		for _, t := range s.sys.trees {
 			if r := resolve(t); r != "/" {
-				jobs = append(jobs, job{r: systemRules{}, root: r, skip: keep})
+				add(s.ix.walk(systemRules{}, r, keep), false)
 			}
-		}
-	}
-	type found struct {
-		res  walkResult
-		hits []string
-	}
-	done := make([]found, len(jobs))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		tr := s.ix.tree(j.r, j.root)
-		wg.Go(func() {
-			res := tr.walk(j.r, j.root, j.skip)
-			var hits []string
-			for _, h := range res.hits {
-				if !j.resolve {
-					if !ancestorOfAny(h, keep) {
-						hits = append(hits, h)
-					}
-				} else if _, ok := exists(h); ok {
-					hits = append(hits, resolve(h))
-				}
-			}
-			done[i] = found{res: res, hits: hits}
-		})
-	}
-	wg.Wait()
-	multi := map[string]inode{}
-	for _, f := range done {
-		s.ix.note(f.res)
-		out = append(out, f.hits...)
-		for p, id := range f.res.multi {
-			multi[p] = id
 		}
 	}
 	return out, multi

@@ -100,13 +100,8 @@ func (s *readOnlySpec) layout(dir string) Layout {
 	}
 	dir = resolve(dir)
 	l := Layout{Scratch: slices.Clone(s.scratch)}
-	// Other users' homes are looked at while the walks run.
-	var others homes
-	var wg sync.WaitGroup
-	wg.Go(func() { others = s.otherHomes(dir) })
 	hv := s.homeView()
-	walked := s.walkMasks(dir, hv, func() homes { wg.Wait(); return others })
-	wg.Wait()
+	others := s.otherHomes(dir)
 	hidden := slices.Concat(hv.dots, s.hidden, others.whole, others.dots)
 	if s.root {
 		hidden = append(hidden, existing(rootHidden)...)
@@ -121,7 +116,7 @@ func (s *readOnlySpec) layout(dir string) Layout {
 			visible = append(visible, d)
 		}
 	}
-	masked := uniqSorted(slices.Concat(hv.masked, walked))
+	masked := uniqSorted(slices.Concat(hv.masked, s.walkMasks(dir, hv, others)))
 	masked = outermost(uniqSorted(append(masked, bindViews(s.sys.mountinfo, hidden, visible, masked)...)))
 	// What is visible below a masked path stays masked; a visible path
 	// matters only below a hidden one, and once.

@@ -514,43 +514,38 @@ func (h *Host) covers() bwrapFiles {
 	return bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
 }
 
-// wrapNamespaces starts the namespace helper at once and gives it its
-// view when the layout is made: the layout of the command's directory is
-// made while the helper starts.
+// wrapNamespaces makes the command's view and has the namespace helper
+// started with it. The view is made before the helper starts, not while
+// it does: beside nb's other work (the detector's warming), a view made
+// by a goroutine of its own waited for the processors longer than the
+// helper's start took.
 func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
-	dir := w.Dir
-	return h.launchNamespaces(w, false, func() enter.Spec {
-		l := h.layoutFor(dir)
-		files := h.covers()
-		h.mu.Lock()
-		plan := planMounts(l, files, func(p string) bool { return h.created[p] })
-		for _, c := range plan.Created {
-			h.created[c] = true
-		}
-		h.mu.Unlock()
-		return enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal}
-	})
+	l := h.layoutFor(w.Dir)
+	files := h.covers()
+	h.mu.Lock()
+	plan := planMounts(l, files, func(p string) bool { return h.created[p] })
+	for _, c := range plan.Created {
+		h.created[c] = true
+	}
+	h.mu.Unlock()
+	return h.launchNamespaces(w, enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
 }
 
 // launchNamespaces makes w start the namespace helper, which reads its
 // view from a pipe (a descriptor above 2, so that its argv names no
-// hidden path). A view that is ready is made now, and the pipe takes what
-// it holds before the helper starts; else view is made and written
-// meanwhile, in the background.
-func (h *Host) launchNamespaces(w *host.Launch, ready bool, view func() enter.Spec) error {
+// hidden path). The pipe takes what it holds before the helper starts;
+// the rest, if any, is written in the background, and then the walks'
+// records are kept for the next process (off the command's way).
+func (h *Host) launchNamespaces(w *host.Launch, view enter.Spec) error {
+	spec, err := json.Marshal(view)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	r, wr, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	var spec []byte
-	if ready {
-		if spec, err = json.Marshal(view()); err != nil {
-			r.Close()
-			wr.Close()
-			return fmt.Errorf("sandbox: %w", err)
-		}
-		spec = spec[writeNow(wr, spec):]
-	}
+	spec = spec[writeNow(wr, spec):]
 	fd := 3 + len(w.Files)
 	w.Files = append(w.Files, r)
 	argv := make([]string, 0, len(w.Argv)+4)
@@ -561,15 +556,12 @@ func (h *Host) launchNamespaces(w *host.Launch, ready bool, view func() enter.Sp
 	h.handingOver.Add(1)
 	go func() {
 		defer h.handingOver.Done()
-		defer h.keepIndex() // after the view is handed over: off the command's way
+		defer h.keepIndex()
 		defer wr.Close()
-		if !ready {
-			if spec, err = json.Marshal(view()); err != nil {
-				return
-			}
+		if len(spec) > 0 {
+			// a helper that failed to start has closed its end: EPIPE
+			_, _ = wr.Write(spec)
 		}
-		// a helper that failed to start has closed its end: EPIPE
-		_, _ = wr.Write(spec)
 	}()
 	return nil
 }
