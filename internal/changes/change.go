@@ -151,9 +151,17 @@ func move(fsys *FS, s *Set, back bool, want string) error {
 	// A path that already holds what it is to hold is left alone: a run
 	// cut short (nb killed during /undo) is finished by the next one,
 	// not refused as a change someone made.
+	type read struct {
+		cur State
+		err error
+	}
+	reads := make([]read, len(s.Files))
+	eachAtOnce(len(s.Files), func(i int) {
+		reads[i].cur, reads[i].err = fsys.Read(s.Files[i].Path)
+	})
 	var todo []File
-	for _, f := range s.Files {
-		cur, err := fsys.Read(f.Path)
+	for i, f := range s.Files {
+		cur, err := reads[i].cur, reads[i].err
 		if err != nil {
 			return err
 		}

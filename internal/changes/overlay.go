@@ -6,7 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // ErrNoPreview says why a command cannot run in a copy-on-write view
@@ -34,6 +37,10 @@ type Overlay struct {
 	// trees whose directory could not be overlaid, each with why
 	// ("PATH: WHY"): a write there is the sandbox's refusal.
 	Skipped []string
+	// Later, when set, runs the removal Close asks for in the
+	// background (its owner waits for it before it ends), so that the
+	// user does not wait for a thousand files to be removed.
+	Later func(remove func())
 }
 
 // Places are what a preview overlays beside the sandbox's writable
@@ -48,8 +55,17 @@ type Places struct {
 	Refuse func(dir string) string
 }
 
-// Close removes the overlay's directories.
+// Close removes the overlay's directories, now or, with Later, in the
+// background.
 func (o *Overlay) Close() error {
+	if o.Later != nil {
+		o.Later(func() { _ = o.remove() })
+		return nil
+	}
+	return o.remove()
+}
+
+func (o *Overlay) remove() error {
 	// the kernel leaves its work directories without permissions
 	_ = filepath.WalkDir(o.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
@@ -94,43 +110,62 @@ type overlayReader struct {
 }
 
 // dir reads the upper directory rel (relative to the tops); hidden says
-// that an opaque directory above it hides the lower tree.
+// that an opaque directory above it hides the lower tree. Its entries'
+// states are read at once (look), then judged in order.
 func (r *overlayReader) dir(rel string, hidden bool) error {
 	ents, err := os.ReadDir(filepath.Join(r.upper, rel))
 	if err != nil {
 		return err
 	}
-	for _, en := range ents {
-		if err := r.entry(filepath.Join(rel, en.Name()), hidden); err != nil {
+	looks := make([]look, len(ents))
+	eachAtOnce(len(ents), func(i int) { looks[i] = r.look(filepath.Join(rel, ents[i].Name())) })
+	for i, en := range ents {
+		if err := r.entry(filepath.Join(rel, en.Name()), hidden, looks[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry reads one upper entry. Below an opaque directory the lower entries
-// are hidden whether or not the directories there are marked: a directory
-// made in an opaque one has nothing below it.
-func (r *overlayReader) entry(rel string, hidden bool) error {
+// look is what one upper entry and the lower path under it hold.
+type look struct {
+	fi            fs.FileInfo
+	mk            marks
+	before, after State
+	err           error
+}
+
+// look reads the upper entry rel, its overlay marks, the lower state
+// under it and, unless it is a whiteout, its own state.
+func (r *overlayReader) look(rel string) look {
 	uabs, labs := filepath.Join(r.upper, rel), filepath.Join(r.lower, rel)
-	fi, err := os.Lstat(uabs)
-	if err != nil {
-		return err
+	var l look
+	if l.fi, l.err = os.Lstat(uabs); l.err != nil {
+		return l
 	}
-	mk := marksOf(uabs)
-	if err := mk.hidden(); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
+	l.mk = marksOf(uabs)
+	if err := l.mk.hidden(); err != nil {
+		l.err = fmt.Errorf("%s: %w", rel, err)
+		return l
 	}
-	before, err := r.low.Read(labs)
-	if err != nil {
-		return err
+	if l.before, l.err = r.low.Read(labs); l.err != nil || l.mk.isWhiteout(l.fi) {
+		return l
 	}
-	if mk.isWhiteout(fi) {
+	l.after, l.err = r.up.Read(uabs)
+	return l
+}
+
+// entry judges one upper entry, as l read it. Below an opaque directory
+// the lower entries are hidden whether or not the directories there are
+// marked: a directory made in an opaque one has nothing below it.
+func (r *overlayReader) entry(rel string, hidden bool, l look) error {
+	labs := filepath.Join(r.lower, rel)
+	if l.err != nil {
+		return l.err
+	}
+	before, after := l.before, l.after
+	if l.mk.isWhiteout(l.fi) {
 		return r.removed(labs, before)
-	}
-	after, err := r.up.Read(uabs)
-	if err != nil {
-		return err
 	}
 	if before.Type == Dir && after.Type != Dir {
 		if err := r.removedBelow(labs, nil); err != nil {
@@ -141,7 +176,7 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		if before.Type != Dir || before.Mode != after.Mode {
 			r.add(labs, before, after)
 		}
-		hidden = hidden || mk.isOpaque()
+		hidden = hidden || l.mk.isOpaque()
 		if before.Type == Dir && hidden {
 			if err := r.opaqueBelow(rel); err != nil {
 				return err
@@ -153,6 +188,28 @@ func (r *overlayReader) entry(rel string, hidden bool) error {
 		r.add(labs, before, after)
 	}
 	return nil
+}
+
+// eachAtOnce calls f for 0…n-1 from as many goroutines as Go runs at
+// once (at most 8), and returns when every call has.
+func eachAtOnce(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (r *overlayReader) add(p string, before, after State) {

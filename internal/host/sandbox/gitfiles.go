@@ -40,13 +40,21 @@ func gitProtected(w string) []protected {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	var out []protected
+	// Both questions are asked at once. git names the files of the
+	// configuration relative to the top, wherever it runs in the tree.
+	cmd := gitCommand(ctx, w, "config", "--list", "--show-origin", "--includes", "-z")
+	var cfg bytes.Buffer
+	cmd.Stdout = &cfg
+	err := cmd.Start()
 	top := w
 	if lines := gitLines(ctx, w, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"); len(lines) == 3 {
 		top = lines[0]
 		out = append(out, protected{lines[1], true}, protected{absFrom(w, lines[2]), true})
 	}
-	cmd := gitCommand(ctx, top, "config", "--list", "--show-origin", "--includes", "-z")
-	b, err := cmd.Output()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	b := cfg.Bytes()
 	if err != nil && len(b) == 0 {
 		return out
 	}

@@ -35,7 +35,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 	if err != nil {
 		return nil, nil, err
 	}
-	o := &changes.Overlay{Dir: base, Uppers: map[string]string{}}
+	o := &changes.Overlay{Dir: base, Uppers: map[string]string{}, Later: h.inBackground}
 	fail := func(err error) (*changes.Overlay, *host.Exit, error) {
 		o.Close()
 		return nil, nil, err
@@ -142,6 +142,11 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 		}
 	}
 	return o, ex, nil
+}
+
+// inBackground runs f off the command's way; Close waits for it.
+func (h *Host) inBackground(f func()) {
+	h.background.Go(f)
 }
 
 // newOverlay makes the upper and work directories of an overlay of lower

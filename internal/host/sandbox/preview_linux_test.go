@@ -346,6 +346,9 @@ func benchPreview(b *testing.B) {
 				t3 := time.Now()
 				ov.Close()
 				end := time.Now()
+				// the overlay is removed in the background, off the
+				// user's way: not timed, but not left to the next run
+				h.background.Wait()
 				previewTotal += end.Sub(start)
 				for i, d := range []time.Duration{t1.Sub(start), t2.Sub(t1), t3.Sub(t2), end.Sub(t3)} {
 					phase[i] += d
@@ -474,5 +477,30 @@ func TestPreviewHelperFailure(t *testing.T) {
 		if ov != nil || !errors.Is(err, changes.ErrNoPreview) || !strings.Contains(err.Error(), "mount an overlay on /x: invalid argument") {
 			t.Fatalf("a failed %s helper: overlay %v, error %v", helper, ov, err)
 		}
+	}
+}
+
+// A preview's overlay is removed once closed, off the user's way, and
+// the host waits for that before it ends: nothing of it is left, the
+// kernel's work directories (left without permissions) included.
+func TestPreviewOverlayRemoved(t *testing.T) {
+	testenv.Tool(t, "bash")
+	ws := t.TempDir()
+	h := previewHost(t, ws)
+	ov, ex, err := h.Preview(context.Background(), &host.Command{Script: "for i in $(seq 200); do echo x > f$i; done", Dir: ws, Stdout: io.Discard, Stderr: io.Discard, Timeout: time.Minute}, changes.Places{})
+	mustDo(t, err)
+	if ex.Code != 0 {
+		t.Fatalf("preview exit %d", ex.Code)
+	}
+	if n, _ := filepath.Glob(filepath.Join(ov.Uppers[ws], "f*")); len(n) != 200 {
+		t.Fatalf("%d files in the overlay", len(n))
+	}
+	mustDo(t, ov.Close())
+	h.background.Wait()
+	if _, err := os.Lstat(ov.Dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the overlay is left after it was closed: %v", err)
+	}
+	if n, _ := filepath.Glob(filepath.Join(ws, "f*")); len(n) != 0 {
+		t.Errorf("the preview reached the workspace: %d files", len(n))
 	}
 }

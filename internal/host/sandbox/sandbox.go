@@ -136,13 +136,14 @@ type Host struct {
 	// cache remembers that the mechanism works (Options.CheckCache).
 	cache checkCache
 
-	// handingOver are the views being handed to namespace helpers
-	// (launchNamespaces); Close waits for them.
-	handingOver sync.WaitGroup
-	mu          sync.Mutex
-	created     map[string]bool
-	qparent     string // Options.Quarantine
-	qdir        string // this host's quarantine, created on first use
+	// background is what runs off the command's way: the views being
+	// handed to namespace helpers (launchNamespaces), previews' overlays
+	// being removed; Close waits for it.
+	background sync.WaitGroup
+	mu         sync.Mutex
+	created    map[string]bool
+	qparent    string // Options.Quarantine
+	qdir       string // this host's quarantine, created on first use
 	// pending are messages of sweeps after terminal sessions, told with
 	// the next command's result.
 	pending []string
@@ -553,9 +554,9 @@ func (h *Host) launchNamespaces(w *host.Launch, view enter.Spec) error {
 	// The helper is the first process of its process namespace
 	// (enter.ViewProcAttr) and gets nb's death signal.
 	w.Contained = true
-	h.handingOver.Add(1)
+	h.background.Add(1)
 	go func() {
-		defer h.handingOver.Done()
+		defer h.background.Done()
 		defer h.keepIndex()
 		defer wr.Close()
 		if len(spec) > 0 {
@@ -793,7 +794,7 @@ func (h *Host) Probe(ctx context.Context, detect []string) (*sysinfo.Info, error
 // Close implements host.Host: it removes the mount points bubblewrap had
 // to create for protected paths, when still empty, and the private files.
 func (h *Host) Close() error {
-	h.handingOver.Wait()
+	h.background.Wait()
 	h.keepIndex()
 	h.mu.Lock()
 	defer h.mu.Unlock()
