@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // git. Its read-only subcommands and options, the settings that make a
 // read run a program and the forms that destroy work are judged by
@@ -30,7 +33,7 @@ var _ = registerUnix(Git, func() []Prog {
 					"git tag v1", "git remote add o x", "git config --list", "git config user.name x", "git config remote.origin.url",
 					"git clean -n -f --no-dry-run", "git stash", "git diff --ext-diff", "git log --format=%G?", "git grep -O x",
 					"git hash-object -w go.mod", "git var -l", "git config core.pager x", "git --namespace x log"},
-				Warn: []string{"git reset --hard", "git branch -D x", "git clean -fd", "git reflog expire --all",
+				Warn: []string{"git init", "git init proj", "git -C /etc init", "git clone https://x/y.git", "git clone https://x/y ~/.ssh", "git reset --hard", "git branch -D x", "git clean -fd", "git reflog expire --all",
 					"git log --output=x", "git diff --out x",
 					// every global option is read by the one reader (its value skipped)
 					"git --namespace x reset --hard", "git --config-env a=B push --force", "git --super-prefix x/ clean -fd",
@@ -123,12 +126,87 @@ func dashdashPaths(ws []Word) bool {
 	return false
 }
 
-// gitWrites: git format-patch -o writes files.
+// gitWrites: git format-patch -o writes files; git init and git clone
+// create the repository they name (in the directories -C moves to, where
+// --git-dir and --separate-git-dir put its git directory).
 func gitWrites(ws []Word) (string, []Word) {
 	if AnyWord(ws, "format-patch") && (ShortFlags(ws, "o")['o'] || HasLong(ws, "output-directory")) {
 		return "git format-patch -o writes files", nil
 	}
-	return "", nil
+	globals, sub, rest := GitSubcommand(ws)
+	if sub != "init" && sub != "clone" {
+		return "", nil
+	}
+	base := Word{Text: ".", Raw: "."}
+	var globalGitDir []Word
+	for _, g := range globals {
+		switch {
+		case g.Name == "-C" && g.HasValue:
+			base = joinWords(base, g.Value)
+		case g.Name == "--git-dir" && g.HasValue:
+			globalGitDir = append(globalGitDir, g.Value)
+		}
+	}
+	var pos []Word
+	if sub == "init" {
+		pos = Positionals(rest, "b", "template", "separate-git-dir", "initial-branch", "object-format", "ref-format")
+	} else {
+		pos = Positionals(rest, "obuc", "origin", "branch", "upload-pack", "config", "reference", "reference-if-able", "separate-git-dir",
+			"depth", "shallow-since", "shallow-exclude", "jobs", "server-option", "filter", "template", "bundle-uri", "ref-format", "revision")
+	}
+	gitDir := OptionWords(rest, 0, "", "separate-git-dir")
+	var dir Word
+	switch {
+	case sub == "init" && len(pos) > 0:
+		dir = pos[0]
+	case sub == "init":
+		dir = Word{Text: ".", Raw: "."}
+	case len(pos) > 1:
+		dir = pos[1]
+	case len(pos) == 1:
+		dir = cloneName(pos[0])
+	default:
+		return "", nil
+	}
+	// git init writes the git directory (dir/.git, or where --git-dir
+	// says: there alone); git clone creates dir with its work tree
+	top := joinWords(base, dir)
+	var targets []Word
+	switch {
+	case sub == "clone":
+		targets = append(targets, top)
+	case len(globalGitDir) == 0:
+		targets = append(targets, joinWords(top, Word{Text: ".git", Raw: ".git"}))
+	}
+	if sub == "init" && len(pos) > 0 {
+		targets = append(targets, top) // made when missing
+	}
+	for _, g := range append(globalGitDir, gitDir...) {
+		targets = append(targets, joinWords(base, g))
+	}
+	return "git " + sub + " creates a repository in " + targets[0].Raw, targets
+}
+
+// cloneName is the directory git clone makes for a URL given alone: its
+// last name, less a trailing /.git or .git (known only at run time when
+// the URL is).
+func cloneName(url Word) Word {
+	t := strings.TrimRight(url.Text, "/")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "/.git"), ".git")
+	if i := strings.LastIndexAny(t, "/:"); i >= 0 {
+		t = t[i+1:]
+	}
+	return Word{Text: t, Raw: t, Dynamic: url.Dynamic || t == "", Glob: url.Glob}
+}
+
+// joinWords is the path of w below the directory base (w itself when
+// absolute), known only at run time when either is.
+func joinWords(base, w Word) Word {
+	t := w.Text
+	if !path.IsAbs(t) && !strings.HasPrefix(t, "~") && base.Text != "." {
+		t = path.Join(base.Text, t)
+	}
+	return Word{Text: t, Raw: t, Dynamic: base.Dynamic || w.Dynamic, Glob: base.Glob || w.Glob}
 }
 
 // gitRunsConfigured: options that make git run programs configured

@@ -97,6 +97,14 @@ var _ = registerUnix(System, func() []Prog {
 					"curl -c jar.txt https://x"},
 			}},
 		{Name: "wget", Is: Network | SendsData | Alarm, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
+		// tcpdump(8): -w saves the packets to a file, -z runs a program
+		// on each file it saves, -r, -F and -V read files
+		{Name: "tcpdump", Values: "BcCEFGijmMrsTVwWyzZ", Outputs: []Output{{Short: 'w', Std: true}},
+			ReadsFrom: []Output{{Short: 'r'}, {Short: 'F'}, {Short: 'V'}},
+			Forms:     []Form{{Short: "z", Values: "BcCEFGijmMrsTVwWyZ", Why: "runs a program on each file it saves (-z)"}},
+			Version:   []string{"--version", "-h", "--help"},
+			Examples: Examples{Allow: []string{"tcpdump --version"}, Ask: []string{"tcpdump -i lo -c 1", "tcpdump -w - -i lo"},
+				Warn: []string{"tcpdump -i lo -w cap.pcap", "tcpdump -w/etc/cron.d/x", "tcpdump -G 60 -z /tmp/x -w c.pcap"}}},
 		{Name: "nc", Is: Network | SendsData | Alarm, Forms: netcatExec}, {Name: "ncat", Is: Network | SendsData, Forms: netcatExec},
 		{Name: "netcat", Is: Network | SendsData, Forms: netcatExec},
 		{Name: "socat", Is: Network | SendsData, Forms: []Form{{Prefixes: []string{"exec:", "system:", "shell:"},
