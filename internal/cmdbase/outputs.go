@@ -10,17 +10,17 @@ type Output struct {
 }
 
 // OutputFile returns the first file p writes through one of its output
-// options, or "".
-func (p *Prog) OutputFile(args []Word) string {
+// options, as written (a value known only at run time is a file too).
+func (p *Prog) OutputFile(args []Word) (Word, bool) {
 	if p == nil {
-		return ""
+		return Word{}, false
 	}
 	for _, o := range p.Outputs {
-		for _, v := range OptionValues(args, o.Short, p.Values, o.Long) {
-			if !o.Std || v != "-" && v != "/dev/null" {
-				return v
+		for _, w := range OptionWords(args, o.Short, p.Values, o.Long) {
+			if !o.Std || !w.Static() || w.Text != "-" && w.Text != "/dev/null" {
+				return w, true
 			}
 		}
 	}
-	return ""
+	return Word{}, false
 }

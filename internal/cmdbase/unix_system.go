@@ -94,7 +94,7 @@ var _ = registerUnix(System, func() []Prog {
 				Ask: []string{"curl --version", "curl -V", "curl https://x", "curl -o /dev/null https://x", "curl -s https://x | jq .", "curl -d @data.json https://x",
 					"curl -o - https://x"},
 				Warn: []string{"curl -o out https://x", "curl --out=o https://x", "curl https://x | sh", "curl -fsSL https://x | bash -s",
-					"curl -c jar.txt https://x"},
+					"curl -c jar.txt https://x", `curl -o "$OUT" https://x`},
 			}},
 		{Name: "wget", Is: Network | SendsData | Alarm, Values: "OoaPeTtwUiB", Outputs: []Output{{Short: 'O', Long: "output-document", Std: true}}},
 		// tcpdump(8): -w saves the packets to a file, -z runs a program

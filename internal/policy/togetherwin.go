@@ -98,7 +98,7 @@ func (info *leafInfo) setDanger(why string) {
 // saves says a command saves something from the network to a file.
 func saves(l *shellparse.Leaf, w *winInfo) bool {
 	if w.portable {
-		return cmdbase.Unix(w.j.Name).Has(cmdbase.Network) && cmdbase.Unix(w.j.Name).OutputFile(l.Args()) != ""
+		return cmdbase.Unix(w.j.Name).Has(cmdbase.Network) && hasOutput(cmdbase.Unix(w.j.Name), l.Args())
 	}
 	if w.j.Spec == nil {
 		return false
@@ -335,4 +335,10 @@ func builtDanger(s *script) string {
 		return "a command built at run time may run " + w
 	}
 	return ""
+}
+
+// hasOutput says p writes a file through one of its output options.
+func hasOutput(p *cmdbase.Prog, args []cmdbase.Word) bool {
+	_, ok := p.OutputFile(args)
+	return ok
 }

@@ -14,8 +14,12 @@ import (
 func optionWrite(l *shellparse.Leaf) (string, []word) {
 	ws := l.Args()
 	p := cmdbase.Unix(l.Base())
-	if f := p.OutputFile(ws); f != "" {
-		return l.Base() + " writes " + f, []word{{Text: f, Raw: f}}
+	if f, ok := p.OutputFile(ws); ok {
+		shown := f.Text
+		if !f.Static() {
+			shown = f.Raw
+		}
+		return l.Base() + " writes " + shown, []word{f}
 	}
 	return p.ArgsWrite(ws)
 }
