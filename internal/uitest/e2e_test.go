@@ -25,6 +25,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm/llmtest"
 	"github.com/nb-cli/nb/internal/render/screentest"
 	"github.com/nb-cli/nb/internal/render/style"
+	"github.com/nb-cli/nb/internal/testenv"
 )
 
 var (
@@ -112,6 +113,20 @@ func setup(t *testing.T) (work string, env []string) {
 		"OPENAI_API_KEY=sk-test",
 	}
 	return work, env
+}
+
+// commitRepo makes work a git repository with one commit, with env's
+// home and configuration.
+func commitRepo(t *testing.T, work string, env []string) {
+	t.Helper()
+	git := testenv.Tool(t, "git")
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir, cmd.Env = work, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
 }
 
 func server(t *testing.T, turns ...llmtest.Turn) *llmtest.Server {
@@ -330,22 +345,23 @@ func TestBatchApprovedAtOnce(t *testing.T) {
 func TestAlwaysThenNotAsked(t *testing.T) {
 	ctx := ctxT(t, 30*time.Second)
 	work, env := setup(t)
+	commitRepo(t, work, env)
 	srv := server(t,
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q a1", "")}},
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q a2", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git branch b1", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git branch b2", "")}},
 		llmtest.Turn{Text: "Both made."},
 	)
-	n := start(t, srv, work, env, runOpts{args: []string{"make two dirs"}})
+	n := start(t, srv, work, env, runOpts{args: []string{"make two branches"}})
 	n.waitText(ctx, "lways")
 	n.send("a")
 	if code := n.waitExit(ctx); code != 0 {
 		t.Fatalf("exit %d; screen:\n%s", code, n.scr.String())
 	}
 	screen := n.scr.String()
-	if !strings.Contains(screen, "saved rule: git init *") {
+	if !strings.Contains(screen, "saved rule: git branch *") {
 		t.Errorf("the saved rule is not shown:\n%s", screen)
 	}
-	if !exists(t, filepath.Join(work, "a2", ".git")) {
+	if !exists(t, filepath.Join(work, ".git", "refs", "heads", "b2")) {
 		t.Error("the second matching call did not run")
 	}
 	if c := strings.Count(n.scr.Raw(), "lways"); c != 1 {
@@ -538,20 +554,21 @@ func TestTypeaheadNeverAnswers(t *testing.T) {
 func TestInteractiveApprovals(t *testing.T) {
 	ctx := ctxT(t, 60*time.Second)
 	work, env := setup(t)
+	commitRepo(t, work, env)
 	srv := server(t,
-		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git init -q i1", "")}},
+		llmtest.Turn{ToolCalls: []llmtest.ToolCall{runCmd("git branch i1", "")}},
 		llmtest.Turn{Text: "Made i1."},
 	)
 	n := start(t, srv, work, env, runOpts{})
 	n.waitText(ctx, "nb>")
-	n.send("make a dir\r")
+	n.send("make a branch\r")
 	n.waitText(ctx, "lways")
 	n.send("a")
 	n.waitText(ctx, "Made i1.")
 	n.send("/approvals\r")
 	if err := n.scr.WaitFor(ctx, "grant listing", func(s string) bool {
 		l := lineWith(s, "this project")
-		return strings.Contains(l, "1  git init *")
+		return strings.Contains(l, "1  git branch *")
 	}); err != nil {
 		t.Fatal(err)
 	}
