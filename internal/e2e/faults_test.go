@@ -256,6 +256,7 @@ func TestSIGKILLLeavesNoDescendants(t *testing.T) {
 	_ = cmd.Wait()
 	if left := waitGone("sleep "+secs(1), "sleep "+secs(2), "sleep "+secs(3), "sleep "+secs(4)); len(left) > 0 {
 		t.Errorf("left running after SIGKILL of nb: %v", left)
+		killLeft(left)
 	}
 	// The guard removed nb's record once it had cleaned up.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -305,6 +306,21 @@ func TestSIGKILLSandboxedLeavesNoDescendants(t *testing.T) {
 	_ = cmd.Wait()
 	if left := waitGone("sleep "+secs(1), "sleep "+secs(2)); len(left) > 0 {
 		t.Errorf("left running after SIGKILL of nb: %v", left)
+		killLeft(left)
+	}
+}
+
+// killLeft ends the processes a failed test found left running (a
+// mutant's run, say), so that they do not outlive it by a day.
+func killLeft(pids []string) {
+	for _, p := range pids {
+		pid, err := strconv.Atoi(p)
+		if err != nil {
+			continue
+		}
+		if proc, err := os.FindProcess(pid); err == nil {
+			_ = proc.Kill()
+		}
 	}
 }
 
