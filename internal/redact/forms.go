@@ -4,8 +4,8 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"slices"
+	"strconv"
 )
 
 // A known secret (a secret variable's value, a token of a secret file)
@@ -119,11 +119,15 @@ func formsOf(v string, value int32) []form {
 		add(formHex, hex.EncodeToString(swapped(b[1:])))
 	}
 	add(formHex, punctHex(b))
-	var oct, dec, bin []byte
+	oct := make([]byte, 0, 3*len(b))
+	dec := make([]byte, 0, 3*len(b))
+	bin := make([]byte, 0, 8*len(b))
 	for _, c := range b {
-		oct = fmt.Appendf(oct, "%03o", c)
-		dec = fmt.Appendf(dec, "%d", c)
-		bin = fmt.Appendf(bin, "%08b", c)
+		oct = append(oct, '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+		dec = strconv.AppendUint(dec, uint64(c), 10)
+		for i := 7; i >= 0; i-- {
+			bin = append(bin, '0'+c>>i&1)
+		}
 	}
 	add(formOctal, string(oct))
 	add(formDecimal, string(dec))

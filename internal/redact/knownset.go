@@ -33,9 +33,14 @@ type anchor struct {
 // knownSet is the index of the spellings of the known secrets.
 type knownSet struct {
 	// kinds are what each known value is withheld as.
-	kinds   []string
-	forms   []form
-	anchors []anchor // sorted by key
+	kinds []string
+	forms []form
+	// anchors are grouped by their key's hash (group), in the order
+	// the spellings were added; the group of hash g is
+	// anchors[starts[g]:starts[g+1]].
+	anchors []anchor
+	starts  []int32
+	shift   uint // of a key's hash, to its group
 	// filter has a bit set for the hash of every anchor's key.
 	filter []uint64
 	mask   uint64 // of the filter's word numbers
@@ -81,25 +86,45 @@ func (ks *knownSet) addForms(v, kind string, whole bool) bool {
 	ks.kinds = append(ks.kinds, kind)
 	for _, f := range forms {
 		f.whole = whole
-		fi := int32(len(ks.forms))
 		ks.forms = append(ks.forms, f)
 		ks.bytes += len(f.text)
-		// a run of need() characters holds a piece at one of its first
-		// stride offsets, so the pieces between need not be indexed
-		stride := max(1, f.need()-anchorLen+1)
-		for off := 0; off+anchorLen <= len(f.text); off += stride {
-			ks.anchors = append(ks.anchors, anchor{key: load8(f.text[off:]), form: fi, off: int32(off)})
-		}
-		if last := len(f.text) - anchorLen; last%stride != 0 {
-			ks.anchors = append(ks.anchors, anchor{key: load8(f.text[last:]), form: fi, off: int32(last)})
-		}
 	}
 	return true
 }
 
-// build sorts the index and sets its filter; nothing is added after.
+// build indexes the spellings' pieces and sets the filter; nothing is
+// added after.
 func (ks *knownSet) build() {
-	sortAnchors(ks.anchors)
+	// about one group per piece: a counting sort of the pieces by
+	// group, in two passes over the spellings
+	n := 0
+	for i := range ks.forms {
+		eachPiece(&ks.forms[i], func(int) { n++ })
+	}
+	bits := uint(1)
+	for 1<<bits < n {
+		bits++
+	}
+	ks.shift = 64 - bits
+	ks.starts = make([]int32, 1<<bits+1)
+	for i := range ks.forms {
+		f := &ks.forms[i]
+		eachPiece(f, func(off int) { ks.starts[ks.group(load8(f.text[off:]))+1]++ })
+	}
+	for g := 1; g < len(ks.starts); g++ {
+		ks.starts[g] += ks.starts[g-1]
+	}
+	next := slices.Clone(ks.starts[:len(ks.starts)-1])
+	ks.anchors = make([]anchor, n)
+	for i := range ks.forms {
+		f := &ks.forms[i]
+		eachPiece(f, func(off int) {
+			key := load8(f.text[off:])
+			g := ks.group(key)
+			ks.anchors[next[g]] = anchor{key: key, form: int32(i), off: int32(off)}
+			next[g]++
+		})
+	}
 	// 32 bits or more a piece, two of them set in one word: a byte of
 	// text passes the filter by chance about once in 300
 	words := 64
@@ -111,6 +136,27 @@ func (ks *knownSet) build() {
 	for _, a := range ks.anchors {
 		h := a.key * hashMul
 		ks.filter[h>>32&ks.mask] |= filterBits(h)
+	}
+}
+
+// group is the group of the pieces whose key is key.
+func (ks *knownSet) group(key uint64) uint64 { return key * groupMul >> ks.shift }
+
+// groupMul spreads a piece's bytes over the high bits of its product for
+// its group, independently of the filter's.
+const groupMul = 0xc2b2ae3d27d4eb4f
+
+// eachPiece calls fn with the offset of every piece of f that the index
+// holds: a run of need() characters holds a piece at one of its first
+// stride offsets, so the pieces between need not be indexed; the last
+// piece is indexed too.
+func eachPiece(f *form, fn func(off int)) {
+	stride := max(1, f.need()-anchorLen+1)
+	for off := 0; off+anchorLen <= len(f.text); off += stride {
+		fn(off)
+	}
+	if last := len(f.text) - anchorLen; last%stride != 0 {
+		fn(last)
 	}
 }
 
@@ -193,18 +239,12 @@ func (ks *knownSet) scan(rd reading, runs []run) []run {
 // where the search goes on (i when nothing was found).
 func (ks *knownSet) extend(rd reading, i int, key uint64, runs *[]run) int {
 	next := i
-	j, _ := slices.BinarySearchFunc(ks.anchors, key, func(a anchor, k uint64) int {
-		switch {
-		case a.key < k:
-			return -1
-		case a.key > k:
-			return 1
-		}
-		return 0
-	})
 	n := rd.len()
-	for ; j < len(ks.anchors) && ks.anchors[j].key == key; j++ {
-		a := ks.anchors[j]
+	g := ks.group(key)
+	for _, a := range ks.anchors[ks.starts[g]:ks.starts[g+1]] {
+		if a.key != key {
+			continue
+		}
 		f := &ks.forms[a.form]
 		p := int(a.off)
 		l := 0
@@ -297,37 +337,4 @@ func entropyOf(rd reading, start, end int) float64 {
 		}
 	}
 	return e
-}
-
-// sortAnchors sorts pieces by key, keeping the order of equal keys: a
-// radix sort, byte by byte from the lowest, skipping the bytes every key
-// shares. A machine's secrets make some hundred thousand pieces, and a
-// comparison sort of them was a third of the detector's start.
-func sortAnchors(a []anchor) {
-	if len(a) < 2 {
-		return
-	}
-	src, dst := a, make([]anchor, len(a))
-	for shift := 0; shift < 64; shift += 8 {
-		var at [256]int
-		for _, x := range src {
-			at[byte(x.key>>shift)]++
-		}
-		if at[byte(src[0].key>>shift)] == len(src) {
-			continue
-		}
-		pos := 0
-		for i, n := range at {
-			at[i], pos = pos, pos+n
-		}
-		for _, x := range src {
-			b := byte(x.key >> shift)
-			dst[at[b]] = x
-			at[b]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &a[0] {
-		copy(a, src)
-	}
 }
