@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,31 +61,5 @@ func inheritedChild(t *testing.T) {
 				t.Errorf("%s (read-only %v): the inherited descriptor reached the command:\n%s\n%s", mech, ro, out, errs)
 			}
 		}
-	}
-}
-
-// writeNow puts into a pipe what it takes without a reader, and nothing
-// more: the rest, written later, reaches the reader whole and in order.
-func TestWriteNow(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	b := make([]byte, 1<<20)
-	for i := range b {
-		b[i] = byte(i * 7)
-	}
-	n := writeNow(w, b)
-	if n <= 0 || n >= len(b) {
-		t.Fatalf("wrote %d of %d at once", n, len(b))
-	}
-	go func() {
-		defer w.Close()
-		_, _ = w.Write(b[n:])
-	}()
-	got, err := io.ReadAll(r)
-	if err != nil || !bytes.Equal(got, b) {
-		t.Fatalf("read %d bytes (%v), not what was written", len(got), err)
 	}
 }

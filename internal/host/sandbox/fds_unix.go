@@ -26,24 +26,3 @@ var keepInheritedFiles = sync.OnceFunc(func() {
 		}
 	}
 })
-
-// writeNow writes to the pipe w what it takes at once, without waiting
-// for a reader, and returns how much that was.
-func writeNow(w *os.File, b []byte) int {
-	c, err := w.SyscallConn()
-	if err != nil {
-		return 0
-	}
-	n := 0
-	_ = c.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			m, err := unix.Write(int(fd), b[n:])
-			if err != nil || m <= 0 {
-				break
-			}
-			n += m
-		}
-		return true // never wait: the rest is written later
-	})
-	return n
-}

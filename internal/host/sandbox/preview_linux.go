@@ -116,7 +116,7 @@ func (h *Host) Preview(ctx context.Context, c *host.Command, places changes.Plac
 				}
 			}
 			spec := enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Overlays: mounts}
-			return h.launchNamespaces(w, spec)
+			return h.launchNamespaces(w, func() enter.Spec { return spec })
 		}
 		procAttr = enter.ViewProcAttr(l.Network)
 	}

@@ -515,38 +515,26 @@ func (h *Host) covers() bwrapFiles {
 	return bwrapFiles{emptyDir: filepath.Join(h.base, "empty"), emptyFile: filepath.Join(h.base, "empty-file"), deniedFile: filepath.Join(h.base, "denied-file")}
 }
 
-// wrapNamespaces makes the command's view and has the namespace helper
-// started with it. The view is made before the helper starts, not while
-// it does: beside nb's other work (the detector's warming), a view made
-// by a goroutine of its own waited for the processors longer than the
-// helper's start took.
+// wrapNamespaces has the namespace helper started with the view of the
+// command's directory (launchNamespaces).
 func (h *Host) wrapNamespaces(w *host.Launch, terminal bool) error {
-	l := h.layoutFor(w.Dir)
-	files := h.covers()
-	h.mu.Lock()
-	plan := planMounts(l, files, func(p string) bool { return h.created[p] })
-	for _, c := range plan.Created {
-		h.created[c] = true
-	}
-	h.mu.Unlock()
-	return h.launchNamespaces(w, enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal})
+	dir := w.Dir
+	return h.launchNamespaces(w, func() enter.Spec { return h.namespacesView(dir, terminal) })
 }
 
-// launchNamespaces makes w start the namespace helper, which reads its
-// view from a pipe (a descriptor above 2, so that its argv names no
-// hidden path). The pipe takes what it holds before the helper starts;
-// the rest, if any, is written in the background, and then the walks'
-// records are kept for the next process (off the command's way).
-func (h *Host) launchNamespaces(w *host.Launch, view enter.Spec) error {
-	spec, err := json.Marshal(view)
-	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
+// launchNamespaces makes w start the namespace helper at once, reading
+// its view from a pipe (a descriptor above 2, so that its argv names no
+// hidden path), and makes the view meanwhile: the helper's start (new
+// namespaces, nb's start) and the layout's walks overlap. The helper
+// builds nothing before the view is whole, and the command starts only
+// after, so the view is of the disk as it was before the command. Then
+// the walks' records are kept for the next process, off the command's
+// way.
+func (h *Host) launchNamespaces(w *host.Launch, view func() enter.Spec) error {
 	r, wr, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	spec = spec[writeNow(wr, spec):]
 	fd := 3 + len(w.Files)
 	w.Files = append(w.Files, r)
 	argv := make([]string, 0, len(w.Argv)+4)
@@ -554,17 +542,30 @@ func (h *Host) launchNamespaces(w *host.Launch, view enter.Spec) error {
 	// The helper is the first process of its process namespace
 	// (enter.ViewProcAttr) and gets nb's death signal.
 	w.Contained = true
-	h.background.Add(1)
-	go func() {
-		defer h.background.Done()
+	h.background.Go(func() {
 		defer h.keepIndex()
+		// a helper that failed to start has closed its end: EPIPE; a
+		// view that cannot be encoded leaves it nothing to read, and it
+		// fails
 		defer wr.Close()
-		if len(spec) > 0 {
-			// a helper that failed to start has closed its end: EPIPE
+		if spec, err := json.Marshal(view()); err == nil {
 			_, _ = wr.Write(spec)
 		}
-	}()
+	})
 	return nil
+}
+
+// namespacesView is the namespace helper's view for a command run in dir.
+func (h *Host) namespacesView(dir string, terminal bool) enter.Spec {
+	l := h.layoutFor(dir)
+	files := h.covers()
+	h.mu.Lock()
+	plan := planMounts(l, files, func(p string) bool { return h.created[p] })
+	for _, c := range plan.Created {
+		h.created[c] = true
+	}
+	h.mu.Unlock()
+	return enter.Spec{NS: &enter.NSSpec{Mounts: plan.Mounts, Sealed: plan.Sealed}, Network: l.Network, Terminal: terminal}
 }
 
 // layoutFor is the layout of a command run in dir.
