@@ -125,6 +125,8 @@ var unixExamples = []string{
 	"ask: psql -c 'select 1'", "warn: psql -c 'DROP DATABASE x'", "warn: psql -c 'TRUNCATE users'", "warn: mysql -e 'drop database x'",
 	"ask: mysql -e 'select * from t'", "warn: redis-cli FLUSHALL", "warn: redis-cli -n 2 flushdb", "ask: redis-cli get x",
 	"warn: sqlite3 x.db 'DROP TABLE t'", "warn: sqlite3 x.db 'delete from t'", "ask: sqlite3 x.db 'select 1'",
+	"warn: sqlite3 x.db '.sh id'", "warn: sqlite3 x.db '.o /tmp/x' 'select 1'", "warn: duckdb x.db '.system id'", "ask: sqlite3 x.db .tables",
+	"warn: psql -c '\\! id'", "warn: psql -c \"COPY t TO PROGRAM 'sh'\"", "warn: mysql -e 'system id'", "warn: mysql -e \"select 1 into outfile '/tmp/x'\"",
 	"warn: mongosh --eval 'db.dropDatabase()'", "warn: mongosh --eval 'db.users.drop()'", "ask: psql -f drop_table.sql", "allow: pg_dump --version", "allow: mysql -V", "allow: mysqldump -V", "ask: mariadb",
 	"allow: sqlite3 --version", "ask: sqlite x.db", "ask: duckdb", "ask: clickhouse-client", "ask: cqlsh",
 	"ask: sqlcmd", "ask: redis-cli", "ask: mongosh", "ask: mongo", "ask: rails c", "allow: htop --version",
