@@ -56,6 +56,7 @@ command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
 command -v perl >/dev/null 2>&1 || need_apt+=(perl)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
+command -v vim >/dev/null 2>&1 || need_apt+=(vim)
 # the sudo tests (internal/askpass/sudotest) also need util-linux's unshare and setpriv
 # (the preview's differential test runs its direct run under setpriv too)
 [ -x /usr/bin/sudo ] || need_apt+=(sudo)

@@ -58,11 +58,12 @@ var versionExamples = []safeGroup{
 	{"version and help",
 		[]string{
 			"make --help", "node --help", "python3 --help", "vim --version", "emacs --version", "psql --version",
+			"vi --version", "view --version", "vimdiff --version", "rvim --version", "gvim --version", "ex --version", "nvim --version",
 			"sqlite3 --version", "nginx -v", "apt-get --version"},
 		[]string{
 			"vim x", "vim --version x", "nginx", "nginx -s stop", "make", "make --help install", "node x.js", "node --help x",
 			"python3 --help -c 'import os'", "psql -c 'drop table x'", "psql", "sqlite3 x.db", "cargo --version",
-			"yarn --version", "terraform version", "mvn -v", "gradle --version", "java -help", "nvim --version",
+			"yarn --version", "terraform version", "mvn -v", "gradle --version", "java -help",
 			"apt-get install x"}},
 }
 

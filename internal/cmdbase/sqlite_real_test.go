@@ -70,10 +70,7 @@ func TestSQLiteEffectsAgainstRealSQLite(t *testing.T) {
 		for n := 1; n <= len(name); n++ {
 			args := []string{"x.db"}
 			for _, s := range stmts {
-				if strings.Contains(s, "%s") {
-					s = strings.Replace(s, "%s", name[:n], 1)
-				}
-				args = append(args, s)
+				args = append(args, strings.Replace(s, "%s", name[:n], 1))
 			}
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "R"), []byte(".shell touch C\n"), 0o644); err != nil {

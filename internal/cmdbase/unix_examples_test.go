@@ -62,6 +62,11 @@ var unixExamples = []string{
 	"allow: uniq a", "warn: uniq a b", "allow: xxd a", "warn: xxd a b",
 	"allow: bsdtar --version", "allow: gzip -V", "allow: gunzip --help", "allow: bzip2 -V", "allow: xz -V",
 	"allow: zstd -V", "allow: lz4 -V", "allow: pigz -V", "allow: vim --version", "ask: vim x", "allow: emacs --version",
+	"allow: vi --version", "allow: view --version", "allow: vimdiff --version", "allow: rvim --version", "allow: gvim --version",
+	"allow: ex --version", "allow: nvim --version", "ask: nvim x", "ask: vim +10 x", "ask: vi + x", "ask: vim -R x",
+	"warn: vim -c ':!id' x", "warn: vim +'w! /etc/x' x", "warn: vi -Nc '!id' x", "warn: ex -sc wq x", "warn: vim --cmd 'so x.vim' x",
+	"warn: vim -S s.vim", "warn: view -u evil.vimrc x", "warn: nvim -l s.lua", "warn: nvim --headless +'lua os.execute(1)'",
+	"warn: emacs --batch --eval '(shell-command \"id\")'", "warn: emacs -l x.el", "warn: emacs -batch -script x.el", "ask: emacs x",
 	"allow: nano -V", "allow: fd --version", "allow: fdfind -V", "allow: bat --version", "allow: batcat -V",
 	"allow: fzf --version", "allow: shellcheck --version",
 

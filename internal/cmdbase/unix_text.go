@@ -1,6 +1,9 @@
 package cmdbase
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Text tools. awk runs programs: an interpreter. The read-only forms of
 // grep, sed, jq and the others are the safe list (safe_text.go).
@@ -53,8 +56,10 @@ var _ = registerUnix(Text, func() []Prog {
 		{Name: "zstd", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "lz4", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "pigz", Version: []string{"--version", "--help", "-V", "-h"}},
-		{Name: "vim", Version: []string{"--version", "--help", "-h"}},
-		{Name: "emacs", Version: []string{"--version", "--help"}},
+		{Name: "vim", Aliases: []string{"vi", "view", "vimdiff", "rvim", "gvim", "ex"}, Version: []string{"--version", "--help", "-h"}, Forms: vimCommands},
+		{Name: "nvim", Version: []string{"--version", "-v", "--help", "-h"}, Forms: append([]Form{{Short: "l", Why: "runs a Lua script"}}, vimCommands...)},
+		{Name: "emacs", Version: []string{"--version", "--help"}, Forms: []Form{{Short: "lfx", Long: []string{"eval", "execute", "load", "funcall", "script"},
+			Words: []string{"-eval", "-execute", "-load", "-funcall", "-script"}, Values: "dLt", Why: "runs Lisp, which can run programs and write any file"}}},
 		{Name: "nano", Version: []string{"--version", "-V", "--help", "-h"}},
 		{Name: "fd", Aliases: []string{"fdfind"}, Version: []string{"--version", "-V", "--help", "-h"}},
 		{Name: "bat", Aliases: []string{"batcat"}, Version: []string{"--version", "-V", "--help", "-h"}},
@@ -115,3 +120,12 @@ func tarWrites(ws []Word) (string, []Word) {
 	}
 	return "tar writes files or runs programs", tw
 }
+
+// vimCommands are vim's ways of being given editor commands, any of which
+// can run a program (:!) or write any file (:w): -c CMD (also -cCMD, and
+// among other letters, -Nc), --cmd CMD, +CMD (but a line number), a
+// session or script file (-S, -s), another vimrc (-u, -U), ex mode
+// reading commands (-e, -E), and the keys typed written to a file (-w,
+// -W). A test holds the spellings against the real vim.
+var vimCommands = []Form{{Short: "cSsuUeEwW", Long: []string{"cmd"}, Values: "Tiqtr",
+	Pattern: regexp.MustCompile(`^\+(?:[^0-9]|[0-9]+[^0-9])`), Why: "runs editor commands, which can run programs and write any file"}}
