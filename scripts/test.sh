@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs nb's whole test suite on a fresh Debian/Ubuntu machine: installs what
 # the tests need when it is missing (bubblewrap, openssh-server, tmux,
-# procps, patch, sudo and util-linux, python3, less, man, curl, npm, wine64 and
+# procps, patch, sudo and util-linux, python3, less, man, curl, sqlite3, vim, npm, wine64 and
 # mingw-w64, the MCP npm packages, staticcheck), then checks formatting, vet
 # and staticcheck (also of the Windows build), runs every test (with the
 # race detector wherever goroutines meet), the fuzzers for a bounded time,
@@ -55,6 +55,7 @@ command -v zip >/dev/null 2>&1 || need_apt+=(zip)
 command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
 command -v perl >/dev/null 2>&1 || need_apt+=(perl)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+# database clients' and editors' ways of running programs are held against them (internal/cmdbase)
 command -v sqlite3 >/dev/null 2>&1 || need_apt+=(sqlite3)
 command -v vim >/dev/null 2>&1 || need_apt+=(vim)
 # the sudo tests (internal/askpass/sudotest) also need util-linux's unshare and setpriv
