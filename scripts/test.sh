@@ -126,22 +126,21 @@ fi
 # find there but in the engine's concurrency test, which runs with it. The
 # sandbox's tests are bound by the processes and namespaces they start for
 # each mechanism (four times slower with it, past the time allowed): its
-# goroutines meet in the guard, whose tests run with it. One end-to-end
-# script, long_session (300 model turns over 30 runs of nb, each loading
-# and compacting a large history), is bound by the CPU the same way: six
-# minutes with it, against seconds without; nb's every other script runs
-# with it. Every other package runs with it. The two runs go side by side.
+# goroutines meet in the guard, whose tests run with it. The end-to-end
+# scripts run nb as the test binary, several times slower with it: those
+# where nb's goroutines meet (a line "# race:" says how) run with it, and
+# every script runs without it. Every other package runs with it. The two
+# runs go side by side.
 phase "go test (race where goroutines meet)"
 pure=(./internal/policy ./internal/redteam ./internal/cmdbase ./internal/shellparse ./internal/winshell ./internal/host/sandbox)
-long='^TestScripts$/^long_session$'
 mapfile -t raced < <(go list ./... | grep -v -x -F -f <(printf 'github.com/nb-cli/nb/%s\n' "${pure[@]#./}"))
 {
 	go test -count=1 -timeout 15m "$@" "${pure[@]}" &&
-		go test -count=1 -timeout 15m -run "$long" "$@" ./internal/e2e
+		go test -count=1 -timeout 15m -run '^TestScripts$' "$@" ./internal/e2e
 } >"$work/pure.out" 2>&1 &
 pure_pid=$!
 race_ok=0
-go test -race -count=1 -timeout 15m -skip "$long" "$@" "${raced[@]}" || race_ok=$?
+go test -race -count=1 -timeout 15m "$@" "${raced[@]}" || race_ok=$?
 go test -race -count=1 -run '^TestConcurrentUse$' ./internal/policy || race_ok=$?
 go test -race -count=1 -run '^TestGuard' ./internal/host/sandbox || race_ok=$?
 pure_ok=0

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	p := testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
@@ -50,7 +51,43 @@ func TestScripts(t *testing.T) {
 			return llmtest.TestscriptSetup(env)
 		},
 		Cmds: commands(),
-	})
+	}
+	if raceEnabled {
+		// nb runs as the race-built test binary, several times slower:
+		// the scripts where nb's goroutines meet run (raceScripts);
+		// scripts/test.sh runs every script without the race detector.
+		p.Dir, p.Files = "", raceScripts(t, "testdata")
+	}
+	testscript.Run(t, p)
+}
+
+// raceMark begins a script's line saying why the race detector runs it:
+// its nb is interrupted, streams, serves or runs commands while other
+// goroutines work (Ctrl+C while an answer streams, a sandboxed command,
+// an MCP server).
+const raceMark = "# race: "
+
+// raceScripts are the scripts of dir holding a raceMark line.
+func raceScripts(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.HasPrefix(b, []byte(raceMark)) || bytes.Contains(b, []byte("\n"+raceMark)) {
+			out = append(out, f)
+		}
+	}
+	if len(out) < 10 {
+		t.Fatalf("only %d scripts of %s are marked %q", len(out), dir, raceMark)
+	}
+	return out
 }
 
 // scriptTKey holds a script's testscript.T (for need).
