@@ -73,3 +73,20 @@ var _ = registerUnix(Languages, func() []Prog {
 		{Name: "history", Is: History}, {Name: "fc", Is: History},
 	}
 })
+
+// InlineCodeOptions are the short option letters and long option names
+// whose value is code an interpreter of lang runs: python -c, node -e and
+// -p (--eval, --print), ruby -e, perl -e and -E, php -r, lua -e.
+func InlineCodeOptions(lang Lang) (short string, long []string) {
+	switch lang {
+	case Python:
+		return "c", nil
+	case JavaScript:
+		return "ep", []string{"eval", "print"}
+	case Ruby:
+		return "e", nil
+	case OtherLang:
+		return "eEr", nil
+	}
+	return "", nil
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -45,6 +46,9 @@ func (e *Engine) builtinDanger(l *shellparse.Leaf, cc CommandContext) hazard {
 		return hazard{why: base + " runs code fetched from the network", fetched: true}
 	}
 	if why := p.FormDanger(args); why != "" {
+		return hazard{why: why}
+	}
+	if why := inlineCodeDanger(base, p, ws); why != "" {
 		return hazard{why: why}
 	}
 	if why := p.ArgsDanger(ws); why != "" {
@@ -285,6 +289,53 @@ func copyTarget(t cmdbase.Targets, cc CommandContext) string {
 			if p := absPath(d, cc.Cwd) + "/" + name; check(p) {
 				return p
 			}
+		}
+	}
+	return ""
+}
+
+// inlineCodeDanger says why code given to an interpreter on its command
+// line is dangerous, read as the same code typed into its REPL is
+// (codeWarnings: python3 -c 'import os; os.system(…)'), or "". The value
+// of an option cluster holding a code letter (-Ic CODE, -cCODE) counts
+// too: a warning too many is a question, one too few an unmarked one.
+func inlineCodeDanger(base string, p *cmdbase.Prog, ws []word) string {
+	if p == nil || !p.Has(cmdbase.Interpreter) {
+		return ""
+	}
+	short, long := cmdbase.InlineCodeOptions(p.Lang)
+	if short == "" && len(long) == 0 {
+		return ""
+	}
+	args := cmdbase.Texts(ws)
+	for i, a := range args {
+		var code string
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name, value, eq := strings.Cut(a[2:], "=")
+			if !slices.Contains(long, name) {
+				continue
+			}
+			if eq {
+				code = value
+			} else if i+1 < len(args) {
+				code = args[i+1]
+			}
+		case len(a) > 1 && a[0] == '-':
+			k := strings.IndexAny(a[1:], short)
+			if k < 0 {
+				continue
+			}
+			if rest := a[k+2:]; rest != "" {
+				code = rest
+			} else if i+1 < len(args) {
+				code = args[i+1]
+			}
+		default:
+			continue
+		}
+		if why := codeWarnings(p.Lang, code); len(why) > 0 {
+			return base + " runs code that " + why[0]
 		}
 	}
 	return ""

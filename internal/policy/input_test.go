@@ -223,3 +223,27 @@ func TestSecretReadByTheShell(t *testing.T) {
 	tool := Action{Kind: SessionInput, Session: "term-3", Program: "vault-login", InShell: true, SessionProgram: "bash", SecretRead: true, PromptText: "Token:", Input: "hunter2\n", Where: testCC}
 	hidden("another program reading with echo off", tool)
 }
+
+// TestInlineCodeIsCode: code given to an interpreter on its command line
+// is read as the same code typed into its REPL: what runs commands,
+// deletes or writes files warns, in every spelling of the code option;
+// what does not is asked as before.
+func TestInlineCodeIsCode(t *testing.T) {
+	e := newEngine(t, nil)
+	for _, c := range []string{
+		`python3 -c 'import os; os.system("id")'`, `python3 -Ic 'import subprocess'`, `python3 -c"import shutil; shutil.rmtree('x')"`,
+		`node -e 'require("child_process").execSync("id")'`, `node --eval='fs.rmSync("x")'`, `node -p 'process.kill(1)'`,
+		`ruby -e 'system("id")'`, `perl -e 'system("id")'`, `perl -ne 'unlink($_)' list`, `php -r 'shell_exec("id");'`,
+		`lua -e 'os.execute("id")'`, `python3 -c 'print("rm -rf /")'`,
+	} {
+		d := decideCmd(e, c, testCC)
+		if d.Decision == Allow || !d.Warn || d.DefaultAnswer != No || d.Safety != Dangerous {
+			t.Errorf("%s: %+v", c, d)
+		}
+	}
+	for _, c := range []string{`python3 -c 'print(6*7)'`, `node -e 'console.log(1)'`, `ruby -e 'puts 1'`, `perl -ne 'print if /x/' f`, `python3 script.py -c x`} {
+		if d := decideCmd(e, c, testCC); d.Warn {
+			t.Errorf("%s: warned (%+v)", c, d)
+		}
+	}
+}
