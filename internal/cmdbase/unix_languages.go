@@ -74,19 +74,27 @@ var _ = registerUnix(Languages, func() []Prog {
 	}
 })
 
-// InlineCodeOptions are the short option letters and long option names
-// whose value is code an interpreter of lang runs: python -c, node -e and
-// -p (--eval, --print), ruby -e, perl -e and -E, php -r, lua -e.
-func InlineCodeOptions(lang Lang) (short string, long []string) {
+// InlineCode is an option whose value is code an interpreter runs: the
+// letter (-c CODE, -cCODE, in a cluster) and the long name (--eval=CODE),
+// "" for none.
+type InlineCode struct {
+	Letter byte
+	Long   string
+}
+
+// InlineCodeOptions are the options whose value is code an interpreter
+// of lang runs: python -c, node -e and -p (--eval, --print), ruby -e,
+// perl -e and -E, php -r, lua -e.
+func InlineCodeOptions(lang Lang) []InlineCode {
 	switch lang {
 	case Python:
-		return "c", nil
+		return []InlineCode{{Letter: 'c'}}
 	case JavaScript:
-		return "ep", []string{"eval", "print"}
+		return []InlineCode{{Letter: 'e', Long: "eval"}, {Letter: 'p', Long: "print"}}
 	case Ruby:
-		return "e", nil
+		return []InlineCode{{Letter: 'e'}}
 	case OtherLang:
-		return "eEr", nil
+		return []InlineCode{{Letter: 'e'}, {Letter: 'E'}, {Letter: 'r'}}
 	}
-	return "", nil
+	return nil
 }

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/cmdbase"
@@ -296,46 +295,23 @@ func copyTarget(t cmdbase.Targets, cc CommandContext) string {
 
 // inlineCodeDanger says why code given to an interpreter on its command
 // line is dangerous, read as the same code typed into its REPL is
-// (codeWarnings: python3 -c 'import os; os.system(…)'), or "". The value
-// of an option cluster holding a code letter (-Ic CODE, -cCODE) counts
-// too: a warning too many is a question, one too few an unmarked one.
+// (codeWarnings: python3 -c 'import os; os.system(…)'), or "": the value
+// of each of its code options (cmdbase.InlineCodeOptions), attached,
+// separate or in a cluster (-Ic CODE).
 func inlineCodeDanger(base string, p *cmdbase.Prog, ws []word) string {
 	if p == nil || !p.Has(cmdbase.Interpreter) {
 		return ""
 	}
-	short, long := cmdbase.InlineCodeOptions(p.Lang)
-	if short == "" && len(long) == 0 {
-		return ""
+	opts := cmdbase.InlineCodeOptions(p.Lang)
+	var letters []byte
+	for _, o := range opts {
+		letters = append(letters, o.Letter)
 	}
-	args := cmdbase.Texts(ws)
-	for i, a := range args {
-		var code string
-		switch {
-		case strings.HasPrefix(a, "--"):
-			name, value, eq := strings.Cut(a[2:], "=")
-			if !slices.Contains(long, name) {
-				continue
+	for _, o := range opts {
+		for _, code := range cmdbase.OptionValues(ws, o.Letter, string(letters), o.Long) {
+			if why := codeWarnings(p.Lang, code); len(why) > 0 {
+				return base + " runs code that " + why[0]
 			}
-			if eq {
-				code = value
-			} else if i+1 < len(args) {
-				code = args[i+1]
-			}
-		case len(a) > 1 && a[0] == '-':
-			k := strings.IndexAny(a[1:], short)
-			if k < 0 {
-				continue
-			}
-			if rest := a[k+2:]; rest != "" {
-				code = rest
-			} else if i+1 < len(args) {
-				code = args[i+1]
-			}
-		default:
-			continue
-		}
-		if why := codeWarnings(p.Lang, code); len(why) > 0 {
-			return base + " runs code that " + why[0]
 		}
 	}
 	return ""
