@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Package managers, build tools and cloud command lines.
@@ -56,14 +57,14 @@ var _ = registerUnix(Packages, func() []Prog {
 		{Name: "az", Is: Subcommands, Forms: []Form{{Words: []string{"delete", "purge"}, Why: "deletes cloud resources"}}},
 		{Name: "gcloud", Is: Subcommands | RunsArgs, Forms: []Form{{Words: []string{"delete"}, Why: "deletes cloud resources"}}},
 		{Name: "gh", Is: Subcommands | Network, Forms: []Form{{Words: []string{"delete"}, Why: "deletes on GitHub"}}},
-		{Name: "psql", Lang: SQL, Version: []string{"--version", "-V", "--help"}, Forms: slices.Concat(destroysData, psqlEffects)},
+		{Name: "psql", Lang: SQL, Version: []string{"--version", "-V", "--help"}, Forms: slices.Concat(destroysData, psqlEffects())},
 		{Name: "pg_dump", Version: []string{"--version", "-V", "--help"}},
-		{Name: "mysql", Lang: SQL, Version: []string{"--version", "-V"}, Forms: slices.Concat(destroysData, mysqlEffects)},
+		{Name: "mysql", Lang: SQL, Version: []string{"--version", "-V"}, Forms: slices.Concat(destroysData, mysqlEffects())},
 		{Name: "mysqldump", Version: []string{"--version", "-V"}},
-		{Name: "mariadb", Lang: SQL, Forms: slices.Concat(destroysData, mysqlEffects)},
-		{Name: "sqlite3", Lang: SQL, Version: []string{"--version", "-version", "--help", "-help"}, Forms: slices.Concat(destroysData, sqliteEffects)},
-		{Name: "sqlite", Lang: SQL, Forms: slices.Concat(destroysData, sqliteEffects)},
-		{Name: "duckdb", Lang: SQL, Forms: slices.Concat(destroysData, sqliteEffects)},
+		{Name: "mariadb", Lang: SQL, Forms: slices.Concat(destroysData, mysqlEffects())},
+		{Name: "sqlite3", Lang: SQL, Version: []string{"--version", "-version", "--help", "-help"}, Forms: slices.Concat(destroysData, sqliteEffects())},
+		{Name: "sqlite", Lang: SQL, Forms: slices.Concat(destroysData, sqliteEffects())},
+		{Name: "duckdb", Lang: SQL, Forms: slices.Concat(destroysData, sqliteEffects())},
 		{Name: "clickhouse-client", Lang: SQL, Forms: destroysData},
 		{Name: "cqlsh", Lang: SQL, Forms: destroysData}, {Name: "sqlcmd", Lang: SQL, Forms: destroysData},
 		{Name: "redis-cli", Lang: SQL, Forms: destroysData},
@@ -100,8 +101,8 @@ var SQLiteDot = map[string]bool{
 
 // SQLiteDotPattern matches a line holding a dot-command that reaches
 // outside the database (SQLiteDot), by any prefix of its name, in any
-// case.
-var SQLiteDotPattern = func() string {
+// case. It is made on first use, as the tables are, not at start-up.
+var SQLiteDotPattern = sync.OnceValue(func() string {
 	var prefixes []string
 	for name, outside := range SQLiteDot {
 		for n := 1; outside && n <= len(name); n++ {
@@ -113,26 +114,32 @@ var SQLiteDotPattern = func() string {
 	// longer first: the alternation takes the first that matches
 	slices.SortFunc(prefixes, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	return `(?mi)^[ \t]*\.(?:` + strings.Join(prefixes, "|") + `)(?:\s|$)`
-}()
+})
 
 // sqliteEffects are the dot-commands (SQLiteDotPattern) and the SQL
 // functions of sqlite3's shell that run a program, load code or read or
 // write files, in a statement given on its command line (sqlite3 DB
 // STATEMENT..., -cmd STATEMENT).
-var sqliteEffects = []Form{{Pattern: regexp.MustCompile(SQLiteDotPattern + `|(?i)\b(writefile|readfile|load_extension|edit)\s*\(`),
-	Why: "runs a program, loads code, or reads or writes files outside the database"}}
+var sqliteEffects = sync.OnceValue(func() []Form {
+	return []Form{{Pattern: regexp.MustCompile(SQLiteDotPattern() + `|(?i)\b(writefile|readfile|load_extension|edit)\s*\(`),
+		Why: "runs a program, loads code, or reads or writes files outside the database"}}
+})
 
 // psqlEffects are psql's own commands that run a program or read or
 // write files (psql -c takes one backslash command), and the server's
 // COPY to or from a program or file.
-var psqlEffects = []Form{{Pattern: regexp.MustCompile(`(?m)^\s*\\(!|o|out|w|write|copy|i|ir|include|include_relative|g|gx|gexec|s|cd|setenv)(\s|$)|(?i)\bcopy\b.*\b(to|from)\s+(program\b|')|\bpg_(read|write)_\w*|\blo_(import|export)\b`),
-	Why: "runs a program or reads or writes files outside the database"}}
+var psqlEffects = sync.OnceValue(func() []Form {
+	return []Form{{Pattern: regexp.MustCompile(`(?m)^\s*\\(!|o|out|w|write|copy|i|ir|include|include_relative|g|gx|gexec|s|cd|setenv)(\s|$)|(?i)\bcopy\b.*\b(to|from)\s+(program\b|')|\bpg_(read|write)_\w*|\blo_(import|export)\b`),
+		Why: "runs a program or reads or writes files outside the database"}}
+})
 
 // mysqlEffects are the mysql client's own commands that run a program or
 // read or write files (system, \!, pager, tee, source), and the server's
 // files (INTO OUTFILE, LOAD DATA, LOAD_FILE).
-var mysqlEffects = []Form{{Pattern: regexp.MustCompile(`(?mi)^\s*(system|pager|tee|source)\b|\\[!PT.]|\binto\s+(outfile|dumpfile)\b|\bload\s+data\b|\bload_file\s*\(`),
-	Why: "runs a program or reads or writes files outside the database"}}
+var mysqlEffects = sync.OnceValue(func() []Form {
+	return []Form{{Pattern: regexp.MustCompile(`(?mi)^\s*(system|pager|tee|source)\b|\\[!PT.]|\binto\s+(outfile|dumpfile)\b|\bload\s+data\b|\bload_file\s*\(`),
+		Why: "runs a program or reads or writes files outside the database"}}
+})
 
 // destroysData is a statement given to a database client on its command
 // line (psql -c, mysql -e, sqlite3 DB SQL, redis-cli FLUSHALL, mongosh

@@ -3,6 +3,7 @@ package cmdbase
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Text tools. awk runs programs: an interpreter. The read-only forms of
@@ -56,8 +57,8 @@ var _ = registerUnix(Text, func() []Prog {
 		{Name: "zstd", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "lz4", Version: []string{"--version", "--help", "-V", "-h"}},
 		{Name: "pigz", Version: []string{"--version", "--help", "-V", "-h"}},
-		{Name: "vim", Aliases: []string{"vi", "view", "vimdiff", "rvim", "gvim", "ex"}, Version: []string{"--version", "--help", "-h"}, Forms: vimCommands},
-		{Name: "nvim", Version: []string{"--version", "-v", "--help", "-h"}, Forms: append([]Form{{Short: "l", Why: "runs a Lua script"}}, vimCommands...)},
+		{Name: "vim", Aliases: []string{"vi", "view", "vimdiff", "rvim", "gvim", "ex"}, Version: []string{"--version", "--help", "-h"}, Forms: vimCommands()},
+		{Name: "nvim", Version: []string{"--version", "-v", "--help", "-h"}, Forms: append([]Form{{Short: "l", Why: "runs a Lua script"}}, vimCommands()...)},
 		{Name: "emacs", Version: []string{"--version", "--help"}, Forms: []Form{{Short: "lfx", Long: []string{"eval", "execute", "load", "funcall", "script"},
 			Words: []string{"-eval", "-execute", "-load", "-funcall", "-script"}, Values: "dLt", Why: "runs Lisp, which can run programs and write any file"}}},
 		{Name: "nano", Version: []string{"--version", "-V", "--help", "-h"}},
@@ -127,5 +128,7 @@ func tarWrites(ws []Word) (string, []Word) {
 // session or script file (-S, -s), another vimrc (-u, -U), ex mode
 // reading commands (-e, -E), and the keys typed written to a file (-w,
 // -W). A test holds the spellings against the real vim.
-var vimCommands = []Form{{Short: "cSsuUeEwW", Long: []string{"cmd"}, Values: "Tiqtr",
-	Pattern: regexp.MustCompile(`^\+(?:[^0-9]|[0-9]+[^0-9])`), Why: "runs editor commands, which can run programs and write any file"}}
+var vimCommands = sync.OnceValue(func() []Form {
+	return []Form{{Short: "cSsuUeEwW", Long: []string{"cmd"}, Values: "Tiqtr",
+		Pattern: regexp.MustCompile(`^\+(?:[^0-9]|[0-9]+[^0-9])`), Why: "runs editor commands, which can run programs and write any file"}}
+})

@@ -90,7 +90,7 @@ var codePatterns = sync.OnceValue(func() map[codeLang][]codePattern {
 		langSQL: {
 			pat(`(?i)\b(drop|delete|truncate|alter|update|insert|upsert|merge|replace|grant|revoke|create|rename|vacuum|reindex|cluster|attach|detach|load|import|shutdown|kill|flushall|flushdb|del|set|config)\b`, "changes the database"),
 			pat(`(?i)\bcopy\b|\binto\s+(outfile|dumpfile)\b|\bpg_(read|write|ls)_\w*|\blo_(import|export)\b|\bload_file\s*\(`, "reads or writes files"),
-			pat(`(?m)^\s*\\(!|o|out|w|write|copy|i|ir|include|include_relative|g|gx|gexec|s|setenv|cd)(\s|$)|(?mi)^\s*(system|source|pager|tee)\b|(?i)\b(writefile|readfile|load_extension|edit)\s*\(|`+cmdbase.SQLiteDotPattern, "runs a command or touches files"),
+			pat(`(?m)^\s*\\(!|o|out|w|write|copy|i|ir|include|include_relative|g|gx|gexec|s|setenv|cd)(\s|$)|(?mi)^\s*(system|source|pager|tee)\b|(?i)\b(writefile|readfile|load_extension|edit)\s*\(|`+cmdbase.SQLiteDotPattern(), "runs a command or touches files"),
 		},
 	}
 })
