@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -59,6 +60,13 @@ func runTool(args []string, io *iostreams.IO, global *Options) error {
 	// One call, then the process ends: collecting garbage a quarter as
 	// often is worth the memory (the detector's start allocates most).
 	debug.SetGCPercent(400)
+	// One more P than processors: starting the sandbox's helper holds
+	// one in the kernel (its clone, then the wait for its exec) while the
+	// detector's warming holds another, and the sandbox's view, made
+	// meanwhile, would otherwise wait for either.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+	}
 	// The user typed the call: it is decided as if a terminal could ask,
 	// and runs whatever the decision.
 	a, err := newApp(io, opts, false, forTool)
