@@ -254,7 +254,7 @@ type homes struct {
 // the system's accounts' dot-entries. Neither the user's own home nor one
 // above it, the workspace or dir is hidden as a whole (the workspace and
 // dir stay visible below one).
-func (s *readOnlySpec) otherHomes(dir string) homes {
+func (s *readOnlySpec) otherHomes(dir string, path []pathDir) homes {
 	var out homes
 	seen := map[string]bool{}
 	for _, u := range s.users() {
@@ -282,9 +282,9 @@ func (s *readOnlySpec) otherHomes(dir string) homes {
 					out.visible = append(out.visible, filepath.Join(h, filepath.FromSlash(v)))
 				}
 			}
-			for _, p := range s.pathDirs {
-				if filepath.IsAbs(p) && within(resolve(p), h) {
-					out.visible = append(out.visible, filepath.Clean(p))
+			for _, p := range path {
+				if within(p.resolved, h) {
+					out.visible = append(out.visible, p.dir)
 				}
 			}
 			continue

@@ -100,8 +100,9 @@ func (s *readOnlySpec) layout(dir string) Layout {
 	}
 	dir = resolve(dir)
 	l := Layout{Scratch: slices.Clone(s.scratch)}
-	hv := s.homeView()
-	others := s.otherHomes(dir)
+	path := s.resolvedPath()
+	hv := s.homeView(path)
+	others := s.otherHomes(dir, path)
 	hidden := slices.Concat(hv.dots, s.hidden, others.whole, others.dots)
 	if s.root {
 		hidden = append(hidden, existing(rootHidden)...)
@@ -122,7 +123,7 @@ func (s *readOnlySpec) layout(dir string) Layout {
 	// matters only below a hidden one, and once.
 	var shown []string
 	for _, p := range uniqSorted(visible) {
-		if !underAny(p, masked) && !underAny(resolve(p), masked) && exists2(p) {
+		if exists2(p) && !underAny(p, masked) && !underAny(resolve(p), masked) {
 			shown = append(shown, p)
 		}
 	}
@@ -167,7 +168,7 @@ type homeView struct {
 
 // homeView looks at the home directory as it is now: a dot-entry a
 // command was allowed to create a moment ago is hidden too.
-func (s *readOnlySpec) homeView() homeView {
+func (s *readOnlySpec) homeView(path []pathDir) homeView {
 	var v homeView
 	if s.home == "" {
 		return v
@@ -196,12 +197,27 @@ func (s *readOnlySpec) homeView() homeView {
 			v.visible = append(v.visible, filepath.Join(s.home, rel))
 		}
 	}
-	for _, p := range s.pathDirs {
-		if p != "" && filepath.IsAbs(p) && within(resolve(p), s.home) {
-			v.visible = append(v.visible, filepath.Clean(p))
+	for _, p := range path {
+		if within(p.resolved, s.home) {
+			v.visible = append(v.visible, p.dir)
 		}
 	}
 	return v
+}
+
+// pathDir is a directory of the commands' PATH, clean, and resolved.
+type pathDir struct{ dir, resolved string }
+
+// resolvedPath are the absolute directories of the commands' PATH,
+// resolved once for a layout.
+func (s *readOnlySpec) resolvedPath() []pathDir {
+	var out []pathDir
+	for _, p := range s.pathDirs {
+		if p != "" && filepath.IsAbs(p) {
+			out = append(out, pathDir{filepath.Clean(p), resolve(p)})
+		}
+	}
+	return out
 }
 
 // homeSecrets are the secret-file list's locations below home, resolved,
