@@ -83,7 +83,7 @@ function best(key, v, lower) {
 /^BenchmarkSessionThroughputCeiling/ { best("sessbase", metric("MB/s"), 0) }
 /^BenchmarkMarkdownLongLine/ { best("mdline", metric("ns/op") / 1e6, 1) }
 /^BenchmarkHostileEscapes\// { v = metric("ns/op") / 1e6; if (v > hostile) { hostile = v; hname = $1 } }
-/^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1) }
+/^BenchmarkStdioToolCall/ { best("mcpcall", metric("p50-ms"), 1); best("mcpcallsb", metric("sandboxed-p50-ms"), 1) }
 /^BenchmarkStartToInitialize/ { best("mcpinit", metric("p50-ms") != "" ? metric("p50-ms") : metric("ns/op") / 1e6, 1) }
 /^BenchmarkToolRunTrue/ { best("toolplain", metric("unsandboxed-median-ms"), 1); best("toolsb", metric("sandboxed-median-ms"), 1); best("tooladded", metric("added-median-ms"), 1) }
 /^BenchmarkRun\/local/ { best("local", metric("ns/op") / 1e6, 1) }
@@ -158,6 +158,7 @@ END {
 	printf "%-44s %11.0f ms %14s\n", "screen emulator, worst 1 MB hostile stream", hostile, "< 2000 ms"
 	printf "%-44s %11.0f ms %14s\n", "markdown: 1 MB line streamed in 16 B chunks", B["mdline"], "< 2000 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
+	printf "%-44s %11.2f ms %14s\n", "  the same, in the read-only sandbox (p50)", B["mcpcallsb"], "local + 10 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (nb namespaces)", B["nsrun"], "local + 15 ms"

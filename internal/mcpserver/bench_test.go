@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -11,12 +12,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// connectBinary starts `nb mcp serve` and connects a Go SDK client over
-// stdio with the given protocol version ("" for the newest).
-func connectBinary(b *testing.B, version string) (*mcp.ClientSession, *exec.Cmd) {
+// connectBinary starts `nb mcp serve` (with extra arguments) and
+// connects a Go SDK client over stdio with the given protocol version
+// ("" for the newest).
+func connectBinary(b *testing.B, version string, extra ...string) (*mcp.ClientSession, *exec.Cmd) {
 	b.Helper()
 	dir := b.TempDir()
-	cmd := exec.Command(nbBinary(b), "mcp", "serve")
+	cmd := exec.Command(nbBinary(b), append([]string{"mcp", "serve"}, extra...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
@@ -33,25 +35,34 @@ func connectBinary(b *testing.B, version string) (*mcp.ClientSession, *exec.Cmd)
 	return cs, cmd
 }
 
-func reportPercentiles(b *testing.B, d []time.Duration) {
+func reportPercentiles(b *testing.B, d []time.Duration, prefix string) {
 	if len(d) == 0 {
 		return
 	}
 	slices.Sort(d)
 	ms := func(x time.Duration) float64 { return float64(x) / float64(time.Millisecond) }
-	b.ReportMetric(ms(d[len(d)/2]), "p50-ms")
-	b.ReportMetric(ms(d[len(d)*99/100]), "p99-ms")
+	b.ReportMetric(ms(d[len(d)/2]), prefix+"p50-ms")
+	b.ReportMetric(ms(d[len(d)*99/100]), prefix+"p99-ms")
 }
 
 // BenchmarkStdioToolCall measures a tools/call round trip to the real
 // binary over stdio: run_cmd {"command":"true"} when nb serves run_cmd,
-// otherwise path_info (target: p50 under 5 ms).
+// otherwise path_info. Two servers are called in turn: one with what nb
+// allows by itself unsandboxed (terminal.readOnlySandbox.enabled false;
+// target: p50 under 5 ms) and one as configured by default, where
+// run_cmd true runs in the read-only sandbox (sandboxed-p50-ms).
 func BenchmarkStdioToolCall(b *testing.B) {
-	cs, _ := connectBinary(b, "2025-06-18")
-	defer cs.Close()
+	off := filepath.Join(b.TempDir(), "off.json")
+	if err := os.WriteFile(off, []byte(`{"terminal": {"readOnlySandbox": {"enabled": false}}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	plain, _ := connectBinary(b, "2025-06-18", "--config", off)
+	defer plain.Close()
+	sandboxed, _ := connectBinary(b, "2025-06-18")
+	defer sandboxed.Close()
 	ctx := context.Background()
 	params := &mcp.CallToolParams{Name: "path_info", Arguments: map[string]any{"path": "."}}
-	lt, err := cs.ListTools(ctx, nil)
+	lt, err := plain.ListTools(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,18 +72,28 @@ func BenchmarkStdioToolCall(b *testing.B) {
 		}
 	}
 	b.Logf("calling %s", params.Name)
-	durations := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	call := func(cs *mcp.ClientSession) time.Duration {
 		start := time.Now()
 		res, err := cs.CallTool(ctx, params)
-		durations = append(durations, time.Since(start))
+		d := time.Since(start)
 		if err != nil || res.IsError {
 			b.Fatalf("call: %v %+v", err, res)
 		}
+		return d
+	}
+	// the first calls start what later ones reuse (the detector, the
+	// sandbox's records)
+	call(plain)
+	call(sandboxed)
+	var p, s []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p = append(p, call(plain))
+		s = append(s, call(sandboxed))
 	}
 	b.StopTimer()
-	reportPercentiles(b, durations)
+	reportPercentiles(b, p, "")
+	reportPercentiles(b, s, "sandboxed-")
 }
 
 // BenchmarkStartToInitialize measures from starting `nb mcp serve` to its
@@ -88,5 +109,5 @@ func BenchmarkStartToInitialize(b *testing.B) {
 		cs.Close()
 		b.StartTimer()
 	}
-	reportPercentiles(b, durations)
+	reportPercentiles(b, durations, "")
 }

@@ -119,6 +119,7 @@ func Build(ctx context.Context, o BuildOptions) (*Server, error) {
 		Instructions:        instructions,
 		Closers:             []io.Closer{app},
 		Redact:              func(text string) redact.Result { return app.Redact.Redact(text, nil) },
+		Warm:                app.Redact.Warm,
 	})
 	if err != nil {
 		app.Close()

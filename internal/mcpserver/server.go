@@ -62,6 +62,10 @@ type Options struct {
 	// Redact withholds secrets from every text a call returns, results
 	// and errors alike (nil: none are withheld).
 	Redact func(text string) redact.Result
+	// Warm, when set, runs once in the background when the server
+	// starts serving: what the first call would otherwise wait for (the
+	// secret detector's start) is made while the client connects.
+	Warm func()
 }
 
 // Server is nb's MCP server.
@@ -69,6 +73,7 @@ type Server struct {
 	opts  Options
 	mcp   *mcp.Server
 	key   []byte // signs approval round trips
+	warm  func() // starts Options.Warm, once
 	calls atomic.Int64
 
 	closeOnce sync.Once
@@ -90,6 +95,11 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(s.key); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
+	s.warm = sync.OnceFunc(func() {
+		if opts.Warm != nil {
+			go opts.Warm()
+		}
+	})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "nb", Title: "nb terminal integration", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: opts.Instructions,
 		Logger:       opts.Logger,

@@ -383,3 +383,29 @@ func TestAlwaysGrant(t *testing.T) {
 		t.Fatalf("granted %q, schema %s", granted, toJSON(schema))
 	}
 }
+
+// TestWarmWhenServing: the server starts what the first call would wait
+// for (the secret detector) when it starts serving, once.
+func TestWarmWhenServing(t *testing.T) {
+	warmed := make(chan struct{}, 4)
+	srv, err := New(Options{Tools: []tool.Tool{&fakeTool{name: "fake_allow", verdict: policy.Allow}}, Warm: func() { warmed <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{srv: srv}
+	cs := h.connect(t, nil, "")
+	select {
+	case <-warmed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the detector was not warmed when the server started")
+	}
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	callText(t, cs, "fake_allow", map[string]any{})
+	select {
+	case <-warmed:
+		t.Fatal("warmed twice")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
