@@ -61,7 +61,7 @@ func TestLoadErrorsNameFileKeyProblem(t *testing.T) {
 		{`{"maxToolCalls": 0}`, `maxToolCalls: must be at least 1`},
 		{`{"providers": {"x": {"type": "opneai"}}}`, `providers.x.type: must be one of`},
 		{`{"providers": {"x": {"type": "openai-compatible"}}}`, `providers.x.baseUrl: is required`},
-		{`{"activeProvider": "nope"}`, `activeProvider: names no configured provider`},
+		{`{"activeProvider": "nope"}`, `activeProvider: "nope" names no configured provider`},
 		{"{\n  \"maxToolCalls\": 3\n  \"x\": 1\n}", `invalid JSON at line 3`},
 		{`[1]`, `must be a JSON object`},
 		{`{"mcpServers": {"fs": {"args": ["x"]}}}`, `mcpServers.fs: needs "command"`},
@@ -191,5 +191,42 @@ func TestReadOnlySandboxConfig(t *testing.T) {
 	rs := cfg.Terminal.ReadOnlySandbox
 	if rs.Enabled || rs.Mechanism != "auto" || len(rs.HomeVisible) != 2 || len(rs.Env) != 2 || cfg.Terminal.MaxSessions != 8 {
 		t.Errorf("loaded %+v", rs)
+	}
+}
+
+// TestLoadErrorsNameTheLine: a problem with a key names the line of the
+// file that sets it, whatever found it (the decoder, an unknown key, the
+// validation), and the whole key, map entries and list items included.
+func TestLoadErrorsNameTheLine(t *testing.T) {
+	cases := []struct{ content, want string }{
+		{"{\n  \"maxToolCals\": 3\n}", `:2: maxToolCals: unknown key (did you mean "maxToolCalls"?)`},
+		{"{\n  // a comment\n  \"approval\": {\n    \"autoApproveSafe\": \"yes\"\n  }\n}", `:4: approval.autoApproveSafe: must be true or false, not string`},
+		{"{\n  \"providers\": {\"work\": {\"type\": \"openai\",\n    \"model\": 5}}\n}", `:3: providers.work.model: must be a string, not number`},
+		{"{\"mcpServers\": {\"fs\": {\"command\": \"x\", \"args\": [\"a\",\n  3]}}}", `:2: mcpServers.fs.args[1]: must be a string, not number`},
+		{"{\n\n  \"terminalIntegration\": {\"defaultTimeout\": -5}\n}", `:3: terminalIntegration.defaultTimeout: must be a positive number`},
+		{"{\"fleet\": {\"inventory\": [\"a\",\n  \"\"]}}", `:2: fleet.inventory[1]: is empty`},
+		{"{\"maxToolCalls\": 3,\n \"maxToolCalls\": 4}", `:2: maxToolCalls: is set twice (lines 1 and 2)`},
+		{"{\"providers\": {\"a\": {\"type\": \"openai\"}},\n \"providers\": {}}", `:2: providers: is set twice (lines 1 and 2)`},
+		{"{\"activeProvider\": \"work\"}", `:1: activeProvider: "work" names no configured provider: none is configured under "providers"`},
+		{"{\"providers\": {\"wrok\": {\"type\": \"openai\", \"apiKey\": \"k\"}},\n \"activeProvider\": \"work\"}", `:2: activeProvider: "work" names no configured provider (did you mean "wrok"?)`},
+	}
+	for _, c := range cases {
+		path := write(t, c.content)
+		_, err := Load(path, true)
+		if err == nil || !strings.Contains(err.Error(), path+c.want) {
+			t.Errorf("%s:\n got %v\nwant %s%s", c.content, err, path, c.want)
+		}
+	}
+	// A project's file names its lines too.
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".nb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(dir, ".nb", "config.json")
+	if err := os.WriteFile(project, []byte("{\"approval\": {\n  \"autoApproveSafe\": true}}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), project+":2: approval.autoApproveSafe: a project may only") {
+		t.Errorf("project file: %v", err)
 	}
 }

@@ -14,15 +14,20 @@ import (
 	"github.com/nb-cli/nb/internal/spelling"
 )
 
-// Error is a configuration problem: which file, which key, what is wrong.
+// Error is a configuration problem: which file, which line, which key,
+// what is wrong.
 type Error struct {
 	File    string
+	Line    int    // of the key in the file, 0 when it is not there
 	Key     string // dotted path, "" for file-level problems
 	Problem string
 }
 
 func (e *Error) Error() string {
 	s := "config " + e.File
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
 	if e.Key != "" {
 		s += ": " + e.Key
 	}
@@ -66,9 +71,22 @@ func Load(path string, required bool) (*Config, error) {
 	}
 	cfg.Path = path
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, locate(err, data)
 	}
 	return cfg, nil
+}
+
+// locate adds to a configuration error about a key the line of the file
+// (data) that sets it.
+func locate(err error, data []byte) error {
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Line > 0 || ce.Key == "" {
+		return err
+	}
+	if text, terr := utf8Text(data); terr == nil {
+		ce.Line = keyLine(StripComments(text), ce.Key)
+	}
+	return err
 }
 
 // Decode parses JSON-with-comments data into v, rejecting unknown keys.
@@ -93,13 +111,23 @@ func Decode(file string, data []byte, v any) error {
 	if _, ok := raw.(map[string]any); !ok {
 		return &Error{File: file, Problem: "must be a JSON object"}
 	}
+	if key, first, line := duplicateKey(clean); key != "" {
+		return &Error{File: file, Line: line, Key: key, Problem: fmt.Sprintf("is set twice (lines %d and %d): only the last would count; keep one", first, line)}
+	}
 	if key, problem := unknownKey(raw, reflect.TypeOf(v).Elem(), ""); key != "" {
-		return &Error{File: file, Key: key, Problem: problem}
+		return &Error{File: file, Line: keyLine(clean, key), Key: key, Problem: problem}
 	}
 	if err := json.Unmarshal(clean, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &Error{File: file, Key: te.Field, Problem: typeProblem(te)}
+			// te.Field leaves out the names of map entries
+			// (providers.model for providers.work.model): the key is
+			// the value the decoder stopped at.
+			key, line := valueAt(clean, te.Offset)
+			if key == "" {
+				key = te.Field
+			}
+			return &Error{File: file, Line: line, Key: key, Problem: typeProblem(te)}
 		}
 		return &Error{File: file, Problem: err.Error()}
 	}
@@ -287,4 +315,117 @@ func scanJSON(b []byte, f func(i int) int) {
 			i = f(i)
 		}
 	}
+}
+
+// walkJSON calls f for every value of the JSON text data below the top
+// level, in order, with its key as Error.Key spells it (a.b, a.list[0]),
+// the line it is on (its key's, for an object's member) and the offset
+// just past its first token; f returns true to stop. Keys are reported
+// as they are met, so f also sees a key given twice.
+func walkJSON(data []byte, f func(key string, line int, end int64) bool) {
+	type frame struct {
+		key     string
+		obj     bool
+		wantKey bool
+		member  string
+		at      int64
+		index   int
+	}
+	var stack []*frame
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		end := dec.InputOffset()
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				if up := stack[len(stack)-1]; up.obj {
+					up.wantKey = true
+				} else {
+					up.index++
+				}
+			}
+			continue
+		}
+		if top != nil && top.obj && top.wantKey {
+			top.member, top.at, top.wantKey = tok.(string), end, false
+			continue
+		}
+		key, line := "", 0
+		switch {
+		case top == nil:
+		case top.obj:
+			key, line = top.member, lineAt(top.at)
+			if top.key != "" {
+				key = top.key + "." + key
+			}
+		default:
+			key, line = fmt.Sprintf("%s[%d]", top.key, top.index), lineAt(end)
+		}
+		if top != nil && f(key, line, end) {
+			return
+		}
+		if d, ok := tok.(json.Delim); ok {
+			stack = append(stack, &frame{key: key, obj: d == '{', wantKey: d == '{'})
+			continue
+		}
+		if top != nil {
+			if top.obj {
+				top.wantKey = true
+			} else {
+				top.index++
+			}
+		}
+	}
+}
+
+// keyLine is the line of data that sets key, 0 when none does.
+func keyLine(data []byte, key string) int {
+	found := 0
+	walkJSON(data, func(k string, line int, _ int64) bool {
+		if k == key {
+			found = line
+			return true
+		}
+		return false
+	})
+	return found
+}
+
+// valueAt is the key and line of the value data holds at offset (as
+// json.UnmarshalTypeError counts it: just past the value's first token).
+func valueAt(data []byte, offset int64) (string, int) {
+	key, line := "", 0
+	walkJSON(data, func(k string, l int, end int64) bool {
+		if end > offset {
+			return true
+		}
+		key, line = k, l
+		return false
+	})
+	return key, line
+}
+
+// duplicateKey is the first key data sets twice in one object, with the
+// lines of both.
+func duplicateKey(data []byte) (key string, first, second int) {
+	seen := map[string]int{}
+	walkJSON(data, func(k string, line int, _ int64) bool {
+		if l, ok := seen[k]; ok {
+			key, first, second = k, l, line
+			return true
+		}
+		seen[k] = line
+		return false
+	})
+	return key, first, second
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/nb-cli/nb/internal/spelling"
 )
 
 // ProviderTypes lists the accepted provider types.
@@ -54,7 +56,14 @@ func (c *Config) Validate() error {
 	}
 	if c.ActiveProvider != "" {
 		if _, ok := c.Providers[c.ActiveProvider]; !ok && !slices.Contains(ProviderTypes, c.ActiveProvider) {
-			return bad("activeProvider", "names no configured provider (have: %s)", strings.Join(sortedKeys(c.Providers), ", "))
+			names := sortedKeys(c.Providers)
+			if len(names) == 0 {
+				return bad("activeProvider", "%q names no configured provider: none is configured under \"providers\" (or name a type: %s)", c.ActiveProvider, strings.Join(ProviderTypes, ", "))
+			}
+			if s := spelling.Suggest(c.ActiveProvider, names); s != "" {
+				return bad("activeProvider", "%q names no configured provider (did you mean %q?)", c.ActiveProvider, s)
+			}
+			return bad("activeProvider", "%q names no configured provider (configured: %s)", c.ActiveProvider, strings.Join(names, ", "))
 		}
 	}
 	if cc := c.Conversation; cc.CompactAt < 0.1 || cc.CompactAt > 0.95 {
@@ -232,10 +241,10 @@ func LoadProject(c *Config, dir string) error {
 		return err
 	}
 	if v := p.Approval.AutoApproveSafe; v != nil && *v {
-		return &Error{File: path, Key: "approval.autoApproveSafe", Problem: "a project may only turn auto-approval off"}
+		return locate(&Error{File: path, Key: "approval.autoApproveSafe", Problem: "a project may only turn auto-approval off"}, data)
 	}
 	if v := p.Approval.AutoApproveInSandbox; v != nil && *v {
-		return &Error{File: path, Key: "approval.autoApproveInSandbox", Problem: "a project may only turn auto-approval off"}
+		return locate(&Error{File: path, Key: "approval.autoApproveInSandbox", Problem: "a project may only turn auto-approval off"}, data)
 	}
 	if p.Approval.AutoApproveSafe != nil {
 		c.Approval.AutoApproveSafe = false
