@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nb-cli/nb/internal/agent"
+	"github.com/nb-cli/nb/internal/config"
 	"github.com/nb-cli/nb/internal/host/hosts"
 	"github.com/nb-cli/nb/internal/llm"
 	"github.com/nb-cli/nb/internal/llm/providers"
@@ -28,7 +30,7 @@ const discoverTimeout = 15 * time.Second
 func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error) {
 	spec, err := providers.Resolve(a.cfg, name, model, a.io.Getenv)
 	if err != nil {
-		return nil, agent.Model{}, err
+		return nil, agent.Model{}, a.noProvider(err)
 	}
 	if c, ok := store.LoadChoice(a.state, a.launch); ok && model == "" && c.Provider == spec.Name {
 		spec.Model = c.Model
@@ -53,10 +55,26 @@ func (a *app) newProvider(name, model string) (llm.Provider, agent.Model, error)
 	return &reportProvider{Provider: p, rec: a.rec, maxArgs: a.cfg.Conversation.MaxMessageBytes, save: a.saveOutput}, m, nil
 }
 
+// noProvider is err, when it says no provider is configured, naming the
+// configuration file this nb reads.
+func (a *app) noProvider(err error) error {
+	var np *providers.NoProviderError
+	if !errors.As(err, &np) {
+		return err
+	}
+	e := *np
+	e.ConfigFile = a.opts.Config
+	if e.ConfigFile == "" {
+		e.ConfigFile = config.DefaultPath(a.io.Getenv)
+	}
+	e.NoConfigFile = e.ConfigFile == ""
+	return &e
+}
+
 func (c *chat) slashProviders(context.Context, []string) error {
 	entries := providers.Available(c.cfg, c.io.Getenv)
 	if len(entries) == 0 {
-		return providers.ErrNoProvider
+		return c.noProvider(providers.ErrNoProvider)
 	}
 	cur := c.agent.Provider()
 	var b strings.Builder

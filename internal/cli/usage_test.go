@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,5 +176,34 @@ func TestHelpTexts(t *testing.T) {
 		if n := len([]rune(l)); n > 79 {
 			t.Errorf("/help line of %d columns (an 80-column terminal wraps it): %q", n, l)
 		}
+	}
+}
+
+// TestNoProviderNamesTheConfigFile: the message that no provider is
+// configured names the configuration file this nb reads: --config's, the
+// one under XDG_CONFIG_HOME, or none (no HOME).
+func TestNoProviderNamesTheConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "xdg")}, []string{"hi"}, `or add "providers" to ` + filepath.Join(dir, "xdg", "nb", "config.json") + " (see README)"},
+		{map[string]string{"HOME": dir}, []string{"--config", filepath.Join(dir, "none.json"), "hi"}, "cannot read"},
+		{map[string]string{}, []string{"hi"}, "pass it with --config FILE"},
+	} {
+		io, _, _, errOut := iostreams.Test(c.env)
+		if code := Main(c.args, io); code != ExitError || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("nb %q with %v: exit %d, stderr %q; want exit 1 and %q", c.args, c.env, code, errOut, c.want)
+		}
+	}
+	cfg := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(cfg, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	io, _, _, errOut := iostreams.Test(map[string]string{"HOME": dir})
+	if code := Main([]string{"--config", cfg, "hi"}, io); code != ExitError || !strings.Contains(errOut.String(), `or add "providers" to `+cfg+" (see README)") {
+		t.Errorf("nb --config %s hi: exit %d, stderr %q", cfg, code, errOut)
 	}
 }

@@ -8,5 +8,8 @@ const noProviderText = `no model provider configured. Set one of:
   OPENAI_API_KEY=sk-...            (OpenAI)
   ANTHROPIC_API_KEY=...
   GEMINI_API_KEY=...
-  AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com
-or add "providers" to ~/.config/nb/config.json (see README)`
+  AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com`
+
+// usualConfigFile is how the message names the configuration file when it
+// is not told which one nb reads.
+const usualConfigFile = "~/.config/nb/config.json"

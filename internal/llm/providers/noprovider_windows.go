@@ -9,5 +9,8 @@ const noProviderText = `no model provider configured. Set one of (cmd.exe: set N
   ANTHROPIC_API_KEY=...
   GEMINI_API_KEY=...
   AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com
-for example: set OPENAI_API_KEY=sk-...  or  $env:OPENAI_API_KEY="sk-..."
-or add "providers" to %APPDATA%\nb\config.json (see README)`
+for example: set OPENAI_API_KEY=sk-...  or  $env:OPENAI_API_KEY="sk-..."`
+
+// usualConfigFile is how the message names the configuration file when it
+// is not told which one nb reads.
+const usualConfigFile = `%APPDATA%\nb\config.json`

@@ -28,7 +28,6 @@ package providers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -59,8 +58,52 @@ var DefaultModels = map[string]string{
 }
 
 // ErrNoProvider says that nothing is configured; its text tells the user
-// exactly what to set.
-var ErrNoProvider = errors.New(noProviderText)
+// exactly what to set. Resolve returns it as a *NoProviderError, which
+// errors.Is matches to it.
+var ErrNoProvider error = &NoProviderError{}
+
+// NoProviderError is ErrNoProvider with what nb knows of the user's setup.
+type NoProviderError struct {
+	// Partly names a provider whose variables are set only in part
+	// ("AZURE_OPENAI_API_KEY is set, but not AZURE_OPENAI_ENDPOINT").
+	Partly string
+	// ConfigFile is the configuration file nb reads; "" names the usual
+	// place.
+	ConfigFile string
+	// NoConfigFile: nb reads none (no absolute HOME): one must be given
+	// with --config.
+	NoConfigFile bool
+}
+
+func (e *NoProviderError) Error() string {
+	text := noProviderText
+	if e.Partly != "" {
+		text = strings.Replace(text, "no model provider configured.", "no model provider configured ("+e.Partly+").", 1)
+	}
+	switch {
+	case e.NoConfigFile:
+		return text + "\nor add \"providers\" to a configuration file and pass it with --config FILE (see README)"
+	case e.ConfigFile != "":
+		return text + "\nor add \"providers\" to " + e.ConfigFile + " (see README)"
+	}
+	return text + "\nor add \"providers\" to " + usualConfigFile + " (see README)"
+}
+
+// Is makes every NoProviderError ErrNoProvider.
+func (e *NoProviderError) Is(target error) bool { return target == ErrNoProvider }
+
+// partlySet names the provider whose environment is set only in part, if
+// one is.
+func partlySet(getenv func(string) string) string {
+	key, endpoint := getenv("AZURE_OPENAI_API_KEY") != "", getenv("AZURE_OPENAI_ENDPOINT") != ""
+	switch {
+	case key && !endpoint:
+		return "AZURE_OPENAI_API_KEY is set, but not AZURE_OPENAI_ENDPOINT, which Azure OpenAI needs too"
+	case endpoint && !key:
+		return "AZURE_OPENAI_ENDPOINT is set, but not AZURE_OPENAI_API_KEY, which Azure OpenAI needs too"
+	}
+	return ""
+}
 
 // Entry describes one available provider, for /providers.
 type Entry struct {
@@ -303,7 +346,7 @@ func resolve(cfg *config.Config, name string, getenv func(string) string) (Spec,
 	if names := sortedNames(cfg.Providers); len(names) > 0 {
 		return fromConfig(names[0], cfg.Providers[names[0]], getenv)
 	}
-	return Spec{}, ErrNoProvider
+	return Spec{}, &NoProviderError{Partly: partlySet(getenv)}
 }
 
 func howToSet(typ string) string {

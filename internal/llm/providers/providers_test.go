@@ -39,6 +39,28 @@ func TestNothingConfigured(t *testing.T) {
 	}
 }
 
+// TestPartlySetProvider: a provider whose variables are set only in part
+// is named in the message, with what it still needs.
+func TestPartlySetProvider(t *testing.T) {
+	for env, want := range map[string]string{
+		"AZURE_OPENAI_API_KEY":  "AZURE_OPENAI_API_KEY is set, but not AZURE_OPENAI_ENDPOINT",
+		"AZURE_OPENAI_ENDPOINT": "AZURE_OPENAI_ENDPOINT is set, but not AZURE_OPENAI_API_KEY",
+	} {
+		_, err := providers.Resolve(config.Default(), "", "", envOf(env, "x"))
+		if !errors.Is(err, providers.ErrNoProvider) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "OPENAI_API_KEY=") {
+			t.Errorf("%s alone: %v, want ErrNoProvider saying %q and the list", env, err, want)
+		}
+	}
+	err := &providers.NoProviderError{ConfigFile: "/home/me/nb.json"}
+	if !errors.Is(err, providers.ErrNoProvider) || !strings.HasSuffix(err.Error(), "\nor add \"providers\" to /home/me/nb.json (see README)") {
+		t.Errorf("with a configuration file: %v", err)
+	}
+	err = &providers.NoProviderError{NoConfigFile: true}
+	if !strings.Contains(err.Error(), "--config FILE") {
+		t.Errorf("without one: %v", err)
+	}
+}
+
 func TestResolveFromEnv(t *testing.T) {
 	tests := []struct {
 		name     string
