@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/nb-cli/nb/internal/llm"
@@ -168,5 +169,58 @@ func TestFailedSaveSaysSo(t *testing.T) {
 	err = h.Save([]llm.Message{{Role: llm.RoleUser, Text: "x"}})
 	if err == nil || !strings.HasPrefix(err.Error(), "the conversation was not saved: ") {
 		t.Fatalf("save = %v", err)
+	}
+}
+
+// TestSaveRefusedSaysWhatToDo: a launch directory that refuses the save
+// (here one nb may not write, or, run by root, the kernel's sysfs) gets an
+// error saying where the conversation can go instead.
+func TestSaveRefusedSaysWhatToDo(t *testing.T) {
+	launch, state := t.TempDir(), t.TempDir()
+	h, err := OpenHistory(launch, state, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if os.Geteuid() == 0 {
+		if err := os.Symlink("/sys/nb-no-such-dir/history.json", filepath.Join(launch, HistoryFile)); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		if err := os.Chmod(launch, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(launch, 0o755)
+	}
+	err = h.Save([]llm.Message{{Role: llm.RoleUser, Text: "x"}})
+	if err == nil {
+		t.Fatal("the save was not refused")
+	}
+	if !errors.Is(err, os.ErrPermission) {
+		t.Skipf("this system refuses it otherwise: %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "the conversation was not saved: ") || !strings.Contains(err.Error(), "start nb in a directory you can write") || !strings.Contains(err.Error(), "--history FILE") || !strings.Contains(err.Error(), "--no-history") {
+		t.Errorf("save = %v", err)
+	}
+}
+
+// TestNotSavedSaysWhatToDo: the advice comes with a refusal or a read-only
+// file system, not with other failures, and not for a conversation kept in
+// the state directory, which the launch directory does not hold.
+func TestNotSavedSaysWhatToDo(t *testing.T) {
+	for _, c := range []struct {
+		err    error
+		apart  bool
+		advice bool
+	}{
+		{&os.PathError{Op: "open", Path: "/etc/x", Err: syscall.EACCES}, false, true},
+		{&os.PathError{Op: "open", Path: "/mnt/x", Err: syscall.EROFS}, false, true},
+		{&os.PathError{Op: "open", Path: "/etc/x", Err: syscall.EACCES}, true, false},
+		{&os.PathError{Op: "write", Path: "/x", Err: syscall.ENOSPC}, false, false},
+	} {
+		got := notSaved(c.err, c.apart).Error()
+		if strings.Contains(got, "--history FILE") != c.advice || !strings.HasPrefix(got, "the conversation was not saved: ") {
+			t.Errorf("notSaved(%v, apart %v) = %q; advice wanted: %v", c.err, c.apart, got, c.advice)
+		}
 	}
 }

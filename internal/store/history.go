@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -456,7 +457,7 @@ func (h *History) Save(msgs []llm.Message) error {
 		return fmt.Errorf("save history: %w", ee.err)
 	}
 	if err != nil {
-		return fmt.Errorf("the conversation was not saved: %w", err)
+		return notSaved(err, h.apart)
 	}
 	if !h.excluded && !h.apart && filepath.Base(h.path) == HistoryFile {
 		// Once the file is there: git status is not to show it. That
@@ -465,6 +466,18 @@ func (h *History) Save(msgs []llm.Message) error {
 		_ = ExcludeFromGit(h.path)
 	}
 	return nil
+}
+
+// notSaved is the error of a save that could not be written. When the
+// place refuses writing (a directory of the system, another user's, a
+// read-only file system), it says where the conversation can go instead;
+// apart: a conversation kept in the state directory, not in the launch
+// directory.
+func notSaved(err error, apart bool) error {
+	if !apart && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		return fmt.Errorf("the conversation was not saved: %w (start nb in a directory you can write, or keep the conversation elsewhere with --history FILE, or not at all with --no-history)", err)
+	}
+	return fmt.Errorf("the conversation was not saved: %w", err)
 }
 
 // encodeError is a conversation that could not be encoded (as opposed to
