@@ -15,6 +15,7 @@ import (
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/iostreams"
 	"github.com/nb-cli/nb/internal/policy"
+	"github.com/nb-cli/nb/internal/spelling"
 	"github.com/nb-cli/nb/internal/tool"
 	"github.com/nb-cli/nb/internal/wiring"
 )
@@ -24,7 +25,34 @@ const toolUsage = `usage: nb tool NAME [ARGS_JSON]
 Runs one of nb's native tools the way the model would and prints exactly the
 text the model would receive, secrets withheld. You typed it, so nothing is
 asked.
+
+Tools: run_cmd, read_file, write_file, edit_file, set_cwd, terminal_start,
+terminal_continue, terminal_stop, terminal_list. ARGS_JSON is a JSON object
+(default {}), in single quotes for the shell; an argument the tool does not
+take is an error naming those it takes.
 Example: nb tool run_cmd '{"command":"uname -a"}'`
+
+// quoteHint says how to keep ARGS_JSON whole and its quotes in it.
+const quoteHint = `put ARGS_JSON in single quotes: nb tool run_cmd '{"command":"ls -l"}'`
+
+// argsJSONProblem says why raw is not JSON (err) and where; when the shell
+// took its double quotes away (run_cmd {"command":"ls"} typed unquoted
+// arrives as {command:ls}), it says how to keep them.
+func argsJSONProblem(raw string, err error) string {
+	why := strings.TrimPrefix(err.Error(), "json: ")
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 {
+		why += fmt.Sprintf(" (byte %d)", se.Offset)
+	}
+	if strings.TrimSpace(raw) == "" {
+		return "tool: ARGS_JSON is empty: give a JSON object ('{}' for no arguments)"
+	}
+	msg := fmt.Sprintf("tool: ARGS_JSON is not valid JSON: %s: %s", why, raw)
+	if strings.HasPrefix(strings.TrimSpace(raw), "{") && strings.Contains(raw, ":") && !strings.Contains(raw, `"`) {
+		return msg + "; the shell removed its double quotes: " + quoteHint
+	}
+	return msg
+}
 
 // runTool implements `nb tool NAME ARGS_JSON`.
 func runTool(args []string, io *iostreams.IO, global *Options) error {
@@ -48,14 +76,17 @@ func runTool(args []string, io *iostreams.IO, global *Options) error {
 		return usagef("tool needs a tool name: nb tool NAME [ARGS_JSON] (see nb tool --help)")
 	}
 	if len(args) > 2 {
+		if strings.HasPrefix(args[1], "{") {
+			return usagef("tool: unexpected %q after ARGS_JSON: the shell split it into words; %s", args[2], quoteHint)
+		}
 		return usagef("tool: unexpected %q after ARGS_JSON (see nb tool --help)", args[2])
 	}
 	raw := "{}"
 	if len(args) == 2 {
 		raw = args[1]
 	}
-	if !json.Valid([]byte(raw)) {
-		return usagef("ARGS_JSON is not valid JSON: %s", raw)
+	if err := json.Unmarshal([]byte(raw), new(any)); err != nil {
+		return usagef("%s", argsJSONProblem(raw, err))
 	}
 	// One call, then the process ends: collecting garbage a quarter as
 	// often is worth the memory (the detector's start allocates most).
@@ -79,6 +110,9 @@ func runTool(args []string, io *iostreams.IO, global *Options) error {
 		var names []string
 		for _, s := range a.tools.Specs() {
 			names = append(names, s.Name)
+		}
+		if s := spelling.Suggest(args[0], names); s != "" {
+			return usagef("unknown tool %q (did you mean %s? available: %s)", args[0], s, strings.Join(names, ", "))
 		}
 		return usagef("unknown tool %q (available: %s)", args[0], strings.Join(names, ", "))
 	}

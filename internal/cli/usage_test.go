@@ -71,7 +71,11 @@ func TestUsageErrorsLeaveStdoutEmpty(t *testing.T) {
 		usageCase{args: []string{"tool"}, want: "tool needs a tool name"},
 		usageCase{args: []string{"tool", "--bogus", "run_cmd"}, want: "unknown flag --bogus (see nb tool --help)"},
 		usageCase{args: []string{"tool", "run_cmd", "{", "x"}, want: "unexpected"},
-		usageCase{args: []string{"tool", "run_cmd", "not json"}, want: "ARGS_JSON is not valid JSON"},
+		usageCase{args: []string{"tool", "run_cmd", "not json"}, want: "ARGS_JSON is not valid JSON: invalid character 'o' in literal null (expecting 'u') (byte 2): not json"},
+		usageCase{args: []string{"tool", "run_cmd", "{command:ls}"}, want: `the shell removed its double quotes: put ARGS_JSON in single quotes: nb tool run_cmd '{"command":"ls -l"}'`},
+		usageCase{args: []string{"tool", "run_cmd", `{command:`, `ls -l}`}, want: `unexpected "ls -l}" after ARGS_JSON: the shell split it into words; put ARGS_JSON in single quotes`},
+		usageCase{args: []string{"tool", "run_cmd", ""}, want: "ARGS_JSON is empty: give a JSON object ('{}' for no arguments)"},
+		usageCase{args: []string{"tool", "runcmd", "{}"}, want: `unknown tool "runcmd" (did you mean run_cmd? available: `},
 		usageCase{args: []string{"--verbose", "tool", "run_cmd"}, want: "--verbose does not apply to nb tool"},
 	)
 	for _, c := range cases {
@@ -205,5 +209,29 @@ func TestNoProviderNamesTheConfigFile(t *testing.T) {
 	io, _, _, errOut := iostreams.Test(map[string]string{"HOME": dir})
 	if code := Main([]string{"--config", cfg, "hi"}, io); code != ExitError || !strings.Contains(errOut.String(), `or add "providers" to `+cfg+" (see README)") {
 		t.Errorf("nb --config %s hi: exit %d, stderr %q", cfg, code, errOut)
+	}
+}
+
+// TestToolHelpListsTheTools: nb tool --help names every tool nb tool runs
+// (those its unknown-tool error lists).
+func TestToolHelpListsTheTools(t *testing.T) {
+	io, output := usageIO(t, "", false)
+	if code := Main([]string{"tool", "no_such_tool"}, io); code != ExitUsage {
+		t.Fatalf("nb tool no_such_tool: exit %d", code)
+	}
+	_, errOut := output()
+	_, list, ok := strings.Cut(errOut, "available: ")
+	if !ok {
+		t.Fatalf("no list of tools: %q", errOut)
+	}
+	names := strings.Split(strings.TrimSuffix(strings.TrimSpace(list), ")"), ", ")
+	if len(names) < 5 {
+		t.Fatalf("tools: %q", names)
+	}
+	help := strings.Join(strings.Fields(toolUsage), " ")
+	for _, n := range names {
+		if !strings.Contains(help, " "+n+",") && !strings.Contains(help, " "+n+".") {
+			t.Errorf("nb tool --help does not list %s:\n%s", n, toolUsage)
+		}
 	}
 }
