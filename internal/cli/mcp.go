@@ -47,7 +47,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 		return (&cmdLine{cmd: "nb mcp"}).unknown(args[0])
 	}
 	if args[0] != "serve" {
-		return usagef("unknown subcommand mcp %s (see nb mcp --help)", args[0])
+		return unknownSubcommand("mcp", args[0], "serve")
 	}
 	var roots []string
 	approve := append([]string(nil), global.Approve...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nb-cli/nb/internal/approval"
@@ -16,7 +17,13 @@ const policyUsage = `usage: nb policy check [--approve PATTERN]… [--config FIL
 
 Prints the approval decision nb would make for run_cmd with COMMAND (the
 words after -- joined by spaces). Nothing is run. Exit status is 0 whatever
-the decision.`
+the decision.
+
+  --approve PATTERN  decide as nb run with --approve PATTERN would (repeatable)
+  --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
+  --json             print the decision as one JSON object
+
+Example: nb policy check -- 'rm -rf /'`
 
 // runPolicy implements `nb policy check`.
 func runPolicy(args []string, io *iostreams.IO, global *Options) error {
@@ -34,7 +41,7 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) error {
 		return (&cmdLine{cmd: "nb policy"}).unknown(args[0])
 	}
 	if args[0] != "check" {
-		return usagef("unknown subcommand policy %s (see nb policy --help)", args[0])
+		return unknownSubcommand("policy", args[0], "check")
 	}
 	usage := func(format string, a ...any) error {
 		return usagef("policy check: "+format+" (see nb policy --help)", a...)
@@ -46,6 +53,12 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) error {
 		{name: "config", value: true, set: func(v string) error { configPath = v; return nil }},
 		{name: "json", set: func(string) error { asJSON = true; return nil }},
 	}}
+	if w := firstWord(&line, args[1:]); w >= 0 {
+		// nb policy check rm -rf /: the command's own options are not
+		// nb's.
+		cmd := strings.Join(args[1+w:], " ")
+		return usage("unexpected %q: put the command after --: nb policy check -- '%s'", args[1+w], strings.ReplaceAll(cmd, "'", `'\''`))
+	}
 	p, err := line.parse(args[1:])
 	if err != nil {
 		return err
@@ -115,4 +128,26 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) error {
 		fmt.Fprintf(io.Out, "reason:   %s\n", r)
 	}
 	return nil
+}
+
+// firstWord is the index in args of the first word that is neither one
+// of line's flags nor a flag's value, when args hold no "--"; else -1.
+func firstWord(line *cmdLine, args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return -1
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			if slices.Contains(args[i:], "--") {
+				return -1
+			}
+			return i
+		}
+		name, _, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := line.find(name); f != nil && f.value && !hasVal {
+			i++
+		}
+	}
+	return -1
 }

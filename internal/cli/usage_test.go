@@ -58,6 +58,11 @@ func TestUsageErrorsLeaveStdoutEmpty(t *testing.T) {
 		usageCase{args: []string{"policy", "check", "--bogus", "--", "ls"}, want: "unknown flag --bogus (see nb policy --help)"},
 		usageCase{args: []string{"policy"}, want: "policy needs a subcommand"},
 		usageCase{args: []string{"policy", "check", "ls"}, want: "put the command after --"},
+		usageCase{args: []string{"policy", "check", "rm", "-rf", "/"}, want: `unexpected "rm": put the command after --: nb policy check -- 'rm -rf /'`},
+		usageCase{args: []string{"policy", "check", "--json", "--approve", "ls", "echo", "it's"}, want: `put the command after --: nb policy check -- 'echo it'\''s'`},
+		usageCase{args: []string{"policy", "chek", "--", "ls"}, want: "unknown subcommand policy chek (did you mean nb policy check?)"},
+		usageCase{args: []string{"mcp", "serv"}, want: "unknown subcommand mcp serv (did you mean nb mcp serve?)"},
+		usageCase{args: []string{"help", "polcy"}, want: `no help for "polcy" (did you mean nb help policy?`},
 		usageCase{args: []string{"--model", "m", "policy", "check", "--", "ls"}, want: "--model does not apply to nb policy"},
 		usageCase{args: []string{"mcp"}, want: "mcp needs a subcommand: serve"},
 		usageCase{args: []string{"mcp", "frob"}, want: "unknown subcommand mcp frob"},
@@ -104,6 +109,9 @@ func TestHelpOnStdout(t *testing.T) {
 		"help help":            "nb — a command-line AI assistant",
 		"help mcp":             "usage: nb mcp serve",
 		"help policy":          "usage: nb policy check",
+		"help policy check":    "usage: nb policy check",
+		"help mcp serve":       "usage: nb mcp serve",
+		"help tool run_cmd":    "usage: nb tool NAME",
 		"help tool":            "usage: nb tool NAME",
 		"--help tool":          "usage: nb tool NAME",
 		"--config c.json help": "nb — a command-line AI assistant",
@@ -232,6 +240,16 @@ func TestToolHelpListsTheTools(t *testing.T) {
 	for _, n := range names {
 		if !strings.Contains(help, " "+n+",") && !strings.Contains(help, " "+n+".") {
 			t.Errorf("nb tool --help does not list %s:\n%s", n, toolUsage)
+		}
+	}
+}
+
+// TestPolicyHelpSaysItsFlags: nb policy --help says what each of its flags
+// does and shows a command to try.
+func TestPolicyHelpSaysItsFlags(t *testing.T) {
+	for _, want := range []string{"  --approve PATTERN ", "  --config FILE ", "  --json ", "Example: nb policy check -- 'rm -rf /'"} {
+		if !strings.Contains(policyUsage, want) {
+			t.Errorf("nb policy --help lacks %q:\n%s", want, policyUsage)
 		}
 	}
 }
