@@ -280,7 +280,11 @@ func (c *chat) listModels(ctx context.Context) error {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%d models at %s; switch with /model NAME", len(models), cur.Name())
+	noun := "models"
+	if len(models) == 1 {
+		noun = "model"
+	}
+	fmt.Fprintf(&b, "%d %s at %s; switch with /model NAME", len(models), noun, cur.Name())
 	out := c.io.Err
 	if c.single {
 		out = c.io.Out // nb /model: the list is the run's output
@@ -310,7 +314,10 @@ func (c *chat) slashLast(_ context.Context, args []string) error {
 		}
 	}
 	if !c.ui.ShowLast(n) {
-		return fmt.Errorf("no tool call to show (there have been fewer than %d)", n)
+		if n == 1 {
+			return fmt.Errorf("no tool call to show yet")
+		}
+		return fmt.Errorf("no tool call to show: there have been fewer than %d", n)
 	}
 	return nil
 }
