@@ -30,6 +30,9 @@ type cmdLine struct {
 	// `nb explain ls -la` keeps "-la" as text); otherwise words and flags
 	// may come in any order.
 	stopAtWord bool
+	// meant maps flags other tools spell differently to what the
+	// command says instead (json: "--output-format json").
+	meant map[string]string
 }
 
 // parsedLine is what a command line held besides its flags.
@@ -63,6 +66,9 @@ func (c *cmdLine) unknown(flag string) error {
 		names = append(names, f.name)
 	}
 	if strings.HasPrefix(flag, "--") {
+		if m, ok := c.meant[flag[2:]]; ok {
+			return usagef("unknown flag %s (did you mean %s?)", flag, m)
+		}
 		if s := spelling.Suggest(flag[2:], names); s != "" {
 			return usagef("unknown flag %s (did you mean --%s?)", flag, s)
 		}

@@ -128,12 +128,20 @@ var shortFlags = map[string]string{
 	"-p": "print", "-c": "continue", "-r": "resume", "-m": "model",
 }
 
+// meantFlags are flags of other command-line assistants, or of nb's
+// subcommands, with nb's own spelling of what they ask for.
+var meantFlags = map[string]string{
+	"json":        "--output-format json",
+	"stream-json": "--output-format stream-json",
+	"prompt":      "-p (--print)",
+}
+
 // parseFlags reads leading flags; the first word that is not a flag starts
 // the message, so `nb explain ls -la` passes "-la" through as text. `--`
 // ends the flags explicitly.
 func parseFlags(args []string) (*Options, error) {
 	o := &Options{OutputFormat: FormatText}
-	line := cmdLine{cmd: "nb", stopAtWord: true, short: shortFlags}
+	line := cmdLine{cmd: "nb", stopAtWord: true, short: shortFlags, meant: meantFlags}
 	for _, f := range flagSpecs {
 		line.flags = append(line.flags, flagDef{name: f.name, value: f.value, set: func(v string) error { return f.set(o, v) }})
 	}

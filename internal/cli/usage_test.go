@@ -39,6 +39,8 @@ func TestUsageErrorsLeaveStdoutEmpty(t *testing.T) {
 			usageCase{args: append(f, "--bogus", "hi"), want: "unknown flag --bogus (see nb --help)"},
 			usageCase{args: append(f, "--aprove", "ls", "hi"), want: "unknown flag --aprove (did you mean --approve?)"},
 			usageCase{args: append(f, "-x", "hi"), want: "unknown flag -x"},
+			usageCase{args: append(f, "--json", "hi"), want: "unknown flag --json (did you mean --output-format json?)"},
+			usageCase{args: append(f, "--prompt", "hi"), want: "unknown flag --prompt (did you mean -p (--print)?)"},
 			usageCase{args: append(f, "--model"), want: "flag --model needs a value"},
 			usageCase{args: append(f, "--reasoning", "extreme", "hi"), want: `--reasoning "extreme"`},
 			usageCase{args: append(f, "--no-history", "--history", "h.json", "hi"), want: "cannot be used together"},
