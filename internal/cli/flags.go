@@ -230,7 +230,7 @@ Providers: set one of these (or add "providers" to ` + configDir + `config.json)
   OPENAI_BASE_URL                 an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
                                   Studio): no key needed, nb asks the server for its models
   ANTHROPIC_API_KEY               Anthropic; ANTHROPIC_MODEL
-  GEMINI_API_KEY                  Gemini; GEMINI_MODEL
+  GEMINI_API_KEY                  Gemini (or GOOGLE_API_KEY); GEMINI_MODEL
   AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT   Azure OpenAI; AZURE_OPENAI_DEPLOYMENT
 
 Fleets: the hosts of ~/.ssh/config and of Ansible inventories ("fleet": {"inventory":

@@ -174,7 +174,7 @@ func TestHelpTexts(t *testing.T) {
 			t.Errorf("%s holds a placeholder or nothing:\n%s", name, text)
 		}
 	}
-	for _, want := range []string{"-p, --print", "-c, --continue", "-r, --resume", "-m, --model", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_ENDPOINT", "Fleets", "/hosts", configDir + "config.json"} {
+	for _, want := range []string{"-p, --print", "-c, --continue", "-r, --resume", "-m, --model", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "AZURE_OPENAI_ENDPOINT", "Fleets", "/hosts", configDir + "config.json"} {
 		for _, name := range []string{"nb --help", "nb help"} {
 			if !strings.Contains(texts[name], want) {
 				t.Errorf("%s does not mention %q", name, want)

@@ -6,8 +6,8 @@ const noProviderText = `no model provider configured. Set one of (cmd.exe: set N
   OPENAI_BASE_URL=http://localhost:11434/v1   (a local server: Ollama, llama.cpp, vLLM, LM Studio;
                                                no key needed, nb asks it for its models)
   OPENAI_API_KEY=sk-...            (OpenAI)
-  ANTHROPIC_API_KEY=...
-  GEMINI_API_KEY=...
+  ANTHROPIC_API_KEY=...            (Anthropic)
+  GEMINI_API_KEY=...               (Gemini; GOOGLE_API_KEY works too)
   AZURE_OPENAI_API_KEY=... and AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com
 for example: set OPENAI_API_KEY=sk-...  or  $env:OPENAI_API_KEY="sk-..."`
 

@@ -32,7 +32,7 @@ func TestNothingConfigured(t *testing.T) {
 	if !errors.Is(err, providers.ErrNoProvider) {
 		t.Fatalf("err = %v, want ErrNoProvider", err)
 	}
-	for _, want := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "config.json"} {
+	for _, want := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "config.json"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message does not mention %s:\n%s", want, err)
 		}
