@@ -121,6 +121,10 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 			fmt.Fprintf(io.Err, "nb mcp serve: listening on http://%s/mcp\n", addr)
 		})
 	} else {
+		if io.InTTY {
+			// Typed at a terminal: nothing else would say what waits.
+			fmt.Fprintln(io.Err, "nb mcp serve: serving MCP on stdin and stdout, one JSON-RPC message a line; an MCP client starts nb this way (README: MCP server). Ctrl+D or Ctrl+C ends it.")
+		}
 		err = srv.ServeStdio(ctx, io.In, io.Out)
 	}
 	if err != nil {

@@ -255,3 +255,19 @@ func TestPolicyHelpSaysItsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPServeAtATerminalSaysWhatWaits: nb mcp serve typed at a terminal
+// says on stderr that it waits for an MCP client's messages; started by a
+// client (stdin not a terminal) it says nothing.
+func TestMCPServeAtATerminalSaysWhatWaits(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		io, output := usageIO(t, "", tty)
+		if code := Main([]string{"mcp", "serve"}, io); code != ExitOK {
+			t.Fatalf("nb mcp serve (terminal %v): exit %d", tty, code)
+		}
+		out, errOut := output()
+		if said := strings.Contains(errOut, "nb mcp serve: serving MCP on stdin and stdout") && strings.Contains(errOut, "Ctrl+D"); said != tty || out != "" {
+			t.Errorf("nb mcp serve (terminal %v): stdout %q, stderr %q", tty, out, errOut)
+		}
+	}
+}
