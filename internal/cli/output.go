@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/nb-cli/nb/internal/agent"
 	"github.com/nb-cli/nb/internal/askpass"
@@ -170,6 +172,9 @@ func (c *chat) openHistory() (*store.History, error) {
 		return nil, nil
 	}
 	h, err := store.OpenHistoryFile(c.historyFile(), c.state, c.io.Now)
+	if err != nil && stateRefused(err, c.state) {
+		return nil, fmt.Errorf("%w (nb keeps its state in %s: set XDG_STATE_HOME to a directory you can write, or use --no-history)", err, c.state)
+	}
 	if !errors.Is(err, store.ErrLocked) {
 		return h, err
 	}
@@ -186,6 +191,18 @@ func (c *chat) openHistory() (*store.History, error) {
 	}
 	c.apartNote = who + " is using this directory's conversation: this one is kept apart, saved beside it (/conversations lists it, nb --resume reopens it)"
 	return apart, nil
+}
+
+// stateRefused says that err is the state directory (state), or a
+// directory above it, refusing to be made or written: a HOME nb may not
+// write, a read-only file system.
+func stateRefused(err error, state string) bool {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !(errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		return false
+	}
+	p := filepath.Clean(pe.Path)
+	return p == state || strings.HasPrefix(state, p+string(filepath.Separator)) || strings.HasPrefix(p, state+string(filepath.Separator))
 }
 
 // observe sends a tool call's outcome to the audit log and the report.
