@@ -122,7 +122,11 @@ func runPolicy(args []string, io *iostreams.IO, global *Options) error {
 	case d.Decision == policy.Ask:
 		fmt.Fprintf(io.Out, "by:       the user, at a prompt\n")
 	case d.DecidedBy != "":
-		fmt.Fprintf(io.Out, "by:       %s\n", d.DecidedBy)
+		if says, ok := deciders[d.DecidedBy]; ok {
+			fmt.Fprintf(io.Out, "by:       %s (%s)\n", says, d.DecidedBy)
+		} else {
+			fmt.Fprintf(io.Out, "by:       %s\n", d.DecidedBy)
+		}
 	}
 	for _, r := range d.Reasons {
 		fmt.Fprintf(io.Out, "reason:   %s\n", r)
@@ -150,4 +154,16 @@ func firstWord(line *cmdLine, args []string) int {
 		}
 	}
 	return -1
+}
+
+// deciders say in words who decided, for nb policy check (the audit log
+// keeps the short names).
+var deciders = map[policy.Decider]string{
+	policy.ByFlag:      "an --approve pattern of this run",
+	policy.ByRule:      "an approval.allow rule of the configuration",
+	policy.ByGrant:     "an approval saved with Always (/approvals lists them)",
+	policy.BySafeList:  "the safe list: every part only reads",
+	policy.BySandbox:   "the sandbox (approval.autoApproveInSandbox)",
+	policy.ByDenyRule:  "a deny rule of the configuration",
+	policy.BySensitive: "a sensitive path",
 }

@@ -120,3 +120,24 @@ func TestPolicyCheckHuman(t *testing.T) {
 		t.Errorf("human output %q", out)
 	}
 }
+
+// TestPolicyCheckSaysWhoDecided: the text form says in words who allowed
+// or denied a command, keeping the audit log's short name beside it.
+func TestPolicyCheckSaysWhoDecided(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--", "ls"}, "by:       the safe list: every part only reads (safe-list)\n"},
+		{[]string{"check", "--approve", "make *", "--", "make test"}, "by:       an --approve pattern of this run (flag)\n"},
+		{[]string{"check", "--", "make test"}, "by:       the user, at a prompt\n"},
+	} {
+		io, output := policyIO(t)
+		if code := finish(io, runPolicy(c.args, io, &Options{})); code != 0 {
+			t.Fatalf("%q: exit %d", c.args, code)
+		}
+		if out, _ := output(); !strings.Contains(out, c.want) {
+			t.Errorf("%q: %q, want %q", c.args, out, c.want)
+		}
+	}
+}
