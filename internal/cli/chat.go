@@ -262,8 +262,13 @@ func (c *chat) turn(ctx context.Context, text string) error {
 		c.ui.Notice(agent.NoticeError, err.Error())
 		var le *llm.Error
 		if errors.As(err, &le) && le.Status == http.StatusNotFound {
-			// Mostly a model the server does not have.
-			c.ui.Notice(agent.NoticeInfo, "the server does not know the model "+c.agent.Provider().Model()+": "+providers.ModelHint(c.spec))
+			if hint := providers.MissingV1(c.spec); hint != "" {
+				// A base URL without its API's path.
+				c.ui.Notice(agent.NoticeInfo, "the server at "+c.spec.BaseURL+" has no such path: "+hint)
+			} else {
+				// Mostly a model the server does not have.
+				c.ui.Notice(agent.NoticeInfo, "the server does not know the model "+c.agent.Provider().Model()+": "+providers.ModelHint(c.spec))
+			}
 		}
 		if !changed {
 			c.ui.Notice(agent.NoticeInfo, "the message was not sent; the conversation is unchanged")

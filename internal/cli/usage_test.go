@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -269,5 +271,24 @@ func TestMCPServeAtATerminalSaysWhatWaits(t *testing.T) {
 		if said := strings.Contains(errOut, "nb mcp serve: serving MCP on stdin and stdout") && strings.Contains(errOut, "Ctrl+D"); said != tty || out != "" {
 			t.Errorf("nb mcp serve (terminal %v): stdout %q, stderr %q", tty, out, errOut)
 		}
+	}
+}
+
+// TestServerRootWithoutV1: a chat with a server reached at its root (no
+// /v1) that answers 404 says to add /v1, not that the model is unknown.
+func TestServerRootWithoutV1(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	io, _, _, errOut := iostreams.Test(map[string]string{
+		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
+		"OPENAI_BASE_URL": srv.URL, "OPENAI_MODEL": "qwen",
+	})
+	code := Main([]string{"--no-history", "hello"}, io)
+	want := "the server at " + srv.URL + " has no such path: OpenAI-compatible servers answer under /v1: set OPENAI_BASE_URL=" + srv.URL + "/v1"
+	if code != ExitError || !strings.Contains(errOut.String(), want) || strings.Contains(errOut.String(), "does not know the model") {
+		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
 	}
 }

@@ -28,8 +28,10 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -284,6 +286,9 @@ func Resolve(cfg *config.Config, name, model string, getenv func(string) string)
 	if err != nil {
 		return s, err
 	}
+	if err := checkBaseURL(s); err != nil {
+		return s, err
+	}
 	if model != "" {
 		s.Model = model
 	}
@@ -507,6 +512,12 @@ func Discover(ctx context.Context, s Spec) (Spec, error) {
 		return s, fmt.Errorf("provider %q: no model set: %s", s.Name, chooseModel(s))
 	}
 	models, err := lister.Models(ctx)
+	var le *llm.Error
+	if err != nil && errors.As(err, &le) && le.Status == http.StatusNotFound {
+		if hint := MissingV1(s); hint != "" {
+			return s, fmt.Errorf("provider %q: the server at %s has no /models (HTTP 404): %s", s.Name, s.BaseURL, hint)
+		}
+	}
 	if err != nil {
 		return s, fmt.Errorf("provider %q: no model set, and the server at %s did not list its models (%v): %s", s.Name, s.BaseURL, err, chooseModel(s))
 	}
@@ -526,6 +537,63 @@ func Discover(ctx context.Context, s Spec) (Spec, error) {
 		shown = append(shown[:12:12], fmt.Sprintf("… %d more", len(names)-12))
 	}
 	return s, fmt.Errorf("provider %q: the server at %s offers %d models (%s): %s", s.Name, s.BaseURL, len(models), strings.Join(shown, ", "), chooseModel(s))
+}
+
+// baseURLSetting names where the base URL of s is set: its environment
+// variable, or its key in the configuration.
+func baseURLSetting(s Spec) string {
+	if s.Source == "env" {
+		switch s.Type {
+		case "anthropic":
+			return "ANTHROPIC_BASE_URL"
+		case "gemini":
+			return "GEMINI_BASE_URL"
+		case "azure":
+			return "AZURE_OPENAI_ENDPOINT"
+		}
+		return "OPENAI_BASE_URL"
+	}
+	if s.Type == "azure" {
+		return fmt.Sprintf("providers.%s.endpoint", s.Name)
+	}
+	return fmt.Sprintf("providers.%s.baseUrl", s.Name)
+}
+
+// checkBaseURL: a base URL that is set is an http:// or https:// URL
+// naming a host (localhost:11434/v1, without its scheme, is not).
+func checkBaseURL(s Spec) error {
+	if s.BaseURL == "" {
+		return nil
+	}
+	if u, err := url.Parse(s.BaseURL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	example := "http://localhost:11434/v1"
+	switch s.Type {
+	case "azure":
+		example = "https://NAME.openai.azure.com"
+	case "anthropic":
+		example = "https://api.anthropic.com"
+	}
+	return fmt.Errorf("provider %q: %s %q is not an http:// or https:// URL (e.g. %s)", s.Name, baseURLSetting(s), s.BaseURL, example)
+}
+
+// MissingV1 is, for an OpenAI-compatible server whose base URL has no path
+// (http://localhost:11434), the likely reason it answers 404 and how to
+// set the URL; "" otherwise.
+func MissingV1(s Spec) string {
+	if s.Type != "openai-compatible" {
+		return ""
+	}
+	u, err := url.Parse(s.BaseURL)
+	if err != nil || strings.Trim(u.Path, "/") != "" {
+		return ""
+	}
+	fixed := strings.TrimRight(s.BaseURL, "/") + "/v1"
+	if s.Source == "env" {
+		return "OpenAI-compatible servers answer under /v1: set OPENAI_BASE_URL=" + fixed
+	}
+	return fmt.Sprintf("OpenAI-compatible servers answer under /v1: set %s to %q", baseURLSetting(s), fixed)
 }
 
 // chooseModel says how to name the model of s.

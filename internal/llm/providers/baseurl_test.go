@@ -1,0 +1,82 @@
+package providers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nb-cli/nb/internal/config"
+	"github.com/nb-cli/nb/internal/llm/llmtest"
+	"github.com/nb-cli/nb/internal/llm/providers"
+)
+
+// TestBaseURLWithoutScheme: a base URL that is not an http:// or https://
+// URL is refused before any request, naming where it is set and showing
+// one that is.
+func TestBaseURLWithoutScheme(t *testing.T) {
+	cases := []struct {
+		cfg  *config.Config
+		env  []string
+		want string
+	}{
+		{nil, []string{"OPENAI_BASE_URL", "localhost:11434/v1"}, `provider "openai": OPENAI_BASE_URL "localhost:11434/v1" is not an http:// or https:// URL (e.g. http://localhost:11434/v1)`},
+		{nil, []string{"OPENAI_BASE_URL", "127.0.0.1:8080/v1"}, `OPENAI_BASE_URL "127.0.0.1:8080/v1" is not an http:// or https:// URL`},
+		{nil, []string{"AZURE_OPENAI_API_KEY", "k", "AZURE_OPENAI_ENDPOINT", "x.openai.azure.com"}, `AZURE_OPENAI_ENDPOINT "x.openai.azure.com" is not an http:// or https:// URL (e.g. https://NAME.openai.azure.com)`},
+		{&config.Config{Providers: map[string]config.Provider{"box": {Type: "openai-compatible", BaseURL: "box:8000"}}}, nil, `provider "box": providers.box.baseUrl "box:8000" is not an http:// or https:// URL`},
+	}
+	for _, c := range cases {
+		cfg := c.cfg
+		if cfg == nil {
+			cfg = config.Default()
+		}
+		if _, err := providers.Resolve(cfg, "", "", envOf(c.env...)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.env, err, c.want)
+		}
+	}
+	if _, err := providers.Resolve(config.Default(), "", "", envOf("OPENAI_BASE_URL", "http://localhost:11434/v1")); err != nil {
+		t.Errorf("a good base URL: %v", err)
+	}
+}
+
+// TestBaseURLWithoutV1: a server whose base URL has no path and that
+// answers 404 (Ollama's http://localhost:11434) is told to be reached
+// under /v1, not to have an unknown model.
+func TestBaseURLWithoutV1(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	spec, err := providers.Resolve(config.Default(), "", "", envOf("OPENAI_BASE_URL", srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.HTTPClient = llmtest.TestClient(t)
+	want := "the server at " + srv.URL + " has no /models (HTTP 404): OpenAI-compatible servers answer under /v1: set OPENAI_BASE_URL=" + srv.URL + "/v1"
+	if _, err := providers.Discover(ctx, spec); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Discover: %v, want %q", err, want)
+	}
+	for base, hint := range map[string]string{
+		srv.URL + "/":    "set OPENAI_BASE_URL=" + srv.URL + "/v1",
+		srv.URL + "/v1":  "",
+		srv.URL + "/api": "",
+	} {
+		s := spec
+		s.BaseURL = base
+		if got := providers.MissingV1(s); (hint == "") != (got == "") || !strings.Contains(got, hint) {
+			t.Errorf("MissingV1(%s) = %q, want %q", base, got, hint)
+		}
+	}
+	cfg := &config.Config{Providers: map[string]config.Provider{"box": {Type: "openai-compatible", BaseURL: srv.URL}}}
+	box, err := providers.Resolve(cfg, "box", "", envOf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := providers.MissingV1(box); !strings.Contains(got, `set providers.box.baseUrl to "`+srv.URL+`/v1"`) {
+		t.Errorf("configured: %q", got)
+	}
+}
