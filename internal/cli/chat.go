@@ -261,6 +261,9 @@ func (c *chat) turn(ctx context.Context, text string) error {
 	default:
 		c.ui.Notice(agent.NoticeError, err.Error())
 		var le *llm.Error
+		if errors.As(err, &le) && le.Kind == llm.ErrAuth {
+			c.ui.Notice(agent.NoticeInfo, providers.KeyHint(c.spec))
+		}
 		if errors.As(err, &le) && le.Status == http.StatusNotFound {
 			if hint := providers.MissingV1(c.spec); hint != "" {
 				// A base URL without its API's path.

@@ -292,3 +292,22 @@ func TestServerRootWithoutV1(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
 	}
 }
+
+// TestRefusedKeySaysWhereItCameFrom: a chat whose key the provider refuses
+// says which variable the key came from.
+func TestRefusedKeySaysWhereItCameFrom(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error":{"message":"Incorrect API key provided"}}`))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	io, _, _, errOut := iostreams.Test(map[string]string{
+		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
+		"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "sk-wrong", "OPENAI_MODEL": "m",
+	})
+	if code := Main([]string{"--no-history", "hello"}, io); code != ExitError || !strings.Contains(errOut.String(), "the key comes from OPENAI_API_KEY") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}

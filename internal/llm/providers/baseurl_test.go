@@ -80,3 +80,49 @@ func TestBaseURLWithoutV1(t *testing.T) {
 		t.Errorf("configured: %q", got)
 	}
 }
+
+// TestKeyHint: a provider that refuses nb's key is told where the key came
+// from, or, when nb sent none (a local server), how to give one; asking
+// such a server for its models says the same, not to choose a model.
+func TestKeyHint(t *testing.T) {
+	cases := []struct {
+		cfg  *config.Config
+		name string
+		env  []string
+		want string
+	}{
+		{nil, "", []string{"OPENAI_API_KEY", "k"}, "the key comes from OPENAI_API_KEY"},
+		{nil, "", []string{"GOOGLE_API_KEY", "k"}, "the key comes from GOOGLE_API_KEY"},
+		{nil, "", []string{"OPENAI_BASE_URL", "http://127.0.0.1:1/v1"}, "the server wants a key: set OPENAI_API_KEY to it"},
+		{&config.Config{Providers: map[string]config.Provider{"w": {Type: "anthropic", APIKeyEnv: "WORK_KEY"}}}, "w", []string{"WORK_KEY", "k"}, "the key comes from WORK_KEY"},
+		{&config.Config{Providers: map[string]config.Provider{"w": {Type: "anthropic", APIKey: "k"}}}, "w", nil, `the key comes from "apiKey" of providers.w`},
+		{&config.Config{Providers: map[string]config.Provider{"w": {Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1"}}}, "w", nil, `set "apiKeyEnv" (a variable holding it) in providers.w`},
+	}
+	for _, c := range cases {
+		cfg := c.cfg
+		if cfg == nil {
+			cfg = config.Default()
+		}
+		s, err := providers.Resolve(cfg, c.name, "", envOf(c.env...))
+		if err != nil {
+			t.Fatalf("%v: %v", c.env, err)
+		}
+		if got := providers.KeyHint(s); !strings.Contains(got, c.want) {
+			t.Errorf("%v %s: %q, want %q", c.env, c.name, got, c.want)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"Unauthorized"}}`, http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	spec, err := providers.Resolve(config.Default(), "", "", envOf("OPENAI_BASE_URL", srv.URL+"/v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.HTTPClient = llmtest.TestClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := providers.Discover(ctx, spec); err == nil || !strings.Contains(err.Error(), "refused to list its models") || !strings.Contains(err.Error(), "set OPENAI_API_KEY to it") || strings.Contains(err.Error(), "-m NAME") {
+		t.Errorf("Discover: %v", err)
+	}
+}

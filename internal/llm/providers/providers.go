@@ -144,6 +144,10 @@ type Spec struct {
 	// user and assistant turns (config "strictRoles").
 	StrictRoles bool
 	Source      string
+	// KeyFrom names where the API key came from (OPENAI_API_KEY, an
+	// apiKeyEnv variable, "apiKey" of providers.NAME); "" when none was
+	// set (a local server).
+	KeyFrom string
 	// HTTPClient, when set, is used for requests (tests).
 	HTTPClient *http.Client
 	// Sleep, when set, replaces the real wait between retries (tests).
@@ -162,6 +166,9 @@ func fromEnv(typ string, getenv func(string) string) (Spec, bool) {
 			return Spec{}, false
 		}
 		s := Spec{Name: "openai", Type: "openai", APIKey: key, BaseURL: base, Model: getenv("OPENAI_MODEL"), Source: "env"}
+		if key != "" {
+			s.KeyFrom = "OPENAI_API_KEY"
+		}
 		for header, v := range map[string]string{"OpenAI-Organization": "OPENAI_ORG_ID", "OpenAI-Project": "OPENAI_PROJECT_ID"} {
 			if val := getenv(v); val != "" {
 				if s.Headers == nil {
@@ -182,26 +189,36 @@ func fromEnv(typ string, getenv func(string) string) (Spec, bool) {
 		if key == "" {
 			return Spec{}, false
 		}
-		return Spec{Name: "anthropic", Type: "anthropic", APIKey: key, BaseURL: getenv("ANTHROPIC_BASE_URL"), Model: getenv("ANTHROPIC_MODEL"), Source: "env"}, true
+		return Spec{Name: "anthropic", Type: "anthropic", APIKey: key, BaseURL: getenv("ANTHROPIC_BASE_URL"), Model: getenv("ANTHROPIC_MODEL"), Source: "env", KeyFrom: "ANTHROPIC_API_KEY"}, true
 	case "gemini":
 		key := firstEnv(getenv, "GEMINI_API_KEY", "GOOGLE_API_KEY")
 		if key == "" {
 			return Spec{}, false
 		}
-		return Spec{Name: "gemini", Type: "gemini", APIKey: key, BaseURL: getenv("GEMINI_BASE_URL"), Model: getenv("GEMINI_MODEL"), Source: "env"}, true
+		return Spec{Name: "gemini", Type: "gemini", APIKey: key, BaseURL: getenv("GEMINI_BASE_URL"), Model: getenv("GEMINI_MODEL"), Source: "env", KeyFrom: firstSet(getenv, "GEMINI_API_KEY", "GOOGLE_API_KEY")}, true
 	case "azure":
 		key, endpoint := getenv("AZURE_OPENAI_API_KEY"), getenv("AZURE_OPENAI_ENDPOINT")
 		if key == "" || endpoint == "" {
 			return Spec{}, false
 		}
 		return Spec{
-			Name: "azure", Type: "azure", APIKey: key, BaseURL: endpoint,
+			Name: "azure", Type: "azure", APIKey: key, BaseURL: endpoint, KeyFrom: "AZURE_OPENAI_API_KEY",
 			Model:      firstEnv(getenv, "AZURE_OPENAI_DEPLOYMENT", "AZURE_OPENAI_MODEL"),
 			APIVersion: firstEnv(getenv, "AZURE_OPENAI_API_VERSION", "OPENAI_API_VERSION"),
 			Source:     "env",
 		}, true
 	}
 	return Spec{}, false
+}
+
+// firstSet is the first of names that getenv has a value for.
+func firstSet(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if getenv(n) != "" {
+			return n
+		}
+	}
+	return ""
 }
 
 func firstEnv(getenv func(string) string, names ...string) string {
@@ -245,15 +262,18 @@ func fromConfig(name string, p config.Provider, getenv func(string) string) (Spe
 	}
 	switch {
 	case p.APIKey != "":
-		s.APIKey = p.APIKey
+		s.APIKey, s.KeyFrom = p.APIKey, fmt.Sprintf("\"apiKey\" of providers.%s", name)
 	case p.APIKeyEnv != "":
 		s.APIKey = getenv(p.APIKeyEnv)
 		if s.APIKey == "" && s.Type != "openai-compatible" {
 			return s, fmt.Errorf("provider %q: environment variable %s (apiKeyEnv) is empty", name, p.APIKeyEnv)
 		}
+		if s.APIKey != "" {
+			s.KeyFrom = p.APIKeyEnv
+		}
 	default:
 		vars := standardKeyVars(s.Type)
-		s.APIKey = firstEnv(getenv, vars...)
+		s.APIKey, s.KeyFrom = firstEnv(getenv, vars...), firstSet(getenv, vars...)
 		if s.APIKey == "" && s.Type != "openai-compatible" {
 			return s, fmt.Errorf("provider %q: no API key: set apiKeyEnv in the config or %s", name, strings.Join(vars, " or "))
 		}
@@ -518,6 +538,9 @@ func Discover(ctx context.Context, s Spec) (Spec, error) {
 			return s, fmt.Errorf("provider %q: the server at %s has no /models (HTTP 404): %s", s.Name, s.BaseURL, hint)
 		}
 	}
+	if err != nil && errors.As(err, &le) && le.Kind == llm.ErrAuth {
+		return s, fmt.Errorf("provider %q: the server at %s refused to list its models (%v): %s", s.Name, s.BaseURL, err, KeyHint(s))
+	}
 	if err != nil {
 		return s, fmt.Errorf("provider %q: no model set, and the server at %s did not list its models (%v): %s", s.Name, s.BaseURL, err, chooseModel(s))
 	}
@@ -594,6 +617,18 @@ func MissingV1(s Spec) string {
 		return "OpenAI-compatible servers answer under /v1: set OPENAI_BASE_URL=" + fixed
 	}
 	return fmt.Sprintf("OpenAI-compatible servers answer under /v1: set %s to %q", baseURLSetting(s), fixed)
+}
+
+// KeyHint says, for a provider that refused nb's key (HTTP 401 or 403),
+// where the key came from, or how to give one.
+func KeyHint(s Spec) string {
+	switch {
+	case s.KeyFrom != "":
+		return "the key comes from " + s.KeyFrom
+	case s.Source == "env":
+		return "the server wants a key: set OPENAI_API_KEY to it"
+	}
+	return fmt.Sprintf("the server wants a key: set \"apiKeyEnv\" (a variable holding it) in providers.%s", s.Name)
 }
 
 // chooseModel says how to name the model of s.
