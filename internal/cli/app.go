@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,6 +100,19 @@ func loadConfig(io *iostreams.IO, path string, launch string) (*config.Config, e
 	return cfg, nil
 }
 
+// workingDir is the directory nb was started in; a directory removed
+// since the shell entered it gets an error saying so.
+func workingDir() (string, error) {
+	dir, err := os.Getwd()
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("working directory: it no longer exists (removed after the shell entered it): cd to one that does")
+	}
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	return dir, nil
+}
+
 // appKind says what an app is for.
 type appKind int
 
@@ -114,9 +128,9 @@ const (
 // newApp builds everything a chat or a tool run needs, without network or
 // subprocesses: those happen when first needed.
 func newApp(io *iostreams.IO, opts *Options, headless bool, kind appKind) (*app, error) {
-	launch, err := os.Getwd()
+	launch, err := workingDir()
 	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
+		return nil, err
 	}
 	for _, p := range opts.Approve {
 		if _, err := policy.ParsePattern(p); err != nil {

@@ -83,7 +83,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 	} else if tokenFile != "" {
 		return usagef("mcp serve: --token-file needs --http")
 	}
-	launch, err := os.Getwd()
+	launch, err := workingDir()
 	if err != nil {
 		return fmt.Errorf("mcp serve: %w", err)
 	}

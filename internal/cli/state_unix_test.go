@@ -43,3 +43,25 @@ func TestStateRefusedSaysWhatToDo(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errOut, want)
 	}
 }
+
+// TestRemovedWorkingDirectory: started in a directory removed since the
+// shell entered it, nb says so and what to do.
+func TestRemovedWorkingDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Getwd(); err == nil {
+		t.Skip("this system still names a removed working directory")
+	}
+	home := t.TempDir()
+	io, _, _, errOut := iostreams.Test(map[string]string{"HOME": home})
+	code := Main([]string{"tool", "run_cmd", `{"command":"true"}`}, io)
+	if want := "nb: working directory: it no longer exists (removed after the shell entered it): cd to one that does\n"; code != ExitError || errOut.String() != want {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errOut, want)
+	}
+}
