@@ -7,7 +7,7 @@
 # race detector wherever goroutines meet), the fuzzers for a bounded time,
 # and the Windows tests under Wine. It ends with the time each phase took.
 #
-# Usage: scripts/test.sh [go test flags...]   e.g. scripts/test.sh -run TestE2E
+# Usage: scripts/test.sh [go test flags...]   e.g. scripts/test.sh -run TestScripts/history
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
