@@ -126,3 +126,24 @@ func TestKeyHint(t *testing.T) {
 		t.Errorf("Discover: %v", err)
 	}
 }
+
+// TestKeyWithLineBreak: a key that ends in a line break or a space (read
+// from a file, pasted) is used without it; one with a control character
+// inside is refused naming where it came from, instead of every request
+// failing as a network error.
+func TestKeyWithLineBreak(t *testing.T) {
+	for _, env := range [][]string{
+		{"OPENAI_API_KEY", "sk-abc\n"},
+		{"OPENAI_API_KEY", " sk-abc\r\n"},
+		{"ANTHROPIC_API_KEY", "sk-abc\t"},
+	} {
+		s, err := providers.Resolve(config.Default(), "", "", envOf(env...))
+		if err != nil || s.APIKey != "sk-abc" {
+			t.Errorf("%q: key %q, %v", env, s.APIKey, err)
+		}
+	}
+	cfg := &config.Config{Providers: map[string]config.Provider{"w": {Type: "anthropic", APIKeyEnv: "WORK_KEY"}}}
+	if _, err := providers.Resolve(cfg, "w", "", envOf("WORK_KEY", "sk-a\nbc")); err == nil || !strings.Contains(err.Error(), `provider "w": the key in WORK_KEY holds a line break or another control character`) {
+		t.Errorf("a line break inside: %v", err)
+	}
+}

@@ -309,6 +309,12 @@ func Resolve(cfg *config.Config, name, model string, getenv func(string) string)
 	if err := checkBaseURL(s); err != nil {
 		return s, err
 	}
+	// A key read from a file or pasted often ends in a line break or a
+	// space, which no key holds and no HTTP header may carry.
+	s.APIKey = strings.TrimSpace(s.APIKey)
+	if strings.ContainsFunc(s.APIKey, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return s, fmt.Errorf("provider %q: the key in %s holds a line break or another control character: set it to the key alone", s.Name, s.KeyFrom)
+	}
 	if model != "" {
 		s.Model = model
 	}
