@@ -44,7 +44,7 @@ func TestDiscoverLocalModel(t *testing.T) {
 	}
 	down := resolve(one)
 	down.BaseURL = "http://127.0.0.1:1/v1"
-	if _, err := providers.Discover(ctx, down); err == nil || !strings.Contains(err.Error(), "did not list its models") || !strings.Contains(err.Error(), "OPENAI_MODEL") {
+	if _, err := providers.Discover(ctx, down); err == nil || !strings.Contains(err.Error(), "cannot ask the server at http://127.0.0.1:1/v1 for its models") || !strings.Contains(err.Error(), "start the server, or correct OPENAI_BASE_URL") {
 		t.Errorf("no server: %v", err)
 	}
 	cfg := &config.Config{Providers: map[string]config.Provider{"box": {Type: "openai-compatible", BaseURL: two.URL()}}}

@@ -544,6 +544,9 @@ func Discover(ctx context.Context, s Spec) (Spec, error) {
 			return s, fmt.Errorf("provider %q: the server at %s has no /models (HTTP 404): %s", s.Name, s.BaseURL, hint)
 		}
 	}
+	if err != nil && errors.As(err, &le) && (le.Kind == llm.ErrNetwork || le.Kind == llm.ErrTimeout) {
+		return s, fmt.Errorf("provider %q: cannot ask the server at %s for its models (%v): start the server, or correct %s", s.Name, s.BaseURL, err, baseURLSetting(s))
+	}
 	if err != nil && errors.As(err, &le) && le.Kind == llm.ErrAuth {
 		return s, fmt.Errorf("provider %q: the server at %s refused to list its models (%v): %s", s.Name, s.BaseURL, err, KeyHint(s))
 	}
