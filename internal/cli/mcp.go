@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -95,6 +97,12 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 	for i, r := range roots {
 		if !filepath.IsAbs(r) {
 			roots[i] = filepath.Join(launch, r)
+		}
+		switch fi, err := os.Stat(roots[i]); {
+		case errors.Is(err, fs.ErrNotExist):
+			return usagef("mcp serve: --root %s: no such directory", r)
+		case err == nil && !fi.IsDir():
+			return usagef("mcp serve: --root %s: not a directory", r)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -77,6 +77,8 @@ func TestUsageErrorsLeaveStdoutEmpty(t *testing.T) {
 		usageCase{args: []string{"mcp", "serve", "extra"}, want: `unexpected argument "extra"`},
 		usageCase{args: []string{"mcp", "serve", "--http"}, want: "flag --http needs a value"},
 		usageCase{args: []string{"mcp", "serve", "--http", "0.0.0.0:7777"}, want: "mcp serve:"},
+		usageCase{args: []string{"mcp", "serve", "--http", "7777"}, want: "e.g. 127.0.0.1:7777"},
+		usageCase{args: []string{"mcp", "serve", "--root", "/nonexistent-nb-root"}, want: "mcp serve: --root /nonexistent-nb-root: no such directory"},
 		usageCase{args: []string{"tool"}, want: "tool needs a tool name"},
 		usageCase{args: []string{"tool", "--bogus", "run_cmd"}, want: "unknown flag --bogus (see nb tool --help)"},
 		usageCase{args: []string{"tool", "run_cmd", "{", "x"}, want: "unexpected"},

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -288,16 +289,20 @@ func loopbackOrigin(origin string) bool {
 // CheckLoopback refuses listen addresses that are not on a loopback
 // interface: nb's tools must not be reachable from the network.
 func CheckLoopback(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("listen address %q: %w", addr, err)
+		if _, perr := strconv.ParseUint(addr, 10, 16); perr == nil {
+			// --http 7777: a port alone.
+			return fmt.Errorf("listen address %q: give a loopback host and the port, e.g. 127.0.0.1:%s", addr, addr)
+		}
+		return fmt.Errorf("listen address %q: %w (e.g. 127.0.0.1:7777)", addr, err)
 	}
 	if host == "localhost" {
 		return nil
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("listen address %q: only loopback addresses (127.0.0.1, [::1], localhost) are allowed", addr)
+		return fmt.Errorf("listen address %q: only loopback addresses (127.0.0.1, [::1], localhost) are allowed, e.g. 127.0.0.1:%s", addr, port)
 	}
 	return nil
 }

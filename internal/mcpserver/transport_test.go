@@ -130,3 +130,18 @@ func TestCheckLoopback(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLoopbackSaysWhatToGive: a port alone, or an address that is not
+// loopback, gets an example to copy.
+func TestCheckLoopbackSaysWhatToGive(t *testing.T) {
+	for addr, want := range map[string]string{
+		"7777":       `listen address "7777": give a loopback host and the port, e.g. 127.0.0.1:7777`,
+		":7777":      "only loopback addresses (127.0.0.1, [::1], localhost) are allowed, e.g. 127.0.0.1:7777",
+		"0.0.0.0:80": "e.g. 127.0.0.1:80",
+		"nonsense":   "(e.g. 127.0.0.1:7777)",
+	} {
+		if err := CheckLoopback(addr); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", addr, err, want)
+		}
+	}
+}
