@@ -191,53 +191,62 @@ const usageText = `nb — a command-line AI assistant that can act on this machi
 
 Usage:
   nb [flags]                 interactive chat in the current directory
-  nb [flags] WORDS...        ask once, print the answer, exit (also nb -p WORDS...)
+  nb [flags] WORDS...        ask once, print the answer, exit (also nb -p)
   cmd | nb [flags] WORDS...  piped input is added to the message
   nb -- WORDS...             chat even when the first word is a subcommand
 
 Subcommands (global flags may come before them: nb --config F tool ...):
-  nb mcp serve [--http ADDR] [--root DIR]...   serve nb's tools over MCP
-  nb policy check [--json] -- COMMAND          show the approval decision for a command
-  nb tool NAME ARGS_JSON                       run one tool as the model would
-  nb help [SUBCOMMAND]                         this help, or a subcommand's (also: nb mcp --help)
+  nb mcp serve [--http ADDR] [--root DIR]...  serve nb's tools over MCP
+  nb policy check [--json] -- COMMAND         the approval decision for COMMAND
+  nb tool NAME ARGS_JSON                      run one tool as the model would
+  nb help [SUBCOMMAND]                        this help, or a subcommand's
 
 Flags:
-  -p, --print         ask once with the words that follow (even a subcommand's name),
-                      print the answer and exit
-  -c, --continue      go on with the last conversation: this directory's, or when it is
-                      empty the most recent one /clear kept
-  -r, --resume        reopen a conversation /clear kept: pick it from a list (without a
-                      terminal, the most recent); see /conversations
-  -m, --model NAME    model to use (a local server's models: /model in chat)
-  --provider NAME     model provider (configured name, or openai/anthropic/gemini/azure)
-  --approve PATTERN   pre-approve commands matching PATTERN (repeatable), e.g. 'git log *'
-  --config FILE       configuration file (default ` + configDir + `config.json)
-  --system FILE       extra system prompt (default ` + configDir + `system.md)
-  --reasoning LEVEL   reasoning effort: low, medium or high (Anthropic: extended thinking)
-  --no-tools          chat only; the model cannot run anything
-  --verbose           show the full result of every tool call, the project instructions read
-                      and, in single-shot runs, the tokens and cost of the turn (on stderr)
-  --output-format F   text (default), json (one object at the end) or stream-json (one
-                      object per line as the run goes); see docs/output-format.md
-  --no-history        neither read nor write the conversation history, take no lock
-                      (also --ephemeral)
-  --history FILE      keep the conversation in FILE instead of .nb_conversation_history.json
-  -v, --version       print the version
-  -h, --help          show this help
+  -p, --print        ask once with the words that follow (even a subcommand's
+                     name), print the answer and exit
+  -c, --continue     go on with the last conversation: this directory's, or
+                     when it is empty the most recent one /clear kept
+  -r, --resume       reopen a conversation /clear kept: pick it from a list
+                     (without a terminal, the most recent); see /conversations
+  -m, --model NAME   model to use (a local server's models: /model in chat)
+  --provider NAME    model provider (configured name, or openai, anthropic,
+                     gemini, azure)
+  --approve PATTERN  pre-approve commands matching PATTERN (repeatable),
+                     e.g. 'git log *'
+  --config FILE      configuration file (default ` + configDir + `config.json)
+  --system FILE      extra system prompt (default ` + configDir + `system.md)
+  --reasoning LEVEL  reasoning effort: low, medium or high (Anthropic: extended
+                     thinking)
+  --no-tools         chat only; the model cannot run anything
+  --verbose          show the full result of every tool call, the project
+                     instructions read and, in single-shot runs, the tokens
+                     and cost of the turn (on stderr)
+  --output-format F  text (default), json (one object at the end) or
+                     stream-json (one object per line as the run goes); see
+                     docs/output-format.md
+  --no-history       neither read nor write the conversation history, take no
+                     lock (also --ephemeral)
+  --history FILE     keep the conversation in FILE instead of
+                     .nb_conversation_history.json
+  -v, --version      print the version
+  -h, --help         show this help
 
 Providers: set one of these (or add "providers" to ` + configDir + `config.json):
-  OPENAI_API_KEY                  OpenAI; OPENAI_MODEL picks the model
-  OPENAI_BASE_URL                 an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
-                                  Studio): no key needed, nb asks the server for its models
-  ANTHROPIC_API_KEY               Anthropic; ANTHROPIC_MODEL
-  GEMINI_API_KEY                  Gemini (or GOOGLE_API_KEY); GEMINI_MODEL
-  AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT   Azure OpenAI; AZURE_OPENAI_DEPLOYMENT
+  OPENAI_API_KEY     OpenAI; OPENAI_MODEL picks the model
+  OPENAI_BASE_URL    an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
+                     Studio): no key needed, nb asks the server for its models
+  ANTHROPIC_API_KEY  Anthropic; ANTHROPIC_MODEL
+  GEMINI_API_KEY     Gemini (or GOOGLE_API_KEY); GEMINI_MODEL
+  AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT
+                     Azure OpenAI; AZURE_OPENAI_DEPLOYMENT
 
-Fleets: the hosts of ~/.ssh/config and of Ansible inventories ("fleet": {"inventory":
-[...]} in the config) can run one command together: the model passes run_cmd a selection
-(web-0*, @group, a list), and in chat /hosts lists them and /run @web uptime runs your own.
+Fleets: the hosts of ~/.ssh/config and of Ansible inventories ("fleet":
+{"inventory": [...]} in the config) can run one command together: the model
+passes run_cmd a selection (web-0*, @group, a list), and in chat /hosts lists
+them and /run @web uptime runs your own.
 
 In chat, type /help for commands and keys.
-Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that could not be
-asked for (re-run with --approve), 4 maxToolCalls reached, 130 interrupted.
+Exit codes: 0 answered, 1 error, 2 usage, 3 a command needed approval that
+could not be asked for (re-run with --approve), 4 maxToolCalls reached,
+130 interrupted.
 `

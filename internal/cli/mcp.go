@@ -16,21 +16,27 @@ import (
 	"github.com/nb-cli/nb/internal/mcpserver"
 )
 
-const mcpUsage = `usage: nb mcp serve [--http ADDR [--token-file FILE]] [--root DIR]... [--config FILE] [--approve PATTERN]...
+const mcpUsage = `usage: nb mcp serve [--http ADDR [--token-file FILE]] [--root DIR]...
+                    [--config FILE] [--approve PATTERN]... [--verbose]
 
 Serves nb's tools (run_cmd, set_cwd, terminal sessions, read_file, write_file,
 list_dir, path_info, get_context) over the Model Context Protocol, on stdio by
 default or as streamable HTTP on a loopback address with --http.
 
-  --http ADDR        listen on ADDR (127.0.0.1:PORT, [::1]:PORT, localhost:PORT); clients
-                     must send "Authorization: Bearer TOKEN" with the token printed on stderr
-  --token-file FILE  take the bearer token from FILE (or $NB_MCP_TOKEN) instead of a new one
-  --root DIR         confine the file tools to DIR (repeatable; default: the current directory)
-  --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
+  --http ADDR        listen on ADDR (127.0.0.1:PORT, [::1]:PORT,
+                     localhost:PORT); clients must send "Authorization: Bearer
+                     TOKEN" with the token printed on stderr
+  --token-file FILE  take the bearer token from FILE (or $NB_MCP_TOKEN)
+                     instead of a new one
+  --root DIR         confine the file tools to DIR (repeatable; default: the
+                     current directory)
+  --config FILE      configuration file
+                     (default: $XDG_CONFIG_HOME/nb/config.json)
   --approve PATTERN  pre-approve commands matching PATTERN (repeatable)
   --verbose          log every request to stderr
 
---config, --approve and --verbose may also come before "mcp" (nb --verbose mcp serve).
+--config, --approve and --verbose may also come before "mcp"
+(nb --verbose mcp serve).
 `
 
 // runMCP implements `nb mcp serve`.

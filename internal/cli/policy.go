@@ -19,8 +19,10 @@ Prints the approval decision nb would make for run_cmd with COMMAND (the
 words after -- joined by spaces). Nothing is run. Exit status is 0 whatever
 the decision.
 
-  --approve PATTERN  decide as nb run with --approve PATTERN would (repeatable)
-  --config FILE      configuration file (default: $XDG_CONFIG_HOME/nb/config.json)
+  --approve PATTERN  decide as nb run with --approve PATTERN would
+                     (repeatable)
+  --config FILE      configuration file
+                     (default: $XDG_CONFIG_HOME/nb/config.json)
   --json             print the decision as one JSON object
 
 Example: nb policy check -- 'rm -rf /'`

@@ -190,9 +190,11 @@ func TestHelpTexts(t *testing.T) {
 			t.Errorf("/help does not mention %q:\n%s", want, texts["/help"])
 		}
 	}
-	for _, l := range strings.Split(texts["/help"], "\n") {
-		if n := len([]rune(l)); n > 79 {
-			t.Errorf("/help line of %d columns (an 80-column terminal wraps it): %q", n, l)
+	for name, text := range texts {
+		for _, l := range strings.Split(text, "\n") {
+			if n := len([]rune(l)); n > 79 {
+				t.Errorf("%s: line of %d columns (an 80-column terminal wraps it): %q", name, n, l)
+			}
 		}
 	}
 }
