@@ -61,6 +61,19 @@ func TestPartlySetProvider(t *testing.T) {
 	}
 }
 
+// TestNoProviderFitsTheTerminal: the message a newcomer sees first fits an
+// 80-column terminal ("nb: " in front of its first line).
+func TestNoProviderFitsTheTerminal(t *testing.T) {
+	for i, l := range strings.Split(providers.ErrNoProvider.Error(), "\n") {
+		if i == 0 {
+			l = "nb: " + l
+		}
+		if n := len([]rune(l)); n > 79 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
+}
+
 func TestResolveFromEnv(t *testing.T) {
 	tests := []struct {
 		name     string
