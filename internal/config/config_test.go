@@ -127,7 +127,7 @@ func TestProjectMayOnlyTighten(t *testing.T) {
 	put := func(s string) { os.WriteFile(filepath.Join(dir, ".nb", "config.json"), []byte(s), 0o600) }
 
 	put(`{"approval": {"allow": ["rm *"]}}`)
-	if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), "approval.allow: unknown key") {
+	if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), "approval.allow: a project may only add approval.deny rules") {
 		t.Errorf("allow rule in project: %v", err)
 	}
 	put(`{"approval": {"autoApproveSafe": true}}`)
@@ -228,5 +228,30 @@ func TestLoadErrorsNameTheLine(t *testing.T) {
 	}
 	if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), project+":2: approval.autoApproveSafe: a project may only") {
 		t.Errorf("project file: %v", err)
+	}
+}
+
+// TestProjectKeyOfTheUser: a project file setting a key of the user's
+// configuration is told that a project may not set it, not that the key is
+// unknown; a misspelt key is still unknown, with the key meant.
+func TestProjectKeyOfTheUser(t *testing.T) {
+	for content, want := range map[string]string{
+		"{\"approval\": {\n  \"allow\": [\"ls\"]}}": `:2: approval.allow: a project may only add approval.deny rules or turn approval.autoApproveSafe or approval.autoApproveInSandbox off; set this in your own configuration`,
+		"{\"maxToolCalls\": 3}":                     `:1: maxToolCalls: a project may only add approval.deny rules`,
+		"{\"providers\": {\"x\": {}}}":              `:1: providers: a project may only add approval.deny rules`,
+		"{\"approval\": {\"dney\": []}}":            `:1: approval.dney: unknown key (did you mean "deny"?)`,
+		"{\"nosuch\": 1}":                           `:1: nosuch: unknown key`,
+	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, ".nb"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, ".nb", "config.json")
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := LoadProject(Default(), dir); err == nil || !strings.Contains(err.Error(), path+want) {
+			t.Errorf("%s:\n got %v\nwant %s%s", content, err, path, want)
+		}
 	}
 }

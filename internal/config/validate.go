@@ -1,10 +1,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -238,6 +240,12 @@ func LoadProject(c *Config, dir string) error {
 	}
 	var p Project
 	if err := Decode(path, data, &p); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) && strings.HasPrefix(ce.Problem, "unknown key") && hasKey(reflect.TypeOf(Config{}), ce.Key) {
+			// A key of the user's configuration: not unknown, only not a
+			// project's to set.
+			ce.Problem = "a project may only add approval.deny rules or turn approval.autoApproveSafe or approval.autoApproveInSandbox off; set this in your own configuration"
+		}
 		return err
 	}
 	if v := p.Approval.AutoApproveSafe; v != nil && *v {
@@ -254,6 +262,35 @@ func LoadProject(c *Config, dir string) error {
 	}
 	c.Approval.Deny = append(c.Approval.Deny, p.Approval.Deny...)
 	return nil
+}
+
+// hasKey says whether the configuration type t has the dotted key (any
+// name of a map's entries counts).
+func hasKey(t reflect.Type, key string) bool {
+	for _, name := range strings.Split(key, ".") {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return false
+		}
+		found := false
+		for i := 0; i < t.NumField(); i++ {
+			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); tag == name {
+				t, found = t.Field(i).Type, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
