@@ -121,7 +121,7 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 		Getenv:    io.Getenv,
 		Environ:   os.Environ(),
 		Version:   Version,
-		Logger:    slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(verbose)})),
+		Logger:    slog.New(quietCancel{slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: logLevel(verbose)})}),
 		Now:       io.Now,
 	})
 	if err != nil {
@@ -148,6 +148,33 @@ func runMCP(args []string, io *iostreams.IO, global *Options) error {
 		return shown(errInterrupted)
 	}
 	return nil
+}
+
+// quietCancel drops log records whose error is a cancellation: the end
+// Ctrl+C or SIGTERM asked for ("server run cancelled") is not an error.
+type quietCancel struct{ slog.Handler }
+
+func (h quietCancel) Handle(ctx context.Context, r slog.Record) error {
+	cancelled := false
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && errors.Is(err, context.Canceled) {
+			cancelled = true
+			return false
+		}
+		return true
+	})
+	if cancelled {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietCancel) WithAttrs(as []slog.Attr) slog.Handler {
+	return quietCancel{h.Handler.WithAttrs(as)}
+}
+
+func (h quietCancel) WithGroup(name string) slog.Handler {
+	return quietCancel{h.Handler.WithGroup(name)}
 }
 
 // logLevel is the server log's level: warnings, or everything with --verbose.

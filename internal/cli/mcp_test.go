@@ -3,7 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -71,5 +75,21 @@ func TestGlobalVerboseReachesMCPServe(t *testing.T) {
 	}
 	if got := serveOnce(t, opts); !strings.Contains(got, "level=INFO") {
 		t.Errorf("nb --verbose mcp serve logged nothing below warnings:\n%s", got)
+	}
+}
+
+// TestMCPLogQuietOnCancel: the end a Ctrl+C asks for is not logged as an
+// error ("server run cancelled"); other errors still are.
+func TestMCPLogQuietOnCancel(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(quietCancel{slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelWarn})})
+	log.Error("server run cancelled", "error", context.Canceled)
+	log.With("session", "1").Error("run", "error", fmt.Errorf("read: %w", context.Canceled))
+	if buf.Len() != 0 {
+		t.Errorf("a cancellation was logged: %q", buf.String())
+	}
+	log.Error("write failed", "error", errors.New("broken pipe"))
+	if !strings.Contains(buf.String(), "broken pipe") {
+		t.Errorf("another error was not logged: %q", buf.String())
 	}
 }
