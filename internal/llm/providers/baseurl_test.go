@@ -147,3 +147,18 @@ func TestKeyWithLineBreak(t *testing.T) {
 		t.Errorf("a line break inside: %v", err)
 	}
 }
+
+// TestUnknownProviderSuggests: --provider with a misspelt name gets the
+// configured provider or type meant.
+func TestUnknownProviderSuggests(t *testing.T) {
+	cfg := &config.Config{Providers: map[string]config.Provider{"local": {Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1"}}}
+	for name, want := range map[string]string{
+		"antropic": `unknown provider "antropic" (did you mean anthropic?)`,
+		"lcoal":    `unknown provider "lcoal" (did you mean local?)`,
+		"zzz":      `unknown provider "zzz"; available: local`,
+	} {
+		if _, err := providers.Resolve(cfg, name, "", envOf()); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+}

@@ -43,6 +43,7 @@ import (
 	"github.com/nb-cli/nb/internal/llm/internal/transport"
 	"github.com/nb-cli/nb/internal/llm/openai"
 	"github.com/nb-cli/nb/internal/llm/openai/azure"
+	"github.com/nb-cli/nb/internal/spelling"
 )
 
 // GeminiBaseURL is Gemini's OpenAI-compatible endpoint, which nb uses for
@@ -352,6 +353,10 @@ func resolve(cfg *config.Config, name string, getenv func(string) string) (Spec,
 			return fromConfig(name, p, getenv)
 		}
 		if !isType(name) {
+			candidates := append(sortedNames(cfg.Providers), config.ProviderTypes...)
+			if s := spelling.Suggest(name, candidates); s != "" {
+				return Spec{}, fmt.Errorf("unknown provider %q (did you mean %s?); available: %s", name, s, availableNames(cfg, getenv))
+			}
 			return Spec{}, fmt.Errorf("unknown provider %q; available: %s", name, availableNames(cfg, getenv))
 		}
 		// A type: the environment's provider of that type, else the first
