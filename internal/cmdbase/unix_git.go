@@ -266,6 +266,100 @@ func GitPatternFiles(sub string, rest []Word) []string {
 	return OptionValues(rest, 'f', "efABCm", "")
 }
 
+// GitOperands are the words of a git read, after its subcommand and
+// before "--", that git may take for revisions or paths: neither
+// options, nor a word an option before it may take as its value (git's
+// options take the next word: --author NAME, -S STRING, -O FILE, -e
+// PATTERN; only the options listed as taking none leave the next word an
+// operand, so a value is never taken for a path that narrows what is
+// printed), nor git grep's pattern when no -e or -f gives it.
+func GitOperands(sub string, rest []Word) []Word {
+	shorts := gitShortNoValue + gitSubShortNoValue[sub]
+	pattern := false
+	if sub == "grep" {
+		f := ShortFlags(rest, "efABCm")
+		pattern = !f['e'] && !f['f'] && !HasLong(rest, "file")
+	}
+	var out []Word
+	free := true // the word is not an option's value
+	for _, w := range rest {
+		t := w.Text
+		if t == "--" {
+			break
+		}
+		if !w.Static() && (w.Raw == "" || strings.ContainsAny(w.Raw[:1], "-$\"'`")) {
+			free = false // an option chosen at run time may take the next word
+			continue
+		}
+		if len(t) > 1 && t[0] == '-' {
+			free = gitTakesNoValue(t, shorts)
+			continue
+		}
+		if !free {
+			free = true
+			continue
+		}
+		if pattern {
+			pattern = false
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// gitShortNoValue are the short options of git's reads (log, show, diff,
+// grep, blame…) that never take a value (and -NUMBER, a count or a
+// context); gitSubShortNoValue adds a subcommand's own (git grep -n
+// numbers lines, git log -n counts).
+const gitShortNoValue = "abcghilopqrstuvwzEFHPRW0123456789"
+
+var gitSubShortNoValue = map[string]string{"grep": "nGIL", "log": "m", "show": "m", "whatchanged": "m", "shortlog": "nem"}
+
+// gitShortValue are the short options of git's reads known to take a
+// value, attached (-C2, -Sfoo) or as the next word.
+const gitShortValue = "efABCmnSGOLUMIXl"
+
+// gitLongNoValue are long options of git's reads that take no value (or
+// only one attached with "=").
+var gitLongNoValue = map[string]bool{
+	"patch": true, "no-patch": true, "stat": true, "numstat": true, "shortstat": true, "name-only": true, "name-status": true,
+	"oneline": true, "cached": true, "staged": true, "color": true, "no-color": true, "all": true, "first-parent": true,
+	"merges": true, "no-merges": true, "reverse": true, "graph": true, "decorate": true, "no-decorate": true, "summary": true,
+	"raw": true, "ignore-case": true, "invert-match": true, "word-diff": true, "color-words": true, "ignore-all-space": true,
+	"ignore-space-change": true, "ignore-blank-lines": true, "text": true, "count": true, "files-with-matches": true,
+	"files-without-match": true, "full-name": true, "line-number": true, "column": true, "heading": true, "break": true,
+	"show-function": true, "function-context": true, "no-renames": true, "minimal": true, "patience": true, "histogram": true,
+	"abbrev-commit": true, "no-abbrev-commit": true, "no-ext-diff": true, "no-textconv": true, "date-order": true,
+	"topo-order": true, "author-date-order": true, "left-right": true, "boundary": true, "remotes": true, "branches": true,
+	"tags": true, "source": true, "use-mailmap": true, "mailmap": true, "relative-date": true, "parents": true,
+	"children": true, "quiet": true, "exit-code": true, "root": true, "fixed-strings": true, "extended-regexp": true,
+	"basic-regexp": true, "perl-regexp": true, "word-regexp": true, "all-match": true, "and": true, "or": true, "not": true,
+	"null": true, "compact-summary": true, "full-index": true, "binary": true, "no-prefix": true, "no-notes": true,
+	"pickaxe-all": true, "pickaxe-regex": true, "find-copies-harder": true, "no-index": true, "untracked": true,
+	"recurse-submodules": true, "only-matching": true, "simplify-merges": true,
+}
+
+// gitTakesNoValue reports that an option word leaves the word after it
+// an operand: its value attached (--name=value), or an option that takes
+// none (a short cluster only of such letters).
+func gitTakesNoValue(t, shorts string) bool {
+	if strings.HasPrefix(t, "--") {
+		name, _, eq := strings.Cut(t[2:], "=")
+		return eq || gitLongNoValue[name]
+	}
+	for j := 1; j < len(t); j++ {
+		switch {
+		case strings.IndexByte(shorts, t[j]) >= 0:
+		case strings.IndexByte(gitShortValue, t[j]) >= 0:
+			return j < len(t)-1 // the rest of the word is its value
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // GitPathspecs says how a content-printing git read is narrowed to
 // paths: Narrowed for reads of commits and trees, where a pathspec
 // narrows what is printed unless --follow or --full-diff takes it back;

@@ -181,7 +181,7 @@ func (e *Engine) gitOnDisk(sub string, rest []word, dc CommandContext) string {
 	}
 	if narrowed {
 		// a pathspec narrows the search; none means the directory
-		if ps := gitPathspecs(rest, dc); len(ps) > 0 {
+		if ps := gitPathspecs(sub, rest, dc); len(ps) > 0 {
 			targets = ps
 		}
 	}
@@ -211,10 +211,10 @@ func (e *Engine) gitTracked(sub string, rest []word, dc CommandContext) string {
 	var specs []word
 	switch cmdbase.GitPathspecs(sub, rest) {
 	case cmdbase.Narrowed:
-		specs = gitPathspecs(rest, dc)
+		specs = gitPathspecs(sub, rest, dc)
 	case cmdbase.HeadRevs:
 		if gitHeadRevs(rest, dc) {
-			specs = gitPathspecs(rest, dc)
+			specs = gitPathspecs(sub, rest, dc)
 		}
 	}
 	for _, f := range files {
@@ -238,7 +238,7 @@ func (e *Engine) gitTracked(sub string, rest []word, dc CommandContext) string {
 // gitPathspecs are the paths a git command is narrowed to: the words
 // after "--", or else the operands that name existing paths (git takes
 // such an operand for a path).
-func gitPathspecs(rest []word, cc CommandContext) []word {
+func gitPathspecs(sub string, rest []word, cc CommandContext) []word {
 	for i, w := range rest {
 		if w.Text == "--" {
 			return rest[i+1:]
@@ -248,8 +248,10 @@ func gitPathspecs(rest []word, cc CommandContext) []word {
 		return nil
 	}
 	var out []word
-	for _, w := range rest {
-		if strings.HasPrefix(w.Text, "-") || !w.Static() {
+	// an option's value (git log -p --author src) and git grep's
+	// pattern (git grep src HEAD) name no path, even one that exists
+	for _, w := range cmdbase.GitOperands(sub, rest) {
+		if !w.Static() {
 			continue
 		}
 		if _, st := cc.Facts.Resolve(joinRaw(cc.Cwd, w.Text)); st == PathExists {
