@@ -152,3 +152,18 @@ func TestCoprocAssignRaw(t *testing.T) {
 	}
 	t.Errorf("leaves %q: no rm y with the assignment a", leafTexts(a))
 }
+
+// xargs --process-slot-var NAME runs each command with NAME set in its
+// environment: the wrapper carries the assignment its command sees.
+func TestXargsProcessSlotVarAssigns(t *testing.T) {
+	for _, src := range []string{"xargs --process-slot-var=BASH_ENV bash -c ls", "xargs --process-slot-var BASH_ENV bash -c ls",
+		"xargs --p=BASH_ENV bash -c ls", "xargs -0 --proc BASH_ENV -n1 bash -c ls"} {
+		a := Analyse(src, Options{})
+		if len(a.Leaves) < 2 || !slices.Contains(a.Leaves[0].EnvAssigns, "BASH_ENV") || a.Leaves[1].Wrapper != a.Leaves[0] {
+			t.Errorf("%q: leaves %q, the xargs leaf's assignments %q", src, leafTexts(a), a.Leaves[0].EnvAssigns)
+		}
+	}
+	if a := Analyse(`xargs --process-slot-var="$v" ls`, Options{}); len(a.Leaves[0].Unknown) == 0 {
+		t.Errorf("a dynamic name is known: %q", leafTexts(a))
+	}
+}

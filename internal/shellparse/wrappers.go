@@ -612,12 +612,24 @@ func (a *analyser) xargs(l *Leaf, args []Word, ctx *walkCtx) {
 		switch {
 		case strings.HasPrefix(t, "--"):
 			name, v, eq := strings.Cut(t[2:], "=")
-			if ResolveLong(name, xargsSpec.allLongs()) != "replace" {
-				continue
-			}
-			repl = "{}"
-			if eq {
-				repl = v
+			switch ResolveLong(name, xargsSpec.allLongs()) {
+			case "replace":
+				repl = "{}"
+				if eq {
+					repl = v
+				}
+			case "process-slot-var":
+				// each command runs with NAME set in its environment
+				// (--process-slot-var=BASH_ENV bash -c … sources ./0)
+				vw := Word{Text: v, Raw: v}
+				if !eq && k+1 < i {
+					k++
+					vw = args[k]
+				}
+				if !vw.Static() {
+					l.Unknown = append(l.Unknown, "xargs --process-slot-var with a dynamic name")
+				}
+				l.EnvAssigns = append(l.EnvAssigns, vw.Text)
 			}
 		case len(t) > 1 && t[0] == '-':
 			// a cluster: a value letter ends it (-0I{} is -0 -I{})
