@@ -58,17 +58,30 @@ func dockerRead(ws []word) string {
 				return "docker stats without --no-stream never ends"
 			}
 		}
+		if (verb == "top" || verb == "container top") && len(rest) > 1 {
+			// the words after the container are ps(1)'s options, run
+			// on the container's processes: ps e shows their environment
+			if why := psCheck(rest[1:]); why != "" {
+				return "docker top: " + why
+			}
+		}
 		return ""
 	case "inspect", "container inspect", "image inspect", "network inspect", "volume inspect":
 		// the container's environment often holds passwords: only a
 		// --format that leaves out Env and Config is read-only
-		for _, v := range OptionValues(rest, 'f', "f", "format") {
-			if !strings.Contains(v, "Env") && !strings.Contains(v, "Config") && !strings.Contains(v, "json .") && v != "{{json .}}" && strings.Contains(v, "{{") &&
-				!wholeObject.MatchString(v) {
-				return ""
+		// docker takes the last --format given: every one must leave
+		// the environment out
+		formats := OptionValues(rest, 'f', "f", "format")
+		for _, v := range formats {
+			if strings.Contains(v, "Env") || strings.Contains(v, "Config") || strings.Contains(v, "json .") || v == "{{json .}}" || !strings.Contains(v, "{{") ||
+				wholeObject.MatchString(v) {
+				return "docker inspect shows the environment, which may hold secrets"
 			}
 		}
-		return "docker inspect shows the environment, which may hold secrets"
+		if len(formats) == 0 {
+			return "docker inspect shows the environment, which may hold secrets"
+		}
+		return ""
 	}
 	return "docker " + verb + " is not known to be read-only"
 }
@@ -88,6 +101,9 @@ var kubectlNever = map[string]bool{
 	"--client-certificate": true, "--insecure-skip-tls-verify": true, "--tls-server-name": true,
 	"--profile": true, "--profile-output": true, "--log-file": true, "--log-dir": true, "--cache-dir": true,
 	"--raw": true, "--flatten": true, "--output-directory": true,
+	// klog writes its logs to files in the temporary directory unless
+	// they go to standard error
+	"--logtostderr": true,
 	// objects named by local manifests may be secrets
 	"-f": true, "--filename": true, "-k": true, "--kustomize": true,
 }
@@ -123,7 +139,7 @@ func kubectlRead(ws []word) string {
 			"-f", "--filename", "-k", "--kustomize":
 			return "kubectl " + name + " is not known to be read-only"
 		}
-		if strings.Contains(w.Text, "go-template-file") || strings.Contains(w.Text, "jsonpath-file") {
+		if strings.Contains(w.Text, "go-template-file") || strings.Contains(w.Text, "jsonpath-file") || strings.Contains(w.Text, "custom-columns-file") {
 			return "kubectl reads a template file"
 		}
 	}

@@ -17,6 +17,7 @@ var containersExamples = []safeGroup{
 			"docker ps", "docker images", "docker logs web", "docker inspect -f '{{.State.Status}}' web", "docker inspect -f '{{.Path}} {{.Args}}' web",
 			"docker inspect --format='{{range .Mounts}}{{.Source}} {{end}}' web", "docker inspect -f '{{.NetworkSettings.IPAddress}}' web",
 			"docker stats --no-stream", "podman ps -a", "kubectl get pods", "kubectl -n prod logs deploy/web",
+			"docker top web", "docker top web aux", "docker top web -o pid,args", "docker inspect -f '{{.State.Status}}' -f '{{.Name}}' web",
 			"kubectl describe node x", "kubectl config current-context", "kubectl rollout status deploy/web"},
 		[]string{
 			"docker run alpine", "docker -H tcp://x ps", "docker inspect x", "docker stats", "podman rm x",
@@ -29,7 +30,14 @@ var containersExamples = []safeGroup{
 			"kubectl get pods --certificate-authority=ca.crt", "kubectl get pods --server=https://x",
 			// a template naming the whole object prints its environment
 			"docker inspect -f '{{.}}' web", "docker inspect -f '{{ . }}' web", "docker inspect -f '{{printf \"%v\" .}}' web",
-			"docker inspect -f '{{range $k, $v := .}}{{$v}}{{end}}' web", "docker inspect -f '{{$}}' web"}},
+			"docker inspect -f '{{range $k, $v := .}}{{$v}}{{end}}' web", "docker inspect -f '{{$}}' web",
+			// docker takes the last --format: every one is judged
+			"docker inspect -f '{{.Name}}' -f '{{.Config.Env}}' web", "docker inspect --format='{{.Name}}' --format='{{json .}}' web",
+			"podman image inspect -f '{{.Id}}' --format '{{.Config.Env}}' alpine",
+			// docker top passes ps(1) its options: e shows the processes' environment
+			"docker top web e", "docker top web auxe", "docker container top web ewww", "podman top web e", "docker top web -o environ",
+			// klog logs to files in the temporary directory; a columns file is read
+			"kubectl --logtostderr=false get pods", "kubectl get pods --logtostderr=false", "kubectl get pods -o custom-columns-file=cols.txt"}},
 	{"version and help",
 		[]string{
 			"docker --version"},
