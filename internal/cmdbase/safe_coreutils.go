@@ -97,7 +97,9 @@ func lessCheck(ws []word) string {
 			return "less " + w.Text + " runs a less command"
 		}
 	}
-	return first(ForbidShort("oOk", "bhjpPtTxyzD#", ws), ForbidLong(ws, "log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"))
+	// -t TAG (--tag) opens the file a tags file names (./tags, the
+	// project's own, or -T's), which may be a secret
+	return first(ForbidShort("oOkt", "bhjpPtTxyzD#", ws), ForbidLong(ws, "log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content", "tag"))
 }
 
 func moreCheck(ws []word) string {

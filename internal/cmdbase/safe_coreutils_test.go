@@ -23,10 +23,12 @@ var coreutilsExamples = []safeGroup{
 	{"readers and pagers",
 		[]string{
 			"cat go.mod", "tac go.mod", "nl go.mod", "head -n 5 go.mod", "head -c 16 /dev/urandom", "tail -n 20 app.log",
-			"less go.mod", "more go.mod", "more +10 go.mod", "most go.mod"},
+			"less go.mod", "more go.mod", "more +10 go.mod", "most go.mod", "less --tabs=4 go.mod", "less -x4 -N go.mod"},
 		[]string{
 			"cat ~/.ssh/id_rsa", "head .env", "tail /dev/zero", "cat /dev/urandom", "less +!id go.mod",
-			"less -o log.txt go.mod", "less --lesskey-file=k go.mod", "more +!id go.mod", "most ~/.aws/credentials"}},
+			"less -o log.txt go.mod", "less --lesskey-file=k go.mod", "more +!id go.mod", "most ~/.aws/credentials",
+			// a tag opens the file the tags file names
+			"less -t main", "less -tmain", "less -T tags -t main", "less --tag=main", "less --tag main", "less -Nt main"}},
 	{"formatters",
 		[]string{
 			"sum README.md", "sum -r README.md", "nl a", "tac a", "numfmt --to=iec 1024"},
