@@ -179,9 +179,19 @@ func ContentShape(head []byte) bool {
 		return true
 	case strings.Contains(s, "oauth_token:"), strings.Contains(s, "_authToken="), strings.Contains(s, `"auths"`) && strings.Contains(s, `"auth"`):
 		return true // gh hosts.yml, .npmrc, docker config.json under any name
+	case strings.Contains(s, "-----BEGIN OpenVPN Static key"):
+		return true // an OpenVPN static (tls-auth) key: its PEM names no PRIVATE KEY
+	case wireguardKey().MatchString(s):
+		return true // a WireGuard configuration (wg0.conf) holds the interface's private key
 	}
 	return tokenShape().MatchString(s) || secretAssignment().MatchString(s)
 }
+
+// wireguardKey matches a WireGuard configuration's private or
+// pre-shared key: 32 bytes in base64 (wg(8)).
+var wireguardKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(PrivateKey|PresharedKey)[ \t]*=[ \t]*[A-Za-z0-9+/]{43}=`)
+})
 
 // secretAssignment matches a variable named like a secret assigned a
 // literal value in a shell startup file, an env file under another name

@@ -36,6 +36,9 @@ var tailNames = []string{
 	// Safari's cookies, PowerShell's history on every system)
 	"nuget.config", "clouds.yaml", ".sentryclirc", ".passwd-s3fs", "talosconfig", ".renviron",
 	"signons.sqlite", "cookies.binarycookies", "consolehost_history.txt",
+	// Cloudflare Wrangler's local secrets; the cluster administrator's
+	// kubeconfig k3s and RKE2 write (their documentation)
+	".dev.vars", "k3s.yaml", "rke2.yaml",
 }
 
 // tailExtensions mark more key, password and connection files (PEASS-ng:
@@ -44,8 +47,9 @@ var tailNames = []string{
 var tailExtensions = []string{".psk", ".ftpconfig", ".rdg", ".keyring", ".pgp"}
 
 // nameGlobs are lower-case patterns of one name (PEASS-ng: pgAdmin's
-// saved servers, KeePass's configuration).
-var nameGlobs = []string{"pgadmin*.db", "keepass.config*", "keepass.enforced*"}
+// saved servers, KeePass's configuration; MIT Kerberos' ticket caches,
+// /tmp/krb5cc_UID, from its documentation).
+var nameGlobs = []string{"pgadmin*.db", "keepass.config*", "keepass.enforced*", "krb5cc_*"}
 
 // tailHomePaths are more files and directories below the home directory
 // that hold credentials or histories, relative to it. They join

@@ -10,6 +10,7 @@ var systemTrees = []string{
 	"/etc/NetworkManager/system-connections", "/etc/wpa_supplicant", "/etc/kubernetes",
 	"/etc/letsencrypt", "/etc/pki", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d",
 	"/etc/ipsec.secrets", "/etc/ppp", "/etc/openvpn", "/etc/wireguard", "/var/lib/docker", "/var/lib/kubelet",
+	"/etc/rancher", "/var/lib/rancher", // k3s' and RKE2's kubeconfigs and cluster tokens
 	"/root", "/home", "/proc", "/sys", "/dev", "/run", "/var/backups",
 }
 
@@ -28,7 +29,7 @@ var below = []string{
 	"/.config/rclone/", "/.m2/settings", "/.config/op/", "/.config/Bitwarden", "/.config/keybase/",
 	"/etc/NetworkManager/system-connections/", "/etc/wpa_supplicant/", "/etc/kubernetes/",
 	"/etc/ssl/private/", "/etc/letsencrypt/", "/etc/wireguard/", "/etc/openvpn/", "/etc/security/opasswd/",
-	"/etc/mysql/debian.cnf/",
+	"/etc/mysql/debian.cnf/", "/etc/rancher/", "/var/lib/rancher/",
 	"/appdata/local/nb/", "/appdata/roaming/nb/", // nb's state and config on Windows (slashPath lower-cases)
 }
 

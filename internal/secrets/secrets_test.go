@@ -60,6 +60,10 @@ func TestContentShape(t *testing.T) {
 		"STRIPE=sk_live_" + strings.Repeat("a", 24):                          true,
 		"key: AIza" + strings.Repeat("b", 35):                                true,
 		"the hf_ prefix marks Hugging Face tokens":                           false,
+		// WireGuard's and OpenVPN's keys under any name
+		"[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\nAddress = 10.0.0.1/24\n": true,
+		"[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\n":                              false,
+		"-----BEGIN OpenVPN Static key V1-----\n0123":                                                     true,
 	} {
 		if got := ContentShape([]byte(s)); got != want {
 			t.Errorf("ContentShape(%q) = %v, want %v", s, got, want)
@@ -107,6 +111,8 @@ func TestLongTail(t *testing.T) {
 		"cookies.sqlite", "logins.json", "key4.db", "Login Data", "Web Data", "Cookies.binarycookies",
 		// FTP, remote desktop, password managers
 		"sitemanager.xml", "winscp.ini", "work.rdg", "KeePass.config.xml", "vpn.psk",
+		// Wrangler's local secrets, k3s' and RKE2's admin kubeconfigs, Kerberos' ticket caches
+		".dev.vars", "k3s.yaml", "rke2.yaml", "krb5cc_1000",
 	} {
 		if !Name(n) {
 			t.Errorf("Name(%q) = false", n)
