@@ -90,9 +90,15 @@ var safePackages = func() map[string]safeCmd {
 	}
 }
 
-func rpmExtra(ws []word, _ string, _ []word) string {
+func rpmExtra(ws []word, _ string, ops []word) string {
 	if !ShortFlags(ws, "")['q'] && !HasLong(ws, "query") {
 		return "rpm without -q is not a query"
+	}
+	for _, o := range ops {
+		if strings.Contains(o.Text, "://") || !o.Static() {
+			// rpm -qp URL downloads the package (through curl)
+			return "rpm fetches a package named by a URL from the network"
+		}
 	}
 	return ""
 }

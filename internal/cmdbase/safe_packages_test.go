@@ -61,6 +61,8 @@ var packagesExamples = []safeGroup{
 			"apt-cache -o Dir::Cache=/tmp policy", "apt-cache -c x.conf policy", "apt install jq", "apt update",
 			"apt list -o x=y", "rpm -i x.rpm", "rpm -e bash", "rpm -V bash", "rpm -qa --eval '%(id)'", "rpm -E '%(id)'",
 			"rpm -qa --pipe sh", "rpm -D 'x y' -qa", "rpm -U x.rpm", "pip list", "pip3 list",
+			// a package named by a URL is downloaded
+			"rpm -qp https://example.com/x.rpm", "rpm -qpl ftp://example.com/x.rpm", "rpm -q --package http://x/y.rpm --scripts",
 			"pip list --outdated --disable-pip-version-check", "pip install x", "pip download x", "pip freeze -r req.txt",
 			"pip freeze -f https://x.example", "pip list -f x --disable-pip-version-check", "gem list --remote",
 			"gem install x", "snap install x", "snap refresh", "flatpak install x", "flatpak update",
