@@ -536,8 +536,37 @@ func (e *Engine) namesNoSecret(l *shellparse.Leaf, cc CommandContext, info *leaf
 			info.sensitive = base + " names " + w.Raw
 			return false, info.sensitive
 		}
+		// a value attached to its option (date --file=F, ss -FF) names a
+		// file as the next word would: where it leads is judged too
+		for _, v := range attachedValues(w) {
+			if e.namesSecret(cc, v) {
+				info.sensitive = base + " names " + w.Raw
+				return false, info.sensitive
+			}
+		}
 	}
 	return true, ""
+}
+
+// attachedValues returns the values a static option word may carry:
+// after "=" of a long option (--file=F), or after any letter of a short
+// cluster (-fF, -ufF: which letter takes a value is the program's).
+func attachedValues(w shellparse.Word) []string {
+	t := w.Text
+	if !w.Static() || len(t) < 3 || t[0] != '-' {
+		return nil
+	}
+	if t[1] == '-' {
+		if _, v, ok := strings.Cut(t, "="); ok && v != "" {
+			return []string{v}
+		}
+		return nil
+	}
+	var out []string
+	for j := 2; j < len(t); j++ {
+		out = append(out, t[j:])
+	}
+	return out
 }
 
 // readsNoSecret is step 7 of leafSafe for a command that reads the files
@@ -567,8 +596,12 @@ func (e *Engine) readsNoSecret(l *shellparse.Leaf, spec cmdbase.ReadOnly, cc Com
 			if _, v, ok := strings.Cut(w.Text, "="); ok && e.secretPath(cc, v, strings.ContainsAny(v, "*?[")) {
 				return fail(base + " reads " + w.Raw)
 			}
-			if len(w.Text) > 2 && w.Text[1] != '-' && e.secretPath(cc, w.Text[2:], false) {
-				return fail(base + " reads " + w.Raw)
+			if !strings.HasPrefix(w.Text, "--") {
+				for _, v := range attachedValues(w) {
+					if e.secretPath(cc, v, false) {
+						return fail(base + " reads " + w.Raw)
+					}
+				}
 			}
 		}
 	}
