@@ -18,7 +18,7 @@ var safeText = func() map[string]safeCmd {
 	return map[string]safeCmd{
 		// shellcheck reads the scripts it is given (not the files they
 		// source: no -x, no source path, no rc file named)
-		"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true,
+		"shellcheck": {args: &argSpec{flags: "a", values: "efsSoiW", attached: "C", reads: true, extra: shellcheckExtra,
 			longs: ltLongs("check-sourced", "color?", "include=", "exclude=", "format=", "enable=", "list-optional", "norc",
 				"severity=", "shell=", "wiki-link-count=")}},
 		"grep":  {reads: true, pattern: true, patternFlags: "ef", dynOK: true, valueShort: "efmABCdD", recursive: grepRecursive, check: grepCheck},
@@ -681,6 +681,17 @@ func batExtra(ws []word, _ string, ops []word) string {
 		if ok && v != "never" {
 			return "bat --paging=" + v + " runs a pager"
 		}
+	}
+	return ""
+}
+
+// shellcheckExtra: -a (--check-sourced) reports, with their lines, the
+// problems of the files a script sources; the project's .shellcheckrc
+// (external-sources=true) lets shellcheck follow a source of any file,
+// a secret too. With --norc only the files named are followed.
+func shellcheckExtra(ws []word, _ string, _ []word) string {
+	if (ShortFlags(ws, "efsSoiW")['a'] || HasLong(ws, "check-sourced")) && !HasLong(ws, "norc") {
+		return "shellcheck -a prints the lines of the files a script sources, which the project's .shellcheckrc may let it follow anywhere"
 	}
 	return ""
 }

@@ -9,8 +9,10 @@ import (
 // is not read-only, in one that must ask.
 var textExamples = []safeGroup{
 	{"shellcheck",
-		[]string{"shellcheck build.sh", "shellcheck -f gcc -S warning a.sh b.sh", "shellcheck --shell=bash -e SC2086 x.sh"},
-		[]string{"shellcheck -x build.sh", "shellcheck --rcfile /tmp/r x.sh", "shellcheck ~/.ssh/id_rsa", "shellcheck -P /tmp x.sh"}},
+		[]string{"shellcheck build.sh", "shellcheck -f gcc -S warning a.sh b.sh", "shellcheck --shell=bash -e SC2086 x.sh", "shellcheck --norc -a x.sh"},
+		[]string{"shellcheck -x build.sh", "shellcheck --rcfile /tmp/r x.sh", "shellcheck ~/.ssh/id_rsa", "shellcheck -P /tmp x.sh",
+			// the project's .shellcheckrc may let it follow a source of any file
+			"shellcheck -a x.sh", "shellcheck --check-sourced x.sh", "shellcheck -af gcc x.sh", "shellcheck --check x.sh"}},
 
 	{"viewers, listers and filters",
 		[]string{
