@@ -1,6 +1,7 @@
 package cmdbase
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -214,10 +215,10 @@ var safeSystem = func() map[string]safeCmd {
 				return ""
 			}}},
 		"sar": {check: sarCheck}, "sar.sysstat": {check: sarCheck},
-		// users and logins: bad logins, the account list (lslogins reads the
+		// users and logins: the account list (lslogins reads the
 		// shadow file for its status columns, never the hashes), failures,
 		// password ageing, the read-only checks of the account files
-		"lastb": plain,
+
 		"lslogins": {args: &argSpec{flags: "acefGLnprsuZz", values: "glo", operands: opNames, maxOps: 1,
 			longs: ltLongs("acc-expiration", "colon-separate", "export", "failed", "supp-groups", "groups=", "last", "logins=",
 				"newline", "noheadings", "notruncate", "output=", "output-all", "pwd", "raw", "system-accs", "time-format=",
@@ -378,7 +379,7 @@ func systemdAnalyzeExtra(_ []word, verb string, ops []word) string {
 		}
 	case "cat-config":
 		for _, o := range ops {
-			if secretConfig(o.Text) {
+			if secretConfig(o.Text) || !systemdConfigName(o.Text) {
 				return "systemd-analyze cat-config " + o.Text + " may show keys"
 			}
 		}
@@ -687,6 +688,34 @@ func showVerb(_ []word, verb string, ops []word) string {
 
 // secretConfig reports configuration names that may hold keys
 // (WireGuard keys in systemd-networkd's .netdev files).
+// systemdConfigName reports a name systemd-analyze cat-config shows that
+// is systemd's own configuration: below systemd/ but not its units
+// (systemd/system, systemd/user: their Environment= settings, as
+// systemctl cat shows them), or a drop-in directory of its tools. Any
+// other name is a file below /etc, /run or /usr/lib, any of them
+// (cat-config ssl/private/x, wireguard/wg0.conf); an absolute name is
+// one below them.
+func systemdConfigName(n string) bool {
+	for _, pre := range []string{"/etc/", "/run/", "/usr/local/lib/", "/usr/lib/"} {
+		if strings.HasPrefix(n, pre) {
+			n = n[len(pre):]
+			break
+		}
+	}
+	if n == "" || n != path.Clean(n) || strings.HasPrefix(n, "/") || strings.HasPrefix(n, "..") {
+		return false
+	}
+	first, rest, _ := strings.Cut(n, "/")
+	switch first {
+	case "tmpfiles.d", "user-tmpfiles.d", "sysctl.d", "binfmt.d", "modules-load.d", "sysusers.d", "repart.d", "udev":
+		return true
+	case "systemd":
+		sub, _, _ := strings.Cut(rest, "/")
+		return sub != "system" && sub != "user"
+	}
+	return false
+}
+
 func secretConfig(name string) bool {
 	l := strings.ToLower(name)
 	return strings.Contains(l, "network") || strings.Contains(l, "netdev") || strings.Contains(l, "cred") ||

@@ -23,7 +23,7 @@ var systemExamples = []safeGroup{
 
 	{"accounts, network tables, devices and GPUs",
 		[]string{
-			"lastb", "lastb -n 10", "lslogins", "lslogins -u", "lslogins root", "faillog -a", "faillog -u root", "chage -l root",
+			"lslogins", "lslogins -u", "lslogins root", "faillog -a", "faillog -u root", "chage -l root",
 			"pwck -r", "grpck -r", "domainname", "nisdomainname", "ypdomainname", "ifconfig", "ifconfig -a", "ifconfig eth0",
 			"route -n", "route -n -A inet6", "arp -n", "arp -an", "losetup", "losetup -a", "losetup -l", "zramctl",
 			"blockdev --report", "devlink dev show", "devlink port", "rdma link show", "rdma dev", "nvidia-smi",
@@ -101,6 +101,7 @@ var systemExamples = []safeGroup{
 		[]string{
 			"systemd-analyze", "systemd-analyze blame", "systemd-analyze critical-chain", "systemd-analyze security",
 			"systemd-analyze cat-config systemd/system.conf", "systemd-analyze calendar daily", "systemd-analyze timespan 1h",
+			"systemd-analyze cat-config tmpfiles.d", "systemd-analyze cat-config /etc/systemd/logind.conf",
 			"systemd-analyze log-level", "systemd-analyze --user unit-paths", "systemd-detect-virt", "systemd-detect-virt -c",
 			"systemd-path", "systemd-path user-runtime", "systemd-id128 boot-id", "systemd-cgls", "systemd-cgtop -b -n 1",
 			"busctl", "busctl list", "busctl --user list", "busctl status org.freedesktop.DBus", "networkctl",
@@ -111,6 +112,12 @@ var systemExamples = []safeGroup{
 			"systemd-analyze service-watchdogs no", "systemd-analyze -H host blame", "systemd-analyze --host=x blame",
 			"systemd-analyze -M c blame", "systemd-analyze verify --generators=yes x.service",
 			"systemd-analyze --root=/x verify x", "systemd-analyze cat-config systemd/network/wg0.netdev",
+			// cat-config shows any file below /etc, /run and /usr/lib; units hold Environment=
+			"systemd-analyze cat-config wireguard/wg0.conf", "systemd-analyze cat-config ssl/private/server.pem",
+			"systemd-analyze cat-config kubernetes/admin.conf", "systemd-analyze cat-config systemd/system/app.service",
+			"systemd-analyze cat-config /etc/openvpn/client.conf", "systemd-analyze cat-config systemd/../wpa_supplicant/w.conf",
+			// lastb prints the user names of failed logins (/var/log/btmp): passwords typed as names
+			"lastb", "lastb -n 10",
 			"systemd-analyze frobnicate", "systemd-detect-virt x", "busctl introspect org.x /", "busctl tree",
 			"busctl call org.x / org.x M", "busctl monitor", "busctl capture", "busctl set-property a b c d e",
 			"busctl -H host list", "busctl --address=unix:path=/x list", "networkctl up eth0", "networkctl cat wg0",
