@@ -62,9 +62,11 @@ type Options struct {
 	// Redact withholds secrets from every text a call returns, results
 	// and errors alike (nil: none are withheld).
 	Redact func(text string) redact.Result
-	// Warm, when set, runs once in the background when the server
-	// starts serving: what the first call would otherwise wait for (the
-	// secret detector's start) is made while the client connects.
+	// Warm, when set, runs once in the background once the server has
+	// answered its first request (initialize, or a first call): what the
+	// first call would otherwise wait for (the secret detector's start)
+	// is made while the client looks at the tools, not before the
+	// client's handshake is answered.
 	Warm func()
 }
 
@@ -73,7 +75,6 @@ type Server struct {
 	opts  Options
 	mcp   *mcp.Server
 	key   []byte // signs approval round trips
-	warm  func() // starts Options.Warm, once
 	calls atomic.Int64
 
 	closeOnce sync.Once
@@ -95,16 +96,20 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(s.key); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
-	s.warm = sync.OnceFunc(func() {
-		if opts.Warm != nil {
-			go opts.Warm()
-		}
-	})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "nb", Title: "nb terminal integration", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: opts.Instructions,
 		Logger:       opts.Logger,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
+	if opts.Warm != nil {
+		warm := sync.OnceFunc(func() { go opts.Warm() })
+		s.mcp.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				defer warm()
+				return next(ctx, method, req)
+			}
+		})
+	}
 	seen := map[string]bool{}
 	for _, t := range opts.Tools {
 		spec := t.Spec()

@@ -384,9 +384,10 @@ func TestAlwaysGrant(t *testing.T) {
 	}
 }
 
-// TestWarmWhenServing: the server starts what the first call would wait
-// for (the secret detector) when it starts serving, once.
-func TestWarmWhenServing(t *testing.T) {
+// TestWarmAfterFirstRequest: the server starts what the first call would
+// wait for (the secret detector) once it has answered the client's first
+// request, once.
+func TestWarmAfterFirstRequest(t *testing.T) {
 	warmed := make(chan struct{}, 4)
 	srv, err := New(Options{Tools: []tool.Tool{&fakeTool{name: "fake_allow", verdict: policy.Allow}}, Warm: func() { warmed <- struct{}{} }})
 	if err != nil {
@@ -397,7 +398,7 @@ func TestWarmWhenServing(t *testing.T) {
 	select {
 	case <-warmed:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the detector was not warmed when the server started")
+		t.Fatal("the detector was not warmed after the first request")
 	}
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Fatal(err)

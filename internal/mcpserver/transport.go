@@ -208,7 +208,6 @@ func (c *lineConn) SessionID() string { return "" }
 // what the tools started.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.Close()
-	s.warm()
 	err := s.mcp.Run(ctx, &LineTransport{In: in, Out: out})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
@@ -220,7 +219,6 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 // client disconnects or ctx is cancelled, then ends what the tools started.
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	defer s.Close()
-	s.warm()
 	err := s.mcp.Run(ctx, t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
@@ -322,7 +320,6 @@ func (s *Server) ServeHTTP(ctx context.Context, addr, token string, ready func(a
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	s.warm()
 	mux := http.NewServeMux()
 	h := s.HTTPHandler(token)
 	mux.Handle("/mcp", h)
