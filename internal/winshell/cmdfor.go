@@ -13,6 +13,9 @@ import (
 //	for /f ["OPTIONS"] %v in ('COMMAND') do COMMAND
 //	for /f ["OPTIONS"] %v in ("TEXT") do COMMAND
 //
+// With usebackq among the options, "…" names files to read (outside the
+// subset) and `…` is the command.
+//
 // The body runs once per item with the variable replaced by the item (a
 // pattern stays a pattern: the command reads what it matches), or, where
 // the values come at run time (numbers, a command's output, a text's
@@ -65,12 +68,15 @@ type forHeader struct {
 // subset.
 func readFor(toks []*ctok) (forHeader, bool) {
 	var h forHeader
-	i, kind := 1, ""
+	i, kind, backq := 1, "", false
 	for i < len(toks) && strings.HasPrefix(toks[i].text(), "/") {
 		kind = strings.ToLower(toks[i].text())
 		i++
 		if kind == "/f" && i < len(toks) && len(toks[i].r) > 0 && toks[i].kind[0] == kQuote {
-			i++ // the options
+			// the options: usebackq (or its undocumented useback) makes
+			// "…" a file to read
+			backq = strings.Contains(strings.ToLower(toks[i].text()), "useback")
+			i++
 		}
 	}
 	if kind != "" && kind != "/d" && kind != "/l" && kind != "/f" {
@@ -97,7 +103,7 @@ func readFor(toks []*ctok) (forHeader, bool) {
 		switch {
 		case len(text) >= 2 && (text[0] == '\'' || text[0] == '`') && text[len(text)-1] == text[0]:
 			h.command = text[1 : len(text)-1]
-		case len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"':
+		case len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !backq:
 		default:
 			return h, false // it reads the files the set names
 		}

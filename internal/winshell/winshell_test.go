@@ -122,6 +122,9 @@ func TestCmdOutsideSubset(t *testing.T) {
 		{"dir ^", "caret", ""},
 		{`type "unclosed`, "unclosed", ""},
 		{`powershell -c "$x = 1"`, "variable", ""},
+		// usebackq: "…" names files the loop reads
+		{`for /f "usebackq" %i in ("C:\Users\me\.ssh\id_rsa") do echo %i`, "for", ""},
+		{`for /f "delims= useback" %i in (".env") do echo %i`, "for", ""},
 	} {
 		s := ParseCmd(c.src, home)
 		if !strings.Contains(strings.Join(s.Unknown, "\n"), c.unknown) {
