@@ -449,15 +449,40 @@ func (l *psLexer) param(dash rune) {
 		// as the parameter's dash
 		w.Text = "-" + strings.TrimPrefix(w.Text, string(dash))
 	}
-	if i := strings.IndexRune(w.Text, ':'); i > 0 && !w.Quoted {
-		// -Name:value is the parameter and its argument
-		l.emit(ptok{kind: pParam, word: Word{Text: w.Text[:i], Raw: w.Text[:i]}})
-		v := w
-		v.Text, v.Raw = w.Text[i+1:], strings.TrimPrefix(w.Raw, w.Text[:i+1])
+	if name, v, ok := splitParam(w); ok {
+		// -Name:value is the parameter and its argument, quoted or not
+		// (-Path:'.env' is the path .env)
+		l.emit(ptok{kind: pParam, word: Word{Text: name, Raw: name}})
 		l.emit(ptok{kind: pWord, word: v})
 		return
 	}
 	l.emit(ptok{kind: pParam, word: w})
+}
+
+// splitParam splits -Name:value, as PowerShell reads it: a dash and a
+// name of letters, digits and _ written plainly, a colon, the argument
+// (which may be quoted or hold variables).
+func splitParam(w Word) (string, Word, bool) {
+	j := strings.IndexByte(w.Raw, ':')
+	if j < 0 {
+		return "", Word{}, false
+	}
+	rs := []rune(w.Raw[:j])
+	if len(rs) < 2 || !IsDash(rs[0]) {
+		return "", Word{}, false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return "", Word{}, false
+		}
+	}
+	name := "-" + string(rs[1:])
+	if !strings.HasPrefix(w.Text, name+":") {
+		return "", Word{}, false
+	}
+	v := w
+	v.Text, v.Raw = w.Text[len(name)+1:], w.Raw[j+1:]
+	return name, v, true
 }
 
 // psAutomatic are automatic variables that only describe PowerShell, its

@@ -142,6 +142,8 @@ func TestPowerShellPlain(t *testing.T) {
 		{`Get-Content app.log -Tail 50`, `:Get-Content app.log -Tail 50`},
 		{`Get-Process | Sort-Object CPU -Descending`, `:Get-Process|:Sort-Object CPU -Descending`},
 		{`Get-ChildItem -Path:C:\x -Recurse`, `:Get-ChildItem -Path C:\x -Recurse`},
+		{`Get-Content -Path:'.env' -LiteralPath:"a b"`, `:Get-Content -Path .env -LiteralPath a b`},
+		{`Get-Content –Path:'.env'`, `:Get-Content -Path .env`},
 		{`gc a.txt, b.txt`, `:gc a.txt b.txt`},
 		{`Write-Output 'it''s' "plain"`, `:Write-Output it's plain`},
 		{`ls; dir && gci || pwd`, `:ls|:dir|:gci|:pwd`},
@@ -167,6 +169,9 @@ func TestPowerShellPlain(t *testing.T) {
 	}
 	if w := ParsePowerShell(`Remove-Item '-Recurse'`, home).Commands[0].Words[1]; !w.Quoted {
 		t.Errorf("a quoted word is not marked quoted: %+v", w)
+	}
+	if w := ParsePowerShell(`Remove-Item -Path:'-Recurse'`, home).Commands[0].Words[2]; !w.Quoted || w.Text != "-Recurse" {
+		t.Errorf("a parameter's quoted value is not marked quoted: %+v", w)
 	}
 }
 
