@@ -43,9 +43,7 @@ func winAbs(p, cwd, home string) string {
 // provider (FileSystem::) or a \\?\, \\.\ or \\localhost\c$\ prefix
 // before a drive (winCanon drops streams and trailing dots and spaces).
 func winPlainPath(p string) string {
-	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
-		p = p[i+2:] // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
-	}
+	p = fileSystemPath(p) // FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::C:\x
 	for _, pre := range []string{`\\?\`, `\\.\`, `//?/`, `//./`} {
 		if rest, ok := strings.CutPrefix(p, pre); ok && len(rest) >= 2 && isLetter(rest[0]) && rest[1] == ':' {
 			p = rest
@@ -56,6 +54,15 @@ func winPlainPath(p string) string {
 		if len(rest) >= 2 && isLetter(rest[0]) && rest[1] == '$' {
 			p = rest[:1] + ":" + rest[2:]
 		}
+	}
+	return p
+}
+
+// fileSystemPath is p without PowerShell's FileSystem provider
+// (FileSystem::C:\x, Microsoft.PowerShell.Core\FileSystem::\\host\share).
+func fileSystemPath(p string) string {
+	if i := strings.Index(p, "::"); i > 0 && strings.HasSuffix(strings.ToLower(p[:i]), "filesystem") {
+		return p[i+2:]
 	}
 	return p
 }
@@ -314,9 +321,10 @@ func autostartKey(key string) string {
 }
 
 // uncPath says a path names another machine's share or a device
-// (\\server\share, \\.\PhysicalDrive0, \\?\…): reading it connects or
-// reads raw disks.
+// (\\server\share, \\.\PhysicalDrive0, \\?\…), also through PowerShell's
+// FileSystem provider: reading it connects or reads raw disks.
 func uncPath(p string) bool {
+	p = fileSystemPath(p)
 	return strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") || strings.HasPrefix(p, `\/`) || strings.HasPrefix(p, `/\`)
 }
 
