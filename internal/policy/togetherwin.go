@@ -128,7 +128,8 @@ func redirWrites(l *shellparse.Leaf) bool {
 }
 
 // winRegistryDanger: a change to the keys that start programs (in any
-// hive), or to the machine-wide registry, is dangerous.
+// hive), or to the machine-wide registry (HKLM, HKCR) or every account's
+// (HKU), is dangerous.
 func winRegistryDanger(j cmdbase.Judgement, info *leafInfo) {
 	for _, k := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
 		if a := autostartKey(k); a != "" && info.danger == "" {
@@ -136,8 +137,8 @@ func winRegistryDanger(j cmdbase.Judgement, info *leafInfo) {
 		}
 	}
 	for _, k := range append(j.Operands[:len(j.Operands):len(j.Operands)], j.Values...) {
-		if strings.HasPrefix(registryKey(k), `hklm\`) && info.danger == "" {
-			info.setDanger("changes the machine-wide registry (" + k + ")")
+		if machineKey(k) && info.danger == "" {
+			info.setDanger("changes the machine-wide registry or every account's (" + k + ")")
 		}
 	}
 }
@@ -155,7 +156,7 @@ func winPipedChange(l *shellparse.Leaf, w *winInfo, upstream []*shellparse.Leaf,
 		}
 		if j.Spec != nil && j.Spec.ChangesPiped {
 			for _, t := range append(uw.j.Files[:len(uw.j.Files):len(uw.j.Files)], uw.j.Operands...) {
-				if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) || strings.HasPrefix(registryKey(t), `hklm\`) {
+				if winSystemPath(winAbs(t, cc.Cwd, cc.Home), cc.Home) || machineKey(t) {
 					info.setDanger(j.Name + " changes what its pipeline names, a system location (" + t + ")")
 				}
 			}

@@ -254,25 +254,47 @@ var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
 	// the user's lasting environment (setx writes it): tokens
 	`hkcu\environment`}
 
-// registryKey is a registry key in the compared form (hklm\…, lower
-// case, backslashes), or "" when key names none.
+// registryKey is a registry key in the compared form (hklm\…, hkcu\…,
+// hku\…, lower case, backslashes), or "" when key names none. The
+// classes root is the machine's classes (where a change to it goes), the
+// current configuration a key of the machine's SYSTEM hive.
 func registryKey(key string) string {
 	if key == "" || key[0]|0x20 != 'h' && key[0]|0x20 != 'r' && key[0]|0x20 != 'm' {
 		return "" // no root begins otherwise, in any case
 	}
 	k := strings.TrimRight(strings.ToLower(strings.ReplaceAll(key, "/", `\`)), `\`)
 	k = strings.TrimPrefix(k, "microsoft.powershell.core\\")
-	for _, root := range []string{`hklm`, `hkey_local_machine`, `hklm:`, `registry::hkey_local_machine`, `registry::hklm`,
-		`hkcu`, `hkey_current_user`, `hkcu:`, `registry::hkey_current_user`, `registry::hkcu`} {
-		if rest, ok := strings.CutPrefix(k, root); ok && (rest == "" || rest[0] == '\\' || strings.HasSuffix(root, ":")) {
-			hive := "hklm"
-			if strings.Contains(root, "cu") || strings.Contains(root, "current_user") {
-				hive = "hkcu"
-			}
-			return hive + `\` + strings.TrimPrefix(rest, `\`)
+	if rest, ok := strings.CutPrefix(k, "registry::"); ok {
+		k = rest
+		if !strings.HasPrefix(k, "hk") {
+			return ""
+		}
+	}
+	for _, r := range registryRoots {
+		if rest, ok := strings.CutPrefix(k, r.name); ok && (rest == "" || rest[0] == '\\' || strings.HasSuffix(r.name, ":")) {
+			return r.hive + `\` + strings.TrimPrefix(rest, `\`)
 		}
 	}
 	return ""
+}
+
+// registryRoots are the spellings of the registry's roots (as written
+// after Registry::, in reg and as PowerShell drives) and the key each
+// names in the compared form.
+var registryRoots = []struct{ name, hive string }{
+	{`hklm:`, "hklm"}, {`hkcu:`, "hkcu"},
+	{`hkey_local_machine`, "hklm"}, {`hkey_current_user`, "hkcu"}, {`hkey_users`, "hku"},
+	{`hkey_classes_root`, `hklm\software\classes`}, {`hkey_current_config`, `hklm\system\currentcontrolset\hardware profiles\current`},
+	{`hklm`, "hklm"}, {`hkcu`, "hkcu"}, {`hku`, "hku"}, {`hkcr`, `hklm\software\classes`},
+	{`hkcc`, `hklm\system\currentcontrolset\hardware profiles\current`},
+}
+
+// machineKey says a registry key is the machine's (HKLM, the classes
+// root) or every account's (HKU, which holds each account's and the
+// default profile's): a change to it is not the user's alone.
+func machineKey(key string) bool {
+	k := registryKey(key)
+	return strings.HasPrefix(k, `hklm\`) || strings.HasPrefix(k, `hku\`)
 }
 
 // credentialHive says a registry key holds password hashes or secrets, or,
@@ -282,6 +304,18 @@ func credentialHive(key string, tree, lists bool) bool {
 	k := strings.TrimSuffix(registryKey(key), `\`)
 	if k == "" {
 		return false
+	}
+	if rest, ok := strings.CutPrefix(k, "hku"); ok {
+		// HKU\SID is that account's HKCU; HKU itself holds every one
+		sid, under, _ := strings.Cut(strings.TrimPrefix(rest, `\`), `\`)
+		switch {
+		case sid == "":
+			return tree
+		case under == "":
+			k = "hkcu"
+		default:
+			k = `hkcu\` + under
+		}
 	}
 	for _, s := range secretKeys {
 		switch {

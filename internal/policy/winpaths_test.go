@@ -24,3 +24,48 @@ func TestWinSystemPathAnyProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestWinRegistryRoots: every spelling of the registry's roots names its
+// key: HKU's accounts (whose HKCU they are), the classes root as the
+// machine's classes, where a change to it goes.
+func TestWinRegistryRoots(t *testing.T) {
+	for key, want := range map[string]string{
+		`HKLM\Software`:                              `hklm\software`,
+		`HKCU:\Environment`:                          `hkcu\environment`,
+		`Registry::HKEY_USERS\S-1-5-18\x`:            `hku\s-1-5-18\x`,
+		`HKU\.DEFAULT\Environment`:                   `hku\.default\environment`,
+		`hkey_users`:                                 `hku\`,
+		`HKCR\exefile\shell`:                         `hklm\software\classes\exefile\shell`,
+		`Registry::HKEY_CLASSES_ROOT\.txt`:           `hklm\software\classes\.txt`,
+		`Microsoft.PowerShell.Core\Registry::HKCU\x`: `hkcu\x`,
+		`HKCC`:        `hklm\system\currentcontrolset\hardware profiles\current\`,
+		`HKUX\x`:      "",
+		`Registry::x`: "",
+		`README.md`:   "",
+	} {
+		if got := registryKey(key); got != want {
+			t.Errorf("registryKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+	for _, c := range []struct {
+		key         string
+		tree, lists bool
+		want        bool
+	}{
+		{`HKU\S-1-5-21-1\Environment`, false, false, true},
+		{`HKU\S-1-5-21-1`, true, false, true},
+		{`HKU\S-1-5-21-1`, false, true, true},
+		{`HKU`, true, false, true},
+		{`HKU`, false, true, false},
+		{`HKU\S-1-5-21-1\Software`, true, false, false},
+	} {
+		if got := credentialHive(c.key, c.tree, c.lists); got != c.want {
+			t.Errorf("credentialHive(%q, tree %v, lists %v) = %v, want %v", c.key, c.tree, c.lists, got, c.want)
+		}
+	}
+	for key, want := range map[string]bool{`HKU\.DEFAULT\x`: true, `HKCR\x`: true, `HKLM\x`: true, `HKCU\x`: false, `HKCU\Software\Classes\x`: false} {
+		if got := machineKey(key); got != want {
+			t.Errorf("machineKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
