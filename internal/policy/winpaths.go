@@ -337,18 +337,35 @@ var autostartKeys = []string{`\software\microsoft\windows\currentversion\run`,
 	`\software\microsoft\windows nt\currentversion\image file execution options`,
 	`\software\microsoft\command processor`,
 	`\software\wow6432node\microsoft\windows\currentversion\run`,
-	`\software\microsoft\windows\currentversion\policies\explorer\run`}
+	`\software\microsoft\windows\currentversion\policies\explorer\run`,
+	// Load and Run, the Startup folder moved elsewhere
+	`\software\microsoft\windows nt\currentversion\windows`,
+	`\software\microsoft\windows\currentversion\explorer\shell folders`,
+	`\software\microsoft\windows\currentversion\explorer\user shell folders`}
+
+// classHandlers are the parts of a key of file types and COM classes
+// (…\Software\Classes\…, HKCR) whose values name the program or library
+// run for them: a file type's open command, a shell extension, a COM
+// server.
+var classHandlers = []string{`\shell\`, `\shellex\`, `server32`, `\shell`}
 
 // autostartKey is the autostart key a registry path names (any hive,
-// Run, RunOnce…), or "".
+// Run, RunOnce…, a handler of file types or COM classes), or "".
 func autostartKey(key string) string {
-	k := strings.ToLower(strings.ReplaceAll(key, "/", `\`))
-	if !strings.HasPrefix(k, "hk") && !strings.HasPrefix(k, "registry::") {
+	k := registryKey(key) // any root, in any spelling
+	if k == "" {
 		return ""
 	}
 	for _, a := range autostartKeys {
-		if i := strings.Index(k, a); i >= 0 {
+		if strings.Contains(k, a) {
 			return key
+		}
+	}
+	if _, class, ok := strings.Cut(k, `\software\classes\`); ok {
+		for _, h := range classHandlers {
+			if strings.Contains(class, h) {
+				return key
+			}
 		}
 	}
 	return ""
