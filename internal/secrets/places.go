@@ -48,6 +48,15 @@ var windowsBelow = []string{
 	"/appdata/local/nb", "/appdata/roaming/nb", "/windows/system32/config", "/windows/panther",
 	// gh's token on Windows; FileZilla's saved passwords
 	"/appdata/roaming/github cli", "/appdata/roaming/filezilla",
+	// other browsers' and mail's passwords and cookies
+	"/appdata/local/chromium/user data", "/appdata/local/bravesoftware/brave-browser/user data",
+	"/appdata/local/vivaldi/user data", "/appdata/roaming/opera software", "/appdata/roaming/thunderbird/profiles",
+	// private keys (the machine's and the user's), Wi-Fi keys, IIS's
+	// application pool passwords, Group Policy's cached passwords,
+	// Subversion's saved passwords, old copies of the hives
+	"/programdata/microsoft/crypto", "/appdata/roaming/microsoft/crypto", "/appdata/roaming/microsoft/systemcertificates/my",
+	"/programdata/microsoft/wlansvc/profiles", "/windows/system32/inetsrv/config",
+	"/programdata/microsoft/group policy/history", "/appdata/roaming/subversion/auth", "/windows/repair",
 }
 
 // WindowsBelow returns the Windows credential locations, slash-separated
