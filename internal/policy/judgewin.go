@@ -221,6 +221,9 @@ func (e *Engine) portableInfo(l, words *shellparse.Leaf, cc CommandContext, info
 // wslInfo judges wsl: what it runs in Linux is judged as bash would
 // judge it and never allowed; warnings and deny rules see it.
 func (e *Engine) wslInfo(l, inner *shellparse.Leaf, cc CommandContext, info *leafInfo) {
+	if inner == nil && wslLists(l) {
+		return // wsl's own listing: its distributions, status, version
+	}
 	if inner != nil {
 		e.portableInfo(l, inner, cc, info)
 	}
@@ -228,6 +231,26 @@ func (e *Engine) wslInfo(l, inner *shellparse.Leaf, cc CommandContext, info *lea
 		info.notSafe("runs a command in WSL")
 	}
 	info.safe, info.noAlways = false, true
+}
+
+// wslLists says wsl only lists its distributions (wsl -l -v) or shows
+// its status, version or help: every argument is one of those switches,
+// written plainly.
+func wslLists(l *shellparse.Leaf) bool {
+	if len(l.Args()) == 0 {
+		return false // the default distribution's shell
+	}
+	for _, a := range l.Args() {
+		if a.Dynamic || a.Quoted {
+			return false
+		}
+		switch strings.ToLower(a.Text) {
+		case "-l", "--list", "-v", "--verbose", "-q", "--quiet", "--all", "--running", "--status", "--version", "--help":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // wslCommand is the Linux command wsl runs (wsl [options] [-e|--exec|--]
