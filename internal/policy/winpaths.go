@@ -78,7 +78,7 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		return true
 	}
 	for seg := range strings.SplitSeq(abs, "/") {
-		if secrets.AliasMayBe(seg) {
+		if secrets.AliasMayBe(seg) || winWildcardSecret(seg) {
 			return true
 		}
 	}
@@ -94,6 +94,116 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 		}
 	}
 	return secrets.WindowsName(path.Base(abs))
+}
+
+// winWildcardSecret says a segment of a path (lower case) is a wildcard
+// that may name a secret as Windows matches it: besides * and ?, a ? at
+// the end of a name or before its dot matches nothing (.env? is .env), <
+// and > are the system's own * and ?, a PowerShell [class] is one
+// character, and the file's short 8.3 name (ENV~1.LOC for .env.local) is
+// matched too. Whether a word is passed as a wildcard depends on the
+// command and the quoting; a name cannot hold * ? < > on Windows, so
+// reading each as one only asks more.
+func winWildcardSecret(seg string) bool {
+	if !strings.ContainsAny(seg, "*?<>[") {
+		return false
+	}
+	pat := winWildcard(seg)
+	var buf []bool
+	for _, n := range winSampleNames() {
+		if dosMatch(pat, n, &buf) {
+			return true
+		}
+	}
+	return false
+}
+
+// winWildcard is a wildcard segment with each [class] as one character
+// (?), the form dosMatch reads.
+func winWildcard(seg string) string {
+	var b strings.Builder
+	for i := 0; i < len(seg); i++ {
+		if seg[i] == '[' {
+			if j := strings.IndexByte(seg[i+1:], ']'); j >= 0 {
+				b.WriteByte('?')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(seg[i])
+	}
+	return b.String()
+}
+
+// dosMatch says the wildcard pat may match the name n: * and < match any
+// run of characters, ? > and " one character or none (more than each
+// matches in every case, never less); anything else itself. buf is
+// reused between calls.
+func dosMatch(pat, n string, buf *[]bool) bool {
+	if cap(*buf) < 2*(len(n)+1) {
+		*buf = make([]bool, 2*(len(n)+1))
+	}
+	b := (*buf)[:2*(len(n)+1)]
+	clear(b)
+	prev, cur := b[:len(n)+1], b[len(n)+1:] // prev[j]: the pattern so far matches n[:j]
+	prev[0] = true
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		for j := 0; j <= len(n); j++ {
+			switch c {
+			case '*', '<':
+				cur[j] = prev[j] || j > 0 && cur[j-1]
+			case '?', '>', '"':
+				cur[j] = prev[j] || j > 0 && prev[j-1]
+			default:
+				cur[j] = j > 0 && prev[j-1] && n[j-1] == c
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(n)]
+}
+
+// winSampleNames are the names of secrets a wildcard is tried against
+// (samples), lower-cased, with the short 8.3 names Windows gives them
+// (.env.local is also ENV~1.LOC, or ENV~2.LOC … when that is taken).
+var winSampleNames = sync.OnceValue(func() []string {
+	var out []string
+	for _, s := range samples() {
+		s = strings.ToLower(s)
+		out = append(out, s)
+		if sn := shortName(s); sn != "" {
+			for n := 1; n <= 4; n++ {
+				out = append(out, strings.Replace(sn, "~1", "~"+string(rune('0'+n)), 1))
+			}
+		}
+	}
+	return out
+})
+
+// shortName is the short 8.3 name NTFS gives a long name (lower case),
+// or "" when the name is itself one: leading dots and every blank
+// dropped, six characters of the base, ~1, three of the last extension.
+func shortName(name string) string {
+	t := strings.ReplaceAll(strings.TrimLeft(name, "."), " ", "")
+	base, ext := t, ""
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		base, ext = t[:i], t[i+1:]
+	}
+	base = strings.ReplaceAll(base, ".", "")
+	if t == name && strings.Count(name, ".") <= 1 && len(base) <= 8 && len(ext) <= 3 {
+		return "" // already 8.3
+	}
+	if len(base) > 6 {
+		base = base[:6]
+	}
+	if len(ext) > 3 {
+		ext = ext[:3]
+	}
+	if ext == "" {
+		return base + "~1"
+	}
+	return base + "~1." + ext
 }
 
 // winBelow are the Windows credential locations of the secret-file list,

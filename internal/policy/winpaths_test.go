@@ -69,3 +69,32 @@ func TestWinRegistryRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestWinWildcards: a wildcard is matched as Windows matches it, short
+// names included.
+func TestWinWildcards(t *testing.T) {
+	for _, c := range []struct {
+		pat, name string
+		want      bool
+	}{
+		{".env?", ".env", true}, {".env??", ".env", true}, {".e<", ".env", true}, {".e>v", ".env", true},
+		{"*.loc", "env~1.loc", true}, {"a?c", "abc", true}, {"a?c", "abxc", false}, {"*.log", ".env", false},
+		{"x*y*z", "xaaybbz", true}, {"x*y*z", "xaaybb", false},
+	} {
+		var buf []bool
+		if got := dosMatch(c.pat, c.name, &buf); got != c.want {
+			t.Errorf("dosMatch(%q, %q) = %v, want %v", c.pat, c.name, got, c.want)
+		}
+	}
+	for name, want := range map[string]string{".env.local": "env~1.loc", "credentials": "creden~1", "id_rsa": "",
+		"secrets.json": "secret~1.jso", "my key.pem": "mykey~1.pem", ".env": "env~1"} {
+		if got := shortName(name); got != want {
+			t.Errorf("shortName(%q) = %q, want %q", name, got, want)
+		}
+	}
+	for seg, want := range map[string]bool{"*.loc": true, "[.]env": true, ".env?": true, "*.log": false, "main.go": false, "x?.log": false} {
+		if got := winWildcardSecret(seg); got != want {
+			t.Errorf("winWildcardSecret(%q) = %v, want %v", seg, got, want)
+		}
+	}
+}
