@@ -362,7 +362,13 @@ var winSystemBin = map[string]bool{
 var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
 	`hklm\software\microsoft\windows nt\currentversion\winlogon`,
 	// the user's lasting environment (setx writes it): tokens
-	`hkcu\environment`}
+	`hkcu\environment`,
+	// saved passwords: PuTTY's proxy passwords, WinSCP's sessions, VNC
+	// servers' passwords, the OpenSSH agent's private keys
+	`hkcu\software\simontatham\putty\sessions`, `hkcu\software\martin prikryl\winscp 2\sessions`,
+	`hklm\software\realvnc`, `hkcu\software\realvnc`, `hklm\software\tightvnc`, `hkcu\software\tightvnc`,
+	`hklm\software\orl\winvnc3`, `hkcu\software\orl\winvnc3`, `hklm\software\wow6432node\realvnc`,
+	`hklm\software\wow6432node\tightvnc`, `hkcu\software\openssh\agent`}
 
 // registryKey is a registry key in the compared form (hklm\…, hkcu\…,
 // hku\…, lower case, backslashes), or "" when key names none. The
@@ -427,17 +433,31 @@ func credentialHive(key string, tree, lists bool) bool {
 			k = `hkcu\` + under
 		}
 	}
+	ks := strings.Split(k, `\`)
 	for _, s := range secretKeys {
+		ss := strings.Split(s, `\`)
 		switch {
-		case k == s || strings.HasPrefix(k, s+`\`):
+		case len(ks) >= len(ss) && keysMatch(ks[:len(ss)], ss):
 			return true
-		case tree && strings.HasPrefix(s, k+`\`):
+		case tree && len(ks) < len(ss) && keysMatch(ks, ss[:len(ks)]):
 			return true
-		case lists && strings.HasPrefix(s, k+`\`) && !strings.Contains(s[len(k)+1:], `\`):
+		case lists && len(ks)+1 == len(ss) && keysMatch(ks, ss[:len(ks)]):
 			return true
 		}
 	}
 	return false
+}
+
+// keysMatch says the names of a key as written (PowerShell's registry
+// paths take wildcards: Windows*NT, CurrentVersion\*) may be the names ss.
+func keysMatch(ks, ss []string) bool {
+	var buf []bool
+	for i, k := range ks {
+		if k != ss[i] && !(strings.ContainsAny(k, "*?[") && dosMatch(winWildcard(k), ss[i], &buf)) {
+			return false
+		}
+	}
+	return true
 }
 
 // autostartKeys are registry keys (below a hive) whose values start

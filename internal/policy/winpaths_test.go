@@ -57,7 +57,10 @@ func TestWinRegistryRoots(t *testing.T) {
 		{`HKU\S-1-5-21-1`, false, true, true},
 		{`HKU`, true, false, true},
 		{`HKU`, false, true, false},
-		{`HKU\S-1-5-21-1\Software`, true, false, false},
+		{`HKU\S-1-5-21-1\Software\Classes`, true, false, false},
+		{`HKU\S-1-5-21-1\Software`, true, false, true},
+		{`HKLM:\Software\Microsoft\Windows*NT\CurrentVersion\*`, false, false, true},
+		{`HKLM:\Software\Microsoft\Windows\CurrentVersion\*`, false, false, false},
 	} {
 		if got := credentialHive(c.key, c.tree, c.lists); got != c.want {
 			t.Errorf("credentialHive(%q, tree %v, lists %v) = %v, want %v", c.key, c.tree, c.lists, got, c.want)
