@@ -498,7 +498,45 @@ func autostartKey(key string) string {
 			}
 		}
 	}
+	if strings.ContainsAny(k, "*?[") && wildAutostart(strings.Split(k, `\`)) {
+		return key
+	}
 	return ""
+}
+
+// wildAutostart says a registry path with wildcards (its names ks,
+// hive first) may name an autostart key or a class's handler.
+func wildAutostart(ks []string) bool {
+	var buf []bool
+	may := func(k string, names ...string) bool {
+		for _, n := range names {
+			if k == n || strings.ContainsAny(k, "*?[") && dosMatch(winWildcard(k), n, &buf) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range autostartKeys {
+		as := strings.Split(strings.TrimPrefix(a, `\`), `\`)
+		last := as[len(as)-1]
+		for i := 1; i+len(as) <= len(ks); i++ {
+			end := ks[i+len(as)-1]
+			if keysMatch(ks[i:i+len(as)-1], as[:len(as)-1]) &&
+				(strings.HasPrefix(end, last) || may(end, last, last+"once", last+"onceex", last+"services", last+"servicesonce")) {
+				return true
+			}
+		}
+	}
+	for i := 1; i+2 <= len(ks); i++ {
+		if keysMatch(ks[i:i+2], []string{"software", "classes"}) {
+			for _, k := range ks[i+2:] {
+				if may(k, "shell", "shellex", "inprocserver32", "localserver32") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // uncPath says a path names another machine's share or a device
