@@ -309,31 +309,114 @@ func winSystemPath(abs, home string) bool {
 		return true // C:\
 	}
 	if len(parts) >= 2 && len(parts[0]) == 1 {
-		switch parts[1] {
-		case "windows", "program files", "program files (x86)", "programdata", "boot", "recovery", "system volume information", "$recycle.bin":
+		if segMay(parts[1], "windows", "program files", "program files (x86)", "programdata", "boot", "recovery", "system volume information", "$recycle.bin") {
 			return true
-		case "users":
-			if len(parts) == 2 {
-				return true
-			}
+		}
+		if len(parts) == 2 && segMay(parts[1], "users") {
+			return true
 		}
 	}
-	if h := winCanon(home); h != "" && inProfile(abs, h) {
+	if h := winCanon(home); h != "" && inProfile(parts, strings.Split(strings.TrimPrefix(h, "/"), "/")) {
 		return true
+	}
+	if systemPath(abs, winCanon(home)) {
+		return true // as in bash: git's hooks and configuration, the shells' and git's start-up files
 	}
 	// any user's profile, as for nb's own: another account's start-up
 	// folder runs at that account's sign-in
-	return len(parts) >= 3 && len(parts[0]) == 1 && parts[1] == "users" &&
-		inProfile(abs, "/"+parts[0]+"/users/"+parts[2])
+	return len(parts) >= 3 && len(parts[0]) == 1 && segMay(parts[1], "users") && inProfile(parts, parts[:3])
 }
 
-// inProfile says whether abs is the profile directory h itself or one of
-// its places that run or admit code at sign-in: the start menu (its
-// Startup folder), PowerShell's profiles and .ssh.
-func inProfile(abs, h string) bool {
-	return abs == h || strings.HasPrefix(abs, h+"/appdata/roaming/microsoft/windows/start menu") ||
-		strings.HasPrefix(abs, h+"/documents/windowspowershell") || strings.HasPrefix(abs, h+"/documents/powershell") ||
-		strings.HasPrefix(abs, h+"/.ssh")
+// profilePlaces are the places of a profile that run or admit code at
+// sign-in or for a command's name: the start menu (its Startup folder),
+// PowerShell's profiles, .ssh, the directories on PATH.
+var profilePlaces = sync.OnceValue(func() [][]string {
+	var out [][]string
+	for _, p := range []string{"appdata/roaming/microsoft/windows/start menu", "documents/windowspowershell",
+		"documents/powershell", ".ssh",
+		// directories on the user's PATH: a program put there runs for
+		// a command's name
+		"appdata/local/microsoft/windowsapps", "appdata/roaming/npm", "scoop/shims"} {
+		out = append(out, strings.Split(p, "/"))
+	}
+	return out
+})
+
+// inProfile says whether the path of names parts is the profile
+// directory of names h itself or one of its profilePlaces, or may be.
+func inProfile(parts, h []string) bool {
+	if len(parts) < len(h) {
+		return false
+	}
+	for i, n := range h {
+		if !segMay(parts[i], n) {
+			return false
+		}
+	}
+	rest := parts[len(h):]
+	if len(rest) == 0 {
+		return true
+	}
+places:
+	for _, pl := range profilePlaces() {
+		if len(rest) < len(pl) {
+			continue
+		}
+		for i, n := range pl {
+			if !segMay(rest[i], n) {
+				continue places
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// segMay says a name of a path (lower case) may be one of names as
+// Windows opens it: the name itself, a wildcard that matches it (C:\Win*,
+// .ss?), or its short 8.3 name (PROGRA~1, STARTM~1, SSH~1; or NTFS's
+// hashed form, which keeps two letters).
+func segMay(seg string, names ...string) bool {
+	var buf []bool
+	for _, n := range names {
+		switch {
+		case seg == n:
+			return true
+		case strings.ContainsAny(seg, "*?<>[") && dosMatch(winWildcard(seg), n, &buf):
+			return true
+		case secrets.Alias(seg) && aliasOf(seg, n):
+			return true
+		}
+	}
+	return false
+}
+
+// aliasOf says the 8.3 alias a (lower case) may be the short name of
+// name: the same first letters and extension, whatever its number.
+func aliasOf(a, name string) bool {
+	sn := shortName(name)
+	if sn == "" {
+		return false
+	}
+	ab, ax, _ := strings.Cut(a, ".")
+	sb, sx, _ := strings.Cut(sn, ".")
+	ap, sp := ab[:strings.IndexByte(ab, '~')], sb[:strings.IndexByte(sb, '~')]
+	if ax != sx {
+		return false
+	}
+	if ap == sp || strings.HasPrefix(sp, ap) {
+		return true // ENV~1, or fewer letters where the number is longer (PROG~10)
+	}
+	return len(ap) == 6 && len(sp) >= 2 && ap[:2] == sp[:2] && isHex(ap[2:]) // hashed: PR3C1A~1
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune("0123456789abcdef", rune(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // shadowed says why a bare program name in cmd.exe may run a file of the

@@ -101,3 +101,20 @@ func TestWinWildcards(t *testing.T) {
 		}
 	}
 }
+
+// TestWinSegMay: a name of a path may be another as Windows opens it.
+func TestWinSegMay(t *testing.T) {
+	for _, c := range []struct {
+		seg, name string
+		want      bool
+	}{
+		{"windows", "windows", true}, {"win*", "windows", true}, {"w?ndows", "windows", true},
+		{"progra~1", "program files", true}, {"progra~2", "program files", true}, {"pr3c1a~1", "program files", true},
+		{"startm~1", "start menu", true}, {"ssh~1", ".ssh", true}, {"window~1", "windows", false},
+		{"docume~1", "documents", true}, {"proj", "windows", false}, {"x~1", "windows", false},
+	} {
+		if got := segMay(c.seg, c.name); got != c.want {
+			t.Errorf("segMay(%q, %q) = %v, want %v", c.seg, c.name, got, c.want)
+		}
+	}
+}
