@@ -93,8 +93,50 @@ func (e *Engine) winSecret(p, cwd, home string, glob bool) bool {
 			return true
 		}
 	}
+	if strings.ContainsAny(abs, "*?<>[~") && winMayBeBelow(abs, home) {
+		return true
+	}
 	return secrets.WindowsName(path.Base(abs))
 }
+
+// winMayBeBelow says a path whose names hold wildcards or short 8.3
+// names (…\Chrome\USERDA~1\…, …\Chr*\User Data\…) may be in one of
+// the credential locations, or be one of the home's secrets.
+func winMayBeBelow(abs, home string) bool {
+	segs := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	places := winBelowSegs()
+	if h := winCanon(home); h != "" {
+		for _, t := range winHomeSecrets(home) {
+			if rel, ok := strings.CutPrefix(t, h+"/"); ok {
+				places = append(places[:len(places):len(places)], append(strings.Split(strings.TrimPrefix(h, "/"), "/"), strings.Split(rel, "/")...))
+			}
+		}
+	}
+	for _, pl := range places {
+		for i := 0; i+len(pl) <= len(segs); i++ {
+			ok := true
+			for j, n := range pl {
+				if !segMay(segs[i+j], n) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// winBelowSegs are the credential locations (winBelow) as names.
+var winBelowSegs = sync.OnceValue(func() [][]string {
+	var out [][]string
+	for _, u := range secrets.WindowsBelow() {
+		out = append(out, strings.Split(strings.Trim(u, "/"), "/"))
+	}
+	return out
+})
 
 // winWildcardSecret says a segment of a path (lower case) is a wildcard
 // that may name a secret as Windows matches it: besides * and ?, a ? at
