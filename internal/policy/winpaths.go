@@ -491,9 +491,10 @@ var secretKeys = []string{`hklm\sam`, `hklm\security`, `hklm\system`,
 	// saved passwords: PuTTY's proxy passwords, WinSCP's sessions, VNC
 	// servers' passwords, the OpenSSH agent's private keys
 	`hkcu\software\simontatham\putty\sessions`, `hkcu\software\martin prikryl\winscp 2\sessions`,
-	`hklm\software\realvnc`, `hkcu\software\realvnc`, `hklm\software\tightvnc`, `hkcu\software\tightvnc`,
-	`hklm\software\orl\winvnc3`, `hkcu\software\orl\winvnc3`, `hklm\software\wow6432node\realvnc`,
-	`hklm\software\wow6432node\tightvnc`, `hkcu\software\openssh\agent`}
+	`hklm\software\realvnc\winvnc4`, `hklm\software\realvnc\vncserver`, `hkcu\software\realvnc\vncserver`,
+	`hklm\software\tightvnc\server`, `hkcu\software\tightvnc\server`, `hklm\software\orl\winvnc3`,
+	`hkcu\software\orl\winvnc3`, `hklm\software\wow6432node\realvnc\winvnc4`,
+	`hklm\software\wow6432node\tightvnc\server`, `hkcu\software\openssh\agent`}
 
 // registryKey is a registry key in the compared form (hklm\…, hkcu\…,
 // hku\…, lower case, backslashes), or "" when key names none. The
