@@ -1024,12 +1024,12 @@ func psCommandArg(args []Word) (string, bool) {
 			}
 			return joinText(args[i+1:]), true
 		case name == "e" || name == "ec" || len(name) >= 2 && strings.HasPrefix("encodedcommand", name):
-			if i+1 < len(args) {
+			if i+1 < len(args) && onlySwitches(args[i+2:]) {
 				if s, ok := decodeUTF16Base64(args[i+1].Text); ok {
 					return s, true
 				}
 			}
-			return "", false
+			return "", false // or another script given besides it
 		case strings.HasPrefix("file", name):
 			return "", false
 		case i+1 < len(args) && psTakesValue(name, args[i+1].Text):
@@ -1037,6 +1037,33 @@ func psCommandArg(args []Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// onlySwitches says the words after -EncodedCommand's script are the
+// program's own switches and their values, no second script (-Command,
+// -File, a bare text), which the decoded one alone would not show.
+func onlySwitches(args []Word) bool {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i].Text)
+		for _, d := range []string{"–", "—", "―"} {
+			if strings.HasPrefix(a, d) {
+				a = "-" + a[len(d):]
+			}
+		}
+		name := strings.TrimLeft(a, "-/")
+		if k := strings.IndexByte(name, ':'); k > 0 {
+			name = name[:k]
+		}
+		switch {
+		case name == "" || name == a || strings.HasPrefix("command", name) || strings.HasPrefix("commandwithargs", name) ||
+			name == "cwa" || strings.HasPrefix("file", name) || name == "e" || name == "ec" || strings.HasPrefix("encodedcommand", name) ||
+			strings.HasPrefix("encodedarguments", name):
+			return false
+		case i+1 < len(args) && psTakesValue(name, args[i+1].Text):
+			i++
+		}
+	}
+	return true
 }
 
 func joinText(ws []Word) string {

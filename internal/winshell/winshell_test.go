@@ -180,6 +180,8 @@ func TestPowerShellPlain(t *testing.T) {
 func TestPowerShellOutsideSubset(t *testing.T) {
 	for _, c := range []struct{ src, unknown, has string }{
 		{`$x = Get-ChildItem`, "variable", "Get-ChildItem"},
+		// a second script beside -EncodedCommand's
+		{"powershell -enc " + encodeForTest("Get-Date") + " -c Remove-Item x", "powershell running", ""},
 		{`ls $path`, "variable", ""},
 		{`& "C:\x.exe"`, "call operator", ""},
 		{`. .\profile.ps1`, "dot-sourcing", ""},
