@@ -203,9 +203,13 @@ func dirOperands(c *Command) []string {
 
 // joinWindows is the directory a cd to p from dir leads to, as a Windows
 // path with a drive letter (C:\x\y), or false when it cannot be told (a
-// share, a device, a drive-relative path).
+// share, a device, a drive-relative path, another PowerShell drive such
+// as HKLM:\, whose relative paths name registry keys).
 func joinWindows(dir, p, home string) (string, bool) {
 	p = strings.Trim(p, `"`)
+	if i := strings.IndexByte(p, ':'); i > 1 {
+		return "", false // a PowerShell drive or provider: HKLM:\x, Env:, Temp:, FileSystem::\\host
+	}
 	if p == "~" || strings.HasPrefix(p, `~\`) || strings.HasPrefix(p, "~/") {
 		if home == "" {
 			return "", false
