@@ -209,6 +209,13 @@ func (e *Engine) portableInfo(l, words *shellparse.Leaf, cc CommandContext, info
 	if !b.safe && info.why == "" || b.danger != "" {
 		info.why = b.why
 	}
+	for _, a := range words.Args() {
+		if _, v, _ := strings.Cut(a.Text, "="); uncPath(a.Text) || uncPath(v) {
+			// git -C \host\share: another machine's files, and a
+			// repository nb has not looked at
+			info.notSafe("reaches another machine or a raw device (" + a.Text + ")")
+		}
+	}
 	info.danger, info.sensitive, info.noRule, info.optWrite = b.danger, b.sensitive, b.noRule, b.optWrite
 	info.exactOnly, info.warns, info.network = b.exactOnly, b.warns, b.network
 	info.noAlways = info.noAlways || b.noAlways || cmdbase.Unix(view.Base()).NoAlways()
