@@ -314,6 +314,15 @@ func (e *Engine) winEffect(l *shellparse.Leaf, cc CommandContext, sec *winSecret
 			info.sensitive = "the " + d + " drive holds variables, the environment or certificates"
 		}
 	}
+	if !(j.Spec != nil && j.Spec.Echoes) {
+		for _, a := range l.Args() {
+			// a share or device as an option's value: where /r
+			// \\host\share, findstr /g:\\host\x, -Path:\\host\x
+			if v := a.Text[strings.IndexAny(a.Text, ":=")+1:]; uncPath(a.Text) || len(v) < len(a.Text) && uncPath(v) {
+				info.notSafe("reaches another machine or a raw device (" + a.Text + ")")
+			}
+		}
+	}
 	if e.winHive(l, j, info) {
 		return
 	}
