@@ -57,6 +57,7 @@ var windowsBelow = []string{
 	"/programdata/microsoft/crypto", "/appdata/roaming/microsoft/crypto", "/appdata/roaming/microsoft/systemcertificates/my",
 	"/programdata/microsoft/wlansvc/profiles", "/windows/system32/inetsrv/config",
 	"/programdata/microsoft/group policy/history", "/appdata/roaming/subversion/auth", "/windows/repair",
+	"/windows/minidump", "/windows/livekernelreports",
 }
 
 // WindowsBelow returns the Windows credential locations, slash-separated
@@ -66,7 +67,10 @@ func WindowsBelow() []string { return slices.Clone(windowsBelow) }
 // windowsNames are Windows files that hold secrets wherever they are
 // (the PowerShell history, registry hives, answer files).
 var windowsNames = []string{"consolehost_history.txt", "ntuser.dat", "sam", "security", "unattend.xml",
-	"_netrc", "_git-credentials"}
+	"_netrc", "_git-credentials",
+	// memory written to disk: the paging and hibernation files, crash
+	// dumps, a dump of lsass (the credentials of every signed-in user)
+	"pagefile.sys", "hiberfil.sys", "swapfile.sys", "memory.dmp", "lsass.dmp"}
 
 // WindowsName reports whether a lower-case file name is one of them.
 func WindowsName(name string) bool { return slices.Contains(windowsNames, name) }
