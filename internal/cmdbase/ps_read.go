@@ -11,8 +11,11 @@ import (
 // (to the host) change nothing; each cmdlet is still listed by name, since
 // a module may define any Get-Thing.
 // win32Product: asking for Win32_Product makes Windows Installer check
-// every installed product and repair the ones it finds changed.
-var win32Product = []Opt{{Name: "win32_product", Does: Changes, Why: "Win32_Product makes Windows Installer check and repair every product"}}
+// every installed product and repair the ones it finds changed; asking
+// for Win32_Environment shows every account's lasting environment
+// variables, tokens among them.
+var win32Product = []Opt{{Name: "win32_product", Does: Changes, Why: "Win32_Product makes Windows Installer check and repair every product"},
+	{Name: "win32_environment", Does: Unknown, Why: "Win32_Environment shows the lasting environment variables, which may hold secrets"}}
 
 var _ = register(func() []Spec {
 	return []Spec{

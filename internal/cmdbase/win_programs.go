@@ -45,7 +45,8 @@ var _ = register(func() []Spec {
 		{Name: "choice", Args: TextArgs, In: Both, Does: Reads},
 		{Name: "wmic", Args: TextArgs, In: Both, Does: Changes, Why: "wmic can change or delete anything it queries",
 			Words: []Opt{{Name: "delete", Does: Dangerous, Why: "deletes what it queries (wmic … delete)"}, {Name: "get", Does: Reads}, {Name: "list", Does: Reads},
-				{Name: "product", Does: Changes, Why: "wmic product makes Windows Installer check and repair every product"}},
+				{Name: "product", Does: Changes, Why: "wmic product makes Windows Installer check and repair every product"},
+				{Name: "environment", Does: Changes, Why: "wmic environment shows the lasting environment variables, which may hold secrets"}},
 			Mentions: win32Product,
 			// global switches: another computer, an output file, a stylesheet
 			// (XSL runs script: from the network it is code from the network)
