@@ -118,11 +118,15 @@ var _ = register(func() []Spec {
 			{Name: "use", Does: Sends}, {Name: "start", Does: Changes}, {Name: "stop", Does: Changes},
 			{Name: "pause", Does: Changes}, {Name: "continue", Does: Changes}, {Name: "time", Does: Changes}}},
 		{Name: "netsh", Args: TextArgs, In: Both, Does: Changes, Why: "netsh changes network settings",
-			Mentions: []Opt{{Name: "action=allow", Does: Dangerous, Why: "opens the firewall to connections (netsh … action=allow)"}},
+			Mentions: []Opt{{Name: "action=allow", Does: Dangerous, Why: "opens the firewall to connections (netsh … action=allow)"},
+				// key=clear however written (key=cle, key="clear"), or a key
+				// the next word gives
+				{Name: "key=", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}},
 			Words: []Opt{{Name: "show", Does: Reads}, {Name: "off", Does: Dangerous, Why: "turns a firewall or interface off (netsh … off)"},
 				{Name: "disabled", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disabled)"},
 				{Name: "disable", Does: Dangerous, Why: "turns a firewall or interface off (netsh … disable)"}, {Name: "reset", Does: Dangerous, Why: "resets network settings (netsh … reset)"},
-				{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}},
+				{Name: "key=clear", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"},
+				{Name: "key", Does: Changes, Why: "shows a saved Wi-Fi password (netsh … key=clear)"}},
 			Examples: Examples{
 				Allow: []string{"netsh interface ip show config"},
 				Ask:   []string{"netsh wlan show profile name=x key=clear", "netsh interface ip set dns x static 1.1.1.1"},
