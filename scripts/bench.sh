@@ -158,7 +158,7 @@ END {
 	printf "%-44s %11.0f ms %14s\n", "screen emulator, worst 1 MB hostile stream", hostile, "< 2000 ms"
 	printf "%-44s %11.0f ms %14s\n", "markdown: 1 MB line streamed in 16 B chunks", B["mdline"], "< 2000 ms"
 	printf "%-44s %11.2f ms %14s\n", "MCP stdio tools/call run_cmd true (p50)", B["mcpcall"], "< 5 ms"
-	printf "%-44s %11.2f ms %14s\n", "  the same, in the read-only sandbox (p50)", B["mcpcallsb"], "local + 10 ms"
+	printf "%-44s %11.2f ms %14s\n", "  the same, in the read-only sandbox (p50)", B["mcpcallsb"], ""
 	printf "%-44s %11.2f ms %14s\n", "MCP server start to initialize", B["mcpinit"], "< 20 ms"
 	printf "%-44s %11.2f ms %14s\n", "run true: local host", B["local"], ""
 	printf "%-44s %11.2f ms %14s\n", "run true: sandbox (nb namespaces)", B["nsrun"], "local + 15 ms"
