@@ -60,6 +60,17 @@ var DefaultModels = map[string]string{
 	"openai-compatible": "",
 }
 
+// noProviderBase is what the no-provider message says on every system
+// (noProviderText adds each system's own words).
+const noProviderBase = `no model provider configured. Set one of:
+  OPENAI_BASE_URL=http://localhost:11434/v1  a local server (Ollama, llama.cpp,
+                                             vLLM, LM Studio): no key needed
+  OPENAI_API_KEY=sk-...                      OpenAI
+  ANTHROPIC_API_KEY=...                      Anthropic
+  GEMINI_API_KEY=...                         Gemini (GOOGLE_API_KEY works too)
+  AZURE_OPENAI_API_KEY=...                   Azure OpenAI, with
+  AZURE_OPENAI_ENDPOINT=https://NAME.openai.azure.com`
+
 // ErrNoProvider says that nothing is configured; its text tells the user
 // exactly what to set. Resolve returns it as a *NoProviderError, which
 // errors.Is matches to it.
