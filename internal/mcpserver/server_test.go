@@ -393,8 +393,23 @@ func TestWarmAfterFirstRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{srv: srv}
-	cs := h.connect(t, nil, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, st) }()
+	// serving, before any request: nothing is started yet, so that the
+	// answer to initialize does not wait for it
+	select {
+	case <-warmed:
+		t.Fatal("warmed before the first request")
+	case <-time.After(200 * time.Millisecond):
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); <-done }()
 	select {
 	case <-warmed:
 	case <-time.After(10 * time.Second):
